@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Environment, read and validated once at start-up.
+ * Demo mode: no Stripe keys (payments go to the local emulator).
+ * Live mode: Stripe keys set; secrets become mandatory.
+ */
+
+export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().min(1).default("./data/shop.db"),
+  SESSION_SECRET: z.string().optional(),
+  ADMIN_USERNAME: z.string().min(1).default("admin"),
+  ADMIN_PASSWORD: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(12111),
+});
+
+export type Mode = "demo" | "live";
+
+export type AppConfig = {
+  mode: Mode;
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  publicUrl: string;
+  databasePath: string;
+  dataDir: string;
+  sessionSecrets: string[];
+  adminUsername: string;
+  adminPassword: string;
+  stripe: {
+    secretKey: string;
+    publishableKey: string;
+    webhookSecret: string;
+    emulatorPort: number;
+  };
+};
+
+function blank(value: string | undefined) {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function loadDotEnv() {
+  const file = path.resolve(process.cwd(), ".env");
+  if (existsSync(file) && typeof process.loadEnvFile === "function") {
+    process.loadEnvFile(file);
+  }
+}
+
+/** A demo-only secret generated once and kept in the data folder, so sessions survive restarts. */
+function persistedDemoSecret(dataDir: string, name: string) {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export class ConfigError extends Error {}
+
+export function readConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).map(([k, v]) => [k, blank(v)])),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Configuration invalide :\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const live = Boolean(e.STRIPE_SECRET_KEY || e.STRIPE_PUBLISHABLE_KEY);
+  const databasePath = e.DATABASE_URL === ":memory:" ? ":memory:" : path.resolve(e.DATABASE_URL.replace(/^file:/, ""));
+  const dataDir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
+
+  if (live) {
+    const missing = [
+      ["STRIPE_SECRET_KEY", e.STRIPE_SECRET_KEY],
+      ["STRIPE_PUBLISHABLE_KEY", e.STRIPE_PUBLISHABLE_KEY],
+      ["STRIPE_WEBHOOK_SECRET", e.STRIPE_WEBHOOK_SECRET],
+      ["SESSION_SECRET", e.SESSION_SECRET],
+      ["ADMIN_PASSWORD", e.ADMIN_PASSWORD],
+    ]
+      .filter(([, v]) => !v)
+      .map(([k]) => k);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Mode production (clés Stripe présentes) : variables manquantes : ${missing.join(", ")}. ` +
+          "Définissez-les ou retirez les clés Stripe pour démarrer en mode démo.",
+      );
+    }
+  }
+
+  mkdirSync(dataDir, { recursive: true });
+  const sessionSecrets = (e.SESSION_SECRET ?? persistedDemoSecret(dataDir, ".session-secret"))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+  return {
+    mode: live ? "live" : "demo",
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    databasePath,
+    dataDir,
+    sessionSecrets,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD ?? DEMO_ADMIN_PASSWORD,
+    stripe: live
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY!,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+          emulatorPort: e.STRIPE_EMULATOR_PORT,
+        }
+      : {
+          secretKey: "sk_test_emulator",
+          publishableKey: "pk_test_emulator",
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? persistedDemoSecret(dataDir, ".webhook-secret"),
+          emulatorPort: e.STRIPE_EMULATOR_PORT,
+        },
+  };
+}
+
+let cached: AppConfig | undefined;
+
+export function getConfig(): AppConfig {
+  if (!cached) {
+    loadDotEnv();
+    cached = readConfig(process.env);
+  }
+  return cached;
+}
+
+/** The only configuration that reaches the browser. */
+export function getPublicConfig() {
+  const config = getConfig();
+  return { mode: config.mode, stripePublishableKey: config.stripe.publishableKey };
+}
+export type PublicConfig = ReturnType<typeof getPublicConfig>;

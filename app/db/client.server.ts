@@ -1,0 +1,44 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { getConfig } from "~/config.server";
+import * as schema from "./schema";
+import { seed } from "./seed.server";
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+/** Opens a SQLite file, applies the migrations in drizzle/ and the idempotent seed. */
+export function openDatabase(file: string, options: { adminUsername: string; adminPassword: string }) {
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
+  seed(db, options);
+  return { db, sqlite };
+}
+
+declare global {
+  // One handle for the whole process, kept across dev rebuilds.
+  // eslint-disable-next-line no-var
+  var __shopDb: { db: Db; sqlite: Database.Database } | undefined;
+}
+
+export function getDb(): Db {
+  if (!globalThis.__shopDb) {
+    const config = getConfig();
+    globalThis.__shopDb = openDatabase(config.databasePath, {
+      adminUsername: config.adminUsername,
+      adminPassword: config.adminPassword,
+    });
+  }
+  return globalThis.__shopDb.db;
+}
+
+/** For tests: use this database instead of the configured one. */
+export function setDb(handle: { db: Db; sqlite: Database.Database } | undefined) {
+  globalThis.__shopDb = handle;
+}

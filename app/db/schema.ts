@@ -1,0 +1,172 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Store UTC ISO timestamps; display in Europe/Paris. */
+const timestamps = {
+  createdAt: text("created_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+  updatedAt: text("updated_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString())
+    .$onUpdateFn(() => new Date().toISOString()),
+};
+
+export const FULFILMENT_STATUSES = ["pending", "processing", "shipped", "delivered"] as const;
+export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
+export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const CONTACT_STATUSES = ["non_lu", "lu", "en_cours", "traite"] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+export const products = sqliteTable("products", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  sku: text("sku").notNull().unique(),
+  priceCents: integer("price_cents").notNull(),
+  originalPriceCents: integer("original_price_cents"),
+  category: text("category").notNull().default(""),
+  stock: integer("stock").notNull().default(0),
+  ...timestamps,
+});
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  username: text("username").notNull().unique(),
+  email: text("email").notNull().unique(),
+  /** scrypt hash; null for shoppers created at checkout, who never sign in. */
+  passwordHash: text("password_hash"),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  address: text("address"),
+  city: text("city"),
+  postalCode: text("postal_code"),
+  country: text("country"),
+  phone: text("phone"),
+  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  ...timestamps,
+});
+
+/** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
+export const carts = sqliteTable("carts", {
+  id: text("id").primaryKey(),
+  ...timestamps,
+});
+
+export const cartLines = sqliteTable(
+  "cart_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    cartId: text("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    packId: integer("pack_id").notNull(),
+    quantity: integer("quantity").notNull().default(1),
+    variantName: text("variant_name"),
+    variantPriceCents: integer("variant_price_cents"),
+    variantOriginalPriceCents: integer("variant_original_price_cents"),
+    ...timestamps,
+  },
+  (t) => [index("cart_lines_cart_idx").on(t.cartId)],
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    /** Random, non-sequential 9-digit number (see services/orders.server.ts). */
+    id: integer("id").primaryKey(),
+    status: text("status", { enum: FULFILMENT_STATUSES }).notNull().default("pending"),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("unpaid"),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    shippingCents: integer("shipping_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    shippingAddress: text("shipping_address"),
+    shippingPostalCode: text("shipping_postal_code"),
+    shippingCity: text("shipping_city"),
+    shippingCountry: text("shipping_country"),
+    trackingNumber: text("tracking_number"),
+    isSubscription: integer("is_subscription", { mode: "boolean" }).notNull().default(false),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /** Makes the delivery-form submission idempotent. */
+    checkoutKey: text("checkout_key"),
+    cartId: text("cart_id"),
+    paidAt: text("paid_at"),
+    stockDecrementedAt: text("stock_decremented_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
+    index("orders_created_idx").on(t.createdAt),
+    index("orders_email_idx").on(t.customerEmail),
+  ],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    packId: integer("pack_id"),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    productName: text("product_name"),
+    variantName: text("variant_name"),
+    ...timestamps,
+  },
+  (t) => [index("order_items_order_idx").on(t.orderId)],
+);
+
+export const contactRequests = sqliteTable(
+  "contact_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: CONTACT_STATUSES }).notNull().default("non_lu"),
+    ...timestamps,
+  },
+  (t) => [index("contact_requests_created_idx").on(t.createdAt)],
+);
+
+/** A single row (id 1). */
+export const siteSettings = sqliteTable("site_settings", {
+  id: integer("id").primaryKey(),
+  siteName: text("site_name").notNull(),
+  siteEmail: text("site_email").notNull(),
+  siteDescription: text("site_description").notNull(),
+  siteAddress: text("site_address").notNull(),
+  sitePhone: text("site_phone").notNull(),
+  siteFooterText: text("site_footer_text").notNull(),
+  ...timestamps,
+});
+
+/** Stripe events already handled, so a replayed webhook changes nothing. */
+export const stripeEvents = sqliteTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: text("received_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+});
+
+export type Product = typeof products.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type OrderItem = typeof orderItems.$inferSelect;
+export type ContactRequest = typeof contactRequests.$inferSelect;
+export type SiteSettings = typeof siteSettings.$inferSelect;

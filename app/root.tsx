@@ -1,0 +1,106 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { getToast } from "remix-toast";
+import { DemoBanner } from "~/components/shop/DemoBanner";
+import { Footer } from "~/components/shop/Footer";
+import { Header } from "~/components/shop/Header";
+import { Toaster } from "~/components/ui/Toaster";
+import { getPublicConfig } from "~/config.server";
+import { useNonce } from "~/lib/nonce";
+import { getCartCount } from "~/services/cart-session.server";
+import { getSettings } from "~/services/settings.server";
+import stylesheet from "~/tailwind.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Maison Éclat : masques au collagène" },
+  { name: "description", content: "Masques hydrogel au collagène : hydratation, éclat, fermeté." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, headers } = await getToast(request);
+  const cartCount = await getCartCount(request);
+  return json(
+    { toast, config: getPublicConfig(), settings: getSettings(), cartCount },
+    { headers },
+  );
+}
+
+export type RootLoaderData = typeof loader;
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+function Document({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="fr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#fbf7f3" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Document>
+      <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Aller au contenu
+      </a>
+      {data.config.mode === "demo" ? <DemoBanner /> : null}
+      <Header cartCount={data.cartCount} />
+      <main id="contenu" className="flex-1">
+        <Outlet />
+      </main>
+      <Footer settings={data.settings} />
+      <Toaster toast={data.toast} />
+    </Document>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <Document>
+      <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
+        <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
+        <p className="mt-4 text-ink-soft">
+          {notFound
+            ? "La page que vous cherchez n'existe pas ou a été déplacée."
+            : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
+        </p>
+        <a href="/" className="btn-primary mt-8">
+          Retour à l'accueil
+        </a>
+      </main>
+    </Document>
+  );
+}
