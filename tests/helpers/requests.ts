@@ -1,0 +1,23 @@
+/** Builds real Request objects for calling loaders and actions directly. */
+export function formRequest(url: string, fields: Record<string, string>, init: RequestInit = {}) {
+  const body = new URLSearchParams(fields);
+  return new Request(`http://localhost:3000${url}`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost:3000", ...(init.headers ?? {}) },
+  });
+}
+
+export function jsonRequest(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
+  return new Request(`http://localhost:3000${url}`, {
+    method,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "Content-Type": "application/json", Origin: "http://localhost:3000", ...headers },
+  });
+}
+
+export function getRequest(url: string, headers: Record<string, string> = {}) {
+  return new Request(`http://localhost:3000${url}`, { headers });
+}
+
+export const routeArgs = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
