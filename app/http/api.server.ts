@@ -1,0 +1,133 @@
+import { json } from "@remix-run/node";
+import type { z } from "zod";
+
+/**
+ * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
+ * bodies must be JSON and small, ids are positive integers.
+ */
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type ApiIssue = { path: string; message: string };
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function apiJson<T>(data: T, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return json(data, { ...init, headers });
+}
+
+export function apiError(status: number, error: string, issues: ApiIssue[] = [], headers: HeadersInit = {}) {
+  return json({ error, issues }, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+export function noContent() {
+  return new Response(null, { status: 204, headers: NO_STORE });
+}
+
+export function zodIssues(error: z.ZodError): ApiIssue[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+}
+
+/** A positive integer id from a path segment, or a thrown 400. */
+export function parseId(value: string | undefined, label = "Identifiant"): number {
+  if (!value || !/^[1-9]\d{0,14}$/.test(value)) {
+    throw apiError(400, `${label} invalide`, [{ path: "id", message: "Un entier positif est attendu." }]);
+  }
+  return Number(value);
+}
+
+/** Checks that a mutation comes from our own pages (or a non-browser client). */
+export function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.get("Origin");
+  const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
+  if (origin) {
+    if (origin === "null") return false;
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  // No Origin header: browsers send Sec-Fetch-Site; API clients (curl, servers) send neither.
+  const site = request.headers.get("Sec-Fetch-Site");
+  return !site || site === "same-origin" || site === "none";
+}
+
+export function requireSameOriginApi(request: Request) {
+  if (!isSameOrigin(request)) {
+    throw apiError(403, "Origine de la requête non autorisée");
+  }
+}
+
+/** For page actions: a plain 403 when a form is posted from another site. */
+export function requireSameOriginForm(request: Request) {
+  if (!isSameOrigin(request)) {
+    throw new Response("Origine de la requête non autorisée", { status: 403 });
+  }
+}
+
+/** Reads a JSON body: 415 if not JSON, 413 if too large, 400 if malformed, 422 if invalid. */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  requireSameOriginApi(request);
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
+    throw apiError(415, "Le corps de la requête doit être du JSON (Content-Type: application/json)");
+  }
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimitedText(request);
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw apiError(400, "JSON mal formé");
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw apiError(422, "Données invalides", zodIssues(parsed.error));
+  }
+  return parsed.data;
+}
+
+function tooLarge() {
+  return apiError(413, `Corps de requête trop volumineux (${MAX_BODY_BYTES / 1024} ko maximum)`);
+}
+
+async function readLimitedText(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** 405 for a method a resource route does not offer. */
+export function methodNotAllowed(allowed: string[]) {
+  return apiError(405, "Méthode non autorisée", [], { Allow: allowed.join(", ") });
+}
+
+/**
+ * Runs an API handler: thrown Responses are returned as they are; anything else
+ * is logged and answered with a generic 500 JSON error (no stack trace).
+ */
+export async function handleApi(run: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    console.error(error);
+    return apiError(500, "Erreur interne du serveur");
+  }
+}
