@@ -22,7 +22,7 @@ afterEach(() => {
   const calls = errorSpy.mock.calls;
   errorSpy.mockRestore();
   if (calls.length > 0 && !(globalThis as { __allowConsoleError?: boolean }).__allowConsoleError) {
-    throw new Error(`Unexpected console.error: ${calls.map((c) => c.map(String).join(" ")).join("\n")}`);
+    throw new Error(`Unexpected console.error: ${calls.map((c: unknown[]) => c.map(String).join(" ")).join("\n")}`);
   }
 });
 

@@ -61,7 +61,7 @@ describe("contact page action", () => {
     const response = await action(routeArgs(formRequest("/contact", { ...valid, email: "faux" })));
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body.result.error.email).toEqual(["Veuillez entrer une adresse email valide."]);
+    expect(body.result.error?.email).toEqual(["Veuillez entrer une adresse email valide."]);
     expect(listContactRequests().length).toBe(before);
   });
 
