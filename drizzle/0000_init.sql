@@ -16,6 +16,7 @@ CREATE TABLE `cart_lines` (
 CREATE INDEX `cart_lines_cart_idx` ON `cart_lines` (`cart_id`);--> statement-breakpoint
 CREATE TABLE `carts` (
 	`id` text PRIMARY KEY NOT NULL,
+	`checkout_order_id` integer,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );

@@ -52,6 +52,8 @@ export const users = sqliteTable("users", {
 /** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
 export const carts = sqliteTable("carts", {
   id: text("id").primaryKey(),
+  /** The unpaid order created from this cart by the delivery form, so checkout survives a reload. */
+  checkoutOrderId: integer("checkout_order_id"),
   ...timestamps,
 });
 
