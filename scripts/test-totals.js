@@ -1,0 +1,27 @@
+// Adds up the unit (vitest JSON) and e2e (Playwright JSON) results into one line:
+// "N passed, N failed" (plus ", N skipped" when some were skipped).
+import { existsSync, readFileSync } from "node:fs";
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+const unit = "test-results/unit.json";
+if (existsSync(unit)) {
+  const r = JSON.parse(readFileSync(unit, "utf8"));
+  passed += r.numPassedTests ?? 0;
+  failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+}
+
+const e2e = "test-results/e2e.json";
+if (existsSync(e2e)) {
+  const r = JSON.parse(readFileSync(e2e, "utf8"));
+  const s = r.stats ?? {};
+  passed += (s.expected ?? 0) + (s.flaky ?? 0);
+  failed += s.unexpected ?? 0;
+  skipped += s.skipped ?? 0;
+  if ((r.errors ?? []).length > 0 && !s.expected && !s.unexpected) failed += r.errors.length;
+}
+
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
