@@ -42,7 +42,7 @@ export default defineConfig({
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
     env: {
       HOST: "127.0.0.1",
