@@ -1,0 +1,33 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "~/db/client.server";
+import { products, siteSettings, users } from "~/db/schema";
+import { verifyPassword } from "~/services/passwords.server";
+
+describe("database start-up", () => {
+  it("migrates, uses WAL, and seeds product 1, the admin and the settings idempotently", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
+    const options = { adminUsername: "gerante", adminPassword: "secret-de-test-42" };
+    const first = openDatabase(file, options);
+    expect(first.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(first.sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+    first.db.update(products).set({ priceCents: 1990 }).where(eq(products.id, 1)).run();
+    first.sqlite.close();
+
+    const second = openDatabase(file, options);
+    const product = second.db.select().from(products).where(eq(products.id, 1)).get();
+    expect(product).toMatchObject({ name: "Masque Hydrogel au Collagène", priceCents: 1990, originalPriceCents: 3180 });
+    expect(second.db.select().from(products).all()).toHaveLength(1);
+    const admins = second.db.select().from(users).where(eq(users.username, "gerante")).all();
+    expect(admins).toHaveLength(1);
+    expect(admins[0].isAdmin).toBe(true);
+    expect(admins[0].passwordHash).not.toContain("secret-de-test-42");
+    expect(await verifyPassword("secret-de-test-42", admins[0].passwordHash)).toBe(true);
+    expect(await verifyPassword("mauvais", admins[0].passwordHash)).toBe(false);
+    expect(second.db.select().from(siteSettings).all()).toHaveLength(1);
+    second.sqlite.close();
+  });
+});
