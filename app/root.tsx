@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -69,17 +70,19 @@ function Document({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const data = useLoaderData<typeof loader>();
+  // The back office has its own frame: no shop header and footer under /admin.
+  const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
   return (
     <Document>
       <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Aller au contenu
       </a>
       {data.config.mode === "demo" ? <DemoBanner /> : null}
-      <Header cartCount={data.cartCount} />
+      {adminArea ? null : <Header cartCount={data.cartCount} />}
       <main id="contenu" className="flex-1">
         <Outlet />
       </main>
-      <Footer settings={data.settings} />
+      {adminArea ? null : <Footer settings={data.settings} />}
       <Toaster toast={data.toast} />
     </Document>
   );

@@ -1,0 +1,16 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+
+/** Error shown inside the admin frame: a 404 reads as such, anything else stays generic. */
+export function AdminErrorBoundary({ notFound = "Cette page n'existe pas.", backTo = "/admin/dashboard", backLabel = "Retour au tableau de bord" }: { notFound?: string; backTo?: string; backLabel?: string }) {
+  const error = useRouteError();
+  const is404 = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+      <h1 className="text-2xl font-semibold">{is404 ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
+      <p className="mt-3 text-ink-soft">{is404 ? notFound : "Veuillez réessayer dans un instant."}</p>
+      <Link to={backTo} className="mt-6 inline-flex rounded-lg bg-ink px-4 py-2 text-sm font-semibold text-white">
+        {backLabel}
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Badge, Card, PageHeader } from "~/components/admin/ui";
+import { formatDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { dashboardCounts, recentOrders } from "~/services/admin-orders.server";
+
+export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office de la boutique.");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const orders = recentOrders(5).map((o) => ({ id: o.id, createdAt: o.createdAt, totalCents: o.totalCents, paid: o.paymentStatus === "paid" }));
+  return json({ counts: dashboardCounts(), orders }, { headers: NO_STORE });
+}
+
+const SHORTCUTS = [
+  { to: "/admin/products", label: "Gérer les produits" },
+  { to: "/admin/orders", label: "Gérer les commandes" },
+  { to: "/admin/users", label: "Gérer les utilisateurs" },
+  { to: "/admin/contacts", label: "Demandes de contact" },
+  { to: "/admin/settings", label: "Paramètres du site" },
+];
+
+function StatCard({ label, value, to, extra }: { label: string; value: number; to: string; extra?: React.ReactNode }) {
+  return (
+    <Link to={to} className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-slate-300 hover:shadow">
+      <p className="text-sm font-medium text-ink-soft">{label}</p>
+      <p className="mt-2 text-3xl font-semibold tabular-nums">{value}</p>
+      {extra ? <div className="mt-2 text-sm">{extra}</div> : null}
+    </Link>
+  );
+}
+
+export default function Dashboard() {
+  const { counts, orders } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHeader title="Tableau de bord" />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />
+        <StatCard label="Produits" value={counts.products} to="/admin/products" />
+        <StatCard label="Commandes" value={counts.orders} to="/admin/orders" />
+        <StatCard
+          label="Demandes de contact"
+          value={counts.contacts}
+          to="/admin/contacts"
+          extra={
+            counts.unreadContacts > 0 ? (
+              <Badge tone="red">{counts.unreadContacts} non lue{counts.unreadContacts > 1 ? "s" : ""}</Badge>
+            ) : (
+              <span className="text-ink-soft">Aucune non lue</span>
+            )
+          }
+        />
+      </div>
+
+      <div className="mt-6 grid gap-6 xl:grid-cols-[2fr_1fr]">
+        <Card title="Commandes récentes" actions={<Link to="/admin/orders" className="text-sm font-medium underline">Toutes les commandes</Link>}>
+          {orders.length === 0 ? (
+            <p className="py-6 text-center text-ink-soft">Aucune commande récente</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {orders.map((o) => (
+                <li key={o.id}>
+                  <Link to={`/admin/orders/${o.id}`} className="flex flex-wrap items-center justify-between gap-2 py-3 hover:bg-slate-50">
+                    <span>
+                      <span className="font-semibold">Commande #{o.id}</span>
+                      <span className="ml-2 text-sm text-ink-soft">{formatDate(o.createdAt)}</span>
+                    </span>
+                    <span className="flex items-center gap-3">
+                      <span className="font-semibold tabular-nums">{formatPrice(o.totalCents)}</span>
+                      {o.paid ? <Badge tone="green">Payée</Badge> : <Badge tone="yellow">En traitement</Badge>}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title="Accès rapides">
+          <ul className="grid gap-2">
+            {SHORTCUTS.map((s) => (
+              <li key={s.to}>
+                <Link to={s.to} className="flex items-center justify-between rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium hover:bg-slate-50">
+                  {s.label} <span aria-hidden="true">→</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { AdminShell } from "~/components/admin/AdminShell";
+import { getAdminUser, NO_STORE } from "~/services/admin-auth.server";
+import { countContactRequests } from "~/services/contacts.server";
+
+/**
+ * Frame of the signed-in back office. It does not redirect by itself: every child loader
+ * and action calls requireAdmin (so /admin/contacts can add its own 'Accès refusé' toast);
+ * for a visitor without a session it renders nothing of its own.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await getAdminUser(request);
+  return json(
+    { admin: admin ? { username: admin.username } : null, unreadContacts: admin ? countContactRequests().unread : 0 },
+    { headers: NO_STORE },
+  );
+}
+
+export const headers: HeadersFunction = () => NO_STORE;
+
+export default function AdminLayout() {
+  const { admin, unreadContacts } = useLoaderData<typeof loader>();
+  if (!admin) return <Outlet />;
+  return (
+    <AdminShell username={admin.username} unreadContacts={unreadContacts}>
+      <Outlet />
+    </AdminShell>
+  );
+}

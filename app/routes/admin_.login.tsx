@@ -1,0 +1,138 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { redirectWithSuccess } from "remix-toast";
+import { Notice } from "~/components/admin/ui";
+import { Field } from "~/components/ui/Field";
+import { showToast } from "~/components/ui/Toaster";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import { LOGIN_FAILED_MESSAGE, LOGIN_FAILED_TITLE, loginSchema } from "~/schemas/login";
+import {
+  adminRedirectTarget,
+  AdminLoginError,
+  authenticator,
+  createAdminSession,
+  demoCredentialsHint,
+  getAdminUser,
+  NO_STORE,
+} from "~/services/admin-auth.server";
+
+export const meta: MetaFunction = () => [...pageMeta("Connexion administrateur", "Accès au back office de la boutique."), { name: "robots", content: "noindex" }];
+
+export const headers: HeadersFunction = () => NO_STORE;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  if (await getAdminUser(request)) {
+    throw redirect(adminRedirectTarget(redirectTo), { headers: NO_STORE });
+  }
+  return json({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE });
+}
+
+type Toast = { message: string; description: string; type: "error" };
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE });
+  }
+  try {
+    // remix-auth 4: returns the user or throws; we keep the session ourselves.
+    const user = await authenticator.authenticate("admin-form", request);
+    const headers = new Headers(NO_STORE);
+    headers.append("Set-Cookie", await createAdminSession(user));
+    return redirectWithSuccess(
+      adminRedirectTarget(formData.get("redirectTo")),
+      { message: "Connexion réussie", description: "Vous êtes maintenant connecté en tant qu'administrateur" },
+      { headers },
+    );
+  } catch (error) {
+    if (error instanceof AdminLoginError) {
+      const description = error.reason === "blocked" ? error.message : LOGIN_FAILED_MESSAGE;
+      const headers = new Headers(NO_STORE);
+      if (error.reason === "blocked") headers.set("Retry-After", String(error.retryAfterSeconds));
+      return json(
+        {
+          result: submission.reply({ formErrors: [description], hideFields: ["password"] }),
+          toast: { message: LOGIN_FAILED_TITLE, description, type: "error" } as Toast | null,
+        },
+        { status: error.reason === "blocked" ? 429 : 401, headers },
+      );
+    }
+    console.error("admin sign-in failed", error instanceof Error ? error.message : error);
+    return json(
+      {
+        result: submission.reply({ formErrors: ["Une erreur s'est produite lors de la connexion"], hideFields: ["password"] }),
+        toast: { message: "Erreur", description: "Une erreur s'est produite lors de la connexion", type: "error" } as Toast | null,
+      },
+      { status: 500, headers: NO_STORE },
+    );
+  }
+}
+
+export default function AdminLogin() {
+  const { hint, redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/login");
+
+  // Failures come back as action data (no redirect): the toast is shown here, the message inline too.
+  useEffect(() => {
+    if (actionData?.toast) showToast(actionData.toast);
+  }, [actionData]);
+
+  const [form, fields] = useForm({
+    id: "admin-login",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+
+  return (
+    <div className="flex min-h-[80vh] flex-1 items-center justify-center bg-slate-100 px-4 py-12">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <p className="font-serif text-lg text-ink-soft">Maison Éclat</p>
+        <h1 className="mt-1 text-2xl font-semibold">Connexion administrateur</h1>
+        <p className="mt-2 text-sm text-ink-soft">Connectez-vous pour accéder au back office.</p>
+
+        {form.errors?.length ? (
+          <div className="mt-5">
+            <Notice>
+              <p className="font-semibold">{LOGIN_FAILED_TITLE}</p>
+              <p id={form.errorId}>{form.errors[0]}</p>
+            </Notice>
+          </div>
+        ) : null}
+
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-1">
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <Field label="Nom d'utilisateur" field={fields.username} autoComplete="username" />
+          <Field label="Mot de passe" field={fields.password} type="password" autoComplete="current-password" />
+          <button
+            type="submit"
+            disabled={submitting}
+            className="mt-2 inline-flex w-full items-center justify-center rounded-lg bg-ink px-4 py-3 text-base font-semibold text-white shadow-sm hover:bg-ink/90 disabled:opacity-60"
+          >
+            {submitting ? "Connexion..." : "Se connecter"}
+          </button>
+        </Form>
+
+        {hint ? (
+          <div className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="demo-credentials">
+            <p className="font-semibold">Boutique de démonstration</p>
+            <p className="mt-1">
+              Identifiants par défaut : <code className="font-mono">{hint.username}</code> / <code className="font-mono">{hint.password}</code>
+            </p>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** Admin sign-in (page form and POST /api/admin/login): messages word for word from spec section 5. */
+export const USERNAME_REQUIRED = "Le nom d'utilisateur est requis";
+export const PASSWORD_REQUIRED = "Le mot de passe est requis";
+
+export const loginSchema = z.object({
+  username: z
+    .string({ error: USERNAME_REQUIRED })
+    .trim()
+    .min(1, USERNAME_REQUIRED)
+    .max(100, "Le nom d'utilisateur ne doit pas dépasser 100 caractères"),
+  // Not trimmed: spaces may be part of a password. Bounded so scrypt never hashes megabytes.
+  password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED).max(256, "Le mot de passe ne doit pas dépasser 256 caractères"),
+});
+
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const LOGIN_FAILED_TITLE = "Échec de la connexion";
+export const LOGIN_FAILED_MESSAGE = "Identifiants invalides";

@@ -1,0 +1,217 @@
+import { createCookieSessionStorage, redirect, type SessionStorage } from "@remix-run/node";
+import { and, eq } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { redirectWithError } from "remix-toast";
+import { DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { apiError } from "~/http/api.server";
+import { loginSchema, type LoginInput } from "~/schemas/login";
+import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "./login-rate-limit.server";
+import { verifyPassword } from "./passwords.server";
+
+/** What the rest of the app knows about the signed-in administrator: never the password hash. */
+export type AdminUser = {
+  id: number;
+  username: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+};
+
+const ADMIN_COLUMNS = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+export const LOGIN_PATH = "/admin/login";
+export const DEFAULT_ADMIN_PATH = "/admin/dashboard";
+const SESSION_MAX_AGE = 60 * 60 * 12; // 12 hours
+
+// ---------------------------------------------------------------------------
+// Session: a signed cookie holding only the user id.
+
+let storage: SessionStorage | undefined;
+
+function adminSessionStorage(): SessionStorage {
+  if (!storage) {
+    const config = getConfig();
+    storage = createCookieSessionStorage({
+      cookie: {
+        name: "__admin",
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: config.mode === "live",
+        secrets: config.sessionSecrets,
+        maxAge: SESSION_MAX_AGE,
+      },
+    });
+  }
+  return storage;
+}
+
+async function readSessionUserId(request: Request): Promise<number | null> {
+  const session = await adminSessionStorage().getSession(request.headers.get("Cookie"));
+  const id = session.get("userId");
+  return typeof id === "number" && Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/** The signed-in administrator, checked against the database on every request, or null. */
+export async function getAdminUser(request: Request): Promise<AdminUser | null> {
+  const id = await readSessionUserId(request);
+  if (id === null) return null;
+  const row = getDb()
+    .select(ADMIN_COLUMNS)
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.isAdmin, true)))
+    .get();
+  return row ?? null;
+}
+
+/** Set-Cookie value opening an admin session for this user. */
+export async function createAdminSession(user: AdminUser): Promise<string> {
+  const sessionStorage = adminSessionStorage();
+  const session = await sessionStorage.getSession();
+  session.set("userId", user.id);
+  return sessionStorage.commitSession(session);
+}
+
+/** Set-Cookie value ending the admin session. */
+export async function destroyAdminSession(request: Request): Promise<string> {
+  const sessionStorage = adminSessionStorage();
+  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
+  return sessionStorage.destroySession(session);
+}
+
+// ---------------------------------------------------------------------------
+// Redirects
+
+/**
+ * The one helper for redirect targets coming from the browser: only a path of this site
+ * ("/admin/orders?page=2"); anything else (//evil.example, https://..., /\evil, javascript:) gives the fallback.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_ADMIN_PATH): string {
+  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
+  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  // Control characters and backslashes are normalised away by some browsers: refuse them.
+  if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
+  try {
+    const base = "http://shop.invalid";
+    const url = new URL(to, base);
+    if (url.origin !== base) return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Where to go after signing in: an admin page (never the login page itself), else the dashboard. */
+export function adminRedirectTarget(to: FormDataEntryValue | string | null | undefined): string {
+  const target = safeRedirect(to, DEFAULT_ADMIN_PATH);
+  const path = target.split(/[?#]/)[0];
+  if (path !== "/admin" && !path.startsWith("/admin/")) return DEFAULT_ADMIN_PATH;
+  if (path.startsWith(LOGIN_PATH) || path.startsWith("/admin/logout")) return DEFAULT_ADMIN_PATH;
+  return target;
+}
+
+export function loginUrlFor(request: Request): string {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  return back === DEFAULT_ADMIN_PATH ? LOGIN_PATH : `${LOGIN_PATH}?redirectTo=${encodeURIComponent(back)}`;
+}
+
+export const ACCESS_DENIED_TOAST = {
+  message: "Accès refusé",
+  description: "Vous devez être connecté pour accéder à cette page",
+};
+
+/**
+ * At the top of every admin page loader and action: the administrator, or a thrown redirect
+ * to the login page (coming back here afterwards). `deniedToast` adds the 'Accès refusé' toast.
+ */
+export async function requireAdmin(request: Request, options: { deniedToast?: boolean } = {}): Promise<AdminUser> {
+  const admin = await getAdminUser(request);
+  if (admin) return admin;
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  // A cookie for a user who no longer exists or is no longer an admin: drop it.
+  if ((await readSessionUserId(request)) !== null) headers.append("Set-Cookie", await destroyAdminSession(request));
+  const to = loginUrlFor(request);
+  if (options.deniedToast) throw await redirectWithError(to, ACCESS_DENIED_TOAST, { headers });
+  throw redirect(to, { headers });
+}
+
+/** At the top of every admin API handler: the administrator, or a thrown 401 JSON error. */
+export async function requireAdminApi(request: Request): Promise<AdminUser> {
+  const admin = await getAdminUser(request);
+  if (admin) return admin;
+  throw apiError(401, "Authentification requise : connectez-vous en tant qu'administrateur.");
+}
+
+// ---------------------------------------------------------------------------
+// Sign-in
+
+export class AdminLoginError extends Error {
+  constructor(
+    readonly reason: "invalid" | "blocked",
+    readonly retryAfterSeconds = 0,
+  ) {
+    super(reason === "blocked" ? tooManyAttemptsMessage(retryAfterSeconds) : "Identifiants invalides");
+    this.name = "AdminLoginError";
+  }
+}
+
+// A well-formed hash of nothing in particular: unknown usernames cost as much time as known ones.
+const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$${Buffer.alloc(64, 9).toString("base64")}`;
+
+/** The client's address: first hop of X-Forwarded-For, else X-Real-IP, else one shared bucket. */
+export function clientAddress(request: Request): string {
+  const forwarded = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
+  const real = request.headers.get("X-Real-IP")?.trim();
+  return (forwarded || real || "unknown").slice(0, 100);
+}
+
+/**
+ * Checks credentials with the rate limit. Same answer whether the user does not exist,
+ * the password is wrong or the user is not an administrator.
+ */
+export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
+  const gate = checkLoginAllowed(address, input.username);
+  if (!gate.allowed) throw new AdminLoginError("blocked", gate.retryAfterSeconds);
+  const row = getDb()
+    .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.username, input.username))
+    .get();
+  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
+  if (!row || !passwordOk || !row.isAdmin) {
+    recordLoginFailure(address, input.username);
+    throw new AdminLoginError("invalid");
+  }
+  recordLoginSuccess(input.username);
+  return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
+}
+
+export const authenticator = new Authenticator<AdminUser>();
+
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const parsed = loginSchema.safeParse({ username: form.get("username"), password: form.get("password") });
+    if (!parsed.success) throw new AdminLoginError("invalid");
+    return verifyAdminLogin(parsed.data, clientAddress(request));
+  }),
+  "admin-form",
+);
+
+/** The default-credentials hint: demo mode only, and only while the password is the documented demo one. */
+export function demoCredentialsHint(): { username: string; password: string } | null {
+  const config = getConfig();
+  if (config.mode !== "demo" || config.adminPassword !== DEMO_ADMIN_PASSWORD) return null;
+  return { username: config.adminUsername, password: DEMO_ADMIN_PASSWORD };
+}
+
+export const NO_STORE = { "Cache-Control": "no-store" } as const;

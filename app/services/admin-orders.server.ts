@@ -1,0 +1,265 @@
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { centsToDecimal } from "~/lib/money";
+import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
+import { countContactRequests } from "./contacts.server";
+
+/**
+ * The back office's view of orders: reading, filtering, and the two fields an
+ * administrator changes (fulfilment status and tracking number). Orders are created
+ * by the checkout (orders.server.ts); payment state is written only by the payment flow.
+ */
+
+export const UNKNOWN_CUSTOMER = "Client inconnu";
+export const UNKNOWN_PRODUCT = "Produit inconnu";
+export const ORDERS_PAGE_SIZE = 20;
+
+const LIST_COLUMNS = {
+  id: orders.id,
+  createdAt: orders.createdAt,
+  status: orders.status,
+  paymentStatus: orders.paymentStatus,
+  subtotalCents: orders.subtotalCents,
+  shippingCents: orders.shippingCents,
+  totalCents: orders.totalCents,
+  userId: orders.userId,
+  customerEmail: orders.customerEmail,
+  customerName: orders.customerName,
+  trackingNumber: orders.trackingNumber,
+  shippingAddress: orders.shippingAddress,
+  shippingPostalCode: orders.shippingPostalCode,
+  shippingCity: orders.shippingCity,
+  shippingCountry: orders.shippingCountry,
+  isSubscription: orders.isSubscription,
+  userUsername: users.username,
+  userEmail: users.email,
+  userFirstName: users.firstName,
+  userLastName: users.lastName,
+  userPhone: users.phone,
+};
+
+type ListRow = {
+  id: number;
+  createdAt: string;
+  status: FulfilmentStatus;
+  paymentStatus: PaymentStatus;
+  subtotalCents: number;
+  shippingCents: number;
+  totalCents: number;
+  userId: number | null;
+  customerEmail: string | null;
+  customerName: string | null;
+  trackingNumber: string | null;
+  shippingAddress: string | null;
+  shippingPostalCode: string | null;
+  shippingCity: string | null;
+  shippingCountry: string | null;
+  isSubscription: boolean;
+  userUsername: string | null;
+  userEmail: string | null;
+  userFirstName: string | null;
+  userLastName: string | null;
+  userPhone: string | null;
+};
+
+export type AdminOrderSummary = ReturnType<typeof toSummary>;
+
+function customerLabel(row: ListRow): string {
+  const fromUser = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
+  return row.customerName?.trim() || fromUser || row.userUsername || UNKNOWN_CUSTOMER;
+}
+
+function toSummary(row: ListRow) {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    subtotalCents: row.subtotalCents,
+    shippingCents: row.shippingCents,
+    totalCents: row.totalCents,
+    userId: row.userId,
+    customer: customerLabel(row),
+    email: row.customerEmail || row.userEmail || null,
+    phone: row.userPhone || null,
+    trackingNumber: row.trackingNumber,
+    shippingAddress: row.shippingAddress,
+    shippingPostalCode: row.shippingPostalCode,
+    shippingCity: row.shippingCity,
+    shippingCountry: row.shippingCountry,
+    isSubscription: row.isSubscription,
+  };
+}
+
+function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function whereFor(filters: OrderFilters): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (filters.status) parts.push(eq(orders.status, filters.status));
+  if (filters.payment) parts.push(eq(orders.paymentStatus, filters.payment));
+  const q = filters.q?.trim().replace(/^#/, "");
+  if (q) {
+    const pattern = `%${escapeLike(q.toLowerCase())}%`;
+    const email = sql`lower(coalesce(${orders.customerEmail}, ${users.email}, '')) like ${pattern} escape '\\'`;
+    parts.push(/^\d{1,15}$/.test(q) ? sql`(${orders.id} = ${Number(q)} or ${email})` : email);
+  }
+  return and(...parts);
+}
+
+function baseQuery(where: SQL | undefined) {
+  return getDb().select(LIST_COLUMNS).from(orders).leftJoin(users, eq(users.id, orders.userId)).where(where);
+}
+
+/** One page of orders, newest first. */
+export function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
+  const total =
+    getDb()
+      .select({ n: sql<number>`count(*)` })
+      .from(orders)
+      .leftJoin(users, eq(users.id, orders.userId))
+      .where(whereFor(filters))
+      .get()?.n ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
+  const rows = baseQuery(whereFor(filters))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { orders: rows.map(toSummary), total, page, pageCount, pageSize };
+}
+
+/** Every order matching the filters, newest first (CSV export, GET /api/orders). */
+export function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
+  return baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+}
+
+export type AdminOrderItem = {
+  id: number;
+  productId: number | null;
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  name: string;
+  variantName: string | null;
+  image: string | null;
+};
+
+export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
+  const rows = getDb()
+    .select({
+      id: orderItems.id,
+      productId: orderItems.productId,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+      productName: orderItems.productName,
+      variantName: orderItems.variantName,
+      currentName: products.name,
+      images: products.images,
+    })
+    .from(orderItems)
+    .leftJoin(products, eq(products.id, orderItems.productId))
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(orderItems.id)
+    .all();
+  return rows.map((r) => ({
+    id: r.id,
+    productId: r.productId,
+    quantity: r.quantity,
+    unitPriceCents: r.unitPriceCents,
+    lineTotalCents: r.unitPriceCents * r.quantity,
+    name: r.productName?.trim() || r.currentName || UNKNOWN_PRODUCT,
+    variantName: r.variantName,
+    image: Array.isArray(r.images) && typeof r.images[0] === "string" ? r.images[0] : null,
+  }));
+}
+
+export function orderExists(id: number): boolean {
+  return Boolean(getDb().select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get());
+}
+
+/** An order with its customer and items, or undefined. */
+export function getAdminOrder(id: number) {
+  const row = baseQuery(eq(orders.id, id)).get();
+  if (!row) return undefined;
+  const summary = toSummary(row);
+  const full = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
+  return {
+    ...summary,
+    // Customer card of the spec: first and last name, else username, else 'Client inconnu'.
+    customer: full || row.customerName?.trim() || row.userUsername || UNKNOWN_CUSTOMER,
+    items: getAdminOrderItems(id),
+  };
+}
+
+export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
+
+/** The admin's change: fulfilment status and/or tracking number. Returns false if no such order. */
+export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean {
+  const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
+  if (update.status !== undefined) set.status = update.status;
+  if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber?.trim() || null;
+  const result = getDb().update(orders).set(set).where(eq(orders.id, id)).run();
+  return result.changes > 0;
+}
+
+/** The list's 'mark complete' button: the order is delivered. */
+export function markOrderDelivered(id: number): boolean {
+  return updateAdminOrder(id, { status: "delivered" });
+}
+
+/** The shape of an order in the JSON API (prices as decimal strings). */
+export function orderToApi(order: AdminOrderSummary) {
+  return {
+    id: order.id,
+    createdAt: order.createdAt,
+    status: order.status,
+    paymentStatus: order.paymentStatus,
+    subtotal: centsToDecimal(order.subtotalCents),
+    shipping: centsToDecimal(order.shippingCents),
+    total: centsToDecimal(order.totalCents),
+    userId: order.userId,
+    customerName: order.customer,
+    customerEmail: order.email,
+    trackingNumber: order.trackingNumber,
+    shippingAddress: order.shippingAddress,
+    shippingPostalCode: order.shippingPostalCode,
+    shippingCity: order.shippingCity,
+    shippingCountry: order.shippingCountry,
+    isSubscription: order.isSubscription,
+  };
+}
+
+export function orderItemToApi(item: AdminOrderItem) {
+  return {
+    id: item.id,
+    productId: item.productId,
+    quantity: item.quantity,
+    price: centsToDecimal(item.unitPriceCents),
+    product: { name: item.name, variantName: item.variantName, image: item.image },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Dashboard
+
+export function dashboardCounts() {
+  const db = getDb();
+  const count = (table: typeof users | typeof products | typeof orders) =>
+    db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
+  const contacts = countContactRequests();
+  return {
+    users: count(users),
+    products: count(products),
+    orders: count(orders),
+    contacts: contacts.total,
+    unreadContacts: contacts.unread,
+  };
+}
+
+export function recentOrders(limit = 5) {
+  return baseQuery(undefined).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+}

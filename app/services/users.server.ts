@@ -1,0 +1,167 @@
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
+import { hashPassword } from "./passwords.server";
+
+/** Every column a page or an API may show: never the password hash. */
+export const SAFE_USER_COLUMNS = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  address: users.address,
+  city: users.city,
+  postalCode: users.postalCode,
+  country: users.country,
+  phone: users.phone,
+  isAdmin: users.isAdmin,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
+
+export type SafeUser = {
+  id: number;
+  username: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  address: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string | null;
+  phone: string | null;
+  isAdmin: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** A broken business rule, with the form field it belongs to (if any) and a French message. */
+export class UserRuleError extends Error {
+  constructor(
+    message: string,
+    readonly field?: "username" | "email" | "isAdmin" | "password",
+    readonly status: 403 | 409 = 409,
+  ) {
+    super(message);
+    this.name = "UserRuleError";
+  }
+}
+
+export const USERNAME_TAKEN = "Ce nom d'utilisateur est déjà utilisé.";
+export const EMAIL_TAKEN = "Cette adresse email est déjà utilisée.";
+export const CANNOT_DELETE_SELF = "Vous ne pouvez pas supprimer votre propre compte.";
+export const CANNOT_DEMOTE_SELF = "Vous ne pouvez pas retirer vos propres droits d'administrateur.";
+export const LAST_ADMIN_DELETE = "Impossible de supprimer le dernier administrateur.";
+export const LAST_ADMIN_DEMOTE = "Impossible de retirer ses droits au dernier administrateur.";
+
+export function listUsers(): SafeUser[] {
+  return getDb().select(SAFE_USER_COLUMNS).from(users).orderBy(asc(users.id)).all();
+}
+
+export function getUser(id: number): SafeUser | undefined {
+  return getDb().select(SAFE_USER_COLUMNS).from(users).where(eq(users.id, id)).get();
+}
+
+export function countUsers(): number {
+  return getDb().select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0;
+}
+
+function assertUnique(input: { username: string; email: string }, exceptId?: number) {
+  const db = getDb();
+  const others = exceptId === undefined ? undefined : ne(users.id, exceptId);
+  const sameName = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = lower(${input.username})`, others))
+    .get();
+  if (sameName) throw new UserRuleError(USERNAME_TAKEN, "username");
+  const sameEmail = db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${input.email})`, others))
+    .get();
+  if (sameEmail) throw new UserRuleError(EMAIL_TAKEN, "email");
+}
+
+/** A unique-constraint failure that slipped past the check (two requests at once). */
+function translateUniqueError(error: unknown): never {
+  const message = error instanceof Error ? error.message : "";
+  if (message.includes("UNIQUE") && message.includes("users.username")) throw new UserRuleError(USERNAME_TAKEN, "username");
+  if (message.includes("UNIQUE") && message.includes("users.email")) throw new UserRuleError(EMAIL_TAKEN, "email");
+  throw error;
+}
+
+export async function createUser(input: UserCreateInput): Promise<SafeUser> {
+  assertUnique(input);
+  const passwordHash = await hashPassword(input.password);
+  const { password: _password, ...fields } = input;
+  try {
+    return getDb().insert(users).values({ ...fields, passwordHash }).returning(SAFE_USER_COLUMNS).get();
+  } catch (error) {
+    translateUniqueError(error);
+  }
+}
+
+/**
+ * Updates a user. An administrator cannot remove their own admin rights, and the last
+ * administrator keeps them. An empty password keeps the current one.
+ */
+export async function updateUser(actorId: number, id: number, input: UserUpdateInput): Promise<SafeUser | undefined> {
+  const db = getDb();
+  const current = getUser(id);
+  if (!current) return undefined;
+  assertUnique(input, id);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const { password: _password, ...fields } = input;
+  try {
+    return db.transaction((tx) => {
+      const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
+      if (!target) return undefined;
+      if (target.isAdmin && !fields.isAdmin) {
+        if (id === actorId) throw new UserRuleError(CANNOT_DEMOTE_SELF, "isAdmin", 403);
+        const otherAdmins = tx
+          .select({ n: sql<number>`count(*)` })
+          .from(users)
+          .where(and(eq(users.isAdmin, true), ne(users.id, id)))
+          .get();
+        if (!otherAdmins?.n) throw new UserRuleError(LAST_ADMIN_DEMOTE, "isAdmin");
+      }
+      return tx
+        .update(users)
+        .set({ ...fields, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date().toISOString() })
+        .where(eq(users.id, id))
+        .returning(SAFE_USER_COLUMNS)
+        .get();
+    });
+  } catch (error) {
+    if (error instanceof UserRuleError) throw error;
+    translateUniqueError(error);
+  }
+}
+
+/** Deletes a user; refuses the acting administrator and the last administrator. */
+export function deleteUser(actorId: number, id: number): boolean {
+  if (id === actorId) throw new UserRuleError(CANNOT_DELETE_SELF, undefined, 403);
+  return getDb().transaction((tx) => {
+    const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
+    if (!target) return false;
+    if (target.isAdmin) {
+      const otherAdmins = tx
+        .select({ n: sql<number>`count(*)` })
+        .from(users)
+        .where(and(eq(users.isAdmin, true), ne(users.id, id)))
+        .get();
+      if (!otherAdmins?.n) throw new UserRuleError(LAST_ADMIN_DELETE);
+    }
+    tx.delete(users).where(eq(users.id, id)).run();
+    return true;
+  });
+}
+
+/** Name to show: first and last name, else the username, else null. */
+export function displayName(user: { firstName: string | null; lastName: string | null; username?: string | null }): string | null {
+  const full = [user.firstName, user.lastName].filter(Boolean).join(" ").trim();
+  return full || user.username || null;
+}
