@@ -1,0 +1,221 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { redirectWithSuccess } from "remix-toast";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
+import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
+import { OrderTimeline } from "~/components/admin/OrderTimeline";
+import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
+import { FieldError } from "~/components/ui/Field";
+import { showToast } from "~/components/ui/Toaster";
+import { requireSameOriginForm } from "~/http/api.server";
+import { formatDateTime } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+import { FULFILMENT_STEPS } from "~/lib/order-status";
+import { adminOrderFormSchema } from "~/schemas/admin-order";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
+
+/** Only numeric ids load; anything else is a 404 page. */
+function orderIdFrom(value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Commande introuvable", { status: 404 });
+  return Number(value);
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const order = getAdminOrder(orderIdFrom(params.id));
+  if (!order) throw new Response("Commande introuvable", { status: 404 });
+  return json({ order }, { headers: NO_STORE });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  await requireAdmin(request);
+  const id = orderIdFrom(params.id);
+  const submission = parseWithZod(await request.formData(), { schema: adminOrderFormSchema });
+  if (submission.status !== "success") {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
+    return json({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
+  }
+  const updated = updateAdminOrder(id, {
+    status: submission.value.status,
+    trackingNumber: submission.value.trackingNumber?.trim() || null,
+  });
+  if (!updated) throw new Response("Commande introuvable", { status: 404 });
+  return redirectWithSuccess(`/admin/orders/${id}`, {
+    message: "Commande mise à jour",
+    description: "Les informations de la commande ont été mises à jour avec succès.",
+  });
+}
+
+function Line({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div className="flex justify-between gap-4 py-1.5 text-sm">
+      <dt className="text-ink-soft">{label}</dt>
+      <dd className="text-right font-medium">{value?.trim() ? value : "-"}</dd>
+    </div>
+  );
+}
+
+export default function AdminOrderDetail() {
+  const { order } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
+
+  useEffect(() => {
+    if (actionData?.toast) showToast(actionData.toast);
+  }, [actionData]);
+
+  const [form, fields] = useForm({
+    id: `order-${order.id}`,
+    lastResult: actionData?.result,
+    defaultValue: { status: order.status, trackingNumber: order.trackingNumber ?? "" },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adminOrderFormSchema }),
+  });
+
+  const mailto = order.email
+    ? `mailto:${order.email}?subject=${encodeURIComponent(`Votre commande n°${order.id}`)}`
+    : null;
+  const cityLine = [order.shippingPostalCode, order.shippingCity].filter(Boolean).join(" ");
+
+  return (
+    <>
+      <PageHeader
+        title={`Détails de la commande #${order.id}`}
+        back={{ to: "/admin/orders", label: "Retour aux commandes" }}
+        actions={
+          <>
+            <Link to={`/admin/orders/${order.id}/invoice`} className={buttonSecondary} reloadDocument>
+              Facture
+            </Link>
+            {mailto ? (
+              <a href={mailto} className={buttonSecondary}>
+                Contacter
+              </a>
+            ) : (
+              <span className={`${buttonSecondary} cursor-not-allowed opacity-60`} aria-disabled="true" title="Aucune adresse email pour ce client">
+                Contacter
+              </span>
+            )}
+          </>
+        }
+      >
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
+          <span>Passée le {formatDateTime(order.createdAt)}</span>
+          <FulfilmentBadge status={order.status} />
+          <PaymentBadge status={order.paymentStatus} />
+          {order.isSubscription ? <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span> : null}
+        </div>
+      </PageHeader>
+
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <div className="space-y-6">
+          <Card title="Articles commandés">
+            {order.items.length === 0 ? (
+              <p className="text-ink-soft">Aucun article.</p>
+            ) : (
+              <ul className="divide-y divide-slate-100">
+                {order.items.map((item) => (
+                  <li key={item.id} className="flex items-center gap-4 py-3">
+                    {item.image ? (
+                      <img src={item.image} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-lg border border-slate-200 object-cover" loading="lazy" />
+                    ) : (
+                      <span aria-hidden="true" className="flex h-14 w-14 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-xs text-slate-400">
+                        Image
+                      </span>
+                    )}
+                    <div className="min-w-0 flex-1">
+                      <p className="font-medium">{item.name}</p>
+                      {item.variantName ? <p className="text-sm text-ink-soft">{item.variantName}</p> : null}
+                      <p className="text-sm text-ink-soft">
+                        Quantité : {item.quantity} × {formatPrice(item.unitPriceCents)}
+                      </p>
+                    </div>
+                    <p className="font-semibold tabular-nums">{formatPrice(item.lineTotalCents)}</p>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <dl className="mt-4 border-t border-slate-200 pt-3">
+              <div className="flex justify-between py-1 text-sm">
+                <dt className="text-ink-soft">Sous-total</dt>
+                <dd className="tabular-nums">{formatPrice(order.subtotalCents)}</dd>
+              </div>
+              <div className="flex justify-between py-1 text-sm">
+                <dt className="text-ink-soft">Livraison</dt>
+                <dd className="tabular-nums">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</dd>
+              </div>
+              <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
+                <dt>Total</dt>
+                <dd className="tabular-nums">{formatPrice(order.totalCents)}</dd>
+              </div>
+            </dl>
+          </Card>
+
+          <Card title="Suivi de la commande">
+            <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
+          </Card>
+        </div>
+
+        <div className="space-y-6">
+          <Card title="Client">
+            <dl>
+              <Line label="Nom" value={order.customer} />
+              <Line label="Email" value={order.email} />
+              <Line label="Téléphone" value={order.phone} />
+            </dl>
+          </Card>
+          <Card title="Adresse de livraison">
+            <dl>
+              <Line label="Adresse" value={order.shippingAddress} />
+              <Line label="Code postal et ville" value={cityLine} />
+              <Line label="Pays" value={order.shippingCountry} />
+            </dl>
+          </Card>
+          <Card title="Mettre à jour la commande">
+            <Form method="post" {...getFormProps(form)} className="space-y-2">
+              <div>
+                <label htmlFor={fields.status.id} className="block text-sm font-medium">
+                  Statut
+                </label>
+                <select {...getSelectProps(fields.status)} key={fields.status.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+                  {FULFILMENT_STEPS.map((s) => (
+                    <option key={s.status} value={s.status}>
+                      {s.label}
+                    </option>
+                  ))}
+                </select>
+                <FieldError id={fields.status.errorId} errors={fields.status.errors} />
+              </div>
+              <div>
+                <label htmlFor={fields.trackingNumber.id} className="block text-sm font-medium">
+                  Numéro de suivi
+                </label>
+                <input {...getInputProps(fields.trackingNumber, { type: "text" })} key={fields.trackingNumber.key} className="field-input mt-1" autoComplete="off" />
+                <FieldError id={fields.trackingNumber.errorId} errors={fields.trackingNumber.errors} />
+              </div>
+              <button type="submit" className={`${buttonPrimary} w-full`} disabled={pending}>
+                {pending ? "Mise à jour..." : "Mettre à jour la commande"}
+              </button>
+            </Form>
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary notFound="Commande introuvable : vérifiez le numéro de commande." backTo="/admin/orders" backLabel="Retour aux commandes" />;
+}
