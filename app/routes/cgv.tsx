@@ -205,7 +205,7 @@ export default function Cgv() {
           <TextLink to="/retours">Retours</TextLink>.
         </p>
         <div className="mt-4 rounded-xl border border-ink/15 bg-white p-4 text-sm" data-testid="withdrawal-form">
-          <p className="!mt-0 font-semibold text-ink">Modèle de formulaire de rétractation</p>
+          <p className="!mt-0 font-semibold !text-ink">Modèle de formulaire de rétractation</p>
           <p>(Veuillez compléter et renvoyer le présent formulaire uniquement si vous souhaitez vous rétracter du contrat.)</p>
           <p>
             À l'attention de {COMPANY.legalName}, {address}, {settings.siteEmail} :
