@@ -67,7 +67,7 @@ function persistedDemoSecret(dataDir: string, name: string) {
 
 export class ConfigError extends Error {}
 
-export function readConfig(env: NodeJS.ProcessEnv): AppConfig {
+export function readConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = envSchema.safeParse(
     Object.fromEntries(Object.entries(env).map(([k, v]) => [k, blank(v)])),
   );
