@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { readCartId } from "~/services/cart-session.server";
+import {
+  attachPaymentMethodBodySchema,
+  attachSubscriptionPaymentMethod,
+  paymentErrorBody,
+} from "~/services/payments.server";
+
+/**
+ * POST /api/attach-payment-method { subscriptionId, paymentMethodId, customerEmail, orderId? }
+ * Makes the card the default one for the next invoices of the order's own subscription.
+ * -> { attached: true, subscriptionId, paymentMethodId }
+ */
+export const loader = () => methodNotAllowed(["POST"]);
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    const body = await readJsonBody(request, attachPaymentMethodBodySchema);
+    const cartId = await readCartId(request);
+    try {
+      return apiJson(await attachSubscriptionPaymentMethod(body, { cartId }));
+    } catch (error) {
+      const mapped = paymentErrorBody(error);
+      if (mapped) return apiJson(mapped.body, { status: mapped.status });
+      throw error;
+    }
+  });

@@ -1,0 +1,31 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import {
+  confirmOrderPayment,
+  confirmPaymentBodySchema,
+  getOrderPaymentState,
+  paymentErrorBody,
+} from "~/services/payments.server";
+
+/**
+ * POST /api/payments/confirm { orderId }
+ * After the browser's success: the server asks Stripe and marks the order paid if Stripe says so.
+ * -> { paid, orderId, paymentStatus }. Nothing in the request can make an order paid.
+ */
+export const loader = () => methodNotAllowed(["POST"]);
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    const { orderId } = await readJsonBody(request, confirmPaymentBodySchema);
+    if (!getOrderPaymentState(orderId)) return apiError(404, "Commande introuvable");
+    try {
+      const { paid } = await confirmOrderPayment(orderId);
+      const state = getOrderPaymentState(orderId);
+      return apiJson({ paid, orderId, paymentStatus: state?.paymentStatus ?? "unpaid" });
+    } catch (error) {
+      const mapped = paymentErrorBody(error);
+      if (mapped) return apiJson(mapped.body, { status: mapped.status });
+      throw error;
+    }
+  });

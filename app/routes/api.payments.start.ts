@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { readCartId } from "~/services/cart-session.server";
+import {
+  createOrderSubscription,
+  paymentErrorBody,
+  startOneOffPayment,
+  startPaymentBodySchema,
+} from "~/services/payments.server";
+
+/**
+ * POST /api/payments/start { orderId, mode: "one_off" | "subscription" }
+ * One-off: { paid: false, clientSecret, paymentIntentId, amountCents, amount, status } (or { paid: true } if already paid).
+ * Subscription: the same answer as POST /api/create-subscription.
+ */
+export const loader = () => methodNotAllowed(["POST"]);
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    const body = await readJsonBody(request, startPaymentBodySchema);
+    const cartId = await readCartId(request);
+    try {
+      if (body.mode === "subscription") {
+        return apiJson({ paid: false, ...(await createOrderSubscription(body.orderId, {}, { cartId })) });
+      }
+      return apiJson(await startOneOffPayment(body.orderId, { cartId }));
+    } catch (error) {
+      const mapped = paymentErrorBody(error);
+      if (mapped) return apiJson(mapped.body, { status: mapped.status });
+      throw error;
+    }
+  });

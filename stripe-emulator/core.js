@@ -1,0 +1,1214 @@
+import { createHash, randomBytes } from "node:crypto";
+import { boolParam, expandList, intParam } from "./encoding.js";
+
+/**
+ * In-memory emulation of the subset of Stripe's API the shop uses: customers, products,
+ * prices (or inline price_data), payment methods, payment intents, subscriptions with their
+ * invoices, and events. Transport-free: `handle()` takes a parsed request and returns
+ * `{ status, body }`; server.js puts HTTP and webhook delivery around it.
+ *
+ * Outcomes follow Stripe's test cards (https://docs.stripe.com/testing):
+ *   4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 card_declined,
+ *   4000 0000 0000 0127 incorrect_cvc, 4000 0000 0000 0036 incorrect_zip,
+ *   4000 0000 0000 9995 insufficient funds, 4000 0000 0000 0069 expired_card,
+ *   4000 0000 0000 0119 processing_error.
+ */
+
+export const DEFAULT_API_VERSION = "2026-10-28.endive";
+
+const DAY = 86_400;
+const INTERVAL_SECONDS = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
+
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+function randomId(length = 24) {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const b of bytes) out += ID_ALPHABET[b % ID_ALPHABET.length];
+  return out;
+}
+
+/** Stripe-shaped error, thrown by handlers and turned into `{ error: {...} }`. */
+export class StripeApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {Record<string, unknown>} error
+   */
+  constructor(status, error) {
+    super(String(error.message));
+    this.status = status;
+    this.error = error;
+  }
+}
+
+function invalid(message, extra = {}) {
+  return new StripeApiError(400, { type: "invalid_request_error", message, ...extra });
+}
+function missing(kind, id, param = "id") {
+  return new StripeApiError(404, {
+    type: "invalid_request_error",
+    code: "resource_missing",
+    param,
+    message: `No such ${kind}: '${id}'`,
+  });
+}
+function requireParam(value, param) {
+  if (value === undefined || value === null || value === "") {
+    throw invalid(`Missing required param: ${param}.`, { code: "parameter_missing", param });
+  }
+  return value;
+}
+function requireInt(value, param, { min = 0 } = {}) {
+  const n = intParam(requireParam(value, param));
+  if (!Number.isInteger(n) || n < min) {
+    throw invalid(`Invalid integer: ${value}`, { code: "parameter_invalid_integer", param });
+  }
+  return n;
+}
+function metadataParam(value) {
+  if (value === undefined || value === "") return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("Invalid metadata: must be an object.", { param: "metadata" });
+  }
+  const out = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== "" && v !== null && v !== undefined) out[k] = String(v);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test cards
+
+const CARD_OUTCOMES = {
+  "4000000000000002": {
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Votre carte a été refusée.",
+  },
+  "4000000000009995": {
+    code: "card_declined",
+    decline_code: "insufficient_funds",
+    message: "Les fonds de votre carte sont insuffisants.",
+  },
+  "4000000000000127": {
+    code: "incorrect_cvc",
+    decline_code: "incorrect_cvc",
+    message: "Le code de sécurité de votre carte est incorrect.",
+    param: "cvc",
+  },
+  "4000000000000036": {
+    code: "incorrect_zip",
+    decline_code: "incorrect_zip",
+    message: "Le code postal ne correspond pas à celui de votre carte.",
+    param: "address_zip",
+  },
+  "4000000000000069": {
+    code: "expired_card",
+    decline_code: "expired_card",
+    message: "Votre carte a expiré.",
+    param: "exp_month",
+  },
+  "4000000000000119": {
+    code: "processing_error",
+    decline_code: "processing_error",
+    message: "Une erreur est survenue lors du traitement de votre carte. Veuillez réessayer.",
+  },
+};
+
+export function luhnValid(number) {
+  if (!/^\d{12,19}$/.test(number)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = number.length - 1; i >= 0; i--) {
+    let d = number.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+export function cardBrand(number) {
+  if (/^4/.test(number)) return "visa";
+  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return "mastercard";
+  if (/^3[47]/.test(number)) return "amex";
+  if (/^6(011|5)/.test(number)) return "discover";
+  return "unknown";
+}
+
+function cardError(code, message, extra = {}) {
+  return new StripeApiError(402, {
+    type: "card_error",
+    code,
+    message,
+    doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}`,
+    ...extra,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export class StripeEmulatorCore {
+  /**
+   * @param {{ secretKey?: string, publishableKey?: string, now?: () => number,
+   *   onEvent?: (event: Record<string, unknown>) => void }} [options]
+   */
+  constructor(options = {}) {
+    this.secretKey = options.secretKey ?? "sk_test_emulator";
+    this.publishableKey = options.publishableKey ?? "pk_test_emulator";
+    this.nowFn = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.onEvent = options.onEvent ?? (() => {});
+    /** @type {Map<string, Record<string, any>>} every object by id */
+    this.objects = new Map();
+    /** @type {Record<string, any>[]} every event, oldest first */
+    this.events = [];
+    /** @type {Map<string, { fingerprint: string, status: number, body: unknown }>} */
+    this.idempotency = new Map();
+    this.requestCount = 0;
+    this.apiVersion = DEFAULT_API_VERSION;
+    this.routes = this.#buildRoutes();
+  }
+
+  now() {
+    return this.nowFn();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Request handling
+
+  /**
+   * @param {{ method: string, path: string, params: Record<string, any>, apiKey?: string | null,
+   *   idempotencyKey?: string | null, stripeVersion?: string | null }} request
+   * @returns {{ status: number, body: unknown, headers: Record<string, string> }}
+   */
+  handle(request) {
+    const requestId = `req_${randomId(14)}`;
+    const headers = { "Request-Id": requestId };
+    const method = request.method.toUpperCase();
+    if (request.stripeVersion) this.apiVersion = request.stripeVersion;
+    headers["Stripe-Version"] = this.apiVersion;
+    try {
+      const route = this.routes.find((r) => r.method === method && r.pattern.test(request.path));
+      if (!route) {
+        throw new StripeApiError(404, {
+          type: "invalid_request_error",
+          message: `Unrecognized request URL (${method}: ${request.path}).`,
+        });
+      }
+      const access = this.#authenticate(request.apiKey ?? request.params?.key ?? null, route);
+      const match = route.pattern.exec(request.path);
+      const args = match ? match.slice(1).map(decodeURIComponent) : [];
+
+      const key = method === "POST" && access === "secret" ? request.idempotencyKey : null;
+      const fingerprint = key ? this.#fingerprint(method, request.path, request.params) : "";
+      if (key) {
+        const previous = this.idempotency.get(key);
+        if (previous) {
+          if (previous.fingerprint !== fingerprint) {
+            throw new StripeApiError(400, {
+              type: "idempotency_error",
+              message:
+                `Keys for idempotent requests can only be used with the same parameters they were first used with. ` +
+                `Try using a key other than '${key}' if you meant to execute a different request.`,
+            });
+          }
+          return { status: previous.status, body: structuredClone(previous.body), headers: { ...headers, "Idempotent-Replayed": "true" } };
+        }
+      }
+
+      this.currentRequest = { id: requestId, idempotency_key: key ?? null };
+      let status = 200;
+      let body;
+      try {
+        body = route.run({ args, params: request.params ?? {}, access });
+      } catch (error) {
+        if (key && error instanceof StripeApiError && error.status === 402) {
+          // Card errors happened after the request started executing: Stripe saves them.
+          this.idempotency.set(key, { fingerprint, status: error.status, body: { error: error.error } });
+        }
+        throw error;
+      } finally {
+        this.currentRequest = null;
+      }
+      if (key) this.idempotency.set(key, { fingerprint, status, body: structuredClone(body) });
+      return { status, body, headers };
+    } catch (error) {
+      if (error instanceof StripeApiError) {
+        return { status: error.status, body: { error: { request_log_url: null, ...error.error } }, headers };
+      }
+      return {
+        status: 500,
+        body: { error: { type: "api_error", message: `Emulator failure: ${error instanceof Error ? error.message : String(error)}` } },
+        headers,
+      };
+    }
+  }
+
+  #fingerprint(method, path, params) {
+    return createHash("sha256").update(`${method} ${path} ${stableJson(params ?? {})}`).digest("hex");
+  }
+
+  #authenticate(apiKey, route) {
+    if (!apiKey) {
+      throw new StripeApiError(401, {
+        type: "invalid_request_error",
+        message:
+          "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+      });
+    }
+    if (apiKey === this.secretKey) return "secret";
+    if (apiKey === this.publishableKey) {
+      if (route.publishable) return "publishable";
+      throw new StripeApiError(401, {
+        type: "invalid_request_error",
+        message: "This API call cannot be made with a publishable API key. Please use a secret API key.",
+      });
+    }
+    const shown = apiKey.length > 12 ? `${apiKey.slice(0, 8)}********${apiKey.slice(-4)}` : "********";
+    throw new StripeApiError(401, { type: "invalid_request_error", message: `Invalid API Key provided: ${shown}` });
+  }
+
+  #buildRoutes() {
+    /** @type {{ method: string, pattern: RegExp, run: (ctx: any) => unknown, publishable?: boolean }[]} */
+    const routes = [];
+    const add = (method, path, run, publishable = false) => {
+      const pattern = new RegExp(`^${path.replace(/:[a-z_]+/g, "([^/]+)")}/?$`);
+      routes.push({ method, pattern, run, publishable });
+    };
+    // Customers
+    add("POST", "/v1/customers", ({ params }) => this.#render(this.createCustomer(params), params));
+    add("GET", "/v1/customers/:id", ({ args, params }) => this.#render(this.#get(args[0], "customer"), params));
+    add("POST", "/v1/customers/:id", ({ args, params }) => this.#render(this.updateCustomer(args[0], params), params));
+    // Products and prices
+    add("POST", "/v1/products", ({ params }) => this.#render(this.createProduct(params), params));
+    add("GET", "/v1/products/:id", ({ args, params }) => this.#render(this.#get(args[0], "product"), params));
+    add("POST", "/v1/prices", ({ params }) => this.#render(this.createPrice(params), params));
+    add("GET", "/v1/prices/:id", ({ args, params }) => this.#render(this.#get(args[0], "price"), params));
+    // Payment methods
+    add("POST", "/v1/payment_methods", ({ params }) => this.#render(this.createPaymentMethod(params), params), true);
+    add("GET", "/v1/payment_methods/:id", ({ args, params }) => this.#render(this.#get(args[0], "payment_method"), params));
+    add("POST", "/v1/payment_methods/:id/attach", ({ args, params }) => this.#render(this.attachPaymentMethod(args[0], params), params));
+    add("POST", "/v1/payment_methods/:id/detach", ({ args, params }) => this.#render(this.detachPaymentMethod(args[0]), params));
+    // Payment intents
+    add("POST", "/v1/payment_intents", ({ params }) => this.#render(this.createPaymentIntent(params), params));
+    add("GET", "/v1/payment_intents/:id", ({ args, params, access }) => this.#renderPaymentIntent(this.#piForAccess(args[0], params, access), params, access), true);
+    add("POST", "/v1/payment_intents/:id", ({ args, params }) => this.#render(this.updatePaymentIntent(args[0], params), params));
+    add("POST", "/v1/payment_intents/:id/confirm", ({ args, params, access }) => {
+      const pi = this.#piForAccess(args[0], params, access);
+      return this.#renderPaymentIntent(this.confirmPaymentIntent(pi.id, params), params, access);
+    }, true);
+    add("POST", "/v1/payment_intents/:id/cancel", ({ args, params }) => this.#render(this.cancelPaymentIntent(args[0], params), params));
+    // Subscriptions and invoices
+    add("POST", "/v1/subscriptions", ({ params }) => this.#render(this.createSubscription(params), params));
+    add("GET", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.#get(args[0], "subscription"), params));
+    add("POST", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.updateSubscription(args[0], params), params));
+    add("DELETE", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
+    add("POST", "/v1/subscriptions/:id/cancel", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
+    add("GET", "/v1/invoices/:id", ({ args, params }) => this.#render(this.#get(args[0], "invoice"), params));
+    add("GET", "/v1/charges/:id", ({ args, params }) => this.#render(this.#get(args[0], "charge"), params));
+    // Events
+    add("GET", "/v1/events/:id", ({ args }) => structuredClone(this.#get(args[0], "event")));
+    add("GET", "/v1/events", ({ params }) => {
+      const limit = Math.min(intParam(params.limit) || 10, 100);
+      const data = this.events.slice().reverse().filter((e) => !params.type || e.type === params.type);
+      return { object: "list", url: "/v1/events", has_more: data.length > limit, data: data.slice(0, limit).map((e) => structuredClone(e)) };
+    });
+    // Emulator-only helpers (not part of Stripe's API): a renewal, like a test clock advancing.
+    add("POST", "/v1/test_helpers/emulator/subscriptions/:id/renew", ({ args, params }) => this.#render(this.renewSubscription(args[0]), params));
+    return routes;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Storage, rendering and expansion
+
+  #id(prefix) {
+    return `${prefix}_${randomId()}`;
+  }
+
+  #put(object) {
+    this.objects.set(object.id, object);
+    return object;
+  }
+
+  /** The stored object (internal, mutable). */
+  #get(id, kind) {
+    const object = typeof id === "string" ? this.objects.get(id) : undefined;
+    if (!object || (kind && object.object !== kind)) throw missing(kind ?? "object", id);
+    return object;
+  }
+
+  /** Looks up any object by id (for tests and the server wrapper). */
+  getObject(id) {
+    const object = this.objects.get(id);
+    return object ? this.#plain(object) : undefined;
+  }
+
+  /** A deep copy without internal (`_`-prefixed) fields. */
+  #plain(object) {
+    return JSON.parse(JSON.stringify(object, (key, value) => (key.startsWith("_") ? undefined : value)));
+  }
+
+  /** Renders an object with the request's `expand[]` applied. */
+  #render(object, params) {
+    const out = this.#plain(object);
+    for (const path of expandList(params)) this.#expand(out, path.split("."));
+    return out;
+  }
+
+  #renderPaymentIntent(pi, params, access) {
+    const out = this.#render(pi, access === "secret" ? params : {});
+    if (access === "publishable") {
+      // Like Stripe: a publishable key sees a reduced PaymentIntent.
+      delete out.metadata;
+      delete out.customer;
+      delete out.receipt_email;
+    }
+    return out;
+  }
+
+  #expand(target, segments) {
+    if (!target || typeof target !== "object" || segments.length === 0) return;
+    const [head, ...rest] = segments;
+    if (target.object === "list" && head === "data" && Array.isArray(target.data)) {
+      for (const item of target.data) this.#expand(item, rest);
+      return;
+    }
+    let value = target[head];
+    const original = typeof target.id === "string" ? this.objects.get(target.id) : undefined;
+    // Includable fields only appear when expanded.
+    if (original && original.object === "invoice" && head === "confirmation_secret") value = original._confirmation_secret ?? null;
+    if (original && original.object === "invoice" && head === "payments") value = this.#invoicePaymentsList(original);
+    if (typeof value === "string" && this.objects.has(value)) value = this.#plain(this.objects.get(value));
+    target[head] = value;
+    if (value && typeof value === "object") this.#expand(value, rest);
+  }
+
+  #invoicePaymentsList(invoice) {
+    return {
+      object: "list",
+      url: `/v1/invoice_payments?invoice=${invoice.id}`,
+      has_more: false,
+      data: (invoice._payments ?? []).map((p) => this.#plain(p)),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Events
+
+  #emit(type, object, previousAttributes) {
+    const event = {
+      id: this.#id("evt"),
+      object: "event",
+      api_version: this.apiVersion,
+      created: this.now(),
+      data: previousAttributes ? { object: this.#plain(object), previous_attributes: previousAttributes } : { object: this.#plain(object) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: this.currentRequest ? { ...this.currentRequest } : { id: null, idempotency_key: null },
+      type,
+    };
+    this.objects.set(event.id, event);
+    this.events.push(event);
+    this.onEvent(event);
+    return event;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Customers, products, prices
+
+  createCustomer(params) {
+    const now = this.now();
+    const customer = this.#put({
+      id: this.#id("cus"),
+      object: "customer",
+      created: now,
+      email: params.email || null,
+      name: params.name || null,
+      description: params.description || null,
+      phone: params.phone || null,
+      address: params.address ?? null,
+      metadata: metadataParam(params.metadata),
+      invoice_settings: { default_payment_method: null, custom_fields: null, footer: null, rendering_options: null },
+      livemode: false,
+      currency: null,
+      delinquent: false,
+    });
+    this.#emit("customer.created", customer);
+    return customer;
+  }
+
+  updateCustomer(id, params) {
+    const customer = this.#get(id, "customer");
+    for (const field of ["email", "name", "description", "phone"]) {
+      if (params[field] !== undefined) customer[field] = params[field] || null;
+    }
+    if (params.metadata !== undefined) customer.metadata = { ...customer.metadata, ...metadataParam(params.metadata) };
+    const pmId = params.invoice_settings?.default_payment_method;
+    if (pmId !== undefined) {
+      if (pmId) {
+        const pm = this.#get(pmId, "payment_method");
+        if (pm.customer !== customer.id) {
+          throw invalid(`The customer does not have a payment method with the ID ${pmId}. The payment method must be attached to the customer.`, {
+            param: "invoice_settings[default_payment_method]",
+          });
+        }
+      }
+      customer.invoice_settings.default_payment_method = pmId || null;
+    }
+    this.#emit("customer.updated", customer);
+    return customer;
+  }
+
+  createProduct(params) {
+    const name = requireParam(params.name, "name");
+    const id = params.id || this.#id("prod");
+    if (this.objects.has(id)) {
+      throw invalid(`Product already exists.`, { code: "resource_already_exists", param: "id" });
+    }
+    const product = this.#put({
+      id,
+      object: "product",
+      active: boolParam(params.active) ?? true,
+      created: this.now(),
+      name,
+      description: params.description || null,
+      metadata: metadataParam(params.metadata),
+      livemode: false,
+      type: "service",
+    });
+    this.#emit("product.created", product);
+    return product;
+  }
+
+  #newPrice(data, { recurringRequired = false, recurringAllowed = true, emit = true } = {}) {
+    const currency = String(requireParam(data.currency, "currency")).toLowerCase();
+    const productId = requireParam(data.product, "product");
+    this.#get(productId, "product");
+    const unitAmount = requireInt(data.unit_amount, "unit_amount");
+    let recurring = null;
+    if (data.recurring) {
+      if (!recurringAllowed) throw invalid("Received unknown parameter: price_data[recurring]", { param: "price_data[recurring]" });
+      const interval = requireParam(data.recurring.interval, "recurring[interval]");
+      if (!(interval in INTERVAL_SECONDS)) throw invalid(`Invalid recurring[interval]: must be one of day, week, month, or year`, { param: "recurring[interval]" });
+      const intervalCount = intParam(data.recurring.interval_count) ?? 1;
+      if (!Number.isInteger(intervalCount) || intervalCount < 1) throw invalid("Invalid recurring[interval_count]", { param: "recurring[interval_count]" });
+      recurring = { interval, interval_count: intervalCount, usage_type: "licensed", meter: null, trial_period_days: null };
+    } else if (recurringRequired) {
+      throw invalid("Missing required param: price_data[recurring].", { code: "parameter_missing", param: "price_data[recurring]" });
+    }
+    const price = this.#put({
+      id: this.#id("price"),
+      object: "price",
+      active: true,
+      billing_scheme: "per_unit",
+      created: this.now(),
+      currency,
+      livemode: false,
+      lookup_key: null,
+      metadata: metadataParam(data.metadata),
+      nickname: null,
+      product: productId,
+      recurring,
+      tax_behavior: data.tax_behavior || "unspecified",
+      type: recurring ? "recurring" : "one_time",
+      unit_amount: unitAmount,
+      unit_amount_decimal: String(unitAmount),
+    });
+    if (emit) this.#emit("price.created", price);
+    return price;
+  }
+
+  createPrice(params) {
+    return this.#newPrice(params, {});
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Payment methods
+
+  createPaymentMethod(params) {
+    const type = params.type ?? "card";
+    if (type !== "card") throw invalid(`The payment method type '${type}' is not supported by the emulator.`, { param: "type" });
+    const card = params.card ?? {};
+    const number = String(card.number ?? "").replace(/[\s-]/g, "");
+    if (!number) throw cardError("incomplete_number", "Le numéro de votre carte est incomplet.", { param: "number" });
+    if (!luhnValid(number)) throw cardError("incorrect_number", "Le numéro de votre carte est invalide.", { param: "number" });
+    const expMonth = intParam(card.exp_month);
+    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) {
+      throw cardError("invalid_expiry_month", "Le mois d'expiration de votre carte est invalide.", { param: "exp_month" });
+    }
+    let expYear = intParam(card.exp_year);
+    if (Number.isInteger(expYear) && expYear < 100) expYear += 2000;
+    const today = new Date(this.now() * 1000);
+    const thisYear = today.getUTCFullYear();
+    if (!Number.isInteger(expYear) || expYear < thisYear || expYear > thisYear + 50) {
+      throw cardError("invalid_expiry_year", "L'année d'expiration de votre carte est invalide.", { param: "exp_year" });
+    }
+    if (expYear === thisYear && expMonth < today.getUTCMonth() + 1) {
+      throw cardError("invalid_expiry_year", "La date d'expiration de votre carte est dépassée.", { param: "exp_year" });
+    }
+    const brand = cardBrand(number);
+    const cvc = String(card.cvc ?? "");
+    if (cvc && !(brand === "amex" ? /^\d{4}$/ : /^\d{3}$/).test(cvc)) {
+      throw cardError("invalid_cvc", "Le code de sécurité de votre carte est invalide.", { param: "cvc" });
+    }
+    const billing = params.billing_details ?? {};
+    const address = billing.address ?? {};
+    const outcome = CARD_OUTCOMES[number];
+    const pm = this.#put({
+      id: this.#id("pm"),
+      object: "payment_method",
+      type: "card",
+      created: this.now(),
+      customer: null,
+      livemode: false,
+      metadata: metadataParam(params.metadata),
+      allow_redisplay: "unspecified",
+      billing_details: {
+        name: billing.name || null,
+        email: billing.email || null,
+        phone: billing.phone || null,
+        tax_id: null,
+        address: {
+          line1: address.line1 || null,
+          line2: address.line2 || null,
+          city: address.city || null,
+          postal_code: address.postal_code || null,
+          state: address.state || null,
+          country: address.country || null,
+        },
+      },
+      card: {
+        brand,
+        display_brand: brand === "unknown" ? "unknown" : brand,
+        country: "FR",
+        exp_month: expMonth,
+        exp_year: expYear,
+        funding: "credit",
+        last4: number.slice(-4),
+        fingerprint: createHash("sha256").update(number).digest("hex").slice(0, 16),
+        checks: {
+          cvc_check: cvc ? (outcome?.code === "incorrect_cvc" ? "fail" : "pass") : null,
+          address_line1_check: null,
+          address_postal_code_check: address.postal_code ? (outcome?.code === "incorrect_zip" ? "fail" : "pass") : null,
+        },
+        networks: { available: [brand], preferred: null },
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+        regulated_status: "unregulated",
+        generated_from: null,
+      },
+      _number: number,
+    });
+    return pm;
+  }
+
+  attachPaymentMethod(id, params) {
+    const pm = this.#get(id, "payment_method");
+    const customer = this.#get(requireParam(params.customer, "customer"), "customer");
+    if (pm.customer && pm.customer !== customer.id) {
+      throw invalid("The payment method you provided has already been attached to a customer.", { code: "payment_method_unexpected_state" });
+    }
+    if (!pm.customer) {
+      pm.customer = customer.id;
+      this.#emit("payment_method.attached", pm);
+    }
+    return pm;
+  }
+
+  detachPaymentMethod(id) {
+    const pm = this.#get(id, "payment_method");
+    if (!pm.customer) throw invalid("The payment method you provided is not attached to a customer so detachment is impossible.", { code: "payment_method_unexpected_state" });
+    pm.customer = null;
+    this.#emit("payment_method.detached", pm);
+    return pm;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Payment intents
+
+  #piForAccess(id, params, access) {
+    const pi = this.#get(id, "payment_intent");
+    if (access === "publishable" && params.client_secret !== pi.client_secret) {
+      throw new StripeApiError(404, {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `No such payment_intent: '${id}'`,
+        param: "intent",
+      });
+    }
+    return pi;
+  }
+
+  #newPaymentIntent({ amount, currency, customer, description, metadata, receiptEmail, setupFutureUsage, paymentMethodTypes, invoice }) {
+    const id = this.#id("pi");
+    return this.#put({
+      id,
+      object: "payment_intent",
+      allowed_payment_method_types: paymentMethodTypes ?? ["card"],
+      amount,
+      amount_capturable: 0,
+      amount_received: 0,
+      automatic_payment_methods: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      capture_method: "automatic",
+      client_secret: `${id}_secret_${randomId(25)}`,
+      confirmation_method: "automatic",
+      created: this.now(),
+      currency,
+      customer: customer ?? null,
+      description: description ?? null,
+      last_payment_error: null,
+      latest_charge: null,
+      livemode: false,
+      metadata: metadata ?? {},
+      next_action: null,
+      payment_method: null,
+      payment_method_types: paymentMethodTypes ?? ["card"],
+      receipt_email: receiptEmail ?? null,
+      setup_future_usage: setupFutureUsage ?? null,
+      status: "requires_payment_method",
+      _invoice: invoice ?? null,
+    });
+  }
+
+  createPaymentIntent(params) {
+    const amount = requireInt(params.amount, "amount");
+    const currency = String(requireParam(params.currency, "currency")).toLowerCase();
+    if (amount < 50) {
+      throw invalid("Amount must be at least €0.50 eur", { code: "amount_too_small", param: "amount" });
+    }
+    if (params.customer) this.#get(params.customer, "customer");
+    const requested = params.allowed_payment_method_types ?? params.payment_method_types;
+    const types = Array.isArray(requested) ? requested : ["card"];
+    if (types.some((t) => t !== "card")) throw invalid("The emulator only supports card payments.", { param: "allowed_payment_method_types" });
+    const pi = this.#newPaymentIntent({
+      amount,
+      currency,
+      customer: params.customer,
+      description: params.description,
+      metadata: metadataParam(params.metadata),
+      receiptEmail: params.receipt_email,
+      setupFutureUsage: params.setup_future_usage,
+      paymentMethodTypes: types,
+    });
+    this.#emit("payment_intent.created", pi);
+    if (params.payment_method) {
+      this.#get(params.payment_method, "payment_method");
+      pi.payment_method = params.payment_method;
+      pi.status = "requires_confirmation";
+    }
+    if (boolParam(params.confirm)) return this.confirmPaymentIntent(pi.id, {});
+    return pi;
+  }
+
+  updatePaymentIntent(id, params) {
+    const pi = this.#get(id, "payment_intent");
+    if (!["requires_payment_method", "requires_confirmation"].includes(pi.status)) {
+      throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}, so it cannot be updated.`);
+    }
+    if (params.amount !== undefined) {
+      if (pi._invoice) throw invalid("You cannot update the amount of a PaymentIntent created by an invoice.", { param: "amount" });
+      pi.amount = requireInt(params.amount, "amount");
+    }
+    if (params.metadata !== undefined) pi.metadata = { ...pi.metadata, ...metadataParam(params.metadata) };
+    if (params.description !== undefined) pi.description = params.description || null;
+    if (params.receipt_email !== undefined) pi.receipt_email = params.receipt_email || null;
+    return pi;
+  }
+
+  #unexpectedState(pi, message) {
+    return invalid(message, { code: "payment_intent_unexpected_state", payment_intent: this.#plain(pi) });
+  }
+
+  confirmPaymentIntent(id, params) {
+    const pi = this.#get(id, "payment_intent");
+    if (pi.status === "succeeded") {
+      throw this.#unexpectedState(pi, "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.");
+    }
+    if (pi.status === "canceled") {
+      throw this.#unexpectedState(pi, "You cannot confirm this PaymentIntent because it has a status of canceled. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_action, requires_payment_method.");
+    }
+    let pmId = params.payment_method || pi.payment_method;
+    if (params.payment_method_data) pmId = this.createPaymentMethod(params.payment_method_data).id;
+    if (!pmId) {
+      throw invalid("You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with a payment method, pass `payment_method`.", {
+        code: "payment_intent_unexpected_state",
+        payment_intent: this.#plain(pi),
+      });
+    }
+    const pm = this.#get(pmId, "payment_method");
+    if (params.setup_future_usage) pi.setup_future_usage = params.setup_future_usage;
+    pi.payment_method = pm.id;
+    return this.#charge(pi, pm);
+  }
+
+  /** Runs the card: success or a card error (the PaymentIntent goes back to requires_payment_method). */
+  #charge(pi, pm) {
+    const outcome = CARD_OUTCOMES[pm._number];
+    const charge = this.#put({
+      id: this.#id("ch"),
+      object: "charge",
+      amount: pi.amount,
+      amount_captured: outcome ? 0 : pi.amount,
+      captured: !outcome,
+      created: this.now(),
+      currency: pi.currency,
+      customer: pi.customer,
+      livemode: false,
+      paid: !outcome,
+      payment_intent: pi.id,
+      payment_method: pm.id,
+      billing_details: pm.billing_details,
+      status: outcome ? "failed" : "succeeded",
+      failure_code: outcome?.code ?? null,
+      failure_message: outcome?.message ?? null,
+      outcome: outcome
+        ? { network_status: "declined_by_network", reason: outcome.decline_code, type: "issuer_declined", seller_message: "The bank did not return any further details with this decline." }
+        : { network_status: "approved_by_network", reason: null, type: "authorized", seller_message: "Payment complete." },
+    });
+    pi.latest_charge = charge.id;
+    const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
+
+    if (outcome) {
+      const error = {
+        type: "card_error",
+        code: outcome.code,
+        decline_code: outcome.decline_code,
+        message: outcome.message,
+        ...(outcome.param ? { param: outcome.param } : {}),
+        charge: charge.id,
+        doc_url: `https://stripe.com/docs/error-codes/${outcome.code.replace(/_/g, "-")}`,
+      };
+      pi.status = "requires_payment_method";
+      pi.last_payment_error = { ...error, payment_method: this.#plain(pm) };
+      this.#emit("charge.failed", charge);
+      this.#emit("payment_intent.payment_failed", pi);
+      if (invoice) {
+        invoice.attempt_count += 1;
+        invoice.attempted = true;
+        this.#emit("invoice.payment_failed", invoice);
+        const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
+        if (sub && invoice.billing_reason === "subscription_cycle" && sub.status !== "past_due") {
+          const previous = sub.status;
+          sub.status = "past_due";
+          this.#emit("customer.subscription.updated", sub, { status: previous });
+        }
+      }
+      throw new StripeApiError(402, { ...error, payment_intent: this.#plain(pi), payment_method: this.#plain(pm) });
+    }
+
+    pi.status = "succeeded";
+    pi.amount_received = pi.amount;
+    pi.last_payment_error = null;
+    if (pi.customer && pi.setup_future_usage && !pm.customer) {
+      pm.customer = pi.customer;
+      this.#emit("payment_method.attached", pm);
+    }
+    this.#emit("charge.succeeded", charge);
+    this.#emit("payment_intent.succeeded", pi);
+    if (invoice) this.#markInvoicePaid(invoice, pi, pm);
+    return pi;
+  }
+
+  cancelPaymentIntent(id, params) {
+    const pi = this.#get(id, "payment_intent");
+    if (pi.status === "succeeded" || pi.status === "canceled") {
+      throw this.#unexpectedState(pi, `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`);
+    }
+    if (pi._invoice) throw invalid("You cannot cancel this PaymentIntent because it was created by an invoice.", { code: "payment_intent_unexpected_state" });
+    pi.status = "canceled";
+    pi.canceled_at = this.now();
+    pi.cancellation_reason = params.cancellation_reason || null;
+    this.#emit("payment_intent.canceled", pi);
+    return pi;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Subscriptions and invoices
+
+  #subscriptionItems(sub, itemsParam, periodStart, periodEnd) {
+    if (!Array.isArray(itemsParam) || itemsParam.length === 0) {
+      throw invalid("Missing required param: items.", { code: "parameter_missing", param: "items" });
+    }
+    return itemsParam.map((item, i) => {
+      let price;
+      if (item.price) {
+        price = this.#get(item.price, "price");
+        if (!price.recurring) throw invalid(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, { param: `items[${i}][price]` });
+      } else if (item.price_data) {
+        price = this.#newPrice(item.price_data, { recurringRequired: true, emit: false });
+        price.active = false;
+      } else {
+        throw invalid(`Missing required param: items[${i}][price].`, { code: "parameter_missing", param: `items[${i}][price]` });
+      }
+      const quantity = intParam(item.quantity) ?? 1;
+      if (!Number.isInteger(quantity) || quantity < 1) throw invalid("Invalid quantity", { param: `items[${i}][quantity]` });
+      return {
+        id: this.#id("si"),
+        object: "subscription_item",
+        created: this.now(),
+        current_period_start: periodStart,
+        current_period_end: periodEnd,
+        metadata: metadataParam(item.metadata),
+        price: this.#plain(price),
+        quantity,
+        subscription: sub.id,
+        tax_rates: [],
+      };
+    });
+  }
+
+  #periodLength(price) {
+    return INTERVAL_SECONDS[price.recurring.interval] * price.recurring.interval_count;
+  }
+
+  createSubscription(params) {
+    const customer = this.#get(requireParam(params.customer, "customer"), "customer");
+    const now = this.now();
+    const behavior = params.payment_behavior || "allow_incomplete";
+    if (!["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"].includes(behavior)) {
+      throw invalid(`Invalid payment_behavior: ${behavior}`, { param: "payment_behavior" });
+    }
+    let trialEnd = null;
+    const trialDays = intParam(params.trial_period_days);
+    if (trialDays !== undefined) {
+      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 730) throw invalid("Invalid trial_period_days", { param: "trial_period_days" });
+      if (trialDays > 0) trialEnd = now + trialDays * DAY;
+    }
+    if (params.trial_end && params.trial_end !== "now") trialEnd = requireInt(params.trial_end, "trial_end");
+
+    const sub = {
+      id: this.#id("sub"),
+      object: "subscription",
+      application_fee_percent: null,
+      billing_cycle_anchor: trialEnd ?? now,
+      cancel_at: null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      collection_method: "charge_automatically",
+      created: now,
+      currency: null,
+      customer: customer.id,
+      default_payment_method: params.default_payment_method || null,
+      description: params.description || null,
+      ended_at: null,
+      items: { object: "list", data: [], has_more: false, url: "/v1/subscription_items" },
+      latest_invoice: null,
+      livemode: false,
+      metadata: metadataParam(params.metadata),
+      payment_settings: {
+        payment_method_options: null,
+        payment_method_types: Array.isArray(params.payment_settings?.payment_method_types) ? params.payment_settings.payment_method_types : null,
+        save_default_payment_method: params.payment_settings?.save_default_payment_method || "off",
+      },
+      pending_setup_intent: null,
+      start_date: now,
+      status: "incomplete",
+      trial_end: trialEnd,
+      trial_start: trialEnd ? now : null,
+      billing_mode: { type: "classic" },
+    };
+    if (sub.default_payment_method) this.#get(sub.default_payment_method, "payment_method");
+    // Items: during a trial the first period ends with the trial, then runs every interval.
+    const firstItems = this.#subscriptionItems(sub, params.items, now, now);
+    for (const item of firstItems) item.current_period_end = trialEnd ?? now + this.#periodLength(item.price);
+    sub.items.data = firstItems;
+    sub.currency = firstItems[0].price.currency;
+    this.#put(sub);
+
+    const lines = firstItems.map((item) => ({
+      amount: trialEnd ? 0 : item.price.unit_amount * item.quantity,
+      description: trialEnd
+        ? `Période d'essai pour ${item.quantity} × ${this.objects.get(item.price.product)?.name ?? "produit"}`
+        : `${item.quantity} × ${this.objects.get(item.price.product)?.name ?? "produit"}`,
+      price: item.price,
+      quantity: item.quantity,
+      period: { start: now, end: item.current_period_end },
+      subscription_item: item.id,
+    }));
+    for (const [i, extra] of (Array.isArray(params.add_invoice_items) ? params.add_invoice_items : []).entries()) {
+      let price;
+      if (extra.price) price = this.#plain(this.#get(extra.price, "price"));
+      else if (extra.price_data) price = this.#plain(this.#newPrice(extra.price_data, { recurringAllowed: false, emit: false }));
+      else throw invalid(`Missing required param: add_invoice_items[${i}][price].`, { code: "parameter_missing", param: `add_invoice_items[${i}][price]` });
+      const quantity = intParam(extra.quantity) ?? 1;
+      lines.push({
+        amount: price.unit_amount * quantity,
+        description: `${quantity} × ${this.objects.get(price.product)?.name ?? "produit"}`,
+        price,
+        quantity,
+        period: { start: now, end: now },
+        subscription_item: null,
+      });
+    }
+    const invoice = this.#createInvoice(sub, customer, lines, "subscription_create", now, firstItems[0].current_period_end);
+    this.#emit("customer.subscription.created", sub);
+
+    if (invoice.total === 0) {
+      this.#markInvoicePaid(invoice, null, null);
+      return sub;
+    }
+    const pmId = sub.default_payment_method || customer.invoice_settings.default_payment_method;
+    if (behavior !== "default_incomplete" && pmId) {
+      const pi = this.objects.get(invoice._payment_intent);
+      try {
+        this.confirmPaymentIntent(pi.id, { payment_method: pmId });
+      } catch (error) {
+        if (behavior === "error_if_incomplete") {
+          sub.status = "incomplete_expired";
+          throw error;
+        }
+      }
+    }
+    return sub;
+  }
+
+  #createInvoice(sub, customer, lines, billingReason, periodStart, periodEnd) {
+    const now = this.now();
+    const total = lines.reduce((sum, l) => sum + l.amount, 0);
+    const invoice = {
+      id: this.#id("in"),
+      object: "invoice",
+      account_country: "FR",
+      account_name: "Boutique (émulateur Stripe)",
+      amount_due: total,
+      amount_overpaid: 0,
+      amount_paid: 0,
+      amount_remaining: total,
+      amount_shipping: 0,
+      attempt_count: 0,
+      attempted: false,
+      auto_advance: true,
+      billing_reason: billingReason,
+      collection_method: "charge_automatically",
+      created: now,
+      currency: sub.currency,
+      customer: customer.id,
+      customer_email: customer.email,
+      customer_name: customer.name,
+      default_payment_method: null,
+      description: null,
+      discounts: [],
+      due_date: null,
+      effective_at: now,
+      hosted_invoice_url: null,
+      invoice_pdf: null,
+      last_finalization_error: null,
+      lines: {
+        object: "list",
+        has_more: false,
+        url: "/v1/invoices/lines",
+        data: lines.map((l) => ({
+          id: this.#id("il"),
+          object: "line_item",
+          amount: l.amount,
+          currency: sub.currency,
+          description: l.description,
+          livemode: false,
+          metadata: {},
+          period: l.period,
+          pricing: { type: "price_details", price_details: { price: l.price.id, product: l.price.product }, unit_amount_decimal: String(l.price.unit_amount) },
+          quantity: l.quantity,
+          parent: l.subscription_item
+            ? { type: "subscription_item_details", subscription_item_details: { subscription: sub.id, subscription_item: l.subscription_item, proration: false } }
+            : { type: "invoice_item_details", invoice_item_details: { invoice_item: this.#id("ii"), subscription: sub.id, proration: false } },
+        })),
+      },
+      livemode: false,
+      metadata: {},
+      next_payment_attempt: null,
+      number: `EMU-${String(this.events.length + 1).padStart(4, "0")}`,
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { metadata: { ...sub.metadata }, subscription: sub.id },
+      },
+      payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: sub.payment_settings.payment_method_types },
+      period_end: periodEnd,
+      period_start: periodStart,
+      status: "open",
+      status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+      subtotal: total,
+      subtotal_excluding_tax: total,
+      total,
+      total_excluding_tax: total,
+      webhooks_delivered_at: null,
+      _subscription: sub.id,
+      _payments: [],
+      _confirmation_secret: null,
+      _payment_intent: null,
+    };
+    this.#put(invoice);
+    sub.latest_invoice = invoice.id;
+    if (total > 0) {
+      const pi = this.#newPaymentIntent({
+        amount: total,
+        currency: sub.currency,
+        customer: customer.id,
+        description: billingReason === "subscription_create" ? "Subscription creation" : "Subscription update",
+        metadata: {},
+        setupFutureUsage: "off_session",
+        paymentMethodTypes: sub.payment_settings.payment_method_types ?? ["card"],
+        invoice: invoice.id,
+      });
+      invoice._payment_intent = pi.id;
+      invoice._confirmation_secret = { type: "payment_intent", client_secret: pi.client_secret };
+      invoice._payments.push({
+        id: this.#id("inpay"),
+        object: "invoice_payment",
+        amount_paid: null,
+        amount_requested: total,
+        created: now,
+        currency: sub.currency,
+        invoice: invoice.id,
+        is_default: true,
+        livemode: false,
+        payment: { type: "payment_intent", payment_intent: pi.id },
+        status: "open",
+        status_transitions: { canceled_at: null, paid_at: null },
+      });
+      this.#emit("invoice.created", invoice);
+      this.#emit("invoice.finalized", invoice);
+      this.#emit("payment_intent.created", pi);
+    } else {
+      this.#emit("invoice.created", invoice);
+      this.#emit("invoice.finalized", invoice);
+    }
+    return invoice;
+  }
+
+  #markInvoicePaid(invoice, pi, pm) {
+    const now = this.now();
+    invoice.status = "paid";
+    invoice.amount_paid = invoice.total;
+    invoice.amount_remaining = 0;
+    invoice.attempted = true;
+    invoice.attempt_count += pi ? 1 : 0;
+    invoice.status_transitions.paid_at = now;
+    for (const payment of invoice._payments) {
+      payment.status = "paid";
+      payment.amount_paid = payment.amount_requested;
+      payment.status_transitions.paid_at = now;
+    }
+    this.#emit("invoice.paid", invoice);
+    this.#emit("invoice.payment_succeeded", invoice);
+    const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
+    if (!sub) return;
+    const previous = { status: sub.status };
+    if (["incomplete", "past_due", "unpaid"].includes(sub.status)) {
+      sub.status = sub.trial_end && sub.trial_end > now ? "trialing" : "active";
+    }
+    if (pm && sub.payment_settings.save_default_payment_method === "on_subscription") {
+      previous.default_payment_method = sub.default_payment_method;
+      sub.default_payment_method = pm.id;
+    }
+    this.#emit("customer.subscription.updated", sub, previous);
+  }
+
+  updateSubscription(id, params) {
+    const sub = this.#get(id, "subscription");
+    if (["canceled", "incomplete_expired"].includes(sub.status)) {
+      throw invalid(`A canceled subscription can only update its cancellation_details and metadata.`);
+    }
+    const previous = {};
+    if (params.default_payment_method !== undefined) {
+      if (params.default_payment_method) {
+        const pm = this.#get(params.default_payment_method, "payment_method");
+        if (pm.customer !== sub.customer) {
+          throw invalid(`The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`, { param: "default_payment_method" });
+        }
+      }
+      previous.default_payment_method = sub.default_payment_method;
+      sub.default_payment_method = params.default_payment_method || null;
+    }
+    if (params.metadata !== undefined) {
+      previous.metadata = { ...sub.metadata };
+      sub.metadata = { ...sub.metadata, ...metadataParam(params.metadata) };
+    }
+    const cancelAtPeriodEnd = boolParam(params.cancel_at_period_end);
+    if (cancelAtPeriodEnd !== undefined) {
+      previous.cancel_at_period_end = sub.cancel_at_period_end;
+      sub.cancel_at_period_end = cancelAtPeriodEnd;
+      sub.cancel_at = cancelAtPeriodEnd ? sub.items.data[0]?.current_period_end ?? null : null;
+    }
+    this.#emit("customer.subscription.updated", sub, previous);
+    return sub;
+  }
+
+  cancelSubscription(id) {
+    const sub = this.#get(id, "subscription");
+    if (sub.status === "canceled") {
+      throw invalid(`No such subscription: '${id}'`, { code: "resource_missing" });
+    }
+    const now = this.now();
+    sub.status = "canceled";
+    sub.canceled_at = now;
+    sub.ended_at = now;
+    const invoice = sub.latest_invoice ? this.objects.get(sub.latest_invoice) : null;
+    if (invoice && invoice.status === "open") {
+      invoice.status = "void";
+      invoice.status_transitions.voided_at = now;
+      const pi = invoice._payment_intent ? this.objects.get(invoice._payment_intent) : null;
+      if (pi && pi.status !== "succeeded") {
+        pi.status = "canceled";
+        pi.canceled_at = now;
+        pi.cancellation_reason = "void_invoice";
+      }
+      this.#emit("invoice.voided", invoice);
+    }
+    this.#emit("customer.subscription.deleted", sub);
+    return sub;
+  }
+
+  /** Emulator-only: the next period starts and its invoice is charged to the default card. */
+  renewSubscription(id) {
+    const sub = this.#get(id, "subscription");
+    if (!["active", "trialing", "past_due"].includes(sub.status)) {
+      throw invalid(`Subscription ${id} is ${sub.status} and cannot renew.`);
+    }
+    const customer = this.#get(sub.customer, "customer");
+    const start = sub.items.data[0].current_period_end;
+    const lines = sub.items.data.map((item) => {
+      item.current_period_start = start;
+      item.current_period_end = start + this.#periodLength(item.price);
+      return {
+        amount: item.price.unit_amount * item.quantity,
+        description: `${item.quantity} × ${this.objects.get(item.price.product)?.name ?? "produit"}`,
+        price: item.price,
+        quantity: item.quantity,
+        period: { start: item.current_period_start, end: item.current_period_end },
+        subscription_item: item.id,
+      };
+    });
+    const previous = { status: sub.status };
+    if (sub.status === "trialing") sub.status = "active";
+    this.#emit("customer.subscription.updated", sub, previous);
+    const invoice = this.#createInvoice(sub, customer, lines, "subscription_cycle", start, sub.items.data[0].current_period_end);
+    const pmId = sub.default_payment_method || customer.invoice_settings.default_payment_method;
+    if (invoice.total > 0 && pmId) {
+      try {
+        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+      } catch (error) {
+        if (!(error instanceof StripeApiError)) throw error;
+      }
+    } else if (invoice.total === 0) {
+      this.#markInvoicePaid(invoice, null, null);
+    }
+    return invoice;
+  }
+}
+
+function stableJson(value) {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,191 @@
+import net from "node:net";
+import { eq } from "drizzle-orm";
+import { getConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
+import { orderItems, orders, products, stripeEvents } from "~/db/schema";
+import { action as proxyAction, loader as proxyLoader } from "~/routes/stripe-emulator.api.$";
+import { action as webhookAction } from "~/routes/api.stripe.webhook";
+import { ensureStripeEmulator, stopStripeEmulator, type StripeEmulatorHandle } from "~/services/stripe.server";
+import { jsonRequest, routeArgs } from "../helpers/requests";
+
+/** Shared set-up of the payment tests: an in-process emulator on a free port, orders in the DB. */
+
+export const CARDS = {
+  success: "4242424242424242",
+  declined: "4000000000000002",
+  incorrectCvc: "4000000000000127",
+  incorrectZip: "4000000000000036",
+} as const;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts this process's emulator (the one the app uses) on a free port; webhooks are delivered by hand. */
+export async function startTestEmulator(): Promise<StripeEmulatorHandle> {
+  const port = await freePort();
+  process.env.STRIPE_EMULATOR_PORT = String(port);
+  if (getConfig().stripe.emulatorPort !== port) {
+    throw new Error("The configuration was read before the test emulator port was chosen.");
+  }
+  const emulator = await ensureStripeEmulator();
+  emulator.setWebhookTarget(null);
+  return emulator;
+}
+
+export async function stopTestEmulator() {
+  await stopStripeEmulator();
+}
+
+/** Delivers the emulator's webhooks to the real route, as Stripe would (signed, raw body). */
+export function deliverWebhooksToRoute(emulator: StripeEmulatorHandle) {
+  emulator.setWebhookTarget(async ({ payload, signature }) => {
+    const response = await postWebhook(payload, signature);
+    return { status: response.status };
+  });
+}
+
+export function webhookRequest(payload: string, signature: string | null) {
+  return new Request("http://localhost:3000/api/stripe/webhook", {
+    method: "POST",
+    body: payload,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      ...(signature ? { "Stripe-Signature": signature } : {}),
+    },
+  });
+}
+
+export async function postWebhook(payload: string, signature: string | null) {
+  return webhookAction(routeArgs(webhookRequest(payload, signature)));
+}
+
+/** Re-sends one of the emulator's events to the webhook route, freshly signed. */
+export async function replayEvent(emulator: StripeEmulatorHandle, event: unknown) {
+  const { payload, signature } = emulator.signEvent(event);
+  return postWebhook(payload, signature);
+}
+
+let nextOrderId = 300_000_000 + Math.floor(Math.random() * 100_000_000);
+
+/** An unpaid order written straight into the DB, like the delivery form leaves it. */
+export function createTestOrder(options: { quantity?: number; unitPriceCents?: number; productId?: number; cartId?: string } = {}) {
+  const quantity = options.quantity ?? 1;
+  const unit = options.unitPriceCents ?? 2590;
+  const id = nextOrderId++;
+  const db = getDb();
+  db.insert(orders)
+    .values({
+      id,
+      subtotalCents: quantity * unit,
+      shippingCents: 0,
+      totalCents: quantity * unit,
+      customerEmail: "camille.martin@example.fr",
+      customerName: "Camille Martin",
+      shippingAddress: "12 rue des Lilas",
+      shippingPostalCode: "75011",
+      shippingCity: "Paris",
+      shippingCountry: "France",
+      cartId: options.cartId ?? null,
+    })
+    .run();
+  db.insert(orderItems)
+    .values({
+      orderId: id,
+      productId: options.productId ?? 1,
+      packId: 2,
+      quantity,
+      unitPriceCents: unit,
+      productName: "Masque Hydrogel au Collagène",
+      variantName: "6 masques + 2 offerts",
+    })
+    .run();
+  return id;
+}
+
+export function getOrder(id: number) {
+  return getDb().select().from(orders).where(eq(orders.id, id)).get()!;
+}
+
+export function productStock(id = 1) {
+  return getDb().select({ stock: products.stock }).from(products).where(eq(products.id, id)).get()!.stock;
+}
+
+export function recordedEventIds() {
+  return getDb().select({ id: stripeEvents.id }).from(stripeEvents).all().map((r) => r.id);
+}
+
+// ---- What the browser does (through the demo proxy, like the emulator's Stripe.js stand-in) ----
+
+const PK = "pk_test_emulator";
+
+function proxyRequest(path: string, method: "GET" | "POST", form?: Record<string, string>) {
+  return new Request(`http://localhost:3000/stripe-emulator/api/${path}`, {
+    method,
+    body: form ? new URLSearchParams(form) : undefined,
+    headers: {
+      Authorization: `Bearer ${PK}`,
+      Origin: "http://localhost:3000",
+      ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+    },
+  });
+}
+
+export async function browserCreatePaymentMethod(number: string, postalCode = "75011") {
+  const response = await proxyAction(
+    routeArgs(
+      proxyRequest("v1/payment_methods", "POST", {
+        type: "card",
+        "card[number]": number,
+        "card[exp_month]": "12",
+        "card[exp_year]": String(new Date().getFullYear() + 3),
+        "card[cvc]": "123",
+        "billing_details[name]": "Camille Martin",
+        "billing_details[address][line1]": "12 rue des Lilas",
+        "billing_details[address][postal_code]": postalCode,
+        "billing_details[address][city]": "Paris",
+        "billing_details[address][country]": "FR",
+      }),
+      { "*": "v1/payment_methods" },
+    ),
+  );
+  const body = await response.json();
+  if (!response.ok) throw new Error(`payment method refused: ${JSON.stringify(body)}`);
+  return body.id as string;
+}
+
+export async function browserConfirm(clientSecret: string, paymentMethodId: string) {
+  const piId = clientSecret.split("_secret_")[0];
+  const path = `v1/payment_intents/${piId}/confirm`;
+  const response = await proxyAction(
+    routeArgs(proxyRequest(path, "POST", { client_secret: clientSecret, payment_method: paymentMethodId }), { "*": path }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+export async function browserRetrieve(clientSecret: string) {
+  const piId = clientSecret.split("_secret_")[0];
+  const path = `v1/payment_intents/${piId}`;
+  const request = new Request(`http://localhost:3000/stripe-emulator/api/${path}?client_secret=${encodeURIComponent(clientSecret)}`, {
+    headers: { Authorization: `Bearer ${PK}` },
+  });
+  const response = await proxyLoader(routeArgs(request, { "*": path }));
+  return { status: response.status, body: await response.json() };
+}
+
+/** The browser paying with a card: create the payment method, confirm the client secret. */
+export async function browserPay(clientSecret: string, card: string) {
+  const pm = await browserCreatePaymentMethod(card);
+  return { paymentMethodId: pm, ...(await browserConfirm(clientSecret, pm)) };
+}
+
+export { jsonRequest, routeArgs };

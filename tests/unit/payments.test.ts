@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { products } from "~/db/schema";
+import { action as confirmAction } from "~/routes/api.payments.confirm";
+import { action as startAction } from "~/routes/api.payments.start";
+import { confirmOrderPayment, markOrderPaid, startOneOffPayment } from "~/services/payments.server";
+import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import {
+  browserConfirm,
+  browserCreatePaymentMethod,
+  browserPay,
+  CARDS,
+  createTestOrder,
+  deliverWebhooksToRoute,
+  getOrder,
+  jsonRequest,
+  productStock,
+  recordedEventIds,
+  replayEvent,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
+
+let emulator: StripeEmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+
+async function start(orderId: number, extra: Record<string, unknown> = {}) {
+  const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "one_off", ...extra })));
+  return { status: response.status, body: await response.json() };
+}
+
+async function confirm(orderId: number, extra: Record<string, unknown> = {}) {
+  const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId, ...extra })));
+  return { status: response.status, body: await response.json() };
+}
+
+function eventsFor(paymentIntentId: string, type: string) {
+  return emulator.events.filter((e) => e.type === type && (e.data.object as { id?: string }).id === paymentIntentId);
+}
+
+describe("one-off card payment through the emulator", () => {
+  it("marks the order paid once and decrements the stock once, however often confirm and the webhook arrive", async () => {
+    const orderId = createTestOrder({ quantity: 2, unitPriceCents: 2590 });
+    const stockBefore = productStock();
+
+    const started = await start(orderId);
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ paid: false, orderId, amountCents: 5180, amount: "51.80", status: "requires_payment_method" });
+    expect(started.body.clientSecret).toMatch(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/);
+
+    // The PaymentIntent holds the order total from the DB, in euros, tagged with the order.
+    const stripe = await getStripe();
+    const pi = await stripe.paymentIntents.retrieve(started.body.paymentIntentId);
+    expect(pi).toMatchObject({ amount: 5180, currency: "eur", metadata: { orderId: String(orderId) } });
+
+    const paid = await browserPay(started.body.clientSecret, CARDS.success);
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe("succeeded");
+    // The browser's success alone changes nothing.
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+
+    const first = await confirm(orderId);
+    expect(first).toEqual({ status: 200, body: { paid: true, orderId, paymentStatus: "paid" } });
+    const second = await confirm(orderId);
+    expect(second.body).toEqual({ paid: true, orderId, paymentStatus: "paid" });
+
+    // Stripe's webhook arrives afterwards, and is even replayed: nothing changes any more.
+    const [succeeded] = eventsFor(started.body.paymentIntentId, "payment_intent.succeeded");
+    expect(succeeded).toBeDefined();
+    for (let i = 0; i < 2; i++) {
+      const response = await replayEvent(emulator, succeeded);
+      expect(response.status).toBe(200);
+      expect((await response.json()).outcome).toBe(i === 0 ? "already_paid" : "duplicate");
+    }
+
+    const order = getOrder(orderId);
+    expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: false, stripePaymentIntentId: started.body.paymentIntentId });
+    expect(order.paidAt).not.toBeNull();
+    expect(order.stockDecrementedAt).not.toBeNull();
+    expect(productStock()).toBe(stockBefore - 2);
+    expect(recordedEventIds()).toContain(succeeded.id);
+  });
+
+  it("lets the webhook win when it arrives before the browser's confirm, still with one stock decrement", async () => {
+    const orderId = createTestOrder();
+    const stockBefore = productStock();
+    const started = await start(orderId);
+    deliverWebhooksToRoute(emulator);
+    try {
+      await browserPay(started.body.clientSecret, CARDS.success);
+      await emulator.flushWebhooks();
+    } finally {
+      emulator.setWebhookTarget(null);
+    }
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect(productStock()).toBe(stockBefore - 1);
+
+    expect((await confirm(orderId)).body).toEqual({ paid: true, orderId, paymentStatus: "paid" });
+    expect(await confirmOrderPayment(orderId)).toEqual({ paid: true });
+    expect(productStock()).toBe(stockBefore - 1);
+  });
+
+  it("markOrderPaid flips an order only once", () => {
+    const orderId = createTestOrder();
+    const stockBefore = productStock();
+    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(true);
+    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(false);
+    expect(markOrderPaid(orderId, { subscriptionId: "sub_test" })).toBe(false);
+    expect(productStock()).toBe(stockBefore - 1);
+    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", stripePaymentIntentId: "pi_test", stripeSubscriptionId: null });
+  });
+
+  it("answers paid without a new PaymentIntent when the order is already paid", async () => {
+    const orderId = createTestOrder();
+    const started = await start(orderId);
+    await browserPay(started.body.clientSecret, CARDS.success);
+    // Starting again before any confirm: the server sees the success at Stripe and marks the order paid.
+    expect((await start(orderId)).body).toEqual({ paid: true, orderId });
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect((await start(orderId)).body).toEqual({ paid: true, orderId });
+  });
+});
+
+describe("failing test cards", () => {
+  const cases = [
+    { card: CARDS.declined, code: "card_declined", message: "Votre carte a été refusée." },
+    { card: CARDS.incorrectCvc, code: "incorrect_cvc" },
+    { card: CARDS.incorrectZip, code: "incorrect_zip" },
+  ];
+  for (const { card, code, message } of cases) {
+    it(`${code}: the order stays unpaid and a later 4242 payment succeeds`, async () => {
+      const orderId = createTestOrder();
+      const stockBefore = productStock();
+      const started = await start(orderId);
+      deliverWebhooksToRoute(emulator);
+      try {
+        const failed = await browserPay(started.body.clientSecret, card);
+        expect(failed.status).toBe(402);
+        expect(failed.body.error).toMatchObject({ type: "card_error", code });
+        if (message) expect(failed.body.error.message).toBe(message);
+        expect(failed.body.error.payment_intent.status).toBe("requires_payment_method");
+        await emulator.flushWebhooks();
+      } finally {
+        emulator.setWebhookTarget(null);
+      }
+      // The failure webhook was received and changed nothing; confirm finds nothing paid.
+      expect(eventsFor(started.body.paymentIntentId, "payment_intent.payment_failed")).toHaveLength(1);
+      expect((await confirm(orderId)).body).toEqual({ paid: false, orderId, paymentStatus: "unpaid" });
+      expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+      expect(productStock()).toBe(stockBefore);
+
+      // Paying again: the same PaymentIntent is offered again, and another card pays it.
+      const again = await start(orderId);
+      expect(again.body).toMatchObject({ paid: false, paymentIntentId: started.body.paymentIntentId });
+      const ok = await browserPay(again.body.clientSecret, CARDS.success);
+      expect(ok.body.status).toBe("succeeded");
+      expect((await confirm(orderId)).body).toEqual({ paid: true, orderId, paymentStatus: "paid" });
+      expect(productStock()).toBe(stockBefore - 1);
+    });
+  }
+});
+
+describe("the browser cannot mark an order paid", () => {
+  it("confirm leaves the order unpaid while its PaymentIntent has not succeeded, whatever the body says", async () => {
+    const orderId = createTestOrder();
+    expect((await confirm(orderId, { paid: true, status: "succeeded" })).body).toEqual({ paid: false, orderId, paymentStatus: "unpaid" });
+    const started = await start(orderId);
+    expect((await confirm(orderId, { paymentIntentId: started.body.paymentIntentId, paid: true })).body).toMatchObject({ paid: false });
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+  });
+
+  it("ignores amounts sent by the browser: the PaymentIntent always holds the order total", async () => {
+    const orderId = createTestOrder({ quantity: 1, unitPriceCents: 3290 });
+    const started = await start(orderId, { amount: "0.50", amountCents: 50, totalCents: 50 });
+    expect(started.body.amountCents).toBe(3290);
+    const stripe = await getStripe();
+    expect((await stripe.paymentIntents.retrieve(started.body.paymentIntentId)).amount).toBe(3290);
+  });
+
+  it("does not accept a succeeded payment of another amount, even signed by Stripe", async () => {
+    const orderId = createTestOrder();
+    const stripe = await getStripe();
+    // A PaymentIntent claiming the order, for 0,50€, paid: the webhook and confirm both refuse it.
+    const pm = await browserCreatePaymentMethod(CARDS.success);
+    const cheap = await stripe.paymentIntents.create({ amount: 50, currency: "eur", metadata: { orderId: String(orderId) } });
+    const confirmed = await browserConfirm(cheap.client_secret!, pm);
+    expect(confirmed.body.status).toBe("succeeded");
+    const [event] = eventsFor(cheap.id, "payment_intent.succeeded");
+    const response = await replayEvent(emulator, event);
+    expect((await response.json()).outcome).toBe("ignored");
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+  });
+
+  it("cannot confirm a PaymentIntent through the proxy without its client secret", async () => {
+    const orderId = createTestOrder();
+    const started = await start(orderId);
+    const pm = await browserCreatePaymentMethod(CARDS.success);
+    const forged = `${started.body.paymentIntentId}_secret_forged0000000000000000`;
+    const attempt = await browserConfirm(forged, pm);
+    expect(attempt.status).toBe(404);
+    expect((await confirm(orderId)).body.paid).toBe(false);
+  });
+});
+
+describe("payable orders only", () => {
+  it("refuses to start a payment for an out-of-stock order with a French 409", async () => {
+    const [product] = getDb()
+      .insert(products)
+      .values({ name: "Masque épuisé", sku: `EPUISE-${Date.now()}`, priceCents: 2590, stock: 0 })
+      .returning()
+      .all();
+    const orderId = createTestOrder({ productId: product.id });
+    const started = await start(orderId);
+    expect(started.status).toBe(409);
+    expect(started.body).toEqual({
+      error: "Stock insuffisant : cet article n'est plus disponible dans la quantité commandée.",
+      issues: [],
+      code: "out_of_stock",
+    });
+    await expect(startOneOffPayment(orderId)).rejects.toMatchObject({ status: 409, code: "out_of_stock" });
+  });
+
+  it("answers 404 for an unknown order, and for an order that belongs to another visitor's cart", async () => {
+    const unknown = await start(999_999_999);
+    expect(unknown).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [], code: "order_not_found" } });
+    const orderId = createTestOrder({ cartId: "0f8fad5b-d9cb-469f-a165-70867728950e" });
+    const foreign = await start(orderId);
+    expect(foreign.status).toBe(404);
+    expect(getOrder(orderId).stripePaymentIntentId).toBeNull();
+  });
+});
