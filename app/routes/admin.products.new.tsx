@@ -1,0 +1,48 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { ProductForm } from "~/components/admin/ProductForm";
+import { PageHeader } from "~/components/admin/ui";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import { productSchema } from "~/schemas/product";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { createProduct, ProductRuleError } from "~/services/catalog.server";
+
+export const meta: MetaFunction = () => pageMeta("Nouveau produit", "Ajouter un produit au catalogue.");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json(null, { headers: NO_STORE });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: productSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply() }, { status: 400 });
+  }
+  const { price, originalPrice, ...rest } = submission.value;
+  try {
+    const product = createProduct({ ...rest, priceCents: price, originalPriceCents: originalPrice });
+    return redirectWithSuccess("/admin/products", { message: "Produit créé", description: `« ${product.name} » a été ajouté au catalogue.` });
+  } catch (error) {
+    if (error instanceof ProductRuleError) {
+      return json({ result: submission.reply({ fieldErrors: { [error.field ?? ""]: [error.message] } }) }, { status: 409 });
+    }
+    throw error;
+  }
+}
+
+export default function NewProduct() {
+  const actionData = useActionData<typeof action>();
+  return (
+    <>
+      <PageHeader title="Nouveau produit" back={{ to: "/admin/products", label: "Retour aux produits" }} />
+      <ProductForm id="product-new" lastResult={actionData?.result} submitLabel="Créer le produit" defaultValue={{ name: "", sku: "", price: "", originalPrice: "", category: "", description: "", stock: 0, images: "" }} />
+    </>
+  );
+}

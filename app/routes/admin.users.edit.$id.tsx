@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
+import { UserForm } from "~/components/admin/UserForm";
+import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import { userUpdateSchema } from "~/schemas/user";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { getUser, updateUser, UserRuleError } from "~/services/users.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
+
+function userIdFrom(value: string | undefined) {
+  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Utilisateur introuvable", { status: 404 });
+  return Number(value);
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const user = getUser(userIdFrom(params.id));
+  if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
+  return json({ user, self: user.id === admin.id }, { headers: NO_STORE });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  const admin = await requireAdmin(request);
+  const id = userIdFrom(params.id);
+  const submission = parseWithZod(await request.formData(), { schema: userUpdateSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  try {
+    const user = await updateUser(admin.id, id, submission.value);
+    if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
+    return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
+  } catch (error) {
+    if (error instanceof UserRuleError) {
+      return json(
+        { result: submission.reply({ hideFields: ["password"], ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }) },
+        { status: error.status },
+      );
+    }
+    throw error;
+  }
+}
+
+export default function EditUser() {
+  const { user, self } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const formError = actionData?.result.error?.[""]?.[0];
+  return (
+    <>
+      <PageHeader
+        title={`Modifier l'utilisateur ${user.username}`}
+        back={{ to: "/admin/users", label: "Retour aux utilisateurs" }}
+        actions={
+          self ? null : (
+            <Link to={`/admin/users?delete=${user.id}`} className={buttonDanger}>
+              Supprimer
+            </Link>
+          )
+        }
+      />
+      {formError ? <Notice>{formError}</Notice> : null}
+      <UserForm
+        mode="edit"
+        id={`user-${user.id}`}
+        self={self}
+        lastResult={actionData?.result}
+        defaultValue={{
+          username: user.username,
+          email: user.email,
+          firstName: user.firstName ?? "",
+          lastName: user.lastName ?? "",
+          address: user.address ?? "",
+          city: user.city ?? "",
+          postalCode: user.postalCode ?? "",
+          country: user.country ?? "",
+          phone: user.phone ?? "",
+          isAdmin: user.isAdmin,
+        }}
+      />
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary notFound="Utilisateur introuvable." backTo="/admin/users" backLabel="Retour aux utilisateurs" />;
+}

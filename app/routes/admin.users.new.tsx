@@ -1,0 +1,52 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { redirectWithSuccess } from "remix-toast";
+import { UserForm } from "~/components/admin/UserForm";
+import { PageHeader } from "~/components/admin/ui";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import { userCreateSchema } from "~/schemas/user";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { createUser, UserRuleError } from "~/services/users.server";
+
+export const meta: MetaFunction = () => pageMeta("Nouvel utilisateur", "Créer un compte.");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json(null, { headers: NO_STORE });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: userCreateSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  try {
+    const user = await createUser(submission.value);
+    return redirectWithSuccess("/admin/users", { message: "Utilisateur créé", description: `Le compte « ${user.username} » a été créé.` });
+  } catch (error) {
+    if (error instanceof UserRuleError) {
+      return json(
+        { result: submission.reply({ hideFields: ["password"], ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }) },
+        { status: error.status },
+      );
+    }
+    throw error;
+  }
+}
+
+const EMPTY = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "France", phone: "", isAdmin: false };
+
+export default function NewUser() {
+  const actionData = useActionData<typeof action>();
+  return (
+    <>
+      <PageHeader title="Nouvel utilisateur" back={{ to: "/admin/users", label: "Retour aux utilisateurs" }} />
+      <UserForm mode="create" id="user-new" defaultValue={EMPTY} lastResult={actionData?.result} />
+    </>
+  );
+}
