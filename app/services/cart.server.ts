@@ -1,6 +1,71 @@
-import { eq, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { cartLines } from "~/db/schema";
+import { cartLines, carts, orders, products, users } from "~/db/schema";
+import { centsToDecimal } from "~/lib/money";
+import { findPack } from "~/lib/packs";
+import type { CartAddInput } from "~/schemas/cart";
+import type { DbOrTx } from "./customers.server";
+
+/** Shipping is free (DESIGN.md section 3); stored on each order as 0. */
+export const SHIPPING_CENTS = 0;
+
+export type CartLineView = {
+  id: number;
+  productId: number;
+  packId: number;
+  quantity: number;
+  productName: string;
+  variantName: string | null;
+  unitPriceCents: number;
+  originalPriceCents: number | null;
+  lineTotalCents: number;
+  image: string | null;
+};
+
+/** What the delivery form is prefilled with after a reload. */
+export type DeliveryDefaults = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  address: string;
+  postalCode: string;
+  city: string;
+};
+
+/** The unpaid order created by the delivery form for this cart. */
+export type CheckoutView = {
+  orderId: number;
+  amountCents: number;
+  paymentStatus: string;
+  /** True when the order was made from the cart's current content (the payment step is reachable). */
+  current: boolean;
+  customerEmail: string;
+  customerName: string;
+  delivery: DeliveryDefaults;
+};
+
+export type CartView = {
+  id: string | null;
+  lines: CartLineView[];
+  count: number;
+  subtotalCents: number;
+  shippingCents: number;
+  totalCents: number;
+  checkout: CheckoutView | null;
+};
+
+export type CartErrorCode = "product_not_found" | "out_of_stock" | "line_not_found";
+
+export class CartError extends Error {
+  constructor(
+    public code: CartErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "CartError";
+  }
+}
 
 /** Number of items in a cart (sum of quantities), for the header badge. */
 export function getCartLineCount(cartId: string): number {
@@ -10,4 +75,249 @@ export function getCartLineCount(cartId: string): number {
     .where(eq(cartLines.cartId, cartId))
     .get();
   return row?.count ?? 0;
+}
+
+type LineKey = { id: number; productId: number; packId: number; quantity: number };
+
+/**
+ * Identifies "this cart with this content": the same lines (ids included, so a cart emptied
+ * and filled again gets a new key) give the same key, hence the same order.
+ */
+export function checkoutKeyFor(cartId: string, lines: LineKey[]): string {
+  const content = [...lines]
+    .sort((a, b) => a.id - b.id)
+    .map((l) => `${l.id}:${l.productId}:${l.packId}:${l.quantity}`)
+    .join(",");
+  return createHash("sha256").update(`${cartId}|${content}`).digest("hex");
+}
+
+function cartLineKeys(db: DbOrTx, cartId: string): LineKey[] {
+  return db
+    .select({ id: cartLines.id, productId: cartLines.productId, packId: cartLines.packId, quantity: cartLines.quantity })
+    .from(cartLines)
+    .where(eq(cartLines.cartId, cartId))
+    .orderBy(asc(cartLines.id))
+    .all();
+}
+
+/**
+ * Once the cart's checkout order is paid, the cart is done: its lines are removed (when they
+ * are still the ones that were paid for) and the order is detached. Returns true if it acted.
+ */
+export function releasePaidCheckout(db: DbOrTx, cartId: string): boolean {
+  const row = db
+    .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
+    .from(carts)
+    .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
+    .where(eq(carts.id, cartId))
+    .get();
+  if (!row || row.paymentStatus !== "paid") return false;
+  if (row.checkoutKey === checkoutKeyFor(cartId, cartLineKeys(db, cartId))) {
+    db.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
+  }
+  db.update(carts).set({ checkoutOrderId: null }).where(eq(carts.id, cartId)).run();
+  return true;
+}
+
+/** For the payment side: once an order is paid, empty the cart it came from. */
+export function clearCartAfterPayment(orderId: number): void {
+  const db = getDb();
+  db.transaction((tx) => {
+    const order = tx.select({ cartId: orders.cartId }).from(orders).where(eq(orders.id, orderId)).get();
+    if (order?.cartId) releasePaidCheckout(tx, order.cartId);
+  });
+}
+
+const EMPTY_CART: Omit<CartView, "id"> = {
+  lines: [],
+  count: 0,
+  subtotalCents: 0,
+  shippingCents: SHIPPING_CENTS,
+  totalCents: SHIPPING_CENTS,
+  checkout: null,
+};
+
+function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[]): CheckoutView | null {
+  if (!orderId) return null;
+  const order = db
+    .select({
+      id: orders.id,
+      totalCents: orders.totalCents,
+      paymentStatus: orders.paymentStatus,
+      checkoutKey: orders.checkoutKey,
+      customerEmail: orders.customerEmail,
+      customerName: orders.customerName,
+      shippingAddress: orders.shippingAddress,
+      shippingPostalCode: orders.shippingPostalCode,
+      shippingCity: orders.shippingCity,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId))
+    .get();
+  if (!order || order.paymentStatus === "paid") return null;
+  return {
+    orderId: order.id,
+    amountCents: order.totalCents,
+    paymentStatus: order.paymentStatus,
+    current: lines.length > 0 && order.checkoutKey === checkoutKeyFor(cartId, lines),
+    customerEmail: order.customerEmail ?? "",
+    customerName: order.customerName ?? "",
+    delivery: {
+      firstName: order.firstName ?? "",
+      lastName: order.lastName ?? "",
+      email: order.customerEmail ?? "",
+      address: order.shippingAddress ?? "",
+      postalCode: order.shippingPostalCode ?? "",
+      city: order.shippingCity ?? "",
+    },
+  };
+}
+
+/** The cart with its lines and totals; a cart whose checkout order was paid reads as empty. */
+export function readCart(cartId: string | null): CartView {
+  if (!cartId) return { id: null, ...EMPTY_CART };
+  const db = getDb();
+  return db.transaction((tx) => {
+    const cart = tx.select().from(carts).where(eq(carts.id, cartId)).get();
+    if (!cart) return { id: cartId, ...EMPTY_CART };
+    releasePaidCheckout(tx, cartId);
+    const rows = tx
+      .select({
+        id: cartLines.id,
+        productId: cartLines.productId,
+        packId: cartLines.packId,
+        quantity: cartLines.quantity,
+        variantName: cartLines.variantName,
+        variantPriceCents: cartLines.variantPriceCents,
+        variantOriginalPriceCents: cartLines.variantOriginalPriceCents,
+        productName: products.name,
+        productPriceCents: products.priceCents,
+        productOriginalPriceCents: products.originalPriceCents,
+        images: products.images,
+      })
+      .from(cartLines)
+      .innerJoin(products, eq(products.id, cartLines.productId))
+      .where(eq(cartLines.cartId, cartId))
+      .orderBy(asc(cartLines.id))
+      .all();
+    const lines: CartLineView[] = rows.map((r) => {
+      const unit = r.variantPriceCents ?? r.productPriceCents;
+      return {
+        id: r.id,
+        productId: r.productId,
+        packId: r.packId,
+        quantity: r.quantity,
+        productName: r.productName,
+        variantName: r.variantName,
+        unitPriceCents: unit,
+        originalPriceCents: r.variantOriginalPriceCents ?? r.productOriginalPriceCents,
+        lineTotalCents: unit * r.quantity,
+        image: r.images[0] ?? null,
+      };
+    });
+    const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+    const checkoutOrderId = tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).get()?.id ?? null;
+    return {
+      id: cartId,
+      lines,
+      count: lines.reduce((sum, l) => sum + l.quantity, 0),
+      subtotalCents,
+      shippingCents: SHIPPING_CENTS,
+      totalCents: subtotalCents + SHIPPING_CENTS,
+      checkout: readCheckout(tx, cartId, checkoutOrderId, lines),
+    };
+  });
+}
+
+function touchCart(db: DbOrTx, cartId: string) {
+  db.insert(carts)
+    .values({ id: cartId })
+    .onConflictDoUpdate({ target: carts.id, set: { updatedAt: new Date().toISOString() } })
+    .run();
+}
+
+/**
+ * Adds a product: the cart holds one product at a time, so its content is replaced by one
+ * line at quantity 1, named and priced from the pack (never from what the browser sent).
+ */
+export function addToCart(cartId: string, input: CartAddInput): CartView {
+  const pack = findPack(input.packId);
+  if (!pack) throw new CartError("product_not_found", "Pack inconnu");
+  getDb().transaction((tx) => {
+    releasePaidCheckout(tx, cartId);
+    const product = tx
+      .select({ id: products.id, stock: products.stock })
+      .from(products)
+      .where(eq(products.id, input.productId))
+      .get();
+    if (!product) throw new CartError("product_not_found", "Produit introuvable");
+    if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
+    touchCart(tx, cartId);
+    tx.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
+    tx.insert(cartLines)
+      .values({
+        cartId,
+        productId: product.id,
+        packId: pack.id,
+        quantity: 1,
+        variantName: pack.name,
+        variantPriceCents: pack.priceCents,
+        variantOriginalPriceCents: pack.originalPriceCents,
+      })
+      .run();
+  });
+  return readCart(cartId);
+}
+
+/** Sets a line's quantity; below 1 removes it. Only a line of this cart can be changed. */
+export function setLineQuantity(cartId: string, lineId: number, quantity: number): CartView {
+  getDb().transaction((tx) => {
+    const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
+    const result =
+      quantity < 1
+        ? tx.delete(cartLines).where(where).run()
+        : tx.update(cartLines).set({ quantity: Math.min(quantity, 99) }).where(where).run();
+    if (result.changes === 0) throw new CartError("line_not_found", "Article introuvable dans votre panier");
+    touchCart(tx, cartId);
+  });
+  return readCart(cartId);
+}
+
+export function removeLine(cartId: string, lineId: number): CartView {
+  return setLineQuantity(cartId, lineId, 0);
+}
+
+export function clearCart(cartId: string): CartView {
+  getDb().delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
+  return readCart(cartId);
+}
+
+/** True when this line belongs to this cart. */
+export function cartHasLine(cartId: string, lineId: number): boolean {
+  return Boolean(
+    getDb()
+      .select({ id: cartLines.id })
+      .from(cartLines)
+      .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId)))
+      .get(),
+  );
+}
+
+/** Cart items as the JSON API gives them (spec section 3 'Cart item'), prices as decimal strings. */
+export function toApiCartItems(cart: CartView) {
+  const decimal = centsToDecimal;
+  return cart.lines.map((l) => ({
+    id: l.id,
+    cartId: cart.id,
+    productId: l.productId,
+    packId: l.packId,
+    quantity: l.quantity,
+    variantName: l.variantName,
+    variantPrice: decimal(l.unitPriceCents),
+    variantOriginalPrice: l.originalPriceCents == null ? null : decimal(l.originalPriceCents),
+    product: { id: l.productId, name: l.productName, images: l.image ? [l.image] : [], price: decimal(l.unitPriceCents) },
+  }));
 }

@@ -1,0 +1,35 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { cartAddSchema } from "~/schemas/cart";
+import { addToCart, CartError, toApiCartItems } from "~/services/cart.server";
+import { ensureCartId } from "~/services/cart-session.server";
+
+/**
+ * POST /api/cart: adds a product to the caller's cart (the cart cookie; created if needed).
+ * Only productId and packId (or variantName matched to a pack) are read: the cart then holds
+ * that pack alone, at quantity 1, at the pack's price.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    const input = await readJsonBody(request, cartAddSchema);
+    const { cartId, setCookie } = await ensureCartId(request);
+    try {
+      const cart = addToCart(cartId, input);
+      const headers = new Headers();
+      if (setCookie) headers.append("Set-Cookie", setCookie);
+      return apiJson({ cartId, items: toApiCartItems(cart) }, { status: 201, headers });
+    } catch (error) {
+      if (error instanceof CartError) {
+        return error.code === "out_of_stock"
+          ? apiError(409, "Produit en rupture de stock", [{ path: "productId", message: error.message }])
+          : apiError(404, "Produit introuvable", [{ path: "productId", message: error.message }]);
+      }
+      throw error;
+    }
+  });
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
+}
