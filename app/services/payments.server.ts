@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { z } from "zod";
@@ -470,13 +471,11 @@ export async function createOrderSubscription(
     const stripe = await getStripe();
     const db = getDb();
 
-    let previousSubscriptionId: string | null = null;
     if (order.stripeSubscriptionId) {
       const existing = await retrieveOrNull(() =>
         stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice.confirmation_secret"] }),
       );
       if (existing) {
-        previousSubscriptionId = existing.id;
         if (ACTIVE_SUBSCRIPTION.includes(existing.status)) {
           const invoice = existing.latest_invoice;
           if (invoice && typeof invoice === "object" && invoicePaysOrder(invoice, order, existing.id)) {
@@ -551,7 +550,8 @@ export async function createOrderSubscription(
         description: `Abonnement, commande n°${order.id}`,
         expand: ["latest_invoice.confirmation_secret"],
       },
-      { idempotencyKey: `order-${order.id}-subscription-${previousSubscriptionId ?? "first"}` },
+      // One key per order and attempt (a network retry of this call never creates a second subscription).
+      { idempotencyKey: `order-${order.id}-subscription-${randomUUID()}` },
     );
     db.update(orders).set({ stripeSubscriptionId: sub.id, isSubscription: true }).where(eq(orders.id, orderId)).run();
     return subscriptionAnswer(stripe, order, sub, null);

@@ -1,0 +1,238 @@
+import type Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { action as attachAction } from "~/routes/api.attach-payment-method";
+import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
+import { action as confirmAction } from "~/routes/api.payments.confirm";
+import { action as startAction } from "~/routes/api.payments.start";
+import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import {
+  browserPay,
+  CARDS,
+  createTestOrder,
+  deliverWebhooksToRoute,
+  getOrder,
+  jsonRequest,
+  productStock,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
+
+let emulator: StripeEmulatorHandle;
+const DAY = 86_400;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+
+async function createSubscription(body: Record<string, unknown>) {
+  const response = await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", body)));
+  return { status: response.status, body: await response.json() };
+}
+
+async function confirm(orderId: number) {
+  const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId })));
+  return (await response.json()) as { paid: boolean };
+}
+
+async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
+  deliverWebhooksToRoute(emulator);
+  try {
+    const result = await run();
+    await emulator.flushWebhooks();
+    return result;
+  } finally {
+    emulator.setWebhookTarget(null);
+  }
+}
+
+describe("subscription", () => {
+  it("charges the order total now, then the same amount every 4 weeks from day 30", async () => {
+    const orderId = createTestOrder({ quantity: 1, unitPriceCents: 2590 });
+    const created = await createSubscription({
+      orderId,
+      // The spec's fields: accepted, but the order decides.
+      productId: 1,
+      quantity: 5,
+      userId: 3,
+      customerEmail: "camille.martin@example.fr",
+      customerName: "Camille Martin",
+    });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      orderId,
+      setupFee: "25.90",
+      recurringAmount: "25.90",
+      status: "incomplete",
+      paymentIntentStatus: "requires_payment_method",
+      message: null,
+    });
+    expect(created.body.subscriptionId).toMatch(/^sub_/);
+    expect(created.body.clientSecret).toMatch(/^pi_[A-Za-z0-9]+_secret_/);
+
+    const stripe = await getStripe();
+    const sub = await stripe.subscriptions.retrieve(created.body.subscriptionId, { expand: ["latest_invoice"] });
+    const [item] = sub.items.data;
+    expect(item.price).toMatchObject({ unit_amount: 2590, currency: "eur", recurring: { interval: "week", interval_count: 4 } });
+    expect(item.quantity).toBe(1);
+    expect(sub.trial_end! - sub.trial_start!).toBe(30 * DAY);
+    expect(sub.metadata).toEqual({ orderId: String(orderId) });
+    const invoice = sub.latest_invoice as Stripe.Invoice;
+    expect(invoice.total).toBe(2590);
+    expect(invoice.amount_due).toBe(2590);
+    expect(invoice.billing_reason).toBe("subscription_create");
+    expect(getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: sub.id, paymentStatus: "unpaid" });
+    expect(getOrder(orderId).stripeCustomerId).toBe(sub.customer);
+  });
+
+  it("marks the order paid on invoice.paid, once, and keeps the card for the next invoices", async () => {
+    const orderId = createTestOrder();
+    const stockBefore = productStock();
+    const created = await createSubscription({ orderId });
+    const paid = await withWebhooks(() => browserPay(created.body.clientSecret, CARDS.success));
+    expect(paid.body.status).toBe("succeeded");
+
+    // invoice.paid arrived: paid by the webhook, the stock decremented once.
+    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
+    expect(productStock()).toBe(stockBefore - 1);
+    expect(await confirm(orderId)).toMatchObject({ paid: true });
+    expect(productStock()).toBe(stockBefore - 1);
+
+    const invoicePaid = emulator.events.find(
+      (e) => e.type === "invoice.paid" && (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details?.subscription === created.body.subscriptionId,
+    );
+    expect(invoicePaid).toBeDefined();
+
+    const attach = await attachAction(
+      routeArgs(
+        jsonRequest("/api/attach-payment-method", "POST", {
+          subscriptionId: created.body.subscriptionId,
+          paymentMethodId: paid.paymentMethodId,
+          customerEmail: "Camille.Martin@example.fr",
+        }),
+      ),
+    );
+    expect(attach.status).toBe(200);
+    expect(await attach.json()).toEqual({ attached: true, subscriptionId: created.body.subscriptionId, paymentMethodId: paid.paymentMethodId });
+    const stripe = await getStripe();
+    const sub = await stripe.subscriptions.retrieve(created.body.subscriptionId);
+    expect(sub.status).toBe("trialing");
+    expect(sub.default_payment_method).toBe(paid.paymentMethodId);
+    const customer = (await stripe.customers.retrieve(sub.customer as string)) as Stripe.Customer;
+    expect(customer.invoice_settings.default_payment_method).toBe(paid.paymentMethodId);
+
+    // A renewal 4 weeks later is charged to that card and does not touch the order or the stock again.
+    const renewal = await withWebhooks(async () => {
+      const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${sub.id}/renew`, {
+        method: "POST",
+        headers: { Authorization: "Bearer sk_test_emulator" },
+      });
+      return (await response.json()) as Stripe.Invoice;
+    });
+    expect(renewal).toMatchObject({ status: "paid", total: 2590, billing_reason: "subscription_cycle" });
+    expect(renewal.period_end - renewal.period_start).toBe(28 * DAY);
+    expect(productStock()).toBe(stockBefore - 1);
+
+    // The order now has an active subscription.
+    const again = await createSubscription({ orderId });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: "subscription_exists", error: "Vous avez déjà un abonnement actif." });
+  });
+
+  it("invoice.paid without the browser's confirm is enough, and confirm alone is enough too", async () => {
+    const orderId = createTestOrder();
+    const created = await createSubscription({ orderId });
+    await browserPay(created.body.clientSecret, CARDS.success); // no webhook delivered
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect(await confirm(orderId)).toMatchObject({ paid: true });
+    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
+  });
+
+  it("resumes the order's unpaid subscription instead of creating a second one", async () => {
+    const orderId = createTestOrder();
+    const first = await createSubscription({ orderId });
+    const second = await createSubscription({ orderId });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({
+      subscriptionId: first.body.subscriptionId,
+      clientSecret: first.body.clientSecret,
+      message: "Reprise du paiement en cours",
+    });
+  });
+
+  it("answers resource_already_exists to a concurrent attempt for the same order", async () => {
+    const orderId = createTestOrder();
+    const [a, b] = await Promise.all([createSubscription({ orderId }), createSubscription({ orderId })]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(refused.body).toEqual({
+      error: "Une commande similaire est déjà en cours de traitement. Veuillez patienter.",
+      issues: [],
+      code: "resource_already_exists",
+    });
+  });
+
+  it("a declined first charge leaves the order unpaid and payable with another card", async () => {
+    const orderId = createTestOrder();
+    const created = await createSubscription({ orderId });
+    const declined = await withWebhooks(() => browserPay(created.body.clientSecret, CARDS.declined));
+    expect(declined.status).toBe(402);
+    expect(declined.body.error.code).toBe("card_declined");
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect(await confirm(orderId)).toMatchObject({ paid: false });
+
+    const resumed = await createSubscription({ orderId });
+    expect(resumed.body.message).toBe("Reprise du paiement en cours");
+    const ok = await withWebhooks(() => browserPay(resumed.body.clientSecret, CARDS.success));
+    expect(ok.body.status).toBe("succeeded");
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+  });
+
+  it("switching between one-off and subscription leaves a single payable intent", async () => {
+    const orderId = createTestOrder();
+    const sub = await createSubscription({ orderId });
+    const startOneOff = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "one_off" })));
+    const oneOff = await startOneOff.json();
+    expect(oneOff.paid).toBe(false);
+    expect(getOrder(orderId)).toMatchObject({ isSubscription: false, stripeSubscriptionId: null });
+    const stripe = await getStripe();
+    expect((await stripe.subscriptions.retrieve(sub.body.subscriptionId)).status).toBe("canceled");
+
+    const back = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "subscription" })));
+    const subAgain = await back.json();
+    expect(subAgain.subscriptionId).not.toBe(sub.body.subscriptionId);
+    expect((await stripe.paymentIntents.retrieve(oneOff.paymentIntentId)).status).toBe("canceled");
+    await browserPay(subAgain.clientSecret, CARDS.success);
+    expect(await confirm(orderId)).toMatchObject({ paid: true });
+    expect(getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: subAgain.subscriptionId });
+  });
+
+  it("attach-payment-method only works for the order's own subscription and email", async () => {
+    const orderId = createTestOrder();
+    const created = await createSubscription({ orderId });
+    const paid = await browserPay(created.body.clientSecret, CARDS.success);
+    const attempt = async (body: Record<string, unknown>) => {
+      const response = await attachAction(routeArgs(jsonRequest("/api/attach-payment-method", "POST", body)));
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await attempt({ subscriptionId: "sub_unknown123", paymentMethodId: paid.paymentMethodId, customerEmail: "camille.martin@example.fr" })).toMatchObject({
+      status: 404,
+      body: { error: "Abonnement introuvable", code: "subscription_not_found" },
+    });
+    expect(
+      await attempt({ subscriptionId: created.body.subscriptionId, paymentMethodId: paid.paymentMethodId, customerEmail: "autre@example.fr" }),
+    ).toMatchObject({ status: 403, body: { code: "email_mismatch" } });
+    expect(
+      await attempt({
+        subscriptionId: created.body.subscriptionId,
+        paymentMethodId: paid.paymentMethodId,
+        customerEmail: "camille.martin@example.fr",
+        orderId: orderId + 1,
+      }),
+    ).toMatchObject({ status: 404 });
+  });
+});

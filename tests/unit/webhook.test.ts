@@ -1,0 +1,120 @@
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
+import { action as startAction } from "~/routes/api.payments.start";
+import { action as webhookAction, loader as webhookLoader } from "~/routes/api.stripe.webhook";
+import type { StripeEmulatorHandle } from "~/services/stripe.server";
+import {
+  browserPay,
+  CARDS,
+  createTestOrder,
+  getOrder,
+  jsonRequest,
+  postWebhook,
+  productStock,
+  recordedEventIds,
+  replayEvent,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
+
+let emulator: StripeEmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+
+function sign(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)) {
+  const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex");
+  return `t=${timestamp},v1=${v1}`;
+}
+
+/** An order paid at Stripe (the browser's part done) whose webhook has not been delivered yet. */
+async function paidAtStripe() {
+  const orderId = createTestOrder();
+  const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId })));
+  const started = await response.json();
+  await browserPay(started.clientSecret, CARDS.success);
+  const event = emulator.events.find(
+    (e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId,
+  )!;
+  return { orderId, event };
+}
+
+describe("Stripe webhook", () => {
+  it("refuses a bad signature with a 400 and changes nothing", async () => {
+    const { orderId, event } = await paidAtStripe();
+    const stockBefore = productStock();
+    const { payload } = emulator.signEvent(event);
+    const attempts = [
+      sign(payload, "whsec_not_the_secret"),
+      sign(`${payload} `, getConfig().stripe.webhookSecret).replace(/v1=.*/, "v1=deadbeef"),
+      sign(payload, getConfig().stripe.webhookSecret, Math.floor(Date.now() / 1000) - 3600), // replayed long after
+      "t=abc,v1=",
+      null,
+    ];
+    for (const signature of attempts) {
+      const response = await postWebhook(payload, signature);
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.error).toMatch(/^Signature/);
+      expect(body.issues).toEqual([]);
+    }
+    // A payload altered after signing is refused too.
+    const tampered = emulator.signEvent(event);
+    const altered = tampered.payload.replace('"livemode": false', '"livemode": true');
+    expect(altered).not.toBe(tampered.payload);
+    expect((await postWebhook(altered, tampered.signature)).status).toBe(400);
+
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect(productStock()).toBe(stockBefore);
+    expect(recordedEventIds()).not.toContain(event.id);
+  });
+
+  it("accepts the emulator's signed event once; a replay changes nothing", async () => {
+    const { orderId, event } = await paidAtStripe();
+    const stockBefore = productStock();
+    const first = await replayEvent(emulator, event);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true, type: "payment_intent.succeeded", outcome: "order_paid" });
+    const again = await replayEvent(emulator, event);
+    expect(await again.json()).toMatchObject({ outcome: "duplicate" });
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect(productStock()).toBe(stockBefore - 1);
+  });
+
+  it("acknowledges events it does not use", async () => {
+    const event = { id: `evt_unused_${Date.now()}`, object: "event", type: "customer.created", data: { object: { id: "cus_x", object: "customer" } } };
+    const payload = JSON.stringify(event);
+    const response = await postWebhook(payload, sign(payload, getConfig().stripe.webhookSecret));
+    expect(await response.json()).toEqual({ received: true, type: "customer.created", outcome: "ignored" });
+  });
+
+  it("frees an unpaid order whose subscription ended, so it can be paid again", async () => {
+    const orderId = createTestOrder();
+    const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "subscription" })));
+    const { subscriptionId } = await response.json();
+    expect(getOrder(orderId).stripeSubscriptionId).toBe(subscriptionId);
+    const cancel = await fetch(`${emulator.url}/v1/subscriptions/${subscriptionId}`, {
+      method: "DELETE",
+      headers: { Authorization: "Bearer sk_test_emulator" },
+    });
+    expect(cancel.status).toBe(200);
+    const deleted = emulator.events.find(
+      (e) => e.type === "customer.subscription.deleted" && (e.data.object as { id: string }).id === subscriptionId,
+    )!;
+    expect(await (await replayEvent(emulator, deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
+    expect(getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false, paymentStatus: "unpaid" });
+  });
+
+  it("only answers POST", async () => {
+    const response = await webhookLoader();
+    expect(response.status).toBe(405);
+    const viaAction = await webhookAction(routeArgs(new Request("http://localhost:3000/api/stripe/webhook", { method: "PUT", body: "{}" })));
+    expect(viaAction.status).toBe(405);
+  });
+});
