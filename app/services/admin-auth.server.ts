@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { redirectWithError } from "remix-toast";
-import { DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
+import { type AppConfig, DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { apiError } from "~/http/api.server";
@@ -208,8 +208,11 @@ authenticator.use(
 );
 
 /** The default-credentials hint: demo mode only, and only while the password is the documented demo one. */
-export function demoCredentialsHint(): { username: string; password: string } | null {
-  const config = getConfig();
+export function demoCredentialsHint() {
+  return credentialsHintFor(getConfig());
+}
+
+export function credentialsHintFor(config: AppConfig): { username: string; password: string } | null {
   if (config.mode !== "demo" || config.adminPassword !== DEMO_ADMIN_PASSWORD) return null;
   return { username: config.adminUsername, password: DEMO_ADMIN_PASSWORD };
 }

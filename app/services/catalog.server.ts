@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, products } from "~/db/schema";
+import { centsToDecimal } from "~/lib/money";
 
 export function getProduct(id: number) {
   return getDb().select().from(products).where(eq(products.id, id)).get();
@@ -101,4 +102,18 @@ export function deleteProduct(id: number): DeleteProductResult {
 
 export function countProducts(): number {
   return getDb().select({ n: sql<number>`count(*)` }).from(products).get()?.n ?? 0;
+}
+
+/** The public catalog shape of GET /api/products(/{id}): prices as decimal strings. */
+export function productToApi(product: typeof products.$inferSelect) {
+  return {
+    id: product.id,
+    name: product.name,
+    images: product.images ?? [],
+    price: centsToDecimal(product.priceCents),
+    originalPrice: product.originalPriceCents === null ? null : centsToDecimal(product.originalPriceCents),
+    sku: product.sku,
+    category: product.category,
+    stock: product.stock,
+  };
 }

@@ -1,0 +1,214 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { ContactStatusSelect } from "~/components/admin/ContactStatus";
+import { Dialog } from "~/components/admin/Dialog";
+import { Badge, buttonDanger, buttonSecondary, buttonSmall, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { requireSameOriginForm } from "~/http/api.server";
+import { formatDateTime, formatLongDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { contactStatusField } from "~/schemas/contact-status";
+import { NO_STORE, requireAdmin, safeRedirect } from "~/services/admin-auth.server";
+import { deleteContactRequest, getContactRequest, listContactRequests, openContactRequest, setContactStatus } from "~/services/contacts.server";
+
+export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Messages envoyés depuis la page Contact.");
+
+const REFRESH_MS = 30_000;
+
+function idParam(value: string | null): number | null {
+  return value && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request, { deniedToast: true });
+  const url = new URL(request.url);
+  const openId = idParam(url.searchParams.get("id"));
+  // Opening a request (the detail dialog, ?id=...) marks an unread one as read.
+  const opened = openId ? (openContactRequest(openId) ?? null) : null;
+  const deleteId = idParam(url.searchParams.get("delete"));
+  const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
+  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE });
+}
+
+const REPLACE = { headers: { "X-Remix-Replace": "true", "Cache-Control": "no-store" } };
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  await requireAdmin(request, { deniedToast: true });
+  const form = await request.formData();
+  const id = idParam(String(form.get("id") ?? ""));
+  const intent = form.get("intent");
+  const back = safeRedirect(form.get("redirectTo"), "/admin/contacts");
+  let target = back.startsWith("/admin/contacts") ? back : "/admin/contacts";
+
+  if (!id || (intent !== "status" && intent !== "delete")) {
+    return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: requête invalide" }, REPLACE);
+  }
+  if (intent === "delete") {
+    const deleted = deleteContactRequest(id);
+    if (!deleted) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+    return redirectWithSuccess("/admin/contacts", { message: "Contact supprimé", description: "La demande de contact a été supprimée avec succès." }, REPLACE);
+  }
+  const status = contactStatusField.safeParse(form.get("status"));
+  if (!status.success) {
+    return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: statut invalide" }, REPLACE);
+  }
+  if (!setContactStatus(id, status.data)) {
+    return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+  }
+  // Put back to unread from the open dialog: close it, or reopening would mark it read again.
+  if (status.data === "non_lu") {
+    const url = new URL(target, "http://x.invalid");
+    if (url.searchParams.get("id") === String(id)) {
+      url.searchParams.delete("id");
+      target = url.pathname + url.search;
+    }
+  }
+  return redirectWithSuccess(target, { message: "Statut mis à jour", description: "Le statut de la demande a été mis à jour avec succès." }, REPLACE);
+}
+
+/** Refreshes the list every 30 s through the loaders (no page reload), when the tab is visible and nothing else is going on. */
+function useAutoRefresh() {
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const state = useRef({ revalidator, navigation });
+  state.current = { revalidator, navigation };
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      const { revalidator: r, navigation: n } = state.current;
+      if (document.visibilityState === "visible" && r.state === "idle" && n.state === "idle") r.revalidate();
+    }, REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+}
+
+export default function AdminContacts() {
+  const { contacts, opened, toDelete } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  useAutoRefresh();
+  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
+  const here = `/admin/contacts${location.search}`;
+
+  return (
+    <>
+      <PageHeader title="Demandes de contact" back={{ to: "/admin", label: "Retour au tableau de bord" }} />
+      <TableWrap label="Demandes de contact">
+        <thead>
+          <tr>
+            <th scope="col" className={th}>Date</th>
+            <th scope="col" className={th}>Nom</th>
+            <th scope="col" className={th}>Email</th>
+            <th scope="col" className={th}>Objet</th>
+            <th scope="col" className={th}>Statut</th>
+            <th scope="col" className={th}>Actions</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {contacts.length === 0 ? (
+            <EmptyRow colSpan={6}>Aucune demande de contact pour le moment.</EmptyRow>
+          ) : (
+            contacts.map((c) => {
+              const unread = c.status === "non_lu";
+              return (
+                <tr key={c.id} className={`hover:bg-slate-50 ${unread ? "font-semibold" : ""}`} data-testid={`contact-row-${c.id}`} data-unread={unread ? "true" : "false"}>
+                  <td className={`${td} tabular-nums`}>{formatDateTime(c.createdAt)}</td>
+                  <td className={td}>
+                    <span className="inline-flex items-center gap-2">
+                      {c.name}
+                      {unread ? <Badge tone="red">Nouveau</Badge> : null}
+                    </span>
+                  </td>
+                  <td className={td}>
+                    <a href={`mailto:${c.email}`} className="underline decoration-slate-300 hover:decoration-ink">
+                      {c.email}
+                    </a>
+                  </td>
+                  <td className={`${td} max-w-[16rem] truncate`}>
+                    <Link to={`?id=${c.id}`} preventScrollReset className="underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
+                      {c.subject}
+                    </Link>
+                  </td>
+                  <td className={`${td} font-normal`}>
+                    <ContactStatusSelect id={c.id} status={c.status} name={c.name} redirectTo={here} />
+                  </td>
+                  <td className={`${td} font-normal`}>
+                    <div className="flex gap-2">
+                      <Link to={`?id=${c.id}`} preventScrollReset className={buttonSmall} aria-label={`Lire le message de ${c.name}`}>
+                        Lire le message
+                      </Link>
+                      <Link to={`?delete=${c.id}`} preventScrollReset className={`${buttonSmall} text-red-700`} aria-label={`Supprimer la demande de ${c.name}`}>
+                        Supprimer
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </TableWrap>
+
+      {opened ? (
+        <Dialog title={`Message de ${opened.name}`} closeTo="/admin/contacts">
+          <dl className="space-y-3 text-sm">
+            <div>
+              <dt className="font-medium text-ink-soft">Reçu le</dt>
+              <dd>{formatLongDate(opened.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="font-medium text-ink-soft">Email</dt>
+              <dd>
+                <a href={`mailto:${opened.email}`} className="underline">
+                  {opened.email}
+                </a>
+              </dd>
+            </div>
+            <div>
+              <dt className="font-medium text-ink-soft">Objet</dt>
+              <dd>{opened.subject}</dd>
+            </div>
+            <div>
+              <dt className="font-medium text-ink-soft">Message</dt>
+              <dd className="mt-1 whitespace-pre-line rounded-lg bg-slate-50 p-3 text-ink" data-testid="contact-message">
+                {opened.message}
+              </dd>
+            </div>
+            <div>
+              <dt className="mb-1 font-medium text-ink-soft">Statut</dt>
+              <dd>
+                <ContactStatusSelect id={opened.id} status={opened.status} name={opened.name} redirectTo={here} idPrefix="dialog-status" />
+              </dd>
+            </div>
+          </dl>
+          <div className="mt-6 flex justify-end">
+            <Link to="/admin/contacts" replace preventScrollReset className={buttonSecondary} data-autofocus>
+              Fermer
+            </Link>
+          </div>
+        </Dialog>
+      ) : null}
+
+      {toDelete ? (
+        <Dialog title="Confirmer la suppression" closeTo="/admin/contacts" role="alertdialog" maxWidth="max-w-md">
+          <p>Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.</p>
+          <p className="mt-2 text-sm text-ink-soft">
+            {toDelete.name} · {toDelete.subject}
+          </p>
+          <Form method="post" action="/admin/contacts" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={toDelete.id} />
+            <Link to="/admin/contacts" replace preventScrollReset className={buttonSecondary} data-autofocus>
+              Annuler
+            </Link>
+            <button type="submit" className={buttonDanger} disabled={deleting}>
+              {deleting ? "Suppression..." : "Supprimer"}
+            </button>
+          </Form>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { redirectWithSuccess } from "remix-toast";
+import { buttonPrimary, Card, PageHeader } from "~/components/admin/ui";
+import { Field, TextareaField } from "~/components/ui/Field";
+import { showToast } from "~/components/ui/Toaster";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import { settingsSchema } from "~/schemas/settings";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { getSettings, updateSettings } from "~/services/settings.server";
+
+export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées et pied de page de la boutique.");
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return json({ settings: getSettings() }, { headers: NO_STORE });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: settingsSchema });
+  if (submission.status !== "success") {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
+    return json(
+      { result: submission.reply(), toast: { message: "Erreur", description: `Impossible de mettre à jour les paramètres : ${message}`, type: "error" as const } },
+      { status: 400 },
+    );
+  }
+  updateSettings(submission.value);
+  return redirectWithSuccess("/admin/settings", {
+    message: "Paramètres mis à jour",
+    description: "Les paramètres du site ont été mis à jour avec succès.",
+  });
+}
+
+export default function AdminSettings() {
+  const { settings } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formAction === "/admin/settings";
+
+  useEffect(() => {
+    if (actionData?.toast) showToast(actionData.toast);
+  }, [actionData]);
+
+  const [form, fields] = useForm({
+    id: "site-settings",
+    lastResult: actionData?.result,
+    defaultValue: settings,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsSchema }),
+  });
+
+  return (
+    <>
+      <PageHeader title="Paramètres du site" back={{ to: "/admin/dashboard", label: "Retour au tableau de bord" }} />
+      <Form method="post" {...getFormProps(form)}>
+        <div className="grid gap-6 xl:grid-cols-2">
+          <Card title="Paramètres généraux">
+            <Field label="Nom du site" field={fields.siteName} />
+            <Field label="Email du site" field={fields.siteEmail} type="email" autoComplete="off" />
+            <TextareaField label="Description du site" field={fields.siteDescription} rows={4} />
+          </Card>
+          <Card title="Coordonnées">
+            <TextareaField label="Adresse" field={fields.siteAddress} rows={3} />
+            <Field label="Téléphone" field={fields.sitePhone} type="tel" autoComplete="off" />
+            <TextareaField label="Texte du pied de page" field={fields.siteFooterText} rows={2} />
+          </Card>
+        </div>
+        <div className="mt-6">
+          <button type="submit" className={buttonPrimary} disabled={pending}>
+            {pending ? "Enregistrement..." : "Enregistrer les paramètres"}
+          </button>
+        </div>
+      </Form>
+    </>
+  );
+}

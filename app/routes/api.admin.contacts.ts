@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { listContactRequests } from "~/services/contacts.server";
+
+/** GET /api/admin/contacts: every contact request, newest first (admin only). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    await requireAdminApi(request);
+    return apiJson(listContactRequests());
+  });
+
+export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

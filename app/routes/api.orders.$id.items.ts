@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, parseId } from "~/http/api.server";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { getAdminOrderItems, orderExists, orderItemToApi } from "~/services/admin-orders.server";
+
+/** GET /api/orders/{id}/items (admin only): the order's items, prices as decimal strings. */
+export const loader = ({ request, params }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    await requireAdminApi(request);
+    const id = parseId(params.id, "Numéro de commande");
+    if (!orderExists(id)) return apiError(404, "Commande introuvable");
+    return apiJson(getAdminOrderItems(id).map(orderItemToApi));
+  });
+
+export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

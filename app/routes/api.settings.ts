@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody, zodIssues } from "~/http/api.server";
+import { settingsSchema } from "~/schemas/settings";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { getSettings, updateSettings } from "~/services/settings.server";
+
+/** GET /api/settings: the six public site settings. */
+export const loader = (_: LoaderFunctionArgs) =>
+  handleApi(() => apiJson(getSettings(), { headers: { "Cache-Control": "public, max-age=60" } }));
+
+/** PATCH /api/settings (admin only): any of the six fields; the result must still be valid as a whole. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== "PATCH") return methodNotAllowed(["GET", "PATCH"]);
+    await requireAdminApi(request);
+    const changes = await readJsonBody(request, settingsSchema.partial().strict());
+    const merged = settingsSchema.safeParse({ ...getSettings(), ...changes });
+    if (!merged.success) return apiError(422, "Données invalides", zodIssues(merged.error));
+    return apiJson(updateSettings(merged.data));
+  });

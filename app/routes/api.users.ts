@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { userCreateSchema } from "~/schemas/user";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { createUser, listUsers, UserRuleError } from "~/services/users.server";
+
+/** GET /api/users (admin only): users without any password data. */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  handleApi(async () => {
+    await requireAdminApi(request);
+    return apiJson(listUsers());
+  });
+
+/** POST /api/users (admin only): 201 with the new user's id. */
+export const action = ({ request }: ActionFunctionArgs) =>
+  handleApi(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
+    await requireAdminApi(request);
+    const input = await readJsonBody(request, userCreateSchema);
+    try {
+      const user = await createUser(input);
+      return apiJson(user, { status: 201, headers: { Location: `/api/users/${user.id}` } });
+    } catch (error) {
+      if (error instanceof UserRuleError) {
+        return apiError(error.status, error.message, error.field ? [{ path: error.field, message: error.message }] : []);
+      }
+      throw error;
+    }
+  });

@@ -1,0 +1,239 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { readConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { action as apiLogin } from "~/routes/api.admin.login";
+import { action as apiLogout } from "~/routes/api.admin.logout";
+import { loader as sessionLoader } from "~/routes/api.admin.session";
+import { loader as contactsLoader } from "~/routes/admin.contacts";
+import { loader as dashboardLoader } from "~/routes/admin.dashboard";
+import { action as loginAction, loader as loginLoader } from "~/routes/admin_.login";
+import { action as logoutAction } from "~/routes/admin_.logout";
+import { adminRedirectTarget, credentialsHintFor, safeRedirect } from "~/services/admin-auth.server";
+import { resetLoginRateLimit } from "~/services/login-rate-limit.server";
+import { hashPasswordSync } from "~/services/passwords.server";
+import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, cookieFrom } from "./admin-helpers";
+
+const PASSWORD = "motdepasse-test-1";
+let ipCounter = 0;
+/** Each test signs in from its own address, so the per-address limit of one test does not leak into another. */
+let ip = "";
+beforeEach(() => {
+  resetLoginRateLimit();
+  ip = `198.51.100.${++ipCounter}`;
+});
+
+const login = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  loginAction(routeArgs(formRequest("/admin/login", fields, { headers: { "X-Forwarded-For": ip, ...headers } })));
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+describe("safeRedirect", () => {
+  it.each([
+    ["/admin/orders?page=2", "/admin/orders?page=2"],
+    ["//evil.example", "/admin/dashboard"],
+    ["/\\evil.example", "/admin/dashboard"],
+    ["https://evil.example/admin", "/admin/dashboard"],
+    ["http:/evil.example", "/admin/dashboard"],
+    ["javascript:alert(1)", "/admin/dashboard"],
+    ["/admin/\tx", "/admin/dashboard"],
+    ["", "/admin/dashboard"],
+  ])("%s -> %s", (input, expected) => {
+    expect(safeRedirect(input)).toBe(expected);
+  });
+  it("sends the login page back to the dashboard and keeps shop pages out of the admin redirect", () => {
+    expect(adminRedirectTarget("/admin/login")).toBe("/admin/dashboard");
+    expect(adminRedirectTarget("/cgv")).toBe("/admin/dashboard");
+    expect(adminRedirectTarget("/admin/contacts?id=3")).toBe("/admin/contacts?id=3");
+  });
+});
+
+describe("admin sign-in page", () => {
+  it("gives the spec's messages when fields are empty", async () => {
+    const response = await login({ username: "", password: "" });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.result.error).toMatchObject({
+      username: ["Le nom d'utilisateur est requis"],
+      password: ["Le mot de passe est requis"],
+    });
+  });
+
+  it("signs in, sets an HttpOnly SameSite=Lax cookie holding no user data in clear, and redirects with the toast", async () => {
+    const response = await login({ username: "admin", password: PASSWORD, redirectTo: "/admin/orders?status=shipped" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/orders?status=shipped");
+    const raw = response.headers.getSetCookie().find((c) => c.startsWith("__admin="))!;
+    expect(raw).toMatch(/HttpOnly/i);
+    expect(raw).toMatch(/SameSite=Lax/i);
+    expect(raw).not.toMatch(/Secure/); // demo mode
+    expect(raw).not.toContain("admin@");
+    expect(cookieFrom(response, "toast-session")).not.toBeNull();
+  });
+
+  it("refuses an open redirect after signing in", async () => {
+    const response = await login({ username: "admin", password: PASSWORD, redirectTo: "//evil.example/x" });
+    expect(response.headers.get("Location")).toBe("/admin/dashboard");
+  });
+
+  it("answers the same way for a wrong password, an unknown user and a non-admin user", async () => {
+    getDb()
+      .insert(users)
+      .values({ username: "cliente", email: "cliente@example.fr", passwordHash: hashPasswordSync("motdepasse-cliente"), isAdmin: false })
+      .run();
+    const bodies = [];
+    for (const fields of [
+      { username: "admin", password: "mauvais-mot-de-passe" },
+      { username: "personne", password: "mauvais-mot-de-passe" },
+      { username: "cliente", password: "motdepasse-cliente" },
+    ]) {
+      const response = await login(fields);
+      expect(response.status).toBe(401);
+      expect(cookieFrom(response, "__admin")).toBeNull();
+      const body = await response.json();
+      expect(body.toast).toEqual({ message: "Échec de la connexion", description: "Identifiants invalides", type: "error" });
+      bodies.push(body.result.error);
+    }
+    expect(bodies[0]).toEqual(bodies[1]);
+    expect(bodies[1]).toEqual(bodies[2]);
+  });
+
+  it("blocks the 6th attempt for a username after 5 failures (429), even with the right password", async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ username: "admin", password: `faux-${i}` }, { "X-Forwarded-For": `203.0.113.${i}` })).status).toBe(401);
+    }
+    const blocked = await login({ username: "admin", password: PASSWORD }, { "X-Forwarded-For": "203.0.113.99" });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("Retry-After")).toMatch(/^\d+$/);
+    const body = await blocked.json();
+    expect(body.toast.description).toBe("Trop de tentatives de connexion. Réessayez dans 15 minutes.");
+    expect(cookieFrom(blocked, "__admin")).toBeNull();
+  });
+
+  it("blocks an address that tries many usernames", async () => {
+    for (let i = 0; i < 20; i++) {
+      expect((await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" })).status).toBe(401);
+    }
+    expect((await login({ username: "admin", password: PASSWORD })).status).toBe(429);
+    // Another address is not affected.
+    expect((await login({ username: "admin", password: PASSWORD }, { "X-Forwarded-For": "192.0.2.200" })).status).toBe(302);
+  });
+
+  it("refuses a form posted from another site", async () => {
+    const response = await thrown(login({ username: "admin", password: PASSWORD }, { Origin: "https://evil.example" }));
+    expect(response.status).toBe(403);
+  });
+
+  it("sends a signed-in administrator straight to the dashboard", async () => {
+    const response = await thrown(loginLoader(routeArgs(getRequest("/admin/login", { Cookie: await adminCookie() }))));
+    expect(response.headers.get("Location")).toBe("/admin/dashboard");
+  });
+
+  it("shows the default-credentials hint only in demo mode with the demo password", () => {
+    const demo = readConfig({ DATABASE_URL: ":memory:" } as NodeJS.ProcessEnv);
+    expect(credentialsHintFor(demo)).toEqual({ username: "admin", password: "admin-demo-2026" });
+    const custom = readConfig({ DATABASE_URL: ":memory:", ADMIN_PASSWORD: "un-autre-secret-1" } as NodeJS.ProcessEnv);
+    expect(credentialsHintFor(custom)).toBeNull();
+    const live = readConfig({
+      DATABASE_URL: ":memory:",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SESSION_SECRET: "s".repeat(32),
+      ADMIN_PASSWORD: "admin-demo-2026",
+    } as NodeJS.ProcessEnv);
+    expect(credentialsHintFor(live)).toBeNull();
+  });
+});
+
+describe("admin pages without a session", () => {
+  it("redirect to the login page with a redirectTo", async () => {
+    const response = await thrown(dashboardLoader(routeArgs(getRequest("/admin/orders?page=2"))));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/login?redirectTo=%2Fadmin%2Forders%3Fpage%3D2");
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("/admin/contacts adds the 'Accès refusé' toast", async () => {
+    const response = await thrown(contactsLoader(routeArgs(getRequest("/admin/contacts"))));
+    expect(response.headers.get("Location")).toBe("/admin/login?redirectTo=%2Fadmin%2Fcontacts");
+    expect(cookieFrom(response, "toast-session")).not.toBeNull();
+  });
+
+  it("refuse a cookie whose user is no longer an administrator", async () => {
+    getDb().insert(users).values({ username: "ancien", email: "ancien@example.fr", passwordHash: hashPasswordSync("motdepasse-ancien"), isAdmin: true }).run();
+    const cookie = await adminCookie("ancien");
+    const ok = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })));
+    expect(ok.status).toBe(200);
+    getDb().update(users).set({ isAdmin: false }).where(eqUsername("ancien")).run();
+    const response = await thrown(dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie }))));
+    expect(response.headers.get("Location")).toBe("/admin/login");
+  });
+
+  it("send no-store on admin pages", async () => {
+    const response = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })));
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+});
+
+describe("JSON sign-in API", () => {
+  it("signs in, reports the session and signs out", async () => {
+    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password: PASSWORD }, { "X-Forwarded-For": ip })));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true });
+    const cookie = cookieFrom(response, "__admin")!;
+    const session = await sessionLoader(routeArgs(getRequest("/api/admin/session", { Cookie: cookie })));
+    expect(session.status).toBe(200);
+    expect(await session.json()).toMatchObject({ authenticated: true, user: { username: "admin" } });
+    const out = await apiLogout(routeArgs(jsonRequest("/api/admin/logout", "POST", undefined, { Cookie: cookie })));
+    expect(out.status).toBe(200);
+    expect(out.headers.get("Set-Cookie")).toMatch(/__admin=;/);
+  });
+
+  it("answers 401 on bad credentials and 429 once limited", async () => {
+    const send = (password: string) =>
+      apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password }, { "X-Forwarded-For": ip })));
+    for (let i = 0; i < 5; i++) {
+      const response = await send("faux");
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ success: false, message: "Identifiants invalides" });
+    }
+    const blocked = await send(PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).message).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minutes?\.$/);
+  });
+
+  it("validates the body", async () => {
+    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "" }, { "X-Forwarded-For": ip })));
+    expect(response.status).toBe(422);
+  });
+
+  it("session without a cookie is a 401", async () => {
+    const response = await sessionLoader(routeArgs(getRequest("/api/admin/session")));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ authenticated: false });
+  });
+});
+
+describe("sign-out page action", () => {
+  it("clears the cookie and goes back to the login page with a toast", async () => {
+    const response = await logoutAction(routeArgs(formRequest("/admin/logout", {}, { headers: { Cookie: await adminCookie() } })));
+    expect(response.headers.get("Location")).toBe("/admin/login");
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("__admin=;"))).toBe(true);
+    expect(cookieFrom(response, "toast-session")).not.toBeNull();
+  });
+});
+
+function eqUsername(name: string) {
+  return eq(users.username, name);
+}

@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orderItems, orders, users } from "~/db/schema";
+import { createAdminSession } from "~/services/admin-auth.server";
+
+/** The Cookie header of a signed-in administrator (the seeded 'admin' by default). */
+export async function adminCookie(username = "admin"): Promise<string> {
+  const user = getDb().select().from(users).where(eq(users.username, username)).get();
+  if (!user) throw new Error(`no user ${username}`);
+  const setCookie = await createAdminSession({ id: user.id, username: user.username, email: user.email, firstName: user.firstName, lastName: user.lastName });
+  return setCookie.split(";")[0];
+}
+
+export function cookieFrom(response: Response, name: string): string | null {
+  const all = response.headers.getSetCookie?.() ?? [response.headers.get("Set-Cookie") ?? ""];
+  const found = all.find((c) => c.startsWith(`${name}=`));
+  return found ? found.split(";")[0] : null;
+}
+
+let nextOrderId = 400_000_000;
+
+/** Inserts an order with one item directly (orders are normally created by the checkout). */
+export function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {}, item: Partial<typeof orderItems.$inferInsert> = {}) {
+  const id = overrides.id ?? nextOrderId++;
+  getDb()
+    .insert(orders)
+    .values({
+      id,
+      subtotalCents: 2590,
+      shippingCents: 0,
+      totalCents: 2590,
+      customerEmail: "camille@example.fr",
+      customerName: "Camille Martin",
+      shippingAddress: "3 rue des Roses",
+      shippingPostalCode: "69001",
+      shippingCity: "Lyon",
+      shippingCountry: "France",
+      ...overrides,
+    })
+    .run();
+  getDb()
+    .insert(orderItems)
+    .values({ orderId: id, productId: 1, quantity: 1, unitPriceCents: 2590, productName: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts", ...item })
+    .run();
+  return id;
+}
+
+/** A JSON body never containing a password or its hash. */
+export function expectNoSecrets(body: unknown) {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  if (/passwordHash|password_hash|scrypt\$|"password"/i.test(text)) {
+    throw new Error(`response leaks password data: ${text.slice(0, 300)}`);
+  }
+}
