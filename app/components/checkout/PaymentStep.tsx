@@ -1,0 +1,85 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import type { Stripe } from "@stripe/stripe-js";
+import { lazy, Suspense, useEffect, useState } from "react";
+import type { RootLoaderData } from "~/root";
+import { loadShopStripe } from "./payment-stripe-loader";
+
+export type PaymentStepProps = {
+  orderId: number;
+  /** The order total, computed by the server. */
+  amountCents: number;
+  customerEmail: string;
+  /** "Prénom Nom" */
+  customerName: string;
+  /** Prefill from the delivery form. */
+  billing: { firstName: string; lastName: string; address: string; postalCode: string; city: string };
+  /** Called once the SERVER confirmed the order paid. */
+  onPaid: (orderId: number) => void;
+  /** The 'Retour' button. */
+  onBack?: () => void;
+};
+
+// The form and @stripe/react-stripe-js are only downloaded when the payment step shows.
+const PaymentForm = lazy(() => import("./PaymentForm").then((m) => ({ default: m.PaymentForm })));
+
+/**
+ * Step 3 'Finaliser la commande': one-off purchase or subscription, billing address and card.
+ * Stripe.js (or, in demo mode, the local emulator's stand-in) is loaded here and nowhere else.
+ */
+export function PaymentStep(props: PaymentStepProps) {
+  const config = useRouteLoaderData<RootLoaderData>("root")?.config;
+  const [stripe, setStripe] = useState<Promise<Stripe | null> | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const mode = config?.mode;
+  const key = config?.stripePublishableKey;
+
+  useEffect(() => {
+    if (!mode || !key) {
+      setLoadFailed(true);
+      return;
+    }
+    let active = true;
+    const loading = loadShopStripe({ mode, stripePublishableKey: key }).then(
+      (instance) => {
+        if (!instance && active) setLoadFailed(true);
+        return instance;
+      },
+      () => {
+        if (active) setLoadFailed(true);
+        return null;
+      },
+    );
+    setStripe(loading);
+    return () => {
+      active = false;
+    };
+  }, [mode, key]);
+
+  if (loadFailed) {
+    return (
+      <div className="space-y-4">
+        <div role="alert" className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-700">
+          <p className="font-semibold">Erreur de configuration</p>
+          <p>Impossible de charger le module de paiement. Veuillez rafraîchir la page.</p>
+        </div>
+        {props.onBack ? (
+          <button type="button" className="btn-secondary w-full" onClick={props.onBack}>
+            Retour
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+
+  const loading = (
+    <p role="status" className="py-8 text-center text-sm text-ink-soft">
+      Chargement du paiement sécurisé...
+    </p>
+  );
+  if (!stripe) return loading;
+  return (
+    <Suspense fallback={loading}>
+      <PaymentForm {...props} stripe={stripe} demo={mode === "demo"} />
+    </Suspense>
+  );
+}
