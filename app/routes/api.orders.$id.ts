@@ -1,5 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, handleApi, parseId } from "~/http/api.server";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, apiJson, handleApi, methodNotAllowed, parseId, readJsonBody } from "~/http/api.server";
+import { adminOrderApiSchema } from "~/schemas/admin-order";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { getAdminOrder, orderToApi, updateAdminOrder } from "~/services/admin-orders.server";
 import { getPublicOrder } from "~/services/orders.server";
 
 /**
@@ -8,13 +11,25 @@ import { getPublicOrder } from "~/services/orders.server";
  * GET: the public view of an order (what the confirmation and tracking pages show): status,
  * address, total and items, never any account data. Order ids are random 9-digit numbers.
  *
- * PUT (admin update of status and tracking number): to be added here by the back-office side as
- * `export async function action`.
+ * PUT (admin only): { status?, trackingNumber? }, status one of the four fulfilment statuses
+ * (the French labels are accepted); 401 without an admin session. Payment state is not writable here.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
   return handleApi(() => {
     const id = parseId(params.id, "Numéro de commande");
     const order = getPublicOrder(id);
     return order ? apiJson(order) : apiError(404, "Commande introuvable");
+  });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return handleApi(async () => {
+    if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
+    await requireAdminApi(request);
+    const id = parseId(params.id, "Numéro de commande");
+    const update = await readJsonBody(request, adminOrderApiSchema);
+    if (!updateAdminOrder(id, update)) return apiError(404, "Commande introuvable");
+    const order = getAdminOrder(id);
+    return apiJson(order ? orderToApi(order) : null);
   });
 }

@@ -1,16 +1,23 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
+import { requireAdminApi } from "~/services/admin-auth.server";
+import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 
 /**
  * /api/orders
  *
- * GET (admin-only order list): to be added here by the back-office side as `export async function
- * loader`. Until then GET answers 405.
+ * GET (admin only): the order list, newest first, prices as decimal strings. Optional query
+ * filters as on /admin/orders: status, payment, q (order number or customer email).
  */
-export async function loader() {
-  return methodNotAllowed(["POST"]);
+export async function loader({ request }: LoaderFunctionArgs) {
+  return handleApi(async () => {
+    await requireAdminApi(request);
+    const orders = listAllAdminOrders(readOrderFilters(new URL(request.url)));
+    return apiJson(orders.map(orderToApi));
+  });
 }
 
 /**

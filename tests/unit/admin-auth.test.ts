@@ -116,7 +116,7 @@ describe("admin sign-in page", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toMatch(/^\d+$/);
     const body = await blocked.json();
-    expect(body.toast.description).toBe("Trop de tentatives de connexion. Réessayez dans 15 minutes.");
+    expect(body.toast?.description).toBe("Trop de tentatives de connexion. Réessayez dans 15 minutes.");
     expect(cookieFrom(blocked, "__admin")).toBeNull();
   });
 
@@ -140,9 +140,9 @@ describe("admin sign-in page", () => {
   });
 
   it("shows the default-credentials hint only in demo mode with the demo password", () => {
-    const demo = readConfig({ DATABASE_URL: ":memory:" } as NodeJS.ProcessEnv);
+    const demo = readConfig({ DATABASE_URL: ":memory:" } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(demo)).toEqual({ username: "admin", password: "admin-demo-2026" });
-    const custom = readConfig({ DATABASE_URL: ":memory:", ADMIN_PASSWORD: "un-autre-secret-1" } as NodeJS.ProcessEnv);
+    const custom = readConfig({ DATABASE_URL: ":memory:", ADMIN_PASSWORD: "un-autre-secret-1" } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(custom)).toBeNull();
     const live = readConfig({
       DATABASE_URL: ":memory:",
@@ -151,7 +151,7 @@ describe("admin sign-in page", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SESSION_SECRET: "s".repeat(32),
       ADMIN_PASSWORD: "admin-demo-2026",
-    } as NodeJS.ProcessEnv);
+    } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(live)).toBeNull();
   });
 });
