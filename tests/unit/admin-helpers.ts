@@ -45,10 +45,20 @@ export function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {},
   return id;
 }
 
-/** A JSON body never containing a password or its hash. */
-export function expectNoSecrets(body: unknown) {
+/** A body never containing a password, its hash, or a key named like one. */
+export function expectNoSecrets(body: unknown, secrets: string[] = []) {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  if (/passwordHash|password_hash|scrypt\$|"password"/i.test(text)) {
-    throw new Error(`response leaks password data: ${text.slice(0, 300)}`);
-  }
+  const leaks = [/passwordHash/i, /password_hash/i, /scrypt\$/].filter((re) => re.test(text)).map(String);
+  leaks.push(...secrets.filter((secret) => text.includes(secret)));
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) {
+        if (/^password/i.test(key)) leaks.push(`key ${key}`);
+        walk(inner);
+      }
+    }
+  };
+  if (typeof body !== "string") walk(body);
+  if (leaks.length > 0) throw new Error(`response leaks password data (${leaks.join(", ")}): ${text.slice(0, 300)}`);
 }

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { createContactRequest } from "~/services/contacts.server";
+import * as contactsApi from "~/routes/api.admin.contacts";
+import * as contactApi from "~/routes/api.admin.contacts.$id";
+import * as sessionApi from "~/routes/api.admin.session";
+import * as ordersApi from "~/routes/api.orders";
+import * as orderApi from "~/routes/api.orders.$id";
+import * as orderItemsApi from "~/routes/api.orders.$id.items";
+import * as productsApi from "~/routes/api.products";
+import * as productApi from "~/routes/api.products.$id";
+import * as publicContactsApi from "~/routes/api.public.contacts";
+import * as settingsApi from "~/routes/api.settings";
+import * as usersApi from "~/routes/api.users";
+import { loader as usersPage } from "~/routes/admin.users._index";
+import { loader as userEditPage } from "~/routes/admin.users.edit.$id";
+import { getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, expectNoSecrets, insertOrder } from "./admin-helpers";
+
+type Handler = (args: ReturnType<typeof routeArgs>) => Promise<Response> | Response;
+
+describe("admin API without an admin session", () => {
+  const orderId = 500_000_001;
+  const cases: [string, Handler, Request, Record<string, string>?][] = [
+    ["GET /api/admin/session", sessionApi.loader as Handler, getRequest("/api/admin/session")],
+    ["GET /api/admin/contacts", contactsApi.loader as Handler, getRequest("/api/admin/contacts")],
+    ["GET /api/admin/contacts/1", contactApi.loader as Handler, getRequest("/api/admin/contacts/1"), { id: "1" }],
+    ["PATCH /api/admin/contacts/1", contactApi.action as Handler, jsonRequest("/api/admin/contacts/1", "PATCH", { status: "lu" }), { id: "1" }],
+    ["DELETE /api/admin/contacts/1", contactApi.action as Handler, jsonRequest("/api/admin/contacts/1", "DELETE"), { id: "1" }],
+    ["GET /api/users", usersApi.loader as Handler, getRequest("/api/users")],
+    ["POST /api/users", usersApi.action as Handler, jsonRequest("/api/users", "POST", { username: "pirate", email: "p@example.fr", password: "motdepasse-pirate", isAdmin: true })],
+    ["GET /api/orders", ordersApi.loader as Handler, getRequest("/api/orders")],
+    ["GET /api/orders/{id}/items", orderItemsApi.loader as Handler, getRequest(`/api/orders/${orderId}/items`), { id: String(orderId) }],
+    ["PUT /api/orders/{id}", orderApi.action as Handler, jsonRequest(`/api/orders/${orderId}`, "PUT", { status: "shipped" }), { id: String(orderId) }],
+    ["PATCH /api/settings", settingsApi.action as Handler, jsonRequest("/api/settings", "PATCH", { siteName: "Piraté" })],
+  ];
+
+  it.each(cases)("%s answers 401 JSON", async (_name, handler, request, params) => {
+    createContactRequest({ name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour, une question." });
+    const response = await handler(routeArgs(request, params));
+    expect(response.status).toBe(401);
+    expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
+    const body = await response.json();
+    expect(body.error).toEqual(expect.any(String));
+  });
+
+  it("with a cookie signed by someone else, still 401", async () => {
+    const forged = "__admin=eyJ1c2VySWQiOjF9.Zm9yZ2Vk";
+    const response = await (usersApi.loader as Handler)(routeArgs(getRequest("/api/users", { Cookie: forged })));
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("admin API with a session", () => {
+  it("lists and creates users without ever returning a password or its hash", async () => {
+    const cookie = await adminCookie();
+    const created = await (usersApi.action as Handler)(
+      routeArgs(
+        jsonRequest(
+          "/api/users",
+          "POST",
+          { username: "nadia", email: "nadia@example.fr", password: "motdepasse-nadia", firstName: "Nadia", lastName: "B", address: "1 rue A", city: "Nantes", postalCode: "44000", country: "France", isAdmin: false },
+          { Cookie: cookie },
+        ),
+      ),
+    );
+    expect(created.status).toBe(201);
+    const body = await created.json();
+    expect(body.id).toEqual(expect.any(Number));
+    expectNoSecrets(body, ["motdepasse-nadia"]);
+
+    const list = await (usersApi.loader as Handler)(routeArgs(getRequest("/api/users", { Cookie: cookie })));
+    const users = await list.json();
+    expect(users.map((u: { username: string }) => u.username)).toEqual(expect.arrayContaining(["admin", "nadia"]));
+    expectNoSecrets(users);
+
+    const session = await (sessionApi.loader as Handler)(routeArgs(getRequest("/api/admin/session", { Cookie: cookie })));
+    expectNoSecrets(await session.json());
+
+    const page = await usersPage(routeArgs(getRequest("/admin/users", { Cookie: cookie })));
+    expectNoSecrets(await page.json());
+    const edit = await userEditPage(routeArgs(getRequest(`/admin/users/edit/${body.id}`, { Cookie: cookie }), { id: String(body.id) }));
+    expectNoSecrets(await edit.json());
+  });
+
+  it("refuses a duplicate username with 409 and a weak password with 422", async () => {
+    const cookie = await adminCookie();
+    const dup = await (usersApi.action as Handler)(
+      routeArgs(jsonRequest("/api/users", "POST", { username: "ADMIN", email: "autre@example.fr", password: "motdepasse-long-1" }, { Cookie: cookie })),
+    );
+    expect(dup.status).toBe(409);
+    expect((await dup.json()).error).toBe("Ce nom d'utilisateur est déjà utilisé.");
+    const weak = await (usersApi.action as Handler)(
+      routeArgs(jsonRequest("/api/users", "POST", { username: "faible", email: "faible@example.fr", password: "court" }, { Cookie: cookie })),
+    );
+    expect(weak.status).toBe(422);
+    const body = await weak.json();
+    expect(body.issues).toContainEqual({ path: "password", message: "Le mot de passe doit contenir au moins 10 caractères." });
+    expectNoSecrets(body, ["court"]);
+  });
+
+  it("reads and updates orders; refuses to mark an order paid", async () => {
+    const cookie = await adminCookie();
+    const id = insertOrder({ customerEmail: "api-order@example.fr" });
+    const list = await (ordersApi.loader as Handler)(routeArgs(getRequest("/api/orders?q=api-order@example.fr", { Cookie: cookie })));
+    const orders = await list.json();
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ id, total: "25.90", status: "pending", paymentStatus: "unpaid" });
+
+    const items = await (orderItemsApi.loader as Handler)(routeArgs(getRequest(`/api/orders/${id}/items`, { Cookie: cookie }), { id: String(id) }));
+    expect(await items.json()).toEqual([expect.objectContaining({ quantity: 1, price: "25.90", product: expect.objectContaining({ name: "Masque Hydrogel au Collagène" }) })]);
+
+    const put = await (orderApi.action as Handler)(
+      routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie }), { id: String(id) }),
+    );
+    expect(put.status).toBe(200);
+    expect(await put.json()).toMatchObject({ status: "shipped", trackingNumber: "6A12345678901" });
+    const publicView = await (orderApi.loader as Handler)(routeArgs(getRequest(`/api/orders/${id}`), { id: String(id) }));
+    expect(await publicView.json()).toMatchObject({ status: "shipped", trackingNumber: "6A12345678901" });
+
+    const paid = await (orderApi.action as Handler)(routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { status: "paid" }, { Cookie: cookie }), { id: String(id) }));
+    expect(paid.status).toBe(422);
+    const payment = await (orderApi.action as Handler)(
+      routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { paymentStatus: "paid" }, { Cookie: cookie }), { id: String(id) }),
+    );
+    expect(payment.status).toBe(422);
+    const missing = await (orderApi.action as Handler)(
+      routeArgs(jsonRequest(`/api/orders/999999999`, "PUT", { status: "shipped" }, { Cookie: cookie }), { id: "999999999" }),
+    );
+    expect(missing.status).toBe(404);
+  });
+
+  it("changes a contact's status and deletes it", async () => {
+    const cookie = await adminCookie();
+    const contact = createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
+    const id = String(contact.id);
+    const list = await (contactsApi.loader as Handler)(routeArgs(getRequest("/api/admin/contacts", { Cookie: cookie })));
+    expect((await list.json()).some((c: { id: number }) => c.id === contact.id)).toBe(true);
+    const patched = await (contactApi.action as Handler)(routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "PATCH", { status: "en_cours" }, { Cookie: cookie }), { id }));
+    expect(await patched.json()).toMatchObject({ status: "en_cours" });
+    const bad = await (contactApi.action as Handler)(routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "PATCH", { status: "archivé" }, { Cookie: cookie }), { id }));
+    expect(bad.status).toBe(422);
+    const deleted = await (contactApi.action as Handler)(routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "DELETE", undefined, { Cookie: cookie }), { id }));
+    expect(deleted.status).toBe(204);
+    const again = await (contactApi.action as Handler)(routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "DELETE", undefined, { Cookie: cookie }), { id }));
+    expect(again.status).toBe(404);
+  });
+
+  it("refuses a cross-site DELETE even with the cookie", async () => {
+    const cookie = await adminCookie();
+    const contact = createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
+    const id = String(contact.id);
+    const response = await (contactApi.action as Handler)(
+      routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "DELETE", undefined, { Cookie: cookie, Origin: "https://evil.example" }), { id }),
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it("updates settings partially and validates the result", async () => {
+    const cookie = await adminCookie();
+    const ok = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { sitePhone: "01 23 45 67 89" }, { Cookie: cookie })));
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ sitePhone: "01 23 45 67 89", siteName: "Maison Éclat" });
+    const bad = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siteEmail: "pas-un-email" }, { Cookie: cookie })));
+    expect(bad.status).toBe(422);
+    const publicView = await (settingsApi.loader as Handler)(routeArgs(getRequest("/api/settings")));
+    expect(Object.keys(await publicView.json()).sort()).toEqual(["siteAddress", "siteDescription", "siteEmail", "siteFooterText", "siteName", "sitePhone"]);
+  });
+});
+
+describe("public endpoints", () => {
+  it("GET /api/products/1 gives the catalog shape with decimal prices", async () => {
+    const response = await (productApi.loader as Handler)(routeArgs(getRequest("/api/products/1"), { id: "1" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toMatch(/^public, max-age=\d+$/);
+    expect(await response.json()).toEqual({
+      id: 1,
+      name: "Masque Hydrogel au Collagène",
+      images: expect.any(Array),
+      price: "25.90",
+      originalPrice: "31.80",
+      sku: "ME-COLL-MASK-01",
+      category: "Soin du visage",
+      stock: expect.any(Number),
+    });
+    const list = await (productsApi.loader as Handler)(routeArgs(getRequest("/api/products")));
+    expect((await list.json())[0]).toMatchObject({ id: 1, price: "25.90" });
+    const missing = await (productApi.loader as Handler)(routeArgs(getRequest("/api/products/99999"), { id: "99999" }));
+    expect(missing.status).toBe(404);
+    const bad = await (productApi.loader as Handler)(routeArgs(getRequest("/api/products/abc"), { id: "abc" }));
+    expect(bad.status).toBe(400);
+  });
+
+  it("GET /api/public/contacts works in demo mode", async () => {
+    const response = await (publicContactsApi.loader as Handler)(routeArgs(getRequest("/api/public/contacts")));
+    expect(response.status).toBe(200);
+    expect(Array.isArray(await response.json())).toBe(true);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { action, loader } from "~/routes/admin.contacts";
+import { loader as testContactsLoader } from "~/routes/admin_.test-contacts";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/admin.settings";
+import { createContactRequest, getContactRequest } from "~/services/contacts.server";
+import { getSettings } from "~/services/settings.server";
+import { formRequest, getRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, cookieFrom } from "./admin-helpers";
+
+const message = { name: "Léa Petit", email: "lea@example.fr", subject: "Mon colis", message: "Bonjour,\nmon colis n'est pas arrivé." };
+
+describe("admin contacts page", () => {
+  it("opening a request (?id=) marks it read", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const data = await (await loader(routeArgs(getRequest(`/admin/contacts?id=${c.id}`, { Cookie: cookie })))).json();
+    expect(data.opened).toMatchObject({ id: c.id, status: "lu", message: message.message });
+    expect(getContactRequest(c.id)?.status).toBe("lu");
+  });
+
+  it("the list alone does not mark anything read; ?delete= asks for confirmation", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const data = await (await loader(routeArgs(getRequest(`/admin/contacts?delete=${c.id}`, { Cookie: cookie })))).json();
+    expect(data.toDelete).toMatchObject({ id: c.id });
+    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+  });
+
+  it("changes a status with a toast and comes back to the same view", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const response = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "en_cours", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
+    );
+    expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
+    expect(response.headers.get("X-Remix-Replace")).toBe("true");
+    expect(cookieFrom(response, "toast-session")).not.toBeNull();
+    expect(getContactRequest(c.id)?.status).toBe("en_cours");
+  });
+
+  it("setting 'non lu' from the open dialog closes it (so it is not marked read again)", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const response = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "non_lu", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
+    );
+    expect(response.headers.get("Location")).toBe("/admin/contacts");
+    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+  });
+
+  it("refuses an unknown status and an open redirect", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const response = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "archive", redirectTo: "https://evil.example" }, { headers: { Cookie: cookie } })),
+    );
+    expect(response.headers.get("Location")).toBe("/admin/contacts");
+    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+  });
+
+  it("deletes a request", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    expect(response.headers.get("Location")).toBe("/admin/contacts");
+    expect(getContactRequest(c.id)).toBeUndefined();
+  });
+
+  it("an action without a session changes nothing", async () => {
+    const c = createContactRequest(message);
+    await expect(action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) })))).rejects.toBeInstanceOf(Response);
+    expect(getContactRequest(c.id)).toBeDefined();
+  });
+});
+
+describe("test contacts page (demo mode)", () => {
+  it("lists the requests", async () => {
+    createContactRequest(message);
+    const data = await (await testContactsLoader(routeArgs(getRequest("/admin/test-contacts")))).json();
+    expect(data.contacts.length).toBeGreaterThan(0);
+  });
+});
+
+describe("settings page", () => {
+  const valid = {
+    siteName: "Maison Éclat Paris",
+    siteEmail: "bonjour@maison-eclat.fr",
+    siteDescription: "Masques au collagène.",
+    siteAddress: "1 rue de la Paix\n75002 Paris",
+    sitePhone: "+33 1 23 45 67 89",
+    siteFooterText: "© Maison Éclat",
+  };
+
+  it("saves the six fields and redirects with the toast", async () => {
+    const cookie = await adminCookie();
+    const response = await settingsAction(routeArgs(formRequest("/admin/settings", valid, { headers: { Cookie: cookie } })));
+    expect(response.headers.get("Location")).toBe("/admin/settings");
+    expect(cookieFrom(response, "toast-session")).not.toBeNull();
+    expect(getSettings()).toEqual(valid);
+    const data = await (await settingsLoader(routeArgs(getRequest("/admin/settings", { Cookie: cookie })))).json();
+    expect(data.settings).toEqual(valid);
+  });
+
+  it("refuses an invalid email with a French message and keeps the settings", async () => {
+    const cookie = await adminCookie();
+    const before = getSettings();
+    const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, siteEmail: "faux" }, { headers: { Cookie: cookie } })));
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.result.error.siteEmail).toEqual(["Veuillez entrer une adresse email valide."]);
+    expect(body.toast.description).toBe("Impossible de mettre à jour les paramètres : Veuillez entrer une adresse email valide.");
+    expect(getSettings()).toEqual(before);
+  });
+});

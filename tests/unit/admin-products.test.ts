@@ -1,0 +1,115 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { products } from "~/db/schema";
+import { action as listAction, loader as listLoader } from "~/routes/admin.products._index";
+import { action as editAction } from "~/routes/admin.products.edit.$id";
+import { action as newAction } from "~/routes/admin.products.new";
+import { loader as productApi } from "~/routes/api.products.$id";
+import { isAcceptableImageUrl, productSchema } from "~/schemas/product";
+import { createProduct, deleteProduct, getProduct, SKU_TAKEN, updateProduct } from "~/services/catalog.server";
+import { formRequest, getRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, insertOrder } from "./admin-helpers";
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(fields)) data.set(k, v);
+  return data;
+};
+const valid = { name: "Sérum éclat", sku: "ME-SERUM-01", price: "25,90", originalPrice: "31.80", category: "Soin", description: "", stock: "12", images: "/images/product-mask.svg\nhttps://cdn.example.fr/serum.webp" };
+
+describe("product form schema", () => {
+  it("reads prices typed with a comma or a dot into cents", () => {
+    const result = parseWithZod(form(valid), { schema: productSchema });
+    expect(result.status).toBe("success");
+    if (result.status !== "success") return;
+    expect(result.value).toMatchObject({ price: 2590, originalPrice: 3180, stock: 12, images: ["/images/product-mask.svg", "https://cdn.example.fr/serum.webp"] });
+    const dot = parseWithZod(form({ ...valid, price: "9.5", originalPrice: "" }), { schema: productSchema });
+    expect(dot.status === "success" && dot.value).toMatchObject({ price: 950, originalPrice: null });
+  });
+
+  it("gives French messages for bad input", () => {
+    const result = parseWithZod(form({ ...valid, price: "douze", stock: "-1", sku: "a b", images: "javascript:alert(1)" }), { schema: productSchema });
+    expect(result.status).toBe("error");
+    const errors = result.reply().error!;
+    expect(errors.price).toEqual(["Le prix doit être un montant en euros, par exemple 25,90."]);
+    expect(errors.stock).toEqual(["Le stock doit être un nombre entier positif ou nul."]);
+    expect(errors.sku?.[0]).toMatch(/^Le SKU ne doit contenir/);
+    expect(errors.images?.[0]).toMatch(/^Adresse d'image invalide/);
+  });
+
+  it("refuses an original price below the price", () => {
+    const result = parseWithZod(form({ ...valid, originalPrice: "10,00" }), { schema: productSchema });
+    expect(result.reply().error?.originalPrice).toEqual(["Le prix barré doit être supérieur ou égal au prix."]);
+  });
+
+  it.each([
+    ["/images/a.webp", true],
+    ["https://cdn.example.fr/a.png", true],
+    ["http://cdn.example.fr/a.png", false],
+    ["//evil.example/a.png", false],
+    ["/images/../../etc/passwd", false],
+    ["data:image/png;base64,AAAA", false],
+  ])("image %s acceptable: %s", (url, ok) => {
+    expect(isAcceptableImageUrl(url)).toBe(ok);
+  });
+});
+
+describe("product service", () => {
+  const fields = { name: "Coffret", sku: "ME-BOX-01", priceCents: 3290, originalPriceCents: null, category: "", description: "", stock: 3, images: [] };
+
+  it("keeps SKUs unique, ignoring case, on create and update", () => {
+    const a = createProduct(fields);
+    expect(() => createProduct({ ...fields, sku: "me-box-01" })).toThrow(SKU_TAKEN);
+    const b = createProduct({ ...fields, sku: "ME-BOX-02" });
+    expect(() => updateProduct(b.id, { ...fields, sku: "ME-BOX-01" })).toThrow(SKU_TAKEN);
+    // Keeping its own SKU is fine.
+    expect(updateProduct(a.id, { ...fields, name: "Coffret cadeau" })?.name).toBe("Coffret cadeau");
+  });
+
+  it("deletes a product no order references, refuses otherwise", () => {
+    const free = createProduct({ ...fields, sku: "ME-FREE-01" });
+    expect(deleteProduct(free.id)).toEqual({ deleted: true });
+    expect(getProduct(free.id)).toBeUndefined();
+    const ordered = createProduct({ ...fields, sku: "ME-ORDERED-01" });
+    insertOrder({}, { productId: ordered.id });
+    expect(deleteProduct(ordered.id)).toEqual({ deleted: false, reason: "ordered", orders: 1 });
+    expect(getProduct(ordered.id)).toBeDefined();
+    expect(deleteProduct(1)).toMatchObject({ deleted: false, reason: "featured" });
+  });
+});
+
+describe("product pages", () => {
+  it("creates a product and reports a duplicate SKU on the field", async () => {
+    const cookie = await adminCookie();
+    const created = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "ME-PAGE-01" }, { headers: { Cookie: cookie } })));
+    expect(created.status).toBe(302);
+    const row = getDb().select().from(products).where(eq(products.sku, "ME-PAGE-01")).get()!;
+    expect(row.priceCents).toBe(2590);
+    const dup = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "me-page-01" }, { headers: { Cookie: cookie } })));
+    expect(dup.status).toBe(409);
+    expect((await dup.json()).result.error.sku).toEqual([SKU_TAKEN]);
+  });
+
+  it("an edited price shows in GET /api/products/{id}", async () => {
+    const cookie = await adminCookie();
+    const p = createProduct({ name: "Baume", sku: "ME-BAUME-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
+    const response = await editAction(
+      routeArgs(formRequest(`/admin/products/edit/${p.id}`, { ...valid, sku: "ME-BAUME-01", price: "19,99", originalPrice: "" }, { headers: { Cookie: cookie } }), { id: String(p.id) }),
+    );
+    expect(response.status).toBe(302);
+    const api = await productApi(routeArgs(getRequest(`/api/products/${p.id}`), { id: String(p.id) }));
+    expect(await api.json()).toMatchObject({ price: "19.99", originalPrice: null });
+  });
+
+  it("asks for confirmation through ?delete=, then deletes on POST", async () => {
+    const cookie = await adminCookie();
+    const p = createProduct({ name: "Éphémère", sku: "ME-EPH-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
+    const page = await listLoader(routeArgs(getRequest(`/admin/products?delete=${p.id}`, { Cookie: cookie })));
+    expect((await page.json()).toDelete).toMatchObject({ id: p.id, name: "Éphémère" });
+    const response = await listAction(routeArgs(formRequest("/admin/products?index", { intent: "delete", id: String(p.id) }, { headers: { Cookie: cookie } })));
+    expect(response.headers.get("Location")).toBe("/admin/products");
+    expect(getProduct(p.id)).toBeUndefined();
+  });
+});
