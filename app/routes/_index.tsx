@@ -1,3 +1,48 @@
+import type { MetaFunction } from "@remix-run/node";
+import { ClosingCta } from "~/components/shop/landing/ClosingCta";
+import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
+import { Hero } from "~/components/shop/landing/Hero";
+import { PressLogos } from "~/components/shop/landing/PressLogos";
+import { Reasons } from "~/components/shop/landing/Reasons";
+import { Testimonials } from "~/components/shop/landing/Testimonials";
+import { UsageGuide } from "~/components/shop/landing/UsageGuide";
+import { LANDING_FAQ } from "~/lib/faq";
+import { pageMeta } from "~/lib/meta";
+
+export const meta: MetaFunction = () =>
+  pageMeta(
+    "Masque hydrogel au collagène : hydratation, éclat, fermeté",
+    "Le masque hydrogel au collagène marin qui hydrate, ravive l'éclat et raffermit la peau en 20 minutes. Coffret d'essai, livraison gratuite, satisfait ou remboursé.",
+  );
+
 export default function Index() {
-  return <h1>Accueil</h1>;
+  return (
+    <>
+      <Hero />
+      <PressLogos />
+      <Reasons />
+      <Testimonials />
+      <section aria-labelledby="usage-title" className="container-page py-16 md:py-24">
+        <p className="text-center text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">Mode d'emploi</p>
+        <h2 id="usage-title" className="mt-2 text-center font-serif text-3xl text-ink md:text-4xl">
+          Votre rituel en 4 étapes
+        </h2>
+        <p className="mx-auto mt-3 max-w-xl text-center text-ink-soft">Choisissez une étape pour la voir en image.</p>
+        <div className="mt-10">
+          <UsageGuide />
+        </div>
+      </section>
+      <section aria-labelledby="faq-title" className="bg-sand/60 py-16 md:py-24">
+        <div className="container-page max-w-3xl">
+          <h2 id="faq-title" className="text-center font-serif text-3xl text-ink md:text-4xl">
+            Questions fréquentes
+          </h2>
+          <div className="mt-10">
+            <FaqAccordion items={LANDING_FAQ} />
+          </div>
+        </div>
+      </section>
+      <ClosingCta />
+    </>
+  );
 }
