@@ -1,0 +1,157 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
+import { REASSURANCE_NOTES } from "~/components/shop/landing/ClosingCta";
+import { ClockIcon } from "~/components/shop/landing/icons";
+import { Stars } from "~/components/shop/landing/Stars";
+import { UsageGuide } from "~/components/shop/landing/UsageGuide";
+import { Disclosure } from "~/components/shop/product/Disclosure";
+import { Gallery } from "~/components/shop/product/Gallery";
+import { OrderForm } from "~/components/shop/product/OrderForm";
+import { parseImageIndex, parseProductId } from "~/components/shop/product/product-id";
+import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
+import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
+import { DELIVERY } from "~/lib/brand";
+import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
+import { pageMeta } from "~/lib/meta";
+import { getProduct } from "~/services/catalog.server";
+
+const NOT_FOUND_TITLE = "Produit non trouvé";
+const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez.";
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const id = parseProductId(params.id);
+  if (id === null) return json({ product: null, imageIndex: 0 }, { status: 404 });
+  let found: ReturnType<typeof getProduct>;
+  try {
+    found = getProduct(id);
+  } catch (error) {
+    console.error("product not loaded", error);
+    return json({ product: null, imageIndex: 0 }, { status: 503 });
+  }
+  if (!found) return json({ product: null, imageIndex: 0 }, { status: 404 });
+
+  const images = Array.isArray(found.images) ? found.images.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
+  const product = {
+    id: found.id,
+    name: found.name,
+    description: found.description,
+    category: found.category,
+    images,
+    stock: found.stock,
+  };
+  const imageIndex = parseImageIndex(new URL(request.url).searchParams.get("image"), images.length);
+  return json({ product, imageIndex });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const product = data?.product;
+  if (!product) return pageMeta(NOT_FOUND_TITLE, NOT_FOUND_TEXT);
+  const description = product.description.length > 155 ? `${product.description.slice(0, 152).trimEnd()}...` : product.description;
+  return pageMeta(product.name, description || "Masque hydrogel au collagène : hydratation, éclat, fermeté.");
+};
+
+const REASSURANCE = [
+  { ...REASSURANCE_NOTES[0], label: `Livraison gratuite en ${DELIVERY.arrival}` },
+  { ...REASSURANCE_NOTES[1], label: `Satisfait ou remboursé sous ${DELIVERY.refundDays} jours` },
+  { ...REASSURANCE_NOTES[2], label: "Paiement sécurisé par carte" },
+];
+
+const PRODUCT_FAQ = [...LANDING_FAQ, ...MORE_FAQ.slice(0, 3)];
+
+export default function ProductPage() {
+  const { product, imageIndex } = useLoaderData<typeof loader>();
+  if (!product) return <ProductNotFound />;
+  const inStock = product.stock > 0;
+
+  return (
+    <>
+      <p className="flex items-center justify-center gap-2 bg-rose-600 px-4 py-2.5 text-center text-sm font-semibold text-white">
+        <ClockIcon className="h-4 w-4 shrink-0" />
+        Fin de l'offre d'essai dans 9 heures
+      </p>
+
+      <div className="container-page pb-6 pt-4 md:pb-12 md:pt-6">
+        <nav aria-label="Fil d'Ariane" className="text-sm text-ink-soft">
+          <ol className="flex flex-wrap items-center gap-2">
+            <li>
+              <Link to="/" className="hover:text-rose-700 hover:underline">
+                Accueil
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li aria-current="page" className="text-ink">
+              {product.name}
+            </li>
+          </ol>
+        </nav>
+
+        <div className="mt-4 grid gap-8 md:mt-6 md:grid-cols-2 md:gap-12">
+          <Gallery key={product.id} name={product.name} images={product.images} initialIndex={imageIndex} />
+
+          <div>
+            {product.category ? <p className="text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">{product.category}</p> : null}
+            <h1 className="mt-2 font-serif text-3xl leading-tight text-ink md:text-4xl">{product.name}</h1>
+            <p className="mt-3 flex items-center gap-2 text-sm text-ink-soft">
+              <Stars />
+              <span>
+                <strong className="font-semibold text-ink">4.9</strong> (1500+ avis)
+              </span>
+            </p>
+            {product.description ? <p className="mt-4 leading-relaxed text-ink-soft">{product.description}</p> : null}
+
+            <div className="mt-6">
+              <OrderForm productId={product.id} inStock={inStock} />
+            </div>
+
+            <ul className="mt-5 space-y-2 rounded-2xl bg-sand/70 p-4 text-sm text-ink">
+              {REASSURANCE.map(({ label, Icon }) => (
+                <li key={label} className="flex items-center gap-3">
+                  <Icon className="h-5 w-5 shrink-0 text-rose-700" />
+                  {label}
+                </li>
+              ))}
+            </ul>
+
+            <div className="mt-6 space-y-3">
+              <Disclosure id="abonnement" title="Conditions d'achat et d'abonnement">
+                <PurchaseTerms />
+              </Disclosure>
+              <Disclosure id="utilisation" title="Utilisation recommandée">
+                <RecommendedUse />
+              </Disclosure>
+            </div>
+          </div>
+        </div>
+      </div>
+
+      <SkinTypes />
+      <AntiWrinkle />
+      <Results />
+
+      <section aria-labelledby="etapes-titre" className="bg-sand/60 py-14 md:py-20">
+        <div className="container-page">
+          <h2 id="etapes-titre" className="text-center font-serif text-3xl text-ink">
+            Comment l'utiliser
+          </h2>
+          <p className="mx-auto mt-3 max-w-xl text-center text-ink-soft">Choisissez une étape pour la voir en image.</p>
+          <div className="mt-10">
+            <UsageGuide />
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="faq-produit-titre" className="py-14 md:py-20">
+        <div className="container-page max-w-3xl">
+          <h2 id="faq-produit-titre" className="text-center font-serif text-3xl text-ink">
+            Questions fréquentes
+          </h2>
+          <div className="mt-8">
+            <FaqAccordion items={PRODUCT_FAQ} />
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}
