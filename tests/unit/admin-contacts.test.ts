@@ -107,7 +107,7 @@ describe("settings page", () => {
     const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, siteEmail: "faux" }, { headers: { Cookie: cookie } })));
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body.result.error.siteEmail).toEqual(["Veuillez entrer une adresse email valide."]);
+    expect(body.result.error?.siteEmail).toEqual(["Veuillez entrer une adresse email valide."]);
     expect(body.toast.description).toBe("Impossible de mettre à jour les paramètres : Veuillez entrer une adresse email valide.");
     expect(getSettings()).toEqual(before);
   });

@@ -135,7 +135,7 @@ describe("order detail", () => {
     const response = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, { status: "paid" }, { headers: { Cookie: cookie } }), { id: String(id) }));
     expect(response.status).toBe(400);
     const body = await response.json();
-    expect(body.result.error.status[0]).toMatch(/^Choisissez un statut/);
+    expect(body.result.error?.status?.[0]).toMatch(/^Choisissez un statut/);
     expect(body.toast.message).toBe("Erreur");
   });
 

@@ -89,7 +89,7 @@ describe("product pages", () => {
     expect(row.priceCents).toBe(2590);
     const dup = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "me-page-01" }, { headers: { Cookie: cookie } })));
     expect(dup.status).toBe(409);
-    expect((await dup.json()).result.error.sku).toEqual([SKU_TAKEN]);
+    expect((await dup.json()).result.error?.sku).toEqual([SKU_TAKEN]);
   });
 
   it("an edited price shows in GET /api/products/{id}", async () => {

@@ -111,7 +111,7 @@ describe("user pages", () => {
     );
     expect(bad.status).toBe(409);
     const body = await bad.json();
-    expect(body.result.error.username).toEqual(["Ce nom d'utilisateur est déjà utilisé."]);
+    expect(body.result.error?.username).toEqual(["Ce nom d'utilisateur est déjà utilisé."]);
     expectNoSecrets(body, ["motdepasse-claire"]);
   });
 
@@ -122,7 +122,7 @@ describe("user pages", () => {
       routeArgs(formRequest(`/admin/users/edit/${me}`, { ...base, username: "admin", email: "admin@maison-eclat.fr" }, { headers: { Cookie: cookie } }), { id: String(me) }),
     );
     expect(response.status).toBe(403);
-    expect((await response.json()).result.error.isAdmin).toEqual([CANNOT_DEMOTE_SELF]);
+    expect((await response.json()).result.error?.isAdmin).toEqual([CANNOT_DEMOTE_SELF]);
 
     const del = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(me) }, { headers: { Cookie: cookie } })));
     expect(del.headers.get("Location")).toBe("/admin/users");
