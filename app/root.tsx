@@ -13,6 +13,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { getToast } from "remix-toast";
+import { CartDrawer } from "~/components/cart/CartDrawer";
+import { useCartDrawerState } from "~/components/cart/CartDrawerContext";
 import { DemoBanner } from "~/components/shop/DemoBanner";
 import { Footer } from "~/components/shop/Footer";
 import { Header } from "~/components/shop/Header";
@@ -72,17 +74,19 @@ export default function App() {
   const data = useLoaderData<typeof loader>();
   // The back office has its own frame: no shop header and footer under /admin.
   const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
+  const cartDrawer = useCartDrawerState();
   return (
     <Document>
       <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Aller au contenu
       </a>
       {data.config.mode === "demo" ? <DemoBanner /> : null}
-      {adminArea ? null : <Header cartCount={data.cartCount} />}
+      {adminArea ? null : <Header cartCount={data.cartCount} onCartClick={cartDrawer.onCartClick} />}
       <main id="contenu" className="flex-1">
         <Outlet />
       </main>
       {adminArea ? null : <Footer settings={data.settings} />}
+      <CartDrawer drawer={cartDrawer} />
       <Toaster toast={data.toast} />
     </Document>
   );

@@ -1,0 +1,82 @@
+import { useNavigate, useSubmit } from "@remix-run/react";
+import { useCallback } from "react";
+import { formatPrice } from "~/lib/money";
+import type { CheckoutView } from "~/services/cart.server";
+import { PaymentStep } from "~/components/checkout/PaymentStep";
+import { JS_REQUIRED_MESSAGE } from "./steps";
+import { useHydrated } from "./useHydrated";
+
+/**
+ * Step 3: the order made by the delivery form, then the card payment (built by the payment
+ * side). Card payment needs JavaScript; without it the step says so.
+ */
+export function CheckoutPayment({ checkout, onBack, onDone }: { checkout: CheckoutView; onBack: () => void; onDone?: () => void }) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+
+  const onPaid = useCallback(
+    (orderId: number) => {
+      onDone?.();
+      if (!orderId) {
+        navigate("/");
+        return;
+      }
+      // The server empties the cart once it has the order paid, then shows the confirmation.
+      submit({ intent: "complete", orderId: String(orderId) }, { method: "post", action: "/panier", replace: true });
+    },
+    [navigate, submit, onDone],
+  );
+
+  return (
+    <div className="space-y-5">
+      <div className="rounded-xl bg-sand/60 p-4 text-sm">
+        <p className="flex justify-between gap-4">
+          <span className="text-ink-soft">Commande n°</span>
+          <span className="font-semibold" data-testid="checkout-order-id">
+            {checkout.orderId}
+          </span>
+        </p>
+        <p className="mt-1 flex justify-between gap-4">
+          <span className="text-ink-soft">Montant à régler</span>
+          <span className="font-semibold">{formatPrice(checkout.amountCents)}</span>
+        </p>
+        <p className="mt-1 flex justify-between gap-4">
+          <span className="text-ink-soft">Livraison à</span>
+          <span className="text-right">
+            {checkout.delivery.address}, {checkout.delivery.postalCode} {checkout.delivery.city}
+          </span>
+        </p>
+      </div>
+      {hydrated ? (
+        <PaymentStep
+          orderId={checkout.orderId}
+          amountCents={checkout.amountCents}
+          customerEmail={checkout.customerEmail}
+          customerName={checkout.customerName}
+          billing={{
+            firstName: checkout.delivery.firstName,
+            lastName: checkout.delivery.lastName,
+            address: checkout.delivery.address,
+            postalCode: checkout.delivery.postalCode,
+            city: checkout.delivery.city,
+          }}
+          onPaid={onPaid}
+          onBack={onBack}
+        />
+      ) : (
+        // Server render: shown only where scripting is off (hidden by CSS while the page loads with JavaScript).
+        <div className="[@media(scripting:enabled)]:hidden" data-testid="js-required">
+          <p role="alert" className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-rose-700">
+            {JS_REQUIRED_MESSAGE}
+          </p>
+          <p className="mt-4">
+            <a href="/panier?etape=livraison" className="btn-secondary">
+              Modifier mes informations de livraison
+            </a>
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}

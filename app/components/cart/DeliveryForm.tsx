@@ -1,0 +1,69 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Field } from "~/components/ui/Field";
+import { Honeypot } from "~/components/ui/Honeypot";
+import { deliverySchema } from "~/schemas/delivery";
+import type { DeliveryDefaults } from "~/services/cart.server";
+
+type DeliveryActionData = { ok: boolean; intent: string; orderId?: number; result?: SubmissionResult<string[]> };
+
+/**
+ * Cart step 2. Posts to /panier (intent=delivery): the server creates or updates the order,
+ * then the payment step opens. A plain form post without JavaScript.
+ */
+export function DeliveryForm({
+  defaults,
+  lastResult,
+  onSuccess,
+  children,
+}: {
+  defaults: DeliveryDefaults | null;
+  /** The server's answer to a post made without JavaScript (page mode). */
+  lastResult?: SubmissionResult<string[]>;
+  onSuccess: (orderId: number) => void;
+  /** Extra controls next to the submit button (the back link). */
+  children?: React.ReactNode;
+}) {
+  const fetcher = useFetcher<DeliveryActionData>();
+  const submitting = fetcher.state !== "idle";
+  const handled = useRef<unknown>(null);
+
+  const [form, fields] = useForm({
+    id: "delivery-form",
+    lastResult: fetcher.data?.result ?? lastResult,
+    defaultValue: defaults ?? undefined,
+    constraint: undefined,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: deliverySchema }),
+  });
+
+  useEffect(() => {
+    const data = fetcher.data;
+    if (fetcher.state !== "idle" || !data || handled.current === data) return;
+    handled.current = data;
+    if (data.ok && data.orderId) onSuccess(data.orderId);
+  }, [fetcher.state, fetcher.data, onSuccess]);
+
+  return (
+    <fetcher.Form method="post" action="/panier" {...getFormProps(form)} className="relative grid gap-x-4 gap-y-1 sm:grid-cols-2">
+      <input type="hidden" name="intent" value="delivery" />
+      <Honeypot />
+      <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
+      <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
+      <Field label="Email" field={fields.email} type="email" autoComplete="email" className="sm:col-span-2" maxLength={254} />
+      <Field label="Adresse" field={fields.address} autoComplete="shipping street-address" className="sm:col-span-2" maxLength={200} />
+      <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
+      <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
+      <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
+      <div className="mt-3 flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
+        {children}
+        <button type="submit" className="btn-primary" disabled={submitting}>
+          {submitting ? "Enregistrement..." : "Continuer vers le paiement"}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,122 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
+import { formatDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { parseOrderNumber } from "~/schemas/tracking";
+import { getOrderSummary } from "~/services/orders.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data?.order
+    ? pageMeta(`Commande n°${data.order.id}`, "Merci pour votre commande : récapitulatif, livraison et suivi.")
+    : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const id = parseOrderNumber(params.id);
+  const order = id ? getOrderSummary(id) : null;
+  return json({ order }, { status: order ? 200 : 404, headers: { "Cache-Control": "no-store" } });
+}
+
+export default function OrderConfirmation() {
+  const { order } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
+
+  if (!order) {
+    return (
+      <div className="container-page flex flex-col items-center py-20 text-center" data-testid="order-not-found">
+        <h1 className="font-serif text-3xl md:text-4xl">Commande introuvable</h1>
+        <p className="mt-4 max-w-md text-ink-soft">
+          Nous n'avons trouvé aucune commande avec ce numéro. Vérifiez le numéro de commande indiqué dans votre email de confirmation.
+        </p>
+        <Link to="/" className="btn-primary mt-8">
+          Retour à l'accueil
+        </Link>
+      </div>
+    );
+  }
+
+  const paid = order.paymentStatus === "paid";
+  return (
+    <div className={`container-page py-10 md:py-16 ${loading ? "opacity-60" : ""}`} aria-busy={loading}>
+      <div className="mx-auto max-w-3xl">
+        <div className="text-center">
+          <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-sage-100 text-sage-700" aria-hidden="true">
+            <svg width="32" height="32" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="m5 12 5 5 9-10" />
+            </svg>
+          </div>
+          <h1 className="mt-6 font-serif text-3xl md:text-4xl">Merci pour votre commande!</h1>
+          <p className="mt-3 text-ink-soft">
+            {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
+          </p>
+        </div>
+
+        <section aria-labelledby="order-info" className="mt-10 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8">
+          <h2 id="order-info" className="sr-only">
+            Informations de commande
+          </h2>
+          <dl className="grid gap-4 sm:grid-cols-3">
+            <div>
+              <dt className="text-sm text-ink-soft">Numéro de commande</dt>
+              <dd className="mt-1 text-lg font-semibold" data-testid="order-number">
+                {order.id}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-ink-soft">Date</dt>
+              <dd className="mt-1 text-lg font-semibold">{formatDate(order.createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-ink-soft">Statut</dt>
+              <dd className="mt-1">
+                <PaymentBadge paid={paid} />
+              </dd>
+            </div>
+          </dl>
+        </section>
+
+        <div className="mt-6 grid gap-6 md:grid-cols-[1fr_1.6fr]">
+          <section aria-labelledby="shipping-title" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+            <h2 id="shipping-title" className="font-serif text-xl">
+              Adresse de livraison
+            </h2>
+            <div className="mt-3">
+              <ShippingAddress order={order} />
+            </div>
+            <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
+            <ul className="mt-3 space-y-2 text-sm text-ink-soft">
+              <li>Votre commande est expédiée sous 24 heures.</li>
+              <li>Livraison en colis suivi, offerte, sous 7 à 10 jours ouvrés.</li>
+              {order.trackingNumber ? (
+                <li>
+                  Numéro de suivi : <span className="font-semibold text-ink" data-testid="tracking-number">{order.trackingNumber}</span>
+                </li>
+              ) : null}
+            </ul>
+          </section>
+          <section aria-labelledby="items-title" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+            <h2 id="items-title" className="font-serif text-xl">
+              Votre commande
+            </h2>
+            <div className="mt-3">
+              <OrderItemsTable order={order} />
+            </div>
+          </section>
+        </div>
+
+        <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
+          <Link to="/" className="btn-primary">
+            Continuer mes achats
+          </Link>
+          <Link to={`/track-order?id=${order.id}`} className="btn-secondary">
+            Suivre ma commande
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

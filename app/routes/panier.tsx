@@ -1,0 +1,177 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "remix-toast";
+import { Cart } from "~/components/cart/Cart";
+import { resolveStep, type CartStep } from "~/components/cart/steps";
+import { requireSameOriginForm } from "~/http/api.server";
+import { pageMeta } from "~/lib/meta";
+import {
+  CART_TOASTS,
+  cartAddSchema,
+  cartLineFormSchema,
+  cartSetQuantityFormSchema,
+} from "~/schemas/cart";
+import { deliverySchema } from "~/schemas/delivery";
+import { parseOrderNumber } from "~/schemas/tracking";
+import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
+import { ensureCartId, readCartId } from "~/services/cart-session.server";
+import { completeCheckout, submitDelivery } from "~/services/checkout.server";
+import { isHoneypotFilled } from "~/services/honeypot.server";
+import { OrderError } from "~/services/orders.server";
+
+export const meta: MetaFunction = () =>
+  pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const cart = readCart(await readCartId(request));
+  const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
+  return json({ cart, step }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export type CartLoaderData = typeof loader;
+
+/**
+ * True for Remix's fetch() (JavaScript running: answer with JSON, the page stays where it is),
+ * false for a plain form post (no JavaScript: answer with a redirect, post/redirect/get).
+ */
+function isScriptRequest(request: Request) {
+  const mode = request.headers.get("Sec-Fetch-Mode");
+  if (mode) return mode !== "navigate";
+  return !(request.headers.get("Accept") ?? "").includes("text/html");
+}
+
+/** A same-site path only (no open redirect). */
+function safeRedirect(value: FormDataEntryValue | null, fallback = "/panier") {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
+    return fallback;
+  }
+  return value.length > 500 ? fallback : value;
+}
+
+type Toast = { message: string; description?: string };
+
+function withCookie(setCookie: string | undefined): HeadersInit {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return headers;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const script = isScriptRequest(request);
+  const redirectTo = safeRedirect(formData.get("redirectTo"));
+
+  const succeed = async <T,>(data: T, toast: Toast | null, setCookie?: string) => {
+    if (script) {
+      return toast
+        ? jsonWithSuccess(data, toast, { headers: withCookie(setCookie) })
+        : json(data, { headers: withCookie(setCookie) });
+    }
+    return toast ? redirectWithSuccess(redirectTo, toast, { headers: withCookie(setCookie) }) : redirect(redirectTo, { headers: withCookie(setCookie) });
+  };
+  const fail = async (toast: Toast, status: number, detail?: string) => {
+    const data = { ok: false as const, intent, error: detail ?? toast.description ?? toast.message };
+    return script ? jsonWithError(data, toast, { status, headers: withCookie(undefined) }) : redirectWithError(redirectTo, toast);
+  };
+
+  switch (intent) {
+    case "add": {
+      const parsed = cartAddSchema.safeParse(Object.fromEntries(formData));
+      if (!parsed.success) return fail(CART_TOASTS.addFailed, 400, "Produit ou pack invalide");
+      const { cartId, setCookie } = await ensureCartId(request);
+      try {
+        const cart = addToCart(cartId, parsed.data);
+        return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
+      } catch (error) {
+        if (error instanceof CartError) return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : 404, error.message);
+        throw error;
+      }
+    }
+
+    case "set-quantity":
+    case "remove": {
+      const failure = intent === "remove" ? CART_TOASTS.removeFailed : CART_TOASTS.quantityFailed;
+      const fields = Object.fromEntries(formData);
+      const parsed =
+        intent === "remove"
+          ? cartLineFormSchema.transform((v) => ({ ...v, quantity: 0 })).safeParse(fields)
+          : cartSetQuantityFormSchema.safeParse(fields);
+      const cartId = await readCartId(request);
+      if (!parsed.success || !cartId) return fail(failure, parsed.success ? 404 : 400);
+      const { lineId, quantity } = parsed.data;
+      try {
+        const cart = setLineQuantity(cartId, lineId, quantity);
+        return succeed({ ok: true as const, intent, count: cart.count }, quantity < 1 ? CART_TOASTS.removed : null);
+      } catch (error) {
+        if (error instanceof CartError) return fail(failure, 404, error.message);
+        throw error;
+      }
+    }
+
+    case "clear": {
+      const cartId = await readCartId(request);
+      if (cartId) clearCart(cartId);
+      return succeed({ ok: true as const, intent, count: 0 }, CART_TOASTS.cleared);
+    }
+
+    case "delivery": {
+      const submission = parseWithZod(formData, { schema: deliverySchema });
+      if (submission.status !== "success") {
+        return json({ ok: false as const, intent, result: submission.reply() }, { status: 400, headers: withCookie(undefined) });
+      }
+      const cartId = await readCartId(request);
+      // Bots fill the hidden field: nothing is created.
+      if (isHoneypotFilled(formData)) {
+        return script ? json({ ok: false as const, intent, result: submission.reply() }) : redirect("/panier");
+      }
+      try {
+        if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
+        const { orderId } = submitDelivery(cartId, submission.value);
+        if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(undefined) });
+        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(undefined) });
+      } catch (error) {
+        if (!(error instanceof OrderError)) throw error;
+        const toast = { message: "Erreur", description: `Erreur lors de la création de la commande: ${error.message}` };
+        if (!script) return redirectWithError("/panier", toast);
+        return jsonWithError({ ok: false as const, intent, result: submission.reply(), error: error.message }, toast, {
+          status: 409,
+          headers: withCookie(undefined),
+        });
+      }
+    }
+
+    case "complete": {
+      // After the payment step: the server (never the browser) has marked the order paid;
+      // the cart is emptied only if that is true, then the shopper sees the confirmation.
+      const orderId = parseOrderNumber(String(formData.get("orderId") ?? ""));
+      const cartId = await readCartId(request);
+      if (!orderId) return redirect("/");
+      if (cartId) completeCheckout(cartId, orderId);
+      return redirect(`/order-confirmation/${orderId}`, { headers: withCookie(undefined) });
+    }
+
+    default:
+      return json({ ok: false as const, intent, error: "Action inconnue" }, { status: 400, headers: withCookie(undefined) });
+  }
+}
+
+export default function CartPage() {
+  const { cart, step } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  // Without JavaScript a refused delivery form comes back here with its errors.
+  const deliveryResult = actionData && "result" in actionData && actionData.intent === "delivery" ? actionData.result : undefined;
+  const shownStep: CartStep = deliveryResult ? "livraison" : step;
+  return (
+    <div className="container-page py-8 md:py-12">
+      <div className="mx-auto max-w-2xl">
+        <Cart mode="page" cart={cart} step={shownStep} deliveryResult={deliveryResult} />
+      </div>
+    </div>
+  );
+}

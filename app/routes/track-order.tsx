@@ -1,0 +1,171 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { ShippingAddress } from "~/components/cart/OrderParts";
+import { Field } from "~/components/ui/Field";
+import { formatDate } from "~/lib/dates";
+import { formatPrice } from "~/lib/money";
+import { pageMeta } from "~/lib/meta";
+import { FULFILMENT_LABELS, FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep } from "~/lib/order-status";
+import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
+import { getOrderSummary } from "~/services/orders.server";
+
+export const meta: MetaFunction = () =>
+  pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+const NOT_FOUND = "Commande introuvable";
+const UNEXPECTED = "Une erreur est survenue lors du suivi de votre commande.";
+
+/** GET /track-order?id=...: the number is in the URL, so a result can be bookmarked and needs no JavaScript. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const noStore = { "Cache-Control": "no-store" };
+  if (!params.has("id")) return json({ result: null, order: null, outcome: null }, { headers: noStore });
+  const submission = parseWithZod(params, { schema: trackingSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply(), order: null, outcome: null }, { status: 400, headers: noStore });
+  }
+  const id = parseOrderNumber(submission.value.id);
+  try {
+    const order = id ? getOrderSummary(id) : null;
+    return json(
+      { result: submission.reply(), order, outcome: order ? ("found" as const) : ("not-found" as const) },
+      { status: order ? 200 : 404, headers: noStore },
+    );
+  } catch (error) {
+    console.error("order tracking failed", error);
+    return json({ result: submission.reply(), order: null, outcome: "error" as const }, { status: 503, headers: noStore });
+  }
+}
+
+export default function TrackOrder() {
+  const { result, order, outcome } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location.pathname === "/track-order";
+
+  const [form, fields] = useForm({
+    id: "tracking-form",
+    lastResult: result ?? undefined,
+    constraint: undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: trackingSchema }),
+  });
+
+  return (
+    <div className="container-page py-10 md:py-16">
+      <div className="mx-auto max-w-3xl">
+        <h1 className="font-serif text-3xl md:text-4xl">Suivre ma commande</h1>
+        <p className="mt-3 text-ink-soft">Saisissez le numéro de commande reçu par email pour connaître l'avancement de votre livraison.</p>
+
+        <Form method="get" {...getFormProps(form)} className="mt-8 flex flex-col gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 sm:flex-row sm:items-start">
+          <Field label="Numéro de commande" field={fields.id} inputMode="numeric" autoComplete="off" maxLength={40} className="flex-1" />
+          <button type="submit" className="btn-primary sm:mt-6" disabled={searching}>
+            {searching ? "Recherche..." : "Suivre"}
+          </button>
+        </Form>
+
+        <div aria-live="polite" className={searching ? "opacity-60" : ""}>
+          {outcome === "not-found" ? (
+            <div role="alert" data-testid="tracking-not-found" className="mt-8 rounded-2xl border border-rose-200 bg-rose-50 p-6">
+              <h2 className="font-serif text-xl text-rose-700">{NOT_FOUND}</h2>
+              <p className="mt-2 text-ink-soft">Vérifiez le numéro de commande indiqué dans votre email de confirmation, puis réessayez.</p>
+            </div>
+          ) : null}
+          {outcome === "error" ? (
+            <div role="alert" className="mt-8 rounded-2xl border border-rose-700 bg-rose-700 p-6 text-white">
+              <h2 className="font-semibold">Erreur</h2>
+              <p className="mt-1">{UNEXPECTED}</p>
+            </div>
+          ) : null}
+          {order ? <TrackingResult order={order} /> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+type TrackedOrder = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["order"]>;
+
+function TrackingResult({ order }: { order: TrackedOrder }) {
+  const current = fulfilmentStep(order.status);
+  return (
+    <section aria-labelledby="tracking-result" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8" data-testid="tracking-result">
+      <h2 id="tracking-result" className="font-serif text-2xl">
+        Commande n°{order.id}
+      </h2>
+      <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-3">
+        <div>
+          <dt className="text-ink-soft">Date de commande</dt>
+          <dd className="mt-1 font-semibold">{formatDate(order.createdAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-ink-soft">Statut</dt>
+          <dd className="mt-1 font-semibold" data-testid="tracking-status">
+            {FULFILMENT_LABELS[order.status]}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-ink-soft">Paiement</dt>
+          <dd className="mt-1 font-semibold">{PAYMENT_LABELS[order.paymentStatus]}</dd>
+        </div>
+      </dl>
+
+      <h3 className="mt-8 font-semibold">Avancement</h3>
+      <ol className="mt-4 grid gap-4 sm:grid-cols-4" data-testid="tracking-steps">
+        {FULFILMENT_STEPS.map((step, index) => {
+          const position = index + 1;
+          const state = position < current ? "done" : position === current ? "current" : "later";
+          return (
+            <li
+              key={step.status}
+              aria-current={state === "current" ? "step" : undefined}
+              data-state={state}
+              className={`flex items-start gap-3 rounded-xl p-3 sm:flex-col ${
+                state === "current" ? "bg-rose-50 ring-2 ring-rose-600" : state === "done" ? "bg-sage-100" : "bg-ink/5"
+              }`}
+            >
+              <span
+                aria-hidden="true"
+                className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
+                  state === "current" ? "bg-rose-600 text-white" : state === "done" ? "bg-sage-600 text-white" : "bg-white text-ink-soft"
+                }`}
+              >
+                {state === "done" ? "✓" : position}
+              </span>
+              <span className="min-w-0">
+                <span className={`block font-semibold ${state === "later" ? "text-ink-soft" : "text-ink"}`}>{step.label}</span>
+                <span className="sr-only">{state === "done" ? " (terminée)" : state === "current" ? " (étape en cours)" : " (à venir)"}</span>
+                {step.status === "shipped" && order.trackingNumber ? (
+                  <span className="mt-1 block break-all text-sm text-ink-soft">
+                    Numéro de suivi : <span className="font-semibold text-ink" data-testid="tracking-number">{order.trackingNumber}</span>
+                  </span>
+                ) : null}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+
+      <div className="mt-8 grid gap-6 sm:grid-cols-2">
+        <div>
+          <h3 className="font-semibold">Adresse de livraison</h3>
+          <div className="mt-2">
+            <ShippingAddress order={order} />
+          </div>
+        </div>
+        <div>
+          <h3 className="font-semibold">Total</h3>
+          <p className="mt-2 text-2xl font-semibold" data-testid="tracking-total">
+            {formatPrice(order.totalCents)}
+          </p>
+          <p className="text-sm text-ink-soft">Livraison gratuite</p>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** The cart: the drawer with JavaScript, the /panier page without. */
+
+/** Opens a page and, with JavaScript, waits until React has taken over (clicks before that are plain links and forms). */
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForLoadState("networkidle");
+}
+
+async function orderPack(page: Page, packName: string) {
+  await open(page, "/product/1");
+  await page.getByRole("radio", { name: packName }).check();
+  await page.getByRole("button", { name: "Commander" }).click();
+}
+
+test.describe("cart drawer (JavaScript)", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the drawer needs JavaScript");
+
+  test("adding pack 2 opens the drawer with the pack, its price and the badge", async ({ page }) => {
+    await orderPack(page, "6 masques + 2 offerts");
+    const drawer = page.getByRole("dialog", { name: "Mon panier" });
+    await expect(drawer).toBeVisible();
+    await expect(drawer).toHaveAttribute("aria-modal", "true");
+    await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
+    await expect(drawer.getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
+    await expect(drawer.getByTestId("cart-line")).toContainText("Livraison en colis suivi");
+    await expect(drawer.getByTestId("cart-line-price")).toHaveText("25,90€");
+    await expect(drawer.getByTestId("cart-summary")).toContainText("Gratuite");
+    await expect(drawer.getByTestId("cart-total")).toHaveText("25,90€");
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await expect(page.getByTestId("toast")).toContainText("Produit ajouté");
+    // Still on the product page: the drawer opened over it.
+    await expect(page).toHaveURL(/\/product\/1$/);
+  });
+
+  test("keyboard: focus stays in the drawer, Escape closes it, the header button reopens it", async ({ page }) => {
+    await orderPack(page, "3 masques d'essai");
+    const drawer = page.getByRole("dialog", { name: "Mon panier" });
+    await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Tab");
+      expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+    await page.getByTestId("cart-button").click();
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByTestId("cart-line")).toContainText("3 masques d'essai");
+    await drawer.getByRole("button", { name: "Fermer le panier" }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId("cart-button")).toBeFocused();
+  });
+
+  test("quantity buttons, remove and the empty cart", async ({ page }) => {
+    await orderPack(page, "6 masques + 2 offerts");
+    const drawer = page.getByRole("dialog", { name: "Mon panier" });
+    await drawer.getByRole("button", { name: "Augmenter la quantité" }).click();
+    await expect(drawer.getByTestId("cart-total")).toHaveText("51,80€");
+    await expect(page.getByTestId("cart-count")).toHaveText("2");
+    await drawer.getByRole("button", { name: "Diminuer la quantité" }).click();
+    await expect(drawer.getByTestId("cart-total")).toHaveText("25,90€");
+    await drawer.getByRole("button", { name: /^Retirer .* du panier$/ }).click();
+    await expect(drawer.getByText("Votre panier est vide")).toBeVisible();
+    await expect(drawer.getByRole("button", { name: "Procéder au paiement" })).toBeDisabled();
+    await expect(page.getByTestId("cart-count")).toHaveCount(0);
+    await expect(page.getByTestId("toast")).toContainText("Produit retiré");
+  });
+
+  test("a new pack replaces the previous one (one product at a time)", async ({ page }) => {
+    await orderPack(page, "6 masques + 2 offerts");
+    const drawer = page.getByRole("dialog", { name: "Mon panier" });
+    await expect(drawer.getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
+    await page.keyboard.press("Escape");
+    await page.getByRole("radio", { name: "9 masques + 3 offerts" }).check();
+    await page.getByRole("button", { name: "Commander" }).click();
+    await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
+    await expect(drawer.getByTestId("cart-line")).toContainText("9 masques + 3 offerts");
+    await expect(drawer.getByTestId("cart-total")).toHaveText("32,90€");
+  });
+
+  test("two browsers have two carts", async ({ browser }) => {
+    test.slow();
+    const first = await browser.newContext();
+    const second = await browser.newContext();
+    try {
+      const a = await first.newPage();
+      const b = await second.newPage();
+      await orderPack(a, "6 masques + 2 offerts");
+      await expect(a.getByRole("dialog").getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
+      await open(b, "/panier");
+      await expect(b.getByText("Votre panier est vide")).toBeVisible();
+      await orderPack(b, "9 masques + 3 offerts");
+      await expect(b.getByRole("dialog").getByTestId("cart-line")).toContainText("9 masques + 3 offerts");
+      await a.goto("/panier");
+      await expect(a.getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
+      await expect(a.getByTestId("cart-line")).toHaveCount(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+test.describe("cart page (without JavaScript)", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "plain forms only");
+
+  test("order from the product page, see the line on /panier, change and remove it", async ({ page }) => {
+    await orderPack(page, "6 masques + 2 offerts");
+    await expect(page).toHaveURL(/\/panier$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Mon panier" })).toBeVisible();
+    await expect(page.getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
+    await expect(page.getByTestId("cart-total")).toHaveText("25,90€");
+    await expect(page.getByTestId("cart-count")).toHaveText("1");
+    await expect(page.getByTestId("toast")).toContainText("Produit ajouté");
+    await page.getByRole("button", { name: "Augmenter la quantité" }).click();
+    await expect(page.getByTestId("cart-total")).toHaveText("51,80€");
+    await page.getByRole("button", { name: /^Retirer .* du panier$/ }).click();
+    await expect(page.getByText("Votre panier est vide")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Procéder au paiement" })).toBeDisabled();
+  });
+
+  test("the header's cart button is a link to /panier", async ({ page }) => {
+    await page.goto("/");
+    await page.getByTestId("cart-button").click();
+    await expect(page).toHaveURL(/\/panier$/);
+    await expect(page.getByText("Votre panier est vide")).toBeVisible();
+  });
+});
+
+test("cart pages are never cached", async ({ request }) => {
+  const response = await request.get("/panier");
+  expect(response.headers()["cache-control"]).toBe("no-store");
+});

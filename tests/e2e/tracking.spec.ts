@@ -1,0 +1,81 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/** Runs with and without JavaScript: the tracking form is a plain GET form. */
+
+async function createOrder(request: APIRequestContext) {
+  const response = await request.post("/api/orders", {
+    data: {
+      total: "0.01",
+      status: "delivered",
+      userId: 3,
+      customerEmail: "suivi.e2e@example.fr",
+      customerName: "Louise Petit",
+      shippingAddress: "5 quai de la Loire",
+      shippingCity: "Nantes",
+      shippingPostalCode: "44000",
+      shippingCountry: "France",
+      items: [{ productId: 1, quantity: 1, price: "0.01", packId: 3 }],
+    },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: number; total: string; status: string };
+}
+
+test("tracking finds an order created through the API and shows its steps", async ({ page, request }) => {
+  const order = await createOrder(request);
+  expect(order).toMatchObject({ total: "32.90", status: "pending" });
+  await page.goto("/track-order");
+  await expect(page).toHaveTitle(/^Suivre ma commande/);
+  await page.getByLabel("Numéro de commande").fill(String(order.id));
+  await page.getByRole("button", { name: "Suivre" }).click();
+  await expect(page).toHaveURL(new RegExp(`/track-order\\?id=${order.id}$`));
+  const result = page.getByTestId("tracking-result");
+  await expect(result.getByRole("heading", { name: `Commande n°${order.id}` })).toBeVisible();
+  await expect(page.getByTestId("tracking-status")).toHaveText("Commande reçue");
+  const steps = page.getByTestId("tracking-steps").getByRole("listitem");
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toHaveAttribute("aria-current", "step");
+  await expect(steps.nth(0)).toContainText("Commande reçue");
+  await expect(steps.nth(3)).toContainText("Livrée");
+  await expect(steps.nth(1)).not.toHaveAttribute("aria-current", "step");
+  await expect(page.getByTestId("shipping-address")).toContainText("44000 Nantes");
+  await expect(page.getByTestId("tracking-total")).toHaveText("32,90€");
+  // The result can be bookmarked.
+  await page.goto(`/track-order?id=${order.id}`);
+  await expect(page.getByTestId("tracking-result")).toBeVisible();
+});
+
+test("unknown and malformed numbers: 'Commande introuvable'; an empty one: the required message", async ({ page }) => {
+  await page.goto("/track-order");
+  await page.getByRole("button", { name: "Suivre" }).click();
+  await expect(page.getByText("Le numéro de commande est requis")).toBeVisible();
+  await page.getByLabel("Numéro de commande").fill("123456789");
+  await page.getByRole("button", { name: "Suivre" }).click();
+  await expect(page.getByTestId("tracking-not-found")).toContainText("Commande introuvable");
+  const response = await page.goto("/track-order?id=abc");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByTestId("tracking-not-found")).toContainText("Commande introuvable");
+});
+
+test("order confirmation: the order, or 'Commande introuvable' with a 404", async ({ page, request }) => {
+  const order = await createOrder(request);
+  await page.goto(`/order-confirmation?id=${order.id}`);
+  await expect(page).toHaveURL(new RegExp(`/order-confirmation/${order.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Merci pour votre commande!" })).toBeVisible();
+  await expect(page.getByTestId("order-number")).toHaveText(String(order.id));
+  await expect(page.getByTestId("order-status-badge")).toHaveText("En attente");
+  await expect(page.getByRole("table")).toContainText("9 masques + 3 offerts");
+  await expect(page.getByTestId("order-total")).toHaveText("32,90€");
+  await expect(page.getByText("Gratuite")).toBeVisible();
+  await expect(page.getByTestId("tracking-number")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Continuer mes achats" })).toHaveAttribute("href", "/");
+
+  const missing = await page.goto("/order-confirmation/123456789");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Commande introuvable" })).toBeVisible();
+  await page.getByRole("link", { name: "Retour à l'accueil" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await page.goto("/order-confirmation");
+  await expect(page).toHaveURL(/\/$/);
+});

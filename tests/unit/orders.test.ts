@@ -1,0 +1,299 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { carts, orderItems, orders, products, users } from "~/db/schema";
+import { action as postOrder } from "~/routes/api.orders";
+import { loader as getOrder } from "~/routes/api.orders.$id";
+import { loader as confirmationById } from "~/routes/order-confirmation.$id";
+import { loader as confirmationByQuery } from "~/routes/order-confirmation";
+import { action as cartAction, loader as cartLoader } from "~/routes/panier";
+import { deliverySchema } from "~/schemas/delivery";
+import { addToCart, clearCartAfterPayment, readCart, setLineQuantity } from "~/services/cart.server";
+import { getCartCookie } from "~/services/cart-session.server";
+import { completeCheckout, submitDelivery } from "~/services/checkout.server";
+import { OrderError } from "~/services/orders.server";
+import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+
+const delivery = {
+  firstName: "Camille",
+  lastName: "Martin",
+  email: "Camille.Martin@example.fr",
+  address: "8 rue des Fleurs",
+  postalCode: "69003",
+  city: "Lyon",
+};
+
+function count(table: typeof users | typeof orders | typeof orderItems) {
+  return getDb().select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+}
+
+async function cartWith(packId: 1 | 2 | 3) {
+  const cartId = crypto.randomUUID();
+  addToCart(cartId, { productId: 1, packId });
+  return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
+}
+
+function markPaid(orderId: number) {
+  getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId)).run();
+}
+
+describe("delivery form schema", () => {
+  it("gives the spec's French message for each field", () => {
+    const result = deliverySchema.safeParse({ firstName: "C", lastName: "", email: "pas-un-email", address: "rue", postalCode: "690", city: "L" });
+    expect(result.success).toBe(false);
+    const messages = Object.fromEntries(result.error!.issues.map((i) => [i.path[0], i.message]));
+    expect(messages).toEqual({
+      firstName: "Le prénom doit contenir au moins 2 caractères",
+      lastName: "Le nom doit contenir au moins 2 caractères",
+      email: "Adresse email invalide",
+      address: "L'adresse doit contenir au moins 5 caractères",
+      postalCode: "Le code postal doit contenir au moins 5 caractères",
+      city: "La ville doit contenir au moins 2 caractères",
+    });
+  });
+});
+
+describe("checkout: the delivery form creates the order", () => {
+  it("creates the customer, the order and its items in one go, priced from the pack", async () => {
+    const { cartId } = await cartWith(2);
+    const before = { users: count(users), orders: count(orders) };
+    const { orderId, created } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(created).toBe(true);
+    expect(String(orderId)).toMatch(/^[1-9]\d{8}$/);
+    expect(count(users)).toBe(before.users + 1);
+    expect(count(orders)).toBe(before.orders + 1);
+    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    expect(order).toMatchObject({
+      status: "pending",
+      paymentStatus: "unpaid",
+      subtotalCents: 2590,
+      shippingCents: 0,
+      totalCents: 2590,
+      customerEmail: "camille.martin@example.fr",
+      customerName: "Camille Martin",
+      shippingAddress: "8 rue des Fleurs",
+      shippingPostalCode: "69003",
+      shippingCity: "Lyon",
+      shippingCountry: "France",
+      cartId,
+    });
+    const customer = getDb().select().from(users).where(eq(users.id, order.userId!)).get()!;
+    expect(customer).toMatchObject({ email: "camille.martin@example.fr", passwordHash: null, isAdmin: false, country: "France", firstName: "Camille" });
+    const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
+    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBe(orderId);
+    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
+  });
+
+  it("is idempotent: submitted twice, one order; new delivery details update that unpaid order", async () => {
+    const { cartId } = await cartWith(2);
+    const first = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const ordersBefore = count(orders);
+    const usersBefore = count(users);
+    const second = submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(second).toEqual({ orderId: first.orderId, created: false });
+    const changed = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
+    expect(changed.orderId).toBe(first.orderId);
+    expect(count(orders)).toBe(ordersBefore);
+    expect(count(users)).toBe(usersBefore);
+    expect(getDb().select().from(orders).where(eq(orders.id, first.orderId)).get()).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
+    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId)).all()).toHaveLength(1);
+  });
+
+  it("rewrites the unpaid order when the cart changes before payment, but not once a payment was started", async () => {
+    const { cartId } = await cartWith(1);
+    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    setLineQuantity(cartId, readCart(cartId).lines[0].id, 2);
+    expect(readCart(cartId).checkout?.current).toBe(false);
+    const rewritten = submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(rewritten).toEqual({ orderId, created: false });
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(198);
+
+    getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId)).run();
+    addToCart(cartId, { productId: 1, packId: 3 });
+    const fresh = submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(fresh.created).toBe(true);
+    expect(fresh.orderId).not.toBe(orderId);
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(198);
+  });
+
+  it("writes nothing when the order cannot be made (one transaction)", async () => {
+    const { cartId } = await cartWith(2);
+    const before = { users: count(users), orders: count(orders), items: count(orderItems) };
+    getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1)).run();
+    try {
+      expect(() => submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).toThrow(OrderError);
+    } finally {
+      getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1)).run();
+    }
+    expect({ users: count(users), orders: count(orders), items: count(orderItems) }).toEqual(before);
+    expect(() => submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).toThrow(/vide/);
+  });
+
+  it("reuses the customer found by email and never modifies an administrator's account", async () => {
+    const admin = getDb().select().from(users).where(eq(users.isAdmin, true)).get()!;
+    const { cartId } = await cartWith(1);
+    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.userId).toBe(admin.id);
+    expect(getDb().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
+  });
+
+  it("empties the cart once its order is paid (a reload shows an empty cart)", async () => {
+    const { cartId, cookie } = await cartWith(2);
+    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(completeCheckout(cartId, orderId)).toEqual({ paid: false });
+    expect(readCart(cartId).lines).toHaveLength(1);
+    markPaid(orderId);
+    const data = await (await cartLoader(routeArgs(getRequest("/panier", { Cookie: cookie })))).json();
+    expect(data.cart).toMatchObject({ lines: [], checkout: null });
+
+    const other = await cartWith(3);
+    const second = submitDelivery(other.cartId, deliverySchema.parse(delivery));
+    markPaid(second.orderId);
+    clearCartAfterPayment(second.orderId);
+    expect(getDb().select().from(carts).where(eq(carts.id, other.cartId)).get()!.checkoutOrderId).toBeNull();
+    expect(readCart(other.cartId).lines).toEqual([]);
+  });
+});
+
+describe("/panier delivery and complete intents", () => {
+  it("answers invalid delivery data with the field messages and status 400", async () => {
+    const { cookie } = await cartWith(2);
+    const response = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, email: "faux", city: "L" }, { headers: { Cookie: cookie } })));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error).toMatchObject({ email: ["Adresse email invalide"], city: ["La ville doit contenir au moins 2 caractères"] });
+  });
+
+  it("creates the order (JSON with JavaScript, redirect to the payment step without)", async () => {
+    const { cartId, cookie } = await cartWith(2);
+    const js = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie } })));
+    const body = (await js.json()) as { ok: boolean; orderId: number };
+    expect(body).toMatchObject({ ok: true, intent: "delivery" });
+    const noJs = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
+    expect(noJs.status).toBe(302);
+    expect(noJs.headers.get("Location")).toBe("/panier?etape=paiement");
+    expect(readCart(cartId).checkout?.orderId).toBe(body.orderId);
+    const page = await (await cartLoader(routeArgs(getRequest("/panier?etape=paiement", { Cookie: cookie })))).json();
+    expect(page.step).toBe("paiement");
+  });
+
+  it("creates nothing when the honeypot is filled", async () => {
+    const { cookie } = await cartWith(2);
+    const before = count(orders);
+    await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, website: "http://spam" }, { headers: { Cookie: cookie } })));
+    expect(count(orders)).toBe(before);
+  });
+
+  it("'complete' empties the cart only when the server has the order paid, then shows the confirmation", async () => {
+    const { cartId, cookie } = await cartWith(2);
+    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const early = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
+    expect(early.headers.get("Location")).toBe(`/order-confirmation/${orderId}`);
+    expect(readCart(cartId).lines).toHaveLength(1);
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.paymentStatus).toBe("unpaid");
+    markPaid(orderId);
+    await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
+    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBeNull();
+    const noId = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })));
+    expect(noId.headers.get("Location")).toBe("/");
+  });
+});
+
+const apiOrder = {
+  total: "0.01",
+  status: "delivered",
+  userId: 1,
+  customerEmail: "api.client@example.fr",
+  customerName: "Jeanne de Lattre",
+  shippingAddress: "3 place Bellecour",
+  shippingCity: "Lyon",
+  shippingPostalCode: "69002",
+  shippingCountry: "France",
+  items: [{ productId: 1, quantity: 2, price: "0.01", packId: 2 }],
+};
+
+describe("POST /api/orders", () => {
+  it("creates an order with server totals, ignoring the client's total, prices, status and userId", async () => {
+    const response = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder)));
+    expect(response.status).toBe(201);
+    const body = await response.json();
+    expect(body).toMatchObject({ status: "pending", paymentStatus: "unpaid", total: "51.80", items: [{ quantity: 2, price: "25.90", product: { variantName: "6 masques + 2 offerts" } }] });
+    expect(response.headers.get("Location")).toBe(`/api/orders/${body.id}`);
+    const stored = getDb().select().from(orders).where(eq(orders.id, body.id)).get()!;
+    expect(stored.userId).not.toBe(1);
+    expect(stored.customerName).toBe("Jeanne de Lattre");
+    expect(getDb().select().from(users).where(eq(users.id, stored.userId!)).get()).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
+  });
+
+  it("prices an item without a pack from the catalogue and matches a pack by its name", async () => {
+    const response = await postOrder(
+      routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 1, quantity: 1, price: "1.00" }, { productId: 1, quantity: 1, price: "1.00", variantName: "9 masques + 3 offerts" }] })),
+    );
+    expect(response.status).toBe(201);
+    expect((await response.json()).total).toBe("58.80");
+  });
+
+  it("refuses invalid bodies with JSON errors", async () => {
+    const missing = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, customerEmail: undefined, items: [] })));
+    expect(missing.status).toBe(422);
+    const body = await missing.json();
+    expect(body.issues.map((i: { path: string }) => i.path).sort()).toEqual(["customerEmail", "items"]);
+    const malformed = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", "{not json")));
+    expect(malformed.status).toBe(400);
+    const unknown = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 999, quantity: 1 }] })));
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatch(/^Erreur lors de la création de la commande: /);
+    const foreign = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder, { Origin: "https://evil.example" })));
+    expect(foreign.status).toBe(403);
+  });
+});
+
+describe("GET /api/orders/{id}", () => {
+  it("gives the public view of the order, with decimal prices and no account data", async () => {
+    const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
+    getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id)).run();
+    const response = await getOrder(routeArgs(getRequest(`/api/orders/${created.id}`), { id: String(created.id) }));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(Object.keys(body).sort()).toEqual(
+      ["createdAt", "id", "items", "paymentStatus", "shipping", "shippingAddress", "shippingCity", "shippingCountry", "shippingPostalCode", "status", "subtotal", "total", "trackingNumber"].sort(),
+    );
+    expect(body).toMatchObject({ id: created.id, status: "pending", paymentStatus: "unpaid", total: "25.90", trackingNumber: null, shippingCity: "Lyon" });
+    expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
+    expect(body.items).toEqual([{ id: expect.any(Number), productId: 1, quantity: 1, price: "25.90", product: { name: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts" } }]);
+    expect(JSON.stringify(body)).not.toMatch(/password|email/i);
+  });
+
+  it("answers 400 for malformed ids and 404 for unknown ones, never 500", async () => {
+    for (const bad of ["abc", "-1", "1.5", "0", "1e3", "9".repeat(5000)]) {
+      const response = await getOrder(routeArgs(getRequest(`/api/orders/${bad}`), { id: bad }));
+      expect(response.status, bad).toBe(400);
+      expect((await response.json()).error).toBeTruthy();
+    }
+    const unknown = await getOrder(routeArgs(getRequest("/api/orders/123456789"), { id: "123456789" }));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "Commande introuvable" });
+  });
+});
+
+describe("order confirmation pages", () => {
+  it("redirects without an id, and from ?id= to the order's page", async () => {
+    const none = await confirmationByQuery(routeArgs(getRequest("/order-confirmation")));
+    expect(none.headers.get("Location")).toBe("/");
+    const query = await confirmationByQuery(routeArgs(getRequest("/order-confirmation?id=123456789")));
+    expect(query.headers.get("Location")).toBe("/order-confirmation/123456789");
+  });
+
+  it("shows the order, or 'not found' with a 404 for unknown and malformed numbers", async () => {
+    const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder)))).json();
+    const found = await confirmationById(routeArgs(getRequest(`/order-confirmation/${created.id}`), { id: String(created.id) }));
+    expect(found.status).toBe(200);
+    expect((await found.json()).order).toMatchObject({ id: created.id, totalCents: 5180, shippingCents: 0 });
+    for (const bad of ["abc", "-1", "1.5", "123456789", "9".repeat(5000)]) {
+      const response = await confirmationById(routeArgs(getRequest(`/order-confirmation/${bad}`), { id: bad }));
+      expect(response.status, bad).toBe(404);
+      expect(await response.json()).toEqual({ order: null });
+    }
+  });
+});
