@@ -22,6 +22,8 @@ const PUBLIC_PAGES = [
 
 test.describe("accessibility", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs once, in the JavaScript project");
+  // axe walks the whole page: give it room on a loaded 2-core machine.
+  test.describe.configure({ timeout: 90_000 });
 
   for (const path of PUBLIC_PAGES) {
     for (const width of [390, 1280]) {
