@@ -128,7 +128,8 @@
   // The card element
 
   var CARD_STYLE = {
-    wrapper: "display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr) minmax(0,1fr);gap:8px;",
+    wrapper: "display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:8px 12px;",
+    wide: "grid-column:1 / -1;",
     field: "display:flex;flex-direction:column;gap:4px;min-width:0;",
     label: "font-size:12px;line-height:16px;color:#5b5350;",
     input:
@@ -218,7 +219,7 @@
 
     function field(name, labelText, attrs) {
       var wrap = document.createElement("div");
-      wrap.style.cssText = CARD_STYLE.field;
+      wrap.style.cssText = CARD_STYLE.field + (name === "number" ? CARD_STYLE.wide : "");
       var label = document.createElement("label");
       label.htmlFor = id + "-" + name;
       label.textContent = labelText;

@@ -33,7 +33,9 @@ export function loadShopStripe(config: StripeModeConfig): Promise<Stripe | null>
   if (!loading) {
     const attempt = (async () => {
       if (config.mode === "demo") await injectEmulatorScript();
-      const { loadStripe } = await import("@stripe/stripe-js/pure");
+      const mod = await import("@stripe/stripe-js/pure");
+      // The package's "pure" entry is CommonJS: the bundler may expose it as the default export.
+      const loadStripe = mod.loadStripe ?? (mod as unknown as { default: typeof mod }).default.loadStripe;
       return loadStripe(config.stripePublishableKey, { locale: "fr" });
     })();
     loading = attempt;
