@@ -176,3 +176,19 @@ test("subscription: terms shown, consent required, first charge paid and confirm
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
   expect(await paymentStatus(page, orderId)).toBe("paid");
 });
+
+test("the browser's confirmation never reaches the shop: Stripe's webhook alone marks the order paid", async ({ page }) => {
+  const { form, orderId } = await reachPaymentStep(page);
+  // The connection drops before the server-side confirmation.
+  await page.route("**/api/payments/confirm", (route) => route.abort());
+  await fillCard(form, CARD.success);
+  await form.getByRole("button", { name: "Payer 25,90€" }).click();
+  await expect(form.getByRole("alert")).toContainText("Paiement en cours de vérification", { timeout: 20_000 });
+  await expect(page).not.toHaveURL(/order-confirmation/);
+  await expect.poll(() => paymentStatus(page, orderId)).toBe("paid");
+
+  // Paying again is not possible: the order is paid once.
+  await page.unroute("**/api/payments/confirm");
+  const again = await page.request.post("/api/payments/start", { data: { orderId: Number(orderId) }, headers: { Origin: new URL(page.url()).origin } });
+  expect(await again.json()).toEqual({ paid: true, orderId: Number(orderId) });
+});

@@ -89,6 +89,31 @@ function PaymentFormInner({ orderId, amountCents, customerEmail, customerName, b
     if (mode === "one_off") setConsentError(null);
   }, [mode]);
 
+  const paidNotified = useRef(false);
+  function notifyPaid() {
+    if (paidNotified.current) return;
+    paidNotified.current = true;
+    clearSubscriptionAttempt(orderId);
+    setDone(true);
+    setFailure(null);
+    showToast({ message: PAYMENT_MESSAGES.paid.title, description: PAYMENT_MESSAGES.paid.description, type: "success" });
+    onPaid(orderId);
+  }
+
+  // Back on this step after a reload: an order Stripe already has paid goes straight on.
+  useEffect(() => {
+    let active = true;
+    postJson("/api/payments/confirm", { orderId })
+      .then((result) => {
+        if (active && result.ok && result.body.paid === true && !processingRef.current) notifyPaid();
+      })
+      .catch(() => undefined);
+    return () => {
+      active = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [orderId]);
+
   /** A failure: a toast and the same message inline under the pay button. */
   function fail(notice: PaymentNotice, inline: PaymentNotice = notice) {
     showToast({ message: notice.title, description: notice.description, type: "error" });
@@ -118,11 +143,7 @@ function PaymentFormInner({ orderId, amountCents, customerEmail, customerName, b
     for (let attempt = 0; attempt < 5; attempt++) {
       const result = await postJson("/api/payments/confirm", { orderId }).catch(() => null);
       if (result?.ok && result.body.paid === true) {
-        clearSubscriptionAttempt(orderId);
-        setDone(true);
-        setFailure(null);
-        showToast({ message: PAYMENT_MESSAGES.paid.title, description: PAYMENT_MESSAGES.paid.description, type: "success" });
-        onPaid(orderId);
+        notifyPaid();
         return true;
       }
       await sleep(600 * (attempt + 1));
@@ -163,7 +184,7 @@ function PaymentFormInner({ orderId, amountCents, customerEmail, customerName, b
     markSubscriptionPending(orderId);
     let result: ApiResult;
     try {
-      result = await postJson("/api/create-subscription", { orderId, productId: null, quantity: 1, customerEmail, customerName });
+      result = await postJson("/api/create-subscription", { orderId, customerEmail, customerName });
     } catch (error) {
       clearSubscriptionAttempt(orderId);
       throw error;
