@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 /** The cart: the drawer with JavaScript, the /panier page without. */
@@ -126,6 +127,38 @@ test.describe("cart page (without JavaScript)", () => {
     await expect(page).toHaveURL(/\/panier$/);
     await expect(page.getByText("Votre panier est vide")).toBeVisible();
   });
+});
+
+async function seriousViolations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+test("drawer and /panier, filled and with form errors, have no serious accessibility violation", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs in the JavaScript project");
+  test.slow();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await orderPack(page, "6 masques + 2 offerts");
+    const drawer = page.getByRole("dialog");
+    await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
+    expect(await seriousViolations(page, "[role=dialog]")).toEqual([]);
+    await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
+    await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
+    await expect(drawer.getByText("Adresse email invalide")).toBeVisible();
+    expect(await seriousViolations(page, "[role=dialog]")).toEqual([]);
+
+    await open(page, "/panier");
+    await expect(page.getByTestId("cart-line")).toHaveCount(1);
+    expect(await seriousViolations(page, "main")).toEqual([]);
+    await open(page, "/panier?etape=livraison");
+    await page.getByRole("button", { name: "Continuer vers le paiement" }).click();
+    await expect(page.getByText("Adresse email invalide")).toBeVisible();
+    expect(await seriousViolations(page, "main")).toEqual([]);
+  }
 });
 
 test("cart pages are never cached", async ({ request }) => {

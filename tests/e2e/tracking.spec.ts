@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 
 /** Runs with and without JavaScript: the tracking form is a plain GET form. */
 
@@ -78,4 +79,26 @@ test("order confirmation: the order, or 'Commande introuvable' with a 404", asyn
 
   await page.goto("/order-confirmation");
   await expect(page).toHaveURL(/\/$/);
+});
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).include("main").analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+}
+
+test("tracking result and confirmation have no serious accessibility violation", async ({ page, request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs in the JavaScript project");
+  test.slow();
+  const order = await createOrder(request);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/track-order?id=${order.id}`);
+    await expect(page.getByTestId("tracking-result")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`/order-confirmation/${order.id}`);
+    await expect(page.getByTestId("order-number")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  }
 });
