@@ -67,14 +67,17 @@ export class CartError extends Error {
   }
 }
 
-/** Number of items in a cart (sum of quantities), for the header badge. */
+/** Number of items in a cart (sum of quantities), for the header badge; a paid cart counts 0. */
 export function getCartLineCount(cartId: string): number {
-  const row = getDb()
-    .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
-    .from(cartLines)
-    .where(eq(cartLines.cartId, cartId))
-    .get();
-  return row?.count ?? 0;
+  return getDb().transaction((tx) => {
+    releasePaidCheckout(tx, cartId);
+    const row = tx
+      .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
+      .from(cartLines)
+      .where(eq(cartLines.cartId, cartId))
+      .get();
+    return row?.count ?? 0;
+  });
 }
 
 type LineKey = { id: number; productId: number; packId: number; quantity: number };

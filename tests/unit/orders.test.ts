@@ -8,7 +8,7 @@ import { loader as confirmationById } from "~/routes/order-confirmation.$id";
 import { loader as confirmationByQuery } from "~/routes/order-confirmation";
 import { action as cartAction, loader as cartLoader } from "~/routes/panier";
 import { deliverySchema } from "~/schemas/delivery";
-import { addToCart, clearCartAfterPayment, readCart, setLineQuantity } from "~/services/cart.server";
+import { addToCart, clearCartAfterPayment, getCartLineCount, readCart, setLineQuantity } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { OrderError } from "~/services/orders.server";
@@ -144,6 +144,8 @@ describe("checkout: the delivery form creates the order", () => {
     expect(completeCheckout(cartId, orderId)).toEqual({ paid: false });
     expect(readCart(cartId).lines).toHaveLength(1);
     markPaid(orderId);
+    // The header badge already reads the paid cart as empty.
+    expect(getCartLineCount(cartId)).toBe(0);
     const data = await (await cartLoader(routeArgs(getRequest("/panier", { Cookie: cookie })))).json();
     expect(data.cart).toMatchObject({ lines: [], checkout: null });
 
