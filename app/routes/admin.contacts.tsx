@@ -5,7 +5,8 @@ import { useEffect, useRef } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
 import { Dialog } from "~/components/admin/Dialog";
-import { Badge, buttonDanger, buttonSecondary, buttonSmall, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
+import { Badge, buttonDanger, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -116,7 +117,7 @@ export default function AdminContacts() {
                 <tr key={c.id} className={`hover:bg-slate-50 ${unread ? "font-semibold" : ""}`} data-testid={`contact-row-${c.id}`} data-unread={unread ? "true" : "false"}>
                   <td className={`${td} tabular-nums`}>{formatDateTime(c.createdAt)}</td>
                   <td className={td}>
-                    <span className="inline-flex items-center gap-2">
+                    <span className="flex flex-col items-start gap-1">
                       {c.name}
                       {unread ? <Badge tone="red">Nouveau</Badge> : null}
                     </span>
@@ -126,7 +127,7 @@ export default function AdminContacts() {
                       {c.email}
                     </a>
                   </td>
-                  <td className={`${td} max-w-[16rem] truncate`}>
+                  <td className={`${td} max-w-[13rem] truncate`}>
                     <Link to={`?id=${c.id}`} preventScrollReset className="underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
                       {c.subject}
                     </Link>
@@ -136,11 +137,11 @@ export default function AdminContacts() {
                   </td>
                   <td className={`${td} font-normal`}>
                     <div className="flex gap-2">
-                      <Link to={`?id=${c.id}`} preventScrollReset className={buttonSmall} aria-label={`Lire le message de ${c.name}`}>
-                        Lire le message
+                      <Link to={`?id=${c.id}`} preventScrollReset className={iconButton} aria-label={`Lire le message de ${c.name}`} title="Lire le message">
+                        <EyeIcon />
                       </Link>
-                      <Link to={`?delete=${c.id}`} preventScrollReset className={`${buttonSmall} text-red-700`} aria-label={`Supprimer la demande de ${c.name}`}>
-                        Supprimer
+                      <Link to={`?delete=${c.id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={`Supprimer la demande de ${c.name}`} title="Supprimer">
+                        <TrashIcon />
                       </Link>
                     </div>
                   </td>

@@ -3,7 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Dialog } from "~/components/admin/Dialog";
-import { buttonDanger, buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
+import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
+import { buttonDanger, buttonPrimary, buttonSecondary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
@@ -102,11 +103,11 @@ export default function AdminProducts() {
                 </td>
                 <td className={td}>
                   <div className="flex gap-2">
-                    <Link to={`/admin/products/edit/${p.id}`} className={buttonSmall} aria-label={`Modifier ${p.name}`}>
-                      Modifier
+                    <Link to={`/admin/products/edit/${p.id}`} className={iconButton} aria-label={`Modifier ${p.name}`} title="Modifier">
+                      <PencilIcon />
                     </Link>
-                    <Link to={`?delete=${p.id}`} preventScrollReset className={`${buttonSmall} text-red-700`} aria-label={`Supprimer ${p.name}`}>
-                      Supprimer
+                    <Link to={`?delete=${p.id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={`Supprimer ${p.name}`} title="Supprimer">
+                      <TrashIcon />
                     </Link>
                   </div>
                 </td>

@@ -3,7 +3,8 @@ import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Dialog } from "~/components/admin/Dialog";
-import { Badge, buttonDanger, buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
+import { Badge, buttonDanger, buttonPrimary, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -82,7 +83,7 @@ export default function AdminUsers() {
                 <td className={`${td} font-mono`}>{u.id}</td>
                 <td className={`${td} font-medium`}>
                   {u.username}
-                  {u.id === selfId ? <span className="ml-2 text-xs text-ink-soft">(vous)</span> : null}
+                  {u.id === selfId ? <span className="block text-xs font-normal text-ink-soft">(vous)</span> : null}
                 </td>
                 <td className={td}>{u.email}</td>
                 <td className={td}>{u.name || "-"}</td>
@@ -90,12 +91,12 @@ export default function AdminUsers() {
                 <td className={td}>{u.isAdmin ? <Badge tone="violet">Administrateur</Badge> : <Badge tone="gray">Client</Badge>}</td>
                 <td className={td}>
                   <div className="flex gap-2">
-                    <Link to={`/admin/users/edit/${u.id}`} className={buttonSmall} aria-label={`Modifier ${u.username}`}>
-                      Modifier
+                    <Link to={`/admin/users/edit/${u.id}`} className={iconButton} aria-label={`Modifier ${u.username}`} title="Modifier">
+                      <PencilIcon />
                     </Link>
                     {u.id !== selfId ? (
-                      <Link to={`?delete=${u.id}`} preventScrollReset className={`${buttonSmall} text-red-700`} aria-label={`Supprimer ${u.username}`}>
-                        Supprimer
+                      <Link to={`?delete=${u.id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={`Supprimer ${u.username}`} title="Supprimer">
+                        <TrashIcon />
                       </Link>
                     ) : null}
                   </div>

@@ -82,11 +82,6 @@ export default function AdminLogin() {
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/login");
 
-  // Failures come back as action data (no redirect): the toast is shown here, the message inline too.
-  useEffect(() => {
-    if (actionData?.toast) showToast(actionData.toast);
-  }, [actionData]);
-
   const [form, fields] = useForm({
     id: "admin-login",
     lastResult: actionData?.result,
@@ -95,8 +90,18 @@ export default function AdminLogin() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
 
+  // Failures come back as action data (no redirect): the toast is shown here, the message inline too.
+  const passwordId = fields.password.id;
+  useEffect(() => {
+    if (!actionData?.toast) return;
+    showToast(actionData.toast);
+    // A refused password is not kept in the field (the server never sends it back either).
+    const input = document.getElementById(passwordId);
+    if (input instanceof HTMLInputElement) input.value = "";
+  }, [actionData, passwordId]);
+
   return (
-    <div className="flex min-h-[80vh] flex-1 items-center justify-center bg-slate-100 px-4 py-12">
+    <div className="flex min-h-screen flex-1 items-center justify-center bg-slate-100 px-4 py-12">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
         <p className="font-serif text-lg text-ink-soft">Maison Éclat</p>
         <h1 className="mt-1 text-2xl font-semibold">Connexion administrateur</h1>
@@ -128,7 +133,7 @@ export default function AdminLogin() {
           <div className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="demo-credentials">
             <p className="font-semibold">Boutique de démonstration</p>
             <p className="mt-1">
-              Identifiants par défaut : <code className="font-mono">{hint.username}</code> / <code className="font-mono">{hint.password}</code>
+              Identifiants par défaut : <code className="whitespace-nowrap font-mono">{hint.username}</code> / <code className="whitespace-nowrap font-mono">{hint.password}</code>
             </p>
           </div>
         ) : null}

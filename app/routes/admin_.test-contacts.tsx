@@ -56,7 +56,7 @@ export default function TestContacts() {
                 <div><dt className="inline font-semibold">Objet : </dt><dd className="inline">{c.subject}</dd></div>
                 <div><dt className="inline font-semibold">Statut : </dt><dd className="inline">{c.status}</dd></div>
               </dl>
-              <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">{JSON.stringify(c, null, 2)}</pre>
+              <pre tabIndex={0} aria-label={`JSON brut du contact ${c.id}`} className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-xs text-slate-100">{JSON.stringify(c, null, 2)}</pre>
             </li>
           ))}
         </ul>
@@ -68,10 +68,15 @@ export default function TestContacts() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) {
+    // Live mode: the page does not exist.
     return (
-      <Frame>
-        <p>404 Page Not Found</p>
-      </Frame>
+      <div className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
+        <h1 className="font-serif text-3xl">404 Page Not Found</h1>
+        <p className="mt-4 text-ink-soft">La page que vous cherchez n'existe pas ou a été déplacée.</p>
+        <Link to="/" className="btn-primary mt-8">
+          Retour à l'accueil
+        </Link>
+      </div>
     );
   }
   return (

@@ -31,7 +31,8 @@ export function AdminShell({
 
   return (
     <div className="min-h-screen bg-slate-100 text-ink lg:flex">
-      <aside className="border-b border-slate-200 bg-white lg:sticky lg:top-0 lg:h-screen lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r">
+      <aside className="border-b border-slate-200 bg-white lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r">
+        <div className="lg:sticky lg:top-0">
         <div className="flex items-center justify-between gap-3 px-4 py-3 lg:block lg:px-5 lg:py-6">
           <div>
             <p className="font-serif text-lg leading-tight">Maison Éclat</p>
@@ -66,8 +67,9 @@ export function AdminShell({
             </li>
           </ul>
         </nav>
+        </div>
       </aside>
-      <div className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
+      <div className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
         {loadingContacts ? (
           <p role="status" className="mb-4 rounded-lg bg-white px-4 py-2 text-sm text-ink-soft shadow-sm">
             Chargement des demandes de contact...

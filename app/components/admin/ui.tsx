@@ -82,14 +82,14 @@ export function StockBadge({ stock }: { stock: number }) {
 /** A table that scrolls sideways on narrow screens instead of squeezing its columns. */
 export function TableWrap({ children, label }: { children: React.ReactNode; label: string }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role="region" aria-label={label} tabIndex={0}>
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role="region" aria-label={label} tabIndex={0}>
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">{children}</table>
     </div>
   );
 }
 
-export const th = "whitespace-nowrap bg-slate-50 px-4 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
-export const td = "whitespace-nowrap px-4 py-3 align-middle";
+export const th = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
+export const td = "whitespace-nowrap px-3 py-3 align-middle";
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
   return (

@@ -1,0 +1,134 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN, createContact, createOrder, signIn, unique } from "./admin-fixtures";
+
+/** The admin forms, in both projects: with JavaScript and without (progressive enhancement). */
+test.describe.configure({ timeout: 60_000 });
+
+test.describe("admin sign-in", () => {
+  test("redirects a visitor to the login page, then back to the page asked for", async ({ page }) => {
+    await page.goto("/admin/orders?status=pending");
+    await expect(page).toHaveURL(/\/admin\/login\?redirectTo=%2Fadmin%2Forders%3Fstatus%3Dpending$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Connexion administrateur");
+    // The e2e server sets ADMIN_PASSWORD: the demo hint (documented demo password) is not shown.
+    await expect(page.getByTestId("demo-credentials")).toHaveCount(0);
+    await page.getByLabel("Nom d'utilisateur").fill(ADMIN.username);
+    await page.getByLabel("Mot de passe").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect(page).toHaveURL(/\/admin\/orders\?status=pending$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Commandes");
+    await expect(page.getByTestId("toast")).toContainText("Vous êtes maintenant connecté en tant qu'administrateur");
+  });
+
+  test("says which field is missing, and refuses wrong credentials", async ({ page }) => {
+    // An address of its own, so this test's failures count against nobody else.
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": `192.0.2.${Math.floor(Math.random() * 200) + 1}` });
+    await page.goto("/admin/login");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect(page.getByText("Le nom d'utilisateur est requis")).toBeVisible();
+    await expect(page.getByText("Le mot de passe est requis")).toBeVisible();
+
+    await page.getByLabel("Nom d'utilisateur").fill(`inconnu-${unique()}`);
+    await page.getByLabel("Mot de passe").fill("pas-le-bon-mot-de-passe");
+    await page.getByRole("button", { name: "Se connecter" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Échec de la connexion" })).toContainText("Identifiants invalides");
+    await expect(page).toHaveURL(/\/admin\/login/);
+    await expect(page.getByLabel("Mot de passe")).toHaveValue("");
+    await page.goto("/admin/dashboard");
+    await expect(page).toHaveURL(/\/admin\/login/);
+  });
+
+  test("a signed-in administrator going to the login page lands on the dashboard", async ({ page }) => {
+    await signIn(page);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto("/admin/login");
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tableau de bord");
+  });
+});
+
+test.describe("admin order form", () => {
+  test("sets an order shipped with a tracking number", async ({ page, request }) => {
+    const order = await createOrder(request, `suivi+${unique()}@example.fr`);
+    await signIn(page, ADMIN.username, ADMIN.password, `/admin/login?redirectTo=${encodeURIComponent(`/admin/orders/${order.id}`)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Détails de la commande #${order.id}`);
+    await expect(page.getByText("Livraison", { exact: true }).locator("..")).toContainText("Gratuite");
+    await expect(page.getByText("Expédié sans numéro de suivi")).toHaveCount(0);
+
+    await page.getByLabel("Statut").selectOption({ label: "Expédiée" });
+    await page.getByLabel("Numéro de suivi").fill("6A-E2E-123");
+    await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Commande mise à jour");
+    await expect(page.getByTestId("toast")).toContainText("Les informations de la commande ont été mises à jour avec succès.");
+    await expect(page.getByText("Numéro de suivi: 6A-E2E-123")).toBeVisible();
+    await expect(page.getByLabel("Statut")).toHaveValue("shipped");
+
+    // Shipped without a number.
+    await page.getByLabel("Numéro de suivi").fill("");
+    await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
+    await expect(page.getByText("Expédié sans numéro de suivi")).toBeVisible();
+  });
+
+  test("a non-numeric order id is a 404 page", async ({ page }) => {
+    await signIn(page);
+    const response = await page.goto("/admin/orders/abc");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("404 Page Not Found");
+  });
+});
+
+test.describe("admin settings form", () => {
+  test("saves the settings with the toast, and shows a French error for a bad email", async ({ page }) => {
+    await signIn(page);
+    await page.goto("/admin/settings");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Paramètres du site");
+    const description = page.getByLabel("Description du site");
+    const original = await description.inputValue();
+    const marked = `${original} (${unique()})`;
+    try {
+      await page.getByLabel("Email du site").fill("pas-un-email");
+      await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
+      await expect(page.getByText("Veuillez entrer une adresse email valide.")).toBeVisible();
+
+      await page.getByLabel("Email du site").fill("contact@maison-eclat.fr");
+      await description.fill(marked);
+      await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
+      await expect(page.getByTestId("toast")).toContainText("Paramètres mis à jour");
+      await expect(page.getByTestId("toast")).toContainText("Les paramètres du site ont été mis à jour avec succès.");
+      await expect(description).toHaveValue(marked);
+      const api = await page.request.get("/api/settings");
+      expect((await api.json()).siteDescription).toBe(marked);
+    } finally {
+      await page.goto("/admin/settings");
+      await page.getByLabel("Description du site").fill(original);
+      await page.getByLabel("Email du site").fill("contact@maison-eclat.fr");
+      await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
+      await expect(page.getByTestId("toast")).toContainText("Paramètres mis à jour");
+    }
+  });
+});
+
+test.describe("admin contacts without and with JavaScript", () => {
+  test("changes a status and deletes a request after confirming", async ({ page, request }) => {
+    const subject = `Statut ${unique()}`;
+    await createContact(request, subject);
+    await signIn(page);
+    await page.goto("/admin/contacts");
+    const row = page.getByRole("row").filter({ hasText: subject });
+    await expect(row.getByText("Nouveau")).toBeVisible();
+    const select = row.getByRole("combobox");
+    await select.selectOption("traite");
+    const noJs = (await row.getByRole("button", { name: "Modifier" }).count()) > 0;
+    if (noJs) await row.getByRole("button", { name: "Modifier" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Statut mis à jour");
+    await expect(page.getByRole("row").filter({ hasText: subject }).getByRole("combobox")).toHaveValue("traite");
+
+    await page.getByRole("row").filter({ hasText: subject }).getByRole("link", { name: /Supprimer/ }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Confirmer la suppression" });
+    await expect(dialog).toContainText("Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.");
+    await dialog.getByRole("button", { name: "Supprimer" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Contact supprimé");
+    await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(0);
+  });
+});
