@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { formRequest, getRequest, routeArgs } from "../helpers/requests";
+
+/**
+ * Live mode (Stripe keys set): the debug tools answer 404, the login page shows no
+ * credentials hint, and the admin cookie is Secure. Modules are imported after the
+ * environment is set, so the configuration is read in live mode.
+ */
+process.env.STRIPE_SECRET_KEY = "sk_test_live_mode_unit";
+process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_live_mode_unit";
+process.env.STRIPE_WEBHOOK_SECRET = "whsec_live_mode_unit";
+process.env.SESSION_SECRET = "une-cle-de-session-de-test-assez-longue";
+
+describe("admin in live mode", () => {
+  it("hides the debug page and the public contacts API (404)", async () => {
+    const { getConfig } = await import("~/config.server");
+    expect(getConfig().mode).toBe("live");
+    const page = await import("~/routes/admin_.test-contacts");
+    await expect(page.loader(routeArgs(getRequest("/admin/test-contacts")))).rejects.toMatchObject({ status: 404 });
+    const api = await import("~/routes/api.public.contacts");
+    expect((await api.loader(routeArgs(getRequest("/api/public/contacts")))).status).toBe(404);
+  });
+
+  it("shows no credentials hint and sets a Secure cookie", async () => {
+    const login = await import("~/routes/admin_.login");
+    const data = await (await login.loader(routeArgs(getRequest("/admin/login")))).json();
+    expect(data.hint).toBeNull();
+    const response = await login.action(
+      routeArgs(formRequest("/admin/login", { username: "admin", password: "motdepasse-test-1" }, { headers: { "X-Forwarded-For": "192.0.2.77" } })),
+    );
+    expect(response.status).toBe(302);
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="))!;
+    expect(cookie).toMatch(/; Secure/);
+  });
+});
