@@ -32,6 +32,7 @@ const LIST_COLUMNS = {
   shippingCity: orders.shippingCity,
   shippingCountry: orders.shippingCountry,
   isSubscription: orders.isSubscription,
+  stripeSubscriptionId: orders.stripeSubscriptionId,
   userUsername: users.username,
   userEmail: users.email,
   userFirstName: users.firstName,
@@ -56,6 +57,7 @@ type ListRow = {
   shippingCity: string | null;
   shippingCountry: string | null;
   isSubscription: boolean;
+  stripeSubscriptionId: string | null;
   userUsername: string | null;
   userEmail: string | null;
   userFirstName: string | null;
@@ -89,6 +91,7 @@ function toSummary(row: ListRow) {
     shippingCity: row.shippingCity,
     shippingCountry: row.shippingCountry,
     isSubscription: row.isSubscription,
+    stripeSubscriptionId: row.stripeSubscriptionId,
   };
 }
 
@@ -230,6 +233,7 @@ export function orderToApi(order: AdminOrderSummary) {
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
     isSubscription: order.isSubscription,
+    stripeSubscriptionId: order.stripeSubscriptionId,
   };
 }
 
