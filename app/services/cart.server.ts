@@ -315,6 +315,8 @@ export function toApiCartItems(cart: CartView) {
   return cart.lines.map((l) => ({
     id: l.id,
     cartId: cart.id,
+    /** The spec's cart item `userId`: here the visitor's cart id (one cart per visitor). */
+    userId: cart.id,
     productId: l.productId,
     packId: l.packId,
     quantity: l.quantity,
