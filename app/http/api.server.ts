@@ -38,6 +38,14 @@ export function parseId(value: string | undefined, label = "Identifiant"): numbe
   return Number(value);
 }
 
+/** A cart id (UUID, as the cart cookie holds it) from a path segment, or a thrown 400. */
+export function parseCartId(value: string | undefined): string {
+  if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)) {
+    throw apiError(400, "Identifiant de panier invalide", [{ path: "id", message: "Un identifiant de panier (UUID) est attendu." }]);
+  }
+  return value;
+}
+
 /** Checks that a mutation comes from our own pages (or a non-browser client). */
 export function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, handleApi, methodNotAllowed, noContent, parseId, readJsonBody, requireSameOriginApi } from "~/http/api.server";
+import { apiError, apiJson, handleApi, methodNotAllowed, noContent, parseCartId, parseId, readJsonBody, requireSameOriginApi } from "~/http/api.server";
 import { cartQuantitySchema } from "~/schemas/cart";
 import { CartError, readCart, setLineQuantity, toApiCartItems } from "~/services/cart.server";
 import { readCartId } from "~/services/cart-session.server";
@@ -14,8 +14,9 @@ const LINE_NOT_FOUND = "Article introuvable dans votre panier";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return handleApi(async () => {
+    const requested = parseCartId(params.id);
     const own = await readCartId(request);
-    if (!own || params.id !== own) return apiError(403, FORBIDDEN);
+    if (!own || requested !== own) return apiError(403, FORBIDDEN);
     return apiJson(toApiCartItems(readCart(own)));
   });
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiError, handleApi, methodNotAllowed, noContent, requireSameOriginApi } from "~/http/api.server";
+import { apiError, handleApi, methodNotAllowed, noContent, parseCartId, requireSameOriginApi } from "~/http/api.server";
 import { clearCart } from "~/services/cart.server";
 import { readCartId } from "~/services/cart-session.server";
 
@@ -11,8 +11,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
     requireSameOriginApi(request);
+    const requested = parseCartId(params.userId);
     const own = await readCartId(request);
-    if (!own || params.userId !== own) return apiError(403, "Ce panier n'est pas le vôtre");
+    if (!own || requested !== own) return apiError(403, "Ce panier n'est pas le vôtre");
     clearCart(own);
     return noContent();
   });

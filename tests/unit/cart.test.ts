@@ -176,8 +176,12 @@ describe("cart API", () => {
     expect(await own.json()).toEqual([expect.objectContaining({ id: mine.lineId, quantity: 1, variantPrice: "25.90", product: expect.objectContaining({ name: "Masque Hydrogel au Collagène" }) })]);
     const other = await apiCartGet(routeArgs(getRequest(`/api/cart/${theirs.cartId}`, { Cookie: mine.cookie }), { id: theirs.cartId }));
     expect(other.status).toBe(403);
-    const legacy = await apiCartGet(routeArgs(getRequest("/api/cart/3"), { id: "3" }));
-    expect(legacy.status).toBe(403);
+    // The original's shared shopper id 3 (or any id that is not a cart id) is malformed: 400, not 403.
+    for (const bad of ["3", "abc", "-1", "1e9999"]) {
+      const legacy = await apiCartGet(routeArgs(getRequest(`/api/cart/${bad}`, { Cookie: mine.cookie }), { id: bad }));
+      expect(legacy.status).toBe(400);
+      expect(await legacy.json()).toEqual({ error: "Identifiant de panier invalide", issues: [{ path: "id", message: "Un identifiant de panier (UUID) est attendu." }] });
+    }
   });
 
   it("PUT and DELETE /api/cart/{lineId} change the caller's lines only; bad ids are 400", async () => {
