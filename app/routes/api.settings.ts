@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody, zodIssues } from "~/http/api.server";
-import { settingsSchema } from "~/schemas/settings";
+import { settingsPatchSchema, settingsSchema } from "~/schemas/settings";
 import { requireAdminApi } from "~/services/admin-auth.server";
 import { getSettings, updateSettings } from "~/services/settings.server";
 
@@ -13,7 +13,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "PATCH") return methodNotAllowed(["GET", "PATCH"]);
     await requireAdminApi(request);
-    const changes = await readJsonBody(request, settingsSchema.partial().strict());
+    const changes = await readJsonBody(request, settingsPatchSchema);
     const merged = settingsSchema.safeParse({ ...getSettings(), ...changes });
     if (!merged.success) return apiError(422, "Données invalides", zodIssues(merged.error));
     return apiJson(updateSettings(merged.data));

@@ -26,3 +26,6 @@ export const settingsSchema = z.object({
 });
 
 export type SettingsInput = z.infer<typeof settingsSchema>;
+
+/** PATCH /api/settings: any of the six fields, nothing else (the merged result is checked with settingsSchema). */
+export const settingsPatchSchema = settingsSchema.partial().strict();
