@@ -45,6 +45,19 @@ test.describe("the day of an administrator", () => {
     await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(0);
   });
 
+  test("the contact list refreshes itself every 30 seconds, without reloading the page", async ({ page, request }) => {
+    await page.clock.install();
+    await signIn(page);
+    await page.goto("/admin/contacts");
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    const subject = `Arrivée ${unique()}`;
+    await createContact(request, subject);
+    await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(0);
+    await page.clock.runFor(30_000);
+    await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(1);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
   test("finds an order by email, ships it, and the customer sees it on the tracking page", async ({ page, request }) => {
     const email = `cliente+${unique()}@example.fr`;
     const order = await createOrder(request, email);
