@@ -23,17 +23,14 @@ export function useCartDrawerState() {
 
   const loadRef = useRef(cartFetcher.load);
   loadRef.current = cartFetcher.load;
-  const loadedRef = useRef(false);
-  const reload = useCallback(() => {
-    loadedRef.current = true;
-    loadRef.current("/panier");
-  }, []);
+  // Loaded at each opening (another tab may have changed the cart); the last data shows meanwhile.
+  const reload = useCallback(() => loadRef.current("/panier"), []);
 
   const open = useCallback(
     (at: CartStep = "panier") => {
       setStep(at);
       setOpen(true);
-      if (!loadedRef.current) reload();
+      reload();
     },
     [reload],
   );
