@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_BODY_BYTES } from "./api.server";
 
 /**
  * Builds the OpenAPI 3.1 document of the JSON API from the same zod schemas the routes
@@ -7,7 +8,19 @@ import { z } from "zod";
 
 export type Auth = "public" | "own-cart" | "admin" | "demo" | "stripe-signature";
 
+export const AUTHS: Auth[] = ["public", "own-cart", "admin", "demo", "stripe-signature"];
+
 export type ApiResponseSpec = { description: string; schema?: z.ZodType };
+
+export const API_TAGS = ["Catalogue", "Panier", "Commandes", "Paiement", "Contact", "Administration", "Paramètres", "Documentation"] as const;
+export type ApiTag = (typeof API_TAGS)[number];
+
+export type ApiPathParam = {
+  name: string;
+  description: string;
+  /** JSON Schema of the segment; a positive integer (as parseId reads it) by default. */
+  schema?: Record<string, unknown>;
+};
 
 export type ApiOperation = {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -17,25 +30,33 @@ export type ApiOperation = {
   file: string;
   operationId: string;
   summary: string;
-  tag: "Catalogue" | "Panier" | "Commandes" | "Paiement" | "Contact" | "Administration" | "Paramètres" | "Documentation";
+  /** Longer explanation (French), shown after the auth text. */
+  description?: string;
+  tag: ApiTag;
   auth: Auth;
-  pathParams?: { name: string; description: string }[];
+  pathParams?: ApiPathParam[];
   query?: { name: string; description: string; required?: boolean; schema?: Record<string, unknown> }[];
+  /** The zod schema the route parses the JSON body with (the form's schema). */
   body?: z.ZodType;
-  /** Request body media type when not JSON (the Stripe webhook reads raw JSON text). */
-  success: { status: number } & ApiResponseSpec;
+  /**
+   * "json" (default): read by readJsonBody (64 kB, application/json, 400/413/415/422).
+   * "stripe-signed": the raw body is verified with the Stripe-Signature header (the webhook).
+   */
+  bodyMode?: "json" | "stripe-signed";
+  success: { status: number; headers?: Record<string, string> } & ApiResponseSpec;
   /** Extra documented errors besides those implied by auth, body and path params. */
   errors?: Record<number, string>;
 };
 
 export const apiErrorSchema = z
-  .object({
+  .looseObject({
     error: z.string().describe("Message en français, lisible par une personne"),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).describe("Détail par champ (vide si sans objet)"),
+    code: z.string().optional().describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
   })
-  .meta({ id: "ApiError" });
+  .describe("Erreur de l'API (composant ApiError)");
 
-const AUTH_TEXT: Record<Auth, string> = {
+export const AUTH_TEXT: Record<Auth, string> = {
   public: "Public.",
   "own-cart": "Panier du visiteur : le cookie signé `cart` désigne le seul panier accessible.",
   admin: "Session administrateur (cookie `__admin`) requise ; 401 sinon.",
@@ -43,9 +64,18 @@ const AUTH_TEXT: Record<Auth, string> = {
   "stripe-signature": "Appelé par Stripe : en-tête `Stripe-Signature` vérifié avec le secret du webhook.",
 };
 
+export const AUTH_LABEL: Record<Auth, string> = {
+  public: "Public",
+  "own-cart": "Panier du visiteur",
+  admin: "Session administrateur",
+  demo: "Mode démo uniquement",
+  "stripe-signature": "Signature Stripe",
+};
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
   delete out.$schema;
+  delete out.id;
   return out;
 }
 
@@ -55,30 +85,61 @@ function errorResponse(description: string) {
   return { description, content: { "application/json": { schema: errorRef } } };
 }
 
+/** A positive integer in a path segment, as parseId reads it. */
+export const ID_PARAM_SCHEMA = { type: "string", pattern: "^[1-9][0-9]{0,14}$" };
+
+const ORIGIN_ERROR = "Origine de la requête non autorisée";
+
+/** The errors an operation can answer: implied by its params, body and auth, plus its own. */
+export function documentedErrors(op: ApiOperation): Record<number, string> {
+  const errors: Record<number, string> = {};
+  const add = (status: number, text: string) => {
+    errors[status] = errors[status] && !errors[status].includes(text) ? `${errors[status]} ; ${text}` : text;
+  };
+  if (op.pathParams?.length) {
+    add(400, "Identifiant mal formé");
+    add(404, "Ressource introuvable");
+  }
+  if (op.body && op.bodyMode !== "stripe-signed") {
+    add(400, "JSON mal formé");
+    add(413, `Corps de requête trop volumineux (${MAX_BODY_BYTES / 1024} ko maximum)`);
+    add(415, "Le corps doit être du JSON (Content-Type: application/json)");
+    add(422, "Données invalides (détail dans `issues`)");
+  }
+  if (op.bodyMode === "stripe-signed") {
+    add(400, "Signature Stripe absente ou invalide");
+    add(413, "Corps de requête trop volumineux (512 ko maximum)");
+  }
+  if (op.method !== "get" && op.auth !== "stripe-signature") add(403, ORIGIN_ERROR);
+  if (op.auth === "admin") add(401, "Session administrateur requise");
+  if (op.auth === "demo") add(404, "Indisponible en mode production");
+  for (const [status, text] of Object.entries(op.errors ?? {})) add(Number(status), text);
+  return errors;
+}
+
 export function buildOpenApiDocument(operations: ApiOperation[], info: { version: string; serverUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const responses: Record<string, unknown> = {};
+    const headers = op.success.headers
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(op.success.headers).map(([name, description]) => [name, { description, schema: { type: "string" } }]),
+          ),
+        }
+      : {};
     responses[String(op.success.status)] =
       op.success.status === 204 || !op.success.schema
-        ? { description: op.success.description }
-        : { description: op.success.description, content: { "application/json": { schema: jsonSchema(op.success.schema, "output") } } };
-    const errors: Record<number, string> = {};
-    if (op.pathParams?.length) {
-      errors[400] = "Identifiant mal formé";
-      errors[404] = "Ressource introuvable";
+        ? { description: op.success.description, ...headers }
+        : {
+            description: op.success.description,
+            ...headers,
+            content: { "application/json": { schema: jsonSchema(op.success.schema, "output") } },
+          };
+    const errors = documentedErrors(op);
+    for (const status of Object.keys(errors).map(Number).sort((a, b) => a - b)) {
+      responses[String(status)] = errorResponse(errors[status]);
     }
-    if (op.body) {
-      errors[400] = errors[400] ? `${errors[400]} ou JSON mal formé` : "JSON mal formé";
-      errors[413] = "Corps de requête trop volumineux (64 ko maximum)";
-      errors[415] = "Le corps doit être du JSON (Content-Type: application/json)";
-      errors[422] = "Données invalides (détail dans `issues`)";
-      errors[403] = "Origine de la requête non autorisée";
-    }
-    if (op.auth === "admin") errors[401] = "Session administrateur requise";
-    if (op.auth === "demo") errors[404] = "Indisponible en mode production";
-    Object.assign(errors, op.errors ?? {});
-    for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description);
 
     const parameters = [
       ...(op.pathParams ?? []).map((p) => ({
@@ -86,7 +147,7 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
         in: "path",
         required: true,
         description: p.description,
-        schema: { type: "string", pattern: "^[1-9][0-9]{0,14}$" },
+        schema: p.schema ?? ID_PARAM_SCHEMA,
       })),
       ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: q.schema ?? { type: "string" } })),
     ];
@@ -97,7 +158,7 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
-      description: AUTH_TEXT[op.auth],
+      description: [AUTH_TEXT[op.auth], op.description].filter(Boolean).join("\n\n"),
       tags: [op.tag],
       "x-auth": op.auth,
       "x-route-file": op.file,
@@ -117,10 +178,11 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       version: info.version,
       description:
         "API JSON de la boutique. Montants en chaînes décimales (\"25.90\"), dates en ISO 8601 (UTC). " +
+        "Corps en `application/json`, 64 ko au plus. " +
         "Toute erreur a la forme `{ \"error\": \"…\", \"issues\": [{ \"path\": \"…\", \"message\": \"…\" }] }`.",
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
-    tags: ["Catalogue", "Panier", "Commandes", "Paiement", "Contact", "Administration", "Paramètres", "Documentation"].map((name) => ({ name })),
+    tags: API_TAGS.map((name) => ({ name })),
     paths,
     components: {
       schemas: { ApiError: jsonSchema(apiErrorSchema, "output") },
@@ -132,3 +194,5 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
     },
   };
 }
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

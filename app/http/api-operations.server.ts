@@ -1,0 +1,478 @@
+import { adminOrderApiSchema } from "~/schemas/admin-order";
+import {
+  adminLoginResponseSchema,
+  adminLogoutResponseSchema,
+  adminOrderListResponseSchema,
+  adminOrderResponseSchema,
+  adminSessionResponseSchema,
+  attachPaymentMethodResponseSchema,
+  cartAddResponseSchema,
+  cartItemsResponseSchema,
+  contactCreatedResponseSchema,
+  contactRequestListResponseSchema,
+  contactRequestResponseSchema,
+  openApiDocumentResponseSchema,
+  orderItemListResponseSchema,
+  paymentConfirmResponseSchema,
+  paymentStartResponseSchema,
+  productListResponseSchema,
+  productResponseSchema,
+  publicOrderResponseSchema,
+  settingsResponseSchema,
+  stripeEventDocSchema,
+  subscriptionStartResponseSchema,
+  userListResponseSchema,
+  userResponseSchema,
+  webhookResponseSchema,
+} from "~/schemas/api-responses";
+import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
+import { contactSchema } from "~/schemas/contact";
+import { contactStatusSchema } from "~/schemas/contact-status";
+import { loginSchema } from "~/schemas/login";
+import { apiOrderSchema } from "~/schemas/order";
+import { settingsPatchSchema } from "~/schemas/settings";
+import { userCreateSchema } from "~/schemas/user";
+import {
+  attachPaymentMethodBodySchema,
+  confirmPaymentBodySchema,
+  createSubscriptionBodySchema,
+  startPaymentBodySchema,
+} from "~/services/payments.server";
+import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
+
+/**
+ * Every operation of the JSON API (spec section 7, plus the cart, payment, webhook and
+ * documentation paths), with the zod schemas the route modules really use. The OpenAPI
+ * document, the /docs/api page and the contract tests are all generated from this list.
+ */
+
+const CART_ID_PARAM = {
+  type: "string",
+  format: "uuid",
+  pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+};
+
+const PAYMENT_ERRORS = {
+  404: "Commande introuvable (ou commande d'un autre panier)",
+  409: "Commande déjà payée, vide, en rupture, ou tentative déjà en cours (`code`)",
+  502: "Réponse incomplète du service de paiement (`code` missing_client_secret)",
+  503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
+};
+
+export const API_OPERATIONS: ApiOperation[] = [
+  // ---- Catalogue
+  {
+    method: "get",
+    path: "/api/products",
+    file: "app/routes/api.products.ts",
+    operationId: "listProducts",
+    summary: "Liste des produits du catalogue",
+    tag: "Catalogue",
+    auth: "public",
+    success: { status: 200, description: "Les produits, prix en chaînes décimales", schema: productListResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/products/{id}",
+    file: "app/routes/api.products.$id.ts",
+    operationId: "getProduct",
+    summary: "Un produit (la page d'accueil lit le produit 1)",
+    tag: "Catalogue",
+    auth: "public",
+    pathParams: [{ name: "id", description: "Identifiant du produit" }],
+    success: { status: 200, description: "Le produit", schema: productResponseSchema },
+  },
+
+  // ---- Panier
+  {
+    method: "post",
+    path: "/api/cart",
+    file: "app/routes/api.cart.ts",
+    operationId: "addToCart",
+    summary: "Ajoute un pack au panier (le panier ne contient qu'un produit à la fois)",
+    description:
+      "Seuls `productId` et `packId` (ou `variantName`, le nom exact du pack) sont lus : la ligne est créée en quantité 1 au prix du pack. " +
+      "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin.",
+    tag: "Panier",
+    auth: "own-cart",
+    body: cartAddSchema,
+    success: {
+      status: 201,
+      description: "Le panier après l'ajout, avec son identifiant",
+      schema: cartAddResponseSchema,
+      headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
+    },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock" },
+  },
+  {
+    method: "get",
+    path: "/api/cart/{id}",
+    file: "app/routes/api.cart.$id.ts",
+    operationId: "getCart",
+    summary: "Les articles du panier du visiteur",
+    description: "`id` est l'identifiant du panier (`cartId` de POST /api/cart) ; seul le sien est lisible.",
+    tag: "Panier",
+    auth: "own-cart",
+    pathParams: [{ name: "id", description: "Identifiant du panier (UUID)", schema: CART_ID_PARAM }],
+    success: { status: 200, description: "Les lignes du panier", schema: cartItemsResponseSchema },
+    errors: { 403: "Ce panier n'est pas le vôtre" },
+  },
+  {
+    method: "put",
+    path: "/api/cart/{id}",
+    file: "app/routes/api.cart.$id.ts",
+    operationId: "setCartItemQuantity",
+    summary: "Change la quantité d'une ligne (en dessous de 1, la ligne est retirée)",
+    tag: "Panier",
+    auth: "own-cart",
+    pathParams: [{ name: "id", description: "Identifiant de la ligne du panier" }],
+    body: cartQuantitySchema,
+    success: { status: 200, description: "Les lignes du panier après la modification", schema: cartItemsResponseSchema },
+    errors: { 404: "Article introuvable dans votre panier" },
+  },
+  {
+    method: "delete",
+    path: "/api/cart/{id}",
+    file: "app/routes/api.cart.$id.ts",
+    operationId: "removeCartItem",
+    summary: "Retire une ligne du panier",
+    tag: "Panier",
+    auth: "own-cart",
+    pathParams: [{ name: "id", description: "Identifiant de la ligne du panier" }],
+    success: { status: 204, description: "Ligne retirée (pas de corps)" },
+    errors: { 404: "Article introuvable dans votre panier" },
+  },
+  {
+    method: "delete",
+    path: "/api/cart/user/{userId}",
+    file: "app/routes/api.cart.user.$userId.ts",
+    operationId: "clearCart",
+    summary: "Vide le panier du visiteur",
+    description: "Le `userId` de la spécification est ici l'identifiant du panier du visiteur, le sien seulement.",
+    tag: "Panier",
+    auth: "own-cart",
+    pathParams: [{ name: "userId", description: "Identifiant du panier (UUID)", schema: CART_ID_PARAM }],
+    success: { status: 204, description: "Panier vidé (pas de corps)" },
+    errors: { 403: "Ce panier n'est pas le vôtre" },
+  },
+
+  // ---- Commandes
+  {
+    method: "get",
+    path: "/api/orders",
+    file: "app/routes/api.orders.ts",
+    operationId: "listOrders",
+    summary: "Liste des commandes, les plus récentes d'abord",
+    tag: "Commandes",
+    auth: "admin",
+    query: [
+      { name: "status", description: "Filtre de préparation", schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] } },
+      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded"] } },
+      { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
+    ],
+    success: { status: 200, description: "Les commandes", schema: adminOrderListResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/orders",
+    file: "app/routes/api.orders.ts",
+    operationId: "createOrder",
+    summary: "Crée une commande (en attente, non payée)",
+    description:
+      "Même règles que le formulaire de livraison : le client est trouvé ou créé d'après son email, les montants sont recalculés d'après les packs. " +
+      "`total`, `status`, `userId` et le `price` des articles sont acceptés et ignorés.",
+    tag: "Commandes",
+    auth: "public",
+    body: apiOrderSchema,
+    success: {
+      status: 201,
+      description: "La commande créée, avec son numéro `id`",
+      schema: publicOrderResponseSchema,
+      headers: { Location: "/api/orders/{id}" },
+    },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu" },
+  },
+  {
+    method: "get",
+    path: "/api/orders/{id}",
+    file: "app/routes/api.orders.$id.ts",
+    operationId: "getOrder",
+    summary: "Une commande (pages de confirmation et de suivi), sans données de compte",
+    tag: "Commandes",
+    auth: "public",
+    pathParams: [{ name: "id", description: "Numéro de commande (9 chiffres)" }],
+    success: { status: 200, description: "La commande et ses articles", schema: publicOrderResponseSchema },
+  },
+  {
+    method: "put",
+    path: "/api/orders/{id}",
+    file: "app/routes/api.orders.$id.ts",
+    operationId: "updateOrder",
+    summary: "Statut de préparation et numéro de suivi d'une commande",
+    description:
+      "`status` : pending, processing, shipped ou delivered (les libellés Commande reçue, En préparation, Expédiée, Livrée et `completed` sont acceptés). " +
+      "`trackingNumber` vide ou null l'efface. Le statut de paiement n'est pas modifiable ici.",
+    tag: "Commandes",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    body: adminOrderApiSchema,
+    success: { status: 200, description: "La commande modifiée", schema: adminOrderResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/orders/{id}/items",
+    file: "app/routes/api.orders.$id.items.ts",
+    operationId: "listOrderItems",
+    summary: "Les articles d'une commande (fiche commande de l'administration)",
+    tag: "Commandes",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    success: { status: 200, description: "Les articles, prix unitaires en chaînes décimales", schema: orderItemListResponseSchema },
+  },
+
+  // ---- Paiement
+  {
+    method: "post",
+    path: "/api/payments/start",
+    file: "app/routes/api.payments.start.ts",
+    operationId: "startPayment",
+    summary: "Démarre le paiement d'une commande (achat unique ou abonnement)",
+    description: "Réservé au visiteur dont le panier a créé la commande. Le montant vient toujours de la commande.",
+    tag: "Paiement",
+    auth: "own-cart",
+    body: startPaymentBodySchema,
+    success: { status: 200, description: "Secret client du paiement, ou `paid: true` si la commande est déjà payée", schema: paymentStartResponseSchema },
+    errors: PAYMENT_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/payments/confirm",
+    file: "app/routes/api.payments.confirm.ts",
+    operationId: "confirmPayment",
+    summary: "Le serveur vérifie le paiement auprès de Stripe et marque la commande payée",
+    description: "Rien dans la requête ne peut marquer une commande payée : seule la réponse de Stripe compte.",
+    tag: "Paiement",
+    auth: "public",
+    body: confirmPaymentBodySchema,
+    success: { status: 200, description: "État du paiement", schema: paymentConfirmResponseSchema },
+    errors: { 404: "Commande introuvable", 503: PAYMENT_ERRORS[503] },
+  },
+  {
+    method: "post",
+    path: "/api/create-subscription",
+    file: "app/routes/api.create-subscription.ts",
+    operationId: "createSubscription",
+    summary: "Abonnement : prélevé maintenant, puis toutes les 4 semaines à partir du 30e jour",
+    description: "Les champs `productId`, `quantity` et `userId` de la spécification sont acceptés et ignorés : tout vient de la commande.",
+    tag: "Paiement",
+    auth: "own-cart",
+    body: createSubscriptionBodySchema,
+    success: { status: 200, description: "Secret client de la première facture", schema: subscriptionStartResponseSchema },
+    errors: PAYMENT_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/attach-payment-method",
+    file: "app/routes/api.attach-payment-method.ts",
+    operationId: "attachPaymentMethod",
+    summary: "La carte devient celle des prochains prélèvements de l'abonnement",
+    tag: "Paiement",
+    auth: "own-cart",
+    body: attachPaymentMethodBodySchema,
+    success: { status: 200, description: "Carte rattachée", schema: attachPaymentMethodResponseSchema },
+    errors: {
+      403: "L'adresse email ne correspond pas à celle de la commande",
+      404: "Abonnement ou moyen de paiement introuvable",
+      409: "Moyen de paiement d'un autre client",
+      503: PAYMENT_ERRORS[503],
+    },
+  },
+  {
+    method: "post",
+    path: "/api/stripe/webhook",
+    file: "app/routes/api.stripe.webhook.ts",
+    operationId: "stripeWebhook",
+    summary: "Événements signés de Stripe (paiement réussi ou échoué, facture payée, abonnement terminé)",
+    description: "Chaque événement n'est traité qu'une fois (son identifiant est enregistré) : un renvoi ne change rien.",
+    tag: "Paiement",
+    auth: "stripe-signature",
+    body: stripeEventDocSchema,
+    bodyMode: "stripe-signed",
+    success: { status: 200, description: "Événement reçu", schema: webhookResponseSchema },
+  },
+
+  // ---- Contact
+  {
+    method: "post",
+    path: "/api/contact",
+    file: "app/routes/api.contact.ts",
+    operationId: "createContactRequest",
+    summary: "Envoie une demande de contact (mêmes règles que le formulaire de contact)",
+    tag: "Contact",
+    auth: "public",
+    body: contactSchema,
+    success: { status: 201, description: "Demande enregistrée, avec son `id`", schema: contactCreatedResponseSchema },
+  },
+
+  // ---- Administration
+  {
+    method: "post",
+    path: "/api/admin/login",
+    file: "app/routes/api.admin.login.ts",
+    operationId: "adminLogin",
+    summary: "Connexion administrateur (ouvre la session)",
+    description: "En cas d'échec, la réponse 401 contient aussi `success: false` et `message`.",
+    tag: "Administration",
+    auth: "public",
+    body: loginSchema,
+    success: {
+      status: 200,
+      description: "Connecté",
+      schema: adminLoginResponseSchema,
+      headers: { "Set-Cookie": "Cookie de session `__admin`" },
+    },
+    errors: { 401: "Identifiants invalides", 429: "Trop de tentatives : réessayez plus tard (en-tête Retry-After)" },
+  },
+  {
+    method: "post",
+    path: "/api/admin/logout",
+    file: "app/routes/api.admin.logout.ts",
+    operationId: "adminLogout",
+    summary: "Déconnexion (ferme la session)",
+    tag: "Administration",
+    auth: "public",
+    success: { status: 200, description: "Déconnecté", schema: adminLogoutResponseSchema, headers: { "Set-Cookie": "Efface le cookie `__admin`" } },
+  },
+  {
+    method: "get",
+    path: "/api/admin/session",
+    file: "app/routes/api.admin.session.ts",
+    operationId: "adminSession",
+    summary: "La session administrateur en cours",
+    description: "La réponse 401 contient aussi `authenticated: false` et `user: null`.",
+    tag: "Administration",
+    auth: "admin",
+    success: { status: 200, description: "Administrateur connecté", schema: adminSessionResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/admin/contacts",
+    file: "app/routes/api.admin.contacts.ts",
+    operationId: "listContactRequests",
+    summary: "Demandes de contact, les plus récentes d'abord",
+    tag: "Administration",
+    auth: "admin",
+    success: { status: 200, description: "Les demandes", schema: contactRequestListResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/admin/contacts/{id}",
+    file: "app/routes/api.admin.contacts.$id.ts",
+    operationId: "getContactRequest",
+    summary: "Une demande de contact",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de la demande" }],
+    success: { status: 200, description: "La demande", schema: contactRequestResponseSchema },
+  },
+  {
+    method: "patch",
+    path: "/api/admin/contacts/{id}",
+    file: "app/routes/api.admin.contacts.$id.ts",
+    operationId: "setContactRequestStatus",
+    summary: "Change le statut d'une demande (non_lu, lu, en_cours, traite)",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de la demande" }],
+    body: contactStatusSchema,
+    success: { status: 200, description: "La demande modifiée", schema: contactRequestResponseSchema },
+  },
+  {
+    method: "delete",
+    path: "/api/admin/contacts/{id}",
+    file: "app/routes/api.admin.contacts.$id.ts",
+    operationId: "deleteContactRequest",
+    summary: "Supprime une demande de contact",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de la demande" }],
+    success: { status: 204, description: "Demande supprimée (pas de corps)" },
+  },
+  {
+    method: "get",
+    path: "/api/public/contacts",
+    file: "app/routes/api.public.contacts.ts",
+    operationId: "listContactRequestsDemo",
+    summary: "Demandes de contact pour la page de test (outil de débogage)",
+    tag: "Administration",
+    auth: "demo",
+    success: { status: 200, description: "Les demandes", schema: contactRequestListResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/users",
+    file: "app/routes/api.users.ts",
+    operationId: "listUsers",
+    summary: "Utilisateurs (jamais de mot de passe ni d'empreinte)",
+    tag: "Administration",
+    auth: "admin",
+    success: { status: 200, description: "Les utilisateurs", schema: userListResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/users",
+    file: "app/routes/api.users.ts",
+    operationId: "createUser",
+    summary: "Crée un utilisateur (mot de passe haché, jamais renvoyé)",
+    tag: "Administration",
+    auth: "admin",
+    body: userCreateSchema,
+    success: { status: 201, description: "L'utilisateur créé, avec son `id`", schema: userResponseSchema, headers: { Location: "/api/users/{id}" } },
+    errors: { 409: "Nom d'utilisateur ou adresse email déjà utilisés" },
+  },
+
+  // ---- Paramètres
+  {
+    method: "get",
+    path: "/api/settings",
+    file: "app/routes/api.settings.ts",
+    operationId: "getSettings",
+    summary: "Les six paramètres du site",
+    tag: "Paramètres",
+    auth: "public",
+    success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },
+  },
+  {
+    method: "patch",
+    path: "/api/settings",
+    file: "app/routes/api.settings.ts",
+    operationId: "updateSettings",
+    summary: "Modifie un ou plusieurs paramètres du site",
+    tag: "Paramètres",
+    auth: "admin",
+    body: settingsPatchSchema,
+    success: { status: 200, description: "Les paramètres après modification", schema: settingsResponseSchema },
+  },
+
+  // ---- Documentation
+  {
+    method: "get",
+    path: "/api/openapi.json",
+    file: "app/routes/api.openapi[.]json.ts",
+    operationId: "getOpenApiDocument",
+    summary: "Ce document OpenAPI 3.1 (page lisible : /docs/api)",
+    tag: "Documentation",
+    auth: "public",
+    success: { status: 200, description: "Le document OpenAPI", schema: openApiDocumentResponseSchema },
+  },
+];
+
+export const API_VERSION = "1.0.0";
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** The OpenAPI document of the whole API (built once per process). */
+export function getOpenApiDocument() {
+  cached ??= buildOpenApiDocument(API_OPERATIONS, { version: API_VERSION });
+  return cached;
+}

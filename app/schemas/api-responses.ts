@@ -1,0 +1,286 @@
+import { z } from "zod";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/db/schema";
+
+/**
+ * Zod schemas of the JSON API's RESPONSES (the request bodies are the forms' schemas in
+ * app/schemas/* and the payment service). They describe what productToApi, orderToApi,
+ * toApiCartItems, getPublicOrder, listUsers... return, feed the OpenAPI document
+ * (GET /api/openapi.json) and are checked against real responses by the contract tests.
+ *
+ * Objects are strict: a field that is not documented here (a password hash, say) makes a
+ * response invalid.
+ */
+
+/** Money: a decimal string with two decimals, "25.90". */
+export const moneySchema = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .meta({ description: "Montant en euros, chaîne décimale à deux décimales", examples: ["25.90"] });
+
+/** A UTC ISO 8601 timestamp, "2026-03-05T09:30:00.000Z". */
+export const isoDateSchema = z.iso.datetime().meta({ description: "Date ISO 8601 (UTC)", examples: ["2026-03-05T09:30:00.000Z"] });
+
+const id = z.number().int().positive();
+const nullableText = z.string().nullable();
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue
+
+/** productToApi: GET /api/products and GET /api/products/{id}. */
+export const productResponseSchema = z.strictObject({
+  id,
+  name: z.string(),
+  images: z.array(z.string()).describe("Adresses des images (chemins du site ou https://)"),
+  price: moneySchema,
+  originalPrice: moneySchema.nullable().describe("Prix barré, ou null"),
+  sku: z.string(),
+  category: z.string(),
+  stock: z.number().int().min(0),
+});
+
+export const productListResponseSchema = z.array(productResponseSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Cart
+
+const cartIdSchema = z.uuid().describe("Identifiant du panier du visiteur (cookie signé `cart`)");
+
+/** toApiCartItems: one cart line. */
+export const cartItemResponseSchema = z.strictObject({
+  id: id.describe("Identifiant de la ligne (PUT/DELETE /api/cart/{id})"),
+  cartId: cartIdSchema.nullable(),
+  userId: cartIdSchema
+    .nullable()
+    .describe("Le `userId` de la spécification : ici l'identifiant du panier du visiteur (une chaîne), égal à cartId"),
+  productId: id,
+  packId: id.describe("Pack choisi (1 : 3 masques, 2 : 6 + 2 offerts, 3 : 9 + 3 offerts)"),
+  quantity: z.number().int().min(1),
+  variantName: nullableText,
+  variantPrice: moneySchema,
+  variantOriginalPrice: moneySchema.nullable(),
+  product: z.strictObject({ id, name: z.string(), images: z.array(z.string()), price: moneySchema }),
+});
+
+export const cartItemsResponseSchema = z.array(cartItemResponseSchema);
+
+/** POST /api/cart. */
+export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, items: cartItemsResponseSchema });
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
+const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
+
+/** getPublicOrder: GET /api/orders/{id} and POST /api/orders (no account data). */
+export const publicOrderResponseSchema = z.strictObject({
+  id: id.describe("Numéro de commande aléatoire à 9 chiffres"),
+  status: fulfilmentStatus,
+  paymentStatus,
+  createdAt: isoDateSchema,
+  shippingAddress: nullableText,
+  shippingPostalCode: nullableText,
+  shippingCity: nullableText,
+  shippingCountry: nullableText,
+  subtotal: moneySchema,
+  shipping: moneySchema.describe("Frais de port (offerts : \"0.00\")"),
+  total: moneySchema,
+  trackingNumber: nullableText,
+  items: z.array(
+    z.strictObject({
+      id,
+      productId: id.nullable(),
+      quantity: z.number().int().min(1),
+      price: moneySchema.describe("Prix unitaire"),
+      product: z.strictObject({ name: z.string(), variantName: nullableText }),
+    }),
+  ),
+});
+
+/** orderToApi: GET /api/orders (admin) and PUT /api/orders/{id}. */
+export const adminOrderResponseSchema = z.strictObject({
+  id,
+  createdAt: isoDateSchema,
+  status: fulfilmentStatus,
+  paymentStatus,
+  subtotal: moneySchema,
+  shipping: moneySchema,
+  total: moneySchema,
+  userId: id.nullable(),
+  customerName: z.string(),
+  customerEmail: nullableText,
+  trackingNumber: nullableText,
+  shippingAddress: nullableText,
+  shippingPostalCode: nullableText,
+  shippingCity: nullableText,
+  shippingCountry: nullableText,
+  isSubscription: z.boolean(),
+  stripeSubscriptionId: nullableText,
+});
+
+export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
+
+/** orderItemToApi: GET /api/orders/{id}/items (admin). */
+export const orderItemResponseSchema = z.strictObject({
+  id,
+  productId: id.nullable(),
+  quantity: z.number().int().min(1),
+  price: moneySchema.describe("Prix unitaire"),
+  product: z.strictObject({ name: z.string(), variantName: nullableText, image: nullableText }),
+});
+
+export const orderItemListResponseSchema = z.array(orderItemResponseSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Payment
+
+const paymentIntentStatus = z.enum([
+  "requires_payment_method",
+  "requires_confirmation",
+  "requires_action",
+  "processing",
+  "requires_capture",
+  "canceled",
+  "succeeded",
+]);
+
+const subscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"]);
+
+/** createOrderSubscription: POST /api/create-subscription. */
+export const subscriptionStartResponseSchema = z.strictObject({
+  orderId: id,
+  clientSecret: z.string().describe("Secret client de la première facture, pour Stripe.js"),
+  subscriptionId: z.string(),
+  setupFee: moneySchema.describe("Premier prélèvement, aujourd'hui"),
+  recurringAmount: moneySchema.describe("Montant prélevé toutes les 4 semaines à partir du 30e jour"),
+  status: subscriptionStatus,
+  paymentIntentStatus: paymentIntentStatus.nullable(),
+  message: nullableText,
+});
+
+/** POST /api/payments/start: one-off payment, already paid, or the subscription answer. */
+export const paymentStartResponseSchema = z.union([
+  z.strictObject({ paid: z.literal(true), orderId: id }),
+  z.strictObject({
+    paid: z.literal(false),
+    orderId: id,
+    clientSecret: z.string(),
+    paymentIntentId: z.string(),
+    amountCents: z.number().int(),
+    amount: moneySchema,
+    status: paymentIntentStatus,
+  }),
+  subscriptionStartResponseSchema.extend({ paid: z.literal(false) }),
+]);
+
+/** POST /api/payments/confirm. */
+export const paymentConfirmResponseSchema = z.strictObject({ paid: z.boolean(), orderId: id, paymentStatus });
+
+/** POST /api/attach-payment-method. */
+export const attachPaymentMethodResponseSchema = z.strictObject({
+  attached: z.literal(true),
+  subscriptionId: z.string(),
+  paymentMethodId: z.string(),
+});
+
+/** POST /api/stripe/webhook. */
+export const webhookResponseSchema = z.strictObject({
+  received: z.literal(true),
+  type: z.string().describe("Type de l'événement Stripe"),
+  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "renewal_paid", "ignored"]),
+});
+
+/**
+ * What Stripe posts to the webhook (documentation only: the route verifies the raw body's
+ * signature, then reads the event with Stripe's SDK).
+ */
+export const stripeEventDocSchema = z.looseObject({
+  id: z.string().describe("evt_..."),
+  type: z.string().describe("payment_intent.succeeded, invoice.paid, customer.subscription.deleted..."),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Contact
+
+/** A stored contact request (admin lists, demo list). */
+export const contactRequestResponseSchema = z.strictObject({
+  id,
+  name: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  status: z.enum(CONTACT_STATUSES).describe("non_lu, lu, en_cours, traite"),
+  createdAt: isoDateSchema,
+  updatedAt: isoDateSchema,
+});
+
+export const contactRequestListResponseSchema = z.array(contactRequestResponseSchema);
+
+/** POST /api/contact. */
+export const contactCreatedResponseSchema = z.strictObject({
+  success: z.literal(true),
+  id,
+  status: z.enum(CONTACT_STATUSES),
+  createdAt: isoDateSchema,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Administration
+
+const adminUser = z.strictObject({
+  id,
+  username: z.string(),
+  email: z.string(),
+  firstName: nullableText,
+  lastName: nullableText,
+  isAdmin: z.literal(true),
+});
+
+/** GET /api/admin/session (authenticated). */
+export const adminSessionResponseSchema = z.strictObject({ authenticated: z.literal(true), user: adminUser });
+
+/** POST /api/admin/login (success; failures are errors 401/429). */
+export const adminLoginResponseSchema = z.strictObject({ success: z.literal(true), message: z.string(), user: adminUser });
+
+/** POST /api/admin/logout. */
+export const adminLogoutResponseSchema = z.strictObject({ success: z.literal(true), message: z.string() });
+
+/** listUsers / createUser: a user without any password data. */
+export const userResponseSchema = z.strictObject({
+  id,
+  username: z.string(),
+  email: z.string(),
+  firstName: nullableText,
+  lastName: nullableText,
+  address: nullableText,
+  city: nullableText,
+  postalCode: nullableText,
+  country: nullableText,
+  phone: nullableText,
+  isAdmin: z.boolean(),
+  createdAt: isoDateSchema,
+  updatedAt: isoDateSchema,
+});
+
+export const userListResponseSchema = z.array(userResponseSchema);
+
+/** getSettings: the six public site settings. */
+export const settingsResponseSchema = z.strictObject({
+  siteName: z.string(),
+  siteEmail: z.string(),
+  siteDescription: z.string(),
+  siteAddress: z.string(),
+  sitePhone: z.string(),
+  siteFooterText: z.string(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Documentation
+
+/** GET /api/openapi.json (its own shape is OpenAPI 3.1's). */
+export const openApiDocumentResponseSchema = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});

@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import { getCartCookie } from "~/services/cart-session.server";
+import { addToCart, readCart } from "~/services/cart.server";
+import { createContactRequest } from "~/services/contacts.server";
+import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderSubscription } from "~/services/payments.server";
+import type { StripeEmulatorHandle } from "~/services/stripe.server";
+import { adminCookie } from "../unit/admin-helpers";
+import { browserCreatePaymentMethod, CARDS, createTestOrder } from "../unit/payments-fixtures";
+import type { ApiCall } from "./api-client";
+
+/**
+ * One valid request per operation of the OpenAPI document (by operationId), built against
+ * the test database: the contract test sends it and expects the documented success.
+ * The same request without the admin cookie must give the documented 401.
+ */
+
+export type FixtureContext = { emulator: StripeEmulatorHandle };
+
+export const VALID_ORDER_BODY = {
+  customerEmail: "camille.contrat@example.fr",
+  customerName: "Camille Contrat",
+  shippingAddress: "12 rue des Lilas",
+  shippingPostalCode: "75011",
+  shippingCity: "Paris",
+  items: [{ productId: 1, packId: 2, quantity: 1 }],
+};
+
+export const VALID_CONTACT_BODY = {
+  name: "Camille Martin",
+  email: "camille@example.fr",
+  subject: "Ma commande",
+  message: "Bonjour, quand ma commande sera-t-elle expédiée ?",
+};
+
+export async function cartCookieFor(cartId: string) {
+  return (await getCartCookie().serialize(cartId)).split(";")[0];
+}
+
+/** A new visitor's cart holding pack 2, with its Cookie header and line id. */
+export async function newCart() {
+  const cartId = randomUUID();
+  addToCart(cartId, { productId: 1, packId: 2 });
+  return { cartId, cookie: await cartCookieFor(cartId), lineId: String(readCart(cartId).lines[0].id) };
+}
+
+function newOrderId() {
+  return createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] }).id;
+}
+
+function newContactId() {
+  return createContactRequest(VALID_CONTACT_BODY).id;
+}
+
+let loginAddress = 0;
+
+type Fixture = (ctx: FixtureContext) => Promise<ApiCall>;
+
+const admin = async (call: ApiCall = {}): Promise<ApiCall> => ({ ...call, headers: { ...call.headers, Cookie: await adminCookie() } });
+
+export const VALID_REQUESTS: Record<string, Fixture> = {
+  listProducts: async () => ({}),
+  getProduct: async () => ({ params: { id: "1" } }),
+
+  addToCart: async () => ({ body: { productId: 1, packId: 2 } }),
+  getCart: async () => {
+    const cart = await newCart();
+    return { params: { id: cart.cartId }, headers: { Cookie: cart.cookie } };
+  },
+  setCartItemQuantity: async () => {
+    const cart = await newCart();
+    return { params: { id: cart.lineId }, body: { quantity: 2 }, headers: { Cookie: cart.cookie } };
+  },
+  removeCartItem: async () => {
+    const cart = await newCart();
+    return { params: { id: cart.lineId }, headers: { Cookie: cart.cookie } };
+  },
+  clearCart: async () => {
+    const cart = await newCart();
+    return { params: { userId: cart.cartId }, headers: { Cookie: cart.cookie } };
+  },
+
+  listOrders: async () => {
+    newOrderId();
+    return admin({ query: "payment=unpaid" });
+  },
+  createOrder: async () => ({ body: VALID_ORDER_BODY }),
+  getOrder: async () => ({ params: { id: String(newOrderId()) } }),
+  updateOrder: async () => admin({ params: { id: String(newOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
+  listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
+
+  startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off" } }),
+  confirmPayment: async () => ({ body: { orderId: createTestOrder() } }),
+  createSubscription: async () => ({ body: { orderId: createTestOrder(), customerEmail: "camille.martin@example.fr" } }),
+  attachPaymentMethod: async () => {
+    const orderId = createTestOrder();
+    const sub = await createOrderSubscription(orderId);
+    const paymentMethodId = await browserCreatePaymentMethod(CARDS.success);
+    return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId } };
+  },
+  stripeWebhook: async ({ emulator }) => {
+    const { payload, signature } = emulator.signEvent({
+      id: `evt_contract_${randomUUID().replace(/-/g, "")}`,
+      object: "event",
+      type: "customer.created",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "cus_contract", object: "customer" } },
+    });
+    return { rawBody: payload, headers: { "Stripe-Signature": signature, Origin: "" } };
+  },
+
+  createContactRequest: async () => ({ body: VALID_CONTACT_BODY }),
+
+  adminLogin: async () => ({
+    body: { username: "admin", password: "motdepasse-test-1" },
+    headers: { "X-Forwarded-For": `198.51.100.${++loginAddress}` },
+  }),
+  adminLogout: async () => admin(),
+  adminSession: async () => admin(),
+  listContactRequests: async () => {
+    newContactId();
+    return admin();
+  },
+  getContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
+  setContactRequestStatus: async () => admin({ params: { id: String(newContactId()) }, body: { status: "en_cours" } }),
+  deleteContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
+  listContactRequestsDemo: async () => {
+    newContactId();
+    return {};
+  },
+  listUsers: async () => admin(),
+  createUser: async () =>
+    admin({
+      body: {
+        username: `contrat.${randomUUID().slice(0, 8)}`,
+        email: `contrat.${randomUUID().slice(0, 8)}@example.fr`,
+        password: "motdepasse-contrat-1",
+        firstName: "Claire",
+        isAdmin: false,
+      },
+    }),
+
+  getSettings: async () => ({}),
+  updateSettings: async () => admin({ body: { siteName: "Maison Éclat", sitePhone: "01 84 60 12 34" } }),
+
+  getOpenApiDocument: async () => ({}),
+};
+
+/** The same request without the admin session cookie. */
+export function withoutAdmin(call: ApiCall): ApiCall {
+  const headers = { ...call.headers };
+  delete headers.Cookie;
+  return { ...call, headers };
+}
