@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { formatDateTime } from "~/lib/dates";
 import { centsToDecimal } from "~/lib/money";
 import { FULFILMENT_LABELS, PAYMENT_LABELS } from "~/lib/order-status";
 import { readOrderFilters } from "~/schemas/admin-order";
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const lines = orders.map((o) =>
     [
       o.id,
-      o.createdAt,
+      formatDateTime(o.createdAt),
       o.customer,
       o.email,
       FULFILMENT_LABELS[o.status],
