@@ -12,6 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
+import { useEffect } from "react";
 import { getToast } from "remix-toast";
 import { CartDrawer } from "~/components/cart/CartDrawer";
 import { useCartDrawerState } from "~/components/cart/CartDrawerContext";
@@ -75,6 +76,10 @@ export default function App() {
   // The back office has its own frame: no shop header and footer under /admin.
   const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
   const cartDrawer = useCartDrawerState();
+  // Marks the page interactive (tests wait for it before clicking).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <Document>
       <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">

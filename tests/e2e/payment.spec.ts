@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { gotoReady } from "../helpers/e2e";
 
 /**
  * Card payment in the checkout drawer, against the production build in demo mode: the
@@ -18,7 +19,7 @@ const CARD = {
 };
 
 async function reachPaymentStep(page: Page) {
-  await page.goto("/product/1");
+  await gotoReady(page, "/product/1");
   await page.getByRole("radio", { name: "6 masques + 2 offerts" }).check();
   await page.getByRole("button", { name: "Commander" }).click();
   const drawer = page.getByRole("dialog");

@@ -1,0 +1,11 @@
+import type { Page } from "@playwright/test";
+
+/**
+ * Opens a page and, when JavaScript runs (pass the test's `javaScriptEnabled`), waits until
+ * React has hydrated it (root sets html[data-hydrated]), so a click is not a plain form post.
+ */
+export async function gotoReady(page: Page, url: string, javaScriptEnabled = true) {
+  const response = await page.goto(url);
+  if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  return response;
+}
