@@ -104,6 +104,8 @@ export const orders = sqliteTable(
     cartId: text("cart_id"),
     paidAt: text("paid_at"),
     stockDecrementedAt: text("stock_decremented_at"),
+    /** When the subscription was cancelled (ISO, UTC): online cancellation or Stripe's webhook. */
+    subscriptionCanceledAt: text("subscription_canceled_at"),
     ...timestamps,
   },
   (t) => [

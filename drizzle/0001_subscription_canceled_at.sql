@@ -1,0 +1,1 @@
+ALTER TABLE `orders` ADD `subscription_canceled_at` text;
