@@ -692,6 +692,13 @@ function applyEvent(tx: DbTx, event: Stripe.Event): WebhookOutcome {
       if (order.paymentStatus !== "paid") {
         // An unpaid subscription that ended: the order can start a new payment.
         tx.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, order.id)).run();
+      } else if (!order.subscriptionCanceledAt) {
+        // A paid subscription ended (cancelled online, by us at Stripe, or after failed renewals).
+        const endedAt = sub.canceled_at ?? sub.ended_at;
+        tx.update(orders)
+          .set({ subscriptionCanceledAt: endedAt ? new Date(endedAt * 1000).toISOString() : new Date().toISOString() })
+          .where(and(eq(orders.id, order.id), isNull(orders.subscriptionCanceledAt)))
+          .run();
       }
       return "subscription_ended";
     }
