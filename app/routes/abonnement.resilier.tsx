@@ -1,0 +1,147 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Field } from "~/components/ui/Field";
+import { Honeypot } from "~/components/ui/Honeypot";
+import { requireSameOriginForm } from "~/http/api.server";
+import { formatDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
+import { clientAddress } from "~/services/admin-auth.server";
+import { isHoneypotFilled } from "~/services/honeypot.server";
+import { paymentErrorBody } from "~/services/payments.server";
+import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
+
+export const meta: MetaFunction = () =>
+  pageMeta(
+    "Résilier mon abonnement",
+    "Résiliez en ligne votre abonnement aux masques Maison Éclat avec votre numéro de commande et votre adresse email : aucun prélèvement ne sera plus effectué.",
+  );
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+const UNEXPECTED = "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant.";
+
+type Outcome =
+  | { kind: "canceled" | "already_canceled"; orderId: number; canceledAt: string }
+  | { kind: "refused"; message: string };
+
+/** POST /abonnement/resilier: a plain form post, so it works without JavaScript. */
+export async function action({ request }: ActionFunctionArgs) {
+  requireSameOriginForm(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: subscriptionCancelSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply(), outcome: null as Outcome | null }, { status: 400 });
+  }
+  // Bots fill the hidden field: cancel nothing, and say nothing more than for an unknown order.
+  if (isHoneypotFilled(formData)) {
+    const outcome: Outcome = { kind: "refused", message: SUBSCRIPTION_NOT_FOUND_MESSAGE };
+    return json({ result: submission.reply(), outcome }, { status: 404 });
+  }
+  try {
+    const done = await cancelSubscription(submission.value, { address: clientAddress(request) });
+    const outcome: Outcome = { kind: done.outcome, orderId: done.orderId, canceledAt: done.canceledAt };
+    return json({ result: submission.reply({ resetForm: true }), outcome });
+  } catch (error) {
+    const known = paymentErrorBody(error);
+    if (!known) console.error("subscription cancellation failed", error);
+    const outcome: Outcome = { kind: "refused", message: known?.body.error ?? UNEXPECTED };
+    return json({ result: submission.reply(), outcome }, { status: known?.status ?? 503 });
+  }
+}
+
+export default function CancelSubscription() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const outcome = actionData?.outcome ?? null;
+
+  const [form, fields] = useForm({
+    id: "subscription-cancel-form",
+    lastResult: actionData?.result,
+    constraint: undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: subscriptionCancelSchema }),
+  });
+
+  const done = outcome && outcome.kind !== "refused" ? outcome : null;
+
+  return (
+    <div className="container-page py-10 md:py-16">
+      <div className="mx-auto max-w-2xl">
+        <h1 className="font-serif text-3xl md:text-4xl">Résilier mon abonnement</h1>
+        <p className="mt-3 text-ink-soft">
+          Votre abonnement se résilie ici, en ligne, à tout moment et sans frais. Il suffit du numéro de commande de votre
+          abonnement et de l'adresse email utilisée lors de la commande.
+        </p>
+
+        {done ? (
+          <section
+            role="status"
+            aria-labelledby="resiliation-faite"
+            data-testid="subscription-cancel-success"
+            className="mt-8 rounded-2xl bg-sage-100 p-6 text-sage-700"
+          >
+            <h2 id="resiliation-faite" className="font-serif text-2xl">
+              {done.kind === "canceled" ? "Votre abonnement a été résilié." : "Votre abonnement est déjà résilié."}
+            </h2>
+            <p className="mt-2">
+              Abonnement de la commande n°{done.orderId}, résilié le{" "}
+              <span data-testid="subscription-canceled-at" className="font-semibold">
+                {formatDate(done.canceledAt)}
+              </span>
+              .
+            </p>
+            <p className="mt-2">Aucun autre prélèvement ne sera effectué. La commande déjà payée vous reste acquise et vous est livrée.</p>
+            <p className="mt-4">
+              <Link to="/" className="underline">
+                Retour à la boutique
+              </Link>
+            </p>
+          </section>
+        ) : (
+          <>
+            <section aria-labelledby="ce-qui-se-passe" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+              <h2 id="ce-qui-se-passe" className="font-serif text-xl">
+                Ce qui se passe quand vous résiliez
+              </h2>
+              <ul className="mt-3 list-disc space-y-1 pl-5 text-ink-soft">
+                <li>L'abonnement prend fin immédiatement : aucun autre prélèvement ne sera effectué.</li>
+                <li>La commande déjà payée vous reste acquise : elle est préparée et livrée normalement.</li>
+                <li>Aucun frais ni justificatif n'est demandé.</li>
+              </ul>
+            </section>
+
+            {outcome?.kind === "refused" ? (
+              <p role="alert" data-testid="subscription-cancel-error" className="mt-6 rounded-lg bg-rose-100 p-4 text-rose-700">
+                {outcome.message}
+              </p>
+            ) : null}
+
+            <Form method="post" {...getFormProps(form)} className="mt-6 grid gap-2 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+              <Honeypot />
+              <Field
+                label="Numéro de commande"
+                field={fields.orderId}
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={40}
+                hint="Indiqué dans l'email de confirmation de votre commande d'abonnement."
+              />
+              <Field label="Adresse email" field={fields.email} type="email" autoComplete="email" maxLength={254} />
+              <div>
+                <button type="submit" className="btn-primary w-full sm:w-auto" disabled={submitting}>
+                  {submitting ? "Résiliation en cours..." : "Résilier mon abonnement"}
+                </button>
+              </div>
+            </Form>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

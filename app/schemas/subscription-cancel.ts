@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+export const SUBSCRIPTION_ORDER_REQUIRED_MESSAGE = "Le numéro de commande est requis";
+export const SUBSCRIPTION_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
+
+/**
+ * Online cancellation of a subscription (/abonnement/resilier): the order number as people
+ * type it ('123456789', '#123 456 789', read by parseOrderNumber) and the checkout email.
+ */
+export const subscriptionCancelSchema = z.object({
+  orderId: z
+    .string({ error: SUBSCRIPTION_ORDER_REQUIRED_MESSAGE })
+    .trim()
+    .min(1, SUBSCRIPTION_ORDER_REQUIRED_MESSAGE)
+    .max(40, "Numéro de commande invalide"),
+  email: z
+    .string({ error: SUBSCRIPTION_EMAIL_INVALID_MESSAGE })
+    .trim()
+    .max(254, SUBSCRIPTION_EMAIL_INVALID_MESSAGE)
+    .pipe(z.email(SUBSCRIPTION_EMAIL_INVALID_MESSAGE)),
+});
+
+export type SubscriptionCancelInput = z.infer<typeof subscriptionCancelSchema>;

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { action as pageAction } from "~/routes/abonnement.resilier";
+import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
+import { action as startAction } from "~/routes/api.payments.start";
+import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
+import { PaymentError } from "~/services/payments.server";
+import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import {
+  cancelSubscription,
+  MAX_CANCEL_FAILURES_PER_ORDER,
+  resetSubscriptionCancelRateLimit,
+  SUBSCRIPTION_NOT_FOUND_MESSAGE,
+} from "~/services/subscriptions.server";
+import { formRequest } from "../helpers/requests";
+import {
+  browserPay,
+  CARDS,
+  createTestOrder,
+  deliverWebhooksToRoute,
+  getOrder,
+  jsonRequest,
+  replayEvent,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
+
+const EMAIL = "camille.martin@example.fr"; // the checkout email of createTestOrder
+
+let emulator: StripeEmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+beforeEach(() => {
+  resetSubscriptionCancelRateLimit();
+});
+
+async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
+  deliverWebhooksToRoute(emulator);
+  try {
+    const result = await run();
+    await emulator.flushWebhooks();
+    return result;
+  } finally {
+    emulator.setWebhookTarget(null);
+  }
+}
+
+/** A subscription order whose first charge was paid (4242), as after a real checkout. */
+async function paidSubscriptionOrder() {
+  const orderId = createTestOrder();
+  const response = await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", { orderId })));
+  const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
+  await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));
+  const order = getOrder(orderId);
+  expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: true, stripeSubscriptionId: created.subscriptionId });
+  return { orderId, subscriptionId: created.subscriptionId };
+}
+
+async function subscriptionAtStripe(id: string) {
+  return (await getStripe()).subscriptions.retrieve(id);
+}
+
+function deletedEvents(subscriptionId: string) {
+  return emulator.events.filter(
+    (e) => e.type === "customer.subscription.deleted" && (e.data.object as { id: string }).id === subscriptionId,
+  );
+}
+
+async function refusal(run: () => Promise<unknown>) {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(PaymentError);
+    return { status: (error as PaymentError).status, message: (error as PaymentError).message };
+  }
+  throw new Error("expected a refusal");
+}
+
+async function postPage(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await pageAction(routeArgs(formRequest("/abonnement/resilier", fields, { headers })));
+  return { status: response.status, body: await response.json() };
+}
+
+describe("cancelSubscription", () => {
+  it("cancels at Stripe with the checkout email (any case, spaces) and records the date on the order", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
+    const before = Date.now();
+
+    const result = await cancelSubscription({ orderId: String(orderId), email: "  Camille.MARTIN@example.fr " });
+
+    const sub = await subscriptionAtStripe(subscriptionId);
+    expect(sub.status).toBe("canceled");
+    expect(sub.canceled_at).toBeGreaterThanOrEqual(Math.floor(before / 1000));
+    expect(result).toEqual({ outcome: "canceled", orderId, canceledAt: new Date(sub.canceled_at! * 1000).toISOString() });
+    const order = getOrder(orderId);
+    expect(order.subscriptionCanceledAt).toBe(result.canceledAt);
+    // The paid order is kept: still paid, still to ship.
+    expect(order).toMatchObject({ paymentStatus: "paid", status: "pending", isSubscription: true, stripeSubscriptionId: subscriptionId });
+    // Stripe's signed webhook for it was emitted, and the shop accepts it without changing the date.
+    const [deleted] = deletedEvents(subscriptionId);
+    expect(deleted).toBeDefined();
+    expect(await (await replayEvent(emulator, deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
+    expect(getOrder(orderId).subscriptionCanceledAt).toBe(result.canceledAt);
+  });
+
+  it("is idempotent: a second cancellation says it is already cancelled, with the same date, and calls Stripe no more", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    const first = await cancelSubscription({ orderId, email: EMAIL });
+    const second = await cancelSubscription({ orderId, email: EMAIL });
+    expect(second).toEqual({ outcome: "already_canceled", orderId, canceledAt: first.canceledAt });
+    expect(deletedEvents(subscriptionId)).toHaveLength(1);
+    expect(getOrder(orderId).subscriptionCanceledAt).toBe(first.canceledAt);
+  });
+
+  it("gives the same neutral answer for an unknown order and a wrong email, and changes nothing", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    const before = getOrder(orderId);
+    const unknown = await refusal(() => cancelSubscription({ orderId: "123456789", email: EMAIL }));
+    const wrongEmail = await refusal(() => cancelSubscription({ orderId, email: "quelquun@example.fr" }));
+    const garbage = await refusal(() => cancelSubscription({ orderId: "abc", email: EMAIL }));
+    for (const answer of [unknown, wrongEmail, garbage]) {
+      expect(answer).toEqual({ status: 404, message: "Aucun abonnement actif ne correspond à ces informations." });
+    }
+    expect(getOrder(orderId)).toEqual(before);
+    expect(getOrder(orderId).subscriptionCanceledAt).toBeNull();
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
+    expect(deletedEvents(subscriptionId)).toHaveLength(0);
+  });
+
+  it("a one-off order, and a subscription never paid, cannot be 'cancelled'", async () => {
+    const oneOffId = createTestOrder();
+    const started = await (await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId: oneOffId })))).json();
+    await withWebhooks(() => browserPay(started.clientSecret, CARDS.success));
+    expect(getOrder(oneOffId)).toMatchObject({ paymentStatus: "paid", isSubscription: false });
+    expect(await refusal(() => cancelSubscription({ orderId: oneOffId, email: EMAIL }))).toEqual({
+      status: 404,
+      message: SUBSCRIPTION_NOT_FOUND_MESSAGE,
+    });
+    expect(getOrder(oneOffId).subscriptionCanceledAt).toBeNull();
+
+    const unpaidId = createTestOrder();
+    await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", { orderId: unpaidId })));
+    expect(getOrder(unpaidId)).toMatchObject({ paymentStatus: "unpaid", isSubscription: true });
+    expect((await refusal(() => cancelSubscription({ orderId: unpaidId, email: EMAIL }))).status).toBe(404);
+  });
+
+  it("records a cancellation made elsewhere: by Stripe's webhook, or found when Stripe says it is already cancelled", async () => {
+    // Cancelled at Stripe (dashboard), webhook delivered: the order records it, once.
+    const a = await paidSubscriptionOrder();
+    await withWebhooks(() => (async () => (await getStripe()).subscriptions.cancel(a.subscriptionId))());
+    const atStripe = await subscriptionAtStripe(a.subscriptionId);
+    expect(getOrder(a.orderId).subscriptionCanceledAt).toBe(new Date(atStripe.canceled_at! * 1000).toISOString());
+    // That event was delivered: a replay is a duplicate.
+    expect(await (await replayEvent(emulator, deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({ outcome: "duplicate" });
+    expect(await cancelSubscription({ orderId: a.orderId, email: EMAIL })).toMatchObject({ outcome: "already_canceled" });
+
+    // Cancelled at Stripe, webhook lost: Stripe refuses the second cancel; the shop records it anyway.
+    const b = await paidSubscriptionOrder();
+    await (await getStripe()).subscriptions.cancel(b.subscriptionId);
+    expect(getOrder(b.orderId).subscriptionCanceledAt).toBeNull();
+    const result = await cancelSubscription({ orderId: b.orderId, email: EMAIL });
+    const bAtStripe = await subscriptionAtStripe(b.subscriptionId);
+    expect(result).toEqual({ outcome: "already_canceled", orderId: b.orderId, canceledAt: new Date(bAtStripe.canceled_at! * 1000).toISOString() });
+    expect(getOrder(b.orderId).subscriptionCanceledAt).toBe(result.canceledAt);
+  });
+
+  it("refuses further attempts on an order after a few wrong emails, even with the right one", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    for (let i = 0; i < MAX_CANCEL_FAILURES_PER_ORDER; i++) {
+      expect((await refusal(() => cancelSubscription({ orderId, email: `essai${i}@example.fr` }, { address: `10.0.0.${i}` }))).status).toBe(404);
+    }
+    const blocked = await refusal(() => cancelSubscription({ orderId, email: EMAIL }, { address: "10.0.1.1" }));
+    expect(blocked.status).toBe(429);
+    expect(blocked.message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/);
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
+    resetSubscriptionCancelRateLimit();
+    expect(await cancelSubscription({ orderId, email: EMAIL })).toMatchObject({ outcome: "canceled" });
+  });
+
+  it("refuses an address that keeps guessing order numbers", async () => {
+    for (let i = 0; i < 10; i++) {
+      expect((await refusal(() => cancelSubscription({ orderId: String(200_000_000 + i), email: EMAIL }, { address: "192.0.2.7" }))).status).toBe(404);
+    }
+    expect((await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.7" }))).status).toBe(429);
+    expect((await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.8" }))).status).toBe(404);
+  });
+});
+
+describe("/abonnement/resilier action", () => {
+  it("gives the French validation messages with a 400", async () => {
+    expect(subscriptionCancelSchema.safeParse({ orderId: " ", email: "x" }).success).toBe(false);
+    const empty = await postPage({ orderId: "", email: "" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.result.error).toEqual({ orderId: ["Le numéro de commande est requis"], email: ["Adresse email invalide"] });
+    const badEmail = await postPage({ orderId: "123456789", email: "pas-un-email" });
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.body.result.error).toEqual({ email: ["Adresse email invalide"] });
+    expect(badEmail.body.outcome).toBeNull();
+  });
+
+  it("cancels with a form post and answers the date; the neutral message otherwise", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    const wrong = await postPage({ orderId: String(orderId), email: "autre@example.fr" });
+    expect(wrong).toMatchObject({ status: 404, body: { outcome: { kind: "refused", message: SUBSCRIPTION_NOT_FOUND_MESSAGE } } });
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
+
+    const ok = await postPage({ orderId: `#${orderId}`, email: EMAIL });
+    expect(ok.status).toBe(200);
+    expect(ok.body.outcome).toEqual({ kind: "canceled", orderId, canceledAt: getOrder(orderId).subscriptionCanceledAt });
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("canceled");
+
+    const again = await postPage({ orderId: String(orderId), email: EMAIL });
+    expect(again).toMatchObject({ status: 200, body: { outcome: { kind: "already_canceled", orderId } } });
+  });
+
+  it("cancels nothing when the honeypot is filled or the form comes from another site", async () => {
+    const { orderId, subscriptionId } = await paidSubscriptionOrder();
+    const bot = await postPage({ orderId: String(orderId), email: EMAIL, website: "http://spam" });
+    expect(bot).toMatchObject({ status: 404, body: { outcome: { kind: "refused", message: SUBSCRIPTION_NOT_FOUND_MESSAGE } } });
+    const foreign = await pageAction(
+      routeArgs(formRequest("/abonnement/resilier", { orderId: String(orderId), email: EMAIL }, { headers: { Origin: "https://evil.example" } })),
+    ).catch((thrown: unknown) => thrown);
+    expect(foreign).toBeInstanceOf(Response);
+    expect((foreign as Response).status).toBe(403);
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
+    expect(getOrder(orderId).subscriptionCanceledAt).toBeNull();
+  });
+});
