@@ -17,6 +17,7 @@ const COLUMNS = [
       { to: "/livraison", label: "Livraison" },
       { to: "/retours", label: "Retours" },
       { to: "/faq", label: "FAQ" },
+      { to: "/abonnement/resilier", label: "Résilier mon abonnement" },
       { to: "/contact", label: "Contact" },
     ],
   },
