@@ -160,6 +160,27 @@ describe("the OpenAPI document", () => {
     expect(result.body).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 
+  it("is rendered by /docs/api: every operation, grouped by tag, with its access, body fields and responses", async () => {
+    const { loader } = await import("~/routes/docs.api");
+    const response = await loader({ request: new Request("http://localhost:3000/docs/api"), params: {}, context: {} });
+    expect(response.headers.get("Cache-Control")).toMatch(/public/);
+    const page = (await response.json()) as {
+      count: number;
+      groups: { tag: string; operations: { id: string; method: string; path: string; authLabel: string; body: { name: string }[] | null; responses: { status: string }[] }[] }[];
+    };
+    const shown = page.groups.flatMap((g) => g.operations.map((o) => ({ ...o, tag: g.tag })));
+    expect(page.count).toBe(API_OPERATIONS.length);
+    for (const op of API_OPERATIONS) {
+      const entry = shown.find((o) => o.id === op.operationId);
+      expect(entry, op.operationId).toMatchObject({ method: op.method.toUpperCase(), path: op.path, tag: op.tag });
+      expect(entry!.authLabel).toBeTruthy();
+      expect(entry!.responses.map((r) => r.status)).toEqual(Object.keys(documented(op).responses));
+      if (op.body && op.bodyMode !== "stripe-signed") expect(entry!.body!.length, op.operationId).toBeGreaterThan(0);
+    }
+    const order = shown.find((o) => o.id === "createOrder")!;
+    expect(order.body!.map((f) => f.name)).toEqual(expect.arrayContaining(["customerEmail", "items[].productId", "items[].packId"]));
+  });
+
   it("has a valid request fixture for every operation (and no stale one)", () => {
     expect(Object.keys(VALID_REQUESTS).sort()).toEqual(API_OPERATIONS.map((op) => op.operationId).sort());
   });
