@@ -17,6 +17,8 @@ const PUBLIC_PAGES = [
   "/order-confirmation/123456789",
   "/panier",
   "/success",
+  "/abonnement/resilier",
+  "/docs/api",
   "/page-inconnue",
 ];
 
