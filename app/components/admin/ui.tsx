@@ -1,12 +1,7 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
 
 /** True once React has hydrated: lets a page hide the no-JavaScript fallbacks (submit buttons of auto-submitting forms). */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
+export { useHydrated } from "~/components/ui/useHydrated";
 
 export function PageHeader({
   title,

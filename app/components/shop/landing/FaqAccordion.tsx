@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { FaqEntry } from "~/lib/faq";
 import { ChevronIcon } from "./icons";
-import { useHydrated } from "./useHydrated";
+import { useHydrated } from "~/components/ui/useHydrated";
 
 type Props = {
   items: readonly FaqEntry[];
