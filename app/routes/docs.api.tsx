@@ -221,7 +221,7 @@ function Text({ children }: { children: string }) {
 
 function FieldTable({ caption, fields }: { caption: string; fields: Field[] }) {
   return (
-    <div className="mt-3 overflow-x-auto">
+    <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={caption}>
       <table className="w-full min-w-[32rem] border-collapse text-left text-sm">
         <caption className="mb-1 text-left font-semibold text-ink">{caption}</caption>
         <thead>
@@ -336,7 +336,7 @@ export default function ApiDocs() {
             </li>
             <li>Les requêtes qui modifient quelque chose depuis un navigateur doivent venir du site lui-même (sinon 403).</li>
           </ul>
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Codes de statut">
             <table className="mt-2 w-full border-collapse text-left text-sm">
               <caption className="mb-1 text-left font-semibold">Codes de statut</caption>
               <thead>
