@@ -6,7 +6,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-const unit = "test-results/unit.json";
+const unit = "reports/unit.json";
 if (existsSync(unit)) {
   const r = JSON.parse(readFileSync(unit, "utf8"));
   passed += r.numPassedTests ?? 0;
@@ -14,7 +14,7 @@ if (existsSync(unit)) {
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 
-const e2e = "test-results/e2e.json";
+const e2e = "reports/e2e.json";
 if (existsSync(e2e)) {
   const r = JSON.parse(readFileSync(e2e, "utf8"));
   const s = r.stats ?? {};
