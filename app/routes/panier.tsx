@@ -20,6 +20,7 @@ import { ensureCartId, readCartId } from "~/services/cart-session.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { OrderError } from "~/services/orders.server";
+import { DeliveryForm } from "~/components/cart/DeliveryForm";
 
 export const meta: MetaFunction = () =>
   pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
@@ -170,7 +171,7 @@ export default function CartPage() {
   return (
     <div className="container-page py-8 md:py-12">
       <div className="mx-auto max-w-2xl">
-        <Cart mode="page" cart={cart} step={shownStep} deliveryResult={deliveryResult} />
+        <Cart mode="page" cart={cart} step={shownStep} deliveryResult={deliveryResult} deliveryForm={DeliveryForm} />
       </div>
     </div>
   );

@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Link, useNavigate } from "@remix-run/react";
-import { useCallback } from "react";
+import { Suspense, useCallback } from "react";
 import { formatPrice } from "~/lib/money";
 import { CartLines } from "./CartLines";
 import { CartSteps } from "./CartSteps";
 import { CartTotals, ClearCartButton } from "./CartSummary";
 import { CheckoutPayment } from "./CheckoutPayment";
-import { DeliveryForm } from "./DeliveryForm";
+import type { DeliveryForm } from "./DeliveryForm";
 import { StepLink, type StepNavigation } from "./StepLink";
 import { resolveStep, stepHref, stepTitle, type CartStep } from "./steps";
 import { useOptimisticCart, type ClientCart } from "./useOptimisticCart";
@@ -24,6 +24,12 @@ type CartProps = {
   onStepChange?: (step: CartStep) => void;
   onClose?: () => void;
   headingId?: string;
+  /**
+   * The delivery form: /panier passes it directly (it must render without JavaScript);
+   * the drawer passes a lazily loaded one, so the form's validation code is not shipped
+   * with every page of the shop.
+   */
+  deliveryForm: typeof DeliveryForm;
 };
 
 function Spinner() {
@@ -31,7 +37,7 @@ function Spinner() {
 }
 
 /** One cart for the drawer and the /panier page: steps, lines, summary, delivery form, payment. */
-export function Cart({ mode, cart: serverCart, step: requestedStep, loading = false, deliveryResult, onStepChange, onClose, headingId = "cart-title" }: CartProps) {
+export function Cart({ mode, cart: serverCart, step: requestedStep, loading = false, deliveryResult, onStepChange, onClose, headingId = "cart-title", deliveryForm: DeliveryForm }: CartProps) {
   const { cart, pending } = useOptimisticCart(serverCart);
   const navigate = useNavigate();
   const drawer = mode === "drawer";
@@ -125,11 +131,13 @@ export function Cart({ mode, cart: serverCart, step: requestedStep, loading = fa
           </span>
           <span className="font-semibold">{formatPrice(cart.totalCents)}</span>
         </p>
-        <DeliveryForm defaults={cart.checkout?.delivery ?? null} lastResult={deliveryResult} onSuccess={onDelivered}>
-          <StepLink step="panier" nav={nav} className="btn-secondary">
-            Retour au panier
-          </StepLink>
-        </DeliveryForm>
+        <Suspense fallback={<p className="flex items-center gap-3 py-6 text-ink-soft"><Spinner /> Chargement...</p>}>
+          <DeliveryForm defaults={cart.checkout?.delivery ?? null} lastResult={deliveryResult} onSuccess={onDelivered}>
+            <StepLink step="panier" nav={nav} className="btn-secondary">
+              Retour au panier
+            </StepLink>
+          </DeliveryForm>
+        </Suspense>
       </div>
     );
   } else if (step === "paiement" && cart?.checkout) {

@@ -1,5 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, useEffect, useRef, useState } from "react";
 import { Cart } from "./Cart";
+
+/** Loaded when a shopper reaches the delivery step, not with every page. */
+const LazyDeliveryForm = lazy(() => import("./DeliveryForm").then((m) => ({ default: m.DeliveryForm })));
 import { CartDrawerProvider, type CartDrawerState } from "./CartDrawerContext";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -78,6 +81,7 @@ function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
           onStepChange={drawer.setStep}
           onClose={close}
           headingId="cart-drawer-title"
+          deliveryForm={LazyDeliveryForm as unknown as typeof import("./DeliveryForm").DeliveryForm}
         />
       </div>
     </div>
