@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
+import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
-import { Badge, buttonDanger, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -193,22 +194,12 @@ export default function AdminContacts() {
       ) : null}
 
       {toDelete ? (
-        <Dialog title="Confirmer la suppression" closeTo="/admin/contacts" role="alertdialog" maxWidth="max-w-md">
+        <DeleteConfirmation closeTo="/admin/contacts" action="/admin/contacts" id={toDelete.id} deleting={deleting}>
           <p>Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.</p>
           <p className="mt-2 text-sm text-ink-soft">
             {toDelete.name} · {toDelete.subject}
           </p>
-          <Form method="post" action="/admin/contacts" className="mt-6 flex flex-wrap justify-end gap-2" preventScrollReset>
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={toDelete.id} />
-            <Link to="/admin/contacts" replace preventScrollReset className={buttonSecondary} data-autofocus>
-              Annuler
-            </Link>
-            <button type="submit" className={buttonDanger} disabled={deleting}>
-              {deleting ? "Suppression..." : "Supprimer"}
-            </button>
-          </Form>
-        </Dialog>
+        </DeleteConfirmation>
       ) : null}
     </>
   );

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
-import { Dialog } from "~/components/admin/Dialog";
+import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
-import { buttonDanger, buttonPrimary, buttonSecondary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
+import { buttonPrimary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
@@ -118,21 +118,11 @@ export default function AdminProducts() {
       </TableWrap>
 
       {toDelete ? (
-        <Dialog title="Confirmer la suppression" closeTo="/admin/products" role="alertdialog" maxWidth="max-w-md">
+        <DeleteConfirmation closeTo="/admin/products" action="/admin/products?index" id={toDelete.id} deleting={deleting}>
           <p>
             Êtes-vous sûr de vouloir supprimer le produit « {toDelete.name} » ({toDelete.sku}) ? Cette action est irréversible.
           </p>
-          <Form method="post" action="/admin/products?index" className="mt-6 flex flex-wrap justify-end gap-2">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="id" value={toDelete.id} />
-            <Link to="/admin/products" replace preventScrollReset className={buttonSecondary} data-autofocus>
-              Annuler
-            </Link>
-            <button type="submit" className={buttonDanger} disabled={deleting}>
-              {deleting ? "Suppression..." : "Supprimer"}
-            </button>
-          </Form>
-        </Dialog>
+        </DeleteConfirmation>
       ) : null}
     </>
   );

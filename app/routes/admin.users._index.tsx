@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
-import { Badge, buttonDanger, buttonPrimary, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -108,27 +109,17 @@ export default function AdminUsers() {
       </TableWrap>
 
       {toDelete ? (
-        <Dialog title="Confirmer la suppression" closeTo="/admin/users" role="alertdialog" maxWidth="max-w-md">
-          {toDelete.id === selfId ? (
+        toDelete.id === selfId ? (
+          <Dialog title="Confirmer la suppression" closeTo="/admin/users" role="alertdialog" maxWidth="max-w-md">
             <p>Vous ne pouvez pas supprimer votre propre compte.</p>
-          ) : (
-            <>
-              <p>
-                Êtes-vous sûr de vouloir supprimer le compte « {toDelete.username} » ({toDelete.email}) ? Cette action est irréversible.
-              </p>
-              <Form method="post" action="/admin/users?index" className="mt-6 flex flex-wrap justify-end gap-2">
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="id" value={toDelete.id} />
-                <Link to="/admin/users" replace preventScrollReset className={buttonSecondary} data-autofocus>
-                  Annuler
-                </Link>
-                <button type="submit" className={buttonDanger} disabled={deleting}>
-                  {deleting ? "Suppression..." : "Supprimer"}
-                </button>
-              </Form>
-            </>
-          )}
-        </Dialog>
+          </Dialog>
+        ) : (
+          <DeleteConfirmation closeTo="/admin/users" action="/admin/users?index" id={toDelete.id} deleting={deleting}>
+            <p>
+              Êtes-vous sûr de vouloir supprimer le compte « {toDelete.username} » ({toDelete.email}) ? Cette action est irréversible.
+            </p>
+          </DeleteConfirmation>
+        )
       ) : null}
     </>
   );
