@@ -193,3 +193,21 @@ test("the browser's confirmation never reaches the shop: Stripe's webhook alone 
   const again = await page.request.post("/api/payments/start", { data: { orderId: Number(orderId) }, headers: { Origin: new URL(page.url()).origin } });
   expect(await again.json()).toEqual({ paid: true, orderId: Number(orderId) });
 });
+
+test("when the payment module cannot load, the step says the order cannot be processed and offers Retour", async ({ page }) => {
+  await page.route("**/stripe-emulator.js", (route) => route.abort());
+  await gotoReady(page, "/product/1");
+  await page.getByRole("button", { name: "Commander" }).click();
+  const drawer = page.getByRole("dialog");
+  await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
+  await drawer.getByLabel("Prénom").fill("Camille");
+  await drawer.getByLabel("Nom", { exact: true }).fill("Martin");
+  await drawer.getByLabel("Email").fill("camille.martin@example.fr");
+  await drawer.getByLabel("Adresse").fill("8 rue des Fleurs");
+  await drawer.getByLabel("Code postal").fill("69003");
+  await drawer.getByLabel("Ville").fill("Lyon");
+  await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
+  await expect(drawer.getByText("Impossible de traiter la commande. Veuillez réessayer.")).toBeVisible({ timeout: 15_000 });
+  await drawer.getByRole("button", { name: "Retour" }).click();
+  await expect(drawer.getByLabel("Ville")).toBeVisible();
+});

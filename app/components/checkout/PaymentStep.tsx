@@ -59,8 +59,7 @@ export function PaymentStep(props: PaymentStepProps) {
     return (
       <div className="space-y-4">
         <div role="alert" className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-700">
-          <p className="font-semibold">Erreur de configuration</p>
-          <p>Impossible de charger le module de paiement. Veuillez rafraîchir la page.</p>
+          <p>Impossible de traiter la commande. Veuillez réessayer.</p>
         </div>
         {props.onBack ? (
           <button type="button" className="btn-secondary w-full" onClick={props.onBack}>
