@@ -5,7 +5,7 @@ import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
 import { orderItems, orders, products, stripeEvents, type Order } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
-import { PAYMENT_MESSAGES } from "~/services/payment-errors";
+import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { getStripe } from "~/services/stripe.server";
 
 /**

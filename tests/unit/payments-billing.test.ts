@@ -8,7 +8,7 @@ import {
   saveSubscriptionAttempt,
 } from "~/components/checkout/payment-attempt";
 import { billingErrors, billingSchema, initialBilling, splitCustomerName } from "~/schemas/billing";
-import { cardErrorNotice, confirmationErrorNotice } from "~/services/payment-errors";
+import { cardErrorNotice, confirmationErrorNotice } from "~/lib/payment-messages";
 
 const valid = { firstName: "Camille", lastName: "Martin", address: "12 rue des Lilas", city: "Paris", postalCode: "75011" };
 

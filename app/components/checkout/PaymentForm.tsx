@@ -10,7 +10,7 @@ import {
   PAYMENT_MESSAGES,
   type PaymentNotice,
   type ProviderError,
-} from "~/services/payment-errors";
+} from "~/lib/payment-messages";
 import {
   clearSubscriptionAttempt,
   markSubscriptionPending,
