@@ -1,0 +1,87 @@
+// ESLint flat config: recommended rules for JavaScript, TypeScript, React and its hooks,
+// an import-cycle check, and the layers of docs/architecture.md as import restrictions.
+import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
+import react from "eslint-plugin-react";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** Imports a layer may not make at run time (type-only imports stay allowed). */
+function layer(files, forbidden) {
+  return {
+    files,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: forbidden.map(({ group, message }) => ({ group, message, allowTypeImports: true })),
+        },
+      ],
+    },
+  };
+}
+
+const SERVICES = { group: ["~/services/*", "**/services/*"], message: "Services run on the server: call them from a route." };
+const ROUTES = { group: ["~/routes/*", "**/routes/*"], message: "Routes are the top layer: nothing imports them." };
+const HTTP = { group: ["~/http/*", "**/http/*"], message: "HTTP helpers belong to routes, not to this layer." };
+const DB = { group: ["~/db/*", "**/db/*"], message: "Only services talk to the database." };
+const COMPONENTS = { group: ["~/components/*", "**/components/*"], message: "Views are above this layer." };
+
+export default tseslint.config(
+  {
+    ignores: ["build/**", "public/build/**", ".cache/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "reports/**", "drizzle/**"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.{ts,tsx}"],
+    ...react.configs.flat.recommended,
+    settings: { react: { version: "18" } },
+    rules: {
+      ...react.configs.flat.recommended.rules,
+      // French copy is full of apostrophes; only the characters that really break JSX are refused.
+      "react/no-unescaped-entities": ["error", { forbid: [">", "}"] }],
+      // TypeScript checks the props.
+      "react/prop-types": "off",
+    },
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    ...react.configs.flat["jsx-runtime"],
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "warn",
+    },
+  },
+  {
+    files: ["**/*.{js,ts,tsx}"],
+    plugins: { "import-x": importX },
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node },
+      parserOptions: { ecmaFeatures: { jsx: true } },
+    },
+    settings: {
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    files: ["stripe-emulator/**/*.js", "scripts/**/*.js", "*.config.js", ".ci/**/*.js"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, DB]),
+  layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
+  layer(["app/services/**"], [ROUTES, HTTP, COMPONENTS]),
+  layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
+  layer(["app/db/**"], [SERVICES, ROUTES, HTTP, COMPONENTS]),
+);
