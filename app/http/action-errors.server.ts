@@ -10,3 +10,8 @@ import { toShopError } from "~/services/stripe-errors.server";
 export function actionError(error: unknown): ShopError | null {
   return toShopError(error);
 }
+
+/** Conform's reply options for a refusal: the message on its form field, or on the whole form. */
+export function refusalReply(refusal: ShopError): { fieldErrors: Record<string, string[]> } | { formErrors: string[] } {
+  return refusal.field ? { fieldErrors: { [refusal.field]: [refusal.message] } } : { formErrors: [refusal.message] };
+}
