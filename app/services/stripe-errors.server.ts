@@ -6,7 +6,7 @@ import { isShopError, ShopError } from "~/lib/shop-error";
  * "does not exist" test, and the one translation into a ShopError for the answers.
  */
 
-export const PROVIDER_DOWN_MESSAGE =
+const PROVIDER_DOWN_MESSAGE =
   "Le service de paiement est momentanément indisponible. Veuillez réessayer dans un instant.";
 
 /** What the app reads on an error thrown by the Stripe SDK. */
@@ -22,7 +22,7 @@ export function isStripeError(error: unknown): error is StripeLikeError {
 }
 
 /** Stripe says the object does not exist (e.g. the emulator restarted, or it was deleted). */
-export function isStripeMissing(error: unknown): boolean {
+function isStripeMissing(error: unknown): boolean {
   return isStripeError(error) && (error.code === "resource_missing" || error.statusCode === 404);
 }
 

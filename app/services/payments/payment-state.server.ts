@@ -17,8 +17,8 @@ import type { DbOrTx } from "~/services/customers.server";
 
 export type OrderWithItems = Order & { items: Array<typeof orderItems.$inferSelect> };
 
-export const ORDER_NOT_FOUND_MESSAGE = "Commande introuvable";
-export const ALREADY_PAID_MESSAGE = "Cette commande est déjà payée.";
+const ORDER_NOT_FOUND_MESSAGE = "Commande introuvable";
+const ALREADY_PAID_MESSAGE = "Cette commande est déjà payée.";
 const OUT_OF_STOCK_MESSAGE = "Stock insuffisant : cet article n'est plus disponible dans la quantité commandée.";
 const EMPTY_ORDER_MESSAGE = "Cette commande ne contient aucun article.";
 
