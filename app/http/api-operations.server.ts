@@ -30,14 +30,14 @@ import { contactSchema } from "~/schemas/contact";
 import { contactStatusSchema } from "~/schemas/contact-status";
 import { loginSchema } from "~/schemas/login";
 import { apiOrderSchema } from "~/schemas/order";
-import { settingsPatchSchema } from "~/schemas/settings";
-import { userCreateSchema } from "~/schemas/user";
 import {
   attachPaymentMethodBodySchema,
   confirmPaymentBodySchema,
   createSubscriptionBodySchema,
   startPaymentBodySchema,
-} from "~/services/payments.server";
+} from "~/schemas/payments";
+import { settingsPatchSchema } from "~/schemas/settings";
+import { userCreateSchema } from "~/schemas/user";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
 /**

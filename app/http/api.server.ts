@@ -1,5 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
+import type { ShopError } from "~/lib/shop-error";
+import { toShopError } from "~/services/stripe-errors.server";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -126,15 +128,24 @@ export function methodNotAllowed(allowed: string[]) {
   return apiError(405, "Méthode non autorisée", [], { Allow: allowed.join(", ") });
 }
 
+/** The JSON answer to a refusal: `{ error, issues, code }`, the issue on the error's field if it has one. */
+export function shopErrorResponse(error: ShopError) {
+  const issues: ApiIssue[] = error.field ? [{ path: error.field, message: error.message }] : [];
+  return apiJson({ error: error.message, issues, code: error.code }, { status: error.status });
+}
+
 /**
- * Runs an API handler: thrown Responses are returned as they are; anything else
- * is logged and answered with a generic 500 JSON error (no stack trace).
+ * Runs an API handler: thrown Responses are returned as they are; a ShopError (and a
+ * Stripe outage or idempotency clash, see toShopError) becomes its JSON answer; anything
+ * else is logged and answered with a generic 500 JSON error (no stack trace).
  */
 export async function handleApi(run: () => Promise<Response> | Response): Promise<Response> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof Response) return error;
+    const refusal = toShopError(error);
+    if (refusal) return shopErrorResponse(refusal);
     console.error(error);
     return apiError(500, "Erreur interne du serveur");
   }

@@ -5,13 +5,13 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
+import { actionError } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
 import { clientAddress } from "~/services/admin-auth.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
-import { paymentErrorBody } from "~/services/payments.server";
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
 
 export const meta: MetaFunction = () =>
@@ -46,10 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const outcome: Outcome = { kind: done.outcome, orderId: done.orderId, canceledAt: done.canceledAt };
     return json({ result: submission.reply({ resetForm: true }), outcome });
   } catch (error) {
-    const known = paymentErrorBody(error);
-    if (!known) console.error("subscription cancellation failed", error);
-    const outcome: Outcome = { kind: "refused", message: known?.body.error ?? UNEXPECTED };
-    return json({ result: submission.reply(), outcome }, { status: known?.status ?? 503 });
+    const refusal = actionError(error);
+    if (!refusal) console.error("subscription cancellation failed", error);
+    const outcome: Outcome = { kind: "refused", message: refusal?.message ?? UNEXPECTED };
+    return json({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503 });
   }
 }
 

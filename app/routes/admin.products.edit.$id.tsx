@@ -6,12 +6,13 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { buttonDanger, PageHeader } from "~/components/admin/ui";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { centsToDecimal } from "~/lib/money";
 import { productSchema } from "~/schemas/product";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { getProduct, ProductRuleError, updateProduct } from "~/services/catalog.server";
+import { getProduct, updateProduct } from "~/services/catalog.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
 
@@ -58,10 +59,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!product) throw new Response("Produit introuvable", { status: 404 });
     return redirectWithSuccess("/admin/products", { message: "Produit mis à jour", description: `« ${product.name} » a été enregistré.` });
   } catch (error) {
-    if (error instanceof ProductRuleError) {
-      return json({ result: submission.reply({ fieldErrors: { [error.field ?? ""]: [error.message] } }) }, { status: 409 });
-    }
-    throw error;
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json({ result: submission.reply(refusalReply(refusal)) }, { status: refusal.status });
   }
 }
 

@@ -5,11 +5,12 @@ import { useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { PageHeader } from "~/components/admin/ui";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { productSchema } from "~/schemas/product";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { createProduct, ProductRuleError } from "~/services/catalog.server";
+import { createProduct } from "~/services/catalog.server";
 
 export const meta: MetaFunction = () => pageMeta("Nouveau produit", "Ajouter un produit au catalogue.");
 
@@ -30,10 +31,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const product = createProduct({ ...rest, priceCents: price, originalPriceCents: originalPrice });
     return redirectWithSuccess("/admin/products", { message: "Produit créé", description: `« ${product.name} » a été ajouté au catalogue.` });
   } catch (error) {
-    if (error instanceof ProductRuleError) {
-      return json({ result: submission.reply({ fieldErrors: { [error.field ?? ""]: [error.message] } }) }, { status: 409 });
-    }
-    throw error;
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json({ result: submission.reply(refusalReply(refusal)) }, { status: refusal.status });
   }
 }
 

@@ -6,11 +6,12 @@ import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { actionError } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { deleteUser, listUsers, UserRuleError } from "~/services/users.server";
+import { deleteUser, listUsers } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");
 
@@ -42,10 +43,9 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!deleted) return redirectWithError("/admin/users", { message: "Suppression impossible", description: "Cet utilisateur n'existe plus." });
     return redirectWithSuccess("/admin/users", { message: "Utilisateur supprimé", description: "Le compte a été supprimé." });
   } catch (error) {
-    if (error instanceof UserRuleError) {
-      return redirectWithError("/admin/users", { message: "Suppression impossible", description: error.message });
-    }
-    throw error;
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return redirectWithError("/admin/users", { message: "Suppression impossible", description: refusal.message });
   }
 }
 

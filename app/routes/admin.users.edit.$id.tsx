@@ -6,11 +6,12 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { UserForm } from "~/components/admin/UserForm";
 import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { getUser, updateUser, UserRuleError } from "~/services/users.server";
+import { getUser, updateUser } from "~/services/users.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
 
@@ -39,13 +40,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
     return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
   } catch (error) {
-    if (error instanceof UserRuleError) {
-      return json(
-        { result: submission.reply({ hideFields: ["password"], ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }) },
-        { status: error.status },
-      );
-    }
-    throw error;
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json({ result: submission.reply({ hideFields: ["password"], ...refusalReply(refusal) }) }, { status: refusal.status });
   }
 }
 

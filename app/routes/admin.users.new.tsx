@@ -5,11 +5,12 @@ import { useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { UserForm } from "~/components/admin/UserForm";
 import { PageHeader } from "~/components/admin/ui";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { userCreateSchema } from "~/schemas/user";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { createUser, UserRuleError } from "~/services/users.server";
+import { createUser } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Nouvel utilisateur", "Créer un compte.");
 
@@ -29,13 +30,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await createUser(submission.value);
     return redirectWithSuccess("/admin/users", { message: "Utilisateur créé", description: `Le compte « ${user.username} » a été créé.` });
   } catch (error) {
-    if (error instanceof UserRuleError) {
-      return json(
-        { result: submission.reply({ hideFields: ["password"], ...(error.field ? { fieldErrors: { [error.field]: [error.message] } } : { formErrors: [error.message] }) }) },
-        { status: error.status },
-      );
-    }
-    throw error;
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json({ result: submission.reply({ hideFields: ["password"], ...refusalReply(refusal) }) }, { status: refusal.status });
   }
 }
 

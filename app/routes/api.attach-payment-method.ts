@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { attachPaymentMethodBodySchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
-import {
-  attachPaymentMethodBodySchema,
-  attachSubscriptionPaymentMethod,
-  paymentErrorBody,
-} from "~/services/payments.server";
+import { attachSubscriptionPaymentMethod } from "~/services/payments/subscription.server";
 
 /**
  * POST /api/attach-payment-method { subscriptionId, paymentMethodId, customerEmail, orderId? }
@@ -19,11 +16,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, attachPaymentMethodBodySchema);
     const cartId = await readCartId(request);
-    try {
-      return apiJson(await attachSubscriptionPaymentMethod(body, { cartId }));
-    } catch (error) {
-      const mapped = paymentErrorBody(error);
-      if (mapped) return apiJson(mapped.body, { status: mapped.status });
-      throw error;
-    }
+    return apiJson(await attachSubscriptionPaymentMethod(body, { cartId }));
   });

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { createSubscriptionBodySchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
-import { createOrderSubscription, createSubscriptionBodySchema, paymentErrorBody } from "~/services/payments.server";
+import { createOrderSubscription } from "~/services/payments/subscription.server";
 
 /**
  * POST /api/create-subscription { orderId, customerEmail?, customerName? }
@@ -17,16 +18,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, createSubscriptionBodySchema);
     const cartId = await readCartId(request);
-    try {
-      const result = await createOrderSubscription(
-        body.orderId,
-        { customerEmail: body.customerEmail, customerName: body.customerName },
-        { cartId },
-      );
-      return apiJson(result);
-    } catch (error) {
-      const mapped = paymentErrorBody(error);
-      if (mapped) return apiJson(mapped.body, { status: mapped.status });
-      throw error;
-    }
+    const result = await createOrderSubscription(
+      body.orderId,
+      { customerEmail: body.customerEmail, customerName: body.customerName },
+      { cartId },
+    );
+    return apiJson(result);
   });

@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
-import {
-  confirmOrderPayment,
-  confirmPaymentBodySchema,
-  getOrderPaymentState,
-  paymentErrorBody,
-} from "~/services/payments.server";
+import { confirmPaymentBodySchema } from "~/schemas/payments";
+import { confirmOrderPayment } from "~/services/payments/confirm.server";
+import { getOrderPaymentState } from "~/services/payments/payment-state.server";
 
 /**
  * POST /api/payments/confirm { orderId }
@@ -19,13 +16,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const { orderId } = await readJsonBody(request, confirmPaymentBodySchema);
     if (!getOrderPaymentState(orderId)) return apiError(404, "Commande introuvable");
-    try {
-      const { paid } = await confirmOrderPayment(orderId);
-      const state = getOrderPaymentState(orderId);
-      return apiJson({ paid, orderId, paymentStatus: state?.paymentStatus ?? "unpaid" });
-    } catch (error) {
-      const mapped = paymentErrorBody(error);
-      if (mapped) return apiJson(mapped.body, { status: mapped.status });
-      throw error;
-    }
+    const { paid } = await confirmOrderPayment(orderId);
+    const state = getOrderPaymentState(orderId);
+    return apiJson({ paid, orderId, paymentStatus: state?.paymentStatus ?? "unpaid" });
   });

@@ -1,12 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { startPaymentBodySchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
-import {
-  createOrderSubscription,
-  paymentErrorBody,
-  startOneOffPayment,
-  startPaymentBodySchema,
-} from "~/services/payments.server";
+import { startOneOffPayment } from "~/services/payments/one-off.server";
+import { createOrderSubscription } from "~/services/payments/subscription.server";
 
 /**
  * POST /api/payments/start { orderId, mode: "one_off" | "subscription" }
@@ -20,14 +17,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, startPaymentBodySchema);
     const cartId = await readCartId(request);
-    try {
-      if (body.mode === "subscription") {
-        return apiJson({ paid: false, ...(await createOrderSubscription(body.orderId, {}, { cartId })) });
-      }
-      return apiJson(await startOneOffPayment(body.orderId, { cartId }));
-    } catch (error) {
-      const mapped = paymentErrorBody(error);
-      if (mapped) return apiJson(mapped.body, { status: mapped.status });
-      throw error;
+    if (body.mode === "subscription") {
+      return apiJson({ paid: false, ...(await createOrderSubscription(body.orderId, {}, { cartId })) });
     }
+    return apiJson(await startOneOffPayment(body.orderId, { cartId }));
   });

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import type Stripe from "stripe";
 import { getConfig } from "~/config.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
-import { handleStripeEvent } from "~/services/payments.server";
+import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { getStripeClient } from "~/services/stripe.server";
 
 /**

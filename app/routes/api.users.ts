@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { isShopError } from "~/lib/shop-error";
 import { userCreateSchema } from "~/schemas/user";
 import { requireAdminApi } from "~/services/admin-auth.server";
-import { createUser, listUsers, UserRuleError } from "~/services/users.server";
+import { createUser, listUsers } from "~/services/users.server";
 
 /** GET /api/users (admin only): users without any password data. */
 export const loader = ({ request }: LoaderFunctionArgs) =>
@@ -21,9 +22,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const user = await createUser(input);
       return apiJson(user, { status: 201, headers: { Location: `/api/users/${user.id}` } });
     } catch (error) {
-      if (error instanceof UserRuleError) {
-        return apiError(error.status, error.message, error.field ? [{ path: error.field, message: error.message }] : []);
-      }
-      throw error;
+      // This API has always answered a taken username or email as { error, issues }, without `code`.
+      if (!isShopError(error)) throw error;
+      return apiError(error.status, error.message, error.field ? [{ path: error.field, message: error.message }] : []);
     }
   });

@@ -1,4 +1,4 @@
-import { createCookieSessionStorage, redirect, type SessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, json, redirect, type SessionStorage } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
@@ -6,7 +6,6 @@ import { redirectWithError } from "remix-toast";
 import { type AppConfig, DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { apiError } from "~/http/api.server";
 import { loginSchema, type LoginInput } from "~/schemas/login";
 import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "./login-rate-limit.server";
 import { verifyPassword } from "./passwords.server";
@@ -145,11 +144,17 @@ export async function requireAdmin(request: Request, options: { deniedToast?: bo
   throw redirect(to, { headers });
 }
 
-/** At the top of every admin API handler: the administrator, or a thrown 401 JSON error. */
+/**
+ * At the top of every admin API handler: the administrator, or a thrown 401 in the API's
+ * error shape `{ error, issues }` (like requireAdmin's redirect, a Response any route can throw).
+ */
 export async function requireAdminApi(request: Request): Promise<AdminUser> {
   const admin = await getAdminUser(request);
   if (admin) return admin;
-  throw apiError(401, "Authentification requise : connectez-vous en tant qu'administrateur.");
+  throw json(
+    { error: "Authentification requise : connectez-vous en tant qu'administrateur.", issues: [] },
+    { status: 401, headers: NO_STORE },
+  );
 }
 
 // ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
+import { ShopError } from "~/lib/shop-error";
 
 export function getProduct(id: number) {
   return getDb().select().from(products).where(eq(products.id, id)).get();
@@ -14,18 +15,10 @@ export function listProducts() {
 // ---------------------------------------------------------------------------
 // Back office: create, update, delete (admin only; the routes check the session).
 
-/** A product rule broken by an admin edit, with the form field concerned. */
-export class ProductRuleError extends Error {
-  constructor(
-    message: string,
-    readonly field?: "sku",
-  ) {
-    super(message);
-    this.name = "ProductRuleError";
-  }
-}
-
 export const SKU_TAKEN = "Ce SKU est déjà utilisé par un autre produit.";
+
+/** The product rule an admin edit can break: a ShopError on the form field concerned. */
+const skuTaken = () => new ShopError(409, "sku_taken", SKU_TAKEN, { field: "sku" });
 
 type ProductFields = {
   name: string;
@@ -44,12 +37,12 @@ function assertSkuFree(sku: string, exceptId?: number) {
     .from(products)
     .where(and(sql`lower(${products.sku}) = lower(${sku})`, exceptId === undefined ? undefined : ne(products.id, exceptId)))
     .get();
-  if (clash) throw new ProductRuleError(SKU_TAKEN, "sku");
+  if (clash) throw skuTaken();
 }
 
 function translateSkuError(error: unknown): never {
   if (error instanceof Error && error.message.includes("UNIQUE") && error.message.includes("products.sku")) {
-    throw new ProductRuleError(SKU_TAKEN, "sku");
+    throw skuTaken();
   }
   throw error;
 }

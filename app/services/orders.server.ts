@@ -104,8 +104,8 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
     .values({
       id,
       status: "pending",
-      paymentStatus: "unpaid",
-      isSubscription: false,
+      // paymentStatus 'unpaid' and isSubscription false: the table's defaults. Only the
+      // payment state (services/payments/payment-state.server.ts) changes them afterwards.
       cartId: draft.cartId ?? null,
       checkoutKey: draft.checkoutKey ?? null,
       ...orderValues(draft, customer.id),

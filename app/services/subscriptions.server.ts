@@ -1,8 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { orders, type Order } from "~/db/schema";
+import type { Order } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { PaymentError } from "~/services/payments.server";
+import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
+import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 
 /**
@@ -24,8 +24,8 @@ export type SubscriptionCancelResult = {
   canceledAt: string;
 };
 
-function notFound(): PaymentError {
-  return new PaymentError(404, SUBSCRIPTION_NOT_FOUND_MESSAGE, "subscription_not_found");
+function notFound(): ShopError {
+  return new ShopError(404, "subscription_not_found", SUBSCRIPTION_NOT_FOUND_MESSAGE);
 }
 
 const normalizeEmail = (email: string | null | undefined) => (email ?? "").trim().toLowerCase();
@@ -45,8 +45,8 @@ function isCancellable(order: Order | undefined, email: string): order is Order 
 /**
  * Cancels the subscription of an order at Stripe and records the date on the order.
  * Idempotent: an order already cancelled answers `already_canceled` with the first date.
- * Throws a PaymentError: 404 (neutral message), 429 (too many failed attempts); Stripe's
- * own failures propagate (see paymentErrorBody: 503 when Stripe is unreachable).
+ * Throws a ShopError: 404 (neutral message), 429 (too many failed attempts); Stripe's
+ * own failures propagate (see toShopError: 503 when Stripe is unreachable).
  */
 export async function cancelSubscription(
   input: { orderId: number | string; email: string },
@@ -56,13 +56,10 @@ export async function cancelSubscription(
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
   const gate = checkCancelAllowed(address, orderId);
   if (!gate.allowed) {
-    throw new PaymentError(429, tooManyCancelAttemptsMessage(gate.retryAfterSeconds), "too_many_attempts");
+    throw new ShopError(429, "too_many_attempts", tooManyCancelAttemptsMessage(gate.retryAfterSeconds));
   }
 
-  const db = getDb();
-  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0
-    ? db.select().from(orders).where(eq(orders.id, orderId)).get()
-    : undefined;
+  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? findOrder(orderId) : undefined;
   if (!isCancellable(order, input.email)) {
     recordCancelFailure(address, orderId);
     throw notFound();
@@ -80,11 +77,8 @@ export async function cancelSubscription(
     canceledAtSeconds = sub.canceled_at ?? sub.ended_at ?? null;
   } catch (error) {
     // Already cancelled at Stripe (Stripe answers resource_missing), or gone: nothing can be charged any more.
-    if (!isStripeRequestError(error)) throw error;
-    const sub = await stripe.subscriptions.retrieve(subscriptionId).catch((retrieveError: unknown) => {
-      if (isStripeRequestError(retrieveError) && (retrieveError.code === "resource_missing" || retrieveError.statusCode === 404)) return null;
-      throw retrieveError;
-    });
+    if (!isStripeError(error) || error.type !== "StripeInvalidRequestError") throw error;
+    const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(subscriptionId));
     if (sub && sub.status !== "canceled" && sub.status !== "incomplete_expired") throw error;
     canceledAtSeconds = sub?.canceled_at ?? sub?.ended_at ?? null;
     outcome = "already_canceled";
@@ -92,18 +86,8 @@ export async function cancelSubscription(
 
   const canceledAt = new Date(canceledAtSeconds ? canceledAtSeconds * 1000 : Date.now()).toISOString();
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
-  db.update(orders)
-    .set({ subscriptionCanceledAt: canceledAt })
-    .where(and(eq(orders.id, order.id), isNull(orders.subscriptionCanceledAt)))
-    .run();
-  const recorded = db.select({ at: orders.subscriptionCanceledAt }).from(orders).where(eq(orders.id, order.id)).get();
-  return { outcome, orderId: order.id, canceledAt: recorded?.at ?? canceledAt };
-}
-
-type StripeRequestError = { type: string; code?: string; statusCode?: number };
-function isStripeRequestError(error: unknown): error is StripeRequestError {
-  const type = (error as { type?: unknown } | null)?.type;
-  return type === "StripeInvalidRequestError";
+  markSubscriptionCanceled(order.id, canceledAt);
+  return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
 import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
 import { hashPassword } from "./passwords.server";
 
@@ -37,24 +38,16 @@ export type SafeUser = {
   updatedAt: string;
 };
 
-/** A broken business rule, with the form field it belongs to (if any) and a French message. */
-export class UserRuleError extends Error {
-  constructor(
-    message: string,
-    readonly field?: "username" | "email" | "isAdmin" | "password",
-    readonly status: 403 | 409 = 409,
-  ) {
-    super(message);
-    this.name = "UserRuleError";
-  }
-}
-
 export const USERNAME_TAKEN = "Ce nom d'utilisateur est déjà utilisé.";
 export const EMAIL_TAKEN = "Cette adresse email est déjà utilisée.";
 export const CANNOT_DELETE_SELF = "Vous ne pouvez pas supprimer votre propre compte.";
 export const CANNOT_DEMOTE_SELF = "Vous ne pouvez pas retirer vos propres droits d'administrateur.";
 export const LAST_ADMIN_DELETE = "Impossible de supprimer le dernier administrateur.";
 export const LAST_ADMIN_DEMOTE = "Impossible de retirer ses droits au dernier administrateur.";
+
+// Broken user rules: a ShopError with the form field it belongs to (if any).
+const usernameTaken = () => new ShopError(409, "username_taken", USERNAME_TAKEN, { field: "username" });
+const emailTaken = () => new ShopError(409, "email_taken", EMAIL_TAKEN, { field: "email" });
 
 export function listUsers(): SafeUser[] {
   return getDb().select(SAFE_USER_COLUMNS).from(users).orderBy(asc(users.id)).all();
@@ -76,20 +69,20 @@ function assertUnique(input: { username: string; email: string }, exceptId?: num
     .from(users)
     .where(and(sql`lower(${users.username}) = lower(${input.username})`, others))
     .get();
-  if (sameName) throw new UserRuleError(USERNAME_TAKEN, "username");
+  if (sameName) throw usernameTaken();
   const sameEmail = db
     .select({ id: users.id })
     .from(users)
     .where(and(sql`lower(${users.email}) = lower(${input.email})`, others))
     .get();
-  if (sameEmail) throw new UserRuleError(EMAIL_TAKEN, "email");
+  if (sameEmail) throw emailTaken();
 }
 
 /** A unique-constraint failure that slipped past the check (two requests at once). */
 function translateUniqueError(error: unknown): never {
   const message = error instanceof Error ? error.message : "";
-  if (message.includes("UNIQUE") && message.includes("users.username")) throw new UserRuleError(USERNAME_TAKEN, "username");
-  if (message.includes("UNIQUE") && message.includes("users.email")) throw new UserRuleError(EMAIL_TAKEN, "email");
+  if (message.includes("UNIQUE") && message.includes("users.username")) throw usernameTaken();
+  if (message.includes("UNIQUE") && message.includes("users.email")) throw emailTaken();
   throw error;
 }
 
@@ -120,13 +113,13 @@ export async function updateUser(actorId: number, id: number, input: UserUpdateI
       const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
       if (!target) return undefined;
       if (target.isAdmin && !fields.isAdmin) {
-        if (id === actorId) throw new UserRuleError(CANNOT_DEMOTE_SELF, "isAdmin", 403);
+        if (id === actorId) throw new ShopError(403, "cannot_demote_self", CANNOT_DEMOTE_SELF, { field: "isAdmin" });
         const otherAdmins = tx
           .select({ n: sql<number>`count(*)` })
           .from(users)
           .where(and(eq(users.isAdmin, true), ne(users.id, id)))
           .get();
-        if (!otherAdmins?.n) throw new UserRuleError(LAST_ADMIN_DEMOTE, "isAdmin");
+        if (!otherAdmins?.n) throw new ShopError(409, "last_admin", LAST_ADMIN_DEMOTE, { field: "isAdmin" });
       }
       return tx
         .update(users)
@@ -136,14 +129,14 @@ export async function updateUser(actorId: number, id: number, input: UserUpdateI
         .get();
     });
   } catch (error) {
-    if (error instanceof UserRuleError) throw error;
+    if (error instanceof ShopError) throw error;
     translateUniqueError(error);
   }
 }
 
 /** Deletes a user; refuses the acting administrator and the last administrator. */
 export function deleteUser(actorId: number, id: number): boolean {
-  if (id === actorId) throw new UserRuleError(CANNOT_DELETE_SELF, undefined, 403);
+  if (id === actorId) throw new ShopError(403, "cannot_delete_self", CANNOT_DELETE_SELF);
   return getDb().transaction((tx) => {
     const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
     if (!target) return false;
@@ -153,7 +146,7 @@ export function deleteUser(actorId: number, id: number): boolean {
         .from(users)
         .where(and(eq(users.isAdmin, true), ne(users.id, id)))
         .get();
-      if (!otherAdmins?.n) throw new UserRuleError(LAST_ADMIN_DELETE);
+      if (!otherAdmins?.n) throw new ShopError(409, "last_admin", LAST_ADMIN_DELETE);
     }
     tx.delete(users).where(eq(users.id, id)).run();
     return true;

@@ -3,7 +3,7 @@ import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
 import { createContactRequest } from "~/services/contacts.server";
 import { createOrderFromApi } from "~/services/orders.server";
-import { createOrderSubscription } from "~/services/payments.server";
+import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { adminCookie } from "../unit/admin-helpers";
 import { browserCreatePaymentMethod, CARDS, createTestOrder } from "../unit/payments-fixtures";

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
 import { action as usersListAction } from "~/routes/admin.users._index";
 import { action as editAction } from "~/routes/admin.users.edit.$id";
 import { action as newAction } from "~/routes/admin.users.new";
@@ -15,7 +16,6 @@ import {
   LAST_ADMIN_DELETE,
   LAST_ADMIN_DEMOTE,
   updateUser,
-  UserRuleError,
 } from "~/services/users.server";
 import { formRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, expectNoSecrets } from "./admin-helpers";
@@ -130,6 +130,14 @@ describe("user pages", () => {
   });
 
   it("the thrown rule error carries a status for the API", () => {
-    expect(new UserRuleError(CANNOT_DELETE_SELF, undefined, 403).status).toBe(403);
+    let thrown: unknown;
+    try {
+      deleteUser(adminId(), adminId());
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ShopError);
+    expect((thrown as ShopError).status).toBe(403);
+    expect((thrown as ShopError).message).toBe(CANNOT_DELETE_SELF);
   });
 });

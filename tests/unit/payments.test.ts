@@ -3,7 +3,9 @@ import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
 import { action as startAction } from "~/routes/api.payments.start";
-import { confirmOrderPayment, markOrderPaid, startOneOffPayment } from "~/services/payments.server";
+import { confirmOrderPayment } from "~/services/payments/confirm.server";
+import { startOneOffPayment } from "~/services/payments/one-off.server";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import {
   browserConfirm,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ShopError } from "~/lib/shop-error";
 import { action as pageAction } from "~/routes/abonnement.resilier";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as startAction } from "~/routes/api.payments.start";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
-import { PaymentError } from "~/services/payments.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import {
   cancelSubscription,
@@ -75,8 +75,8 @@ async function refusal(run: () => Promise<unknown>) {
   try {
     await run();
   } catch (error) {
-    expect(error).toBeInstanceOf(PaymentError);
-    return { status: (error as PaymentError).status, message: (error as PaymentError).message };
+    expect(error).toBeInstanceOf(ShopError);
+    return { status: (error as ShopError).status, message: (error as ShopError).message };
   }
   throw new Error("expected a refusal");
 }

@@ -1,0 +1,34 @@
+import { retrieveOrNull } from "~/services/stripe-errors.server";
+import { getStripe } from "~/services/stripe.server";
+import { findOrder, markOrderPaid } from "./payment-state.server";
+import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+
+/**
+ * Asks Stripe (emulator or real) whether the order's PaymentIntent or subscription invoice
+ * was paid, and marks the order paid if so. Idempotent; never trusts the browser.
+ */
+export async function confirmOrderPayment(orderId: number): Promise<{ paid: boolean }> {
+  const order = findOrder(orderId);
+  if (!order) return { paid: false };
+  if (order.paymentStatus === "paid") return { paid: true };
+  if (!order.stripeSubscriptionId && !order.stripePaymentIntentId) return { paid: false };
+  const stripe = await getStripe();
+
+  if (order.stripeSubscriptionId) {
+    const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }));
+    const invoice = sub?.latest_invoice;
+    if (sub && invoice && typeof invoice === "object" && invoicePaysOrder(invoice, order, sub.id)) {
+      markOrderPaid(orderId, { subscriptionId: sub.id });
+      return { paid: true };
+    }
+  }
+  if (order.stripePaymentIntentId) {
+    const pi = await retrieveOrNull(() => stripe.paymentIntents.retrieve(order.stripePaymentIntentId!));
+    if (pi && paymentIntentPaysOrder(pi, order)) {
+      markOrderPaid(orderId, { paymentIntentId: pi.id });
+      return { paid: true };
+    }
+  }
+  // The webhook may have been faster.
+  return { paid: findOrder(orderId)?.paymentStatus === "paid" };
+}

@@ -1,0 +1,175 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orderItems, orders, products, type Order } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
+import type { DbOrTx } from "~/services/customers.server";
+
+/**
+ * The payment state of an order, and the only module that writes it: `paymentStatus`,
+ * `paidAt`, the stock decrement on payment, the Stripe ids (`stripePaymentIntentId`,
+ * `stripeSubscriptionId`, `stripeCustomerId`), `isSubscription` and `subscriptionCanceledAt`.
+ * It also holds the checks that say whether an order may be paid, and by whom.
+ *
+ * An order becomes paid only when the server has seen it paid at Stripe (the confirmation
+ * asks Stripe, or Stripe's signed webhook says so). Both end in `markOrderPaid`, which flips
+ * the order once and decrements the stock once, whichever arrives first.
+ */
+
+export type OrderWithItems = Order & { items: Array<typeof orderItems.$inferSelect> };
+
+const ORDER_NOT_FOUND_MESSAGE = "Commande introuvable";
+const ALREADY_PAID_MESSAGE = "Cette commande est déjà payée.";
+const OUT_OF_STOCK_MESSAGE = "Stock insuffisant : cet article n'est plus disponible dans la quantité commandée.";
+const EMPTY_ORDER_MESSAGE = "Cette commande ne contient aucun article.";
+
+export const alreadyPaidError = () => new ShopError(409, "order_already_paid", ALREADY_PAID_MESSAGE);
+const orderNotFoundError = () => new ShopError(404, "order_not_found", ORDER_NOT_FOUND_MESSAGE);
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export function findOrder(orderId: number, db: DbOrTx = getDb()): Order | undefined {
+  return db.select().from(orders).where(eq(orders.id, orderId)).get();
+}
+
+export function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Order | undefined {
+  return db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).get();
+}
+
+/** The order and its lines, or a thrown 404 `order_not_found`. */
+export function loadOrder(orderId: number): OrderWithItems {
+  const db = getDb();
+  const order = findOrder(orderId, db);
+  if (!order) throw orderNotFoundError();
+  const items = db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+  return { ...order, items };
+}
+
+/** The order's payment state, or null when there is no such order. */
+export function getOrderPaymentState(orderId: number) {
+  const order = findOrder(orderId);
+  if (!order) return null;
+  return {
+    orderId: order.id,
+    paymentStatus: order.paymentStatus,
+    paid: order.paymentStatus === "paid",
+    isSubscription: order.isSubscription,
+    totalCents: order.totalCents,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who may pay, and what can be paid
+
+/**
+ * Who may start a payment for an order: the visitor whose cart created it, when the order
+ * remembers its cart. Anyone else gets the same answer as for a missing order.
+ */
+export function assertOwner(order: Order, cartId: string | null | undefined) {
+  if (order.cartId && order.cartId !== cartId) throw orderNotFoundError();
+}
+
+/** Not paid (nor refunded), not empty, and its products in stock. */
+export function assertPayable(order: OrderWithItems) {
+  if (order.paymentStatus === "paid" || order.paymentStatus === "refunded") throw alreadyPaidError();
+  if (order.items.length === 0 || order.totalCents <= 0) throw new ShopError(409, "order_empty", EMPTY_ORDER_MESSAGE);
+  assertInStock(order);
+}
+
+/** An order whose products are out of stock cannot be paid. */
+function assertInStock(order: OrderWithItems) {
+  const needed = new Map<number, number>();
+  for (const item of order.items) {
+    if (item.productId !== null) needed.set(item.productId, (needed.get(item.productId) ?? 0) + item.quantity);
+  }
+  if (needed.size === 0) return;
+  const rows = getDb()
+    .select({ id: products.id, stock: products.stock })
+    .from(products)
+    .where(inArray(products.id, [...needed.keys()]))
+    .all();
+  for (const [productId, quantity] of needed) {
+    const row = rows.find((r) => r.id === productId);
+    if (!row || row.stock < quantity) throw new ShopError(409, "out_of_stock", OUT_OF_STOCK_MESSAGE);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Marking an order paid (the only place that does)
+
+type PaymentSource = { paymentIntentId?: string; subscriptionId?: string };
+
+/**
+ * Marks the order paid, once: unpaid (or failed) -> paid, and the stock of its products
+ * decremented once. Returns true only the first time.
+ */
+export function markOrderPaid(orderId: number, source: PaymentSource): boolean {
+  return getDb().transaction((tx) => markOrderPaidIn(tx, orderId, source));
+}
+
+/** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
+export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): boolean {
+  const now = new Date().toISOString();
+  const changes: Partial<typeof orders.$inferInsert> = { paymentStatus: "paid", paidAt: now };
+  if (source.subscriptionId) {
+    changes.stripeSubscriptionId = source.subscriptionId;
+    changes.isSubscription = true;
+  } else if (source.paymentIntentId) {
+    changes.stripePaymentIntentId = source.paymentIntentId;
+    changes.isSubscription = false;
+  }
+  const updated = tx
+    .update(orders)
+    .set(changes)
+    .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
+    .run();
+  if (updated.changes !== 1) return false;
+
+  const stamped = tx
+    .update(orders)
+    .set({ stockDecrementedAt: now })
+    .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
+    .run();
+  if (stamped.changes === 1) {
+    const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    for (const item of items) {
+      if (item.productId === null) continue;
+      tx.update(products)
+        .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
+        .where(eq(products.id, item.productId))
+        .run();
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment attempts: the Stripe objects an unpaid order is being paid with
+
+/** The one-off attempt: the order's current PaymentIntent. */
+export function recordPaymentIntent(orderId: number, paymentIntentId: string) {
+  getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId)).run();
+}
+
+/** The Stripe customer that the order's subscription bills. */
+export function recordStripeCustomer(orderId: number, customerId: string) {
+  getDb().update(orders).set({ stripeCustomerId: customerId }).where(eq(orders.id, orderId)).run();
+}
+
+/** The subscription attempt: the order is now paid through this subscription. */
+export function recordSubscription(orderId: number, subscriptionId: string) {
+  getDb().update(orders).set({ stripeSubscriptionId: subscriptionId, isSubscription: true }).where(eq(orders.id, orderId)).run();
+}
+
+/** An unpaid subscription that ended or was dropped: the order can start a new payment. */
+export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
+  db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId)).run();
+}
+
+/** A paid subscription ended: records the date, keeping the first one if it is already set. */
+export function markSubscriptionCanceled(orderId: number, canceledAt: string, db: DbOrTx = getDb()) {
+  db.update(orders)
+    .set({ subscriptionCanceledAt: canceledAt })
+    .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
+    .run();
+}
