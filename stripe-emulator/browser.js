@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Stand-in for Stripe.js (https://js.stripe.com), demo mode only.
  *
@@ -11,14 +12,74 @@
   "use strict";
   if (typeof window === "undefined" || window.Stripe) return;
 
+  /**
+   * Types (local to this script, which the page loads as a classic script).
+   *
+   * A JSON object answered by the API (payment method, payment intent), left loose.
+   * @typedef {Record<string, any>} ApiObject
+   *
+   * A Stripe.js error: a validation error of the card field or the API's `error` object.
+   * @typedef {{ type: string, code?: string, message?: string, [key: string]: unknown }} StripeError
+   *
+   * @typedef {{ data: ApiObject, error?: undefined } | { error: StripeError, data?: undefined }} ApiResult
+   * @typedef {{ paymentMethod: ApiObject, error?: undefined } | { error: StripeError, paymentMethod?: undefined }} PaymentMethodResult
+   * @typedef {{ paymentIntent: ApiObject, error?: undefined } | { error: StripeError, paymentIntent?: undefined }} PaymentIntentResult
+   *
+   * @typedef {"number" | "expiry" | "cvc"} CardField
+   * @typedef {Record<CardField, HTMLInputElement>} CardInputs
+   *
+   * The payload of the card element's events (`ready`, `focus`, `blur`, `escape`, `change`).
+   * @typedef {{ elementType: string, [key: string]: unknown }} ElementEvent
+   * @typedef {(payload: ElementEvent) => void} ElementHandler
+   *
+   * @typedef {{ empty: boolean, complete: boolean, error: StripeError | undefined, brand: string }} CardState
+   *
+   * @typedef {object} BillingAddress
+   * @property {string} [line1]
+   * @property {string} [line2]
+   * @property {string} [city]
+   * @property {string} [postal_code]
+   * @property {string} [state]
+   * @property {string} [country]
+   *
+   * @typedef {object} BillingDetails
+   * @property {string} [name]
+   * @property {string} [email]
+   * @property {string} [phone]
+   * @property {BillingAddress} [address]
+   *
+   * What createPaymentMethod() receives (Stripe.js's object form).
+   * @typedef {object} PaymentMethodData
+   * @property {string} [type]
+   * @property {CardElement} [card]
+   * @property {BillingDetails} [billing_details]
+   * @property {Record<string, string>} [metadata]
+   *
+   * What confirmCardPayment() receives: an existing payment method id, or a card to create one.
+   * @typedef {object} ConfirmCardPaymentData
+   * @property {string | { card?: CardElement, billing_details?: BillingDetails }} [payment_method]
+   * @property {string} [setup_future_usage]
+   */
+
   var script = document.currentScript;
   var API_BASE = (script && script.getAttribute("data-api-base")) || "/stripe-emulator/api";
 
   // ------------------------------------------------------------------------------------------
   // Helpers
 
+  /**
+   * Stripe's form encoding (`a[b][0][c]=…`), like stripe-emulator/encoding.js.
+   * @param {unknown} data
+   * @param {string} [prefix]
+   * @returns {string}
+   */
   function encode(data, prefix) {
+    /** @type {string[]} */
     var parts = [];
+    /**
+     * @param {unknown} value
+     * @param {string} key
+     */
     function walk(value, key) {
       if (value === undefined) return;
       if (value === null) {
@@ -28,8 +89,9 @@
           walk(item, key + "[" + i + "]");
         });
       } else if (typeof value === "object") {
-        Object.keys(value).forEach(function (k) {
-          walk(value[k], key ? key + "[" + k + "]" : k);
+        var record = /** @type {Record<string, unknown>} */ (value);
+        Object.keys(record).forEach(function (k) {
+          walk(record[k], key ? key + "[" + k + "]" : k);
         });
       } else {
         parts.push(encodeURIComponent(key) + "=" + encodeURIComponent(String(value)));
@@ -39,10 +101,18 @@
     return parts.join("&");
   }
 
+  /**
+   * @param {unknown} value
+   * @returns {string}
+   */
   function digits(value) {
     return String(value || "").replace(/\D/g, "");
   }
 
+  /**
+   * @param {string} number
+   * @returns {boolean}
+   */
   function luhn(number) {
     if (!/^\d{12,19}$/.test(number)) return false;
     var sum = 0;
@@ -59,6 +129,10 @@
     return sum % 10 === 0;
   }
 
+  /**
+   * @param {string} number
+   * @returns {string}
+   */
   function brandOf(number) {
     if (/^4/.test(number)) return "visa";
     if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return "mastercard";
@@ -77,13 +151,28 @@
     incomplete_cvc: "Le code de sécurité de votre carte est incomplet.",
   };
 
+  /** @typedef {keyof typeof MESSAGES} ValidationCode */
+
+  /**
+   * @param {ValidationCode} code
+   * @returns {StripeError}
+   */
   function validationError(code) {
     var key = code === "invalid_expiry_year_past" ? "invalid_expiry_year" : code;
     return { type: "validation_error", code: key, message: MESSAGES[code] };
   }
 
+  /**
+   * Calls the emulator's API through the shop (same origin) with the publishable key.
+   * @param {string} publishableKey
+   * @param {"GET" | "POST"} method
+   * @param {string} path
+   * @param {Record<string, unknown>} [params]
+   * @returns {Promise<ApiResult>}
+   */
   function request(publishableKey, method, path, params) {
     var url = API_BASE + path;
+    /** @type {RequestInit & { headers: Record<string, string> }} */
     var init = {
       method: method,
       credentials: "same-origin",
@@ -141,32 +230,56 @@
 
   var uid = 0;
 
+  /**
+   * @constructor
+   * @param {Elements} group
+   * @param {Record<string, unknown>} [options] `disabled` is the only option it reads
+   */
   function CardElement(group, options) {
     this._group = group;
+    /** @type {Record<string, unknown>} */
     this._options = options || {};
+    /** @type {Record<string, ElementHandler[]>} */
     this._listeners = {};
+    /** @type {Element | null} the node it is mounted in */
     this._node = null;
+    /** @type {HTMLDivElement | null} */
     this._root = null;
+    /** @type {CardInputs | null} */
     this._inputs = null;
+    /** @type {Record<CardField, boolean>} */
     this._touched = { number: false, expiry: false, cvc: false };
     this._destroyed = false;
     this._id = "emu-card-" + ++uid;
+    /** @type {CardState} */
     this._state = { empty: true, complete: false, error: undefined, brand: "unknown" };
   }
 
+  /**
+   * @param {string} event
+   * @param {ElementHandler} handler
+   */
   CardElement.prototype.on = function (event, handler) {
     (this._listeners[event] = this._listeners[event] || []).push(handler);
     return this;
   };
   CardElement.prototype.addEventListener = CardElement.prototype.on;
+  /**
+   * @param {string} event
+   * @param {ElementHandler} handler
+   */
   CardElement.prototype.once = function (event, handler) {
-    var self = this;
-    function wrapped(payload) {
-      self.off(event, wrapped);
+    /** @type {ElementHandler} */
+    var wrapped = (payload) => {
+      this.off(event, wrapped);
       handler(payload);
-    }
+    };
     return this.on(event, wrapped);
   };
+  /**
+   * @param {string} event
+   * @param {ElementHandler} [handler] every handler of the event when omitted
+   */
   CardElement.prototype.off = function (event, handler) {
     var list = this._listeners[event];
     if (!list) return this;
@@ -179,6 +292,10 @@
   };
   CardElement.prototype.removeEventListener = CardElement.prototype.off;
 
+  /**
+   * @param {string} event
+   * @param {ElementEvent} payload
+   */
   CardElement.prototype._emit = function (event, payload) {
     (this._listeners[event] || []).slice().forEach(function (handler) {
       try {
@@ -191,6 +308,7 @@
     });
   };
 
+  /** @param {string | Element} target a selector or a DOM node */
   CardElement.prototype.mount = function (target) {
     if (this._destroyed) throw new Error("This Element has already been destroyed. Please create a new one.");
     var node = typeof target === "string" ? document.querySelector(target) : target;
@@ -201,15 +319,13 @@
     this._node = node;
     node.classList.add("StripeElement", "StripeElement--empty");
     this._render();
-    var self = this;
-    setTimeout(function () {
-      if (self._node) self._emit("ready", { elementType: "card" });
+    setTimeout(() => {
+      if (this._node) this._emit("ready", { elementType: "card" });
     }, 0);
     return this;
   };
 
   CardElement.prototype._render = function () {
-    var self = this;
     var id = this._id;
     var root = document.createElement("div");
     root.setAttribute("data-stripe-emulator", "card");
@@ -217,6 +333,12 @@
     root.setAttribute("aria-label", "Carte bancaire");
     root.style.cssText = CARD_STYLE.wrapper;
 
+    /**
+     * @param {CardField} name
+     * @param {string} labelText
+     * @param {Record<string, string>} attrs
+     * @returns {HTMLInputElement}
+     */
     function field(name, labelText, attrs) {
       var wrap = document.createElement("div");
       wrap.style.cssText = CARD_STYLE.field + (name === "number" ? CARD_STYLE.wide : "");
@@ -257,10 +379,12 @@
       placeholder: "CVC",
       maxlength: "4",
     });
-    this._inputs = { number: number, expiry: expiry, cvc: cvc };
+    /** @type {CardInputs} */
+    var inputs = { number: number, expiry: expiry, cvc: cvc };
+    this._inputs = inputs;
     this._applyDisabled();
 
-    number.addEventListener("input", function () {
+    number.addEventListener("input", () => {
       var d = digits(number.value).slice(0, 19);
       var amex = brandOf(d) === "amex";
       var groups = amex ? [4, 6, 5] : [4, 4, 4, 4, 3];
@@ -271,46 +395,50 @@
         rest = rest.slice(groups[i]);
       }
       number.value = out.join(" ");
-      self._update();
+      this._update();
     });
-    expiry.addEventListener("input", function (event) {
+    expiry.addEventListener("input", (event) => {
+      // An InputEvent when the shopper types; a plain Event (no inputType) when dispatched by script.
+      var inputEvent = /** @type {Event & { inputType?: string }} */ (event);
       var d = digits(expiry.value).slice(0, 4);
       if (d.length === 1 && d > "1") d = "0" + d;
-      var deleting = event && event.inputType && event.inputType.indexOf("delete") === 0;
+      var deleting = inputEvent && inputEvent.inputType && inputEvent.inputType.indexOf("delete") === 0;
       expiry.value = d.length >= 2 && !(deleting && d.length === 2) ? d.slice(0, 2) + " / " + d.slice(2) : d;
-      self._update();
+      this._update();
     });
-    cvc.addEventListener("input", function () {
+    cvc.addEventListener("input", () => {
       cvc.value = digits(cvc.value).slice(0, 4);
-      self._update();
+      this._update();
     });
-    ["number", "expiry", "cvc"].forEach(function (name) {
-      var input = self._inputs[name];
-      input.addEventListener("blur", function () {
-        self._touched[name] = true;
-        self._update();
+    /** @type {CardField[]} */ (["number", "expiry", "cvc"]).forEach((name) => {
+      var input = inputs[name];
+      input.addEventListener("blur", () => {
+        this._touched[name] = true;
+        this._update();
       });
     });
-    root.addEventListener("focusin", function (event) {
-      var target = event.target;
+    root.addEventListener("focusin", (event) => {
+      // Only the inputs of the card field can take the focus.
+      var target = /** @type {HTMLElement | null} */ (event.target);
       if (target && target.style) target.style.cssText = CARD_STYLE.input + CARD_STYLE.focus;
-      if (!root.contains(event.relatedTarget)) {
-        self._node && self._node.classList.add("StripeElement--focus");
-        self._emit("focus", { elementType: "card" });
+      if (!root.contains(/** @type {Node | null} */ (event.relatedTarget))) {
+        if (this._node) this._node.classList.add("StripeElement--focus");
+        this._emit("focus", { elementType: "card" });
       }
     });
-    root.addEventListener("focusout", function (event) {
-      self._paint();
-      if (!root.contains(event.relatedTarget)) {
-        self._node && self._node.classList.remove("StripeElement--focus");
-        self._emit("blur", { elementType: "card" });
+    root.addEventListener("focusout", (event) => {
+      this._paint();
+      if (!root.contains(/** @type {Node | null} */ (event.relatedTarget))) {
+        if (this._node) this._node.classList.remove("StripeElement--focus");
+        this._emit("blur", { elementType: "card" });
       }
     });
-    root.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") self._emit("escape", { elementType: "card" });
+    root.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") this._emit("escape", { elementType: "card" });
     });
     this._root = root;
-    this._node.appendChild(root);
+    // Called by mount() once the node is set.
+    /** @type {Element} */ (this._node).appendChild(root);
   };
 
   CardElement.prototype._applyDisabled = function () {
@@ -321,15 +449,18 @@
     this._inputs.cvc.disabled = disabled;
   };
 
-  /** Reads the fields, validates them like Stripe, and emits a change event. */
+  /**
+   * Reads the fields and validates them like Stripe (called only while mounted).
+   */
   CardElement.prototype._evaluate = function () {
-    var inputs = this._inputs;
+    var inputs = /** @type {CardInputs} */ (this._inputs);
     var number = digits(inputs.number.value);
     var exp = digits(inputs.expiry.value);
     var cvc = digits(inputs.cvc.value);
     var brand = brandOf(number);
     var numberLength = brand === "amex" ? 15 : 16;
     var cvcLength = brand === "amex" ? 4 : 3;
+    /** @type {Record<CardField, ValidationCode | null>} */
     var errors = { number: null, expiry: null, cvc: null };
 
     if (number.length >= numberLength && !luhn(number)) errors.number = "invalid_number";
@@ -371,11 +502,11 @@
   };
 
   CardElement.prototype._paint = function () {
-    if (!this._inputs) return;
+    const inputs = this._inputs;
+    if (!inputs) return;
     var state = this._evaluate();
-    var self = this;
-    ["number", "expiry", "cvc"].forEach(function (name) {
-      var input = self._inputs[name];
+    /** @type {CardField[]} */ (["number", "expiry", "cvc"]).forEach((name) => {
+      var input = inputs[name];
       var bad = !!state.errors[name];
       input.setAttribute("aria-invalid", bad ? "true" : "false");
       if (document.activeElement !== input) input.style.cssText = CARD_STYLE.input + (bad ? CARD_STYLE.invalid : "");
@@ -411,6 +542,7 @@
     return { number: state.number, exp_month: state.expMonth, exp_year: state.expYear, cvc: state.cvc, _state: state };
   };
 
+  /** @param {Record<string, unknown>} [options] */
   CardElement.prototype.update = function (options) {
     if (options) {
       for (var k in options) if (Object.prototype.hasOwnProperty.call(options, k)) this._options[k] = options[k];
@@ -423,7 +555,8 @@
     return this;
   };
   CardElement.prototype.blur = function () {
-    if (this._root && this._root.contains(document.activeElement)) document.activeElement.blur();
+    // The focused node is one of the card's inputs.
+    if (this._root && this._root.contains(document.activeElement)) /** @type {HTMLElement} */ (document.activeElement).blur();
     return this;
   };
   CardElement.prototype.clear = function () {
@@ -456,11 +589,22 @@
   // ------------------------------------------------------------------------------------------
   // Elements group and the Stripe object
 
+  /**
+   * @constructor
+   * @param {StripeInstance} stripe
+   * @param {Record<string, unknown>} [options]
+   */
   function Elements(stripe, options) {
     this._stripe = stripe;
+    /** @type {Record<string, unknown>} */
     this._options = options || {};
+    /** @type {Record<string, CardElement>} */
     this._elements = {};
   }
+  /**
+   * @param {string} type only "card"
+   * @param {Record<string, unknown>} [options]
+   */
   Elements.prototype.create = function (type, options) {
     if (type !== "card") {
       throw new Error("L'émulateur Stripe ne fournit que l'élément 'card' (demandé : '" + type + "').");
@@ -472,15 +616,22 @@
     this._elements[type] = element;
     return element;
   };
+  /**
+   * @param {string | { __elementType?: string } | null | undefined} typeOrComponent an element type or react-stripe-js's component
+   * @returns {CardElement | null}
+   */
   Elements.prototype.getElement = function (typeOrComponent) {
     var type = typeof typeOrComponent === "string" ? typeOrComponent : typeOrComponent && typeOrComponent.__elementType;
     return (type && this._elements[type]) || null;
   };
+  /** @param {CardElement} element */
   Elements.prototype._forget = function (element) {
     for (var k in this._elements) if (this._elements[k] === element) delete this._elements[k];
   };
+  /** @param {Record<string, unknown>} [options] */
   Elements.prototype.update = function (options) {
-    for (var k in options || {}) this._options[k] = options[k];
+    var changes = options || {};
+    for (var k in changes) this._options[k] = changes[k];
   };
   Elements.prototype.fetchUpdates = function () {
     return Promise.resolve({});
@@ -489,6 +640,10 @@
     return Promise.resolve({});
   };
 
+  /**
+   * @param {string} name
+   * @returns {() => Promise<{ error: StripeError }>}
+   */
   function unsupported(name) {
     return function () {
       return Promise.resolve({
@@ -497,13 +652,19 @@
     };
   }
 
+  /**
+   * @param {unknown} clientSecret
+   * @returns {string | null}
+   */
   function piIdFromSecret(clientSecret) {
     var match = /^(pi_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(String(clientSecret || ""));
     return match ? match[1] : null;
   }
 
+  /** @param {BillingDetails | undefined} details */
   function billingParams(details) {
     if (!details) return undefined;
+    /** @type {BillingAddress} */
     var address = details.address || {};
     return {
       name: details.name,
@@ -520,23 +681,40 @@
     };
   }
 
+  /**
+   * @constructor
+   * @param {string} publishableKey
+   * @param {Record<string, unknown>} [options]
+   */
   function StripeInstance(publishableKey, options) {
     this._key = publishableKey;
+    /** @type {Record<string, unknown>} */
     this._options = options || {};
+    /** @type {unknown[]} */
     this._wrappers = [];
+    /** @type {unknown} */
     this._appInfo = null;
   }
 
+  /** @param {Record<string, unknown>} [options] */
   StripeInstance.prototype.elements = function (options) {
     return new Elements(this, options);
   };
+  /** @param {unknown} wrapper */
   StripeInstance.prototype._registerWrapper = function (wrapper) {
     this._wrappers.push(wrapper);
   };
+  /** @param {unknown} info */
   StripeInstance.prototype.registerAppInfo = function (info) {
     this._appInfo = info;
   };
 
+  /**
+   * @param {CardElement | null | undefined} card the element from elements().create("card")
+   * @param {BillingDetails} [billingDetails]
+   * @param {Record<string, string>} [metadata]
+   * @returns {Promise<PaymentMethodResult>}
+   */
   StripeInstance.prototype._createCardPaymentMethod = function (card, billingDetails, metadata) {
     var data = card && typeof card._cardData === "function" ? card._cardData() : null;
     if (!data) {
@@ -550,7 +728,10 @@
     }
     if (state.error) return Promise.resolve({ error: state.error });
     if (!state.complete) {
-      var code = state.number.length < (state.brand === "amex" ? 15 : 16) ? "incomplete_number" : digits(card._inputs.expiry.value).length < 4 ? "incomplete_expiry" : "incomplete_cvc";
+      // _cardData() answered, so the card is mounted and has its inputs.
+      var inputs = /** @type {CardInputs} */ (/** @type {CardElement} */ (card)._inputs);
+      /** @type {ValidationCode} */
+      var code = state.number.length < (state.brand === "amex" ? 15 : 16) ? "incomplete_number" : digits(inputs.expiry.value).length < 4 ? "incomplete_expiry" : "incomplete_cvc";
       return Promise.resolve({ error: validationError(code) });
     }
     return request(this._key, "POST", "/v1/payment_methods", {
@@ -563,9 +744,16 @@
     });
   };
 
+  /**
+   * @param {string | PaymentMethodData | undefined} typeOrData
+   * @param {CardElement} [element]
+   * @param {{ billing_details?: BillingDetails }} [data]
+   * @returns {Promise<PaymentMethodResult>}
+   */
   StripeInstance.prototype.createPaymentMethod = function (typeOrData, element, data) {
     // Both signatures: createPaymentMethod({ type, card, billing_details }) and
     // the older createPaymentMethod('card', cardElement, { billing_details }).
+    /** @type {PaymentMethodData} */
     var params = typeof typeOrData === "string" ? { type: typeOrData, card: element, billing_details: data && data.billing_details } : typeOrData || {};
     if (params.type !== "card") {
       return Promise.resolve({ error: { type: "invalid_request_error", message: "Seul le type 'card' est pris en charge." } });
@@ -573,8 +761,12 @@
     return this._createCardPaymentMethod(params.card, params.billing_details, params.metadata);
   };
 
+  /**
+   * @param {string} clientSecret
+   * @param {ConfirmCardPaymentData} [data]
+   * @returns {Promise<PaymentIntentResult>}
+   */
   StripeInstance.prototype.confirmCardPayment = function (clientSecret, data) {
-    var self = this;
     var piId = piIdFromSecret(clientSecret);
     if (!piId) {
       return Promise.resolve({
@@ -582,20 +774,22 @@
       });
     }
     var pm = data && data.payment_method;
+    /** @type {Promise<{ id: string } | ApiObject | null>} */
     var pmPromise;
     if (typeof pm === "string") pmPromise = Promise.resolve({ id: pm });
     else if (pm && pm.card) {
-      pmPromise = self._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
+      pmPromise = this._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
         if (r.error) throw { stripeError: r.error };
         return r.paymentMethod;
       });
     } else pmPromise = Promise.resolve(null);
     return pmPromise
-      .then(function (paymentMethod) {
+      .then((paymentMethod) => {
+        /** @type {Record<string, unknown>} */
         var params = { client_secret: clientSecret };
         if (paymentMethod) params.payment_method = paymentMethod.id;
         if (data && data.setup_future_usage) params.setup_future_usage = data.setup_future_usage;
-        return request(self._key, "POST", "/v1/payment_intents/" + piId + "/confirm", params);
+        return request(this._key, "POST", "/v1/payment_intents/" + piId + "/confirm", params);
       })
       .then(
         function (result) {
@@ -608,6 +802,10 @@
       );
   };
 
+  /**
+   * @param {string} clientSecret
+   * @returns {Promise<PaymentIntentResult>}
+   */
   StripeInstance.prototype.retrievePaymentIntent = function (clientSecret) {
     var piId = piIdFromSecret(clientSecret);
     if (!piId) return Promise.resolve({ error: { type: "invalid_request_error", message: "Client secret invalide." } });
@@ -616,6 +814,10 @@
     });
   };
 
+  /**
+   * @param {string} clientSecret
+   * @returns {Promise<PaymentIntentResult>}
+   */
   StripeInstance.prototype.handleCardAction = function (clientSecret) {
     return this.retrievePaymentIntent(clientSecret);
   };
@@ -628,6 +830,11 @@
     return { canMakePayment: function () { return Promise.resolve(null); }, on: function () {}, show: function () {} };
   };
 
+  /**
+   * @param {string} publishableKey
+   * @param {Record<string, unknown>} [options]
+   * @returns {StripeInstance}
+   */
   function Stripe(publishableKey, options) {
     if (typeof publishableKey !== "string" || publishableKey === "") {
       throw new Error("Please call Stripe() with your publishable key. You used an empty string.");
@@ -637,5 +844,6 @@
   // @stripe/stripe-js compares this with the release train it expects.
   Stripe.version = "endive";
   Stripe.__emulator = true;
-  window.Stripe = Stripe;
+  // The stand-in covers the part of Stripe.js that @stripe/react-stripe-js and the shop use.
+  window.Stripe = /** @type {import("@stripe/stripe-js").StripeConstructor} */ (/** @type {unknown} */ (Stripe));
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 import { createHash, randomBytes } from "node:crypto";
 import { boolParam, expandList, intParam } from "./encoding.js";
 
@@ -14,12 +15,72 @@ import { boolParam, expandList, intParam } from "./encoding.js";
  *   4000 0000 0000 0119 processing_error.
  */
 
+/**
+ * A stored Stripe-shaped object (customer, product, price, payment method, payment intent,
+ * charge, subscription, invoice, event). Loose on purpose: the emulator builds and updates
+ * them field by field, as Stripe's JSON, and renders them as they are.
+ * @typedef {Record<string, any>} StripeObject
+ *
+ * An event object (`object: "event"`), as stored, listed and delivered to the webhook.
+ * @typedef {StripeObject} StripeEvent
+ *
+ * @typedef {import("./encoding.js").StripeParams} StripeParams
+ *
+ * Which API key a request was made with.
+ * @typedef {"secret" | "publishable"} Access
+ *
+ * @typedef {{ args: string[], params: StripeParams, access: Access }} RouteContext
+ * @typedef {{ method: string, pattern: RegExp, run: (ctx: RouteContext) => unknown, publishable: boolean }} Route
+ *
+ * @typedef {object} EmulatorRequest
+ * @property {string} method
+ * @property {string} path
+ * @property {StripeParams} params
+ * @property {string | null} [apiKey]
+ * @property {string | null} [idempotencyKey]
+ * @property {string | null} [stripeVersion]
+ *
+ * @typedef {{ status: number, body: unknown, headers: Record<string, string> }} EmulatorResponse
+ *
+ * @typedef {object} CardOutcome
+ * @property {string} code
+ * @property {string} decline_code
+ * @property {string} message
+ * @property {string} [param]
+ *
+ * What a new PaymentIntent is made of (see #newPaymentIntent).
+ * @typedef {object} PaymentIntentInit
+ * @property {number} amount
+ * @property {string} currency
+ * @property {string | null} [customer]
+ * @property {string | null} [description]
+ * @property {Record<string, string>} [metadata]
+ * @property {string | null} [receiptEmail]
+ * @property {string | null} [setupFutureUsage]
+ * @property {string[] | null} [paymentMethodTypes]
+ * @property {string | null} [invoice]
+ *
+ * One line of an invoice being created (see #createInvoice).
+ * @typedef {object} InvoiceLineInit
+ * @property {number} amount
+ * @property {string} description
+ * @property {StripeObject} price
+ * @property {number} quantity
+ * @property {{ start: number, end: number }} period
+ * @property {string | null} subscription_item
+ */
+
 export const DEFAULT_API_VERSION = "2026-10-28.endive";
 
 const DAY = 86_400;
+/** @type {Record<string, number>} */
 const INTERVAL_SECONDS = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/**
+ * @param {number} [length]
+ * @returns {string}
+ */
 function randomId(length = 24) {
   const bytes = randomBytes(length);
   let out = "";
@@ -40,9 +101,29 @@ export class StripeApiError extends Error {
   }
 }
 
+/**
+ * `Number.isInteger` that also tells the type checker the value is a number.
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+function isInteger(value) {
+  return Number.isInteger(value);
+}
+
+/**
+ * @param {string} message
+ * @param {Record<string, unknown>} [extra]
+ * @returns {StripeApiError}
+ */
 function invalid(message, extra = {}) {
   return new StripeApiError(400, { type: "invalid_request_error", message, ...extra });
 }
+/**
+ * @param {string} kind
+ * @param {unknown} id
+ * @param {string} [param]
+ * @returns {StripeApiError}
+ */
 function missing(kind, id, param = "id") {
   return new StripeApiError(404, {
     type: "invalid_request_error",
@@ -51,24 +132,41 @@ function missing(kind, id, param = "id") {
     message: `No such ${kind}: '${id}'`,
   });
 }
+/**
+ * @template T
+ * @param {T} value
+ * @param {string} param
+ * @returns {T}
+ */
 function requireParam(value, param) {
   if (value === undefined || value === null || value === "") {
     throw invalid(`Missing required param: ${param}.`, { code: "parameter_missing", param });
   }
   return value;
 }
+/**
+ * @param {unknown} value
+ * @param {string} param
+ * @param {{ min?: number }} [options]
+ * @returns {number}
+ */
 function requireInt(value, param, { min = 0 } = {}) {
   const n = intParam(requireParam(value, param));
-  if (!Number.isInteger(n) || n < min) {
+  if (!isInteger(n) || n < min) {
     throw invalid(`Invalid integer: ${value}`, { code: "parameter_invalid_integer", param });
   }
   return n;
 }
+/**
+ * @param {unknown} value
+ * @returns {Record<string, string>}
+ */
 function metadataParam(value) {
   if (value === undefined || value === "") return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalid("Invalid metadata: must be an object.", { param: "metadata" });
   }
+  /** @type {Record<string, string>} */
   const out = {};
   for (const [k, v] of Object.entries(value)) {
     if (v !== "" && v !== null && v !== undefined) out[k] = String(v);
@@ -79,6 +177,7 @@ function metadataParam(value) {
 // ---------------------------------------------------------------------------------------------
 // Test cards
 
+/** @type {Record<string, CardOutcome | undefined>} */
 const CARD_OUTCOMES = {
   "4000000000000002": {
     code: "card_declined",
@@ -115,6 +214,10 @@ const CARD_OUTCOMES = {
   },
 };
 
+/**
+ * @param {string} number
+ * @returns {boolean}
+ */
 export function luhnValid(number) {
   if (!/^\d{12,19}$/.test(number)) return false;
   let sum = 0;
@@ -131,6 +234,10 @@ export function luhnValid(number) {
   return sum % 10 === 0;
 }
 
+/**
+ * @param {string} number
+ * @returns {string}
+ */
 export function cardBrand(number) {
   if (/^4/.test(number)) return "visa";
   if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return "mastercard";
@@ -139,6 +246,12 @@ export function cardBrand(number) {
   return "unknown";
 }
 
+/**
+ * @param {string} code
+ * @param {string} message
+ * @param {Record<string, unknown>} [extra]
+ * @returns {StripeApiError}
+ */
 function cardError(code, message, extra = {}) {
   return new StripeApiError(402, {
     type: "card_error",
@@ -154,16 +267,16 @@ function cardError(code, message, extra = {}) {
 export class StripeEmulatorCore {
   /**
    * @param {{ secretKey?: string, publishableKey?: string, now?: () => number,
-   *   onEvent?: (event: Record<string, unknown>) => void }} [options]
+   *   onEvent?: (event: StripeEvent) => void }} [options]
    */
   constructor(options = {}) {
     this.secretKey = options.secretKey ?? "sk_test_emulator";
     this.publishableKey = options.publishableKey ?? "pk_test_emulator";
     this.nowFn = options.now ?? (() => Math.floor(Date.now() / 1000));
     this.onEvent = options.onEvent ?? (() => {});
-    /** @type {Map<string, Record<string, any>>} every object by id */
+    /** @type {Map<string, StripeObject>} every object by id */
     this.objects = new Map();
-    /** @type {Record<string, any>[]} every event, oldest first */
+    /** @type {StripeEvent[]} every event, oldest first */
     this.events = [];
     /** @type {Map<string, { fingerprint: string, status: number, body: unknown }>} */
     this.idempotency = new Map();
@@ -172,6 +285,7 @@ export class StripeEmulatorCore {
     this.routes = this.#buildRoutes();
   }
 
+  /** @returns {number} unix seconds */
   now() {
     return this.nowFn();
   }
@@ -180,12 +294,12 @@ export class StripeEmulatorCore {
   // Request handling
 
   /**
-   * @param {{ method: string, path: string, params: Record<string, any>, apiKey?: string | null,
-   *   idempotencyKey?: string | null, stripeVersion?: string | null }} request
-   * @returns {{ status: number, body: unknown, headers: Record<string, string> }}
+   * @param {EmulatorRequest} request
+   * @returns {EmulatorResponse}
    */
   handle(request) {
     const requestId = `req_${randomId(14)}`;
+    /** @type {Record<string, string>} */
     const headers = { "Request-Id": requestId };
     const method = request.method.toUpperCase();
     if (request.stripeVersion) this.apiVersion = request.stripeVersion;
@@ -247,10 +361,21 @@ export class StripeEmulatorCore {
     }
   }
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {StripeParams} params
+   * @returns {string}
+   */
   #fingerprint(method, path, params) {
     return createHash("sha256").update(`${method} ${path} ${stableJson(params ?? {})}`).digest("hex");
   }
 
+  /**
+   * @param {string | null} apiKey
+   * @param {Route} route
+   * @returns {Access}
+   */
   #authenticate(apiKey, route) {
     if (!apiKey) {
       throw new StripeApiError(401, {
@@ -271,9 +396,11 @@ export class StripeEmulatorCore {
     throw new StripeApiError(401, { type: "invalid_request_error", message: `Invalid API Key provided: ${shown}` });
   }
 
+  /** @returns {Route[]} */
   #buildRoutes() {
-    /** @type {{ method: string, pattern: RegExp, run: (ctx: any) => unknown, publishable?: boolean }[]} */
+    /** @type {Route[]} */
     const routes = [];
+    /** @type {(method: string, path: string, run: Route["run"], publishable?: boolean) => void} */
     const add = (method, path, run, publishable = false) => {
       const pattern = new RegExp(`^${path.replace(/:[a-z_]+/g, "([^/]+)")}/?$`);
       routes.push({ method, pattern, run, publishable });
@@ -324,40 +451,72 @@ export class StripeEmulatorCore {
   // -------------------------------------------------------------------------------------------
   // Storage, rendering and expansion
 
+  /**
+   * @param {string} prefix
+   * @returns {string}
+   */
   #id(prefix) {
     return `${prefix}_${randomId()}`;
   }
 
+  /**
+   * @param {StripeObject} object
+   * @returns {StripeObject}
+   */
   #put(object) {
     this.objects.set(object.id, object);
     return object;
   }
 
-  /** The stored object (internal, mutable). */
+  /**
+   * The stored object (internal, mutable).
+   * @param {unknown} id
+   * @param {string} [kind]
+   * @returns {StripeObject}
+   */
   #get(id, kind) {
     const object = typeof id === "string" ? this.objects.get(id) : undefined;
     if (!object || (kind && object.object !== kind)) throw missing(kind ?? "object", id);
     return object;
   }
 
-  /** Looks up any object by id (for tests and the server wrapper). */
+  /**
+   * Looks up any object by id (for tests and the server wrapper).
+   * @param {string} id
+   * @returns {StripeObject | undefined}
+   */
   getObject(id) {
     const object = this.objects.get(id);
     return object ? this.#plain(object) : undefined;
   }
 
-  /** A deep copy without internal (`_`-prefixed) fields. */
+  /**
+   * A deep copy without internal (`_`-prefixed) fields.
+   * @param {StripeObject} object
+   * @returns {StripeObject}
+   */
   #plain(object) {
     return JSON.parse(JSON.stringify(object, (key, value) => (key.startsWith("_") ? undefined : value)));
   }
 
-  /** Renders an object with the request's `expand[]` applied. */
+  /**
+   * Renders an object with the request's `expand[]` applied.
+   * @param {StripeObject} object
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   #render(object, params) {
     const out = this.#plain(object);
     for (const path of expandList(params)) this.#expand(out, path.split("."));
     return out;
   }
 
+  /**
+   * @param {StripeObject} pi
+   * @param {StripeParams} params
+   * @param {Access} access
+   * @returns {StripeObject}
+   */
   #renderPaymentIntent(pi, params, access) {
     const out = this.#render(pi, access === "secret" ? params : {});
     if (access === "publishable") {
@@ -369,8 +528,15 @@ export class StripeEmulatorCore {
     return out;
   }
 
-  #expand(target, segments) {
-    if (!target || typeof target !== "object" || segments.length === 0) return;
+  /**
+   * Replaces ids by their objects along one dotted path, in place.
+   * @param {unknown} node any JSON value (only objects are expanded)
+   * @param {string[]} segments
+   * @returns {void}
+   */
+  #expand(node, segments) {
+    if (!node || typeof node !== "object" || segments.length === 0) return;
+    const target = /** @type {StripeObject} */ (node);
     const [head, ...rest] = segments;
     if (target.object === "list" && head === "data" && Array.isArray(target.data)) {
       for (const item of target.data) this.#expand(item, rest);
@@ -381,23 +547,33 @@ export class StripeEmulatorCore {
     // Includable fields only appear when expanded.
     if (original && original.object === "invoice" && head === "confirmation_secret") value = original._confirmation_secret ?? null;
     if (original && original.object === "invoice" && head === "payments") value = this.#invoicePaymentsList(original);
-    if (typeof value === "string" && this.objects.has(value)) value = this.#plain(this.objects.get(value));
+    if (typeof value === "string" && this.objects.has(value)) value = this.#plain(/** @type {StripeObject} */ (this.objects.get(value)));
     target[head] = value;
     if (value && typeof value === "object") this.#expand(value, rest);
   }
 
+  /**
+   * @param {StripeObject} invoice
+   * @returns {StripeObject}
+   */
   #invoicePaymentsList(invoice) {
     return {
       object: "list",
       url: `/v1/invoice_payments?invoice=${invoice.id}`,
       has_more: false,
-      data: (invoice._payments ?? []).map((p) => this.#plain(p)),
+      data: (invoice._payments ?? []).map((/** @type {StripeObject} */ p) => this.#plain(p)),
     };
   }
 
   // -------------------------------------------------------------------------------------------
   // Events
 
+  /**
+   * @param {string} type
+   * @param {StripeObject} object
+   * @param {Record<string, unknown>} [previousAttributes]
+   * @returns {StripeEvent}
+   */
   #emit(type, object, previousAttributes) {
     const event = {
       id: this.#id("evt"),
@@ -419,6 +595,10 @@ export class StripeEmulatorCore {
   // -------------------------------------------------------------------------------------------
   // Customers, products, prices
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createCustomer(params) {
     const now = this.now();
     const customer = this.#put({
@@ -440,6 +620,11 @@ export class StripeEmulatorCore {
     return customer;
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   updateCustomer(id, params) {
     const customer = this.#get(id, "customer");
     for (const field of ["email", "name", "description", "phone"]) {
@@ -462,6 +647,10 @@ export class StripeEmulatorCore {
     return customer;
   }
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createProduct(params) {
     const name = requireParam(params.name, "name");
     const id = params.id || this.#id("prod");
@@ -483,6 +672,11 @@ export class StripeEmulatorCore {
     return product;
   }
 
+  /**
+   * @param {StripeParams} data
+   * @param {{ recurringRequired?: boolean, recurringAllowed?: boolean, emit?: boolean }} [options]
+   * @returns {StripeObject}
+   */
   #newPrice(data, { recurringRequired = false, recurringAllowed = true, emit = true } = {}) {
     const currency = String(requireParam(data.currency, "currency")).toLowerCase();
     const productId = requireParam(data.product, "product");
@@ -521,6 +715,10 @@ export class StripeEmulatorCore {
     return price;
   }
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createPrice(params) {
     return this.#newPrice(params, {});
   }
@@ -528,6 +726,10 @@ export class StripeEmulatorCore {
   // -------------------------------------------------------------------------------------------
   // Payment methods
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createPaymentMethod(params) {
     const type = params.type ?? "card";
     if (type !== "card") throw invalid(`The payment method type '${type}' is not supported by the emulator.`, { param: "type" });
@@ -536,14 +738,14 @@ export class StripeEmulatorCore {
     if (!number) throw cardError("incomplete_number", "Le numéro de votre carte est incomplet.", { param: "number" });
     if (!luhnValid(number)) throw cardError("incorrect_number", "Le numéro de votre carte est invalide.", { param: "number" });
     const expMonth = intParam(card.exp_month);
-    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) {
+    if (!isInteger(expMonth) || expMonth < 1 || expMonth > 12) {
       throw cardError("invalid_expiry_month", "Le mois d'expiration de votre carte est invalide.", { param: "exp_month" });
     }
     let expYear = intParam(card.exp_year);
-    if (Number.isInteger(expYear) && expYear < 100) expYear += 2000;
+    if (isInteger(expYear) && expYear < 100) expYear += 2000;
     const today = new Date(this.now() * 1000);
     const thisYear = today.getUTCFullYear();
-    if (!Number.isInteger(expYear) || expYear < thisYear || expYear > thisYear + 50) {
+    if (!isInteger(expYear) || expYear < thisYear || expYear > thisYear + 50) {
       throw cardError("invalid_expiry_year", "L'année d'expiration de votre carte est invalide.", { param: "exp_year" });
     }
     if (expYear === thisYear && expMonth < today.getUTCMonth() + 1) {
@@ -605,6 +807,11 @@ export class StripeEmulatorCore {
     return pm;
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   attachPaymentMethod(id, params) {
     const pm = this.#get(id, "payment_method");
     const customer = this.#get(requireParam(params.customer, "customer"), "customer");
@@ -618,6 +825,10 @@ export class StripeEmulatorCore {
     return pm;
   }
 
+  /**
+   * @param {string} id
+   * @returns {StripeObject}
+   */
   detachPaymentMethod(id) {
     const pm = this.#get(id, "payment_method");
     if (!pm.customer) throw invalid("The payment method you provided is not attached to a customer so detachment is impossible.", { code: "payment_method_unexpected_state" });
@@ -629,6 +840,13 @@ export class StripeEmulatorCore {
   // -------------------------------------------------------------------------------------------
   // Payment intents
 
+  /**
+   * The PaymentIntent, if the key may see it (a publishable key needs its client secret).
+   * @param {string} id
+   * @param {StripeParams} params
+   * @param {Access} access
+   * @returns {StripeObject}
+   */
   #piForAccess(id, params, access) {
     const pi = this.#get(id, "payment_intent");
     if (access === "publishable" && params.client_secret !== pi.client_secret) {
@@ -642,6 +860,10 @@ export class StripeEmulatorCore {
     return pi;
   }
 
+  /**
+   * @param {PaymentIntentInit} init
+   * @returns {StripeObject}
+   */
   #newPaymentIntent({ amount, currency, customer, description, metadata, receiptEmail, setupFutureUsage, paymentMethodTypes, invoice }) {
     const id = this.#id("pi");
     return this.#put({
@@ -675,6 +897,10 @@ export class StripeEmulatorCore {
     });
   }
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createPaymentIntent(params) {
     const amount = requireInt(params.amount, "amount");
     const currency = String(requireParam(params.currency, "currency")).toLowerCase();
@@ -705,6 +931,11 @@ export class StripeEmulatorCore {
     return pi;
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   updatePaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
     if (!["requires_payment_method", "requires_confirmation"].includes(pi.status)) {
@@ -720,10 +951,20 @@ export class StripeEmulatorCore {
     return pi;
   }
 
+  /**
+   * @param {StripeObject} pi
+   * @param {string} message
+   * @returns {StripeApiError}
+   */
   #unexpectedState(pi, message) {
     return invalid(message, { code: "payment_intent_unexpected_state", payment_intent: this.#plain(pi) });
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   confirmPaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
     if (pi.status === "succeeded") {
@@ -746,7 +987,12 @@ export class StripeEmulatorCore {
     return this.#charge(pi, pm);
   }
 
-  /** Runs the card: success or a card error (the PaymentIntent goes back to requires_payment_method). */
+  /**
+   * Runs the card: success or a card error (the PaymentIntent goes back to requires_payment_method).
+   * @param {StripeObject} pi
+   * @param {StripeObject} pm
+   * @returns {StripeObject}
+   */
   #charge(pi, pm) {
     const outcome = CARD_OUTCOMES[pm._number];
     const charge = this.#put({
@@ -814,6 +1060,11 @@ export class StripeEmulatorCore {
     return pi;
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   cancelPaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
     if (pi.status === "succeeded" || pi.status === "canceled") {
@@ -830,6 +1081,13 @@ export class StripeEmulatorCore {
   // -------------------------------------------------------------------------------------------
   // Subscriptions and invoices
 
+  /**
+   * @param {StripeObject} sub
+   * @param {unknown} itemsParam
+   * @param {number} periodStart
+   * @param {number} periodEnd
+   * @returns {StripeObject[]}
+   */
   #subscriptionItems(sub, itemsParam, periodStart, periodEnd) {
     if (!Array.isArray(itemsParam) || itemsParam.length === 0) {
       throw invalid("Missing required param: items.", { code: "parameter_missing", param: "items" });
@@ -846,7 +1104,7 @@ export class StripeEmulatorCore {
         throw invalid(`Missing required param: items[${i}][price].`, { code: "parameter_missing", param: `items[${i}][price]` });
       }
       const quantity = intParam(item.quantity) ?? 1;
-      if (!Number.isInteger(quantity) || quantity < 1) throw invalid("Invalid quantity", { param: `items[${i}][quantity]` });
+      if (!isInteger(quantity) || quantity < 1) throw invalid("Invalid quantity", { param: `items[${i}][quantity]` });
       return {
         id: this.#id("si"),
         object: "subscription_item",
@@ -862,10 +1120,18 @@ export class StripeEmulatorCore {
     });
   }
 
+  /**
+   * @param {StripeObject} price
+   * @returns {number} seconds
+   */
   #periodLength(price) {
     return INTERVAL_SECONDS[price.recurring.interval] * price.recurring.interval_count;
   }
 
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   createSubscription(params) {
     const customer = this.#get(requireParam(params.customer, "customer"), "customer");
     const now = this.now();
@@ -876,11 +1142,12 @@ export class StripeEmulatorCore {
     let trialEnd = null;
     const trialDays = intParam(params.trial_period_days);
     if (trialDays !== undefined) {
-      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 730) throw invalid("Invalid trial_period_days", { param: "trial_period_days" });
+      if (!isInteger(trialDays) || trialDays < 0 || trialDays > 730) throw invalid("Invalid trial_period_days", { param: "trial_period_days" });
       if (trialDays > 0) trialEnd = now + trialDays * DAY;
     }
     if (params.trial_end && params.trial_end !== "now") trialEnd = requireInt(params.trial_end, "trial_end");
 
+    /** @type {StripeObject} */
     const sub = {
       id: this.#id("sub"),
       object: "subscription",
@@ -954,7 +1221,7 @@ export class StripeEmulatorCore {
     }
     const pmId = sub.default_payment_method || customer.invoice_settings.default_payment_method;
     if (behavior !== "default_incomplete" && pmId) {
-      const pi = this.objects.get(invoice._payment_intent);
+      const pi = /** @type {StripeObject} */ (this.objects.get(invoice._payment_intent));
       try {
         this.confirmPaymentIntent(pi.id, { payment_method: pmId });
       } catch (error) {
@@ -967,9 +1234,19 @@ export class StripeEmulatorCore {
     return sub;
   }
 
+  /**
+   * @param {StripeObject} sub
+   * @param {StripeObject} customer
+   * @param {InvoiceLineInit[]} lines
+   * @param {string} billingReason
+   * @param {number} periodStart
+   * @param {number} periodEnd
+   * @returns {StripeObject}
+   */
   #createInvoice(sub, customer, lines, billingReason, periodStart, periodEnd) {
     const now = this.now();
     const total = lines.reduce((sum, l) => sum + l.amount, 0);
+    /** @type {StripeObject} */
     const invoice = {
       id: this.#id("in"),
       object: "invoice",
@@ -1081,6 +1358,12 @@ export class StripeEmulatorCore {
     return invoice;
   }
 
+  /**
+   * @param {StripeObject} invoice
+   * @param {StripeObject | null} pi
+   * @param {StripeObject | null} pm
+   * @returns {void}
+   */
   #markInvoicePaid(invoice, pi, pm) {
     const now = this.now();
     invoice.status = "paid";
@@ -1098,6 +1381,7 @@ export class StripeEmulatorCore {
     this.#emit("invoice.payment_succeeded", invoice);
     const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
     if (!sub) return;
+    /** @type {Record<string, unknown>} */
     const previous = { status: sub.status };
     if (["incomplete", "past_due", "unpaid"].includes(sub.status)) {
       sub.status = sub.trial_end && sub.trial_end > now ? "trialing" : "active";
@@ -1109,11 +1393,17 @@ export class StripeEmulatorCore {
     this.#emit("customer.subscription.updated", sub, previous);
   }
 
+  /**
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
   updateSubscription(id, params) {
     const sub = this.#get(id, "subscription");
     if (["canceled", "incomplete_expired"].includes(sub.status)) {
       throw invalid(`A canceled subscription can only update its cancellation_details and metadata.`);
     }
+    /** @type {Record<string, unknown>} */
     const previous = {};
     if (params.default_payment_method !== undefined) {
       if (params.default_payment_method) {
@@ -1139,6 +1429,10 @@ export class StripeEmulatorCore {
     return sub;
   }
 
+  /**
+   * @param {string} id
+   * @returns {StripeObject}
+   */
   cancelSubscription(id) {
     const sub = this.#get(id, "subscription");
     if (sub.status === "canceled") {
@@ -1164,7 +1458,11 @@ export class StripeEmulatorCore {
     return sub;
   }
 
-  /** Emulator-only: the next period starts and its invoice is charged to the default card. */
+  /**
+   * Emulator-only: the next period starts and its invoice is charged to the default card.
+   * @param {string} id
+   * @returns {StripeObject} the new invoice
+   */
   renewSubscription(id) {
     const sub = this.#get(id, "subscription");
     if (!["active", "trialing", "past_due"].includes(sub.status)) {
@@ -1172,7 +1470,7 @@ export class StripeEmulatorCore {
     }
     const customer = this.#get(sub.customer, "customer");
     const start = sub.items.data[0].current_period_end;
-    const lines = sub.items.data.map((item) => {
+    const lines = sub.items.data.map((/** @type {StripeObject} */ item) => {
       item.current_period_start = start;
       item.current_period_end = start + this.#periodLength(item.price);
       return {
@@ -1202,12 +1500,18 @@ export class StripeEmulatorCore {
   }
 }
 
+/**
+ * JSON with sorted keys (the same parameters give the same text).
+ * @param {unknown} value
+ * @returns {string}
+ */
 function stableJson(value) {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
   if (value && typeof value === "object") {
-    return `{${Object.keys(value)
+    const record = /** @type {Record<string, unknown>} */ (value);
+    return `{${Object.keys(record)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`)
       .join(",")}}`;
   }
   return JSON.stringify(value);

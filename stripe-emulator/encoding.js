@@ -1,10 +1,18 @@
+// @ts-check
 // Stripe-style request encoding: form bodies and query strings with bracket notation
 // (`items[0][price_data][recurring][interval]=week`, `expand[]=latest_invoice`).
+
+/**
+ * Parsed request parameters: nested objects and arrays whose leaves are strings, as Stripe
+ * receives them. Left loose (`any`) because every handler reads its own fields from it.
+ * @typedef {Record<string, any>} StripeParams
+ */
 
 /**
  * Parses `a[b][0][c]=x&a[b][0][d]=y&e[]=1&e[]=2` into nested objects and arrays.
  * Numeric and empty brackets build arrays; every leaf stays a string, as Stripe receives it.
  * @param {URLSearchParams | string} input
+ * @returns {StripeParams}
  */
 export function parseStripeParams(input) {
   const params = typeof input === "string" ? new URLSearchParams(input) : input;
@@ -15,10 +23,14 @@ export function parseStripeParams(input) {
     if (path.length === 0) continue;
     assign(root, path, value);
   }
-  return arraysFromIndexedObjects(root);
+  return /** @type {StripeParams} */ (arraysFromIndexedObjects(root));
 }
 
-/** `a[b][0][]` -> ["a", "b", "0", ""] */
+/**
+ * `a[b][0][]` -> ["a", "b", "0", ""]
+ * @param {string} key
+ * @returns {string[]}
+ */
 function splitKey(key) {
   const first = key.indexOf("[");
   if (first === -1) return [key];
@@ -31,6 +43,11 @@ function splitKey(key) {
 
 const FORBIDDEN = new Set(["__proto__", "prototype", "constructor"]);
 
+/**
+ * @param {Record<string, unknown>} target
+ * @param {string[]} path
+ * @param {string} value
+ */
 function assign(target, path, value) {
   let node = target;
   for (let i = 0; i < path.length; i++) {
@@ -45,26 +62,38 @@ function assign(target, path, value) {
       node[segment] = value;
     } else {
       if (typeof node[segment] !== "object" || node[segment] === null) node[segment] = {};
-      node = node[segment];
+      node = /** @type {Record<string, unknown>} */ (node[segment]);
     }
   }
 }
 
-/** Objects whose keys are exactly 0..n-1 become arrays (recursively). */
+/**
+ * Objects whose keys are exactly 0..n-1 become arrays (recursively).
+ * @param {unknown} value
+ * @returns {unknown}
+ */
 function arraysFromIndexedObjects(value) {
   if (typeof value !== "object" || value === null) return value;
-  const keys = Object.keys(value);
-  for (const key of keys) value[key] = arraysFromIndexedObjects(value[key]);
+  const record = /** @type {Record<string, unknown>} */ (value);
+  const keys = Object.keys(record);
+  for (const key of keys) record[key] = arraysFromIndexedObjects(record[key]);
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
     const sorted = keys.map(Number).sort((a, b) => a - b);
-    if (sorted.every((n, i) => n === i)) return sorted.map((n) => value[String(n)]);
+    if (sorted.every((n, i) => n === i)) return sorted.map((n) => record[String(n)]);
   }
-  return value;
+  return record;
 }
 
-/** Encodes a nested object the way stripe-node does (for tests and the browser script). */
+/**
+ * Encodes a nested object the way stripe-node does (for tests and the browser script).
+ * @param {unknown} data
+ * @param {string} [prefix]
+ * @returns {string}
+ */
 export function encodeStripeParams(data, prefix = "") {
+  /** @type {string[]} */
   const parts = [];
+  /** @type {(value: unknown, key: string) => void} */
   const walk = (value, key) => {
     if (value === undefined) return;
     if (value === null) {
@@ -81,7 +110,11 @@ export function encodeStripeParams(data, prefix = "") {
   return parts.join("&");
 }
 
-/** The `expand` parameter as a list of dotted paths, whatever its encoding. */
+/**
+ * The `expand` parameter as a list of dotted paths, whatever its encoding.
+ * @param {{ expand?: unknown } | null | undefined} params
+ * @returns {string[]}
+ */
 export function expandList(params) {
   const raw = params?.expand;
   if (raw === undefined) return [];
@@ -91,13 +124,21 @@ export function expandList(params) {
   return [];
 }
 
-/** Integer parameter or undefined; NaN-safe. */
+/**
+ * Integer parameter or undefined; NaN-safe.
+ * @param {unknown} value
+ * @returns {number | undefined}
+ */
 export function intParam(value) {
   if (value === undefined || value === null || value === "") return undefined;
   const n = typeof value === "number" ? value : Number(value);
   return Number.isInteger(n) ? n : Number.NaN;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {boolean | undefined}
+ */
 export function boolParam(value) {
   if (value === true || value === "true") return true;
   if (value === false || value === "false") return false;

@@ -1,3 +1,4 @@
+// @ts-check
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -20,6 +21,8 @@ const MAX_BODY = 1024 * 1024;
 const RETRY_DELAYS_MS = [300, 1500, 5000];
 
 /**
+ * @typedef {import("./core.js").StripeObject} StripeObject
+ * @typedef {import("./core.js").StripeEvent} StripeEvent
  * @typedef {{ payload: string, signature: string, event: Record<string, any> }} WebhookDelivery
  * @typedef {string | ((delivery: WebhookDelivery) => Promise<{ status: number } | number | void>) | null} WebhookTarget
  *
@@ -45,7 +48,7 @@ export async function startStripeEmulator(options = {}) {
   /** @type {WebhookTarget} */
   let webhookTarget = options.webhookUrl ?? null;
 
-  /** @type {Record<string, any>[]} */
+  /** @type {StripeEvent[]} */
   const queue = [];
   /** @type {Promise<void> | null} */
   let draining = null;
@@ -62,6 +65,10 @@ export async function startStripeEmulator(options = {}) {
     },
   });
 
+  /**
+   * @param {StripeObject} event
+   * @returns {{ payload: string, signature: string }}
+   */
   function sign(event) {
     const payload = JSON.stringify(
       event,
@@ -71,6 +78,7 @@ export async function startStripeEmulator(options = {}) {
     return { payload, signature: signWebhookPayload(payload, webhookSecret) };
   }
 
+  /** @returns {Promise<void>} */
   async function drain() {
     while (queue.length > 0 && !closed) {
       const event = queue.shift();
@@ -78,6 +86,10 @@ export async function startStripeEmulator(options = {}) {
     }
   }
 
+  /**
+   * @param {StripeEvent} event
+   * @returns {Promise<void>}
+   */
   async function deliver(event) {
     for (let attempt = 0; attempt <= retryDelays.length; attempt++) {
       const target = webhookTarget;
@@ -127,6 +139,11 @@ export async function startStripeEmulator(options = {}) {
   });
   server.keepAliveTimeout = 5_000;
 
+  /**
+   * @param {http.IncomingMessage} req
+   * @param {http.ServerResponse} res
+   * @returns {Promise<void>}
+   */
   async function handleHttp(req, res) {
     const url = new URL(req.url ?? "/", "http://emulator.local");
     const method = (req.method ?? "GET").toUpperCase();
@@ -167,6 +184,7 @@ export async function startStripeEmulator(options = {}) {
 
   let actualPort = options.port ?? 12111;
   await new Promise((resolve, reject) => {
+    /** @param {Error} error */
     const onError = (error) => {
       server.off("listening", onListening);
       reject(error);
@@ -216,6 +234,11 @@ export async function startStripeEmulator(options = {}) {
 
 /** @typedef {Awaited<ReturnType<typeof startStripeEmulator>>} StripeEmulator */
 
+/**
+ * The API key of a `Bearer <key>` or `Basic base64(<key>:)` Authorization header.
+ * @param {string | undefined} header
+ * @returns {string | null}
+ */
 function readApiKey(header) {
   if (!header) return null;
   const [scheme, value] = header.split(" ");
@@ -228,17 +251,27 @@ function readApiKey(header) {
   return null;
 }
 
+/**
+ * @param {string | string[] | undefined} value
+ * @returns {string | null}
+ */
 function headerValue(value) {
   if (Array.isArray(value)) return value[0] ?? null;
   return value ?? null;
 }
 
+/**
+ * The request body as text, or null when it exceeds MAX_BODY.
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<string | null>}
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     let size = 0;
     let tooLarge = false;
-    req.on("data", (chunk) => {
+    req.on("data", (/** @type {Buffer} */ chunk) => {
       size += chunk.length;
       if (size > MAX_BODY) tooLarge = true;
       else chunks.push(chunk);
@@ -248,6 +281,13 @@ function readBody(req) {
   });
 }
 
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ * @returns {void}
+ */
 function sendJson(res, status, body, headers = {}) {
   const text = JSON.stringify(body, null, 2);
   res.writeHead(status, {
@@ -259,6 +299,10 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
+/**
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }
