@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/db/schema";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
 
 /**
  * Zod schemas of the JSON API's RESPONSES (the request bodies are the forms' schemas in
