@@ -44,17 +44,20 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
   await fillCard(form, CARDS.success);
   await expect(pay).toBeEnabled();
 
-  // Enter in the card field does not pay.
+  // Enter in the card field or a billing field does not pay. A payment started by Enter would
+  // turn the button into 'Paiement en cours...' at once, and its request would come before the
+  // click's: the click's request must be the first.
   let started = 0;
   page.on("request", (r) => {
     if (r.url().endsWith("/api/payments/start")) started++;
   });
   await form.getByLabel("CVC").press("Enter");
   await form.getByLabel("Ville").press("Enter");
-  await page.waitForTimeout(300);
-  expect(started).toBe(0);
-
+  await expect(pay).toBeEnabled();
+  const clickStarted = page.waitForResponse((r) => r.url().endsWith("/api/payments/start"));
   await pay.click();
+  await clickStarted;
+  expect(started).toBe(1);
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
   await expect(page.getByText("Merci pour votre commande!")).toBeVisible();
   await expect(page.getByText("Payée").first()).toBeVisible();
