@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { PublicConfig, ShopMode } from "~/lib/public-config";
 
 /**
  * Environment, read and validated once at start-up.
@@ -25,7 +26,7 @@ const envSchema = z.object({
   STRIPE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(12111),
 });
 
-export type Mode = "demo" | "live";
+export type Mode = ShopMode;
 
 export type AppConfig = {
   mode: Mode;
@@ -141,8 +142,7 @@ export function getConfig(): AppConfig {
 }
 
 /** The only configuration that reaches the browser. */
-export function getPublicConfig() {
+export function getPublicConfig(): PublicConfig {
   const config = getConfig();
   return { mode: config.mode, stripePublishableKey: config.stripe.publishableKey };
 }
-export type PublicConfig = ReturnType<typeof getPublicConfig>;

@@ -22,6 +22,7 @@ import { Header } from "~/components/shop/Header";
 import { Toaster } from "~/components/ui/Toaster";
 import { getPublicConfig } from "~/config.server";
 import { useNonce } from "~/lib/nonce";
+import type { RootPublicData } from "~/lib/public-config";
 import { getCartCount } from "~/services/cart-session.server";
 import { getSettings } from "~/services/settings.server";
 import stylesheet from "~/tailwind.css";
@@ -39,13 +40,10 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
   const cartCount = await getCartCount(request);
-  return json(
-    { toast, config: getPublicConfig(), settings: getSettings(), cartCount },
-    { headers },
-  );
+  const data = { toast, config: getPublicConfig(), settings: getSettings(), cartCount };
+  // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
+  return json(data satisfies RootPublicData, { headers });
 }
-
-export type RootLoaderData = typeof loader;
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
 const timestamps = {
@@ -12,12 +13,8 @@ const timestamps = {
     .$onUpdateFn(() => new Date().toISOString()),
 };
 
-export const FULFILMENT_STATUSES = ["pending", "processing", "shipped", "delivered"] as const;
-export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
-export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const CONTACT_STATUSES = ["non_lu", "lu", "en_cours", "traite"] as const;
-export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES };
+export type { ContactStatus, FulfilmentStatus, PaymentStatus };
 
 export const products = sqliteTable("products", {
   id: integer("id").primaryKey({ autoIncrement: true }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiErrorSchema } from "~/schemas/api-responses";
 import { MAX_BODY_BYTES } from "./api.server";
 
 /**
@@ -47,14 +48,6 @@ export type ApiOperation = {
   /** Extra documented errors besides those implied by auth, body and path params. */
   errors?: Record<number, string>;
 };
-
-export const apiErrorSchema = z
-  .looseObject({
-    error: z.string().describe("Message en français, lisible par une personne"),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).describe("Détail par champ (vide si sans objet)"),
-    code: z.string().optional().describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
-  })
-  .describe("Erreur de l'API (composant ApiError)");
 
 export const AUTH_TEXT: Record<Auth, string> = {
   public: "Public.",

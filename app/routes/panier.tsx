@@ -4,6 +4,7 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Cart } from "~/components/cart/Cart";
+import type { CartLoaderData } from "~/components/cart/cart-data";
 import { resolveStep, type CartStep } from "~/components/cart/steps";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
@@ -30,10 +31,8 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 export async function loader({ request }: LoaderFunctionArgs) {
   const cart = readCart(await readCartId(request));
   const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
-  return json({ cart, step }, { headers: { "Cache-Control": "no-store" } });
+  return json({ cart, step } satisfies CartLoaderData, { headers: { "Cache-Control": "no-store" } });
 }
-
-export type CartLoaderData = typeof loader;
 
 /**
  * True for Remix's fetch() (JavaScript running: answer with JSON, the page stays where it is),

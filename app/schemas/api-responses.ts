@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/db/schema";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
 
 /**
  * Zod schemas of the JSON API's RESPONSES (the request bodies are the forms' schemas in
@@ -22,6 +22,15 @@ export const isoDateSchema = z.iso.datetime().meta({ description: "Date ISO 8601
 
 const id = z.number().int().positive();
 const nullableText = z.string().nullable();
+
+/** Every error answer of the API (4xx and 5xx), the ApiError component of the OpenAPI document. */
+export const apiErrorSchema = z
+  .looseObject({
+    error: z.string().describe("Message en français, lisible par une personne"),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).describe("Détail par champ (vide si sans objet)"),
+    code: z.string().optional().describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
+  })
+  .describe("Erreur de l'API (composant ApiError)");
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue

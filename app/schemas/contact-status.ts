@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTACT_STATUSES } from "~/db/schema";
+import { CONTACT_STATUSES } from "~/lib/statuses";
 
 export const contactStatusField = z.enum(CONTACT_STATUSES, { error: "Statut de demande invalide" });
 

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { reloadReady } from "../helpers/e2e";
+import { expect, test } from "./checkout-fixtures";
 
 const MESSAGES = [
   "Le prénom doit contenir au moins 2 caractères",
@@ -9,33 +10,12 @@ const MESSAGES = [
   "La ville doit contenir au moins 2 caractères",
 ];
 
-async function fillDelivery(scope: Locator | Page) {
-  await scope.getByLabel("Prénom").fill("Camille");
-  await scope.getByLabel("Nom", { exact: true }).fill("Martin");
-  await scope.getByLabel("Email").fill("camille.martin@example.fr");
-  await scope.getByLabel("Adresse").fill("8 rue des Fleurs");
-  await scope.getByLabel("Code postal").fill("69003");
-  await scope.getByLabel("Ville").fill("Lyon");
-}
-
-/** With JavaScript, waits until React has taken over (clicks before that are plain links and forms). */
-async function open(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-}
-
-async function orderPack2(page: Page) {
-  await open(page, "/product/1");
-  await page.getByRole("radio", { name: "6 masques + 2 offerts" }).check();
-  await page.getByRole("button", { name: "Commander" }).click();
-}
-
 test.describe("checkout in the drawer (JavaScript)", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the drawer needs JavaScript");
 
-  test("delivery form validation, then the payment step; a reload keeps it reachable with the same order", async ({ page }) => {
+  test("delivery form validation, then the payment step; a reload keeps it reachable with the same order", async ({ page, orderPack2, fillDelivery }) => {
     test.slow();
-    await orderPack2(page);
+    await orderPack2();
     const drawer = page.getByRole("dialog");
     await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
     await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
@@ -53,8 +33,7 @@ test.describe("checkout in the drawer (JavaScript)", () => {
     expect(orderId).toMatch(/^[1-9]\d{8}$/);
     await expect(drawer).toContainText("25,90€");
 
-    await page.reload();
-    await page.waitForLoadState("networkidle");
+    await reloadReady(page);
     await page.getByTestId("cart-button").click();
     await expect(drawer.getByTestId("cart-line")).toHaveCount(1);
     await drawer.getByRole("button", { name: /Finaliser la commande/ }).click();
@@ -68,8 +47,8 @@ test.describe("checkout in the drawer (JavaScript)", () => {
     await expect(drawer.getByTestId("checkout-order-id")).toHaveText(orderId);
   });
 
-  test("the order made at checkout is the one the API shows, priced by the server", async ({ page, request }) => {
-    await orderPack2(page);
+  test("the order made at checkout is the one the API shows, priced by the server", async ({ page, request, orderPack2, fillDelivery }) => {
+    await orderPack2();
     const drawer = page.getByRole("dialog");
     await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
     await fillDelivery(drawer);
@@ -83,8 +62,8 @@ test.describe("checkout in the drawer (JavaScript)", () => {
 test.describe("checkout on /panier (without JavaScript)", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "plain forms only");
 
-  test("cart, delivery form with its messages, then the card step says JavaScript is needed", async ({ page }) => {
-    await orderPack2(page);
+  test("cart, delivery form with its messages, then the card step says JavaScript is needed", async ({ page, orderPack2, fillDelivery }) => {
+    await orderPack2();
     await expect(page).toHaveURL(/\/panier$/);
     await page.getByRole("link", { name: "Procéder au paiement" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Informations de livraison" })).toBeVisible();
@@ -106,8 +85,8 @@ test.describe("checkout on /panier (without JavaScript)", () => {
     await expect(page.getByLabel("Prénom")).toHaveValue("Camille");
   });
 
-  test("the payment step is not reachable before the delivery form", async ({ page }) => {
-    await orderPack2(page);
+  test("the payment step is not reachable before the delivery form", async ({ page, orderPack2 }) => {
+    await orderPack2();
     await page.goto("/panier?etape=paiement");
     await expect(page.getByRole("heading", { level: 1, name: "Informations de livraison" })).toBeVisible();
   });

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { gotoReady } from "../helpers/e2e";
+import type { Page } from "@playwright/test";
+import { CARDS, expect, test } from "./checkout-fixtures";
 
 /**
  * Card payment in the checkout drawer, against the production build in demo mode: the
@@ -11,45 +11,12 @@ test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "card payment needs Jav
 // A whole purchase (product page, drawer, delivery, payment, confirmation) per test.
 test.describe.configure({ timeout: 60_000 });
 
-const CARD = {
-  success: "4242 4242 4242 4242",
-  declined: "4000 0000 0000 0002",
-  incorrectCvc: "4000 0000 0000 0127",
-  incorrectZip: "4000 0000 0000 0036",
-};
-
-async function reachPaymentStep(page: Page) {
-  await gotoReady(page, "/product/1");
-  await page.getByRole("radio", { name: "6 masques + 2 offerts" }).check();
-  await page.getByRole("button", { name: "Commander" }).click();
-  const drawer = page.getByRole("dialog");
-  await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
-  await drawer.getByLabel("Prénom").fill("Camille");
-  await drawer.getByLabel("Nom", { exact: true }).fill("Martin");
-  await drawer.getByLabel("Email").fill("camille.martin@example.fr");
-  await drawer.getByLabel("Adresse").fill("8 rue des Fleurs");
-  await drawer.getByLabel("Code postal").fill("69003");
-  await drawer.getByLabel("Ville").fill("Lyon");
-  await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
-  await expect(drawer.getByRole("heading", { name: "Finaliser la commande" })).toBeVisible();
-  const orderId = (await drawer.getByTestId("checkout-order-id").textContent())!.trim();
-  const form = drawer.getByTestId("payment-form");
-  await expect(form.getByLabel("Numéro de carte")).toBeVisible();
-  return { drawer, form, orderId };
-}
-
-async function fillCard(form: Locator, number: string) {
-  await form.getByLabel("Numéro de carte").fill(number);
-  await form.getByLabel("Expiration (MM / AA)").fill(`12${String(new Date().getFullYear() + 2).slice(2)}`);
-  await form.getByLabel("CVC").fill("123");
-}
-
 async function paymentStatus(page: Page, orderId: string) {
   const order = await (await page.request.get(`/api/orders/${orderId}`)).json();
   return order.paymentStatus as string;
 }
 
-test("Stripe.js is only loaded on the payment step", async ({ page }) => {
+test("Stripe.js is only loaded on the payment step", async ({ page, paymentStep }) => {
   const scripts: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("stripe")) scripts.push(r.url());
@@ -58,14 +25,14 @@ test("Stripe.js is only loaded on the payment step", async ({ page }) => {
   await page.goto("/product/1");
   expect(await page.evaluate(() => "Stripe" in window)).toBe(false);
   expect(scripts).toEqual([]);
-  await reachPaymentStep(page);
+  await paymentStep();
   expect(await page.evaluate(() => "Stripe" in window)).toBe(true);
   expect(scripts.some((url) => url.endsWith("/stripe-emulator.js"))).toBe(true);
   expect(scripts.some((url) => url.includes("js.stripe.com"))).toBe(false);
 });
 
-test("one-off purchase with 4242: the server confirms, the cart empties, the confirmation shows the order paid", async ({ page }) => {
-  const { form, orderId } = await reachPaymentStep(page);
+test("one-off purchase with 4242: the server confirms, the cart empties, the confirmation shows the order paid", async ({ page, paymentStep, fillCard }) => {
+  const { form, orderId } = await paymentStep();
   // Prefilled from the delivery form.
   await expect(form.getByLabel("Prénom")).toHaveValue("Camille");
   await expect(form.getByLabel("Code postal")).toHaveValue("69003");
@@ -74,20 +41,23 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
 
   const pay = form.getByRole("button", { name: "Payer 25,90€" });
   await expect(pay).toBeDisabled();
-  await fillCard(form, CARD.success);
+  await fillCard(form, CARDS.success);
   await expect(pay).toBeEnabled();
 
-  // Enter in the card field does not pay.
+  // Enter in the card field or a billing field does not pay. A payment started by Enter would
+  // turn the button into 'Paiement en cours...' at once, and its request would come before the
+  // click's: the click's request must be the first.
   let started = 0;
   page.on("request", (r) => {
     if (r.url().endsWith("/api/payments/start")) started++;
   });
   await form.getByLabel("CVC").press("Enter");
   await form.getByLabel("Ville").press("Enter");
-  await page.waitForTimeout(300);
-  expect(started).toBe(0);
-
+  await expect(pay).toBeEnabled();
+  const clickStarted = page.waitForResponse((r) => r.url().endsWith("/api/payments/start"));
   await pay.click();
+  await clickStarted;
+  expect(started).toBe(1);
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
   await expect(page.getByText("Merci pour votre commande!")).toBeVisible();
   await expect(page.getByText("Payée").first()).toBeVisible();
@@ -105,8 +75,8 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
     .toBe(true);
 });
 
-test("the payment step has no serious accessibility violation", async ({ page }) => {
-  const { form } = await reachPaymentStep(page);
+test("the payment step has no serious accessibility violation", async ({ page, paymentStep }) => {
+  const { form } = await paymentStep();
   await form.getByRole("radio", { name: /Abonnement/ }).check();
   await form.getByLabel("Ville").fill("");
   await form.getByRole("button", { name: "Payer 25,90€" }).isDisabled();
@@ -115,35 +85,33 @@ test("the payment step has no serious accessibility violation", async ({ page })
   expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 });
 
-test("a declined card shows why, leaves the order unpaid, and another card then pays it", async ({ page }) => {
-  const { form, orderId } = await reachPaymentStep(page);
-  await fillCard(form, CARD.declined);
-  await form.getByRole("button", { name: "Payer 25,90€" }).click();
+test("a declined card shows why, leaves the order unpaid, and another card then pays it", async ({ page, paymentStep, payWithCard }) => {
+  const { form, orderId } = await paymentStep();
+  await payWithCard(form, CARDS.declined);
   const alert = form.getByRole("alert");
   await expect(alert).toContainText("Carte refusée");
   await expect(page.getByTestId("toast")).toContainText("Carte refusée");
   expect(await paymentStatus(page, orderId)).toBe("unpaid");
 
-  await form.getByLabel("Numéro de carte").fill(CARD.success);
+  await form.getByLabel("Numéro de carte").fill(CARDS.success);
   await form.getByRole("button", { name: "Payer 25,90€" }).click();
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
   expect(await paymentStatus(page, orderId)).toBe("paid");
 });
 
-test("incorrect CVC and postal code are named", async ({ page }) => {
-  const { form, orderId } = await reachPaymentStep(page);
-  await fillCard(form, CARD.incorrectCvc);
-  await form.getByRole("button", { name: "Payer 25,90€" }).click();
+test("incorrect CVC and postal code are named", async ({ page, paymentStep, payWithCard }) => {
+  const { form, orderId } = await paymentStep();
+  await payWithCard(form, CARDS.incorrectCvc);
   await expect(form.getByRole("alert")).toContainText("Code CVC incorrect");
-  await form.getByLabel("Numéro de carte").fill(CARD.incorrectZip);
+  await form.getByLabel("Numéro de carte").fill(CARDS.incorrectZip);
   await form.getByRole("button", { name: "Payer 25,90€" }).click();
   await expect(form.getByRole("alert")).toContainText("Code postal incorrect");
   expect(await paymentStatus(page, orderId)).toBe("unpaid");
 });
 
-test("the billing address is checked with the spec's messages", async ({ page }) => {
-  const { form } = await reachPaymentStep(page);
-  await fillCard(form, CARD.success);
+test("the billing address is checked with the spec's messages", async ({ page, paymentStep, fillCard }) => {
+  const { form } = await paymentStep();
+  await fillCard(form, CARDS.success);
   await form.getByLabel("Code postal").fill("");
   await form.getByLabel("Ville").fill("");
   await form.getByRole("button", { name: "Payer 25,90€" }).click();
@@ -158,16 +126,15 @@ test("the billing address is checked with the spec's messages", async ({ page })
   await expect(form.getByLabel("Code postal")).toHaveValue("69003");
 });
 
-test("subscription: terms shown, consent required, first charge paid and confirmed by the server", async ({ page }) => {
-  const { form, orderId } = await reachPaymentStep(page);
+test("subscription: terms shown, consent required, first charge paid and confirmed by the server", async ({ page, paymentStep, payWithCard }) => {
+  const { form, orderId } = await paymentStep();
   await form.getByRole("radio", { name: /Abonnement/ }).check();
   await expect(form).toContainText("25,90€ débités aujourd'hui, puis 25,90€ toutes les 4 semaines à partir du 30e jour");
   await expect(form).toContainText("résiliable à tout moment");
   const consent = form.getByRole("checkbox", { name: /J'accepte l'abonnement/ });
   await expect(consent).not.toBeChecked();
 
-  await fillCard(form, CARD.success);
-  await form.getByRole("button", { name: "Payer 25,90€" }).click();
+  await payWithCard(form, CARDS.success);
   await expect(form.getByRole("alert")).toContainText("Veuillez accepter les conditions de l'abonnement pour continuer.");
   await expect(consent).toHaveAttribute("aria-invalid", "true");
   expect(await paymentStatus(page, orderId)).toBe("unpaid");
@@ -178,12 +145,11 @@ test("subscription: terms shown, consent required, first charge paid and confirm
   expect(await paymentStatus(page, orderId)).toBe("paid");
 });
 
-test("the browser's confirmation never reaches the shop: Stripe's webhook alone marks the order paid", async ({ page }) => {
-  const { form, orderId } = await reachPaymentStep(page);
+test("the browser's confirmation never reaches the shop: Stripe's webhook alone marks the order paid", async ({ page, paymentStep, payWithCard }) => {
+  const { form, orderId } = await paymentStep();
   // The connection drops before the server-side confirmation.
   await page.route("**/api/payments/confirm", (route) => route.abort());
-  await fillCard(form, CARD.success);
-  await form.getByRole("button", { name: "Payer 25,90€" }).click();
+  await payWithCard(form, CARDS.success);
   await expect(form.getByRole("alert")).toContainText("Paiement en cours de vérification", { timeout: 20_000 });
   await expect(page).not.toHaveURL(/order-confirmation/);
   await expect.poll(() => paymentStatus(page, orderId)).toBe("paid");
@@ -194,18 +160,12 @@ test("the browser's confirmation never reaches the shop: Stripe's webhook alone 
   expect(await again.json()).toEqual({ paid: true, orderId: Number(orderId) });
 });
 
-test("when the payment module cannot load, the step says the order cannot be processed and offers Retour", async ({ page }) => {
+test("when the payment module cannot load, the step says the order cannot be processed and offers Retour", async ({ page, orderPack2, fillDelivery }) => {
   await page.route("**/stripe-emulator.js", (route) => route.abort());
-  await gotoReady(page, "/product/1");
-  await page.getByRole("button", { name: "Commander" }).click();
+  await orderPack2();
   const drawer = page.getByRole("dialog");
   await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
-  await drawer.getByLabel("Prénom").fill("Camille");
-  await drawer.getByLabel("Nom", { exact: true }).fill("Martin");
-  await drawer.getByLabel("Email").fill("camille.martin@example.fr");
-  await drawer.getByLabel("Adresse").fill("8 rue des Fleurs");
-  await drawer.getByLabel("Code postal").fill("69003");
-  await drawer.getByLabel("Ville").fill("Lyon");
+  await fillDelivery(drawer);
   await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
   await expect(drawer.getByText("Impossible de traiter la commande. Veuillez réessayer.")).toBeVisible({ timeout: 15_000 });
   await drawer.getByRole("button", { name: "Retour" }).click();

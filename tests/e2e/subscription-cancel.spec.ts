@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { gotoReady } from "../helpers/e2e";
+import { CUSTOMER, expect, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
 
 /**
  * Online cancellation of a subscription (/abonnement/resilier), with JavaScript and without:
@@ -9,7 +10,7 @@ import { gotoReady } from "../helpers/e2e";
 
 const PAGE = "/abonnement/resilier";
 const NEUTRAL = "Aucun abonnement actif ne correspond à ces informations.";
-const EMAIL = "camille.martin@example.fr";
+const EMAIL = CUSTOMER.email;
 
 async function open(page: Page, javaScriptEnabled: boolean) {
   await gotoReady(page, PAGE, javaScriptEnabled);
@@ -75,26 +76,10 @@ async function buySubscription(browser: Browser, baseURL: string) {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "fr-FR", timezoneId: "Europe/Paris" });
   const page = await context.newPage();
   try {
-    await gotoReady(page, "/product/1");
-    await page.getByRole("radio", { name: "6 masques + 2 offerts" }).check();
-    await page.getByRole("button", { name: "Commander" }).click();
-    const drawer = page.getByRole("dialog");
-    await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
-    await drawer.getByLabel("Prénom").fill("Camille");
-    await drawer.getByLabel("Nom", { exact: true }).fill("Martin");
-    await drawer.getByLabel("Email").fill(EMAIL);
-    await drawer.getByLabel("Adresse").fill("8 rue des Fleurs");
-    await drawer.getByLabel("Code postal").fill("69003");
-    await drawer.getByLabel("Ville").fill("Lyon");
-    await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
-    const orderId = (await drawer.getByTestId("checkout-order-id").textContent())!.trim();
-    const form = drawer.getByTestId("payment-form");
+    const { form, orderId } = await reachPaymentStep(page);
     await form.getByRole("radio", { name: /Abonnement/ }).check();
     await form.getByRole("checkbox", { name: /J'accepte l'abonnement/ }).check();
-    await form.getByLabel("Numéro de carte").fill("4242 4242 4242 4242");
-    await form.getByLabel("Expiration (MM / AA)").fill(`12${String(new Date().getFullYear() + 2).slice(2)}`);
-    await form.getByLabel("CVC").fill("123");
-    await form.getByRole("button", { name: "Payer 25,90€" }).click();
+    await payWithCard(form);
     await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
     const order = await (await page.request.get(`/api/orders/${orderId}`)).json();
     expect(order).toMatchObject({ paymentStatus: "paid" });

@@ -9,3 +9,10 @@ export async function gotoReady(page: Page, url: string, javaScriptEnabled = tru
   if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   return response;
 }
+
+/** Reloads a page that runs JavaScript and waits until React has hydrated it again. */
+export async function reloadReady(page: Page) {
+  const response = await page.reload();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  return response;
+}

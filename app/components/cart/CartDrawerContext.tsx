@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
-import type { CartLoaderData } from "~/routes/panier";
+import type { CartLoaderData } from "./cart-data";
 import type { CartStep } from "./steps";
 
 type AddResult = { ok: boolean; intent: string };

@@ -1,7 +1,6 @@
-import { useRouteLoaderData } from "@remix-run/react";
 import type { Stripe } from "@stripe/stripe-js";
 import { lazy, Suspense, useEffect, useState } from "react";
-import type { RootLoaderData } from "~/root";
+import { usePublicConfig } from "~/lib/public-config";
 import { loadShopStripe } from "./payment-stripe-loader";
 
 export type PaymentStepProps = {
@@ -27,7 +26,7 @@ const PaymentForm = lazy(() => import("./PaymentForm").then((m) => ({ default: m
  * Stripe.js (or, in demo mode, the local emulator's stand-in) is loaded here and nowhere else.
  */
 export function PaymentStep(props: PaymentStepProps) {
-  const config = useRouteLoaderData<RootLoaderData>("root")?.config;
+  const config = usePublicConfig();
   const [stripe, setStripe] = useState<Promise<Stripe | null> | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const mode = config?.mode;

@@ -1,4 +1,5 @@
 import type { Stripe } from "@stripe/stripe-js";
+import type { PublicConfig } from "~/lib/public-config";
 
 /**
  * Loads Stripe.js on the payment step only, once per page.
@@ -6,8 +7,6 @@ import type { Stripe } from "@stripe/stripe-js";
  * Demo mode: our emulator script (/stripe-emulator.js) is injected first; it defines
  * window.Stripe, which loadStripe() then finds and uses instead of fetching Stripe.js.
  */
-
-export type StripeModeConfig = { mode: "demo" | "live"; stripePublishableKey: string };
 
 export const EMULATOR_SCRIPT_SRC = "/stripe-emulator.js";
 
@@ -28,7 +27,7 @@ function injectEmulatorScript(): Promise<void> {
   });
 }
 
-export function loadShopStripe(config: StripeModeConfig): Promise<Stripe | null> {
+export function loadShopStripe(config: PublicConfig): Promise<Stripe | null> {
   if (typeof window === "undefined") return Promise.resolve(null);
   if (!loading) {
     const attempt = (async () => {

@@ -1,0 +1,11 @@
+/**
+ * The statuses stored on orders and contact requests. Kept apart from the drizzle schema
+ * (app/db/schema.ts uses them for its columns) so the browser can use them without drizzle.
+ */
+
+export const FULFILMENT_STATUSES = ["pending", "processing", "shipped", "delivered"] as const;
+export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
+export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const CONTACT_STATUSES = ["non_lu", "lu", "en_cours", "traite"] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
