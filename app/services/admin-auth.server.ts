@@ -8,8 +8,8 @@ import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { apiError } from "~/http/api.server";
 import { loginSchema, type LoginInput } from "~/schemas/login";
-import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "./login-rate-limit.server";
 import { verifyPassword } from "./passwords.server";
+import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
 export type AdminUser = {
@@ -155,6 +155,33 @@ export async function requireAdminApi(request: Request): Promise<AdminUser> {
 // ---------------------------------------------------------------------------
 // Sign-in
 
+/**
+ * Rate limit: failed sign-ins are counted per client address and per username over a
+ * sliding 15-minute window (in memory: a restart only gives an attacker a fresh window).
+ */
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failures allowed per username in the window; the next attempt is refused (429). */
+const loginFailuresByUsername = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 5 });
+/** Failures allowed per client address (higher: several people may share one address). */
+const loginFailuresByAddress = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 20 });
+
+const usernameKey = (username: string) => username.trim().toLowerCase();
+
+/** Seconds before this address and username may try again; 0 when they may now. */
+function loginRetryAfterSeconds(address: string, username: string): number {
+  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginFailuresByUsername.retryAfterSeconds(usernameKey(username)));
+}
+
+function tooManyAttemptsMessage(retryAfterSeconds: number) {
+  return `Trop de tentatives de connexion. Réessayez dans ${waitInMinutes(retryAfterSeconds)}.`;
+}
+
+/** For tests. */
+export function resetLoginRateLimit() {
+  loginFailuresByAddress.clear();
+  loginFailuresByUsername.clear();
+}
+
 export class AdminLoginError extends Error {
   constructor(
     readonly reason: "invalid" | "blocked",
@@ -180,8 +207,8 @@ export function clientAddress(request: Request): string {
  * the password is wrong or the user is not an administrator.
  */
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const gate = checkLoginAllowed(address, input.username);
-  if (!gate.allowed) throw new AdminLoginError("blocked", gate.retryAfterSeconds);
+  const retryAfterSeconds = loginRetryAfterSeconds(address, input.username);
+  if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
   const row = getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
@@ -189,10 +216,12 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
     .get();
   const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
   if (!row || !passwordOk || !row.isAdmin) {
-    recordLoginFailure(address, input.username);
+    loginFailuresByAddress.hit(address);
+    loginFailuresByUsername.hit(usernameKey(input.username));
     throw new AdminLoginError("invalid");
   }
-  recordLoginSuccess(input.username);
+  // A successful sign-in clears the username's failures (the address keeps its count).
+  loginFailuresByUsername.reset(usernameKey(input.username));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
 }
 
