@@ -11,8 +11,9 @@ import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from 
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
-import { NO_STORE, requireAdmin, safeRedirect } from "~/services/admin-auth.server";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteContactRequest, getContactRequest, listContactRequests, openContactRequest, setContactStatus } from "~/services/contacts.server";
 
 export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Messages envoyés depuis la page Contact.");

@@ -7,10 +7,11 @@ import { buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, sele
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { NO_STORE, requireAdmin, safeRedirect } from "~/services/admin-auth.server";
+import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique.");

@@ -7,6 +7,7 @@ import { Cart } from "~/components/cart/Cart";
 import { resolveStep, type CartStep } from "~/components/cart/steps";
 import { requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
+import { safeRedirect } from "~/lib/safe-redirect";
 import {
   CART_TOASTS,
   cartAddSchema,
@@ -45,14 +46,6 @@ function isScriptRequest(request: Request) {
   return !(request.headers.get("Accept") ?? "").includes("text/html");
 }
 
-/** A same-site path only (no open redirect). */
-function safeRedirect(value: FormDataEntryValue | null, fallback = "/panier") {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  return value.length > 500 ? fallback : value;
-}
-
 type Toast = { message: string; description?: string };
 
 function withCookie(setCookie: string | undefined): HeadersInit {
@@ -66,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   const script = isScriptRequest(request);
-  const redirectTo = safeRedirect(formData.get("redirectTo"));
+  const redirectTo = safeRedirect(formData.get("redirectTo"), "/panier");
 
   const succeed = async <T,>(data: T, toast: Toast | null, setCookie?: string) => {
     if (script) {

@@ -7,6 +7,7 @@ import { type AppConfig, DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server"
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { apiError } from "~/http/api.server";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
 import { verifyPassword } from "./passwords.server";
 import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
@@ -90,25 +91,6 @@ export async function destroyAdminSession(request: Request): Promise<string> {
 
 // ---------------------------------------------------------------------------
 // Redirects
-
-/**
- * The one helper for redirect targets coming from the browser: only a path of this site
- * ("/admin/orders?page=2"); anything else (//evil.example, https://..., /\evil, javascript:) gives the fallback.
- */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_ADMIN_PATH): string {
-  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  // Control characters and backslashes are normalised away by some browsers: refuse them.
-  if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
-  try {
-    const base = "http://shop.invalid";
-    const url = new URL(to, base);
-    if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
-}
 
 /** Where to go after signing in: an admin page (never the login page itself), else the dashboard. */
 export function adminRedirectTarget(to: FormDataEntryValue | string | null | undefined): string {
