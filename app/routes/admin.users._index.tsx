@@ -9,6 +9,7 @@ import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { displayName } from "~/lib/names";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteUser, listUsers, UserRuleError } from "~/services/users.server";
 
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     id: u.id,
     username: u.username,
     email: u.email,
-    name: [u.firstName, u.lastName].filter(Boolean).join(" "),
+    name: displayName({ firstName: u.firstName, lastName: u.lastName }) ?? "",
     createdAt: u.createdAt,
     isAdmin: u.isAdmin,
   }));

@@ -2,6 +2,7 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
+import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
 import { countContactRequests } from "./contacts.server";
 
@@ -68,8 +69,7 @@ type ListRow = {
 export type AdminOrderSummary = ReturnType<typeof toSummary>;
 
 function customerLabel(row: ListRow): string {
-  const fromUser = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
-  return row.customerName?.trim() || fromUser || row.userUsername || UNKNOWN_CUSTOMER;
+  return row.customerName?.trim() || displayName({ firstName: row.userFirstName, lastName: row.userLastName, username: row.userUsername }) || UNKNOWN_CUSTOMER;
 }
 
 function toSummary(row: ListRow) {
@@ -189,7 +189,7 @@ export function getAdminOrder(id: number) {
   const row = baseQuery(eq(orders.id, id)).get();
   if (!row) return undefined;
   const summary = toSummary(row);
-  const full = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
+  const full = displayName({ firstName: row.userFirstName, lastName: row.userLastName });
   return {
     ...summary,
     // Customer card of the spec: first and last name, else username, else 'Client inconnu'.

@@ -159,9 +159,3 @@ export function deleteUser(actorId: number, id: number): boolean {
     return true;
   });
 }
-
-/** Name to show: first and last name, else the username, else null. */
-export function displayName(user: { firstName: string | null; lastName: string | null; username?: string | null }): string | null {
-  const full = [user.firstName, user.lastName].filter(Boolean).join(" ").trim();
-  return full || user.username || null;
-}
