@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
+import { parseIdOrNull } from "~/lib/ids";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -32,10 +33,16 @@ export function zodIssues(error: z.ZodError): ApiIssue[] {
 
 /** A positive integer id from a path segment, or a thrown 400. */
 export function parseId(value: string | undefined, label = "Identifiant"): number {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) {
-    throw apiError(400, `${label} invalide`, [{ path: "id", message: "Un entier positif est attendu." }]);
-  }
-  return Number(value);
+  const id = parseIdOrNull(value);
+  if (id === null) throw apiError(400, `${label} invalide`, [{ path: "id", message: "Un entier positif est attendu." }]);
+  return id;
+}
+
+/** For page loaders and actions: the id of a URL segment, or a thrown plain 404 with the page's message. */
+export function pageIdOr404(value: string | undefined, notFoundMessage: string): number {
+  const id = parseIdOrNull(value);
+  if (id === null) throw new Response(notFoundMessage, { status: 404 });
+  return id;
 }
 
 /** A cart id (UUID, as the cart cookie holds it) from a path segment, or a thrown 400. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ID_PATTERN } from "~/lib/ids";
 import { MAX_BODY_BYTES } from "./api.server";
 
 /**
@@ -85,8 +86,8 @@ function errorResponse(description: string) {
   return { description, content: { "application/json": { schema: errorRef } } };
 }
 
-/** A positive integer in a path segment, as parseId reads it. */
-export const ID_PARAM_SCHEMA = { type: "string", pattern: "^[1-9][0-9]{0,14}$" };
+/** A positive integer in a path segment, as parseId reads it (ID_PATTERN, written with [0-9] for any JSON Schema reader). */
+export const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\d", "[0-9]") };
 
 const ORIGIN_ERROR = "Origine de la requête non autorisée";
 

@@ -10,6 +10,7 @@ import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
@@ -20,17 +21,13 @@ export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Message
 
 const REFRESH_MS = 30_000;
 
-function idParam(value: string | null): number | null {
-  return value && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, { deniedToast: true });
   const url = new URL(request.url);
-  const openId = idParam(url.searchParams.get("id"));
+  const openId = parseIdOrNull(url.searchParams.get("id"));
   // Opening a request (the detail dialog, ?id=...) marks an unread one as read.
   const opened = openId ? (openContactRequest(openId) ?? null) : null;
-  const deleteId = idParam(url.searchParams.get("delete"));
+  const deleteId = parseIdOrNull(url.searchParams.get("delete"));
   const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
   return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE });
 }
@@ -41,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request, { deniedToast: true });
   const form = await request.formData();
-  const id = idParam(String(form.get("id") ?? ""));
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
   const intent = form.get("intent");
   const back = safeRedirect(form.get("redirectTo"), "/admin/contacts");
   let target = back.startsWith("/admin/contacts") ? back : "/admin/contacts";

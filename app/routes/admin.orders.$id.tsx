@@ -11,7 +11,7 @@ import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
-import { requireSameOriginForm } from "~/http/api.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
@@ -23,15 +23,9 @@ import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server"
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
 
-/** Only numeric ids load; anything else is a 404 page. */
-function orderIdFrom(value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Commande introuvable", { status: 404 });
-  return Number(value);
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(orderIdFrom(params.id));
+  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   return json({ order }, { headers: NO_STORE });
 }
@@ -39,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const id = orderIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Commande introuvable");
   const submission = parseWithZod(await request.formData(), { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";

@@ -6,6 +6,7 @@ import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, selectClass, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { formatPrice } from "~/lib/money";
@@ -29,8 +30,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const back = safeRedirect(form.get("redirectTo"), "/admin/orders");
   const target = back.startsWith("/admin/orders") ? back : "/admin/orders";
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "complete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "complete" || id === null) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   if (!markOrderDelivered(id)) {

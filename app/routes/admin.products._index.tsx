@@ -6,6 +6,7 @@ import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { buttonPrimary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
@@ -33,8 +34,8 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
   const form = await request.formData();
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "delete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "delete" || id === null) {
     return redirectWithError("/admin/products", { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   const result = deleteProduct(id);

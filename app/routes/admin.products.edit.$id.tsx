@@ -6,7 +6,7 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { buttonDanger, PageHeader } from "~/components/admin/ui";
-import { requireSameOriginForm } from "~/http/api.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { centsToDecimal } from "~/lib/money";
 import { productSchema } from "~/schemas/product";
@@ -15,16 +15,11 @@ import { getProduct, ProductRuleError, updateProduct } from "~/services/catalog.
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
 
-function productIdFrom(value: string | undefined) {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Produit introuvable", { status: 404 });
-  return Number(value);
-}
-
 const euros = (cents: number | null) => (cents === null ? "" : centsToDecimal(cents).replace(".", ","));
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const product = getProduct(productIdFrom(params.id));
+  const product = getProduct(pageIdOr404(params.id, "Produit introuvable"));
   if (!product) throw new Response("Produit introuvable", { status: 404 });
   return json(
     {
@@ -47,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const id = productIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Produit introuvable");
   const submission = parseWithZod(await request.formData(), { schema: productSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply() }, { status: 400 });

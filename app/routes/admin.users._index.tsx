@@ -8,6 +8,7 @@ import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { requireSameOriginForm } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { displayName } from "~/lib/names";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
@@ -34,8 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const admin = await requireAdmin(request);
   const form = await request.formData();
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "delete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "delete" || id === null) {
     return redirectWithError("/admin/users", { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   try {

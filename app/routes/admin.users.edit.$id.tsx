@@ -6,7 +6,7 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { UserForm } from "~/components/admin/UserForm";
 import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
-import { requireSameOriginForm } from "~/http/api.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
 import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
@@ -14,14 +14,9 @@ import { getUser, updateUser, UserRuleError } from "~/services/users.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
 
-function userIdFrom(value: string | undefined) {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Utilisateur introuvable", { status: 404 });
-  return Number(value);
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const user = getUser(userIdFrom(params.id));
+  const user = getUser(pageIdOr404(params.id, "Utilisateur introuvable"));
   if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
   return json({ user, self: user.id === admin.id }, { headers: NO_STORE });
 }
@@ -29,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const admin = await requireAdmin(request);
-  const id = userIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Utilisateur introuvable");
   const submission = parseWithZod(await request.formData(), { schema: userUpdateSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });

@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { useHydrated } from "~/components/admin/ui";
+import { pageIdOr404 } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
@@ -20,8 +21,7 @@ export const headers: HeadersFunction = () => NO_STORE;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  if (!params.id || !/^[1-9]\d{0,14}$/.test(params.id)) throw new Response("Commande introuvable", { status: 404 });
-  const order = getAdminOrder(Number(params.id));
+  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   return json({ order, seller: getSettings() }, { headers: NO_STORE });
 }

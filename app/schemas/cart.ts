@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ID_PATTERN } from "~/lib/ids";
 import { findPack, findPackByName, PACKS } from "~/lib/packs";
 
 /**
@@ -9,7 +10,7 @@ import { findPack, findPackByName, PACKS } from "~/lib/packs";
 
 /** A positive integer given as a JSON number or as a string of digits (form fields). */
 export const positiveId = z
-  .union([z.number(), z.string().trim().regex(/^\d{1,15}$/, "Un entier positif est attendu.").transform(Number)], {
+  .union([z.number(), z.string().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
     error: "Un entier positif est attendu.",
   })
   .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(Number.MAX_SAFE_INTEGER, "Un entier positif est attendu."));

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
@@ -107,7 +108,8 @@ function whereFor(filters: OrderFilters): SQL | undefined {
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
     const email = sql`lower(coalesce(${orders.customerEmail}, ${users.email}, '')) like ${pattern} escape '\\'`;
-    parts.push(/^\d{1,15}$/.test(q) ? sql`(${orders.id} = ${Number(q)} or ${email})` : email);
+    const id = parseIdOrNull(q);
+    parts.push(id !== null ? sql`(${orders.id} = ${id} or ${email})` : email);
   }
   return and(...parts);
 }
