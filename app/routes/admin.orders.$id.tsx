@@ -14,7 +14,7 @@ import { showToast } from "~/components/ui/Toaster";
 import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
@@ -148,7 +148,7 @@ export default function AdminOrderDetail() {
               </div>
               <div className="flex justify-between py-1 text-sm">
                 <dt className="text-ink-soft">Livraison</dt>
-                <dd className="tabular-nums">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</dd>
+                <dd className="tabular-nums">{shippingLabel(order.shippingCents)}</dd>
               </div>
               <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
                 <dt>Total</dt>

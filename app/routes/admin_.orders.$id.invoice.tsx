@@ -6,7 +6,7 @@ import { useHydrated } from "~/components/admin/ui";
 import { pageIdOr404 } from "~/http/api.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 import { PAYMENT_LABELS } from "~/lib/order-status";
 import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getAdminOrder } from "~/services/admin-orders.server";
@@ -106,7 +106,7 @@ export default function Invoice() {
           </div>
           <div className="flex justify-between">
             <dt>Livraison</dt>
-            <dd className="tabular-nums">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</dd>
+            <dd className="tabular-nums">{shippingLabel(order.shippingCents)}</dd>
           </div>
           <div className="flex justify-between border-t border-slate-300 pt-2 text-base font-semibold">
             <dt>Total TTC</dt>
