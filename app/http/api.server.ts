@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { parseIdOrNull } from "~/lib/ids";
+import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -11,20 +12,18 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export type ApiIssue = { path: string; message: string };
 
-const NO_STORE = { "Cache-Control": "no-store" };
-
 export function apiJson<T>(data: T, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
   return json(data, { ...init, headers });
 }
 
 export function apiError(status: number, error: string, issues: ApiIssue[] = [], headers: HeadersInit = {}) {
-  return json({ error, issues }, { status, headers: { ...NO_STORE, ...headers } });
+  return json({ error, issues }, { status, headers: { ...NO_STORE_HEADERS, ...headers } });
 }
 
 export function noContent() {
-  return new Response(null, { status: 204, headers: NO_STORE });
+  return new Response(null, { status: 204, headers: NO_STORE_HEADERS });
 }
 
 export function zodIssues(error: z.ZodError): ApiIssue[] {

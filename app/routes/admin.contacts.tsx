@@ -8,13 +8,14 @@ import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteContactRequest, getContactRequest, listContactRequests, openContactRequest, setContactStatus } from "~/services/contacts.server";
 
 export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Messages envoyés depuis la page Contact.");
@@ -29,10 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const opened = openId ? (openContactRequest(openId) ?? null) : null;
   const deleteId = parseIdOrNull(url.searchParams.get("delete"));
   const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
-  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE });
+  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
-const REPLACE = { headers: { "X-Remix-Replace": "true", "Cache-Control": "no-store" } };
+const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);

@@ -2,10 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { dashboardCounts, recentOrders } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office de la boutique.");
@@ -13,7 +14,7 @@ export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const orders = recentOrders(5).map((o) => ({ id: o.id, createdAt: o.createdAt, totalCents: o.totalCents, paid: o.paymentStatus === "paid" }));
-  return json({ counts: dashboardCounts(), orders }, { headers: NO_STORE });
+  return json({ counts: dashboardCounts(), orders }, { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [

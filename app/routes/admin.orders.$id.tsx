@@ -11,13 +11,14 @@ import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
@@ -27,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order }, { headers: NO_STORE });
+  return json({ order }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -4,15 +4,16 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, selectClass, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique.");
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readOrderFilters(new URL(request.url));
   const result = listAdminOrders(filters);
-  return json({ ...result, filters }, { headers: NO_STORE });
+  return json({ ...result, filters }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

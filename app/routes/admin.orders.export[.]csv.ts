@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { NO_STORE } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { centsToDecimal } from "~/lib/money";
 import { FULFILMENT_LABELS, PAYMENT_LABELS } from "~/lib/order-status";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { requireAdmin } from "~/services/admin-auth.server";
 import { listAllAdminOrders } from "~/services/admin-orders.server";
 
 /** A cell for spreadsheets: quoted, and never read as a formula (=, +, -, @ at the start). */
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="commandes-${day}.csv"`,
-      "Cache-Control": "no-store",
+      "Cache-Control": NO_STORE,
     },
   });
 }

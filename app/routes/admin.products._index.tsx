@@ -5,11 +5,12 @@ import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { buttonPrimary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteProduct, listProducts } from "~/services/catalog.server";
 
 export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la boutique.");
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteParam = new URL(request.url).searchParams.get("delete");
   const toDelete = deleteParam ? (products.find((p) => String(p.id) === deleteParam) ?? null) : null;
-  return json({ products, toDelete }, { headers: NO_STORE });
+  return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,11 +6,12 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { buttonDanger, PageHeader } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { centsToDecimal } from "~/lib/money";
 import { productSchema } from "~/schemas/product";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getProduct, ProductRuleError, updateProduct } from "~/services/catalog.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
@@ -35,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         images: (product.images ?? []).join("\n"),
       },
     },
-    { headers: NO_STORE },
+    { headers: NO_STORE_HEADERS },
   );
 }
 

@@ -6,12 +6,13 @@ import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { displayName } from "~/lib/names";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteUser, listUsers, UserRuleError } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteParam = new URL(request.url).searchParams.get("delete");
   const toDelete = deleteParam ? (users.find((u) => String(u.id) === deleteParam) ?? null) : null;
-  return json({ users, toDelete, selfId: admin.id }, { headers: NO_STORE });
+  return json({ users, toDelete, selfId: admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

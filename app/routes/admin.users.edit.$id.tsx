@@ -4,12 +4,13 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { UserForm } from "~/components/admin/UserForm";
 import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
+import { UserForm } from "~/components/admin/UserForm";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getUser, updateUser, UserRuleError } from "~/services/users.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const user = getUser(pageIdOr404(params.id, "Utilisateur introuvable"));
   if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
-  return json({ user, self: user.id === admin.id }, { headers: NO_STORE });
+  return json({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

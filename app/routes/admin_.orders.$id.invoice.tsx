@@ -3,12 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { useHydrated } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404 } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { PAYMENT_LABELS } from "~/lib/order-status";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getAdminOrder } from "~/services/admin-orders.server";
 import { getSettings } from "~/services/settings.server";
 
@@ -17,13 +18,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: HeadersFunction = () => NO_STORE;
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order, seller: getSettings() }, { headers: NO_STORE });
+  return json({ order, seller: getSettings() }, { headers: NO_STORE_HEADERS });
 }
 
 /** A printable invoice: plain black on white, the toolbar hidden when printing. */

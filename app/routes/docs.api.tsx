@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getOpenApiDocument } from "~/http/api-operations.server";
+import { cacheControl, PUBLIC_API_DOCS } from "~/http/cache-control";
 import { API_TAGS, AUTH_LABEL, type Auth } from "~/http/openapi.server"; // loader only (server)
 import { pageMeta } from "~/lib/meta";
 
@@ -13,7 +14,7 @@ import { pageMeta } from "~/lib/meta";
 export const meta: MetaFunction = () =>
   pageMeta("Documentation de l'API", "L'API JSON de la boutique : chemins, authentification, corps, réponses et erreurs.");
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "public, max-age=300" });
+export const headers: HeadersFunction = () => cacheControl(PUBLIC_API_DOCS);
 
 type JsonSchema = Record<string, unknown>;
 
@@ -181,7 +182,7 @@ function view() {
 }
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json(view(), { headers: { "Cache-Control": "public, max-age=300" } });
+  return json(view(), { headers: cacheControl(PUBLIC_API_DOCS) });
 }
 
 const METHOD_STYLE: Record<string, string> = {

@@ -4,8 +4,10 @@ import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Cart } from "~/components/cart/Cart";
+import { DeliveryForm } from "~/components/cart/DeliveryForm";
 import { resolveStep, type CartStep } from "~/components/cart/steps";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import {
@@ -16,22 +18,21 @@ import {
 } from "~/schemas/cart";
 import { deliverySchema } from "~/schemas/delivery";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { ensureCartId, readCartId } from "~/services/cart-session.server";
+import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { OrderError } from "~/services/orders.server";
-import { DeliveryForm } from "~/components/cart/DeliveryForm";
 
 export const meta: MetaFunction = () =>
   pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const cart = readCart(await readCartId(request));
   const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
-  return json({ cart, step }, { headers: { "Cache-Control": "no-store" } });
+  return json({ cart, step }, { headers: NO_STORE_HEADERS });
 }
 
 export type CartLoaderData = typeof loader;
@@ -49,7 +50,7 @@ function isScriptRequest(request: Request) {
 type Toast = { message: string; description?: string };
 
 function withCookie(setCookie: string | undefined): HeadersInit {
-  const headers = new Headers({ "Cache-Control": "no-store" });
+  const headers = new Headers(NO_STORE_HEADERS);
   if (setCookie) headers.append("Set-Cookie", setCookie);
   return headers;
 }

@@ -1,12 +1,10 @@
-import { createCookieSessionStorage, redirect, type SessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { redirectWithError } from "remix-toast";
 import { type AppConfig, DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { apiError } from "~/http/api.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
 import { verifyPassword } from "./passwords.server";
@@ -74,6 +72,11 @@ export async function getAdminUser(request: Request): Promise<AdminUser | null> 
   return row ?? null;
 }
 
+/** True when the request carries a signed admin session cookie, even one of a user who is no longer an administrator. */
+export async function hasAdminSessionCookie(request: Request): Promise<boolean> {
+  return (await readSessionUserId(request)) !== null;
+}
+
 /** Set-Cookie value opening an admin session for this user. */
 export async function createAdminSession(user: AdminUser): Promise<string> {
   const sessionStorage = adminSessionStorage();
@@ -99,39 +102,6 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
   if (path !== "/admin" && !path.startsWith("/admin/")) return DEFAULT_ADMIN_PATH;
   if (path.startsWith(LOGIN_PATH) || path.startsWith("/admin/logout")) return DEFAULT_ADMIN_PATH;
   return target;
-}
-
-export function loginUrlFor(request: Request): string {
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  return back === DEFAULT_ADMIN_PATH ? LOGIN_PATH : `${LOGIN_PATH}?redirectTo=${encodeURIComponent(back)}`;
-}
-
-export const ACCESS_DENIED_TOAST = {
-  message: "Accès refusé",
-  description: "Vous devez être connecté pour accéder à cette page",
-};
-
-/**
- * At the top of every admin page loader and action: the administrator, or a thrown redirect
- * to the login page (coming back here afterwards). `deniedToast` adds the 'Accès refusé' toast.
- */
-export async function requireAdmin(request: Request, options: { deniedToast?: boolean } = {}): Promise<AdminUser> {
-  const admin = await getAdminUser(request);
-  if (admin) return admin;
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  // A cookie for a user who no longer exists or is no longer an admin: drop it.
-  if ((await readSessionUserId(request)) !== null) headers.append("Set-Cookie", await destroyAdminSession(request));
-  const to = loginUrlFor(request);
-  if (options.deniedToast) throw await redirectWithError(to, ACCESS_DENIED_TOAST, { headers });
-  throw redirect(to, { headers });
-}
-
-/** At the top of every admin API handler: the administrator, or a thrown 401 JSON error. */
-export async function requireAdminApi(request: Request): Promise<AdminUser> {
-  const admin = await getAdminUser(request);
-  if (admin) return admin;
-  throw apiError(401, "Authentification requise : connectez-vous en tant qu'administrateur.");
 }
 
 // ---------------------------------------------------------------------------
@@ -227,5 +197,3 @@ export function credentialsHintFor(config: AppConfig): { username: string; passw
   if (config.mode !== "demo" || config.adminPassword !== DEMO_ADMIN_PASSWORD) return null;
   return { username: config.adminUsername, password: DEMO_ADMIN_PASSWORD };
 }
-
-export const NO_STORE = { "Cache-Control": "no-store" } as const;
