@@ -5,7 +5,6 @@ import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
-import { countContactRequests } from "./contacts.server";
 
 /**
  * The back office's view of orders: reading, filtering, and the two fields an
@@ -249,23 +248,7 @@ export function orderItemToApi(item: AdminOrderItem) {
   };
 }
 
-// ---------------------------------------------------------------------------
-// Dashboard
-
-export function dashboardCounts() {
-  const db = getDb();
-  const count = (table: typeof users | typeof products | typeof orders) =>
-    db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
-  const contacts = countContactRequests();
-  return {
-    users: count(users),
-    products: count(products),
-    orders: count(orders),
-    contacts: contacts.total,
-    unreadContacts: contacts.unread,
-  };
-}
-
-export function recentOrders(limit = 5) {
+/** The most recent orders, newest first (the dashboard). */
+export function recentOrders(limit: number) {
   return baseQuery(undefined).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
 }
