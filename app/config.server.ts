@@ -145,4 +145,3 @@ export function getPublicConfig() {
   const config = getConfig();
   return { mode: config.mode, stripePublishableKey: config.stripe.publishableKey };
 }
-export type PublicConfig = ReturnType<typeof getPublicConfig>;

@@ -10,7 +10,6 @@ import {
   useLoaderData,
   useLocation,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect } from "react";
 import { getToast } from "remix-toast";
@@ -46,10 +45,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootLoaderData = typeof loader;
-
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
 
 function Document({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

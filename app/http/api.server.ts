@@ -10,7 +10,7 @@ import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export type ApiIssue = { path: string; message: string };
+type ApiIssue = { path: string; message: string };
 
 export function apiJson<T>(data: T, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
@@ -53,7 +53,7 @@ export function parseCartId(value: string | undefined): string {
 }
 
 /** Checks that a mutation comes from our own pages (or a non-browser client). */
-export function isSameOrigin(request: Request): boolean {
+function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");
   const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
   if (origin) {

@@ -16,7 +16,7 @@ export const PUBLIC_SETTINGS = "public, max-age=60";
 /** The API documentation (/docs/api and /api/openapi.json): 5 minutes. */
 export const PUBLIC_API_DOCS = "public, max-age=300";
 
-export type CachePolicy =
+type CachePolicy =
   | typeof NO_STORE
   | typeof NO_CACHE
   | typeof PRIVATE_NO_CACHE

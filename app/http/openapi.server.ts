@@ -9,14 +9,12 @@ import { MAX_BODY_BYTES } from "./api.server";
 
 export type Auth = "public" | "own-cart" | "admin" | "demo" | "stripe-signature";
 
-export const AUTHS: Auth[] = ["public", "own-cart", "admin", "demo", "stripe-signature"];
-
-export type ApiResponseSpec = { description: string; schema?: z.ZodType };
+type ApiResponseSpec = { description: string; schema?: z.ZodType };
 
 export const API_TAGS = ["Catalogue", "Panier", "Commandes", "Paiement", "Contact", "Administration", "Paramètres", "Documentation"] as const;
-export type ApiTag = (typeof API_TAGS)[number];
+type ApiTag = (typeof API_TAGS)[number];
 
-export type ApiPathParam = {
+type ApiPathParam = {
   name: string;
   description: string;
   /** JSON Schema of the segment; a positive integer (as parseId reads it) by default. */
@@ -49,7 +47,7 @@ export type ApiOperation = {
   errors?: Record<number, string>;
 };
 
-export const apiErrorSchema = z
+const apiErrorSchema = z
   .looseObject({
     error: z.string().describe("Message en français, lisible par une personne"),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).describe("Détail par champ (vide si sans objet)"),
@@ -57,7 +55,7 @@ export const apiErrorSchema = z
   })
   .describe("Erreur de l'API (composant ApiError)");
 
-export const AUTH_TEXT: Record<Auth, string> = {
+const AUTH_TEXT: Record<Auth, string> = {
   public: "Public.",
   "own-cart": "Panier du visiteur : le cookie signé `cart` désigne le seul panier accessible.",
   admin: "Session administrateur (cookie `__admin`) requise ; 401 sinon.",
@@ -87,7 +85,7 @@ function errorResponse(description: string) {
 }
 
 /** A positive integer in a path segment, as parseId reads it (ID_PATTERN, written with [0-9] for any JSON Schema reader). */
-export const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\d", "[0-9]") };
+const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\d", "[0-9]") };
 
 const ORIGIN_ERROR = "Origine de la requête non autorisée";
 
@@ -195,5 +193,3 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
     },
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -21,8 +21,7 @@ export const billingSchema = z.object({
   country: z.literal(BILLING_COUNTRY).default(BILLING_COUNTRY),
 });
 
-export type Billing = z.infer<typeof billingSchema>;
-export type BillingInput = z.input<typeof billingSchema>;
+type BillingInput = z.input<typeof billingSchema>;
 export type BillingField = "firstName" | "lastName" | "address" | "city" | "postalCode";
 export type BillingErrors = Partial<Record<BillingField, string>>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseIdOrNull } from "~/lib/ids";
 
-export const TRACKING_REQUIRED_MESSAGE = "Le numéro de commande est requis";
+const TRACKING_REQUIRED_MESSAGE = "Le numéro de commande est requis";
 
 /** Tracking form (GET /track-order?id=...): spec section 5. */
 export const trackingSchema = z.object({

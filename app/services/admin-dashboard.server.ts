@@ -6,7 +6,7 @@ import { countContactRequests } from "./contacts.server";
 
 /** The back office's dashboard: the counts of its cards and the most recent orders (spec: 5). */
 
-export const DASHBOARD_RECENT_ORDERS = 5;
+const DASHBOARD_RECENT_ORDERS = 5;
 
 /**
  * 'En traitement' on the dashboard: an order still waiting for its payment. A paid order reads

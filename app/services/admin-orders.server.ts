@@ -12,9 +12,9 @@ import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
  * by the checkout (orders.server.ts); payment state is written only by the payment flow.
  */
 
-export const UNKNOWN_CUSTOMER = "Client inconnu";
-export const UNKNOWN_PRODUCT = "Produit inconnu";
-export const ORDERS_PAGE_SIZE = 20;
+const UNKNOWN_CUSTOMER = "Client inconnu";
+const UNKNOWN_PRODUCT = "Produit inconnu";
+const ORDERS_PAGE_SIZE = 20;
 
 const LIST_COLUMNS = {
   id: orders.id,
@@ -66,7 +66,7 @@ type ListRow = {
   userPhone: string | null;
 };
 
-export type AdminOrderSummary = ReturnType<typeof toSummary>;
+type AdminOrderSummary = ReturnType<typeof toSummary>;
 
 function customerLabel(row: ListRow): string {
   return row.customerName?.trim() || displayName({ firstName: row.userFirstName, lastName: row.userLastName, username: row.userUsername }) || UNKNOWN_CUSTOMER;
@@ -141,7 +141,7 @@ export function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
   return baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
 }
 
-export type AdminOrderItem = {
+type AdminOrderItem = {
   id: number;
   productId: number | null;
   quantity: number;

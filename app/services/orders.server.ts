@@ -11,7 +11,7 @@ import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "./cart.server";
 import { findOrCreateCustomer, type CustomerInput, type DbOrTx } from "./customers.server";
 
-export type OrderErrorCode = "product_not_found" | "out_of_stock" | "invalid_pack" | "empty_cart" | "already_paid";
+type OrderErrorCode = "product_not_found" | "out_of_stock" | "invalid_pack" | "empty_cart" | "already_paid";
 
 /** A refusal a shopper or API client can act on; the message is French and safe to show. */
 export class OrderError extends Error {
@@ -24,9 +24,9 @@ export class OrderError extends Error {
   }
 }
 
-export type OrderLineInput = { productId: number; packId?: number | null; variantName?: string | null; quantity: number };
+type OrderLineInput = { productId: number; packId?: number | null; variantName?: string | null; quantity: number };
 
-export type PricedLine = {
+type PricedLine = {
   productId: number;
   packId: number | null;
   quantity: number;
@@ -59,7 +59,7 @@ export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[]): PricedLine
   });
 }
 
-export type OrderDraft = {
+type OrderDraft = {
   customer: CustomerInput;
   lines: PricedLine[];
   cartId?: string | null;
@@ -222,7 +222,7 @@ export function getOrderSummary(id: number): OrderSummary | null {
 }
 
 /** GET /api/orders/{id} (spec section 7): prices as decimal strings, never any account data. */
-export type PublicOrder = {
+type PublicOrder = {
   id: number;
   status: FulfilmentStatus;
   paymentStatus: PaymentStatus;

@@ -18,7 +18,7 @@ import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 export const SUBSCRIPTION_NOT_FOUND_MESSAGE = "Aucun abonnement actif ne correspond à ces informations.";
 
-export type SubscriptionCancelResult = {
+type SubscriptionCancelResult = {
   outcome: "canceled" | "already_canceled";
   orderId: number;
   /** UTC ISO timestamp of the cancellation. */

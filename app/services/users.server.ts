@@ -5,7 +5,7 @@ import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
 import { hashPassword } from "./passwords.server";
 
 /** Every column a page or an API may show: never the password hash. */
-export const SAFE_USER_COLUMNS = {
+const SAFE_USER_COLUMNS = {
   id: users.id,
   username: users.username,
   email: users.email,
@@ -21,7 +21,7 @@ export const SAFE_USER_COLUMNS = {
   updatedAt: users.updatedAt,
 };
 
-export type SafeUser = {
+type SafeUser = {
   id: number;
   username: string;
   email: string;
@@ -49,8 +49,8 @@ export class UserRuleError extends Error {
   }
 }
 
-export const USERNAME_TAKEN = "Ce nom d'utilisateur est déjà utilisé.";
-export const EMAIL_TAKEN = "Cette adresse email est déjà utilisée.";
+const USERNAME_TAKEN = "Ce nom d'utilisateur est déjà utilisé.";
+const EMAIL_TAKEN = "Cette adresse email est déjà utilisée.";
 export const CANNOT_DELETE_SELF = "Vous ne pouvez pas supprimer votre propre compte.";
 export const CANNOT_DEMOTE_SELF = "Vous ne pouvez pas retirer vos propres droits d'administrateur.";
 export const LAST_ADMIN_DELETE = "Impossible de supprimer le dernier administrateur.";
@@ -62,10 +62,6 @@ export function listUsers(): SafeUser[] {
 
 export function getUser(id: number): SafeUser | undefined {
   return getDb().select(SAFE_USER_COLUMNS).from(users).where(eq(users.id, id)).get();
-}
-
-export function countUsers(): number {
-  return getDb().select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0;
 }
 
 function assertUnique(input: { username: string; email: string }, exceptId?: number) {
