@@ -7,6 +7,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
+import { PRIVATE_NO_CACHE } from "~/http/cache-control";
 import { NonceProvider } from "~/lib/nonce";
 import { applySecurityHeaders } from "~/security-headers.server";
 
@@ -46,7 +47,7 @@ export default function handleRequest(
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           applySecurityHeaders(responseHeaders, nonce);
           // Every page carries the visitor's cart badge and toasts: never shared by caches.
-          if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+          if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", PRIVATE_NO_CACHE);
           responseHeaders.append("Vary", "Cookie");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

@@ -10,7 +10,6 @@ import {
   useLoaderData,
   useLocation,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect } from "react";
 import { getToast } from "remix-toast";
@@ -45,9 +44,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(data satisfies RootPublicData, { headers });
 }
 
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
 
 function Document({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -1,7 +1,7 @@
 import { getConfig } from "~/config.server";
 
 /** Content-Security-Policy with a per-request nonce: our own origin plus Stripe, nothing else. */
-export function contentSecurityPolicy(nonce: string) {
+function contentSecurityPolicy(nonce: string) {
   const dev = getConfig().nodeEnv === "development";
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],

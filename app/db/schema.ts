@@ -165,9 +165,4 @@ export const stripeEvents = sqliteTable("stripe_events", {
     .$defaultFn(() => new Date().toISOString()),
 });
 
-export type Product = typeof products.$inferSelect;
-export type User = typeof users.$inferSelect;
 export type Order = typeof orders.$inferSelect;
-export type OrderItem = typeof orderItems.$inferSelect;
-export type ContactRequest = typeof contactRequests.$inferSelect;
-export type SiteSettings = typeof siteSettings.$inferSelect;

@@ -3,7 +3,7 @@ import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { hashPasswordSync } from "~/services/passwords.server";
 import * as schema from "./schema";
 
-export const SEED_PRODUCT = {
+const SEED_PRODUCT = {
   id: 1,
   name: "Masque Hydrogel au Collagène",
   description:

@@ -2,6 +2,8 @@ import { json } from "@remix-run/node";
 import type { z } from "zod";
 import type { ShopError } from "~/lib/shop-error";
 import { toShopError } from "~/services/stripe-errors.server";
+import { parseIdOrNull } from "~/lib/ids";
+import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -10,22 +12,20 @@ import { toShopError } from "~/services/stripe-errors.server";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export type ApiIssue = { path: string; message: string };
-
-const NO_STORE = { "Cache-Control": "no-store" };
+type ApiIssue = { path: string; message: string };
 
 export function apiJson<T>(data: T, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
   return json(data, { ...init, headers });
 }
 
 export function apiError(status: number, error: string, issues: ApiIssue[] = [], headers: HeadersInit = {}) {
-  return json({ error, issues }, { status, headers: { ...NO_STORE, ...headers } });
+  return json({ error, issues }, { status, headers: { ...NO_STORE_HEADERS, ...headers } });
 }
 
 export function noContent() {
-  return new Response(null, { status: 204, headers: NO_STORE });
+  return new Response(null, { status: 204, headers: NO_STORE_HEADERS });
 }
 
 export function zodIssues(error: z.ZodError): ApiIssue[] {
@@ -34,10 +34,16 @@ export function zodIssues(error: z.ZodError): ApiIssue[] {
 
 /** A positive integer id from a path segment, or a thrown 400. */
 export function parseId(value: string | undefined, label = "Identifiant"): number {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) {
-    throw apiError(400, `${label} invalide`, [{ path: "id", message: "Un entier positif est attendu." }]);
-  }
-  return Number(value);
+  const id = parseIdOrNull(value);
+  if (id === null) throw apiError(400, `${label} invalide`, [{ path: "id", message: "Un entier positif est attendu." }]);
+  return id;
+}
+
+/** For page loaders and actions: the id of a URL segment, or a thrown plain 404 with the page's message. */
+export function pageIdOr404(value: string | undefined, notFoundMessage: string): number {
+  const id = parseIdOrNull(value);
+  if (id === null) throw new Response(notFoundMessage, { status: 404 });
+  return id;
 }
 
 /** A cart id (UUID, as the cart cookie holds it) from a path segment, or a thrown 400. */
@@ -49,7 +55,7 @@ export function parseCartId(value: string | undefined): string {
 }
 
 /** Checks that a mutation comes from our own pages (or a non-browser client). */
-export function isSameOrigin(request: Request): boolean {
+function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");
   const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
   if (origin) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiErrorSchema } from "~/schemas/api-responses";
+import { ID_PATTERN } from "~/lib/ids";
 import { MAX_BODY_BYTES } from "./api.server";
 
 /**
@@ -9,14 +10,12 @@ import { MAX_BODY_BYTES } from "./api.server";
 
 export type Auth = "public" | "own-cart" | "admin" | "demo" | "stripe-signature";
 
-export const AUTHS: Auth[] = ["public", "own-cart", "admin", "demo", "stripe-signature"];
-
-export type ApiResponseSpec = { description: string; schema?: z.ZodType };
+type ApiResponseSpec = { description: string; schema?: z.ZodType };
 
 export const API_TAGS = ["Catalogue", "Panier", "Commandes", "Paiement", "Contact", "Administration", "Paramètres", "Documentation"] as const;
-export type ApiTag = (typeof API_TAGS)[number];
+type ApiTag = (typeof API_TAGS)[number];
 
-export type ApiPathParam = {
+type ApiPathParam = {
   name: string;
   description: string;
   /** JSON Schema of the segment; a positive integer (as parseId reads it) by default. */
@@ -49,7 +48,7 @@ export type ApiOperation = {
   errors?: Record<number, string>;
 };
 
-export const AUTH_TEXT: Record<Auth, string> = {
+const AUTH_TEXT: Record<Auth, string> = {
   public: "Public.",
   "own-cart": "Panier du visiteur : le cookie signé `cart` désigne le seul panier accessible.",
   admin: "Session administrateur (cookie `__admin`) requise ; 401 sinon.",
@@ -78,8 +77,8 @@ function errorResponse(description: string) {
   return { description, content: { "application/json": { schema: errorRef } } };
 }
 
-/** A positive integer in a path segment, as parseId reads it. */
-export const ID_PARAM_SCHEMA = { type: "string", pattern: "^[1-9][0-9]{0,14}$" };
+/** A positive integer in a path segment, as parseId reads it (ID_PATTERN, written with [0-9] for any JSON Schema reader). */
+const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\d", "[0-9]") };
 
 const ORIGIN_ERROR = "Origine de la requête non autorisée";
 
@@ -187,5 +186,3 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
     },
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

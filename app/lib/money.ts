@@ -17,6 +17,11 @@ export function centsToDecimal(cents: number | null | undefined): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** The shipping line of a cart, an order or an invoice: 'Gratuite' when free, else the amount. */
+export function shippingLabel(cents: number): string {
+  return cents === 0 ? "Gratuite" : formatPrice(cents);
+}
+
 const PRICE_PATTERN = /^\s*(\d{1,7})(?:[.,](\d{1,2}))?\s*€?\s*$/;
 
 /** Parses "25,90", "25.90", "25,9", "25" or "25,90€" into cents; null when not a price. */

@@ -7,9 +7,9 @@ import { ALL_FAQ } from "./faq";
 import { formatPrice } from "./money";
 import { PACKS } from "./packs";
 
-export type SearchKind = "produit" | "pack" | "question" | "page";
+type SearchKind = "produit" | "pack" | "question" | "page";
 
-export type SearchEntry = {
+type SearchEntry = {
   kind: SearchKind;
   title: string;
   summary: string;
@@ -18,7 +18,7 @@ export type SearchEntry = {
   keywords?: string;
 };
 
-export type SearchResult = SearchEntry & { score: number };
+type SearchResult = SearchEntry & { score: number };
 
 export const KIND_LABELS: Record<SearchKind, string> = {
   produit: "Produit",
@@ -87,7 +87,7 @@ export const SITE_PAGES: SearchEntry[] = [
   },
 ];
 
-export type IndexedProduct = { id: number; name: string; description?: string | null };
+type IndexedProduct = { id: number; name: string; description?: string | null };
 
 const DEFAULT_PRODUCT: IndexedProduct = {
   id: PRODUCT_ID,

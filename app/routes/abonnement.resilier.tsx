@@ -7,6 +7,7 @@ import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
 import { actionError } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
@@ -20,7 +21,7 @@ export const meta: MetaFunction = () =>
     "Résiliez en ligne votre abonnement aux masques Maison Éclat avec votre numéro de commande et votre adresse email : aucun prélèvement ne sera plus effectué.",
   );
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 const UNEXPECTED = "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant.";
 

@@ -1,52 +1,57 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
+import { OpenContactForm } from "~/components/admin/OpenContactForm";
 import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
-import { NO_STORE, requireAdmin, safeRedirect } from "~/services/admin-auth.server";
 import { deleteContactRequest, getContactRequest, listContactRequests, openContactRequest, setContactStatus } from "~/services/contacts.server";
 
 export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Messages envoyés depuis la page Contact.");
 
 const REFRESH_MS = 30_000;
 
-function idParam(value: string | null): number | null {
-  return value && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : null;
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, { deniedToast: true });
   const url = new URL(request.url);
-  const openId = idParam(url.searchParams.get("id"));
-  // Opening a request (the detail dialog, ?id=...) marks an unread one as read.
-  const opened = openId ? (openContactRequest(openId) ?? null) : null;
-  const deleteId = idParam(url.searchParams.get("delete"));
+  // The dialog of ?id=... only shows the request: the admin's 'open' action (below) marks it read,
+  // so the 30-second refresh, a reload or a shared link never does.
+  const openId = parseIdOrNull(url.searchParams.get("id"));
+  const opened = openId ? (getContactRequest(openId) ?? null) : null;
+  const deleteId = parseIdOrNull(url.searchParams.get("delete"));
   const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
-  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE });
+  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
-const REPLACE = { headers: { "X-Remix-Replace": "true", "Cache-Control": "no-store" } };
+const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request, { deniedToast: true });
   const form = await request.formData();
-  const id = idParam(String(form.get("id") ?? ""));
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
   const intent = form.get("intent");
   const back = safeRedirect(form.get("redirectTo"), "/admin/contacts");
   let target = back.startsWith("/admin/contacts") ? back : "/admin/contacts";
 
-  if (!id || (intent !== "status" && intent !== "delete")) {
+  if (!id || (intent !== "open" && intent !== "status" && intent !== "delete")) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: requête invalide" }, REPLACE);
+  }
+  if (intent === "open") {
+    if (!openContactRequest(id)) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+    return redirect(`/admin/contacts?id=${id}`, { headers: NO_STORE_HEADERS });
   }
   if (intent === "delete") {
     const deleted = deleteContactRequest(id);
@@ -60,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!setContactStatus(id, status.data)) {
     return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
   }
-  // Put back to unread from the open dialog: close it, or reopening would mark it read again.
+  // Put back to unread from the open dialog: close it, so the admin sees the request left unread.
   if (status.data === "non_lu") {
     const url = new URL(target, "http://x.invalid");
     if (url.searchParams.get("id") === String(id)) {
@@ -129,18 +134,18 @@ export default function AdminContacts() {
                     </a>
                   </td>
                   <td className={`${td} max-w-[13rem] truncate`}>
-                    <Link to={`?id=${c.id}`} preventScrollReset className="underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
+                    <OpenContactForm id={c.id} className="block max-w-full truncate text-left underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
                       {c.subject}
-                    </Link>
+                    </OpenContactForm>
                   </td>
                   <td className={`${td} font-normal`}>
                     <ContactStatusSelect id={c.id} status={c.status} name={c.name} redirectTo={here} />
                   </td>
                   <td className={`${td} font-normal`}>
                     <div className="flex gap-2">
-                      <Link to={`?id=${c.id}`} preventScrollReset className={iconButton} aria-label={`Lire le message de ${c.name}`} title="Lire le message">
+                      <OpenContactForm id={c.id} className={iconButton} label={`Lire le message de ${c.name}`} title="Lire le message">
                         <EyeIcon />
-                      </Link>
+                      </OpenContactForm>
                       <Link to={`?delete=${c.id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={`Supprimer la demande de ${c.name}`} title="Supprimer">
                         <TrashIcon />
                       </Link>

@@ -1,19 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { PaymentBadge } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
-import { dashboardCounts, recentOrders } from "~/services/admin-orders.server";
+import { getDashboard } from "~/services/admin-dashboard.server";
 
 export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const orders = recentOrders(5).map((o) => ({ id: o.id, createdAt: o.createdAt, totalCents: o.totalCents, paid: o.paymentStatus === "paid" }));
-  return json({ counts: dashboardCounts(), orders }, { headers: NO_STORE });
+  return json(getDashboard(), { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [
@@ -72,7 +73,7 @@ export default function Dashboard() {
                     </span>
                     <span className="flex items-center gap-3">
                       <span className="font-semibold tabular-nums">{formatPrice(o.totalCents)}</span>
-                      {o.paid ? <Badge tone="green">Payée</Badge> : <Badge tone="yellow">En traitement</Badge>}
+                      {o.inProgress ? <Badge tone="yellow">En traitement</Badge> : <PaymentBadge status={o.paymentStatus} />}
                     </span>
                   </Link>
                 </li>

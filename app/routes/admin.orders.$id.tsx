@@ -11,35 +11,30 @@ import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
-import { requireSameOriginForm } from "~/http/api.server";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
 
-/** Only numeric ids load; anything else is a 404 page. */
-function orderIdFrom(value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Commande introuvable", { status: 404 });
-  return Number(value);
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(orderIdFrom(params.id));
+  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order }, { headers: NO_STORE });
+  return json({ order }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const id = orderIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Commande introuvable");
   const submission = parseWithZod(await request.formData(), { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
@@ -154,7 +149,7 @@ export default function AdminOrderDetail() {
               </div>
               <div className="flex justify-between py-1 text-sm">
                 <dt className="text-ink-soft">Livraison</dt>
-                <dd className="tabular-nums">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</dd>
+                <dd className="tabular-nums">{shippingLabel(order.shippingCents)}</dd>
               </div>
               <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
                 <dt>Total</dt>

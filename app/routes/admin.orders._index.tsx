@@ -4,13 +4,16 @@ import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-ru
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { buttonPrimary, buttonSecondary, buttonSmall, EmptyRow, PageHeader, selectClass, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { NO_STORE, requireAdmin, safeRedirect } from "~/services/admin-auth.server";
 import { listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique.");
@@ -19,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readOrderFilters(new URL(request.url));
   const result = listAdminOrders(filters);
-  return json({ ...result, filters }, { headers: NO_STORE });
+  return json({ ...result, filters }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,8 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const back = safeRedirect(form.get("redirectTo"), "/admin/orders");
   const target = back.startsWith("/admin/orders") ? back : "/admin/orders";
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "complete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "complete" || id === null) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   if (!markOrderDelivered(id)) {

@@ -5,10 +5,12 @@ import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { buttonPrimary, EmptyRow, PageHeader, StockBadge, TableWrap, td, th } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { deleteProduct, listProducts } from "~/services/catalog.server";
 
 export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la boutique.");
@@ -26,15 +28,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteParam = new URL(request.url).searchParams.get("delete");
   const toDelete = deleteParam ? (products.find((p) => String(p.id) === deleteParam) ?? null) : null;
-  return json({ products, toDelete }, { headers: NO_STORE });
+  return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
   const form = await request.formData();
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "delete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "delete" || id === null) {
     return redirectWithError("/admin/products", { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   const result = deleteProduct(id);

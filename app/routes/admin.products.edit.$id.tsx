@@ -7,25 +7,21 @@ import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { buttonDanger, PageHeader } from "~/components/admin/ui";
 import { actionError, refusalReply } from "~/http/action-errors.server";
-import { requireSameOriginForm } from "~/http/api.server";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { centsToDecimal } from "~/lib/money";
 import { productSchema } from "~/schemas/product";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getProduct, updateProduct } from "~/services/catalog.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
-
-function productIdFrom(value: string | undefined) {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Produit introuvable", { status: 404 });
-  return Number(value);
-}
 
 const euros = (cents: number | null) => (cents === null ? "" : centsToDecimal(cents).replace(".", ","));
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const product = getProduct(productIdFrom(params.id));
+  const product = getProduct(pageIdOr404(params.id, "Produit introuvable"));
   if (!product) throw new Response("Produit introuvable", { status: 404 });
   return json(
     {
@@ -41,14 +37,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         images: (product.images ?? []).join("\n"),
       },
     },
-    { headers: NO_STORE },
+    { headers: NO_STORE_HEADERS },
   );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const id = productIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Produit introuvable");
   const submission = parseWithZod(await request.formData(), { schema: productSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply() }, { status: 400 });

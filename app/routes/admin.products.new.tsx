@@ -6,17 +6,18 @@ import { redirectWithSuccess } from "remix-toast";
 import { ProductForm } from "~/components/admin/ProductForm";
 import { PageHeader } from "~/components/admin/ui";
 import { actionError, refusalReply } from "~/http/action-errors.server";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { productSchema } from "~/schemas/product";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { createProduct } from "~/services/catalog.server";
 
 export const meta: MetaFunction = () => pageMeta("Nouveau produit", "Ajouter un produit au catalogue.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json(null, { headers: NO_STORE });
+  return json(null, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

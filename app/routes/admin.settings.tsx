@@ -8,17 +8,18 @@ import { redirectWithSuccess } from "remix-toast";
 import { buttonPrimary, Card, PageHeader } from "~/components/admin/ui";
 import { Field, TextareaField } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { settingsSchema } from "~/schemas/settings";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getSettings, updateSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées et pied de page de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ settings: getSettings() }, { headers: NO_STORE });
+  return json({ settings: getSettings() }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -2,7 +2,8 @@ import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/AdminShell";
-import { getAdminUser, NO_STORE } from "~/services/admin-auth.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { getAdminUser } from "~/services/admin-auth.server";
 import { countContactRequests } from "~/services/contacts.server";
 
 /**
@@ -14,11 +15,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await getAdminUser(request);
   return json(
     { admin: admin ? { username: admin.username } : null, unreadContacts: admin ? countContactRequests().unread : 0 },
-    { headers: NO_STORE },
+    { headers: NO_STORE_HEADERS },
   );
 }
 
-export const headers: HeadersFunction = () => NO_STORE;
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export default function AdminLayout() {
   const { admin, unreadContacts } = useLoaderData<typeof loader>();

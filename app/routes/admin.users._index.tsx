@@ -7,10 +7,13 @@ import { Dialog } from "~/components/admin/Dialog";
 import { iconButton, PencilIcon, TrashIcon } from "~/components/admin/icons";
 import { Badge, buttonPrimary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
+import { displayName } from "~/lib/names";
 import { deleteUser, listUsers } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");
@@ -21,21 +24,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     id: u.id,
     username: u.username,
     email: u.email,
-    name: [u.firstName, u.lastName].filter(Boolean).join(" "),
+    name: displayName({ firstName: u.firstName, lastName: u.lastName }) ?? "",
     createdAt: u.createdAt,
     isAdmin: u.isAdmin,
   }));
   const deleteParam = new URL(request.url).searchParams.get("delete");
   const toDelete = deleteParam ? (users.find((u) => String(u.id) === deleteParam) ?? null) : null;
-  return json({ users, toDelete, selfId: admin.id }, { headers: NO_STORE });
+  return json({ users, toDelete, selfId: admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const admin = await requireAdmin(request);
   const form = await request.formData();
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "delete" || !Number.isInteger(id) || id <= 0) {
+  const id = parseIdOrNull(String(form.get("id") ?? ""));
+  if (form.get("intent") !== "delete" || id === null) {
     return redirectWithError("/admin/users", { message: "Erreur", description: "Une erreur est survenue: action inconnue" });
   }
   try {

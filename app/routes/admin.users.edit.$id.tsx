@@ -4,33 +4,29 @@ import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { UserForm } from "~/components/admin/UserForm";
 import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
+import { UserForm } from "~/components/admin/UserForm";
 import { actionError, refusalReply } from "~/http/action-errors.server";
-import { requireSameOriginForm } from "~/http/api.server";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getUser, updateUser } from "~/services/users.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
 
-function userIdFrom(value: string | undefined) {
-  if (!value || !/^[1-9]\d{0,14}$/.test(value)) throw new Response("Utilisateur introuvable", { status: 404 });
-  return Number(value);
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const user = getUser(userIdFrom(params.id));
+  const user = getUser(pageIdOr404(params.id, "Utilisateur introuvable"));
   if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
-  return json({ user, self: user.id === admin.id }, { headers: NO_STORE });
+  return json({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const admin = await requireAdmin(request);
-  const id = userIdFrom(params.id);
+  const id = pageIdOr404(params.id, "Utilisateur introuvable");
   const submission = parseWithZod(await request.formData(), { schema: userUpdateSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });

@@ -3,20 +3,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
-import { UserForm } from "~/components/admin/UserForm";
 import { PageHeader } from "~/components/admin/ui";
+import { UserForm } from "~/components/admin/UserForm";
 import { actionError, refusalReply } from "~/http/action-errors.server";
+import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { userCreateSchema } from "~/schemas/user";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { createUser } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Nouvel utilisateur", "Créer un compte.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json(null, { headers: NO_STORE });
+  return json(null, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

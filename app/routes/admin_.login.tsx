@@ -9,6 +9,7 @@ import { Notice } from "~/components/admin/ui";
 import { Field } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { LOGIN_FAILED_MESSAGE, LOGIN_FAILED_TITLE, loginSchema } from "~/schemas/login";
 import {
@@ -18,19 +19,18 @@ import {
   createAdminSession,
   demoCredentialsHint,
   getAdminUser,
-  NO_STORE,
 } from "~/services/admin-auth.server";
 
 export const meta: MetaFunction = () => [...pageMeta("Connexion administrateur", "Accès au back office de la boutique."), { name: "robots", content: "noindex" }];
 
-export const headers: HeadersFunction = () => NO_STORE;
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   if (await getAdminUser(request)) {
-    throw redirect(adminRedirectTarget(redirectTo), { headers: NO_STORE });
+    throw redirect(adminRedirectTarget(redirectTo), { headers: NO_STORE_HEADERS });
   }
-  return json({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE });
+  return json({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE_HEADERS });
 }
 
 type Toast = { message: string; description: string; type: "error" };
@@ -40,12 +40,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE });
+    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE_HEADERS });
   }
   try {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
     const user = await authenticator.authenticate("admin-form", request);
-    const headers = new Headers(NO_STORE);
+    const headers = new Headers(NO_STORE_HEADERS);
     headers.append("Set-Cookie", await createAdminSession(user));
     return redirectWithSuccess(
       adminRedirectTarget(formData.get("redirectTo")),
@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof AdminLoginError) {
       const description = error.reason === "blocked" ? error.message : LOGIN_FAILED_MESSAGE;
-      const headers = new Headers(NO_STORE);
+      const headers = new Headers(NO_STORE_HEADERS);
       if (error.reason === "blocked") headers.set("Retry-After", String(error.retryAfterSeconds));
       return json(
         {
@@ -71,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
         result: submission.reply({ formErrors: ["Une erreur s'est produite lors de la connexion"], hideFields: ["password"] }),
         toast: { message: "Erreur", description: "Une erreur s'est produite lors de la connexion", type: "error" } as Toast | null,
       },
-      { status: 500, headers: NO_STORE },
+      { status: 500, headers: NO_STORE_HEADERS },
     );
   }
 }

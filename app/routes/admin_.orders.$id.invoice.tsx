@@ -3,11 +3,13 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { useHydrated } from "~/components/admin/ui";
+import { requireAdmin } from "~/http/admin-guard.server";
+import { pageIdOr404 } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 import { PAYMENT_LABELS } from "~/lib/order-status";
-import { NO_STORE, requireAdmin } from "~/services/admin-auth.server";
 import { getAdminOrder } from "~/services/admin-orders.server";
 import { getSettings } from "~/services/settings.server";
 
@@ -16,14 +18,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: HeadersFunction = () => NO_STORE;
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  if (!params.id || !/^[1-9]\d{0,14}$/.test(params.id)) throw new Response("Commande introuvable", { status: 404 });
-  const order = getAdminOrder(Number(params.id));
+  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order, seller: getSettings() }, { headers: NO_STORE });
+  return json({ order, seller: getSettings() }, { headers: NO_STORE_HEADERS });
 }
 
 /** A printable invoice: plain black on white, the toolbar hidden when printing. */
@@ -106,7 +107,7 @@ export default function Invoice() {
           </div>
           <div className="flex justify-between">
             <dt>Livraison</dt>
-            <dd className="tabular-nums">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</dd>
+            <dd className="tabular-nums">{shippingLabel(order.shippingCents)}</dd>
           </div>
           <div className="flex justify-between border-t border-slate-300 pt-2 text-base font-semibold">
             <dt>Total TTC</dt>

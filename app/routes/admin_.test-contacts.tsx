@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRevalidator, useRouteError } from "@remix-run/react";
 import { getConfig } from "~/config.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { listContactRequests } from "~/services/contacts.server";
@@ -12,11 +13,11 @@ import { listContactRequests } from "~/services/contacts.server";
  */
 export const meta: MetaFunction = () => [...pageMeta("Test des contacts", "Page de diagnostic (mode démo)."), { name: "robots", content: "noindex" }];
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader(_: LoaderFunctionArgs) {
   if (getConfig().mode !== "demo") throw new Response("Not Found", { status: 404 });
-  return json({ contacts: listContactRequests() }, { headers: { "Cache-Control": "no-store" } });
+  return json({ contacts: listContactRequests() }, { headers: NO_STORE_HEADERS });
 }
 
 function Frame({ children }: { children: React.ReactNode }) {

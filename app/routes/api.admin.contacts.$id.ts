@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, noContent, parseId, readJsonBody, requireSameOriginApi } from "~/http/api.server";
 import { contactStatusSchema } from "~/schemas/contact-status";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { deleteContactRequest, getContactRequest, setContactStatus } from "~/services/contacts.server";
 
 const NOT_FOUND = "Demande de contact introuvable";

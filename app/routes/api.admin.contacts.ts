@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { listContactRequests } from "~/services/contacts.server";
 
 /** GET /api/admin/contacts: every contact request, newest first (admin only). */

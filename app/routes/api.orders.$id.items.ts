@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, parseId } from "~/http/api.server";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { getAdminOrderItems, orderExists, orderItemToApi } from "~/services/admin-orders.server";
 
 /** GET /api/orders/{id}/items (admin only): the order's items, prices as decimal strings. */

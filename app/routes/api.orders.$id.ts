@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, parseId, readJsonBody } from "~/http/api.server";
 import { adminOrderApiSchema } from "~/schemas/admin-order";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { getAdminOrder, orderToApi, updateAdminOrder } from "~/services/admin-orders.server";
 import { getPublicOrder } from "~/services/orders.server";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
 import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody, zodIssues } from "~/http/api.server";
+import { cacheControl, PUBLIC_SETTINGS } from "~/http/cache-control";
 import { settingsPatchSchema, settingsSchema } from "~/schemas/settings";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { getSettings, updateSettings } from "~/services/settings.server";
 
 /** GET /api/settings: the six public site settings. */
 export const loader = (_: LoaderFunctionArgs) =>
-  handleApi(() => apiJson(getSettings(), { headers: { "Cache-Control": "public, max-age=60" } }));
+  handleApi(() => apiJson(getSettings(), { headers: cacheControl(PUBLIC_SETTINGS) }));
 
 /** PATCH /api/settings (admin only): any of the six fields; the result must still be valid as a whole. */
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
 import { isShopError } from "~/lib/shop-error";
 import { userCreateSchema } from "~/schemas/user";
-import { requireAdminApi } from "~/services/admin-auth.server";
 import { createUser, listUsers } from "~/services/users.server";
 
 /** GET /api/users (admin only): users without any password data. */

@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
@@ -12,12 +13,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     ? pageMeta(`Commande n°${data.order.id}`, "Merci pour votre commande : récapitulatif, livraison et suivi.")
     : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   const order = id ? getOrderSummary(id) : null;
-  return json({ order }, { status: order ? 200 : 404, headers: { "Cache-Control": "no-store" } });
+  return json({ order }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
 }
 
 export default function OrderConfirmation() {

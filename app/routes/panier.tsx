@@ -5,9 +5,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Cart } from "~/components/cart/Cart";
 import type { CartLoaderData } from "~/components/cart/cart-data";
+import { DeliveryForm } from "~/components/cart/DeliveryForm";
 import { resolveStep, type CartStep } from "~/components/cart/steps";
 import { requireSameOriginForm } from "~/http/api.server";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
+import { safeRedirect } from "~/lib/safe-redirect";
 import {
   CART_TOASTS,
   cartAddSchema,
@@ -16,22 +19,21 @@ import {
 } from "~/schemas/cart";
 import { deliverySchema } from "~/schemas/delivery";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { ensureCartId, readCartId } from "~/services/cart-session.server";
+import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { OrderError } from "~/services/orders.server";
-import { DeliveryForm } from "~/components/cart/DeliveryForm";
 
 export const meta: MetaFunction = () =>
   pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const cart = readCart(await readCartId(request));
   const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
-  return json({ cart, step } satisfies CartLoaderData, { headers: { "Cache-Control": "no-store" } });
+  return json({ cart, step } satisfies CartLoaderData, { headers: NO_STORE_HEADERS });
 }
 
 /**
@@ -44,18 +46,10 @@ function isScriptRequest(request: Request) {
   return !(request.headers.get("Accept") ?? "").includes("text/html");
 }
 
-/** A same-site path only (no open redirect). */
-function safeRedirect(value: FormDataEntryValue | null, fallback = "/panier") {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  return value.length > 500 ? fallback : value;
-}
-
 type Toast = { message: string; description?: string };
 
 function withCookie(setCookie: string | undefined): HeadersInit {
-  const headers = new Headers({ "Cache-Control": "no-store" });
+  const headers = new Headers(NO_STORE_HEADERS);
   if (setCookie) headers.append("Set-Cookie", setCookie);
   return headers;
 }
@@ -65,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   const script = isScriptRequest(request);
-  const redirectTo = safeRedirect(formData.get("redirectTo"));
+  const redirectTo = safeRedirect(formData.get("redirectTo"), "/panier");
 
   const succeed = async <T,>(data: T, toast: Toast | null, setCookie?: string) => {
     if (script) {

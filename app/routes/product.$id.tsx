@@ -9,11 +9,12 @@ import { UsageGuide } from "~/components/shop/landing/UsageGuide";
 import { Disclosure } from "~/components/shop/product/Disclosure";
 import { Gallery } from "~/components/shop/product/Gallery";
 import { OrderForm } from "~/components/shop/product/OrderForm";
-import { parseImageIndex, parseProductId } from "~/components/shop/product/product-id";
+import { parseImageIndex } from "~/components/shop/product/image-index";
 import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
 import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
 import { DELIVERY } from "~/lib/brand";
 import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
+import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { getProduct } from "~/services/catalog.server";
 
@@ -21,7 +22,7 @@ const NOT_FOUND_TITLE = "Produit non trouvé";
 const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez.";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const id = parseProductId(params.id);
+  const id = parseIdOrNull(params.id);
   if (id === null) return json({ product: null, imageIndex: 0 }, { status: 404 });
   let found: ReturnType<typeof getProduct>;
   try {

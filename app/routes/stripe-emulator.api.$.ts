@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { apiError, handleApi, requireSameOriginApi } from "~/http/api.server";
+import { NO_STORE } from "~/http/cache-control";
 import { ensureStripeEmulator } from "~/services/stripe.server";
 
 /**
@@ -43,7 +44,7 @@ async function forward(request: Request, splat: string | undefined) {
   });
   return new Response(await response.text(), {
     status: response.status,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+    headers: { "Content-Type": "application/json", "Cache-Control": NO_STORE },
   });
 }
 

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { getConfig } from "~/config.server";
+import { NO_CACHE } from "~/http/cache-control";
 
 /**
  * GET /stripe-emulator.js: the stand-in for Stripe.js, demo mode only (404 in live mode).
@@ -16,7 +17,7 @@ export async function loader() {
   return new Response(cached, {
     headers: {
       "Content-Type": "text/javascript; charset=utf-8",
-      "Cache-Control": "no-cache",
+      "Cache-Control": NO_CACHE,
       "X-Content-Type-Options": "nosniff",
     },
   });

@@ -5,9 +5,10 @@ import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { ShippingAddress } from "~/components/cart/OrderParts";
 import { Field } from "~/components/ui/Field";
+import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
 import { FULFILMENT_LABELS, FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { getOrderSummary } from "~/services/orders.server";
@@ -15,7 +16,7 @@ import { getOrderSummary } from "~/services/orders.server";
 export const meta: MetaFunction = () =>
   pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 const NOT_FOUND = "Commande introuvable";
 const UNEXPECTED = "Une erreur est survenue lors du suivi de votre commande.";
@@ -23,22 +24,21 @@ const UNEXPECTED = "Une erreur est survenue lors du suivi de votre commande.";
 /** GET /track-order?id=...: the number is in the URL, so a result can be bookmarked and needs no JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  const noStore = { "Cache-Control": "no-store" };
-  if (!params.has("id")) return json({ result: null, order: null, outcome: null }, { headers: noStore });
+  if (!params.has("id")) return json({ result: null, order: null, outcome: null }, { headers: NO_STORE_HEADERS });
   const submission = parseWithZod(params, { schema: trackingSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), order: null, outcome: null }, { status: 400, headers: noStore });
+    return json({ result: submission.reply(), order: null, outcome: null }, { status: 400, headers: NO_STORE_HEADERS });
   }
   const id = parseOrderNumber(submission.value.id);
   try {
     const order = id ? getOrderSummary(id) : null;
     return json(
       { result: submission.reply(), order, outcome: order ? ("found" as const) : ("not-found" as const) },
-      { status: order ? 200 : 404, headers: noStore },
+      { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     console.error("order tracking failed", error);
-    return json({ result: submission.reply(), order: null, outcome: "error" as const }, { status: 503, headers: noStore });
+    return json({ result: submission.reply(), order: null, outcome: "error" as const }, { status: 503, headers: NO_STORE_HEADERS });
   }
 }
 

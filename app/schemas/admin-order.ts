@@ -5,7 +5,7 @@ import { parseFulfilmentStatus } from "~/lib/order-status";
 const STATUS_MESSAGE = "Choisissez un statut : Commande reçue, En préparation, Expédiée ou Livrée.";
 
 /** One of the four fulfilment statuses; also accepts the French labels and `completed`. */
-export const fulfilmentStatusField = z
+const fulfilmentStatusField = z
   .string({ error: STATUS_MESSAGE })
   .transform((value, ctx): FulfilmentStatus => {
     const status = parseFulfilmentStatus(value);
@@ -42,7 +42,7 @@ export const adminOrderApiSchema = z
 export type AdminOrderUpdate = { status?: FulfilmentStatus; trackingNumber?: string | null };
 
 /** Filters of the admin order list, the CSV export and GET /api/orders (query string). */
-export const orderFiltersSchema = z.object({
+const orderFiltersSchema = z.object({
   status: z.enum(["pending", "processing", "shipped", "delivered"]).optional().catch(undefined),
   payment: z.enum(["unpaid", "paid", "failed", "refunded"]).optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),

@@ -12,13 +12,13 @@ import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/s
  */
 
 /** Money: a decimal string with two decimals, "25.90". */
-export const moneySchema = z
+const moneySchema = z
   .string()
   .regex(/^-?\d+\.\d{2}$/)
   .meta({ description: "Montant en euros, chaîne décimale à deux décimales", examples: ["25.90"] });
 
 /** A UTC ISO 8601 timestamp, "2026-03-05T09:30:00.000Z". */
-export const isoDateSchema = z.iso.datetime().meta({ description: "Date ISO 8601 (UTC)", examples: ["2026-03-05T09:30:00.000Z"] });
+const isoDateSchema = z.iso.datetime().meta({ description: "Date ISO 8601 (UTC)", examples: ["2026-03-05T09:30:00.000Z"] });
 
 const id = z.number().int().positive();
 const nullableText = z.string().nullable();
@@ -55,7 +55,7 @@ export const productListResponseSchema = z.array(productResponseSchema);
 const cartIdSchema = z.uuid().describe("Identifiant du panier du visiteur (cookie signé `cart`)");
 
 /** toApiCartItems: one cart line. */
-export const cartItemResponseSchema = z.strictObject({
+const cartItemResponseSchema = z.strictObject({
   id: id.describe("Identifiant de la ligne (PUT/DELETE /api/cart/{id})"),
   cartId: cartIdSchema.nullable(),
   userId: cartIdSchema
@@ -130,7 +130,7 @@ export const adminOrderResponseSchema = z.strictObject({
 export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
 
 /** orderItemToApi: GET /api/orders/{id}/items (admin). */
-export const orderItemResponseSchema = z.strictObject({
+const orderItemResponseSchema = z.strictObject({
   id,
   productId: id.nullable(),
   quantity: z.number().int().min(1),

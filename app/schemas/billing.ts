@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { splitFullName } from "~/lib/names";
 
 /**
  * Billing address of the card payment step (spec section 5, 'Payment billing form').
@@ -37,20 +38,12 @@ export function billingErrors(input: BillingInput): BillingErrors | null {
   return errors;
 }
 
-/** "Marie Claire Dupont" -> Marie / Claire Dupont (split at the first space). */
-export function splitCustomerName(name: string | null | undefined): { firstName: string; lastName: string } {
-  const trimmed = (name ?? "").trim().replace(/\s+/g, " ");
-  const space = trimmed.indexOf(" ");
-  if (space === -1) return { firstName: trimmed, lastName: "" };
-  return { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1) };
-}
-
 /** Prefill: the delivery details, and the customer name (split at the first space) for missing names. */
 export function initialBilling(
   billing: Partial<Record<BillingField | "address", string>> | null | undefined,
   customerName: string | null | undefined,
 ): Record<BillingField, string> {
-  const fromName = splitCustomerName(customerName);
+  const fromName = splitFullName(customerName);
   const postal = (billing?.postalCode ?? "").replace(/\s+/g, "").slice(0, 5);
   return {
     firstName: billing?.firstName?.trim() || fromName.firstName,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ID_PATTERN } from "~/lib/ids";
 import { findPack, findPackByName, PACKS } from "~/lib/packs";
 
 /**
@@ -9,13 +10,13 @@ import { findPack, findPackByName, PACKS } from "~/lib/packs";
 
 /** A positive integer given as a JSON number or as a string of digits (form fields). */
 export const positiveId = z
-  .union([z.number(), z.string().trim().regex(/^\d{1,15}$/, "Un entier positif est attendu.").transform(Number)], {
+  .union([z.number(), z.string().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
     error: "Un entier positif est attendu.",
   })
   .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(Number.MAX_SAFE_INTEGER, "Un entier positif est attendu."));
 
 /** A quantity (may be 0 or negative: below 1 removes the line). */
-export const quantityValue = z
+const quantityValue = z
   .union([z.number(), z.string().trim().regex(/^-?\d{1,6}$/, "La quantité doit être un nombre entier.").transform(Number)], {
     error: "La quantité doit être un nombre entier.",
   })
@@ -27,7 +28,7 @@ export const quantityValue = z
       .max(99, "La quantité ne peut pas dépasser 99."),
   );
 
-export const PACK_REQUIRED_MESSAGE = `Pack inconnu : indiquez packId (${PACKS.map((p) => p.id).join(", ")}) ou le nom exact du pack dans variantName.`;
+const PACK_REQUIRED_MESSAGE = `Pack inconnu : indiquez packId (${PACKS.map((p) => p.id).join(", ")}) ou le nom exact du pack dans variantName.`;
 
 /**
  * Adding a product: productId plus packId (or, for API clients of the original shop,
@@ -55,9 +56,6 @@ export const cartQuantitySchema = z.object({ quantity: quantityValue });
 /** The form versions carry the line id as a field; the API has it in the URL. */
 export const cartLineFormSchema = z.object({ lineId: positiveId });
 export const cartSetQuantityFormSchema = z.object({ lineId: positiveId, quantity: quantityValue });
-
-export const CART_INTENTS = ["add", "set-quantity", "remove", "clear", "delivery", "complete"] as const;
-export type CartIntent = (typeof CART_INTENTS)[number];
 
 /** Toast texts of spec section 8 'Cart'. */
 export const CART_TOASTS = {

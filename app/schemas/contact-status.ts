@@ -5,5 +5,3 @@ export const contactStatusField = z.enum(CONTACT_STATUSES, { error: "Statut de d
 
 /** PATCH /api/admin/contacts/{id} and the status dropdowns of /admin/contacts. */
 export const contactStatusSchema = z.object({ status: contactStatusField });
-
-export type ContactStatusInput = z.infer<typeof contactStatusSchema>;

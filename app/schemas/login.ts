@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /** Admin sign-in (page form and POST /api/admin/login): messages word for word from spec section 5. */
-export const USERNAME_REQUIRED = "Le nom d'utilisateur est requis";
-export const PASSWORD_REQUIRED = "Le mot de passe est requis";
+const USERNAME_REQUIRED = "Le nom d'utilisateur est requis";
+const PASSWORD_REQUIRED = "Le mot de passe est requis";
 
 export const loginSchema = z.object({
   username: z

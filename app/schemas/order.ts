@@ -7,7 +7,7 @@ import { positiveId } from "./cart";
  * userId and item prices: it recomputes every amount and finds or creates the customer
  * from the email. Customer email and name are required (the original sent them later).
  */
-export const apiOrderItemSchema = z.object({
+const apiOrderItemSchema = z.object({
   productId: positiveId,
   quantity: z
     .number({ error: "La quantité doit être un entier entre 1 et 99." })

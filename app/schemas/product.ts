@@ -97,5 +97,3 @@ export const productSchema = z
       ctx.addIssue({ code: "custom", path: ["originalPrice"], message: "Le prix barré doit être supérieur ou égal au prix." });
     }
   });
-
-export type ProductInput = z.output<typeof productSchema>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-export const SUBSCRIPTION_ORDER_REQUIRED_MESSAGE = "Le numéro de commande est requis";
-export const SUBSCRIPTION_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
+const SUBSCRIPTION_ORDER_REQUIRED_MESSAGE = "Le numéro de commande est requis";
+const SUBSCRIPTION_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
 
 /**
  * Online cancellation of a subscription (/abonnement/resilier): the order number as people
@@ -19,5 +19,3 @@ export const subscriptionCancelSchema = z.object({
     .max(254, SUBSCRIPTION_EMAIL_INVALID_MESSAGE)
     .pipe(z.email(SUBSCRIPTION_EMAIL_INVALID_MESSAGE)),
 });
-
-export type SubscriptionCancelInput = z.infer<typeof subscriptionCancelSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { parseIdOrNull } from "~/lib/ids";
 
-export const TRACKING_REQUIRED_MESSAGE = "Le numéro de commande est requis";
+const TRACKING_REQUIRED_MESSAGE = "Le numéro de commande est requis";
 
 /** Tracking form (GET /track-order?id=...): spec section 5. */
 export const trackingSchema = z.object({
@@ -14,5 +15,5 @@ export const trackingSchema = z.object({
 export function parseOrderNumber(input: string | null | undefined): number | null {
   if (typeof input !== "string" || input.length > 40) return null;
   const digits = input.trim().replace(/^(n°|no|#)\s*/i, "").replace(/[\s#]/g, "");
-  return /^[1-9]\d{0,14}$/.test(digits) ? Number(digits) : null;
+  return parseIdOrNull(digits);
 }

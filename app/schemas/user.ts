@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const PASSWORD_MIN_LENGTH = 10;
-export const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`;
+const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`;
 
 const optionalText = (max: number, label: string) =>
   z

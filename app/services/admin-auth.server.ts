@@ -1,14 +1,14 @@
-import { createCookieSessionStorage, json, redirect, type SessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { redirectWithError } from "remix-toast";
 import { type AppConfig, DEMO_ADMIN_PASSWORD, getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
-import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess, tooManyAttemptsMessage } from "./login-rate-limit.server";
 import { verifyPassword } from "./passwords.server";
+import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
 export type AdminUser = {
@@ -72,6 +72,11 @@ export async function getAdminUser(request: Request): Promise<AdminUser | null> 
   return row ?? null;
 }
 
+/** True when the request carries a signed admin session cookie, even one of a user who is no longer an administrator. */
+export async function hasAdminSessionCookie(request: Request): Promise<boolean> {
+  return (await readSessionUserId(request)) !== null;
+}
+
 /** Set-Cookie value opening an admin session for this user. */
 export async function createAdminSession(user: AdminUser): Promise<string> {
   const sessionStorage = adminSessionStorage();
@@ -90,25 +95,6 @@ export async function destroyAdminSession(request: Request): Promise<string> {
 // ---------------------------------------------------------------------------
 // Redirects
 
-/**
- * The one helper for redirect targets coming from the browser: only a path of this site
- * ("/admin/orders?page=2"); anything else (//evil.example, https://..., /\evil, javascript:) gives the fallback.
- */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = DEFAULT_ADMIN_PATH): string {
-  if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  // Control characters and backslashes are normalised away by some browsers: refuse them.
-  if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
-  try {
-    const base = "http://shop.invalid";
-    const url = new URL(to, base);
-    if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return fallback;
-  }
-}
-
 /** Where to go after signing in: an admin page (never the login page itself), else the dashboard. */
 export function adminRedirectTarget(to: FormDataEntryValue | string | null | undefined): string {
   const target = safeRedirect(to, DEFAULT_ADMIN_PATH);
@@ -118,47 +104,35 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
   return target;
 }
 
-export function loginUrlFor(request: Request): string {
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  return back === DEFAULT_ADMIN_PATH ? LOGIN_PATH : `${LOGIN_PATH}?redirectTo=${encodeURIComponent(back)}`;
-}
-
-export const ACCESS_DENIED_TOAST = {
-  message: "Accès refusé",
-  description: "Vous devez être connecté pour accéder à cette page",
-};
-
-/**
- * At the top of every admin page loader and action: the administrator, or a thrown redirect
- * to the login page (coming back here afterwards). `deniedToast` adds the 'Accès refusé' toast.
- */
-export async function requireAdmin(request: Request, options: { deniedToast?: boolean } = {}): Promise<AdminUser> {
-  const admin = await getAdminUser(request);
-  if (admin) return admin;
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  // A cookie for a user who no longer exists or is no longer an admin: drop it.
-  if ((await readSessionUserId(request)) !== null) headers.append("Set-Cookie", await destroyAdminSession(request));
-  const to = loginUrlFor(request);
-  if (options.deniedToast) throw await redirectWithError(to, ACCESS_DENIED_TOAST, { headers });
-  throw redirect(to, { headers });
-}
-
-/**
- * At the top of every admin API handler: the administrator, or a thrown 401 in the API's
- * error shape `{ error, issues }` (like requireAdmin's redirect, a Response any route can throw).
- */
-export async function requireAdminApi(request: Request): Promise<AdminUser> {
-  const admin = await getAdminUser(request);
-  if (admin) return admin;
-  throw json(
-    { error: "Authentification requise : connectez-vous en tant qu'administrateur.", issues: [] },
-    { status: 401, headers: NO_STORE },
-  );
-}
-
 // ---------------------------------------------------------------------------
 // Sign-in
+
+/**
+ * Rate limit: failed sign-ins are counted per client address and per username over a
+ * sliding 15-minute window (in memory: a restart only gives an attacker a fresh window).
+ */
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failures allowed per username in the window; the next attempt is refused (429). */
+const loginFailuresByUsername = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 5 });
+/** Failures allowed per client address (higher: several people may share one address). */
+const loginFailuresByAddress = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 20 });
+
+const usernameKey = (username: string) => username.trim().toLowerCase();
+
+/** Seconds before this address and username may try again; 0 when they may now. */
+function loginRetryAfterSeconds(address: string, username: string): number {
+  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginFailuresByUsername.retryAfterSeconds(usernameKey(username)));
+}
+
+function tooManyAttemptsMessage(retryAfterSeconds: number) {
+  return `Trop de tentatives de connexion. Réessayez dans ${waitInMinutes(retryAfterSeconds)}.`;
+}
+
+/** For tests. */
+export function resetLoginRateLimit() {
+  loginFailuresByAddress.clear();
+  loginFailuresByUsername.clear();
+}
 
 export class AdminLoginError extends Error {
   constructor(
@@ -185,8 +159,8 @@ export function clientAddress(request: Request): string {
  * the password is wrong or the user is not an administrator.
  */
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const gate = checkLoginAllowed(address, input.username);
-  if (!gate.allowed) throw new AdminLoginError("blocked", gate.retryAfterSeconds);
+  const retryAfterSeconds = loginRetryAfterSeconds(address, input.username);
+  if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
   const row = getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
@@ -194,10 +168,12 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
     .get();
   const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
   if (!row || !passwordOk || !row.isAdmin) {
-    recordLoginFailure(address, input.username);
+    loginFailuresByAddress.hit(address);
+    loginFailuresByUsername.hit(usernameKey(input.username));
     throw new AdminLoginError("invalid");
   }
-  recordLoginSuccess(input.username);
+  // A successful sign-in clears the username's failures (the address keeps its count).
+  loginFailuresByUsername.reset(usernameKey(input.username));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
 }
 
@@ -221,5 +197,3 @@ export function credentialsHintFor(config: AppConfig): { username: string; passw
   if (config.mode !== "demo" || config.adminPassword !== DEMO_ADMIN_PASSWORD) return null;
   return { username: config.adminUsername, password: DEMO_ADMIN_PASSWORD };
 }
-
-export const NO_STORE = { "Cache-Control": "no-store" } as const;

@@ -1,9 +1,10 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
+import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
-import { countContactRequests } from "./contacts.server";
 
 /**
  * The back office's view of orders: reading, filtering, and the two fields an
@@ -11,9 +12,9 @@ import { countContactRequests } from "./contacts.server";
  * by the checkout (orders.server.ts); payment state is written only by the payment flow.
  */
 
-export const UNKNOWN_CUSTOMER = "Client inconnu";
-export const UNKNOWN_PRODUCT = "Produit inconnu";
-export const ORDERS_PAGE_SIZE = 20;
+const UNKNOWN_CUSTOMER = "Client inconnu";
+const UNKNOWN_PRODUCT = "Produit inconnu";
+const ORDERS_PAGE_SIZE = 20;
 
 const LIST_COLUMNS = {
   id: orders.id,
@@ -65,11 +66,10 @@ type ListRow = {
   userPhone: string | null;
 };
 
-export type AdminOrderSummary = ReturnType<typeof toSummary>;
+type AdminOrderSummary = ReturnType<typeof toSummary>;
 
 function customerLabel(row: ListRow): string {
-  const fromUser = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
-  return row.customerName?.trim() || fromUser || row.userUsername || UNKNOWN_CUSTOMER;
+  return row.customerName?.trim() || displayName({ firstName: row.userFirstName, lastName: row.userLastName, username: row.userUsername }) || UNKNOWN_CUSTOMER;
 }
 
 function toSummary(row: ListRow) {
@@ -107,7 +107,8 @@ function whereFor(filters: OrderFilters): SQL | undefined {
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
     const email = sql`lower(coalesce(${orders.customerEmail}, ${users.email}, '')) like ${pattern} escape '\\'`;
-    parts.push(/^\d{1,15}$/.test(q) ? sql`(${orders.id} = ${Number(q)} or ${email})` : email);
+    const id = parseIdOrNull(q);
+    parts.push(id !== null ? sql`(${orders.id} = ${id} or ${email})` : email);
   }
   return and(...parts);
 }
@@ -140,7 +141,7 @@ export function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
   return baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
 }
 
-export type AdminOrderItem = {
+type AdminOrderItem = {
   id: number;
   productId: number | null;
   quantity: number;
@@ -189,7 +190,7 @@ export function getAdminOrder(id: number) {
   const row = baseQuery(eq(orders.id, id)).get();
   if (!row) return undefined;
   const summary = toSummary(row);
-  const full = [row.userFirstName, row.userLastName].filter(Boolean).join(" ").trim();
+  const full = displayName({ firstName: row.userFirstName, lastName: row.userLastName });
   return {
     ...summary,
     // Customer card of the spec: first and last name, else username, else 'Client inconnu'.
@@ -247,23 +248,7 @@ export function orderItemToApi(item: AdminOrderItem) {
   };
 }
 
-// ---------------------------------------------------------------------------
-// Dashboard
-
-export function dashboardCounts() {
-  const db = getDb();
-  const count = (table: typeof users | typeof products | typeof orders) =>
-    db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
-  const contacts = countContactRequests();
-  return {
-    users: count(users),
-    products: count(products),
-    orders: count(orders),
-    contacts: contacts.total,
-    unreadContacts: contacts.unread,
-  };
-}
-
-export function recentOrders(limit = 5) {
+/** The most recent orders, newest first (the dashboard). */
+export function recentOrders(limit: number) {
   return baseQuery(undefined).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
 }

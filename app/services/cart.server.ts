@@ -55,7 +55,7 @@ export type CartView = {
   checkout: CheckoutView | null;
 };
 
-export type CartErrorCode = "product_not_found" | "out_of_stock" | "line_not_found";
+type CartErrorCode = "product_not_found" | "out_of_stock" | "line_not_found";
 
 export class CartError extends Error {
   constructor(
@@ -289,24 +289,9 @@ export function setLineQuantity(cartId: string, lineId: number, quantity: number
   return readCart(cartId);
 }
 
-export function removeLine(cartId: string, lineId: number): CartView {
-  return setLineQuantity(cartId, lineId, 0);
-}
-
 export function clearCart(cartId: string): CartView {
   getDb().delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
   return readCart(cartId);
-}
-
-/** True when this line belongs to this cart. */
-export function cartHasLine(cartId: string, lineId: number): boolean {
-  return Boolean(
-    getDb()
-      .select({ id: cartLines.id })
-      .from(cartLines)
-      .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId)))
-      .get(),
-  );
 }
 
 /** Cart items as the JSON API gives them (spec section 3 'Cart item'), prices as decimal strings. */

@@ -71,9 +71,9 @@ export function updateProduct(id: number, fields: ProductFields) {
 }
 
 /** The product the landing page sells: it cannot be deleted. */
-export const FEATURED_PRODUCT_ID = 1;
+const FEATURED_PRODUCT_ID = 1;
 
-export type DeleteProductResult = { deleted: true } | { deleted: false; reason: "not_found" | "featured" | "ordered"; orders?: number };
+type DeleteProductResult = { deleted: true } | { deleted: false; reason: "not_found" | "featured" | "ordered"; orders?: number };
 
 /** Deletes a product unless orders reference it (their history must stay readable) or the landing page sells it. */
 export function deleteProduct(id: number): DeleteProductResult {
@@ -91,10 +91,6 @@ export function deleteProduct(id: number): DeleteProductResult {
     tx.delete(products).where(eq(products.id, id)).run();
     return { deleted: true } as const;
   });
-}
-
-export function countProducts(): number {
-  return getDb().select({ n: sql<number>`count(*)` }).from(products).get()?.n ?? 0;
 }
 
 /** The public catalog shape of GET /api/products(/{id}): prices as decimal strings. */

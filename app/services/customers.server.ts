@@ -68,12 +68,3 @@ export function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): { id: nu
   }
   throw new Error("Impossible de créer le client");
 }
-
-/** Splits a full name at the first space ('Camille de Martin' -> 'Camille', 'de Martin'). */
-export function splitName(name: string): { firstName: string; lastName: string } {
-  const trimmed = name.trim().replace(/\s+/g, " ");
-  const space = trimmed.indexOf(" ");
-  return space === -1
-    ? { firstName: trimmed, lastName: "" }
-    : { firstName: trimmed.slice(0, space), lastName: trimmed.slice(space + 1) };
-}

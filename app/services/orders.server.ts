@@ -3,14 +3,15 @@ import { asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
+import { displayName, splitFullName } from "~/lib/names";
 import { visibleTrackingNumber } from "~/lib/order-status";
 import { findPack, findPackByName } from "~/lib/packs";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "./cart.server";
-import { findOrCreateCustomer, splitName, type CustomerInput, type DbOrTx } from "./customers.server";
+import { findOrCreateCustomer, type CustomerInput, type DbOrTx } from "./customers.server";
 
-export type OrderErrorCode = "product_not_found" | "out_of_stock" | "invalid_pack" | "empty_cart" | "already_paid";
+type OrderErrorCode = "product_not_found" | "out_of_stock" | "invalid_pack" | "empty_cart" | "already_paid";
 
 /** A refusal a shopper or API client can act on; the message is French and safe to show. */
 export class OrderError extends Error {
@@ -23,9 +24,9 @@ export class OrderError extends Error {
   }
 }
 
-export type OrderLineInput = { productId: number; packId?: number | null; variantName?: string | null; quantity: number };
+type OrderLineInput = { productId: number; packId?: number | null; variantName?: string | null; quantity: number };
 
-export type PricedLine = {
+type PricedLine = {
   productId: number;
   packId: number | null;
   quantity: number;
@@ -58,7 +59,7 @@ export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[]): PricedLine
   });
 }
 
-export type OrderDraft = {
+type OrderDraft = {
   customer: CustomerInput;
   lines: PricedLine[];
   cartId?: string | null;
@@ -82,7 +83,7 @@ function orderValues(draft: OrderDraft, userId: number) {
     totalCents: subtotalCents + SHIPPING_CENTS,
     userId,
     customerEmail: c.email,
-    customerName: `${c.firstName} ${c.lastName}`.trim(),
+    customerName: displayName(c) ?? "",
     shippingAddress: c.address,
     shippingPostalCode: c.postalCode,
     shippingCity: c.city,
@@ -130,7 +131,7 @@ export function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraf
 
 /** POST /api/orders: one transaction; totals, status and customer decided here. */
 export function createOrderFromApi(input: ApiOrderInput): PublicOrder {
-  const { firstName, lastName } = splitName(input.customerName);
+  const { firstName, lastName } = splitFullName(input.customerName);
   const id = getDb().transaction((tx) => {
     const lines = priceOrderLines(tx, input.items);
     return insertOrder(tx, {
@@ -221,7 +222,7 @@ export function getOrderSummary(id: number): OrderSummary | null {
 }
 
 /** GET /api/orders/{id} (spec section 7): prices as decimal strings, never any account data. */
-export type PublicOrder = {
+type PublicOrder = {
   id: number;
   status: FulfilmentStatus;
   paymentStatus: PaymentStatus;

@@ -4,6 +4,7 @@ import { parseOrderNumber } from "~/schemas/tracking";
 import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
+import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 /**
  * Online cancellation of a subscription (article L215-1-1 du Code de la consommation):
@@ -17,7 +18,7 @@ import { getStripe } from "~/services/stripe.server";
 
 export const SUBSCRIPTION_NOT_FOUND_MESSAGE = "Aucun abonnement actif ne correspond à ces informations.";
 
-export type SubscriptionCancelResult = {
+type SubscriptionCancelResult = {
   outcome: "canceled" | "already_canceled";
   orderId: number;
   /** UTC ISO timestamp of the cancellation. */
@@ -54,9 +55,9 @@ export async function cancelSubscription(
 ): Promise<SubscriptionCancelResult> {
   const address = access.address ?? "unknown";
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
-  const gate = checkCancelAllowed(address, orderId);
-  if (!gate.allowed) {
-    throw new ShopError(429, "too_many_attempts", tooManyCancelAttemptsMessage(gate.retryAfterSeconds));
+  const retryAfterSeconds = cancelRetryAfterSeconds(address, orderId);
+  if (retryAfterSeconds > 0) {
+    throw new ShopError(429, "too_many_attempts", tooManyCancelAttemptsMessage(retryAfterSeconds));
   }
 
   const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? findOrder(orderId) : undefined;
@@ -91,61 +92,32 @@ export async function cancelSubscription(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rate limit: failed attempts per client address and per order number, sliding window, in memory
-// (one server process; a restart only gives a fresh window).
+// Rate limit: failed attempts per client address and per order number, sliding window.
 
-export const CANCEL_WINDOW_MS = 15 * 60 * 1000;
-/** Failed attempts allowed per client address in the window (several people may share one). */
-export const MAX_CANCEL_FAILURES_PER_ADDRESS = 10;
+const CANCEL_WINDOW_MS = 15 * 60 * 1000;
 /** Failed attempts allowed per order number in the window (stops guessing an order's email). */
 export const MAX_CANCEL_FAILURES_PER_ORDER = 5;
-const MAX_TRACKED_KEYS = 10_000;
+/** Failed attempts allowed per client address in the window (several people may share one). */
+const cancelFailuresByAddress = createRateLimiter({ windowMs: CANCEL_WINDOW_MS, max: 10 });
+const cancelFailuresByOrder = createRateLimiter({ windowMs: CANCEL_WINDOW_MS, max: MAX_CANCEL_FAILURES_PER_ORDER });
 
-const failures = new Map<string, number[]>();
-
-function recent(key: string, now: number): number[] {
-  const list = (failures.get(key) ?? []).filter((t) => now - t < CANCEL_WINDOW_MS);
-  if (list.length === 0) failures.delete(key);
-  else failures.set(key, list);
-  return list;
+/** Seconds before this address may try this order again; 0 when it may now. */
+function cancelRetryAfterSeconds(address: string, orderId: number | null): number {
+  const byAddress = cancelFailuresByAddress.retryAfterSeconds(address);
+  return orderId === null ? byAddress : Math.max(byAddress, cancelFailuresByOrder.retryAfterSeconds(String(orderId)));
 }
 
-function keysFor(address: string, orderId: number | null): Array<[string, number]> {
-  const keys: Array<[string, number]> = [[`ip:${address}`, MAX_CANCEL_FAILURES_PER_ADDRESS]];
-  if (orderId !== null) keys.push([`order:${orderId}`, MAX_CANCEL_FAILURES_PER_ORDER]);
-  return keys;
+function recordCancelFailure(address: string, orderId: number | null) {
+  cancelFailuresByAddress.hit(address);
+  if (orderId !== null) cancelFailuresByOrder.hit(String(orderId));
 }
 
-function checkCancelAllowed(address: string, orderId: number | null, now = Date.now()): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-  let wait = 0;
-  for (const [key, max] of keysFor(address, orderId)) {
-    const list = recent(key, now);
-    if (list.length >= max) wait = Math.max(wait, list[list.length - max] + CANCEL_WINDOW_MS - now);
-  }
-  return wait > 0 ? { allowed: false, retryAfterSeconds: Math.ceil(wait / 1000) } : { allowed: true };
-}
-
-function recordCancelFailure(address: string, orderId: number | null, now = Date.now()) {
-  if (failures.size >= MAX_TRACKED_KEYS) {
-    for (const key of [...failures.keys()]) recent(key, now);
-    for (const key of failures.keys()) {
-      if (failures.size < MAX_TRACKED_KEYS) break;
-      failures.delete(key);
-    }
-  }
-  for (const [key] of keysFor(address, orderId)) {
-    const list = recent(key, now);
-    list.push(now);
-    failures.set(key, list);
-  }
-}
-
-export function tooManyCancelAttemptsMessage(retryAfterSeconds: number) {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Trop de tentatives. Réessayez dans ${minutes} ${minutes > 1 ? "minutes" : "minute"}.`;
+function tooManyCancelAttemptsMessage(retryAfterSeconds: number) {
+  return `Trop de tentatives. Réessayez dans ${waitInMinutes(retryAfterSeconds)}.`;
 }
 
 /** For tests. */
 export function resetSubscriptionCancelRateLimit() {
-  failures.clear();
+  cancelFailuresByAddress.clear();
+  cancelFailuresByOrder.clear();
 }

@@ -6,7 +6,7 @@ import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
 import { hashPassword } from "./passwords.server";
 
 /** Every column a page or an API may show: never the password hash. */
-export const SAFE_USER_COLUMNS = {
+const SAFE_USER_COLUMNS = {
   id: users.id,
   username: users.username,
   email: users.email,
@@ -22,7 +22,7 @@ export const SAFE_USER_COLUMNS = {
   updatedAt: users.updatedAt,
 };
 
-export type SafeUser = {
+type SafeUser = {
   id: number;
   username: string;
   email: string;
@@ -55,10 +55,6 @@ export function listUsers(): SafeUser[] {
 
 export function getUser(id: number): SafeUser | undefined {
   return getDb().select(SAFE_USER_COLUMNS).from(users).where(eq(users.id, id)).get();
-}
-
-export function countUsers(): number {
-  return getDb().select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0;
 }
 
 function assertUnique(input: { username: string; email: string }, exceptId?: number) {
@@ -151,10 +147,4 @@ export function deleteUser(actorId: number, id: number): boolean {
     tx.delete(users).where(eq(users.id, id)).run();
     return true;
   });
-}
-
-/** Name to show: first and last name, else the username, else null. */
-export function displayName(user: { firstName: string | null; lastName: string | null; username?: string | null }): string | null {
-  const full = [user.firstName, user.lastName].filter(Boolean).join(" ").trim();
-  return full || user.username || null;
 }

@@ -21,7 +21,7 @@ test.describe("the day of an administrator", () => {
     await expect(row.getByRole("link", { name: /^camille\+/ })).toHaveAttribute("href", /^mailto:camille\+/);
     await expect(row.getByRole("cell").first()).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
 
-    await row.getByRole("link", { name: "Lire le message de Léa Dupont" }).click();
+    await row.getByRole("button", { name: "Lire le message de Léa Dupont" }).click();
     const dialog = page.getByRole("dialog", { name: "Message de Léa Dupont" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Reçu le");

@@ -117,6 +117,13 @@ test.describe("admin contacts without and with JavaScript", () => {
     await page.goto("/admin/contacts");
     const row = page.getByRole("row").filter({ hasText: subject });
     await expect(row.getByText("Nouveau")).toBeVisible();
+    // Opening the message (a small form, so it works without JavaScript too) marks it read.
+    await row.getByRole("button", { name: subject }).click();
+    const message = page.getByRole("dialog", { name: "Message de Camille Martin" });
+    await expect(message.getByTestId("contact-message")).toContainText("je voudrais savoir quand mon colis arrivera.");
+    await message.getByRole("link", { name: "Fermer", exact: true }).click();
+    await expect(message).toHaveCount(0);
+    await expect(row.getByText("Nouveau")).toHaveCount(0);
     const select = row.getByRole("combobox");
     await select.selectOption("traite");
     const noJs = (await row.getByRole("button", { name: "Modifier" }).count()) > 0;

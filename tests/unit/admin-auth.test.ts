@@ -10,8 +10,7 @@ import { loader as contactsLoader } from "~/routes/admin.contacts";
 import { loader as dashboardLoader } from "~/routes/admin.dashboard";
 import { action as loginAction, loader as loginLoader } from "~/routes/admin_.login";
 import { action as logoutAction } from "~/routes/admin_.logout";
-import { adminRedirectTarget, credentialsHintFor, safeRedirect } from "~/services/admin-auth.server";
-import { resetLoginRateLimit } from "~/services/login-rate-limit.server";
+import { adminRedirectTarget, credentialsHintFor, resetLoginRateLimit } from "~/services/admin-auth.server";
 import { hashPasswordSync } from "~/services/passwords.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
@@ -38,23 +37,14 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
   throw new Error("expected a thrown Response");
 }
 
-describe("safeRedirect", () => {
-  it.each([
-    ["/admin/orders?page=2", "/admin/orders?page=2"],
-    ["//evil.example", "/admin/dashboard"],
-    ["/\\evil.example", "/admin/dashboard"],
-    ["https://evil.example/admin", "/admin/dashboard"],
-    ["http:/evil.example", "/admin/dashboard"],
-    ["javascript:alert(1)", "/admin/dashboard"],
-    ["/admin/\tx", "/admin/dashboard"],
-    ["", "/admin/dashboard"],
-  ])("%s -> %s", (input, expected) => {
-    expect(safeRedirect(input)).toBe(expected);
-  });
+describe("adminRedirectTarget", () => {
   it("sends the login page back to the dashboard and keeps shop pages out of the admin redirect", () => {
     expect(adminRedirectTarget("/admin/login")).toBe("/admin/dashboard");
     expect(adminRedirectTarget("/cgv")).toBe("/admin/dashboard");
     expect(adminRedirectTarget("/admin/contacts?id=3")).toBe("/admin/contacts?id=3");
+    for (const unsafe of ["//evil.example/admin", "/\\evil.example/admin", "/\t/evil.example/admin", "https://evil.example/admin", ""]) {
+      expect(adminRedirectTarget(unsafe), unsafe).toBe("/admin/dashboard");
+    }
   });
 });
 

@@ -10,12 +10,37 @@ import { adminCookie, cookieFrom } from "./admin-helpers";
 const message = { name: "Léa Petit", email: "lea@example.fr", subject: "Mon colis", message: "Bonjour,\nmon colis n'est pas arrivé." };
 
 describe("admin contacts page", () => {
-  it("opening a request (?id=) marks it read", async () => {
+  it("opening a request (the admin's 'open' post) marks it read and shows it in the dialog (?id=)", async () => {
     const cookie = await adminCookie();
     const c = createContactRequest(message);
+    const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
+    expect(getContactRequest(c.id)?.status).toBe("lu");
     const data = await (await loader(routeArgs(getRequest(`/admin/contacts?id=${c.id}`, { Cookie: cookie })))).json();
     expect(data.opened).toMatchObject({ id: c.id, status: "lu", message: message.message });
-    expect(getContactRequest(c.id)?.status).toBe("lu");
+  });
+
+  it("the open dialog's loader, run again by the 30-second refresh or a reload, does not mark a request read", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    // What useRevalidator() fetches: the same URL, with Remix's _data parameter.
+    for (const url of [`/admin/contacts?id=${c.id}&_data=routes%2Fadmin.contacts`, `/admin/contacts?id=${c.id}`]) {
+      const data = await (await loader(routeArgs(getRequest(url, { Cookie: cookie })))).json();
+      expect(data.opened).toMatchObject({ id: c.id, status: "non_lu" });
+    }
+    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+  });
+
+  it("opening keeps a status other than unread, and refuses an unknown request", async () => {
+    const cookie = await adminCookie();
+    const c = createContactRequest(message);
+    await action(routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "traite", redirectTo: "/admin/contacts" }, { headers: { Cookie: cookie } })));
+    await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    expect(getContactRequest(c.id)?.status).toBe("traite");
+    const unknown = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: "999999999" }, { headers: { Cookie: cookie } })));
+    expect(unknown.headers.get("Location")).toBe("/admin/contacts");
+    expect(cookieFrom(unknown, "toast-session")).not.toBeNull();
   });
 
   it("the list alone does not mark anything read; ?delete= asks for confirmation", async () => {
@@ -38,7 +63,7 @@ describe("admin contacts page", () => {
     expect(getContactRequest(c.id)?.status).toBe("en_cours");
   });
 
-  it("setting 'non lu' from the open dialog closes it (so it is not marked read again)", async () => {
+  it("setting 'non lu' from the open dialog closes it (the request is left unread)", async () => {
     const cookie = await adminCookie();
     const c = createContactRequest(message);
     const response = await action(

@@ -7,6 +7,7 @@ import { action as detailAction, loader as detailLoader } from "~/routes/admin.o
 import { action as listAction, loader as listLoader } from "~/routes/admin.orders._index";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
 import { loader as invoiceLoader } from "~/routes/admin_.orders.$id.invoice";
+import { isInProgress } from "~/services/admin-dashboard.server";
 import { getAdminOrder, listAdminOrders } from "~/services/admin-orders.server";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
@@ -158,5 +159,23 @@ describe("dashboard", () => {
     expect(data.orders).toHaveLength(5);
     expect(data.orders[0].createdAt).toBe("2027-01-06T10:00:00.000Z");
     expect(data.counts).toMatchObject({ products: expect.any(Number), users: expect.any(Number), orders: expect.any(Number), unreadContacts: expect.any(Number) });
+  });
+
+  it("reads 'En traitement' only for an order waiting for its payment, never for a failed or refunded one", async () => {
+    const cookie = await adminCookie();
+    const ids = {
+      unpaid: insertOrder({ createdAt: "2028-01-01T10:00:00.000Z", paymentStatus: "unpaid" }),
+      paid: insertOrder({ createdAt: "2028-01-02T10:00:00.000Z", paymentStatus: "paid" }),
+      failed: insertOrder({ createdAt: "2028-01-03T10:00:00.000Z", paymentStatus: "failed" }),
+      refunded: insertOrder({ createdAt: "2028-01-04T10:00:00.000Z", paymentStatus: "refunded" }),
+    };
+    const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
+    const shown = (id: number) => data.orders.find((o: { id: number }) => o.id === id);
+    expect(shown(ids.unpaid)).toMatchObject({ paymentStatus: "unpaid", inProgress: true });
+    expect(shown(ids.paid)).toMatchObject({ paymentStatus: "paid", inProgress: false });
+    expect(shown(ids.failed)).toMatchObject({ paymentStatus: "failed", inProgress: false });
+    expect(shown(ids.refunded)).toMatchObject({ paymentStatus: "refunded", inProgress: false });
+    expect(isInProgress({ paymentStatus: "failed" })).toBe(false);
+    expect(isInProgress({ paymentStatus: "refunded" })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centsToDecimal, formatPrice, parsePriceToCents } from "~/lib/money";
+import { centsToDecimal, formatPrice, parsePriceToCents, shippingLabel } from "~/lib/money";
 
 describe("formatPrice", () => {
   it("shows euros with a comma, two decimals and the euro sign right after", () => {
@@ -36,5 +36,12 @@ describe("parsePriceToCents", () => {
     for (const bad of ["", "abc", "-1", "1,999", "1e9", "25,90,1", "NaN", "99999999"]) {
       expect(parsePriceToCents(bad), bad).toBeNull();
     }
+  });
+});
+
+describe("shippingLabel", () => {
+  it("reads 'Gratuite' for free shipping, else the amount", () => {
+    expect(shippingLabel(0)).toBe("Gratuite");
+    expect(shippingLabel(590)).toBe("5,90€");
   });
 });

@@ -7,7 +7,8 @@ import {
   readSubscriptionAttempt,
   saveSubscriptionAttempt,
 } from "~/components/checkout/payment-attempt";
-import { billingErrors, billingSchema, initialBilling, splitCustomerName } from "~/schemas/billing";
+import { splitFullName } from "~/lib/names";
+import { billingErrors, billingSchema, initialBilling } from "~/schemas/billing";
 import { cardErrorNotice, confirmationErrorNotice } from "~/lib/payment-messages";
 
 const valid = { firstName: "Camille", lastName: "Martin", address: "12 rue des Lilas", city: "Paris", postalCode: "75011" };
@@ -33,8 +34,8 @@ describe("billing address of the payment step", () => {
   });
 
   it("is prefilled from the delivery details, or from the customer name split at the first space", () => {
-    expect(splitCustomerName("Marie Claire  Dupont")).toEqual({ firstName: "Marie", lastName: "Claire Dupont" });
-    expect(splitCustomerName("Cher")).toEqual({ firstName: "Cher", lastName: "" });
+    expect(splitFullName("Marie Claire  Dupont")).toEqual({ firstName: "Marie", lastName: "Claire Dupont" });
+    expect(splitFullName("Cher")).toEqual({ firstName: "Cher", lastName: "" });
     expect(initialBilling({ firstName: "", lastName: "", address: "1 rue A", postalCode: "75 011", city: "Paris" }, "Marie Claire Dupont")).toEqual({
       firstName: "Marie",
       lastName: "Claire Dupont",

@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import type { ContactStatus } from "~/db/schema";
 import { useHydrated } from "./ui";
 
-export const CONTACT_STATUS_LABELS: Record<ContactStatus, string> = {
+const CONTACT_STATUS_LABELS: Record<ContactStatus, string> = {
   non_lu: "Non lu",
   lu: "Lu",
   en_cours: "En cours",

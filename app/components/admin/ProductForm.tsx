@@ -5,7 +5,7 @@ import { Field, FieldError, TextareaField } from "~/components/ui/Field";
 import { productSchema } from "~/schemas/product";
 import { buttonPrimary, buttonSecondary, Card } from "./ui";
 
-export type ProductFormDefaults = {
+type ProductFormDefaults = {
   name: string;
   sku: string;
   price: string;

@@ -5,7 +5,7 @@ import { Field, FieldError } from "~/components/ui/Field";
 import { PASSWORD_MIN_LENGTH, userCreateSchema, userUpdateSchema } from "~/schemas/user";
 import { buttonPrimary, buttonSecondary, Card } from "./ui";
 
-export type UserFormDefaults = {
+type UserFormDefaults = {
   username: string;
   email: string;
   firstName: string;

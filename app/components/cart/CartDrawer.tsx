@@ -3,7 +3,7 @@ import { Cart } from "./Cart";
 
 /** Loaded when a shopper reaches the delivery step, not with every page. */
 const LazyDeliveryForm = lazy(() => import("./DeliveryForm").then((m) => ({ default: m.DeliveryForm })));
-import { CartDrawerProvider, type CartDrawerState } from "./CartDrawerContext";
+import type { CartDrawerState } from "./CartDrawerContext";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -90,5 +90,5 @@ function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
 
 /** Mounted once in root.tsx. */
 export function CartDrawer({ drawer }: { drawer: CartDrawerState }) {
-  return <CartDrawerProvider value={drawer}>{drawer.isOpen ? <DrawerPanel drawer={drawer} /> : null}</CartDrawerProvider>;
+  return drawer.isOpen ? <DrawerPanel drawer={drawer} /> : null;
 }

@@ -1,14 +1,14 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { CartLoaderData } from "./cart-data";
 import type { CartStep } from "./steps";
 
 type AddResult = { ok: boolean; intent: string };
 
 /** The product page's order form posts with this fetcher key; the drawer opens when it succeeds. */
-export const ADD_TO_CART_FETCHER_KEY = "add-to-cart";
+const ADD_TO_CART_FETCHER_KEY = "add-to-cart";
 /** The drawer's copy of the /panier loader data, refreshed by Remix after every cart change. */
-export const CART_DATA_FETCHER_KEY = "cart-data";
+const CART_DATA_FETCHER_KEY = "cart-data";
 
 /**
  * State of the cart drawer, created once in root.tsx: open/close, current step and the cart data.
@@ -77,11 +77,3 @@ export function useCartDrawerState() {
 }
 
 export type CartDrawerState = ReturnType<typeof useCartDrawerState>;
-
-const CartDrawerContext = createContext<CartDrawerState | null>(null);
-export const CartDrawerProvider = CartDrawerContext.Provider;
-
-/** For components that want to open or close the cart drawer (null outside it, or without JavaScript). */
-export function useCartDrawer() {
-  return useContext(CartDrawerContext);
-}

@@ -62,7 +62,7 @@ function RemoveButton({ line }: { line: CartLineView }) {
   );
 }
 
-export function CartLineItem({ line }: { line: CartLineView }) {
+function CartLineItem({ line }: { line: CartLineView }) {
   const discounted = line.originalPriceCents != null && line.originalPriceCents > line.unitPriceCents;
   return (
     <li className="flex gap-4 py-4" data-testid="cart-line">

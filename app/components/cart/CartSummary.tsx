@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 
 export function CartTotals({ subtotalCents, shippingCents, totalCents }: { subtotalCents: number; shippingCents: number; totalCents: number }) {
   return (
@@ -10,7 +10,7 @@ export function CartTotals({ subtotalCents, shippingCents, totalCents }: { subto
       </div>
       <div className="flex justify-between gap-4">
         <dt className="text-ink-soft">Livraison</dt>
-        <dd className="font-medium text-sage-700">{shippingCents === 0 ? "Gratuite" : formatPrice(shippingCents)}</dd>
+        <dd className="font-medium text-sage-700">{shippingLabel(shippingCents)}</dd>
       </div>
       <div className="flex justify-between gap-4 border-t border-ink/10 pt-2 text-base font-semibold">
         <dt>Total</dt>

@@ -1,4 +1,4 @@
-import { formatPrice } from "~/lib/money";
+import { formatPrice, shippingLabel } from "~/lib/money";
 import type { OrderSummary } from "~/services/orders.server";
 
 /** Pieces shared by the confirmation and tracking pages. */
@@ -67,7 +67,7 @@ export function OrderItemsTable({ order }: { order: OrderSummary }) {
           <th scope="row" colSpan={2} className="pt-1 font-normal text-ink-soft">
             Livraison
           </th>
-          <td className="pt-1 text-right font-medium text-sage-700">{order.shippingCents === 0 ? "Gratuite" : formatPrice(order.shippingCents)}</td>
+          <td className="pt-1 text-right font-medium text-sage-700">{shippingLabel(order.shippingCents)}</td>
         </tr>
         <tr className="text-base font-semibold">
           <th scope="row" colSpan={2} className="pt-2">

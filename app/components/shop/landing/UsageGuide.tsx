@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 
-export const USAGE_STEPS = [
+const USAGE_STEPS = [
   {
     title: "Nettoyez",
     text: "Nettoyez puis séchez votre visage pour que la peau reçoive tout le sérum.",

@@ -1,6 +1,6 @@
 import type { PublicSettings } from "~/services/settings.server";
 
-export type ContactSettings = Pick<PublicSettings, "siteName" | "siteEmail" | "siteAddress" | "sitePhone">;
+type ContactSettings = Pick<PublicSettings, "siteName" | "siteEmail" | "siteAddress" | "sitePhone">;
 
 export function phoneHref(phone: string) {
   return `tel:${phone.replace(/[^+0-9]/g, "")}`;

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-export type TocItem = { id: string; title: string };
+type TocItem = { id: string; title: string };
 
 /** A numbered section of a legal text: "5. Paiement" as an h2 with an anchor. */
 export function LegalSection({ number, id, title, children }: { number?: number; id: string; title: string; children: ReactNode }) {

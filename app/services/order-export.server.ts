@@ -1,0 +1,48 @@
+import { formatDateTime } from "~/lib/dates";
+import { centsToDecimal } from "~/lib/money";
+import { FULFILMENT_LABELS, PAYMENT_LABELS } from "~/lib/order-status";
+import type { OrderFilters } from "~/schemas/admin-order";
+import { listAllAdminOrders } from "./admin-orders.server";
+
+/** CSV export of the order list, with the same filters as the page (semicolons and a BOM, for French spreadsheets). */
+
+const HEADER = ["Commande", "Date", "Client", "Email", "Statut", "Paiement", "Sous-total", "Livraison", "Total", "Numéro de suivi", "Adresse", "Code postal", "Ville", "Pays"];
+
+/** A cell for spreadsheets: quoted, and never read as a formula (=, +, -, @ at the start). */
+function cell(value: string | number | null | undefined): string {
+  let text = value == null ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** An amount as French spreadsheets read it: "25,90". */
+const amount = (cents: number) => centsToDecimal(cents).replace(".", ",");
+
+export function ordersCsv(filters: OrderFilters): string {
+  const lines = listAllAdminOrders(filters).map((o) =>
+    [
+      o.id,
+      formatDateTime(o.createdAt),
+      o.customer,
+      o.email,
+      FULFILMENT_LABELS[o.status],
+      PAYMENT_LABELS[o.paymentStatus],
+      amount(o.subtotalCents),
+      amount(o.shippingCents),
+      amount(o.totalCents),
+      o.trackingNumber,
+      o.shippingAddress,
+      o.shippingPostalCode,
+      o.shippingCity,
+      o.shippingCountry,
+    ]
+      .map(cell)
+      .join(";"),
+  );
+  return "\uFEFF" + [HEADER.map(cell).join(";"), ...lines].join("\r\n") + "\r\n";
+}
+
+/** The file name offered to the browser: commandes-2026-03-05.csv. */
+export function ordersCsvFileName(now = new Date()): string {
+  return `commandes-${now.toISOString().slice(0, 10)}.csv`;
+}
