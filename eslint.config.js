@@ -79,6 +79,11 @@ export default tseslint.config(
     files: ["stripe-emulator/**/*.js", "scripts/**/*.js", "*.config.js", ".ci/**/*.js"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
+  {
+    // Playwright fixtures are not React hooks, and take their options as an empty pattern.
+    files: ["tests/e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
+  },
   layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, DB]),
   layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/services/**"], [ROUTES, HTTP, COMPONENTS]),

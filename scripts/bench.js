@@ -14,7 +14,6 @@ const CEILING_PORT = PORT + 1;
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PATHS = ["/", "/product/1", "/api/products/1"];
-const base = `http://127.0.0.1:${PORT}`;
 
 if (!process.env.BENCH_SKIP_BUILD) execSync("npx remix build", { stdio: "inherit" });
 
@@ -41,7 +40,9 @@ async function waitUp() {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await get(PORT, "/")).status === 200) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("server did not start");

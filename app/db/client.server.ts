@@ -23,7 +23,6 @@ export function openDatabase(file: string, options: { adminUsername: string; adm
 
 declare global {
   // One handle for the whole process, kept across dev rebuilds.
-  // eslint-disable-next-line no-var
   var __shopDb: { db: Db; sqlite: Database.Database } | undefined;
 }
 

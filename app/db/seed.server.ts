@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { hashPasswordSync } from "~/services/passwords.server";
+import { hashPasswordSync } from "~/lib/passwords.server";
 import * as schema from "./schema";
 
 const SEED_PRODUCT = {

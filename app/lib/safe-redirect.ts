@@ -8,7 +8,7 @@
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string): string {
   if (typeof to !== "string" || to.length === 0 || to.length > 2000) return fallback;
   if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
+  if (/[\p{Cc}\\]/u.test(to)) return fallback;
   try {
     const base = "http://shop.invalid";
     const url = new URL(to, base);

@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
-import { verifyPassword } from "./passwords.server";
+import { verifyPassword } from "~/lib/passwords.server";
 import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */

@@ -43,7 +43,6 @@ type EmulatorModule = {
 
 declare global {
   // One emulator per process, kept across dev rebuilds.
-  // eslint-disable-next-line no-var
   var __shopStripeEmulator: Promise<StripeEmulatorHandle> | undefined;
 }
 

@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
-import { hashPassword } from "./passwords.server";
+import { hashPassword } from "~/lib/passwords.server";
 
 /** Every column a page or an API may show: never the password hash. */
 const SAFE_USER_COLUMNS = {

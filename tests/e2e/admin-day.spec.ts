@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, createContact, createOrder, signIn, signOut, unique } from "./admin-fixtures";
+import { createContact, createOrder, signIn, signOut, unique } from "./admin-fixtures";
 
 /** The day of an administrator, with JavaScript. */
 test.describe("the day of an administrator", () => {

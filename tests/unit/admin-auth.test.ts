@@ -11,7 +11,7 @@ import { loader as dashboardLoader } from "~/routes/admin.dashboard";
 import { action as loginAction, loader as loginLoader } from "~/routes/admin_.login";
 import { action as logoutAction } from "~/routes/admin_.logout";
 import { adminRedirectTarget, credentialsHintFor, resetLoginRateLimit } from "~/services/admin-auth.server";
-import { hashPasswordSync } from "~/services/passwords.server";
+import { hashPasswordSync } from "~/lib/passwords.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 

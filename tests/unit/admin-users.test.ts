@@ -7,7 +7,7 @@ import { action as usersListAction } from "~/routes/admin.users._index";
 import { action as editAction } from "~/routes/admin.users.edit.$id";
 import { action as newAction } from "~/routes/admin.users.new";
 import { userCreateSchema, userUpdateSchema } from "~/schemas/user";
-import { verifyPassword } from "~/services/passwords.server";
+import { verifyPassword } from "~/lib/passwords.server";
 import {
   CANNOT_DELETE_SELF,
   CANNOT_DEMOTE_SELF,

@@ -11,6 +11,7 @@ import { snapshotDatabase } from "../helpers/api-db";
 import { callOperation, isErrorShape, secretLeaks, type ApiCall, type ApiResult } from "../helpers/api-client";
 import { VALID_REQUESTS, withoutAdmin } from "../helpers/api-fixtures";
 import { startTestEmulator, stopTestEmulator } from "./payments-fixtures";
+import type * as ConfigModule from "~/config.server";
 
 /**
  * The contract: GET /api/openapi.json is valid OpenAPI 3.1, covers every app/routes/api.* file,
@@ -22,7 +23,7 @@ import { startTestEmulator, stopTestEmulator } from "./payments-fixtures";
 // Demo-only tools are switched off in live mode: let a test flip the mode the routes see.
 const mode = vi.hoisted(() => ({ live: false }));
 vi.mock("~/config.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/config.server")>();
+  const actual = await importOriginal<typeof ConfigModule>();
   return {
     ...actual,
     getConfig: () => {
@@ -100,7 +101,7 @@ function pathOfRouteFile(file: string) {
       .split(".")
       .map((segment) => (segment.startsWith("$") ? `{${segment.slice(1)}}` : segment))
       .join("/")
-      .replace(/\u0000/g, ".")
+      .replaceAll("\u0000", ".")
   );
 }
 

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { products, siteSettings, users } from "~/db/schema";
-import { verifyPassword } from "~/services/passwords.server";
+import { verifyPassword } from "~/lib/passwords.server";
 
 describe("database start-up", () => {
   it("migrates, uses WAL, and seeds product 1, the admin and the settings idempotently", async () => {

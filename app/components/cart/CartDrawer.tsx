@@ -4,6 +4,7 @@ import { Cart } from "./Cart";
 /** Loaded when a shopper reaches the delivery step, not with every page. */
 const LazyDeliveryForm = lazy(() => import("./DeliveryForm").then((m) => ({ default: m.DeliveryForm })));
 import type { CartDrawerState } from "./CartDrawerContext";
+import type { DeliveryForm as DeliveryFormComponent } from "./DeliveryForm";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -81,7 +82,7 @@ function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
           onStepChange={drawer.setStep}
           onClose={close}
           headingId="cart-drawer-title"
-          deliveryForm={LazyDeliveryForm as unknown as typeof import("./DeliveryForm").DeliveryForm}
+          deliveryForm={LazyDeliveryForm as unknown as typeof DeliveryFormComponent}
         />
       </div>
     </div>
