@@ -67,18 +67,21 @@ export function usePaymentFlow({
     onPaid(orderId);
   }
 
+  // The latest notifyPaid, so the effect below runs once per order and not on every render.
+  const notifyPaidRef = useRef(notifyPaid);
+  notifyPaidRef.current = notifyPaid;
+
   // Back on this step after a reload: an order Stripe already has paid goes straight on.
   useEffect(() => {
     let active = true;
     confirmPayment(orderId)
       .then((result) => {
-        if (active && result.ok && result.data.paid && !processingRef.current) notifyPaid();
+        if (active && result.ok && result.data.paid && !processingRef.current) notifyPaidRef.current();
       })
       .catch(() => undefined);
     return () => {
       active = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [orderId]);
 
   /** A failure: a toast and the same message inline under the pay button. */
