@@ -7,7 +7,7 @@ import { findPack } from "~/lib/packs";
 import type { CartAddInput } from "~/schemas/cart";
 import type { DbOrTx } from "./customers.server";
 
-/** Shipping is free (DESIGN.md section 3); stored on each order as 0. */
+/** Shipping is free; stored on each order as 0 (the order keeps its own fee). */
 export const SHIPPING_CENTS = 0;
 
 export type CartLineView = {
