@@ -48,6 +48,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       PORT: String(port),
       NODE_ENV: "production",
+      SHOP_MODE: "demo",
       DATABASE_URL: `${dataDir}/shop.db`,
       PUBLIC_URL: baseURL,
       ADMIN_USERNAME: "admin",
