@@ -38,7 +38,7 @@ export default defineConfig({
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && node ./node_modules/@remix-run/serve/dist/cli.js ./${buildName}/index.js`,
+    command: `rm -rf ${dataDir} && node server/index.js ./${buildName}/index.js`,
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -14,12 +14,11 @@ const CEILING_PORT = PORT + 1;
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PATHS = ["/", "/product/1", "/api/products/1"];
-const base = `http://127.0.0.1:${PORT}`;
 
 if (!process.env.BENCH_SKIP_BUILD) execSync("npx remix build", { stdio: "inherit" });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
+const server = spawn(process.execPath, ["server/index.js", "build/index.js"], {
   env: { ...process.env, HOST: "127.0.0.1", PORT: String(PORT), NODE_ENV: "production", SHOP_MODE: "demo", DATABASE_URL: path.join(dataDir, "shop.db"), STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "" },
   stdio: ["ignore", "ignore", "inherit"],
 });
@@ -41,7 +40,9 @@ async function waitUp() {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await get(PORT, "/")).status === 200) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("server did not start");
