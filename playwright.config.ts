@@ -2,7 +2,10 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const buildName = process.env.SHOP_BUILD_NAME ?? "build";
-const dataDir = `tests/.tmp/e2e-${port}`;
+/** The e2e server's data folder: its SQLite file and the demo secrets (the emulator's key among them). */
+export const dataDir = `tests/.tmp/e2e-${port}`;
+/** The e2e server's Stripe emulator (demo mode). */
+export const emulatorURL = `http://127.0.0.1:${port + 11}`;
 export const baseURL = `http://127.0.0.1:${port}`;
 
 const chromium = {
@@ -53,7 +56,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       ADMIN_USERNAME: "admin",
       ADMIN_PASSWORD: "motdepasse-e2e-1",
-      STRIPE_EMULATOR_PORT: String(port + 11),
+      STRIPE_EMULATOR_PORT: new URL(emulatorURL).port,
       STRIPE_SECRET_KEY: "",
       STRIPE_PUBLISHABLE_KEY: "",
     },

@@ -161,7 +161,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           emulatorPort: e.STRIPE_EMULATOR_PORT,
         }
       : {
-          secretKey: "sk_test_emulator",
+          // The emulator's secret key: random per data folder, never sent to the browser.
+          secretKey: persistedDemoSecret(dataDir, ".stripe-emulator-key", "sk_test_emulator_"),
           publishableKey: "pk_test_emulator",
           webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? persistedDemoSecret(dataDir, ".webhook-secret"),
           emulatorPort: e.STRIPE_EMULATOR_PORT,

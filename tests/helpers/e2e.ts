@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { dataDir, emulatorURL } from "../../playwright.config";
 
 /**
  * Opens a page and, when JavaScript runs (pass the test's `javaScriptEnabled`), waits until
@@ -8,4 +11,11 @@ export async function gotoReady(page: Page, url: string, javaScriptEnabled = tru
   const response = await page.goto(url);
   if (javaScriptEnabled) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   return response;
+}
+
+/** The e2e server's Stripe emulator, and the secret key its helpers need (random, kept in the data folder). */
+export const EMULATOR = emulatorURL;
+export function emulatorAuth() {
+  const key = readFileSync(path.join(dataDir, ".stripe-emulator-key"), "utf8").trim();
+  return { Authorization: `Bearer ${key}` };
 }

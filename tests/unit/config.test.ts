@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,6 +36,18 @@ describe("configuration and modes", () => {
     expect(first.sessionSecrets[0]).toMatch(/^[0-9a-f]{64}$/);
     // Kept across restarts.
     expect(readConfig(env).sessionSecrets).toEqual(first.sessionSecrets);
+  });
+
+  it("gives the demo emulator a random secret key per data folder, kept in that folder", () => {
+    const dir = dataDir();
+    const env = { SHOP_MODE: "demo", DATABASE_URL: path.join(dir, "shop.db") };
+    const key = readConfig(env).stripe.secretKey;
+    expect(key).toMatch(/^sk_test_emulator_[0-9a-f]{64}$/);
+    expect(readFileSync(path.join(dir, ".stripe-emulator-key"), "utf8")).toBe(key);
+    expect(readConfig(env).stripe.secretKey).toBe(key);
+    expect(readConfig({ SHOP_MODE: "demo", DATABASE_URL: db() }).stripe.secretKey).not.toBe(key);
+    // The browser's key stays the public one.
+    expect(readConfig(env).stripe.publishableKey).toBe("pk_test_emulator");
   });
 
   it("treats empty variables as missing (a copied .env.example stays in demo mode)", () => {
