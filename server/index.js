@@ -47,10 +47,9 @@ async function main() {
   const app = createApp(build, { logRequests: process.env.LOG_REQUESTS === "1" });
   const server = await listen(app, { host, port }).catch(async (error) => {
     await shop.stopShop().catch(() => undefined);
-    if (error?.code === "EADDRINUSE") {
-      startFailure(Object.assign(new Error(`Le port ${port} de la boutique est déjà utilisé (${host}). Choisissez un autre PORT.`), { name: "ConfigError" }));
-    }
-    return startFailure(error);
+    if (error?.code !== "EADDRINUSE") return startFailure(error);
+    const taken = new Error(`Le port ${port} de la boutique est déjà utilisé (${host}). Choisissez un autre PORT.`);
+    return startFailure(Object.assign(taken, { name: "ConfigError" }));
   });
   console.log(`Boutique en mode ${mode === "demo" ? "démo" : "production"} : http://${host}:${server.port}`);
 
