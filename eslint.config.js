@@ -31,7 +31,7 @@ const COMPONENTS = { group: ["~/components/*", "**/components/*"], message: "Vie
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "public/build/**", ".cache/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "reports/**", "drizzle/**"],
+    ignores: ["build/**", "public/build/**", "build-*/**", "public/build-*/**", ".cache/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "reports/**", "drizzle/**"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

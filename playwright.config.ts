@@ -2,7 +2,10 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const buildName = process.env.SHOP_BUILD_NAME ?? "build";
-const dataDir = `tests/.tmp/e2e-${port}`;
+/** The e2e server's data folder: its SQLite file and the demo secrets (the emulator's key among them). */
+export const dataDir = `tests/.tmp/e2e-${port}`;
+/** The e2e server's Stripe emulator (demo mode). */
+export const emulatorURL = `http://127.0.0.1:${port + 11}`;
 export const baseURL = `http://127.0.0.1:${port}`;
 
 const chromium = {
@@ -38,7 +41,7 @@ export default defineConfig({
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && node ./node_modules/@remix-run/serve/dist/cli.js ./${buildName}/index.js`,
+    command: `rm -rf ${dataDir} && node server/index.js ./${buildName}/index.js`,
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -48,11 +51,12 @@ export default defineConfig({
       HOST: "127.0.0.1",
       PORT: String(port),
       NODE_ENV: "production",
+      SHOP_MODE: "demo",
       DATABASE_URL: `${dataDir}/shop.db`,
       PUBLIC_URL: baseURL,
       ADMIN_USERNAME: "admin",
       ADMIN_PASSWORD: "motdepasse-e2e-1",
-      STRIPE_EMULATOR_PORT: String(port + 11),
+      STRIPE_EMULATOR_PORT: new URL(emulatorURL).port,
       STRIPE_SECRET_KEY: "",
       STRIPE_PUBLISHABLE_KEY: "",
     },

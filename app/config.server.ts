@@ -5,15 +5,18 @@ import { z } from "zod";
 import type { PublicConfig, ShopMode } from "~/lib/public-config";
 
 /**
- * Environment, read and validated once at start-up.
- * Demo mode: no Stripe keys (payments go to the local emulator).
- * Live mode: Stripe keys set; secrets become mandatory.
+ * Environment, read and validated once at start-up. The mode is explicit:
+ * - SHOP_MODE=demo: demo mode (payments go to the local emulator); Stripe keys are refused.
+ * - SHOP_MODE=live, or no SHOP_MODE with Stripe keys: live mode; every secret is required.
+ * - neither: demo mode in development and tests, but a production start (NODE_ENV=production)
+ *   refuses to start, so a server that lost its Stripe keys never falls back to the demo.
  */
 
 export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  SHOP_MODE: z.enum(["demo", "live"], { error: 'attendu "demo" ou "live"' }).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().min(1).default("./data/shop.db"),
@@ -58,15 +61,49 @@ function loadDotEnv() {
 }
 
 /** A demo-only secret generated once and kept in the data folder, so sessions survive restarts. */
-function persistedDemoSecret(dataDir: string, name: string) {
+function persistedDemoSecret(dataDir: string, name: string, prefix = "") {
   const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const secret = randomBytes(32).toString("hex");
+  const secret = prefix + randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
 
-export class ConfigError extends Error {}
+/** A configuration that must stop the start-up; its message is meant for the person starting the shop. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = z.infer<typeof envSchema>;
+
+/** The mode from SHOP_MODE and the Stripe keys (see the comment at the top of this file). */
+function resolveMode(e: Env): Mode {
+  const keys = [
+    ["STRIPE_SECRET_KEY", e.STRIPE_SECRET_KEY],
+    ["STRIPE_PUBLISHABLE_KEY", e.STRIPE_PUBLISHABLE_KEY],
+  ]
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  if (e.SHOP_MODE === "demo") {
+    if (keys.length > 0) {
+      throw new ConfigError(
+        `Configuration ambiguë : SHOP_MODE=demo mais ${keys.join(" et ")} ${keys.length > 1 ? "sont définies" : "est définie"}. ` +
+          "Retirez les clés Stripe pour la démo, ou utilisez SHOP_MODE=live pour la production.",
+      );
+    }
+    return "demo";
+  }
+  if (e.SHOP_MODE === "live" || keys.length > 0) return "live";
+  if (e.NODE_ENV === "production") {
+    throw new ConfigError(
+      "Mode de la boutique non défini : ni SHOP_MODE ni clés Stripe. " +
+        "Pour la démo, définissez SHOP_MODE=demo (c'est ce que fait npm start) ; pour la production, " +
+        "définissez SHOP_MODE=live et les clés Stripe (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET) " +
+        "avec SESSION_SECRET et ADMIN_PASSWORD.",
+    );
+  }
+  return "demo";
+}
 
 export function readConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = envSchema.safeParse(
@@ -77,7 +114,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(`Configuration invalide :\n${lines.join("\n")}`);
   }
   const e = parsed.data;
-  const live = Boolean(e.STRIPE_SECRET_KEY || e.STRIPE_PUBLISHABLE_KEY);
+  const mode = resolveMode(e);
+  const live = mode === "live";
   const databasePath = e.DATABASE_URL === ":memory:" ? ":memory:" : path.resolve(e.DATABASE_URL.replace(/^file:/, ""));
   const dataDir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
 
@@ -92,9 +130,10 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
       .filter(([, v]) => !v)
       .map(([k]) => k);
     if (missing.length > 0) {
+      const why = e.SHOP_MODE === "live" ? "SHOP_MODE=live" : "clés Stripe présentes";
       throw new ConfigError(
-        `Mode production (clés Stripe présentes) : variables manquantes : ${missing.join(", ")}. ` +
-          "Définissez-les ou retirez les clés Stripe pour démarrer en mode démo.",
+        `Mode production (${why}) : variables manquantes : ${missing.join(", ")}. ` +
+          "Définissez-les, ou lancez la démo avec SHOP_MODE=demo et sans clés Stripe.",
       );
     }
   }
@@ -106,7 +145,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
     .filter(Boolean);
 
   return {
-    mode: live ? "live" : "demo",
+    mode,
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
@@ -123,7 +162,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           emulatorPort: e.STRIPE_EMULATOR_PORT,
         }
       : {
-          secretKey: "sk_test_emulator",
+          // The emulator's secret key: random per data folder, never sent to the browser.
+          secretKey: persistedDemoSecret(dataDir, ".stripe-emulator-key", "sk_test_emulator_"),
           publishableKey: "pk_test_emulator",
           webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? persistedDemoSecret(dataDir, ".webhook-secret"),
           emulatorPort: e.STRIPE_EMULATOR_PORT,

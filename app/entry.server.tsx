@@ -5,21 +5,12 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { getConfig } from "~/config.server";
-import { getDb } from "~/db/client.server";
 import { PRIVATE_NO_CACHE } from "~/http/cache-control";
 import { NonceProvider } from "~/lib/nonce";
 import { applySecurityHeaders } from "~/security-headers.server";
 
-// Validate the configuration and open (migrate, seed) the database when the server starts,
-// so a misconfigured live server refuses to start with one clear message.
-try {
-  getConfig();
-  getDb();
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-}
+// The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
+export { startShop, stopShop } from "~/services/lifecycle.server";
 
 const ABORT_DELAY = 5_000;
 

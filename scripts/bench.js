@@ -18,8 +18,8 @@ const PATHS = ["/", "/product/1", "/api/products/1"];
 if (!process.env.BENCH_SKIP_BUILD) execSync("npx remix build", { stdio: "inherit" });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
-const server = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/index.js"], {
-  env: { ...process.env, HOST: "127.0.0.1", PORT: String(PORT), NODE_ENV: "production", DATABASE_URL: path.join(dataDir, "shop.db"), STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "" },
+const server = spawn(process.execPath, ["server/index.js", "build/index.js"], {
+  env: { ...process.env, HOST: "127.0.0.1", PORT: String(PORT), NODE_ENV: "production", SHOP_MODE: "demo", DATABASE_URL: path.join(dataDir, "shop.db"), STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 

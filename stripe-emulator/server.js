@@ -1,4 +1,5 @@
 // @ts-check
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,10 +12,14 @@ import { signWebhookPayload } from "./signing.js";
  * Plain Node, no dependency. It answers the subset of Stripe's REST API the shop uses,
  * form-encoded like Stripe, and delivers signed webhooks to the shop.
  *
- *   const emulator = await startStripeEmulator({ port: 12111, webhookUrl, webhookSecret });
- *   new Stripe("sk_test_emulator", { host: "127.0.0.1", port: emulator.port, protocol: "http" });
+ *   const emulator = await startStripeEmulator({ port: 12111, secretKey, webhookUrl, webhookSecret });
+ *   new Stripe(secretKey, { host: "127.0.0.1", port: emulator.port, protocol: "http" });
  *
- * Run it alone: `node stripe-emulator/server.js` (STRIPE_EMULATOR_PORT, PUBLIC_URL, STRIPE_WEBHOOK_SECRET).
+ * The shop gives it a secret key drawn at random once per data folder. Every call needs a key,
+ * the /__emulator/* helpers included (those need the secret one).
+ *
+ * Run it alone: `node stripe-emulator/server.js` (STRIPE_EMULATOR_PORT, PUBLIC_URL, STRIPE_WEBHOOK_SECRET,
+ * STRIPE_EMULATOR_SECRET_KEY: random and printed when unset).
  */
 
 const MAX_BODY = 1024 * 1024;
@@ -128,6 +133,16 @@ export async function startStripeEmulator(options = {}) {
     log.warn(`[stripe-emulator] webhook ${event.type} (${event.id}) not delivered after ${retryDelays.length + 1} attempts`);
   }
 
+  /**
+   * @param {string | null} key
+   * @returns {boolean}
+   */
+  function isSecretKey(key) {
+    const expected = Buffer.from(core.secretKey);
+    const given = Buffer.from(key ?? "");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
   const server = http.createServer((req, res) => {
     handleHttp(req, res).catch((error) => {
       if (!res.headersSent) {
@@ -148,6 +163,12 @@ export async function startStripeEmulator(options = {}) {
     const url = new URL(req.url ?? "/", "http://emulator.local");
     const method = (req.method ?? "GET").toUpperCase();
 
+    // The emulator's own helpers answer the secret key only, like the rest of its private API.
+    if (url.pathname.startsWith("/__emulator/") && !isSecretKey(readApiKey(req.headers.authorization))) {
+      return sendJson(res, 401, {
+        error: { type: "invalid_request_error", message: "The emulator's helpers need the secret key (Authorization: Bearer <secret key>)." },
+      });
+    }
     if (url.pathname === "/__emulator/health") {
       return sendJson(res, 200, { ok: true, emulator: "stripe-emulator", pid: process.pid, port: actualPort });
     }
@@ -312,12 +333,15 @@ const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(pat
 if (invokedDirectly) {
   const port = Number(process.env.STRIPE_EMULATOR_PORT ?? 12111);
   const publicUrl = (process.env.PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, "");
+  const secretKey = process.env.STRIPE_EMULATOR_SECRET_KEY || `sk_test_emulator_${randomBytes(24).toString("hex")}`;
   const emulator = await startStripeEmulator({
     port,
+    secretKey,
     webhookUrl: `${publicUrl}/api/stripe/webhook`,
     webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_emulator",
     log: { info: console.log },
   });
+  if (!process.env.STRIPE_EMULATOR_SECRET_KEY) console.log(`[stripe-emulator] secret key: ${secretKey}`);
   const stop = () => emulator.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

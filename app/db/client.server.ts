@@ -37,6 +37,13 @@ export function getDb(): Db {
   return globalThis.__shopDb.db;
 }
 
+/** Closes the process's database (at shutdown); a later getDb() opens it again. */
+export function closeDb() {
+  const handle = globalThis.__shopDb;
+  globalThis.__shopDb = undefined;
+  if (handle?.sqlite.open) handle.sqlite.close();
+}
+
 /** For tests: use this database instead of the configured one. */
 export function setDb(handle: { db: Db; sqlite: Database.Database } | undefined) {
   globalThis.__shopDb = handle;

@@ -153,7 +153,6 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       description: [AUTH_TEXT[op.auth], op.description].filter(Boolean).join("\n\n"),
       tags: [op.tag],
       "x-auth": op.auth,
-      "x-route-file": op.file,
       ...(parameters.length ? { parameters } : {}),
       ...(op.body
         ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } }

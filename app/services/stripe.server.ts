@@ -1,14 +1,15 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Stripe from "stripe";
-import { getConfig } from "~/config.server";
+import { ConfigError, getConfig } from "~/config.server";
 
 /**
  * The one Stripe SDK client of the process.
  * Live mode: Stripe's API with the real secret key.
- * Demo mode: the same SDK pointed at the local emulator (stripe-emulator/server.js), which is
- * started lazily, once per process, on 127.0.0.1 only. It is loaded with a run-time path so the
- * production bundle never contains it and live mode never loads it.
+ * Demo mode: the same SDK pointed at the local emulator (stripe-emulator/server.js), started once
+ * per process on 127.0.0.1 only: by the server entry before it listens (startShop), or on first
+ * use where there is no server entry (unit tests, `remix dev`). It is loaded with a run-time path
+ * so the production bundle never contains it and live mode never loads it.
  */
 
 /** What stripe-emulator/server.js returns (the subset the app uses). */
@@ -128,7 +129,7 @@ async function startEmulator(): Promise<StripeEmulatorHandle> {
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new Error(
+      throw new ConfigError(
         `Le port ${config.stripe.emulatorPort} de l'émulateur Stripe est déjà utilisé (127.0.0.1). ` +
           "Arrêtez l'autre instance de la boutique ou choisissez un autre STRIPE_EMULATOR_PORT.",
       );
@@ -137,7 +138,7 @@ async function startEmulator(): Promise<StripeEmulatorHandle> {
   }
 }
 
-/** For tests: stop this process's emulator. */
+/** Stops this process's emulator (shutdown, tests). */
 export async function stopStripeEmulator() {
   const running = globalThis.__shopStripeEmulator;
   globalThis.__shopStripeEmulator = undefined;

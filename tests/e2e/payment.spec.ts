@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { EMULATOR, emulatorAuth } from "../helpers/e2e";
 import { CARDS, expect, test } from "./checkout-fixtures";
 
 /**
@@ -65,11 +66,10 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
   expect(await paymentStatus(page, orderId)).toBe("paid");
   await expect(page.getByTestId("cart-button")).not.toContainText(/[1-9]/);
 
-  // Stripe's signed webhook reached the shop too (the emulator listens on E2E_PORT + 11).
-  const emulator = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 11}/__emulator/events`;
+  // Stripe's signed webhook reached the shop too (the emulator's own record of its deliveries).
   await expect
     .poll(async () => {
-      const { data } = (await (await page.request.get(emulator)).json()) as { data: Array<{ type: string; deliveries: Array<{ status: number }> }> };
+      const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })).json()) as { data: Array<{ type: string; deliveries: Array<{ status: number }> }> };
       return data.some((e) => e.type === "payment_intent.succeeded" && e.deliveries.some((d) => d.status === 200));
     })
     .toBe(true);

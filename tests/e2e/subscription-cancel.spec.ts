@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { gotoReady } from "../helpers/e2e";
+import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
 import { CUSTOMER, expect, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
 
 /**
@@ -61,12 +61,11 @@ test("an unknown order gets the neutral message", async ({ page, javaScriptEnabl
   await expect(page.getByTestId("subscription-cancel-success")).toHaveCount(0);
 });
 
-const EMULATOR = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 11}`;
 type StripeEvent = { id: string; type: string; data: { object: { id: string; metadata?: Record<string, string> } } };
 
-/** The shop's Stripe emulator (demo mode), listening on E2E_PORT + 11, with the demo secret key. */
+/** The shop's Stripe emulator (demo mode), with the demo secret key. */
 async function stripeGet(page: Page, path: string) {
-  const response = await page.request.get(`${EMULATOR}${path}`, { headers: { Authorization: "Bearer sk_test_emulator" } });
+  const response = await page.request.get(`${EMULATOR}${path}`, { headers: emulatorAuth() });
   expect(response.status()).toBe(200);
   return response.json();
 }
@@ -130,7 +129,7 @@ test.describe("a real subscription", () => {
     expect(event).toBeDefined();
     await expect
       .poll(async () => {
-        const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`)).json()) as {
+        const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })).json()) as {
           data: Array<{ id: string; deliveries: Array<{ status: number }> }>;
         };
         return data.find((e) => e.id === event!.id)?.deliveries.some((d) => d.status === 200) ?? false;

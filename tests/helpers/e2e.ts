@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { dataDir, emulatorURL } from "../../playwright.config";
 
 /**
  * Opens a page and, when JavaScript runs (pass the test's `javaScriptEnabled`), waits until
@@ -15,4 +18,11 @@ export async function reloadReady(page: Page) {
   const response = await page.reload();
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
   return response;
+}
+
+/** The e2e server's Stripe emulator, and the secret key its helpers need (random, kept in the data folder). */
+export const EMULATOR = emulatorURL;
+export function emulatorAuth() {
+  const key = readFileSync(path.join(dataDir, ".stripe-emulator-key"), "utf8").trim();
+  return { Authorization: `Bearer ${key}` };
 }

@@ -13,6 +13,7 @@ process.env.ADMIN_USERNAME = "admin";
 process.env.ADMIN_PASSWORD = "motdepasse-test-1";
 delete process.env.STRIPE_SECRET_KEY;
 delete process.env.STRIPE_PUBLISHABLE_KEY;
+delete process.env.SHOP_MODE;
 
 let errorSpy: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 
 /**
- * Live mode (Stripe keys set): the debug tools answer 404, the login page shows no
+ * Live mode (SHOP_MODE=live, Stripe keys set): the debug tools answer 404, the login page shows no
  * credentials hint, and the admin cookie is Secure. Modules are imported after the
  * environment is set, so the configuration is read in live mode.
  */
+process.env.SHOP_MODE = "live";
 process.env.STRIPE_SECRET_KEY = "sk_test_live_mode_unit";
 process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_live_mode_unit";
 process.env.STRIPE_WEBHOOK_SECRET = "whsec_live_mode_unit";

@@ -1,10 +1,30 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEMO_ADMIN_PASSWORD, readConfig } from "~/config.server";
 
 const dataDir = () => mkdtempSync(path.join(os.tmpdir(), "shop-config-"));
+const db = () => path.join(dataDir(), "shop.db");
+
+const LIVE_SECRETS = {
+  STRIPE_SECRET_KEY: "sk_test_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  SESSION_SECRET: "nouveau-secret, ancien-secret",
+  ADMIN_PASSWORD: "un-mot-de-passe-solide",
+};
+
+/** The ConfigError a configuration is refused with. */
+function refusal(env: Record<string, string>) {
+  try {
+    readConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("the configuration was accepted");
+}
 
 describe("configuration and modes", () => {
   it("runs in demo mode without Stripe keys, with a generated session secret kept in the data folder", () => {
@@ -18,32 +38,79 @@ describe("configuration and modes", () => {
     expect(readConfig(env).sessionSecrets).toEqual(first.sessionSecrets);
   });
 
+  it("gives the demo emulator a random secret key per data folder, kept in that folder", () => {
+    const dir = dataDir();
+    const env = { SHOP_MODE: "demo", DATABASE_URL: path.join(dir, "shop.db") };
+    const key = readConfig(env).stripe.secretKey;
+    expect(key).toMatch(/^sk_test_emulator_[0-9a-f]{64}$/);
+    expect(readFileSync(path.join(dir, ".stripe-emulator-key"), "utf8")).toBe(key);
+    expect(readConfig(env).stripe.secretKey).toBe(key);
+    expect(readConfig({ SHOP_MODE: "demo", DATABASE_URL: db() }).stripe.secretKey).not.toBe(key);
+    // The browser's key stays the public one.
+    expect(readConfig(env).stripe.publishableKey).toBe("pk_test_emulator");
+  });
+
   it("treats empty variables as missing (a copied .env.example stays in demo mode)", () => {
-    const config = readConfig({ DATABASE_URL: path.join(dataDir(), "shop.db"), STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: " " });
+    const config = readConfig({ DATABASE_URL: db(), SHOP_MODE: "", STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: " " });
     expect(config.mode).toBe("demo");
   });
 
-  it("refuses to start in live mode with one message listing every missing secret", () => {
-    const env = { DATABASE_URL: path.join(dataDir(), "shop.db"), STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
-    expect(() => readConfig(env)).toThrow(ConfigError);
-    expect(() => readConfig(env)).toThrow(/STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD/);
+  it("SHOP_MODE=demo is demo mode, in production too", () => {
+    expect(readConfig({ DATABASE_URL: db(), SHOP_MODE: "demo" }).mode).toBe("demo");
+    expect(readConfig({ DATABASE_URL: db(), SHOP_MODE: "demo", NODE_ENV: "production" }).mode).toBe("demo");
+  });
+
+  it("SHOP_MODE=demo with Stripe keys is ambiguous: refused with one message", () => {
+    const both = refusal({ DATABASE_URL: db(), SHOP_MODE: "demo", ...LIVE_SECRETS });
+    expect(both).toMatch(/^Configuration ambiguë : SHOP_MODE=demo mais STRIPE_SECRET_KEY et STRIPE_PUBLISHABLE_KEY sont définies\./);
+    expect(both).toContain("Retirez les clés Stripe pour la démo, ou utilisez SHOP_MODE=live");
+    // One key is enough to be ambiguous.
+    expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "demo", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toContain(
+      "SHOP_MODE=demo mais STRIPE_PUBLISHABLE_KEY est définie",
+    );
+  });
+
+  it("SHOP_MODE=live without the secrets is refused with one message listing every missing one", () => {
+    const message = refusal({ DATABASE_URL: db(), SHOP_MODE: "live" });
+    expect(message).toBe(
+      "Mode production (SHOP_MODE=live) : variables manquantes : STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, " +
+        "STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD. Définissez-les, ou lancez la démo avec SHOP_MODE=demo et sans clés Stripe.",
+    );
+  });
+
+  it("Stripe keys without SHOP_MODE mean live mode, with the same check of every secret", () => {
+    const env = { DATABASE_URL: db(), STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
+    expect(refusal(env)).toMatch(/^Mode production \(clés Stripe présentes\) : variables manquantes : STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD\./);
+    expect(refusal({ ...env, NODE_ENV: "production" })).toContain("STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD");
   });
 
   it("starts in live mode when every secret is set, and accepts rotated session secrets", () => {
-    const config = readConfig({
-      DATABASE_URL: path.join(dataDir(), "shop.db"),
-      STRIPE_SECRET_KEY: "sk_test_x",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
-      STRIPE_WEBHOOK_SECRET: "whsec_x",
-      SESSION_SECRET: "nouveau-secret, ancien-secret",
-      ADMIN_PASSWORD: "un-mot-de-passe-solide",
-    });
-    expect(config.mode).toBe("live");
-    expect(config.sessionSecrets).toEqual(["nouveau-secret", "ancien-secret"]);
-    expect(config.stripe.secretKey).toBe("sk_test_x");
+    for (const mode of [{}, { SHOP_MODE: "live" }]) {
+      const config = readConfig({ DATABASE_URL: db(), NODE_ENV: "production", ...LIVE_SECRETS, ...mode });
+      expect(config.mode).toBe("live");
+      expect(config.sessionSecrets).toEqual(["nouveau-secret", "ancien-secret"]);
+      expect(config.stripe.secretKey).toBe("sk_test_x");
+      expect(config.adminPassword).toBe("un-mot-de-passe-solide");
+    }
   });
 
-  it("rejects an invalid port with a clear message", () => {
-    expect(() => readConfig({ DATABASE_URL: path.join(dataDir(), "shop.db"), PORT: "abc" })).toThrow(/PORT/);
+  it("a production start with neither SHOP_MODE nor Stripe keys is refused: it never falls back to the demo", () => {
+    const message = refusal({ DATABASE_URL: db(), NODE_ENV: "production" });
+    expect(message).toMatch(/^Mode de la boutique non défini : ni SHOP_MODE ni clés Stripe\./);
+    expect(message).toContain("Pour la démo, définissez SHOP_MODE=demo");
+    expect(message).toContain("pour la production, définissez SHOP_MODE=live et les clés Stripe");
+    // A webhook secret or a session secret alone does not choose a mode either.
+    expect(refusal({ DATABASE_URL: db(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "whsec_x", SESSION_SECRET: "s" })).toBe(message);
+  });
+
+  it("outside production (remix dev, tests) no SHOP_MODE and no keys still mean demo", () => {
+    expect(readConfig({ DATABASE_URL: db() }).mode).toBe("demo");
+    expect(readConfig({ DATABASE_URL: db(), NODE_ENV: "development" }).mode).toBe("demo");
+    expect(readConfig({ DATABASE_URL: db(), NODE_ENV: "test" }).mode).toBe("demo");
+  });
+
+  it("rejects an unknown SHOP_MODE or an invalid port with a clear message", () => {
+    expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "production" })).toBe('Configuration invalide :\n  - SHOP_MODE: attendu "demo" ou "live"');
+    expect(() => readConfig({ DATABASE_URL: db(), PORT: "abc" })).toThrow(/PORT/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getConfig, getPublicConfig } from "~/config.server";
 import { action as attachAction, loader as attachLoader } from "~/routes/api.attach-payment-method";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
@@ -93,21 +94,28 @@ describe("demo-only emulator routes", () => {
     const response = await scriptLoader();
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/javascript/);
-    expect(await response.text()).toMatch(/window\.Stripe = \/\*\* @type .*\(Stripe\)\);/);
+    expect(await response.text()).toMatch(/window\.Stripe = .*\(Stripe\)\);/);
+  });
+
+  it("never gives the emulator's secret key to the browser", async () => {
+    const secret = getConfig().stripe.secretKey;
+    expect(secret).toMatch(/^sk_test_emulator_[0-9a-f]{64}$/);
+    expect(JSON.stringify(getPublicConfig())).not.toContain(secret);
+    expect(await (await scriptLoader()).text()).not.toMatch(/sk_test/);
   });
 
   it("forwards only what Stripe.js does with the publishable key", async () => {
     const secretCall = new Request("http://localhost:3000/stripe-emulator/api/v1/customers", {
       method: "POST",
       body: "email=a%40b.fr",
-      headers: { Authorization: "Bearer sk_test_emulator", Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}`, Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
     });
     const refused = await proxyAction(routeArgs(secretCall, { "*": "v1/customers" }));
     expect(refused.status).toBe(404);
     const withSecretKey = new Request("http://localhost:3000/stripe-emulator/api/v1/payment_methods", {
       method: "POST",
       body: "type=card",
-      headers: { Authorization: "Bearer sk_test_emulator", Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}`, Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
     });
     expect((await proxyAction(routeArgs(withSecretKey, { "*": "v1/payment_methods" }))).status).toBe(401);
     const crossSite = new Request("http://localhost:3000/stripe-emulator/api/v1/payment_methods", {

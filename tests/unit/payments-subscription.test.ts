@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
 import { action as attachAction } from "~/routes/api.attach-payment-method";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
@@ -128,7 +129,7 @@ describe("subscription", () => {
     const renewal = await withWebhooks(async () => {
       const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${sub.id}/renew`, {
         method: "POST",
-        headers: { Authorization: "Bearer sk_test_emulator" },
+        headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
       });
       return (await response.json()) as Stripe.Invoice;
     });

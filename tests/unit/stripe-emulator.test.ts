@@ -86,6 +86,16 @@ describe("Stripe-shaped API", () => {
     await expect(stripe.paymentIntents.retrieve("pi_nope")).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "resource_missing" });
   });
 
+  it("keeps its own helpers (/__emulator/*) behind the secret key", async () => {
+    for (const path of ["/__emulator/health", "/__emulator/events"]) {
+      for (const key of [null, "pk_test_emulator", "sk_test_emulator_wrong"]) {
+        expect(await raw(path, { key }), `${path} with ${key}`).toMatchObject({ status: 401, body: { error: { type: "invalid_request_error" } } });
+      }
+      expect((await raw(path)).status, path).toBe(200);
+    }
+    expect((await raw("/__emulator/events")).body).toEqual({ data: expect.any(Array) });
+  });
+
   it("replays a request with the same Idempotency-Key and refuses other parameters under it", async () => {
     const a = await stripe.customers.create({ email: "a@example.fr" }, { idempotencyKey: "cust-1" });
     const b = await stripe.customers.create({ email: "a@example.fr" }, { idempotencyKey: "cust-1" });

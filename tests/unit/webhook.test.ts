@@ -101,7 +101,7 @@ describe("Stripe webhook", () => {
     expect(getOrder(orderId).stripeSubscriptionId).toBe(subscriptionId);
     const cancel = await fetch(`${emulator.url}/v1/subscriptions/${subscriptionId}`, {
       method: "DELETE",
-      headers: { Authorization: "Bearer sk_test_emulator" },
+      headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
     });
     expect(cancel.status).toBe(200);
     const deleted = emulator.events.find(

@@ -1,0 +1,94 @@
+// @ts-check
+import http from "node:http";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+
+/**
+ * The shop's HTTP server: an Express app around Remix's request handler, and the listening
+ * server with its graceful close. server/index.js puts them together (one process today;
+ * the place where a node:cluster primary would start one worker per core).
+ *
+ * @typedef {import("@remix-run/node").ServerBuild} ServerBuild
+ */
+
+/**
+ * The Express app: fingerprinted build assets cached for a year, the other public files for a
+ * week, everything else answered by Remix. No access log unless `logRequests`.
+ *
+ * @param {ServerBuild} build the Remix server build (build/index.js)
+ * @param {{ logRequests?: boolean, mode?: string }} [options]
+ */
+export function createApp(build, options = {}) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(compression());
+  if (options.logRequests) app.use(logRequest);
+  // public/build/*: file names carry a content hash.
+  app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+  app.use(express.static("public", { maxAge: "7d" }));
+  app.all("*", createRequestHandler({ build, mode: options.mode ?? process.env.NODE_ENV }));
+  return app;
+}
+
+/** One line per request: `GET /product/1 200 12.3 ms`. */
+/** @type {import("express").RequestHandler} */
+function logRequest(req, res, next) {
+  const start = process.hrtime.bigint();
+  res.once("finish", () => {
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
+  });
+  next();
+}
+
+/**
+ * Listens on host:port. The returned `close` stops taking connections, lets the requests in
+ * flight finish, and after `deadlineMs` closes whatever connection is still open.
+ *
+ * @param {http.RequestListener} listener
+ * @param {{ host: string, port: number }} address
+ */
+export async function listen(listener, { host, port }) {
+  const server = http.createServer();
+  let closing = false;
+  // Registered before the app: during a shutdown, answers say the connection ends.
+  server.on("request", (_req, res) => {
+    if (closing && !res.headersSent) res.setHeader("Connection", "close");
+  });
+  server.on("request", listener);
+
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(undefined);
+    });
+  });
+
+  /**
+   * @param {{ deadlineMs?: number }} [options]
+   * @returns {Promise<{ forced: boolean }>} forced: some connections were cut at the deadline
+   */
+  function close({ deadlineMs = 10_000 } = {}) {
+    closing = true;
+    return new Promise((resolve) => {
+      let forced = false;
+      // A keep-alive connection becomes idle once its last answer is sent: close it then.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const deadline = setTimeout(() => {
+        forced = true;
+        server.closeAllConnections();
+      }, deadlineMs);
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        resolve({ forced });
+      });
+      server.closeIdleConnections();
+    });
+  }
+
+  const bound = server.address();
+  return { server, port: bound && typeof bound === "object" ? bound.port : port, close };
+}

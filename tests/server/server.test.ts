@@ -1,0 +1,129 @@
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { canBind, freePort, SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
+
+/**
+ * The production entry (server/index.js) as it really runs: a child process with
+ * NODE_ENV=production on free ports, against the build of the global setup.
+ */
+
+const started: ShopProcess[] = [];
+async function shop(env: Record<string, string> = {}) {
+  const process = await spawnShop(env);
+  started.push(process);
+  return process;
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.dispose()));
+});
+
+/** Waits for the exit, failing after `ms`; gives the exit and how long it took. */
+async function exitWithin(shop: ShopProcess, ms: number) {
+  const since = Date.now();
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${shop.stdout()}\n${shop.stderr()}`)), ms).unref(),
+  );
+  const exit = await Promise.race([shop.exited, timeout]);
+  return { ...exit, tookMs: Date.now() - since };
+}
+
+async function postJson(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: new URL(url).origin },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("start-up", () => {
+  it("refuses a production start with neither SHOP_MODE nor Stripe keys: exit code 1 and one French message", async () => {
+    const refused = await shop({ SHOP_MODE: "" });
+    const exit = await exitWithin(refused, 20_000);
+    expect(exit.code).toBe(1);
+    expect(refused.stderr().trim()).toBe(
+      "Mode de la boutique non défini : ni SHOP_MODE ni clés Stripe. " +
+        "Pour la démo, définissez SHOP_MODE=demo (c'est ce que fait npm start) ; pour la production, " +
+        "définissez SHOP_MODE=live et les clés Stripe (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET) " +
+        "avec SESSION_SECRET et ADMIN_PASSWORD.",
+    );
+    // It never listened, nor started the emulator.
+    expect(await canBind(refused.port)).toBe(true);
+    expect(await canBind(refused.emulatorPort)).toBe(true);
+  });
+
+  it("in demo mode, stops with exit code 1 and a French message when the emulator's port is taken", async () => {
+    const emulatorPort = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(emulatorPort, "127.0.0.1", resolve));
+    try {
+      const refused = await shop({ SHOP_MODE: "demo", STRIPE_EMULATOR_PORT: String(emulatorPort) });
+      const exit = await exitWithin(refused, 20_000);
+      expect(exit.code).toBe(1);
+      expect(refused.stderr().trim()).toBe(
+        `Le port ${emulatorPort} de l'émulateur Stripe est déjà utilisé (127.0.0.1). ` +
+          "Arrêtez l'autre instance de la boutique ou choisissez un autre STRIPE_EMULATOR_PORT.",
+      );
+      expect(await canBind(refused.port)).toBe(true);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+});
+
+describe("the demo shop", () => {
+  it("serves pages and assets with their cache lifetimes, logs no request, and SIGTERM during a payment exits 0 and frees both ports", async () => {
+    const demo = await shop({ SHOP_MODE: "demo" });
+    await demo.ready();
+    // The emulator listened before the first request was answered.
+    expect(await canBind(demo.emulatorPort)).toBe(false);
+
+    const home = await fetch(`${demo.url}/`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(home.status).toBe(200);
+    expect(home.headers.get("Content-Encoding")).toBe("gzip");
+    const html = await home.text();
+    expect(html).toContain("Boutique de démonstration : les paiements sont simulés");
+    const asset = html.match(new RegExp(`/${SERVER_TEST_BUILD}/[^"]+\\.js`))?.[0];
+    expect(asset).toBeDefined();
+    const script = await fetch(`${demo.url}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const favicon = await fetch(`${demo.url}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get("Cache-Control")).toBe("public, max-age=604800");
+
+    // A payment started through the API: the emulator holds its PaymentIntent.
+    const order = await postJson(`${demo.url}/api/orders`, {
+      customerEmail: "camille.martin@example.fr",
+      customerName: "Camille Martin",
+      shippingAddress: "12 rue des Lilas",
+      shippingPostalCode: "75011",
+      shippingCity: "Paris",
+      items: [{ productId: 1, packId: 2, quantity: 1 }],
+    });
+    expect(order.status).toBe(201);
+    const payment = await postJson(`${demo.url}/api/payments/start`, { orderId: order.body.id });
+    expect(payment).toMatchObject({ status: 200, body: { paid: false, clientSecret: expect.stringMatching(/^pi_/) } });
+
+    demo.child.kill("SIGTERM");
+    const exit = await exitWithin(demo, 5_000);
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(demo.stderr()).toBe("");
+    // No access log without LOG_REQUESTS=1 (the output is complete once the process has exited).
+    expect(demo.stdout()).not.toMatch(/\b(GET|POST) \//);
+    expect(await canBind(demo.port)).toBe(true);
+    expect(await canBind(demo.emulatorPort)).toBe(true);
+  });
+
+  it("writes one line per request with LOG_REQUESTS=1, and SIGINT ends it too", async () => {
+    const logged = await shop({ SHOP_MODE: "demo", LOG_REQUESTS: "1" });
+    await logged.ready();
+    expect((await fetch(`${logged.url}/favicon.svg`)).status).toBe(200);
+    await expect.poll(() => logged.stdout()).toMatch(/^GET \/favicon\.svg 200 \d+\.\d ms$/m);
+
+    logged.child.kill("SIGINT");
+    expect(await exitWithin(logged, 5_000)).toMatchObject({ code: 0, signal: null });
+    expect(await canBind(logged.port)).toBe(true);
+    expect(await canBind(logged.emulatorPort)).toBe(true);
+  });
+});
