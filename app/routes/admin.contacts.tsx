@@ -1,19 +1,19 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
+import { DataTable, DeleteLink, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { Dialog } from "~/components/admin/Dialog";
 import { OpenContactForm } from "~/components/admin/OpenContactForm";
-import { EyeIcon, iconButton, TrashIcon } from "~/components/admin/icons";
-import { Badge, buttonSecondary, EmptyRow, PageHeader, TableWrap, td, th } from "~/components/admin/ui";
+import { EyeIcon, iconButton } from "~/components/admin/icons";
+import { Badge, buttonSecondary, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { requireSameOriginForm } from "~/http/api.server";
+import { queryId, readRowAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
-import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
@@ -25,12 +25,11 @@ const REFRESH_MS = 30_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request, { deniedToast: true });
-  const url = new URL(request.url);
   // The dialog of ?id=... only shows the request: the admin's 'open' action (below) marks it read,
   // so the 30-second refresh, a reload or a shared link never does.
-  const openId = parseIdOrNull(url.searchParams.get("id"));
+  const openId = queryId(request, "id");
   const opened = openId ? (getContactRequest(openId) ?? null) : null;
-  const deleteId = parseIdOrNull(url.searchParams.get("delete"));
+  const deleteId = queryId(request, "delete");
   const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
   return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
@@ -38,11 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };
 
 export async function action({ request }: ActionFunctionArgs) {
-  requireSameOriginForm(request);
-  await requireAdmin(request, { deniedToast: true });
-  const form = await request.formData();
-  const id = parseIdOrNull(String(form.get("id") ?? ""));
-  const intent = form.get("intent");
+  const { form, id, intent } = await readRowAction(request, { deniedToast: true });
   const back = safeRedirect(form.get("redirectTo"), "/admin/contacts");
   let target = back.startsWith("/admin/contacts") ? back : "/admin/contacts";
 
@@ -91,72 +86,71 @@ function useAutoRefresh() {
   }, []);
 }
 
+type ContactRow = SerializeFrom<typeof loader>["contacts"][number];
+
+/** The status choice of a row, coming back to this page as it is (its dialog open, if any). */
+function StatusCell({ contact }: { contact: ContactRow }) {
+  const location = useLocation();
+  return <ContactStatusSelect id={contact.id} status={contact.status} name={contact.name} redirectTo={`/admin/contacts${location.search}`} />;
+}
+
+/** Unread requests stand out in bold, with a 'Nouveau' badge. */
+const TABLE: TableDefinition<ContactRow> = {
+  columns: [
+    { header: "Date", className: "tabular-nums", cell: (c) => formatDateTime(c.createdAt) },
+    {
+      header: "Nom",
+      cell: (c) => (
+        <span className="flex flex-col items-start gap-1">
+          {c.name}
+          {c.status === "non_lu" ? <Badge tone="red">Nouveau</Badge> : null}
+        </span>
+      ),
+    },
+    {
+      header: "Email",
+      cell: (c) => (
+        <a href={`mailto:${c.email}`} className="underline decoration-slate-300 hover:decoration-ink">
+          {c.email}
+        </a>
+      ),
+    },
+    {
+      header: "Objet",
+      className: "max-w-[13rem] truncate",
+      cell: (c) => (
+        <OpenContactForm id={c.id} className="block max-w-full truncate text-left underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
+          {c.subject}
+        </OpenContactForm>
+      ),
+    },
+    { header: "Statut", className: "font-normal", cell: (c) => <StatusCell contact={c} /> },
+  ],
+  rowProps: (c) => ({
+    className: c.status === "non_lu" ? "font-semibold" : "",
+    "data-testid": `contact-row-${c.id}`,
+    "data-unread": c.status === "non_lu" ? "true" : "false",
+  }),
+  actions: (c) => (
+    <>
+      <OpenContactForm id={c.id} className={iconButton} label={`Lire le message de ${c.name}`} title="Lire le message">
+        <EyeIcon />
+      </OpenContactForm>
+      <DeleteLink id={c.id} label={`Supprimer la demande de ${c.name}`} />
+    </>
+  ),
+};
+
 export default function AdminContacts() {
   const { contacts, opened, toDelete } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const navigation = useNavigation();
   useAutoRefresh();
-  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
   const here = `/admin/contacts${location.search}`;
 
   return (
     <>
       <PageHeader title="Demandes de contact" back={{ to: "/admin", label: "Retour au tableau de bord" }} />
-      <TableWrap label="Demandes de contact">
-        <thead>
-          <tr>
-            <th scope="col" className={th}>Date</th>
-            <th scope="col" className={th}>Nom</th>
-            <th scope="col" className={th}>Email</th>
-            <th scope="col" className={th}>Objet</th>
-            <th scope="col" className={th}>Statut</th>
-            <th scope="col" className={th}>Actions</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {contacts.length === 0 ? (
-            <EmptyRow colSpan={6}>Aucune demande de contact pour le moment.</EmptyRow>
-          ) : (
-            contacts.map((c) => {
-              const unread = c.status === "non_lu";
-              return (
-                <tr key={c.id} className={`hover:bg-slate-50 ${unread ? "font-semibold" : ""}`} data-testid={`contact-row-${c.id}`} data-unread={unread ? "true" : "false"}>
-                  <td className={`${td} tabular-nums`}>{formatDateTime(c.createdAt)}</td>
-                  <td className={td}>
-                    <span className="flex flex-col items-start gap-1">
-                      {c.name}
-                      {unread ? <Badge tone="red">Nouveau</Badge> : null}
-                    </span>
-                  </td>
-                  <td className={td}>
-                    <a href={`mailto:${c.email}`} className="underline decoration-slate-300 hover:decoration-ink">
-                      {c.email}
-                    </a>
-                  </td>
-                  <td className={`${td} max-w-[13rem] truncate`}>
-                    <OpenContactForm id={c.id} className="block max-w-full truncate text-left underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
-                      {c.subject}
-                    </OpenContactForm>
-                  </td>
-                  <td className={`${td} font-normal`}>
-                    <ContactStatusSelect id={c.id} status={c.status} name={c.name} redirectTo={here} />
-                  </td>
-                  <td className={`${td} font-normal`}>
-                    <div className="flex gap-2">
-                      <OpenContactForm id={c.id} className={iconButton} label={`Lire le message de ${c.name}`} title="Lire le message">
-                        <EyeIcon />
-                      </OpenContactForm>
-                      <Link to={`?delete=${c.id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={`Supprimer la demande de ${c.name}`} title="Supprimer">
-                        <TrashIcon />
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })
-          )}
-        </tbody>
-      </TableWrap>
+      <DataTable {...TABLE} label="Demandes de contact" empty="Aucune demande de contact pour le moment." rows={contacts} />
 
       {opened ? (
         <Dialog title={`Message de ${opened.name}`} closeTo="/admin/contacts">
@@ -199,8 +193,7 @@ export default function AdminContacts() {
       ) : null}
 
       {toDelete ? (
-        <DeleteConfirmation closeTo="/admin/contacts" action="/admin/contacts" id={toDelete.id} deleting={deleting}>
-          <p>Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.</p>
+        <DeleteConfirmation id={toDelete.id} subject="cette demande de contact">
           <p className="mt-2 text-sm text-ink-soft">
             {toDelete.name} · {toDelete.subject}
           </p>

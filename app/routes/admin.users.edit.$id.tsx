@@ -1,14 +1,13 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
-import { buttonDanger, Notice, PageHeader } from "~/components/admin/ui";
+import { AdminFormPage } from "~/components/admin/AdminForm";
 import { UserForm } from "~/components/admin/UserForm";
-import { actionError, refusalReply } from "~/http/action-errors.server";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
+import { notFound, recordOr404, requireAdminForm, submitAdminForm } from "~/http/admin-pages.server";
+import { pageIdOr404 } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
@@ -16,50 +15,39 @@ import { getUser, updateUser } from "~/services/users.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
 
+const NOT_FOUND = "Utilisateur introuvable";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const user = getUser(pageIdOr404(params.id, "Utilisateur introuvable"));
-  if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
+  const user = recordOr404(params.id, NOT_FOUND, getUser);
   return json({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  requireSameOriginForm(request);
-  const admin = await requireAdmin(request);
-  const id = pageIdOr404(params.id, "Utilisateur introuvable");
-  const submission = parseWithZod(await request.formData(), { schema: userUpdateSchema });
-  if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-  }
-  try {
-    const user = await updateUser(admin.id, id, submission.value);
-    if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
-    return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
-  } catch (error) {
-    const refusal = actionError(error);
-    if (!refusal) throw error;
-    return json({ result: submission.reply({ hideFields: ["password"], ...refusalReply(refusal) }) }, { status: refusal.status });
-  }
+  const admin = await requireAdminForm(request);
+  const id = pageIdOr404(params.id, NOT_FOUND);
+  return submitAdminForm(
+    request,
+    userUpdateSchema,
+    async (value) => {
+      const user = await updateUser(admin.id, id, value);
+      if (!user) throw notFound(NOT_FOUND);
+      return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
+    },
+    { hideFields: ["password"] },
+  );
 }
 
 export default function EditUser() {
   const { user, self } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const formError = actionData?.result.error?.[""]?.[0];
   return (
-    <>
-      <PageHeader
-        title={`Modifier l'utilisateur ${user.username}`}
-        back={{ to: "/admin/users", label: "Retour aux utilisateurs" }}
-        actions={
-          self ? null : (
-            <Link to={`/admin/users?delete=${user.id}`} className={buttonDanger}>
-              Supprimer
-            </Link>
-          )
-        }
-      />
-      {formError ? <Notice>{formError}</Notice> : null}
+    <AdminFormPage
+      title={`Modifier l'utilisateur ${user.username}`}
+      back={{ to: "/admin/users", label: "Retour aux utilisateurs" }}
+      deleteTo={self ? null : `/admin/users?delete=${user.id}`}
+      error={actionData?.result.error?.[""]?.[0]}
+    >
       <UserForm
         mode="edit"
         id={`user-${user.id}`}
@@ -78,7 +66,7 @@ export default function EditUser() {
           isAdmin: user.isAdmin,
         }}
       />
-    </>
+    </AdminFormPage>
   );
 }
 

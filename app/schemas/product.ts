@@ -97,3 +97,8 @@ export const productSchema = z
       ctx.addIssue({ code: "custom", path: ["originalPrice"], message: "Le prix barré doit être supérieur ou égal au prix." });
     }
   });
+
+/** The catalogue's fields from the product form's values (prices in cents under their catalogue names). */
+export function productFields({ price, originalPrice, ...rest }: z.output<typeof productSchema>) {
+  return { ...rest, priceCents: price, originalPriceCents: originalPrice };
+}

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, FieldError, TextareaField } from "~/components/ui/Field";
 import { productSchema } from "~/schemas/product";
-import { buttonPrimary, buttonSecondary, Card } from "./ui";
+import { AdminForm } from "./AdminForm";
+import { Card } from "./ui";
 
 type ProductFormDefaults = {
   name: string;
@@ -28,8 +28,6 @@ export function ProductForm({
   lastResult?: SubmissionResult<string[]> | null;
   submitLabel: string;
 }) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const [form, fields] = useForm({
     id,
     lastResult,
@@ -39,7 +37,7 @@ export function ProductForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: productSchema }),
   });
   return (
-    <Form method="post" {...getFormProps(form)}>
+    <AdminForm form={form} submitLabel={submitLabel} cancelTo="/admin/products">
       <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card title="Informations">
           <div className="grid gap-x-4 sm:grid-cols-2">
@@ -65,14 +63,6 @@ export function ProductForm({
           </div>
         </Card>
       </div>
-      <div className="mt-6 flex flex-wrap gap-2">
-        <button type="submit" className={buttonPrimary} disabled={pending}>
-          {pending ? "Enregistrement..." : submitLabel}
-        </button>
-        <Link to="/admin/products" className={buttonSecondary}>
-          Annuler
-        </Link>
-      </div>
-    </Form>
+    </AdminForm>
   );
 }

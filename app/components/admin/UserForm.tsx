@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type Submission, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
 import { Field, FieldError } from "~/components/ui/Field";
 import { PASSWORD_MIN_LENGTH, userCreateSchema, userUpdateSchema } from "~/schemas/user";
-import { buttonPrimary, buttonSecondary, Card } from "./ui";
+import { AdminForm } from "./AdminForm";
+import { Card } from "./ui";
 
 type UserFormDefaults = {
   username: string;
@@ -32,8 +32,6 @@ export function UserForm({
   lastResult?: SubmissionResult<string[]> | null;
   self?: boolean;
 }) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const schema = mode === "create" ? userCreateSchema : userUpdateSchema;
   const [form, fields] = useForm<UserFormDefaults & { password?: string }, UserFormDefaults & { password?: string }>({
     id,
@@ -45,7 +43,7 @@ export function UserForm({
   });
   const adminProps = getInputProps(fields.isAdmin, { type: "checkbox" });
   return (
-    <Form method="post" {...getFormProps(form)}>
+    <AdminForm form={form} submitLabel={mode === "create" ? "Créer l'utilisateur" : "Enregistrer les modifications"} cancelTo="/admin/users">
       <div className="grid gap-6 xl:grid-cols-2">
         <Card title="Compte">
           <Field label="Nom d'utilisateur" field={fields.username} autoComplete="off" />
@@ -95,14 +93,6 @@ export function UserForm({
           </div>
         </Card>
       </div>
-      <div className="mt-6 flex flex-wrap gap-2">
-        <button type="submit" className={buttonPrimary} disabled={pending}>
-          {pending ? "Enregistrement..." : mode === "create" ? "Créer l'utilisateur" : "Enregistrer les modifications"}
-        </button>
-        <Link to="/admin/users" className={buttonSecondary}>
-          Annuler
-        </Link>
-      </div>
-    </Form>
+    </AdminForm>
   );
 }

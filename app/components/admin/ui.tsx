@@ -6,11 +6,14 @@ export { useHydrated } from "~/components/ui/useHydrated";
 export function PageHeader({
   title,
   back,
+  add,
   actions,
   children,
 }: {
   title: string;
   back?: { to: string; label: string };
+  /** The list page's 'Ajouter …' button, to its new page. */
+  add?: { to: string; label: string };
   actions?: React.ReactNode;
   children?: React.ReactNode;
 }) {
@@ -23,7 +26,16 @@ export function PageHeader({
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-        {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
+        {add || actions ? (
+          <div className="flex flex-wrap gap-2">
+            {add ? (
+              <Link to={add.to} className={buttonPrimary}>
+                {add.label}
+              </Link>
+            ) : null}
+            {actions}
+          </div>
+        ) : null}
       </div>
       {children}
     </div>
@@ -71,28 +83,6 @@ export function StockBadge({ stock }: { stock: number }) {
     <Badge tone={tone}>
       {stock} · {label}
     </Badge>
-  );
-}
-
-/** A table that scrolls sideways on narrow screens instead of squeezing its columns. */
-export function TableWrap({ children, label }: { children: React.ReactNode; label: string }) {
-  return (
-    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role="region" aria-label={label} tabIndex={0}>
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">{children}</table>
-    </div>
-  );
-}
-
-export const th = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
-export const td = "whitespace-nowrap px-3 py-3 align-middle";
-
-export function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
-  return (
-    <tr>
-      <td colSpan={colSpan} className="px-4 py-10 text-center text-ink-soft">
-        {children}
-      </td>
-    </tr>
   );
 }
 

@@ -1,0 +1,111 @@
+import { Link } from "@remix-run/react";
+import { iconButton, PencilIcon, TrashIcon } from "./icons";
+
+/**
+ * The back office's list table, shared by the orders, products, users and contacts pages:
+ * a labelled region that scrolls sideways on narrow screens, a header cell per column,
+ * one row per item (or the empty message) and, when the page gives `actions`, an 'Actions' column.
+ */
+
+/** One column: its header text, what its cell shows for a row, and classes added to that cell. */
+export type Column<Row> = {
+  header: string;
+  cell: (row: Row) => React.ReactNode;
+  className?: string;
+};
+
+/** Extra attributes of a row's <tr>: classes added to the row's own, and data-* attributes for the tests. */
+export type RowProps = { className?: string } & { [data: `data-${string}`]: string };
+
+const thClass = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
+const tdClass = "whitespace-nowrap px-3 py-3 align-middle";
+
+export type DataTableProps<Row> = {
+  /** The accessible name of the scrolling region, e.g. 'Liste des produits'. */
+  label: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  /** The message of the single row shown when there is nothing to list. */
+  empty: React.ReactNode;
+  /** The row's buttons and links, laid out side by side in the last column. */
+  actions?: (row: Row) => React.ReactNode;
+  rowProps?: (row: Row) => RowProps;
+};
+
+/** A list page's columns and row actions, defined once beside its loader; the page adds its texts and rows. */
+export type TableDefinition<Row> = Pick<DataTableProps<Row>, "columns" | "actions" | "rowProps">;
+
+export function DataTable<Row extends { id: number }>({ label, columns, rows, empty, actions, rowProps }: DataTableProps<Row>) {
+  const colSpan = columns.length + (actions ? 1 : 0);
+  return (
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role="region" aria-label={label} tabIndex={0}>
+      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.header} scope="col" className={thClass}>
+                {column.header}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col" className={thClass}>
+                Actions
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={colSpan} className="px-4 py-10 text-center text-ink-soft">
+                {empty}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => {
+              const { className, ...attributes } = rowProps?.(row) ?? {};
+              return (
+                <tr key={row.id} className={className ? `hover:bg-slate-50 ${className}` : "hover:bg-slate-50"} {...attributes}>
+                  {columns.map((column) => (
+                    <td key={column.header} className={column.className ? `${tdClass} ${column.className}` : tdClass}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                  {actions ? (
+                    <td className={`${tdClass} font-normal`}>
+                      <div className="flex items-center gap-2">{actions(row)}</div>
+                    </td>
+                  ) : null}
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A row's pencil link to its edit page and, unless `deletable` is false, its bin link; both are
+ * named after the row for screen readers ('Modifier …', 'Supprimer …').
+ */
+export function EditDeleteLinks({ id, editTo, name, deletable = true }: { id: number; editTo: string; name: string; deletable?: boolean }) {
+  return (
+    <>
+      <Link to={editTo} className={iconButton} aria-label={`Modifier ${name}`} title="Modifier">
+        <PencilIcon />
+      </Link>
+      {deletable ? <DeleteLink id={id} label={`Supprimer ${name}`} /> : null}
+    </>
+  );
+}
+
+/** A row's bin link: opens the page's delete confirmation through ?delete={id} (works without JavaScript). */
+export function DeleteLink({ id, label }: { id: number; label: string }) {
+  return (
+    <Link to={`?delete=${id}`} preventScrollReset className={`${iconButton} text-red-700`} aria-label={label} title="Supprimer">
+      <TrashIcon />
+    </Link>
+  );
+}
