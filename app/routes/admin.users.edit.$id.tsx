@@ -32,9 +32,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
   try {
-    const user = await updateUser(admin.id, id, submission.value);
+    const user = await updateUser(admin.id, id, submission.value, { actorSessionId: admin.sessionId });
     if (!user) throw new Response("Utilisateur introuvable", { status: 404 });
-    return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
+    const sessionsClosed = submission.value.password
+      ? user.id === admin.id
+        ? " Vos autres sessions ont été fermées."
+        : " Ses sessions ouvertes ont été fermées."
+      : "";
+    return redirectWithSuccess("/admin/users", {
+      message: "Utilisateur mis à jour",
+      description: `Le compte « ${user.username} » a été enregistré.${sessionsClosed}`,
+    });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;

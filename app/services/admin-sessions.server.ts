@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, asc, desc, eq, lte, ne } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { adminSessions, users } from "~/db/schema";
+import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { describeUserAgent } from "~/lib/user-agent";
 
 /**
@@ -19,8 +20,6 @@ import { describeUserAgent } from "~/lib/user-agent";
 export const ADMIN_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const LAST_SEEN_INTERVAL_MS = 60 * 1000;
 
-/** Public ids: 16 random bytes in base64url. */
-export const SESSION_PUBLIC_ID = /^[A-Za-z0-9_-]{22}$/;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -118,7 +117,7 @@ export function listAdminSessions(userId: number, currentId: string | null, now 
 
 /** Revokes one of the user's sessions (by public id); false when the user has no such session. */
 export function revokeAdminSession(userId: number, id: string): boolean {
-  if (!SESSION_PUBLIC_ID.test(id)) return false;
+  if (!SESSION_ID_PATTERN.test(id)) return false;
   const deleted = getDb()
     .delete(adminSessions)
     .where(and(eq(adminSessions.id, id), eq(adminSessions.userId, userId)))
