@@ -78,20 +78,13 @@ export default function AdminSessions() {
           const opened = formatDateTime(s.createdAt);
           return (
             <li key={s.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" data-testid="admin-session">
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <h2 className="flex flex-wrap items-center gap-2 text-base font-semibold">
-                    <span>{s.device}</span>
-                    {s.current ? <Badge tone="green">Cette session</Badge> : null}
-                  </h2>
-                  {s.userAgent && s.userAgent !== s.device ? (
-                    <p className="mt-1 break-all text-xs text-ink-soft" title={s.userAgent}>
-                      {s.userAgent.length > 120 ? `${s.userAgent.slice(0, 119)}…` : s.userAgent}
-                    </p>
-                  ) : null}
-                </div>
+              <div className="flex items-start justify-between gap-3">
+                <h2 className="flex min-w-0 flex-wrap items-center gap-2 text-base font-semibold">
+                  <span className="break-all">{s.device}</span>
+                  {s.current ? <Badge tone="green">Cette session</Badge> : null}
+                </h2>
                 {s.current ? null : (
-                  <Form method="post" action={PATH}>
+                  <Form method="post" action={PATH} className="shrink-0">
                     <input type="hidden" name="intent" value="revoke" />
                     <input type="hidden" name="id" value={s.id} />
                     <button
@@ -105,7 +98,12 @@ export default function AdminSessions() {
                   </Form>
                 )}
               </div>
-              <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+              {s.userAgent && s.userAgent !== s.device ? (
+                <p className="mt-1 break-all text-xs text-ink-soft" title={s.userAgent}>
+                  {s.userAgent.length > 120 ? `${s.userAgent.slice(0, 119)}…` : s.userAgent}
+                </p>
+              ) : null}
+              <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:gap-x-6 lg:grid-cols-4">
                 <div>
                   <dt className="text-ink-soft">Ouverte le</dt>
                   <dd className="tabular-nums">{opened}</dd>
@@ -120,7 +118,7 @@ export default function AdminSessions() {
                 </div>
                 <div>
                   <dt className="text-ink-soft">Adresse</dt>
-                  <dd className="break-all font-mono text-xs leading-5">{s.address ?? "-"}</dd>
+                  <dd className="break-all font-mono text-xs leading-5">{s.address ?? "Inconnue"}</dd>
                 </div>
               </dl>
             </li>

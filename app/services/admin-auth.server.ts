@@ -85,7 +85,8 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
 
 /** Opens a new admin session for this user (a new random token each time) and returns its Set-Cookie value. */
 export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request): Promise<string> {
-  const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: clientAddress(request) });
+  const address = clientAddress(request);
+  const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
   return adminCookie().serialize(token);
 }
 

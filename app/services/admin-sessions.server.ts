@@ -96,7 +96,7 @@ export function deleteAdminSessionByToken(token: string): void {
   getDb().delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token))).run();
 }
 
-/** The user's live sessions, the most recently used first; `currentId` is marked `current`. */
+/** The user's live sessions: the current one (`currentId`, marked `current`) first, then the most recently used. */
 export function listAdminSessions(userId: number, currentId: string | null, now = new Date()): AdminSessionView[] {
   return getDb()
     .select({
@@ -112,7 +112,8 @@ export function listAdminSessions(userId: number, currentId: string | null, now 
     .orderBy(desc(adminSessions.lastSeenAt), asc(adminSessions.createdAt))
     .all()
     .filter((s) => Date.parse(s.expiresAt) > now.getTime())
-    .map((s) => ({ ...s, current: s.id === currentId, device: describeUserAgent(s.userAgent) }));
+    .map((s) => ({ ...s, current: s.id === currentId, device: describeUserAgent(s.userAgent) }))
+    .sort((a, b) => Number(b.current) - Number(a.current));
 }
 
 /** Revokes one of the user's sessions (by public id); false when the user has no such session. */
