@@ -46,6 +46,32 @@ export const users = sqliteTable("users", {
   ...timestamps,
 });
 
+/**
+ * Signed-in administrators' sessions. The `__admin` cookie holds a random secret token;
+ * only its SHA-256 is stored, so a copy of the database opens no session. `id` is a
+ * separate random public id that names the session in the sessions list and the API.
+ * A session lasts 12 hours from sign-in (not sliding); `last_seen_at` is refreshed at
+ * most once a minute.
+ */
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    /** As sent at sign-in (truncated), to recognise the device in the list. */
+    userAgent: text("user_agent"),
+    /** The client's address at sign-in. */
+    address: text("address"),
+  },
+  (t) => [index("admin_sessions_user_idx").on(t.userId)],
+);
+
 /** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
 export const carts = sqliteTable("carts", {
   id: text("id").primaryKey(),

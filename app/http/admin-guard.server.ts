@@ -1,12 +1,12 @@
 import { redirect } from "@remix-run/node";
 import { redirectWithError } from "remix-toast";
 import {
-  type AdminUser,
   DEFAULT_ADMIN_PATH,
   destroyAdminSession,
   getAdminUser,
   hasAdminSessionCookie,
   LOGIN_PATH,
+  type SignedInAdmin,
 } from "~/services/admin-auth.server";
 import { apiError } from "./api.server";
 import { NO_STORE_HEADERS } from "./cache-control";
@@ -29,11 +29,11 @@ const ACCESS_DENIED_TOAST = {
  * At the top of every admin page loader and action: the administrator, or a thrown redirect
  * to the login page (coming back here afterwards). `deniedToast` adds the 'Accès refusé' toast.
  */
-export async function requireAdmin(request: Request, options: { deniedToast?: boolean } = {}): Promise<AdminUser> {
+export async function requireAdmin(request: Request, options: { deniedToast?: boolean } = {}): Promise<SignedInAdmin> {
   const admin = await getAdminUser(request);
   if (admin) return admin;
   const headers = new Headers(NO_STORE_HEADERS);
-  // A cookie for a user who no longer exists or is no longer an admin: drop it.
+  // A cookie whose session has ended (signed out, revoked, expired) or whose user is no longer an admin: drop it.
   if (await hasAdminSessionCookie(request)) headers.append("Set-Cookie", await destroyAdminSession(request));
   const to = loginUrlFor(request);
   if (options.deniedToast) throw await redirectWithError(to, ACCESS_DENIED_TOAST, { headers });
@@ -41,7 +41,7 @@ export async function requireAdmin(request: Request, options: { deniedToast?: bo
 }
 
 /** At the top of every admin API handler: the administrator, or a thrown 401 JSON error. */
-export async function requireAdminApi(request: Request): Promise<AdminUser> {
+export async function requireAdminApi(request: Request): Promise<SignedInAdmin> {
   const admin = await getAdminUser(request);
   if (admin) return admin;
   throw apiError(401, "Authentification requise : connectez-vous en tant qu'administrateur.");

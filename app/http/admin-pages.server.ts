@@ -4,7 +4,7 @@ import { json, type TypedResponse } from "@remix-run/node";
 import { redirectWithError } from "remix-toast";
 import { type z } from "zod";
 import { parseIdOrNull } from "~/lib/ids";
-import { type AdminUser } from "~/services/admin-auth.server";
+import { type SignedInAdmin } from "~/services/admin-auth.server";
 import { actionError, refusalReply } from "./action-errors.server";
 import { requireAdmin } from "./admin-guard.server";
 import { pageIdOr404, requireSameOriginForm } from "./api.server";
@@ -22,7 +22,7 @@ export async function adminPageLoader(request: Request) {
 }
 
 /** At the top of every admin page action: a same-origin form post from the signed-in administrator. */
-export async function requireAdminForm(request: Request, options: { deniedToast?: boolean } = {}): Promise<AdminUser> {
+export async function requireAdminForm(request: Request, options: { deniedToast?: boolean } = {}): Promise<SignedInAdmin> {
   requireSameOriginForm(request);
   return requireAdmin(request, options);
 }

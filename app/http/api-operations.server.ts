@@ -4,6 +4,7 @@ import {
   adminLogoutResponseSchema,
   adminOrderListResponseSchema,
   adminOrderResponseSchema,
+  adminSessionListResponseSchema,
   adminSessionResponseSchema,
   attachPaymentMethodResponseSchema,
   cartAddResponseSchema,
@@ -38,6 +39,7 @@ import {
 } from "~/schemas/payments";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
+import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
 /**
@@ -353,6 +355,32 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Administration",
     auth: "admin",
     success: { status: 200, description: "Administrateur connecté", schema: adminSessionResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/admin/sessions",
+    file: "app/routes/api.admin.sessions.ts",
+    operationId: "listAdminSessions",
+    summary: "Les sessions ouvertes de l'administrateur connecté",
+    description:
+      "Une session dure 12 heures après la connexion (sans prolongation). `current` désigne la session de la requête ; " +
+      "`id` est un identifiant public, jamais le jeton du cookie.",
+    tag: "Administration",
+    auth: "admin",
+    success: { status: 200, description: "Les sessions, la plus récemment active d'abord", schema: adminSessionListResponseSchema },
+  },
+  {
+    method: "delete",
+    path: "/api/admin/sessions/{id}",
+    file: "app/routes/api.admin.sessions.$id.ts",
+    operationId: "revokeAdminSession",
+    summary: "Révoque une de ses sessions (son cookie est ensuite refusé)",
+    description: "Seules ses propres sessions sont visibles et révocables. Révoquer la session courante déconnecte (le cookie est effacé).",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant public de la session (GET /api/admin/sessions)", schema: { type: "string", pattern: SESSION_ID_PATTERN.source } }],
+    success: { status: 204, description: "Session révoquée (pas de corps)" },
+    errors: { 404: "Session introuvable (ni ouverte, ni à vous)" },
   },
   {
     method: "get",

@@ -5,3 +5,6 @@ export const ID_PATTERN = /^[1-9]\d{0,14}$/;
 export function parseIdOrNull(value: string | null | undefined): number | null {
   return value && ID_PATTERN.test(value) ? Number(value) : null;
 }
+
+/** Public id of an admin session (16 random bytes in base64url): names it in the sessions list and the API. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;

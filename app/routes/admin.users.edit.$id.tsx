@@ -30,9 +30,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     request,
     userUpdateSchema,
     async (value) => {
-      const user = await updateUser(admin.id, id, value);
+      const user = await updateUser(admin.id, id, value, { actorSessionId: admin.sessionId });
       if (!user) throw notFound(NOT_FOUND);
-      return redirectWithSuccess("/admin/users", { message: "Utilisateur mis à jour", description: `Le compte « ${user.username} » a été enregistré.` });
+      const sessionsClosed = value.password
+        ? user.id === admin.id
+          ? " Vos autres sessions ont été fermées."
+          : " Ses sessions ouvertes ont été fermées."
+        : "";
+      return redirectWithSuccess("/admin/users", {
+        message: "Utilisateur mis à jour",
+        description: `Le compte « ${user.username} » a été enregistré.${sessionsClosed}`,
+      });
     },
     { hideFields: ["password"] },
   );

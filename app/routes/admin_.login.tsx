@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
     const user = await authenticator.authenticate("admin-form", request);
     const headers = new Headers(NO_STORE_HEADERS);
-    headers.append("Set-Cookie", await createAdminSession(user));
+    headers.append("Set-Cookie", await createAdminSession(user, request));
     return redirectWithSuccess(
       adminRedirectTarget(formData.get("redirectTo")),
       { message: "Connexion réussie", description: "Vous êtes maintenant connecté en tant qu'administrateur" },

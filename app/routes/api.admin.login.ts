@@ -15,7 +15,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const user = await verifyAdminLogin(input, clientAddress(request));
       return apiJson(
         { success: true, message: "Connexion réussie", user: { ...user, isAdmin: true } },
-        { headers: { "Set-Cookie": await createAdminSession(user) } },
+        { headers: { "Set-Cookie": await createAdminSession(user, request) } },
       );
     } catch (error) {
       if (!(error instanceof AdminLoginError)) throw error;

@@ -9,7 +9,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     if (!admin) {
       return apiJson({ authenticated: false, user: null, error: "Non authentifié", issues: [] }, { status: 401 });
     }
-    return apiJson({ authenticated: true, user: { ...admin, isAdmin: true } });
+    const { id, username, email, firstName, lastName } = admin;
+    return apiJson({ authenticated: true, user: { id, username, email, firstName, lastName, isAdmin: true } });
   });
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
 
 /**
@@ -254,6 +255,21 @@ export const adminLoginResponseSchema = z.strictObject({ success: z.literal(true
 
 /** POST /api/admin/logout. */
 export const adminLogoutResponseSchema = z.strictObject({ success: z.literal(true), message: z.string() });
+
+/** listAdminSessions: one of the signed-in administrator's open sessions (never its cookie token). */
+const adminSessionItemSchema = z.strictObject({
+  id: z.string().regex(SESSION_ID_PATTERN).describe("Identifiant public de la session (DELETE /api/admin/sessions/{id}), distinct du jeton du cookie"),
+  current: z.boolean().describe("true pour la session de cette requête"),
+  createdAt: isoDateSchema,
+  lastSeenAt: isoDateSchema.describe("Dernière activité (mise à jour au plus une fois par minute)"),
+  expiresAt: isoDateSchema.describe("Fin de la session : 12 heures après la connexion"),
+  userAgent: nullableText.describe("User-Agent envoyé à la connexion"),
+  device: z.string().describe("Navigateur et système, résumés (« Chrome sur Linux »)"),
+  address: nullableText.describe("Adresse du client à la connexion"),
+});
+
+/** GET /api/admin/sessions. */
+export const adminSessionListResponseSchema = z.array(adminSessionItemSchema);
 
 /** listUsers / createUser: a user without any password data. */
 export const userResponseSchema = z.strictObject({

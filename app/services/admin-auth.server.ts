@@ -1,4 +1,4 @@
-import { createCookieSessionStorage, type SessionStorage } from "@remix-run/node";
+import { createCookie, type Cookie } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
@@ -8,6 +8,7 @@ import { users } from "~/db/schema";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
 import { verifyPassword } from "~/lib/passwords.server";
+import { ADMIN_SESSION_TTL_MS, deleteAdminSessionByToken, findAdminSession, openAdminSession } from "./admin-sessions.server";
 import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
@@ -29,67 +30,76 @@ const ADMIN_COLUMNS = {
 
 export const LOGIN_PATH = "/admin/login";
 export const DEFAULT_ADMIN_PATH = "/admin/dashboard";
-const SESSION_MAX_AGE = 60 * 60 * 12; // 12 hours
+
+/** The signed-in administrator and the public id of the session they are using. */
+export type SignedInAdmin = AdminUser & { sessionId: string };
 
 // ---------------------------------------------------------------------------
-// Session: a signed cookie holding only the user id.
+// Session: a signed cookie holding only the session's secret token; the session itself
+// (its user, expiry, device) lives in the database (admin-sessions.server.ts).
 
-let storage: SessionStorage | undefined;
+let cookie: Cookie | undefined;
 
-function adminSessionStorage(): SessionStorage {
-  if (!storage) {
+function adminCookie(): Cookie {
+  if (!cookie) {
     const config = getConfig();
-    storage = createCookieSessionStorage({
-      cookie: {
-        name: "__admin",
-        httpOnly: true,
-        sameSite: "lax",
-        path: "/",
-        secure: config.mode === "live",
-        secrets: config.sessionSecrets,
-        maxAge: SESSION_MAX_AGE,
-      },
+    cookie = createCookie("__admin", {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: config.mode === "live",
+      secrets: config.sessionSecrets,
+      maxAge: ADMIN_SESSION_TTL_MS / 1000,
     });
   }
-  return storage;
+  return cookie;
 }
 
-async function readSessionUserId(request: Request): Promise<number | null> {
-  const session = await adminSessionStorage().getSession(request.headers.get("Cookie"));
-  const id = session.get("userId");
-  return typeof id === "number" && Number.isInteger(id) && id > 0 ? id : null;
+/** The token of a correctly signed `__admin` cookie, or null. */
+async function readSessionToken(request: Request): Promise<string | null> {
+  const value: unknown = await adminCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value !== "" ? value : null;
 }
 
-/** The signed-in administrator, checked against the database on every request, or null. */
-export async function getAdminUser(request: Request): Promise<AdminUser | null> {
-  const id = await readSessionUserId(request);
-  if (id === null) return null;
+/**
+ * The signed-in administrator, checked against the database on every request: the session
+ * must exist and not be expired, and its user must still be an administrator. Else null.
+ */
+export async function getAdminUser(request: Request): Promise<SignedInAdmin | null> {
+  const token = await readSessionToken(request);
+  if (token === null) return null;
+  const session = findAdminSession(token);
+  if (!session) return null;
   const row = getDb()
     .select(ADMIN_COLUMNS)
     .from(users)
-    .where(and(eq(users.id, id), eq(users.isAdmin, true)))
+    .where(and(eq(users.id, session.userId), eq(users.isAdmin, true)))
     .get();
-  return row ?? null;
+  return row ? { ...row, sessionId: session.id } : null;
 }
 
-/** True when the request carries a signed admin session cookie, even one of a user who is no longer an administrator. */
+/** True when the request carries a signed admin session cookie, even one whose session has ended. */
 export async function hasAdminSessionCookie(request: Request): Promise<boolean> {
-  return (await readSessionUserId(request)) !== null;
+  return (await readSessionToken(request)) !== null;
 }
 
-/** Set-Cookie value opening an admin session for this user. */
-export async function createAdminSession(user: AdminUser): Promise<string> {
-  const sessionStorage = adminSessionStorage();
-  const session = await sessionStorage.getSession();
-  session.set("userId", user.id);
-  return sessionStorage.commitSession(session);
+/** Opens a new admin session for this user (a new random token each time) and returns its Set-Cookie value. */
+export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request): Promise<string> {
+  const address = clientAddress(request);
+  const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
+  return adminCookie().serialize(token);
 }
 
-/** Set-Cookie value ending the admin session. */
+/** Ends the request's admin session in the database and returns the Set-Cookie value that clears the cookie. */
 export async function destroyAdminSession(request: Request): Promise<string> {
-  const sessionStorage = adminSessionStorage();
-  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
-  return sessionStorage.destroySession(session);
+  const token = await readSessionToken(request);
+  if (token !== null) deleteAdminSessionByToken(token);
+  return clearAdminCookie();
+}
+
+/** Set-Cookie value clearing the `__admin` cookie. */
+export function clearAdminCookie(): Promise<string> {
+  return adminCookie().serialize("", { maxAge: undefined, expires: new Date(0) });
 }
 
 // ---------------------------------------------------------------------------

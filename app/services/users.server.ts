@@ -4,6 +4,7 @@ import { users } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
 import { hashPassword } from "~/lib/passwords.server";
+import { revokeUserSessions } from "./admin-sessions.server";
 
 /** Every column a page or an API may show: never the password hash. */
 const SAFE_USER_COLUMNS = {
@@ -96,8 +97,17 @@ export async function createUser(input: UserCreateInput): Promise<SafeUser> {
 /**
  * Updates a user. An administrator cannot remove their own admin rights, and the last
  * administrator keeps them. An empty password keeps the current one.
+ *
+ * Sessions: a new password closes every session of the user, except the one the acting
+ * administrator is using (`actorSessionId`) when they change their own password; losing
+ * the admin rights closes them all.
  */
-export async function updateUser(actorId: number, id: number, input: UserUpdateInput): Promise<SafeUser | undefined> {
+export async function updateUser(
+  actorId: number,
+  id: number,
+  input: UserUpdateInput,
+  options: { actorSessionId?: string } = {},
+): Promise<SafeUser | undefined> {
   const db = getDb();
   const current = getUser(id);
   if (!current) return undefined;
@@ -117,12 +127,15 @@ export async function updateUser(actorId: number, id: number, input: UserUpdateI
           .get();
         if (!otherAdmins?.n) throw new ShopError(409, "last_admin", LAST_ADMIN_DEMOTE, { field: "isAdmin" });
       }
-      return tx
+      const updated = tx
         .update(users)
         .set({ ...fields, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date().toISOString() })
         .where(eq(users.id, id))
         .returning(SAFE_USER_COLUMNS)
         .get();
+      if (target.isAdmin && !fields.isAdmin) revokeUserSessions(id, { tx });
+      else if (passwordHash) revokeUserSessions(id, { tx, keepId: id === actorId ? options.actorSessionId : null });
+      return updated;
     });
   } catch (error) {
     if (error instanceof ShopError) throw error;
@@ -130,7 +143,7 @@ export async function updateUser(actorId: number, id: number, input: UserUpdateI
   }
 }
 
-/** Deletes a user; refuses the acting administrator and the last administrator. */
+/** Deletes a user (their sessions go with them); refuses the acting administrator and the last administrator. */
 export function deleteUser(actorId: number, id: number): boolean {
   if (id === actorId) throw new ShopError(403, "cannot_delete_self", CANNOT_DELETE_SELF);
   return getDb().transaction((tx) => {

@@ -38,6 +38,7 @@ test.describe("admin accessibility", () => {
         `/admin/contacts?id=${contact.id}`,
         `/admin/contacts?delete=${contact.id}`,
         "/admin/settings",
+        "/admin/sessions",
         "/admin/test-contacts",
       ]) {
         await check(path);

@@ -139,3 +139,56 @@ test.describe("admin contacts without and with JavaScript", () => {
     await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(0);
   });
 });
+
+test.describe("admin sessions", () => {
+  test("lists the open sessions and revokes the others: the other browser is signed out", async ({ page, browser, javaScriptEnabled }) => {
+    // An administrator of this test only: revoking 'the other sessions' must not sign out the other tests.
+    const username = `sessions-${unique()}`;
+    const password = "motdepasse-sessions-1";
+    await signIn(page);
+    const created = await page.request.post("/api/users", { data: { username, email: `${username}@example.fr`, password, isAdmin: true } });
+    expect(created.status(), await created.text()).toBe(201);
+
+    const here = await browser.newContext({ javaScriptEnabled });
+    const there = await browser.newContext({ javaScriptEnabled });
+    try {
+      const elsewhere = await there.newPage();
+      await signIn(elsewhere, username, password);
+      const mine = await here.newPage();
+      await signIn(mine, username, password);
+
+      await mine.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Sessions", exact: true }).click();
+      await expect(mine).toHaveURL(/\/admin\/sessions$/);
+      await expect(mine.getByRole("heading", { level: 1 })).toHaveText("Sessions ouvertes");
+      const sessions = mine.getByTestId("admin-session");
+      await expect(sessions).toHaveCount(2);
+      await expect(sessions.filter({ hasText: "Cette session" })).toHaveCount(1);
+      await expect(sessions.first()).toContainText("Chrome sur");
+      await expect(sessions.first()).toContainText("Expire le");
+
+      await mine.getByRole("button", { name: "Révoquer les autres sessions" }).click();
+      await expect(mine.getByTestId("toast")).toContainText("Autres sessions révoquées");
+      await expect(mine.getByTestId("toast")).toContainText("1 autre session a été fermée.");
+      await expect(sessions).toHaveCount(1);
+      await expect(sessions).toContainText("Cette session");
+      await expect(mine.getByRole("button", { name: "Révoquer les autres sessions" })).toHaveCount(0);
+
+      // The other browser's cookie is refused: 401 from the admin API, the login page for admin pages.
+      expect((await elsewhere.request.get("/api/admin/session")).status()).toBe(401);
+      await elsewhere.goto("/admin/dashboard");
+      await expect(elsewhere).toHaveURL(/\/admin\/login/);
+      // This one is still signed in.
+      await mine.goto("/admin/dashboard");
+      await expect(mine.getByRole("heading", { level: 1 })).toHaveText("Tableau de bord");
+    } finally {
+      await here.close();
+      await there.close();
+    }
+
+    // Clean up: the first administrator removes the test's one.
+    await page.goto("/admin/users");
+    await page.getByRole("row").filter({ hasText: username }).getByRole("link", { name: `Supprimer ${username}` }).click();
+    await page.getByRole("alertdialog", { name: "Confirmer la suppression" }).getByRole("button", { name: "Supprimer" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Utilisateur supprimé");
+  });
+});

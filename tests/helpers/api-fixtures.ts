@@ -1,4 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { openAdminSession } from "~/services/admin-sessions.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
 import { createContactRequest } from "~/services/contacts.server";
@@ -53,6 +57,8 @@ function newContactId() {
 }
 
 let loginAddress = 0;
+
+const seededAdminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
 
 type Fixture = (ctx: FixtureContext) => Promise<ApiCall>;
 
@@ -117,6 +123,9 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   }),
   adminLogout: async () => admin(),
   adminSession: async () => admin(),
+  listAdminSessions: async () => admin(),
+  // Another session of the same administrator, opened elsewhere.
+  revokeAdminSession: async () => admin({ params: { id: openAdminSession(seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" }).id } }),
   listContactRequests: async () => {
     newContactId();
     return admin();

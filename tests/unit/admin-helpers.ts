@@ -2,12 +2,13 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, users } from "~/db/schema";
 import { createAdminSession } from "~/services/admin-auth.server";
+import { getRequest } from "../helpers/requests";
 
-/** The Cookie header of a signed-in administrator (the seeded 'admin' by default). */
-export async function adminCookie(username = "admin"): Promise<string> {
+/** The Cookie header of a new session of a signed-in administrator (the seeded 'admin' by default). */
+export async function adminCookie(username = "admin", headers: Record<string, string> = {}): Promise<string> {
   const user = getDb().select().from(users).where(eq(users.username, username)).get();
   if (!user) throw new Error(`no user ${username}`);
-  const setCookie = await createAdminSession({ id: user.id, username: user.username, email: user.email, firstName: user.firstName, lastName: user.lastName });
+  const setCookie = await createAdminSession(user, getRequest("/admin/login", headers));
   return setCookie.split(";")[0];
 }
 

@@ -291,10 +291,13 @@ describe("mutating operations without a JSON body", () => {
     async (_label, op) => {
       const target = () => targets.get(op.operationId)!;
       // Someone else's cart, or ids that name nothing: refused whatever the body.
-      const refusedParams = () =>
-        Object.fromEntries(
-          Object.keys(target().params).map((name) => [name, op.path.startsWith("/api/cart/user/") ? crypto.randomUUID() : "987654321098"]),
-        );
+      const unknownId = () => {
+        if (op.path.startsWith("/api/cart/user/")) return crypto.randomUUID();
+        // A well-formed admin session id (16 bytes, base64url) that names no session.
+        if (op.path.startsWith("/api/admin/sessions/")) return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+        return "987654321098";
+      };
+      const refusedParams = () => Object.fromEntries(Object.keys(target().params).map((name) => [name, unknownId()]));
       await fc.assert(
         fc.asyncProperty(garbage, fc.boolean(), async (payload, foreign) => {
           const before = snapshotDatabase();

@@ -7,6 +7,7 @@ const NAV = [
   { to: "/admin/users", label: "Utilisateurs" },
   { to: "/admin/contacts", label: "Demandes de contact" },
   { to: "/admin/settings", label: "Paramètres" },
+  { to: "/admin/sessions", label: "Sessions" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
