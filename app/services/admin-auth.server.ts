@@ -83,8 +83,13 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
   return (await readSessionToken(request)) !== null;
 }
 
-/** Opens a new admin session for this user (a new random token each time) and returns its Set-Cookie value. */
+/**
+ * Opens a new admin session for this user (a new random token each time) and returns its
+ * Set-Cookie value. A session this browser held before is replaced, so it is deleted.
+ */
 export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request): Promise<string> {
+  const previous = await readSessionToken(request);
+  if (previous !== null) deleteAdminSessionByToken(previous);
   const address = clientAddress(request);
   const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
   return adminCookie().serialize(token);

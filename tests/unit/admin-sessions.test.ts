@@ -138,6 +138,18 @@ describe("signing in", () => {
     expect(await apiStatus(`${cookie.slice(0, -3)}abc`)).toBe(401);
   });
 
+  it("signing in again from the same browser replaces its previous session", async () => {
+    const user = newAdmin();
+    const before = await signIn(user);
+    const response = await loginAction(
+      routeArgs(formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before, "X-Forwarded-For": "198.51.100.202" } })),
+    );
+    const after = cookieFrom(response, "__admin")!;
+    expect(await apiStatus(before)).toBe(401);
+    expect(await apiStatus(after)).toBe(200);
+    expect(sessionRows(user.id)).toHaveLength(1);
+  });
+
   it("the JSON login opens a session of its own too", async () => {
     const user = newAdmin();
     const response = await apiLogin(
