@@ -236,10 +236,10 @@ export function createBackoff({
   };
 }
 
-/** '45 secondes', '1 minute', '15 minutes': the wait, for the French messages (minutes from 60 s on, rounded up). */
+/** '45 secondes', '1 minute', '15 minutes': the wait, for the French messages (from 60 s on, in rounded minutes; Retry-After has the seconds). */
 export function formatWait(retryAfterSeconds: number): string {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   if (seconds < 60) return `${seconds} ${seconds > 1 ? "secondes" : "seconde"}`;
-  const minutes = Math.ceil(seconds / 60);
+  const minutes = Math.round(seconds / 60);
   return `${minutes} ${minutes > 1 ? "minutes" : "minute"}`;
 }

@@ -16,6 +16,8 @@ import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "..
 import { adminCookie, cookieFrom } from "./admin-helpers";
 
 const PASSWORD = "motdepasse-test-1";
+/** Tests that check many real passwords (scrypt, about 0.1 s each, much more on a loaded machine). */
+const SCRYPT_HEAVY_MS = 120_000;
 let ipCounter = 0;
 /** Each test signs in from its own address, so the per-address limit of one test does not leak into another. */
 let ip = "";
@@ -110,7 +112,7 @@ describe("admin sign-in page", () => {
     expect(bodies[1]).toEqual(bodies[2]);
   });
 
-  it("slows a username down after 3 failures from any address: 429 with Retry-After, then the right password works", async () => {
+  it("slows a username down after 3 failures from any address: 429 with Retry-After, then the right password works", { timeout: SCRYPT_HEAVY_MS }, async () => {
     const clock = freezeClock();
     for (let i = 0; i < 3; i++) {
       expect((await login({ username: "admin", password: `faux-${i}` }, { address: `203.0.113.${i}` })).status).toBe(401);
@@ -125,7 +127,7 @@ describe("admin sign-in page", () => {
     expect((await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" })).status).toBe(302);
   });
 
-  it("never locks the administrator out: after 20 wrong passwords from other addresses, the right one from a fresh address succeeds once the delay (a minute at most) has passed", async () => {
+  it("never locks the administrator out: after 20 wrong passwords from other addresses, the right one from a fresh address succeeds once the delay (a minute at most) has passed", { timeout: SCRYPT_HEAVY_MS }, async () => {
     const clock = freezeClock();
     let failures = 0;
     for (let i = 0; failures < 20; i++) {
@@ -151,7 +153,7 @@ describe("admin sign-in page", () => {
     expect((await login({ username: "admin", password: "faux" }, { address: "192.0.2.51" })).status).toBe(401);
   });
 
-  it("blocks an address after 10 failures for 15 minutes, whatever the usernames; another address is not affected", async () => {
+  it("blocks an address after 10 failures for 15 minutes, whatever the usernames; another address is not affected", { timeout: SCRYPT_HEAVY_MS }, async () => {
     const clock = freezeClock();
     for (let i = 0; i < 10; i++) {
       expect((await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" })).status).toBe(401);
@@ -165,7 +167,7 @@ describe("admin sign-in page", () => {
     expect((await login({ username: "admin", password: PASSWORD })).status).toBe(302);
   });
 
-  it("keys the address on the TCP peer: a rotated X-Forwarded-For does not escape the limit", async () => {
+  it("keys the address on the TCP peer: a rotated X-Forwarded-For does not escape the limit", { timeout: SCRYPT_HEAVY_MS }, async () => {
     for (let i = 0; i < 10; i++) {
       const response = await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" }, { headers: { "X-Forwarded-For": `198.18.0.${i}` } });
       expect(response.status).toBe(401);

@@ -157,7 +157,9 @@ describe("formatWait", () => {
     [32, "32 secondes"],
     [59, "59 secondes"],
     [60, "1 minute"],
-    [61, "2 minutes"],
+    [89, "1 minute"],
+    [90, "2 minutes"],
+    [601, "10 minutes"],
     [900, "15 minutes"],
   ])("%s s -> %s", (seconds, text) => {
     expect(formatWait(seconds)).toBe(text);
