@@ -27,6 +27,8 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(12111),
+  /** Reverse proxies in front of the server (0: clients connect directly); see http/client-address.server.ts. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Mode = ShopMode;
@@ -47,6 +49,7 @@ export type AppConfig = {
     webhookSecret: string;
     emulatorPort: number;
   };
+  trustProxy: number;
 };
 
 function blank(value: string | undefined) {
@@ -168,6 +171,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? persistedDemoSecret(dataDir, ".webhook-secret"),
           emulatorPort: e.STRIPE_EMULATOR_PORT,
         },
+    trustProxy: e.TRUST_PROXY,
   };
 }
 

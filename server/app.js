@@ -27,7 +27,10 @@ export function createApp(build, options = {}) {
   // public/build/*: file names carry a content hash.
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "7d" }));
-  app.all("*", createRequestHandler({ build, mode: options.mode ?? process.env.NODE_ENV }));
+  // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts).
+  /** @param {import("express").Request} req */
+  const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
+  app.all("*", createRequestHandler({ build, mode: options.mode ?? process.env.NODE_ENV, getLoadContext }));
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
@@ -190,5 +190,24 @@ export const stripeEvents = sqliteTable("stripe_events", {
     .notNull()
     .$defaultFn(() => new Date().toISOString()),
 });
+
+/**
+ * Rate-limit counters, shared by every server process (services/rate-limit.server.ts): one row
+ * per key and fixed window, so a key has at most two live rows (the current window and the
+ * previous one). Times are milliseconds since the epoch.
+ */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    /** The limit's name and what it counts, e.g. `order-lookup:203.0.113.7`. */
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull(),
+    lastHitAt: integer("last_hit_at").notNull(),
+    /** When the row stops counting (the end of the next window): rows past it are deleted. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_expires_idx").on(t.expiresAt)],
+);
 
 export type Order = typeof orders.$inferSelect;

@@ -192,7 +192,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: publicOrderResponseSchema,
       headers: { Location: "/api/orders/{id}" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu" },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu", 429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
   {
     method: "get",
@@ -204,6 +204,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "public",
     pathParams: [{ name: "id", description: "Numéro de commande (9 chiffres)" }],
     success: { status: 200, description: "La commande et ses articles", schema: publicOrderResponseSchema },
+    errors: { 429: "Trop de numéros de commande introuvables depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
   {
     method: "put",
@@ -314,6 +315,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "public",
     body: contactSchema,
     success: { status: 201, description: "Demande enregistrée, avec son `id`", schema: contactCreatedResponseSchema },
+    errors: { 429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
 
   // ---- Administration
@@ -333,7 +335,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: adminLoginResponseSchema,
       headers: { "Set-Cookie": "Cookie de session `__admin`" },
     },
-    errors: { 401: "Identifiants invalides", 429: "Trop de tentatives : réessayez plus tard (en-tête Retry-After)" },
+    errors: {
+      401: "Identifiants invalides",
+      429: "Trop de tentatives : réessayez plus tard (en-tête Retry-After)",
+      503: "Trop de connexions vérifiées en même temps : réessayez dans quelques secondes (en-tête Retry-After)",
+    },
   },
   {
     method: "post",

@@ -4,6 +4,7 @@ import type { ShopError } from "~/lib/shop-error";
 import { toShopError } from "~/services/stripe-errors.server";
 import { parseIdOrNull } from "~/lib/ids";
 import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
+import { retryAfterHeaders } from "./retry-after";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -134,10 +135,10 @@ export function methodNotAllowed(allowed: string[]) {
   return apiError(405, "Méthode non autorisée", [], { Allow: allowed.join(", ") });
 }
 
-/** The JSON answer to a refusal: `{ error, issues, code }`, the issue on the error's field if it has one. */
+/** The JSON answer to a refusal: `{ error, issues, code }`, the issue on the error's field if it has one, and its Retry-After. */
 export function shopErrorResponse(error: ShopError) {
   const issues: ApiIssue[] = error.field ? [{ path: error.field, message: error.message }] : [];
-  return apiJson({ error: error.message, issues, code: error.code }, { status: error.status });
+  return apiJson({ error: error.message, issues, code: error.code }, { status: error.status, headers: retryAfterHeaders(error) });
 }
 
 /**

@@ -9,13 +9,16 @@ export class ShopError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field?: string;
+  /** For a refusal that passes (429, 503): seconds before trying again, sent as Retry-After. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(status: number, code: string, message: string, options: { field?: string } = {}) {
+  constructor(status: number, code: string, message: string, options: { field?: string; retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = "ShopError";
     this.status = status;
     this.code = code;
     this.field = options.field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

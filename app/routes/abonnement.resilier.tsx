@@ -8,10 +8,11 @@ import { Honeypot } from "~/components/ui/Honeypot";
 import { actionError } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
-import { clientAddress } from "~/services/admin-auth.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
 
@@ -21,7 +22,7 @@ export const meta: MetaFunction = () =>
     "Résiliez en ligne votre abonnement aux masques Maison Éclat avec votre numéro de commande et votre adresse email : aucun prélèvement ne sera plus effectué.",
   );
 
-export const headers: HeadersFunction = () => NO_STORE_HEADERS;
+export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 const UNEXPECTED = "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant.";
 
@@ -30,7 +31,7 @@ type Outcome =
   | { kind: "refused"; message: string };
 
 /** POST /abonnement/resilier: a plain form post, so it works without JavaScript. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: subscriptionCancelSchema });
@@ -43,14 +44,14 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply(), outcome }, { status: 404 });
   }
   try {
-    const done = await cancelSubscription(submission.value, { address: clientAddress(request) });
+    const done = await cancelSubscription(submission.value, { address: clientAddress(request, context) });
     const outcome: Outcome = { kind: done.outcome, orderId: done.orderId, canceledAt: done.canceledAt };
     return json({ result: submission.reply({ resetForm: true }), outcome });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) console.error("subscription cancellation failed", error);
     const outcome: Outcome = { kind: "refused", message: refusal?.message ?? UNEXPECTED };
-    return json({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503 });
+    return json({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) });
   }
 }
 

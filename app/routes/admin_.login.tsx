@@ -10,20 +10,22 @@ import { Field } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
 import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
 import { LOGIN_FAILED_MESSAGE, LOGIN_FAILED_TITLE, loginSchema } from "~/schemas/login";
 import {
   adminRedirectTarget,
   AdminLoginError,
-  authenticator,
   createAdminSession,
   demoCredentialsHint,
   getAdminUser,
+  signInWithForm,
 } from "~/services/admin-auth.server";
 
 export const meta: MetaFunction = () => [...pageMeta("Connexion administrateur", "Accès au back office de la boutique."), { name: "robots", content: "noindex" }];
 
-export const headers: HeadersFunction = () => NO_STORE_HEADERS;
+export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
@@ -35,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type Toast = { message: string; description: string; type: "error" };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema: loginSchema });
@@ -44,9 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
-    const user = await authenticator.authenticate("admin-form", request);
+    const address = clientAddress(request, context);
+    const user = await signInWithForm(request, address);
     const headers = new Headers(NO_STORE_HEADERS);
-    headers.append("Set-Cookie", await createAdminSession(user, request));
+    headers.append("Set-Cookie", await createAdminSession(user, request, address));
     return redirectWithSuccess(
       adminRedirectTarget(formData.get("redirectTo")),
       { message: "Connexion réussie", description: "Vous êtes maintenant connecté en tant qu'administrateur" },
@@ -54,15 +57,15 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (error instanceof AdminLoginError) {
-      const description = error.reason === "blocked" ? error.message : LOGIN_FAILED_MESSAGE;
+      const description = error.reason === "invalid" ? LOGIN_FAILED_MESSAGE : error.message;
       const headers = new Headers(NO_STORE_HEADERS);
-      if (error.reason === "blocked") headers.set("Retry-After", String(error.retryAfterSeconds));
+      if (error.retryAfterSeconds > 0) headers.set("Retry-After", String(error.retryAfterSeconds));
       return json(
         {
           result: submission.reply({ formErrors: [description], hideFields: ["password"] }),
           toast: { message: LOGIN_FAILED_TITLE, description, type: "error" } as Toast | null,
         },
-        { status: error.reason === "blocked" ? 429 : 401, headers },
+        { status: error.status, headers },
       );
     }
     console.error("admin sign-in failed", error instanceof Error ? error.message : error);

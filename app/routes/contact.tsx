@@ -1,42 +1,56 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, TextareaField } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
+import { actionError } from "~/http/action-errors.server";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { OPENING_HOURS } from "~/lib/brand";
 import { pageMeta } from "~/lib/meta";
 import { CONTACT_FAILURE_MESSAGE, CONTACT_SUCCESS_MESSAGE, contactSchema } from "~/schemas/contact";
 import { createContactRequest } from "~/services/contacts.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
+import { throttlePublicWrite } from "~/services/limits.server";
 import { getSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Contact", "Une question sur nos masques au collagène ou votre commande ? Écrivez-nous, nous répondons sous 24 h ouvrées.");
 
+export const headers: HeadersFunction = pageHeaders();
+
 export async function loader(_: LoaderFunctionArgs) {
   return json({ settings: getSettings() });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+type Outcome = "success" | "error" | "limited";
+
+/** Messages stored are counted per client address: 429 past the limit (limits.server.ts), the message kept in the form. */
+export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: contactSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), outcome: null }, { status: 400 });
+    return json({ result: submission.reply(), outcome: null as Outcome | null, message: null as string | null }, { status: 400 });
   }
   // Bots fill the hidden field: answer as if all went well, store nothing.
   if (isHoneypotFilled(formData)) {
-    return json({ result: submission.reply({ resetForm: true }), outcome: "success" as const });
+    return json({ result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null });
   }
   try {
-    createContactRequest(submission.value);
+    const input = submission.value;
+    throttlePublicWrite("contact-form", clientAddress(request, context), () => createContactRequest(input));
   } catch (error) {
+    const refusal = actionError(error);
+    if (refusal) {
+      return json({ result: submission.reply(), outcome: "limited" as Outcome, message: refusal.message }, { status: refusal.status, headers: retryAfterHeaders(refusal) });
+    }
     console.error("contact request not stored", error);
-    return json({ result: submission.reply(), outcome: "error" as const }, { status: 503 });
+    return json({ result: submission.reply(), outcome: "error" as Outcome, message: null }, { status: 503 });
   }
-  return json({ result: submission.reply({ resetForm: true }), outcome: "success" as const });
+  return json({ result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null });
 }
 
 const BANNER_DURATION = 5000;
@@ -121,6 +135,11 @@ export default function Contact() {
           {banner === "success" ? (
             <p role="status" data-testid="contact-success" className="mt-4 rounded-lg bg-sage-100 p-4 text-sage-700">
               {CONTACT_SUCCESS_MESSAGE}
+            </p>
+          ) : null}
+          {actionData?.outcome === "limited" ? (
+            <p role="alert" data-testid="contact-limited" className="mt-4 rounded-lg bg-rose-100 p-4 text-rose-700">
+              {actionData.message}
             </p>
           ) : null}
           {banner === "error" ? (

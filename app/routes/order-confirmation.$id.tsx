@@ -2,29 +2,56 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
+import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
+import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data?.order
     ? pageMeta(`Commande n°${data.order.id}`, "Merci pour votre commande : récapitulatif, livraison et suivi.")
-    : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
+    : data?.refusal
+      ? pageMeta("Trop de tentatives", data.refusal)
+      : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
 
-export const headers: HeadersFunction = () => NO_STORE_HEADERS;
+export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
-export async function loader({ params }: LoaderFunctionArgs) {
+/** Unknown numbers are counted per client address: 429 past the limit (limits.server.ts). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
-  const order = id ? getOrderSummary(id) : null;
-  return json({ order }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
+  try {
+    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id)) : null;
+    return json({ order, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
+  } catch (error) {
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json({ order: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
+  }
 }
 
 export default function OrderConfirmation() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, refusal } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
+
+  if (refusal) {
+    return (
+      <div className="container-page flex flex-col items-center py-20 text-center" data-testid="order-limited">
+        <h1 className="font-serif text-3xl md:text-4xl">Trop de tentatives</h1>
+        <p role="alert" className="mt-4 max-w-md text-ink-soft">
+          {refusal}
+        </p>
+        <Link to="/" className="btn-primary mt-8">
+          Retour à l'accueil
+        </Link>
+      </div>
+    );
+  }
 
   if (!order) {
     return (

@@ -7,8 +7,11 @@ import { Cart } from "~/components/cart/Cart";
 import type { CartLoaderData } from "~/components/cart/cart-data";
 import { DeliveryForm } from "~/components/cart/DeliveryForm";
 import { resolveStep, type CartStep } from "~/components/cart/steps";
+import { actionError } from "~/http/action-errors.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import {
@@ -23,12 +26,13 @@ import { ensureCartId, readCartId } from "~/services/cart-session.server";
 import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
+import { throttlePublicWrite } from "~/services/limits.server";
 import { OrderError } from "~/services/orders.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
 
-export const headers: HeadersFunction = () => NO_STORE_HEADERS;
+export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const cart = readCart(await readCartId(request));
@@ -54,7 +58,7 @@ function withCookie(setCookie: string | undefined): HeadersInit {
   return headers;
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
@@ -126,10 +130,21 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       try {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
-        const { orderId } = submitDelivery(cartId, submission.value);
+        const delivery = submission.value;
+        // Counted per client address (limits.server.ts); past the limit, a 429 with the message on the form.
+        const { orderId } = throttlePublicWrite("delivery-form", clientAddress(request, context), () => submitDelivery(cartId, delivery));
         if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(undefined) });
         return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(undefined) });
       } catch (error) {
+        const refusal = error instanceof OrderError ? null : actionError(error);
+        if (refusal) {
+          const headers = new Headers(withCookie(undefined));
+          for (const [name, value] of Object.entries(retryAfterHeaders(refusal))) headers.set(name, value);
+          return json(
+            { ok: false as const, intent, result: submission.reply({ formErrors: [refusal.message] }), error: refusal.message },
+            { status: refusal.status, headers },
+          );
+        }
         if (!(error instanceof OrderError)) throw error;
         const toast = { message: "Erreur", description: `Erreur lors de la création de la commande: ${error.message}` };
         if (!script) return redirectWithError("/panier", toast);

@@ -5,45 +5,61 @@ import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { ShippingAddress } from "~/components/cart/OrderParts";
 import { Field } from "~/components/ui/Field";
+import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { clientAddress } from "~/http/client-address.server";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_LABELS, FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
+import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
 
-export const headers: HeadersFunction = () => NO_STORE_HEADERS;
+export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 const NOT_FOUND = "Commande introuvable";
 const UNEXPECTED = "Une erreur est survenue lors du suivi de votre commande.";
 
-/** GET /track-order?id=...: the number is in the URL, so a result can be bookmarked and needs no JavaScript. */
-export async function loader({ request }: LoaderFunctionArgs) {
+type Outcome = "found" | "not-found" | "limited" | "error";
+
+/**
+ * GET /track-order?id=...: the number is in the URL, so a result can be bookmarked and needs no JavaScript.
+ * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  if (!params.has("id")) return json({ result: null, order: null, outcome: null }, { headers: NO_STORE_HEADERS });
+  if (!params.has("id")) return json({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null }, { headers: NO_STORE_HEADERS });
   const submission = parseWithZod(params, { schema: trackingSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), order: null, outcome: null }, { status: 400, headers: NO_STORE_HEADERS });
+    return json({ result: submission.reply(), order: null, outcome: null, message: null }, { status: 400, headers: NO_STORE_HEADERS });
   }
   const id = parseOrderNumber(submission.value.id);
   try {
-    const order = id ? getOrderSummary(id) : null;
+    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id)) : null;
     return json(
-      { result: submission.reply(), order, outcome: order ? ("found" as const) : ("not-found" as const) },
+      { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
+    const refusal = actionError(error);
+    if (refusal) {
+      return json(
+        { result: submission.reply(), order: null, outcome: "limited" as Outcome, message: refusal.message },
+        { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
+      );
+    }
     console.error("order tracking failed", error);
-    return json({ result: submission.reply(), order: null, outcome: "error" as const }, { status: 503, headers: NO_STORE_HEADERS });
+    return json({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null }, { status: 503, headers: NO_STORE_HEADERS });
   }
 }
 
 export default function TrackOrder() {
-  const { result, order, outcome } = useLoaderData<typeof loader>();
+  const { result, order, outcome, message } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/track-order";
 
@@ -74,6 +90,12 @@ export default function TrackOrder() {
             <div role="alert" data-testid="tracking-not-found" className="mt-8 rounded-2xl border border-rose-200 bg-rose-50 p-6">
               <h2 className="font-serif text-xl text-rose-700">{NOT_FOUND}</h2>
               <p className="mt-2 text-ink-soft">Vérifiez le numéro de commande indiqué dans votre email de confirmation, puis réessayez.</p>
+            </div>
+          ) : null}
+          {outcome === "limited" ? (
+            <div role="alert" data-testid="tracking-limited" className="mt-8 rounded-2xl border border-rose-200 bg-rose-50 p-6">
+              <h2 className="font-serif text-xl text-rose-700">Recherche momentanément bloquée</h2>
+              <p className="mt-2 text-ink-soft">{message}</p>
             </div>
           ) : null}
           {outcome === "error" ? (

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createCookie, type Cookie } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
@@ -7,9 +8,10 @@ import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
-import { verifyPassword } from "~/lib/passwords.server";
+import { HashingBusyError, verifyPassword } from "~/lib/passwords.server";
 import { ADMIN_SESSION_TTL_MS, deleteAdminSessionByToken, findAdminSession, openAdminSession } from "./admin-sessions.server";
-import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
+import { loginDelayByUsername, loginFailuresByAddress } from "./limits.server";
+import { formatWait } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
 export type AdminUser = {
@@ -87,10 +89,9 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
  * Opens a new admin session for this user (a new random token each time) and returns its
  * Set-Cookie value. A session this browser held before is replaced, so it is deleted.
  */
-export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request): Promise<string> {
+export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request, address: string): Promise<string> {
   const previous = await readSessionToken(request);
   if (previous !== null) deleteAdminSessionByToken(previous);
-  const address = clientAddress(request);
   const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
   return adminCookie().serialize(token);
 }
@@ -123,51 +124,48 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
 // Sign-in
 
 /**
- * Rate limit: failed sign-ins are counted per client address and per username over a
- * sliding 15-minute window (in memory: a restart only gives an attacker a fresh window).
+ * Throttling (numbers in limits.server.ts): failed sign-ins are counted per client address
+ * (a hard limit) and per username (a growing delay of a minute at most, never a lock, so
+ * that nobody can lock the real administrator out by failing on purpose). Attempts refused
+ * by either are not failures.
  */
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** Failures allowed per username in the window; the next attempt is refused (429). */
-const loginFailuresByUsername = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 5 });
-/** Failures allowed per client address (higher: several people may share one address). */
-const loginFailuresByAddress = createRateLimiter({ windowMs: LOGIN_WINDOW_MS, max: 20 });
-
 const usernameKey = (username: string) => username.trim().toLowerCase();
 
 /** Seconds before this address and username may try again; 0 when they may now. */
 function loginRetryAfterSeconds(address: string, username: string): number {
-  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginFailuresByUsername.retryAfterSeconds(usernameKey(username)));
-}
-
-function tooManyAttemptsMessage(retryAfterSeconds: number) {
-  return `Trop de tentatives de connexion. Réessayez dans ${waitInMinutes(retryAfterSeconds)}.`;
+  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
 }
 
 /** For tests. */
 export function resetLoginRateLimit() {
   loginFailuresByAddress.clear();
-  loginFailuresByUsername.clear();
+  loginDelayByUsername.clear();
 }
 
+const BUSY_RETRY_SECONDS = 5;
+
 export class AdminLoginError extends Error {
+  /** 401 invalid credentials, 429 throttled, 503 too many sign-ins being checked at once. */
+  readonly status: 401 | 429 | 503;
+
   constructor(
-    readonly reason: "invalid" | "blocked",
+    readonly reason: "invalid" | "blocked" | "busy",
     readonly retryAfterSeconds = 0,
   ) {
-    super(reason === "blocked" ? tooManyAttemptsMessage(retryAfterSeconds) : "Identifiants invalides");
+    super(
+      reason === "blocked"
+        ? `Trop de tentatives de connexion. Réessayez dans ${formatWait(retryAfterSeconds)}.`
+        : reason === "busy"
+          ? "Trop de connexions en cours. Réessayez dans quelques secondes."
+          : "Identifiants invalides",
+    );
     this.name = "AdminLoginError";
+    this.status = reason === "invalid" ? 401 : reason === "blocked" ? 429 : 503;
   }
 }
 
 // A well-formed hash of nothing in particular: unknown usernames cost as much time as known ones.
 const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$${Buffer.alloc(64, 9).toString("base64")}`;
-
-/** The client's address: first hop of X-Forwarded-For, else X-Real-IP, else one shared bucket. */
-export function clientAddress(request: Request): string {
-  const forwarded = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
-  const real = request.headers.get("X-Real-IP")?.trim();
-  return (forwarded || real || "unknown").slice(0, 100);
-}
 
 /**
  * Checks credentials with the rate limit. Same answer whether the user does not exist,
@@ -181,27 +179,43 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
     .from(users)
     .where(eq(users.username, input.username))
     .get();
-  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
+  let passwordOk: boolean;
+  try {
+    passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
+  } catch (error) {
+    if (error instanceof HashingBusyError) throw new AdminLoginError("busy", BUSY_RETRY_SECONDS);
+    throw error;
+  }
   if (!row || !passwordOk || !row.isAdmin) {
     loginFailuresByAddress.hit(address);
-    loginFailuresByUsername.hit(usernameKey(input.username));
+    loginDelayByUsername.hit(usernameKey(input.username));
     throw new AdminLoginError("invalid");
   }
   // A successful sign-in clears the username's failures (the address keeps its count).
-  loginFailuresByUsername.reset(usernameKey(input.username));
+  loginDelayByUsername.reset(usernameKey(input.username));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
 }
 
 export const authenticator = new Authenticator<AdminUser>();
 
+/** The client address of the sign-in being checked: remix-auth hands the strategy a copy of the request only. */
+const signInAddress = new AsyncLocalStorage<string>();
+
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => {
+  new FormStrategy(async ({ form }) => {
     const parsed = loginSchema.safeParse({ username: form.get("username"), password: form.get("password") });
     if (!parsed.success) throw new AdminLoginError("invalid");
-    return verifyAdminLogin(parsed.data, clientAddress(request));
+    const address = signInAddress.getStore();
+    if (address === undefined) throw new Error("admin-form strategy used outside signInWithForm()");
+    return verifyAdminLogin(parsed.data, address);
   }),
   "admin-form",
 );
+
+/** The login form's sign-in (remix-auth's form strategy), for a client address; throws AdminLoginError. */
+export function signInWithForm(request: Request, address: string): Promise<AdminUser> {
+  return signInAddress.run(address, () => authenticator.authenticate("admin-form", request));
+}
 
 /** The default-credentials hint: demo mode only, and only while the password is the documented demo one. */
 export function demoCredentialsHint() {

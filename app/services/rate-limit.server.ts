@@ -1,20 +1,116 @@
+import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { getDb, type Db } from "~/db/client.server";
+import { rateLimits } from "~/db/schema";
+
 /**
- * Sliding-window rate limits: each limiter counts hits (failed attempts, usually) per key and
- * refuses a key once it has `max` hits in the last `windowMs` milliseconds.
+ * Rate limits whose counters live in the database (table `rate_limits`), so that every
+ * server process on the same database shares them.
  *
- * The hits are kept by a `RateLimitStore`. The default one is in memory (one server process;
- * a restart only gives a fresh window); another store (the database) can replace it without
- * changing the callers.
+ * Algorithm: sliding-window counter, the approximation of a sliding window made of two fixed
+ * windows. Each key has one row per fixed window of `windowMs` (its start aligned on
+ * multiples of `windowMs`); the hits of the last `windowMs` are estimated as
+ *
+ *   previous window's count × (share of the previous window still inside the sliding one)
+ *   + current window's count
+ *
+ * which assumes the previous window's hits were spread evenly. A key is refused once the
+ * estimate reaches `max`. So at most two rows per key, whatever `max`.
+ *
+ * Writes are single atomic upserts (`INSERT ... ON CONFLICT DO UPDATE SET count = count + 1`),
+ * so concurrent processes never lose a hit. Checking then counting is two statements: a
+ * few concurrent requests may all pass the check at the limit (at most one per request in
+ * flight), which these limits tolerate.
+ *
+ * Purge: a write deletes the key's rows that no longer count; every SWEEP_EVERY-th write of a
+ * process also deletes every expired row (an indexed range delete). No timers.
+ *
+ * Everything is synchronous (better-sqlite3); the functions stay small so that an
+ * asynchronous data layer only changes their signatures.
  */
 
+export type WindowRow = { windowStart: number; count: number; lastHitAt: number };
+
 export type RateLimitStore = {
-  /** The key's hits later than `after` (ms timestamps, oldest first); older ones may be forgotten. */
-  hitsAfter(key: string, after: number): number[];
-  /** Records one hit at `at` (ms timestamp); hits not later than `expiredUpTo` may be forgotten. */
-  add(key: string, at: number, expiredUpTo: number): void;
+  /** The key's rows whose window starts at or after `from`. */
+  windows(key: string, from: number): WindowRow[];
+  /** Counts one hit at `at` in the key's window starting at `windowStart`, which counts until `expiresAt`. */
+  increment(key: string, windowStart: number, at: number, expiresAt: number): void;
+  /** Forgets one key. */
   delete(key: string): void;
-  clear(): void;
+  /** Forgets every key that starts with `prefix` (tests). */
+  deletePrefix(prefix: string): void;
 };
+
+/** Every this many writes, a process deletes all expired rows. */
+const SWEEP_EVERY = 200;
+let writesSinceSweep = 0;
+
+/** The store's queries, prepared once per database handle (building a query costs more than running it). */
+function prepareQueries(db: Db) {
+  const key = sql.placeholder("key");
+  return {
+    windows: db
+      .select({ windowStart: rateLimits.windowStart, count: rateLimits.count, lastHitAt: rateLimits.lastHitAt })
+      .from(rateLimits)
+      .where(and(eq(rateLimits.key, key), gte(rateLimits.windowStart, sql.placeholder("from"))))
+      .prepare(),
+    upsert: db
+      .insert(rateLimits)
+      .values({ key, windowStart: sql.placeholder("windowStart"), count: 1, lastHitAt: sql.placeholder("at"), expiresAt: sql.placeholder("expiresAt") })
+      .onConflictDoUpdate({
+        target: [rateLimits.key, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + 1`, lastHitAt: sql`max(${rateLimits.lastHitAt}, excluded.last_hit_at)` },
+      })
+      .prepare(),
+    purgeKey: db
+      .delete(rateLimits)
+      .where(and(eq(rateLimits.key, key), lte(rateLimits.expiresAt, sql.placeholder("now"))))
+      .prepare(),
+    deleteKey: db.delete(rateLimits).where(eq(rateLimits.key, key)).prepare(),
+  };
+}
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepareQueries>>();
+
+function queries(db: Db) {
+  let found = prepared.get(db);
+  if (!found) {
+    found = prepareQueries(db);
+    prepared.set(db, found);
+  }
+  return found;
+}
+
+/** The store on the shop's database (`getDb()`, read at each call), or on the handle `db` returns. */
+export function databaseRateLimitStore(db: () => Db = getDb): RateLimitStore {
+  return {
+    windows: (key, from) => queries(db()).windows.all({ key, from }),
+    increment(key, windowStart, at, expiresAt) {
+      const handle = db();
+      const q = queries(handle);
+      q.upsert.run({ key, windowStart, at, expiresAt });
+      q.purgeKey.run({ key, now: at });
+      if (++writesSinceSweep >= SWEEP_EVERY) {
+        writesSinceSweep = 0;
+        sweepRateLimits(at, handle);
+      }
+    },
+    delete: (key) => void queries(db()).deleteKey.run({ key }),
+    deletePrefix: (prefix) =>
+      void db()
+        .delete(rateLimits)
+        .where(sql`substr(${rateLimits.key}, 1, ${prefix.length}) = ${prefix}`)
+        .run(),
+  };
+}
+
+/** Deletes every row that no longer counts; returns how many. */
+export function sweepRateLimits(now = Date.now(), db: Db = getDb()): number {
+  return db.delete(rateLimits).where(lte(rateLimits.expiresAt, now)).run().changes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limiter: at most `max` hits per sliding window.
 
 export type RateLimiter = {
   /** True when the key has used up its attempts for now. */
@@ -25,72 +121,125 @@ export type RateLimiter = {
   reset(key: string): void;
   /** Seconds until the key is allowed again; 0 when it is allowed now. */
   retryAfterSeconds(key: string, now?: number): number;
-  /** Forgets every key (for tests). */
+  /** Forgets every key of this limiter (tests). */
   clear(): void;
 };
 
-const DEFAULT_MAX_KEYS = 10_000;
+type Counts = { previous: number; current: number; elapsed: number; lastHitAt: number | null };
 
-/** Hits per key in a Map; past `maxKeys` keys, expired ones are dropped, then the oldest keys. */
-export function memoryRateLimitStore(maxKeys = DEFAULT_MAX_KEYS): RateLimitStore {
-  const hits = new Map<string, number[]>();
+const NAME = /^[a-z][a-z0-9-]*$/;
 
-  function recent(key: string, after: number): number[] {
-    const list = (hits.get(key) ?? []).filter((t) => t > after);
-    if (list.length === 0) hits.delete(key);
-    else hits.set(key, list);
-    return list;
+/** The key's counts in the current and previous fixed windows. */
+function readCounts(store: RateLimitStore, key: string, windowMs: number, now: number): Counts {
+  const currentStart = Math.floor(now / windowMs) * windowMs;
+  const rows = store.windows(key, currentStart - windowMs);
+  let previous = 0;
+  let current = 0;
+  let lastHitAt: number | null = null;
+  for (const row of rows) {
+    if (row.windowStart === currentStart) current += row.count;
+    else if (row.windowStart === currentStart - windowMs) previous += row.count;
+    else continue; // a later window: only with a clock that went back
+    lastHitAt = Math.max(lastHitAt ?? row.lastHitAt, row.lastHitAt);
   }
+  return { previous, current, elapsed: now - currentStart, lastHitAt };
+}
 
-  function makeRoom(after: number) {
-    if (hits.size < maxKeys) return;
-    for (const key of [...hits.keys()]) recent(key, after);
-    // Still too many: forget the oldest keys (a Map keeps insertion order).
-    for (const key of hits.keys()) {
-      if (hits.size < maxKeys) break;
-      hits.delete(key);
-    }
+/** The sliding-window estimate of the hits in the last `windowMs`. */
+function estimate({ previous, current, elapsed }: Counts, windowMs: number): number {
+  return (previous * (windowMs - elapsed)) / windowMs + current;
+}
+
+/** Milliseconds until the estimate falls below `max` (no new hits); 0 when it is below now. */
+function waitMs(counts: Counts, windowMs: number, max: number): number {
+  const { previous, current, elapsed } = counts;
+  if (estimate(counts, windowMs) < max) return 0;
+  if (current >= max) {
+    // Not before the next window, where this window's count fades out in turn:
+    // current × (windowMs - t) / windowMs < max once t > windowMs × (1 - max / current).
+    return windowMs - elapsed + Math.floor(windowMs * (1 - max / current)) + 1;
   }
+  // previous × (windowMs - t) / windowMs + current < max once t > windowMs - windowMs × (max - current) / previous.
+  return Math.max(1, Math.floor(windowMs - (windowMs * (max - current)) / previous) + 1 - elapsed);
+}
 
-  return {
-    hitsAfter: (key, after) => [...recent(key, after)],
-    add(key, at, expiredUpTo) {
-      makeRoom(expiredUpTo);
-      const list = recent(key, expiredUpTo);
-      list.push(at);
-      hits.set(key, list);
-    },
-    delete: (key) => void hits.delete(key),
-    clear: () => hits.clear(),
-  };
+/** The store's key for a limiter's key: one namespace per limiter. */
+function storeKeyer(name: string) {
+  if (!NAME.test(name)) throw new Error(`rate limit name ${JSON.stringify(name)}: lower-case letters, digits and dashes`);
+  return (key: string) => `${name}:${key}`;
 }
 
 export function createRateLimiter({
+  name,
   windowMs,
   max,
-  store = memoryRateLimitStore(),
+  store = databaseRateLimitStore(),
 }: {
+  /** Unique per limiter (it prefixes the keys in the table). */
+  name: string;
   windowMs: number;
   /** Hits allowed in the window; the next attempt is refused. */
   max: number;
   store?: RateLimitStore;
 }): RateLimiter {
-  const waitMs = (key: string, now: number) => {
-    const list = store.hitsAfter(key, now - windowMs);
-    // Allowed again when enough hits have left the window.
-    return list.length >= max ? list[list.length - max] + windowMs - now : 0;
-  };
+  const storeKey = storeKeyer(name);
+  const wait = (key: string, now: number) => waitMs(readCounts(store, storeKey(key), windowMs, now), windowMs, max);
   return {
-    isLimited: (key, now = Date.now()) => waitMs(key, now) > 0,
-    hit: (key, now = Date.now()) => store.add(key, now, now - windowMs),
-    reset: (key) => store.delete(key),
-    retryAfterSeconds: (key, now = Date.now()) => Math.max(0, Math.ceil(waitMs(key, now) / 1000)),
-    clear: () => store.clear(),
+    isLimited: (key, now = Date.now()) => wait(key, now) > 0,
+    hit(key, now = Date.now()) {
+      const start = Math.floor(now / windowMs) * windowMs;
+      store.increment(storeKey(key), start, now, start + 2 * windowMs);
+    },
+    reset: (key) => store.delete(storeKey(key)),
+    retryAfterSeconds: (key, now = Date.now()) => Math.ceil(wait(key, now) / 1000),
+    clear: () => store.deletePrefix(storeKey("")),
   };
 }
 
-/** '1 minute', '15 minutes': the wait, rounded up to whole minutes, for the French messages. */
-export function waitInMinutes(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+// ---------------------------------------------------------------------------------------------
+// Backoff: a growing delay after repeated failures, never a lock.
+
+/**
+ * The first `free` failures of a key (in the sliding window) cost nothing; after the n-th
+ * failure (n ≥ free) the next attempt must wait min(baseSeconds × 2^(n - free), maxSeconds)
+ * from that failure. Attempts refused during the wait are not failures: whoever comes after
+ * the wait gets a real answer.
+ */
+export function createBackoff({
+  name,
+  windowMs,
+  free,
+  baseSeconds,
+  maxSeconds,
+  store = databaseRateLimitStore(),
+}: {
+  name: string;
+  windowMs: number;
+  free: number;
+  baseSeconds: number;
+  maxSeconds: number;
+  store?: RateLimitStore;
+}): RateLimiter {
+  const limiter = createRateLimiter({ name, windowMs, max: Number.MAX_SAFE_INTEGER, store });
+  const storeKey = storeKeyer(name);
+  const wait = (key: string, now: number) => {
+    const counts = readCounts(store, storeKey(key), windowMs, now);
+    const failures = Math.ceil(estimate(counts, windowMs) - 1e-9);
+    if (failures < free || counts.lastHitAt === null) return 0;
+    const delayMs = Math.min(baseSeconds * 2 ** (failures - free), maxSeconds) * 1000;
+    return Math.max(0, counts.lastHitAt + delayMs - now);
+  };
+  return {
+    ...limiter,
+    isLimited: (key, now = Date.now()) => wait(key, now) > 0,
+    retryAfterSeconds: (key, now = Date.now()) => Math.ceil(wait(key, now) / 1000),
+  };
+}
+
+/** '45 secondes', '1 minute', '15 minutes': the wait, for the French messages (from 60 s on, in rounded minutes; Retry-After has the seconds). */
+export function formatWait(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  if (seconds < 60) return `${seconds} ${seconds > 1 ? "secondes" : "seconde"}`;
+  const minutes = Math.round(seconds / 60);
   return `${minutes} ${minutes > 1 ? "minutes" : "minute"}`;
 }

@@ -4,7 +4,7 @@ import { parseOrderNumber } from "~/schemas/tracking";
 import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
+import { assertNotLimited, cancelFailuresByAddress } from "./limits.server";
 
 /**
  * Online cancellation of a subscription (article L215-1-1 du Code de la consommation):
@@ -12,8 +12,9 @@ import { createRateLimiter, waitInMinutes } from "./rate-limit.server";
  * (no further charge); the order already paid is kept and shipped.
  *
  * A missing order, a one-off order and a wrong email get the same neutral answer, and
- * failed attempts are rate limited per client address and per order number, so the form
- * cannot be used to find orders or guess an email.
+ * failed attempts are limited per client address (limits.server.ts), so the form cannot be
+ * used to find orders or guess an email. Never per order: wrong emails sent by others must
+ * not stop the customer from cancelling, which the law guarantees.
  */
 
 export const SUBSCRIPTION_NOT_FOUND_MESSAGE = "Aucun abonnement actif ne correspond à ces informations.";
@@ -46,7 +47,8 @@ function isCancellable(order: Order | undefined, email: string): order is Order 
 /**
  * Cancels the subscription of an order at Stripe and records the date on the order.
  * Idempotent: an order already cancelled answers `already_canceled` with the first date.
- * Throws a ShopError: 404 (neutral message), 429 (too many failed attempts); Stripe's
+ * Throws a ShopError: 404 (neutral message), 429 (too many failed attempts from this
+ * address, with retryAfterSeconds); Stripe's
  * own failures propagate (see toShopError: 503 when Stripe is unreachable).
  */
 export async function cancelSubscription(
@@ -55,14 +57,11 @@ export async function cancelSubscription(
 ): Promise<SubscriptionCancelResult> {
   const address = access.address ?? "unknown";
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
-  const retryAfterSeconds = cancelRetryAfterSeconds(address, orderId);
-  if (retryAfterSeconds > 0) {
-    throw new ShopError(429, "too_many_attempts", tooManyCancelAttemptsMessage(retryAfterSeconds));
-  }
+  assertNotLimited(cancelFailuresByAddress, address, "Trop de tentatives.");
 
   const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? findOrder(orderId) : undefined;
   if (!isCancellable(order, input.email)) {
-    recordCancelFailure(address, orderId);
+    cancelFailuresByAddress.hit(address);
     throw notFound();
   }
   if (order.subscriptionCanceledAt) {
@@ -91,33 +90,7 @@ export async function cancelSubscription(
   return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Rate limit: failed attempts per client address and per order number, sliding window.
-
-const CANCEL_WINDOW_MS = 15 * 60 * 1000;
-/** Failed attempts allowed per order number in the window (stops guessing an order's email). */
-export const MAX_CANCEL_FAILURES_PER_ORDER = 5;
-/** Failed attempts allowed per client address in the window (several people may share one). */
-const cancelFailuresByAddress = createRateLimiter({ windowMs: CANCEL_WINDOW_MS, max: 10 });
-const cancelFailuresByOrder = createRateLimiter({ windowMs: CANCEL_WINDOW_MS, max: MAX_CANCEL_FAILURES_PER_ORDER });
-
-/** Seconds before this address may try this order again; 0 when it may now. */
-function cancelRetryAfterSeconds(address: string, orderId: number | null): number {
-  const byAddress = cancelFailuresByAddress.retryAfterSeconds(address);
-  return orderId === null ? byAddress : Math.max(byAddress, cancelFailuresByOrder.retryAfterSeconds(String(orderId)));
-}
-
-function recordCancelFailure(address: string, orderId: number | null) {
-  cancelFailuresByAddress.hit(address);
-  if (orderId !== null) cancelFailuresByOrder.hit(String(orderId));
-}
-
-function tooManyCancelAttemptsMessage(retryAfterSeconds: number) {
-  return `Trop de tentatives. Réessayez dans ${waitInMinutes(retryAfterSeconds)}.`;
-}
-
 /** For tests. */
 export function resetSubscriptionCancelRateLimit() {
   cancelFailuresByAddress.clear();
-  cancelFailuresByOrder.clear();
 }

@@ -20,4 +20,8 @@ export function getRequest(url: string, headers: Record<string, string> = {}) {
   return new Request(`http://localhost:3000${url}`, { headers });
 }
 
-export const routeArgs = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: {} });
+/** A loader's or action's arguments; `context` is Remix's load context (the server puts the client's address there). */
+export const routeArgs = (request: Request, params: Record<string, string> = {}, context: Record<string, unknown> = {}) => ({ request, params, context });
+
+/** The load context of a request whose TCP peer is `address` (see app/http/client-address.server.ts). */
+export const fromAddress = (address: string) => ({ clientAddress: address });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
@@ -12,10 +12,12 @@ import { action as loginAction, loader as loginLoader } from "~/routes/admin_.lo
 import { action as logoutAction } from "~/routes/admin_.logout";
 import { adminRedirectTarget, credentialsHintFor, resetLoginRateLimit } from "~/services/admin-auth.server";
 import { hashPasswordSync } from "~/lib/passwords.server";
-import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 
 const PASSWORD = "motdepasse-test-1";
+/** Tests that check many real passwords (scrypt, about 0.1 s each, much more on a loaded machine). */
+const SCRYPT_HEAVY_MS = 120_000;
 let ipCounter = 0;
 /** Each test signs in from its own address, so the per-address limit of one test does not leak into another. */
 let ip = "";
@@ -24,8 +26,20 @@ beforeEach(() => {
   ip = `198.51.100.${++ipCounter}`;
 });
 
-const login = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  loginAction(routeArgs(formRequest("/admin/login", fields, { headers: { "X-Forwarded-For": ip, ...headers } })));
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** The login page's action, for a request whose TCP peer is `address` (this test's own by default). */
+const login = (fields: Record<string, string>, { address = ip, headers = {} }: { address?: string; headers?: Record<string, string> } = {}) =>
+  loginAction(routeArgs(formRequest("/admin/login", fields, { headers }), {}, fromAddress(address)));
+
+/** A frozen clock that the test moves forward (only Date: timers and scrypt run as usual). */
+function freezeClock() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-03-05T10:00:00Z"));
+  return { advance: (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000) };
+}
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
   try {
@@ -98,29 +112,72 @@ describe("admin sign-in page", () => {
     expect(bodies[1]).toEqual(bodies[2]);
   });
 
-  it("blocks the 6th attempt for a username after 5 failures (429), even with the right password", async () => {
-    for (let i = 0; i < 5; i++) {
-      expect((await login({ username: "admin", password: `faux-${i}` }, { "X-Forwarded-For": `203.0.113.${i}` })).status).toBe(401);
+  it("slows a username down after 3 failures from any address: 429 with Retry-After, then the right password works", { timeout: SCRYPT_HEAVY_MS }, async () => {
+    const clock = freezeClock();
+    for (let i = 0; i < 3; i++) {
+      expect((await login({ username: "admin", password: `faux-${i}` }, { address: `203.0.113.${i}` })).status).toBe(401);
     }
-    const blocked = await login({ username: "admin", password: PASSWORD }, { "X-Forwarded-For": "203.0.113.99" });
-    expect(blocked.status).toBe(429);
-    expect(blocked.headers.get("Retry-After")).toMatch(/^\d+$/);
-    const body = await blocked.json();
-    expect(body.toast?.description).toBe("Trop de tentatives de connexion. Réessayez dans 15 minutes.");
-    expect(cookieFrom(blocked, "__admin")).toBeNull();
+    const early = await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" });
+    expect(early.status).toBe(429);
+    expect(early.headers.get("Retry-After")).toBe("2");
+    const body = await early.json();
+    expect(body.toast?.description).toBe("Trop de tentatives de connexion. Réessayez dans 2 secondes.");
+    expect(cookieFrom(early, "__admin")).toBeNull();
+    clock.advance(2);
+    expect((await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" })).status).toBe(302);
   });
 
-  it("blocks an address that tries many usernames", async () => {
-    for (let i = 0; i < 20; i++) {
+  it("never locks the administrator out: after 20 wrong passwords from other addresses, the right one from a fresh address succeeds once the delay (a minute at most) has passed", { timeout: SCRYPT_HEAVY_MS }, async () => {
+    const clock = freezeClock();
+    let failures = 0;
+    for (let i = 0; failures < 20; i++) {
+      const response = await login({ username: "Admin ", password: `faux-${i}` }, { address: `203.0.113.${i}` });
+      if (response.status === 429) {
+        // The attacker waits as told; a refused attempt is not counted and checks no password.
+        clock.advance(Number(response.headers.get("Retry-After")));
+        continue;
+      }
+      expect(response.status).toBe(401);
+      failures++;
+    }
+    const refused = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    clock.advance(wait);
+    const success = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
+    expect(success.status).toBe(302);
+    expect(cookieFrom(success, "__admin")).not.toBeNull();
+    // The success clears the username's failures.
+    expect((await login({ username: "admin", password: "faux" }, { address: "192.0.2.51" })).status).toBe(401);
+  });
+
+  it("blocks an address after 10 failures for 15 minutes, whatever the usernames; another address is not affected", { timeout: SCRYPT_HEAVY_MS }, async () => {
+    const clock = freezeClock();
+    for (let i = 0; i < 10; i++) {
       expect((await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" })).status).toBe(401);
     }
-    expect((await login({ username: "admin", password: PASSWORD })).status).toBe(429);
-    // Another address is not affected.
-    expect((await login({ username: "admin", password: PASSWORD }, { "X-Forwarded-For": "192.0.2.200" })).status).toBe(302);
+    const blocked = await login({ username: "admin", password: PASSWORD });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(60);
+    expect((await blocked.json()).toast?.description).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minutes\.$/);
+    expect((await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.200" })).status).toBe(302);
+    clock.advance(Number(blocked.headers.get("Retry-After")));
+    expect((await login({ username: "admin", password: PASSWORD })).status).toBe(302);
+  });
+
+  it("keys the address on the TCP peer: a rotated X-Forwarded-For does not escape the limit", { timeout: SCRYPT_HEAVY_MS }, async () => {
+    for (let i = 0; i < 10; i++) {
+      const response = await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" }, { headers: { "X-Forwarded-For": `198.18.0.${i}` } });
+      expect(response.status).toBe(401);
+    }
+    const rotated = await login({ username: "admin", password: PASSWORD }, { headers: { "X-Forwarded-For": "198.18.1.1", "X-Real-IP": "198.18.1.2" } });
+    expect(rotated.status).toBe(429);
   });
 
   it("refuses a form posted from another site", async () => {
-    const response = await thrown(login({ username: "admin", password: PASSWORD }, { Origin: "https://evil.example" }));
+    const response = await thrown(login({ username: "admin", password: PASSWORD }, { headers: { Origin: "https://evil.example" } }));
     expect(response.status).toBe(403);
   });
 
@@ -178,7 +235,7 @@ describe("admin pages without a session", () => {
 
 describe("JSON sign-in API", () => {
   it("signs in, reports the session and signs out", async () => {
-    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password: PASSWORD }, { "X-Forwarded-For": ip })));
+    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password: PASSWORD }), {}, fromAddress(ip)));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true });
     const cookie = cookieFrom(response, "__admin")!;
@@ -190,21 +247,23 @@ describe("JSON sign-in API", () => {
     expect(out.headers.get("Set-Cookie")).toMatch(/__admin=;/);
   });
 
-  it("answers 401 on bad credentials and 429 once limited", async () => {
-    const send = (password: string) =>
-      apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password }, { "X-Forwarded-For": ip })));
-    for (let i = 0; i < 5; i++) {
+  it("answers 401 on bad credentials and 429 with Retry-After once throttled", async () => {
+    freezeClock();
+    const send = (password: string) => apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password }), {}, fromAddress(ip)));
+    for (let i = 0; i < 3; i++) {
       const response = await send("faux");
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ success: false, message: "Identifiants invalides" });
     }
     const blocked = await send(PASSWORD);
     expect(blocked.status).toBe(429);
-    expect((await blocked.json()).message).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minutes?\.$/);
+    expect(blocked.headers.get("Retry-After")).toBe("2");
+    const body = await blocked.json();
+    expect(body).toMatchObject({ success: false, error: "Trop de tentatives de connexion. Réessayez dans 2 secondes.", issues: [] });
   });
 
   it("validates the body", async () => {
-    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "" }, { "X-Forwarded-For": ip })));
+    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "" }), {}, fromAddress(ip)));
     expect(response.status).toBe(422);
   });
 

@@ -8,7 +8,7 @@ import { getRequest } from "../helpers/requests";
 export async function adminCookie(username = "admin", headers: Record<string, string> = {}): Promise<string> {
   const user = getDb().select().from(users).where(eq(users.username, username)).get();
   if (!user) throw new Error(`no user ${username}`);
-  const setCookie = await createAdminSession(user, getRequest("/admin/login", headers));
+  const setCookie = await createAdminSession(user, getRequest("/admin/login", headers), "127.0.0.1");
   return setCookie.split(";")[0];
 }
 

@@ -18,7 +18,7 @@ import { action as apiRevoke } from "~/routes/api.admin.sessions.$id";
 import { loader as apiUsers } from "~/routes/api.users";
 import { resetLoginRateLimit } from "~/services/admin-auth.server";
 import { ADMIN_SESSION_TTL_MS, type AdminSessionView } from "~/services/admin-sessions.server";
-import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { formRequest, getRequest, jsonRequest, fromAddress, routeArgs } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";
 
 /**
@@ -47,7 +47,9 @@ function newAdmin(password = "motdepasse-session-1") {
 async function signIn(user: { username: string; password: string }, userAgent = CHROME_LINUX) {
   const response = await loginAction(
     routeArgs(
-      formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { "X-Forwarded-For": `203.0.113.${++counter % 250}`, "User-Agent": userAgent } }),
+      formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { "User-Agent": userAgent } }),
+      {},
+      fromAddress(`203.0.113.${++counter % 250}`),
     ),
   );
   expect(response.status).toBe(302);
@@ -142,7 +144,7 @@ describe("signing in", () => {
     const user = newAdmin();
     const before = await signIn(user);
     const response = await loginAction(
-      routeArgs(formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before, "X-Forwarded-For": "198.51.100.202" } })),
+      routeArgs(formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before } }), {}, fromAddress("198.51.100.202")),
     );
     const after = cookieFrom(response, "__admin")!;
     expect(await apiStatus(before)).toBe(401);
@@ -153,7 +155,7 @@ describe("signing in", () => {
   it("the JSON login opens a session of its own too", async () => {
     const user = newAdmin();
     const response = await apiLogin(
-      routeArgs(jsonRequest("/api/admin/login", "POST", { username: user.username, password: user.password }, { "X-Forwarded-For": "198.51.100.201" })),
+      routeArgs(jsonRequest("/api/admin/login", "POST", { username: user.username, password: user.password }), {}, fromAddress("198.51.100.201")),
     );
     expect(response.status).toBe(200);
     expect(await apiStatus(cookieFrom(response, "__admin")!)).toBe(200);

@@ -1,69 +1,167 @@
-import { describe, expect, it } from "vitest";
-import { createRateLimiter, memoryRateLimitStore, waitInMinutes } from "~/services/rate-limit.server";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb, openDatabase } from "~/db/client.server";
+import { rateLimits } from "~/db/schema";
+import { createBackoff, createRateLimiter, databaseRateLimitStore, formatWait, sweepRateLimits } from "~/services/rate-limit.server";
 
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const WINDOW = 10 * MINUTE;
+/** A window start: the fixed windows are aligned on multiples of their length. */
+const T0 = 2_000_000 * WINDOW;
 
-describe("createRateLimiter", () => {
-  it("refuses a key after max hits in the window, until the oldest hit leaves it", () => {
-    const limiter = createRateLimiter({ windowMs: 15 * MINUTE, max: 3 });
-    const t0 = 1_000_000;
-    limiter.hit("a", t0);
-    limiter.hit("a", t0 + MINUTE);
-    expect(limiter.isLimited("a", t0 + MINUTE)).toBe(false);
-    expect(limiter.retryAfterSeconds("a", t0 + MINUTE)).toBe(0);
-    limiter.hit("a", t0 + 2 * MINUTE);
-    expect(limiter.isLimited("a", t0 + 2 * MINUTE)).toBe(true);
-    // Free again when the first hit is 15 minutes old.
-    expect(limiter.retryAfterSeconds("a", t0 + 2 * MINUTE)).toBe(13 * 60);
-    expect(limiter.isLimited("a", t0 + 15 * MINUTE - 1)).toBe(true);
-    expect(limiter.isLimited("a", t0 + 15 * MINUTE)).toBe(false);
-    // Other keys are counted apart.
-    expect(limiter.isLimited("b", t0 + 2 * MINUTE)).toBe(false);
+const rows = () => getDb().select().from(rateLimits).all();
+
+beforeEach(() => {
+  getDb().delete(rateLimits).run();
+});
+
+describe("createRateLimiter (sliding-window counter in the database)", () => {
+  it("refuses a key once max hits are in the window; other keys are counted apart", () => {
+    const limiter = createRateLimiter({ name: "test-a", windowMs: WINDOW, max: 3 });
+    limiter.hit("x", T0);
+    limiter.hit("x", T0 + MINUTE);
+    expect(limiter.isLimited("x", T0 + MINUTE)).toBe(false);
+    expect(limiter.retryAfterSeconds("x", T0 + MINUTE)).toBe(0);
+    limiter.hit("x", T0 + 2 * MINUTE);
+    expect(limiter.isLimited("x", T0 + 2 * MINUTE)).toBe(true);
+    expect(limiter.isLimited("y", T0 + 2 * MINUTE)).toBe(false);
+    // Three hits in the current window: free again just after the next window starts, when they begin to fade.
+    expect(limiter.retryAfterSeconds("x", T0 + 2 * MINUTE)).toBe(8 * 60 + 1);
+    expect(limiter.isLimited("x", T0 + WINDOW)).toBe(true);
+    expect(limiter.isLimited("x", T0 + WINDOW + 1)).toBe(false);
   });
 
-  it("rounds the wait up to whole seconds", () => {
-    const limiter = createRateLimiter({ windowMs: 10_000, max: 1 });
-    limiter.hit("k", 0);
-    expect(limiter.retryAfterSeconds("k", 500)).toBe(10);
-    expect(limiter.retryAfterSeconds("k", 9_001)).toBe(1);
-    expect(limiter.retryAfterSeconds("k", 10_000)).toBe(0);
+  it("weighs the previous window's hits by the share of it still inside the sliding window", () => {
+    const limiter = createRateLimiter({ name: "test-b", windowMs: WINDOW, max: 4 });
+    for (let i = 0; i < 4; i++) limiter.hit("x", T0 + 9 * MINUTE);
+    limiter.hit("x", T0 + WINDOW);
+    // 4 × (1 - elapsed/10 min) + 1 < 4 once more than 2 min 30 s of the new window have passed.
+    expect(limiter.isLimited("x", T0 + WINDOW)).toBe(true);
+    expect(limiter.retryAfterSeconds("x", T0 + WINDOW)).toBe(151);
+    expect(limiter.isLimited("x", T0 + WINDOW + 150 * SECOND)).toBe(true);
+    expect(limiter.isLimited("x", T0 + WINDOW + 150 * SECOND + 1)).toBe(false);
+    // Two windows later nothing is left.
+    expect(limiter.isLimited("x", T0 + 2 * WINDOW + 1)).toBe(false);
   });
 
-  it("reset forgets one key, clear forgets them all", () => {
-    const limiter = createRateLimiter({ windowMs: MINUTE, max: 1 });
-    limiter.hit("a", 0);
-    limiter.hit("b", 0);
-    limiter.reset("a");
-    expect(limiter.isLimited("a", 1)).toBe(false);
-    expect(limiter.isLimited("b", 1)).toBe(true);
-    limiter.clear();
-    expect(limiter.isLimited("b", 1)).toBe(false);
+  it("keeps two rows per key at most: a write deletes the key's rows that no longer count", () => {
+    const limiter = createRateLimiter({ name: "test-c", windowMs: WINDOW, max: 100 });
+    for (let w = 0; w < 5; w++) {
+      limiter.hit("x", T0 + w * WINDOW);
+      limiter.hit("x", T0 + w * WINDOW + MINUTE);
+    }
+    expect(rows().map((r) => [r.key, r.windowStart, r.count])).toEqual([
+      ["test-c:x", T0 + 3 * WINDOW, 2],
+      ["test-c:x", T0 + 4 * WINDOW, 2],
+    ]);
   });
 
-  it("keeps a bounded number of keys in memory, forgetting expired ones first, then the oldest", () => {
-    const store = memoryRateLimitStore(3);
-    const limiter = createRateLimiter({ windowMs: MINUTE, max: 1, store });
-    limiter.hit("old", 0);
-    limiter.hit("a", 2 * MINUTE);
-    limiter.hit("b", 2 * MINUTE);
-    // Full: the expired key goes first.
-    limiter.hit("c", 2 * MINUTE);
-    expect(store.hitsAfter("a", 0)).toEqual([2 * MINUTE]);
-    expect(store.hitsAfter("old", -MINUTE)).toEqual([]);
-    // Full of live keys: the oldest one is forgotten.
-    limiter.hit("d", 2 * MINUTE);
-    expect(limiter.isLimited("a", 2 * MINUTE)).toBe(false);
-    expect(limiter.isLimited("d", 2 * MINUTE)).toBe(true);
+  it("the sweep deletes every expired row, whatever its key", () => {
+    const limiter = createRateLimiter({ name: "test-d", windowMs: WINDOW, max: 100 });
+    for (let i = 0; i < 5; i++) limiter.hit(`address-${i}`, T0);
+    limiter.hit("recent", T0 + 2 * WINDOW);
+    expect(rows()).toHaveLength(6);
+    expect(sweepRateLimits(T0 + 2 * WINDOW)).toBe(5);
+    expect(rows().map((r) => r.key)).toEqual(["test-d:recent"]);
+  });
+
+  it("reset forgets one key, clear forgets the limiter's keys and no other limiter's", () => {
+    const a = createRateLimiter({ name: "test-e", windowMs: WINDOW, max: 1 });
+    const b = createRateLimiter({ name: "test-e-bis", windowMs: WINDOW, max: 1 });
+    a.hit("x", T0);
+    a.hit("y", T0);
+    b.hit("x", T0);
+    a.reset("x");
+    expect(a.isLimited("x", T0)).toBe(false);
+    expect(a.isLimited("y", T0)).toBe(true);
+    a.clear();
+    expect(a.isLimited("y", T0)).toBe(false);
+    expect(b.isLimited("x", T0)).toBe(true);
+  });
+
+  it("counts every hit in one row per window (one upsert each)", () => {
+    const limiter = createRateLimiter({ name: "test-f", windowMs: WINDOW, max: 1000 });
+    for (let i = 0; i < 250; i++) limiter.hit("x", T0 + i);
+    expect(rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
+  });
+
+  it("refuses a name that could overlap another limiter's keys", () => {
+    expect(() => createRateLimiter({ name: "login:address", windowMs: WINDOW, max: 1 })).toThrow();
   });
 });
 
-describe("waitInMinutes", () => {
+describe("two server processes on the same SQLite file", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "shop-rate-limit-"));
+  const file = path.join(dir, "shared.db");
+  const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
+  let first: ReturnType<typeof openDatabase>;
+  let second: ReturnType<typeof openDatabase>;
+  beforeAll(() => {
+    first = openDatabase(file, options);
+    second = openDatabase(file, options);
+  });
+  afterAll(() => {
+    first.sqlite.close();
+    second.sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("share one counter: hits made by either count for both", () => {
+    const inFirst = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => first.db) });
+    const inSecond = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => second.db) });
+    for (let i = 0; i < 4; i++) (i % 2 ? inFirst : inSecond).hit("203.0.113.9", T0 + i);
+    expect(inFirst.isLimited("203.0.113.9", T0 + 10)).toBe(false);
+    inSecond.hit("203.0.113.9", T0 + 10);
+    expect(inFirst.isLimited("203.0.113.9", T0 + 11)).toBe(true);
+    expect(inSecond.isLimited("203.0.113.9", T0 + 11)).toBe(true);
+    expect(first.sqlite.prepare("select count from rate_limits where key = 'shared:203.0.113.9'").get()).toEqual({ count: 5 });
+    inFirst.reset("203.0.113.9");
+    expect(inSecond.isLimited("203.0.113.9", T0 + 12)).toBe(false);
+  });
+});
+
+describe("createBackoff", () => {
+  it("lets the first failures through, then makes each next attempt wait 2, 4, 8... seconds, 60 at most", () => {
+    const backoff = createBackoff({ name: "test-backoff", windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 });
+    let now = 1_000_000 * 15 * MINUTE;
+    const waits: number[] = [];
+    for (let failure = 1; failure <= 9; failure++) {
+      backoff.hit("admin", now);
+      waits.push(backoff.retryAfterSeconds("admin", now));
+      now += waits[waits.length - 1] * SECOND;
+      expect(backoff.isLimited("admin", now)).toBe(false);
+    }
+    expect(waits).toEqual([0, 0, 2, 4, 8, 16, 32, 60, 60]);
+    expect(backoff.isLimited("admin", now - 1)).toBe(true);
+    backoff.reset("admin");
+    expect(backoff.retryAfterSeconds("admin", now - 1)).toBe(0);
+  });
+
+  it("forgets failures older than its window", () => {
+    const backoff = createBackoff({ name: "test-backoff-b", windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 });
+    const start = 1_000_000 * 15 * MINUTE;
+    for (let i = 0; i < 10; i++) backoff.hit("admin", start);
+    const later = start + 31 * MINUTE;
+    backoff.hit("admin", later);
+    expect(backoff.retryAfterSeconds("admin", later)).toBe(0);
+  });
+});
+
+describe("formatWait", () => {
   it.each([
-    [0, "1 minute"],
-    [59, "1 minute"],
-    [61, "2 minutes"],
+    [0, "1 seconde"],
+    [1, "1 seconde"],
+    [32, "32 secondes"],
+    [59, "59 secondes"],
+    [60, "1 minute"],
+    [89, "1 minute"],
+    [90, "2 minutes"],
+    [601, "10 minutes"],
     [900, "15 minutes"],
   ])("%s s -> %s", (seconds, text) => {
-    expect(waitInMinutes(seconds)).toBe(text);
+    expect(formatWait(seconds)).toBe(text);
   });
 });

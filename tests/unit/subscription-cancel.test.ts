@@ -7,11 +7,10 @@ import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import {
   cancelSubscription,
-  MAX_CANCEL_FAILURES_PER_ORDER,
   resetSubscriptionCancelRateLimit,
   SUBSCRIPTION_NOT_FOUND_MESSAGE,
 } from "~/services/subscriptions.server";
-import { formRequest } from "../helpers/requests";
+import { formRequest, fromAddress } from "../helpers/requests";
 import {
   browserPay,
   CARDS,
@@ -76,14 +75,15 @@ async function refusal(run: () => Promise<unknown>) {
     await run();
   } catch (error) {
     expect(error).toBeInstanceOf(ShopError);
-    return { status: (error as ShopError).status, message: (error as ShopError).message };
+    const { status, message, retryAfterSeconds } = error as ShopError;
+    return { status, message, retryAfterSeconds };
   }
   throw new Error("expected a refusal");
 }
 
-async function postPage(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const response = await pageAction(routeArgs(formRequest("/abonnement/resilier", fields, { headers })));
-  return { status: response.status, body: await response.json() };
+async function postPage(fields: Record<string, string>, headers: Record<string, string> = {}, address = "192.0.2.1") {
+  const response = await pageAction(routeArgs(formRequest("/abonnement/resilier", fields, { headers }), {}, fromAddress(address)));
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 describe("cancelSubscription", () => {
@@ -170,24 +170,24 @@ describe("cancelSubscription", () => {
     expect(getOrder(b.orderId).subscriptionCanceledAt).toBe(result.canceledAt);
   });
 
-  it("refuses further attempts on an order after a few wrong emails, even with the right one", async () => {
+  it("still cancels with the right email after 20 wrong ones from other addresses: no limit per order", async () => {
     const { orderId, subscriptionId } = await paidSubscriptionOrder();
-    for (let i = 0; i < MAX_CANCEL_FAILURES_PER_ORDER; i++) {
+    for (let i = 0; i < 20; i++) {
       expect((await refusal(() => cancelSubscription({ orderId, email: `essai${i}@example.fr` }, { address: `10.0.0.${i}` }))).status).toBe(404);
     }
-    const blocked = await refusal(() => cancelSubscription({ orderId, email: EMAIL }, { address: "10.0.1.1" }));
-    expect(blocked.status).toBe(429);
-    expect(blocked.message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/);
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
-    resetSubscriptionCancelRateLimit();
-    expect(await cancelSubscription({ orderId, email: EMAIL })).toMatchObject({ outcome: "canceled" });
+    expect(await cancelSubscription({ orderId, email: EMAIL }, { address: "10.0.1.1" })).toMatchObject({ outcome: "canceled" });
+    expect((await subscriptionAtStripe(subscriptionId)).status).toBe("canceled");
   });
 
   it("refuses an address that keeps guessing order numbers", async () => {
     for (let i = 0; i < 10; i++) {
       expect((await refusal(() => cancelSubscription({ orderId: String(200_000_000 + i), email: EMAIL }, { address: "192.0.2.7" }))).status).toBe(404);
     }
-    expect((await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.7" }))).status).toBe(429);
+    const blocked = await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.7" }));
+    expect(blocked.status).toBe(429);
+    expect(blocked.message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/);
+    expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect((await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.8" }))).status).toBe(404);
   });
 });
@@ -217,6 +217,16 @@ describe("/abonnement/resilier action", () => {
 
     const again = await postPage({ orderId: String(orderId), email: EMAIL });
     expect(again).toMatchObject({ status: 200, body: { outcome: { kind: "already_canceled", orderId } } });
+  });
+
+  it("answers 429 with Retry-After and the French message to an address past its failed attempts", async () => {
+    for (let i = 0; i < 10; i++) {
+      expect((await postPage({ orderId: String(300_000_000 + i), email: EMAIL }, {}, "198.51.100.77")).status).toBe(404);
+    }
+    const blocked = await postPage({ orderId: "300000099", email: EMAIL }, { "X-Forwarded-For": "203.0.113.1" }, "198.51.100.77");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(blocked.body.outcome).toMatchObject({ kind: "refused", message: expect.stringMatching(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/) });
   });
 
   it("cancels nothing when the honeypot is filled or the form comes from another site", async () => {

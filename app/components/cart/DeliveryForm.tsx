@@ -51,6 +51,11 @@ export function DeliveryForm({
     <fetcher.Form method="post" action="/panier" {...getFormProps(form)} className="relative grid gap-x-4 gap-y-1 sm:grid-cols-2">
       <input type="hidden" name="intent" value="delivery" />
       <Honeypot />
+      {form.errors?.length ? (
+        <p role="alert" id={form.errorId} data-testid="delivery-form-error" className="mb-2 rounded-lg bg-rose-100 p-3 text-sm text-rose-700 sm:col-span-2">
+          {form.errors[0]}
+        </p>
+      ) : null}
       <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
       <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
       <Field label="Email" field={fields.email} type="email" autoComplete="email" className="sm:col-span-2" maxLength={254} />
