@@ -1,3 +1,4 @@
+import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { canBind, freePort, SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
@@ -125,5 +126,41 @@ describe("the demo shop", () => {
     expect(await exitWithin(logged, 5_000)).toMatchObject({ code: 0, signal: null });
     expect(await canBind(logged.port)).toBe(true);
     expect(await canBind(logged.emulatorPort)).toBe(true);
+  });
+});
+
+/** The status of a GET sent from a given local address (any 127.x.y.z is this machine). */
+function statusFrom(localAddress: string, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { localAddress }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+      .on("error", reject);
+  });
+}
+
+describe("rate limits across processes", () => {
+  it("two shops on one database share the limit on unknown order numbers, and a rotated X-Forwarded-For does not escape it", async () => {
+    const first = await shop({ SHOP_MODE: "demo" });
+    await first.ready();
+    const second = await shop({ SHOP_MODE: "demo", DATABASE_URL: `${first.dataDir}/shop.db` });
+    await second.ready();
+    const lookup = (server: ShopProcess, i: number) =>
+      fetch(`${server.url}/api/orders/${900000 + i}`, { headers: { "X-Forwarded-For": `203.0.113.${i}` } });
+
+    for (let i = 1; i <= 20; i++) {
+      const response = await lookup(i % 2 ? first : second, i);
+      expect(response.status).toBe(404);
+    }
+    for (const server of [first, second]) {
+      const refused = await lookup(server, 99);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect((await refused.json()).error).toMatch(/^Trop de numéros de commande introuvables ont été essayés\./);
+    }
+    // Another client (another loopback address) is not refused: the key is the TCP peer.
+    expect(await statusFrom("127.0.0.2", `${second.url}/api/orders/900099`)).toBe(404);
   });
 });
