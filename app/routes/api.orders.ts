@@ -4,6 +4,7 @@ import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/
 import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
 import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
+import { rememberOrder } from "~/services/order-session.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 
 /**
@@ -21,8 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * POST: creates an order (pending, unpaid). The client's total, status, userId and item prices
- * are ignored: amounts come from the packs and the catalogue, the customer from the email.
+ * POST: creates an order (pending, unpaid), priced from the packs. A `price` or `total` that is
+ * not the server's amount is refused (422, expected amounts in `issues`); `status` is ignored.
+ * The answer holds the order token, shown this once; the browser also remembers the order
+ * (signed `orders` cookie).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return handleApi(async () => {
@@ -30,11 +33,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const input = await readJsonBody(request, apiOrderSchema);
     try {
       const order = createOrderFromApi(input);
-      return apiJson(order, { status: 201, headers: { Location: `/api/orders/${order.id}` } });
+      const headers = new Headers({ Location: `/api/orders/${order.id}` });
+      headers.append("Set-Cookie", await rememberOrder(request, order.id));
+      return apiJson(order, { status: 201, headers });
     } catch (error) {
       if (error instanceof OrderError) {
-        const status = error.code === "out_of_stock" ? 409 : error.code === "product_not_found" ? 404 : 422;
-        return apiError(status, `Erreur lors de la création de la commande: ${error.message}`, [{ path: "items", message: error.message }]);
+        return apiError(error.status, `Erreur lors de la création de la commande: ${error.message}`, error.apiIssues().length ? error.apiIssues() : [{ path: "items", message: error.message }]);
       }
       throw error;
     }

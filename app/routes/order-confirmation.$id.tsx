@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { readOrderProof } from "~/http/order-proof.server";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
@@ -15,9 +16,13 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
-export async function loader({ params }: LoaderFunctionArgs) {
+/**
+ * The order by its number: progress, items, total, postcode and city. The name and the street
+ * too for the buyer's own browser, the order token (?token=) or an administrator.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
-  const order = id ? getOrderSummary(id) : null;
+  const order = id ? getOrderSummary(id, await readOrderProof(request)) : null;
   return json({ order }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
 }
 
@@ -88,6 +93,12 @@ export default function OrderConfirmation() {
             <div className="mt-3">
               <ShippingAddress order={order} />
             </div>
+            {order.owner ? null : (
+              <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
+                Le nom et la rue s'affichent dans le navigateur qui a passé la commande, ou sur la page de suivi avec l'adresse email de la
+                commande.
+              </p>
+            )}
             <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
             <ul className="mt-3 space-y-2 text-sm text-ink-soft">
               <li>Votre commande est expédiée sous 24 heures.</li>

@@ -23,6 +23,7 @@ import { ensureCartId, readCartId } from "~/services/cart-session.server";
 import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
+import { rememberOrder } from "~/services/order-session.server";
 import { OrderError } from "~/services/orders.server";
 
 export const meta: MetaFunction = () =>
@@ -48,9 +49,9 @@ function isScriptRequest(request: Request) {
 
 type Toast = { message: string; description?: string };
 
-function withCookie(setCookie: string | undefined): HeadersInit {
+function withCookie(...setCookies: (string | undefined)[]): HeadersInit {
   const headers = new Headers(NO_STORE_HEADERS);
-  if (setCookie) headers.append("Set-Cookie", setCookie);
+  for (const cookie of setCookies) if (cookie) headers.append("Set-Cookie", cookie);
   return headers;
 }
 
@@ -83,7 +84,9 @@ export async function action({ request }: ActionFunctionArgs) {
         const cart = addToCart(cartId, parsed.data);
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
-        if (error instanceof CartError) return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : 404, error.message);
+        if (error instanceof CartError) {
+          return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : error.code === "invalid_pack" ? 422 : 404, error.message);
+        }
         throw error;
       }
     }
@@ -103,7 +106,11 @@ export async function action({ request }: ActionFunctionArgs) {
         const cart = setLineQuantity(cartId, lineId, quantity);
         return succeed({ ok: true as const, intent, count: cart.count }, quantity < 1 ? CART_TOASTS.removed : null);
       } catch (error) {
-        if (error instanceof CartError) return fail(failure, 404, error.message);
+        if (error instanceof CartError) {
+          // A quantity the pack does not allow: the toast says why (10 at most, 1 trial pack).
+          if (error.code === "quantity_limit") return fail({ message: failure.message, description: error.message }, 422);
+          return fail(failure, 404, error.message);
+        }
         throw error;
       }
     }
@@ -127,14 +134,23 @@ export async function action({ request }: ActionFunctionArgs) {
       try {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
         const { orderId } = submitDelivery(cartId, submission.value);
-        if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(undefined) });
-        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(undefined) });
+        // This browser now proves it owns the order (its name and street show on its pages).
+        const remembered = await rememberOrder(request, orderId);
+        if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });
+        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(remembered) });
       } catch (error) {
         if (!(error instanceof OrderError)) throw error;
+        // The trial pack already bought with this email: said under the email field.
+        const reply =
+          error.code === "trial_used" ? submission.reply({ fieldErrors: { email: [error.message] } }) : submission.reply({ formErrors: [error.message] });
         const toast = { message: "Erreur", description: `Erreur lors de la création de la commande: ${error.message}` };
-        if (!script) return redirectWithError("/panier", toast);
-        return jsonWithError({ ok: false as const, intent, result: submission.reply(), error: error.message }, toast, {
-          status: 409,
+        if (!script) {
+          if (error.code === "empty_cart") return redirectWithError("/panier", toast);
+          // Shown on /panier?etape=livraison with the typed values kept (post without JavaScript).
+          return json({ ok: false as const, intent, result: reply, error: error.message }, { status: error.status, headers: withCookie(undefined) });
+        }
+        return jsonWithError({ ok: false as const, intent, result: reply, error: error.message }, toast, {
+          status: error.status,
           headers: withCookie(undefined),
         });
       }

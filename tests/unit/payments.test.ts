@@ -16,12 +16,14 @@ import {
   deliverWebhooksToRoute,
   getOrder,
   jsonRequest,
+  ownerRequest,
   productStock,
   recordedEventIds,
   replayEvent,
   routeArgs,
   startTestEmulator,
   stopTestEmulator,
+  TEST_ACCESS,
 } from "./payments-fixtures";
 
 let emulator: StripeEmulatorHandle;
@@ -34,7 +36,7 @@ afterAll(async () => {
 });
 
 async function start(orderId: number, extra: Record<string, unknown> = {}) {
-  const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "one_off", ...extra })));
+  const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "one_off", ...extra })));
   return { status: response.status, body: await response.json() };
 }
 
@@ -226,7 +228,7 @@ describe("payable orders only", () => {
       issues: [],
       code: "out_of_stock",
     });
-    await expect(startOneOffPayment(orderId)).rejects.toMatchObject({ status: 409, code: "out_of_stock" });
+    await expect(startOneOffPayment(orderId, TEST_ACCESS)).rejects.toMatchObject({ status: 409, code: "out_of_stock" });
   });
 
   it("answers 404 for an unknown order, and for an order that belongs to another visitor's cart", async () => {
