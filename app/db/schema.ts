@@ -112,7 +112,13 @@ export const orders = sqliteTable(
     totalCents: integer("total_cents").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     customerEmail: text("customer_email"),
+    /**
+     * The order's own snapshot of who it is for, as typed at checkout: every page reads these,
+     * never the customer account (which an anonymous checkout links but never changes).
+     */
     customerName: text("customer_name"),
+    customerFirstName: text("customer_first_name"),
+    customerLastName: text("customer_last_name"),
     shippingAddress: text("shipping_address"),
     shippingPostalCode: text("shipping_postal_code"),
     shippingCity: text("shipping_city"),
@@ -122,6 +128,11 @@ export const orders = sqliteTable(
     stripeCustomerId: text("stripe_customer_id"),
     stripePaymentIntentId: text("stripe_payment_intent_id"),
     stripeSubscriptionId: text("stripe_subscription_id"),
+    /**
+     * SHA-256 (hex) of the order token given once to the API client that created the order;
+     * the token itself is never stored. Holding it proves ownership of the order.
+     */
+    tokenHash: text("token_hash"),
     /** Makes the delivery-form submission idempotent. */
     checkoutKey: text("checkout_key"),
     cartId: text("cart_id"),

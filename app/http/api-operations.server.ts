@@ -1,9 +1,7 @@
-import { adminOrderApiSchema } from "~/schemas/admin-order";
 import {
   adminLoginResponseSchema,
   adminLogoutResponseSchema,
   adminOrderListResponseSchema,
-  adminOrderResponseSchema,
   adminSessionListResponseSchema,
   adminSessionResponseSchema,
   attachPaymentMethodResponseSchema,
@@ -12,8 +10,10 @@ import {
   contactCreatedResponseSchema,
   contactRequestListResponseSchema,
   contactRequestResponseSchema,
+  createdOrderResponseSchema,
   openApiDocumentResponseSchema,
   orderItemListResponseSchema,
+  orderUpdateResponseSchema,
   paymentConfirmResponseSchema,
   paymentStartResponseSchema,
   productListResponseSchema,
@@ -30,7 +30,7 @@ import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
 import { contactStatusSchema } from "~/schemas/contact-status";
 import { loginSchema } from "~/schemas/login";
-import { apiOrderSchema } from "~/schemas/order";
+import { apiOrderSchema, orderUpdateApiSchema } from "~/schemas/order";
 import {
   attachPaymentMethodBodySchema,
   confirmPaymentBodySchema,
@@ -55,8 +55,10 @@ const CART_ID_PARAM = {
 };
 
 const PAYMENT_ERRORS = {
-  404: "Commande introuvable (ou commande d'un autre panier)",
-  409: "Commande déjà payée, vide, en rupture, ou tentative déjà en cours (`code`)",
+  404: "Commande introuvable (ou ni son panier ni son jeton : même réponse)",
+  409:
+    "Commande déjà payée, vide, en rupture, sans adresse email (`order_email_missing`), pack d'essai déjà acheté avec cet email (`trial_used`) " +
+    "ou demandé en abonnement (`trial_one_off_only`), ou tentative déjà en cours (`code`)",
   502: "Réponse incomplète du service de paiement (`code` missing_client_secret)",
   503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
 };
@@ -94,7 +96,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Ajoute un pack au panier (le panier ne contient qu'un produit à la fois)",
     description:
       "Seuls `productId` et `packId` (ou `variantName`, le nom exact du pack) sont lus : la ligne est créée en quantité 1 au prix du pack. " +
-      "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin.",
+      "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin. " +
+      "Un pack inconnu est refusé (422, les packs sont listés dans le message).",
     tag: "Panier",
     auth: "own-cart",
     body: cartAddSchema,
@@ -104,7 +107,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: cartAddResponseSchema,
       headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock" },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu" },
   },
   {
     method: "get",
@@ -125,12 +128,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.cart.$id.ts",
     operationId: "setCartItemQuantity",
     summary: "Change la quantité d'une ligne (en dessous de 1, la ligne est retirée)",
+    description: "10 exemplaires d'un pack au plus, et exactement 1 du pack d'essai : au-delà, 422 avec la raison.",
     tag: "Panier",
     auth: "own-cart",
     pathParams: [{ name: "id", description: "Identifiant de la ligne du panier" }],
     body: cartQuantitySchema,
     success: { status: 200, description: "Les lignes du panier après la modification", schema: cartItemsResponseSchema },
-    errors: { 404: "Article introuvable dans votre panier" },
+    errors: { 404: "Article introuvable dans votre panier", 422: "Quantité que le pack n'autorise pas" },
   },
   {
     method: "delete",
@@ -179,30 +183,47 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/orders",
     file: "app/routes/api.orders.ts",
     operationId: "createOrder",
-    summary: "Crée une commande (en attente, non payée)",
+    summary: "Crée une commande (en attente, non payée) et donne son jeton",
     description:
-      "Même règles que le formulaire de livraison : le client est trouvé ou créé d'après son email, les montants sont recalculés d'après les packs. " +
-      "`total`, `status`, `userId` et le `price` des articles sont acceptés et ignorés.",
+      "Le corps de la spécification est accepté tel quel : `total`, `status`, `userId`, les quatre champs de livraison et `items` (`productId`, `quantity`, `price`). " +
+      "Une commande contient un seul article : un pack, 10 exemplaires au plus, le pack d'essai (0.99) en 1 exemplaire et une seule fois par adresse email (409 sinon). " +
+      "L'article désigne son pack par `packId`, par son nom exact (`variantName`) ou par son prix (`price`) quand c'est exactement le prix d'un pack ; sinon 422, les trois packs listés. " +
+      "Les montants viennent des packs : un `price` ou un `total` qui n'est pas celui du serveur est refusé (422), les montants attendus dans `issues` " +
+      "(par exemple `{ \"path\": \"items.0.price\", \"message\": \"Prix attendu : 25.90\" }`), jamais corrigé en silence. " +
+      "`status` n'est jamais suivi : la commande est créée `pending` et non payée, seul le serveur la marque payée après Stripe. " +
+      "`customerEmail` et `customerName` sont facultatifs ici (l'email est requis avant le paiement, voir PUT /api/orders/{id}). " +
+      "Le client existant désigné par `userId`, ou trouvé par l'email, est rattaché sans jamais être modifié ; la commande garde sa propre copie du nom et de l'adresse. " +
+      "La réponse contient le jeton `token` de la commande, donné une seule fois : il prouve la propriété (voir GET et PUT /api/orders/{id} et les paiements).",
     tag: "Commandes",
     auth: "public",
     body: apiOrderSchema,
     success: {
       status: 201,
-      description: "La commande créée, avec son numéro `id`",
-      schema: publicOrderResponseSchema,
-      headers: { Location: "/api/orders/{id}" },
+      description: "La commande créée, avec son numéro `id` et son jeton `token`",
+      schema: createdOrderResponseSchema,
+      headers: { Location: "/api/orders/{id}", "Set-Cookie": "Cookie signé `orders` : ce navigateur se souvient de ses commandes" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu", 429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
+    errors: {
+      404: "Produit introuvable",
+      409: "Produit en rupture de stock, ou pack d'essai déjà acheté avec cet email",
+      422: "Pack inconnu (les packs sont listés), quantité ou nombre d'articles refusés, ou montant différent de celui du serveur (montants attendus dans `issues`)",
+      429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)",
+    },
   },
   {
     method: "get",
     path: "/api/orders/{id}",
     file: "app/routes/api.orders.$id.ts",
     operationId: "getOrder",
-    summary: "Une commande (pages de confirmation et de suivi), sans données de compte",
+    summary: "Une commande (pages de confirmation et de suivi)",
+    description:
+      "Avec le numéro seul : statut, date, articles, total, numéro de suivi, code postal et ville (`access: \"public\"`). " +
+      "Le nom, la rue et l'email seulement à qui prouve posséder la commande (`access: \"owner\"`) : le navigateur qui l'a passée " +
+      "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur.",
     tag: "Commandes",
     auth: "public",
     pathParams: [{ name: "id", description: "Numéro de commande (9 chiffres)" }],
+    query: [{ name: "token", description: "Jeton de la commande (ou en-tête X-Order-Token)", schema: { type: "string" } }],
     success: { status: 200, description: "La commande et ses articles", schema: publicOrderResponseSchema },
     errors: { 429: "Trop de numéros de commande introuvables depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
@@ -211,15 +232,28 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/orders/{id}",
     file: "app/routes/api.orders.$id.ts",
     operationId: "updateOrder",
-    summary: "Statut de préparation et numéro de suivi d'une commande",
+    summary: "Administration : statut et numéro de suivi ; détenteur du jeton : email et nom de la commande",
     description:
-      "`status` : pending, processing, shipped ou delivered (les libellés Commande reçue, En préparation, Expédiée, Livrée et `completed` sont acceptés). " +
-      "`trackingNumber` vide ou null l'efface. Le statut de paiement n'est pas modifiable ici.",
+      "Administrateur : `status` (pending, processing, shipped ou delivered ; les libellés Commande reçue, En préparation, Expédiée, Livrée et `completed` sont acceptés) " +
+      "et `trackingNumber` (vide ou null l'efface). " +
+      "Détenteur du jeton (ou administrateur), tant que la commande n'est pas payée : les champs de paiement de la spécification `customerEmail` et `customerName` " +
+      "(le client de cet email est rattaché, jamais modifié). `isSubscription`, `stripeSubscriptionId` et, pour le détenteur du jeton, `status` (`confirmed`) sont acceptés et ignorés : " +
+      "rien ici ne marque une commande payée, le mode se choisit au démarrage du paiement (`isSubscription: true` est refusé pour le pack d'essai).",
     tag: "Commandes",
-    auth: "admin",
+    auth: "order-token",
     pathParams: [{ name: "id", description: "Numéro de commande" }],
-    body: adminOrderApiSchema,
-    success: { status: 200, description: "La commande modifiée", schema: adminOrderResponseSchema },
+    query: [{ name: "token", description: "Jeton de la commande (ou en-tête X-Order-Token)", schema: { type: "string" } }],
+    body: orderUpdateApiSchema,
+    success: {
+      status: 200,
+      description: "La commande modifiée : vue de l'administration pour l'administrateur, vue du propriétaire pour le détenteur du jeton",
+      schema: orderUpdateResponseSchema,
+    },
+    errors: {
+      403: "Numéro de suivi réservé à l'administrateur",
+      409: "Commande déjà payée, ou pack d'essai déjà acheté avec cet email",
+      422: "`isSubscription: true` pour le pack d'essai",
+    },
   },
   {
     method: "get",
@@ -240,9 +274,10 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.payments.start.ts",
     operationId: "startPayment",
     summary: "Démarre le paiement d'une commande (achat unique ou abonnement)",
-    description: "Réservé au visiteur dont le panier a créé la commande. Le montant vient toujours de la commande.",
+    description:
+      "Le montant vient toujours de la commande, qui doit avoir une adresse email. Le pack d'essai ne se paie qu'en achat unique, et une seule fois par adresse email.",
     tag: "Paiement",
-    auth: "own-cart",
+    auth: "order-owner",
     body: startPaymentBodySchema,
     success: { status: 200, description: "Secret client du paiement, ou `paid: true` si la commande est déjà payée", schema: paymentStartResponseSchema },
     errors: PAYMENT_ERRORS,
@@ -266,9 +301,10 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.create-subscription.ts",
     operationId: "createSubscription",
     summary: "Abonnement : prélevé maintenant, puis toutes les 4 semaines à partir du 30e jour",
-    description: "Les champs `productId`, `quantity` et `userId` de la spécification sont acceptés et ignorés : tout vient de la commande.",
+    description:
+      "Les champs `productId`, `quantity` et `userId` de la spécification sont acceptés et ignorés : tout vient de la commande. Refusé pour le pack d'essai (409 `trial_one_off_only`).",
     tag: "Paiement",
-    auth: "own-cart",
+    auth: "order-owner",
     body: createSubscriptionBodySchema,
     success: { status: 200, description: "Secret client de la première facture", schema: subscriptionStartResponseSchema },
     errors: PAYMENT_ERRORS,
@@ -280,7 +316,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: "attachPaymentMethod",
     summary: "La carte devient celle des prochains prélèvements de l'abonnement",
     tag: "Paiement",
-    auth: "own-cart",
+    auth: "order-owner",
     body: attachPaymentMethodBodySchema,
     success: { status: 200, description: "Carte rattachée", schema: attachPaymentMethodResponseSchema },
     errors: {

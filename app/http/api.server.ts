@@ -137,8 +137,7 @@ export function methodNotAllowed(allowed: string[]) {
 
 /** The JSON answer to a refusal: `{ error, issues, code }`, the issue on the error's field if it has one, and its Retry-After. */
 export function shopErrorResponse(error: ShopError) {
-  const issues: ApiIssue[] = error.field ? [{ path: error.field, message: error.message }] : [];
-  return apiJson({ error: error.message, issues, code: error.code }, { status: error.status, headers: retryAfterHeaders(error) });
+  return apiJson({ error: error.message, issues: error.apiIssues(), code: error.code }, { status: error.status, headers: retryAfterHeaders(error) });
 }
 
 /**

@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from "./api.server";
  * and the web forms use (zod 4 emits JSON Schema draft 2020-12, OpenAPI 3.1's dialect).
  */
 
-export type Auth = "public" | "own-cart" | "admin" | "demo" | "stripe-signature";
+export type Auth = "public" | "own-cart" | "order-owner" | "order-token" | "admin" | "demo" | "stripe-signature";
 
 type ApiResponseSpec = { description: string; schema?: z.ZodType };
 
@@ -51,6 +51,10 @@ export type ApiOperation = {
 const AUTH_TEXT: Record<Auth, string> = {
   public: "Public.",
   "own-cart": "Panier du visiteur : le cookie signé `cart` désigne le seul panier accessible.",
+  "order-owner":
+    "Propriétaire de la commande : le panier qui l'a créée (cookie signé `cart`, pages de la boutique), ou le jeton de la commande reçu à sa création (champ `token` du corps ou en-tête `X-Order-Token`, clients de l'API). Sans l'un ni l'autre, la réponse est celle d'une commande inconnue (404).",
+  "order-token":
+    "Jeton de la commande (en-tête `X-Order-Token` ou `?token=`, reçu à sa création) ou session administrateur (cookie `__admin`) ; 401 sans l'un ni l'autre, 404 si le jeton n'est pas celui de la commande.",
   admin: "Session administrateur (cookie `__admin`) requise ; 401 sinon.",
   demo: "Mode démo uniquement ; 404 en mode production.",
   "stripe-signature": "Appelé par Stripe : en-tête `Stripe-Signature` vérifié avec le secret du webhook.",
@@ -59,6 +63,8 @@ const AUTH_TEXT: Record<Auth, string> = {
 export const AUTH_LABEL: Record<Auth, string> = {
   public: "Public",
   "own-cart": "Panier du visiteur",
+  "order-owner": "Propriétaire de la commande (panier ou jeton)",
+  "order-token": "Jeton de la commande ou session administrateur",
   admin: "Session administrateur",
   demo: "Mode démo uniquement",
   "stripe-signature": "Signature Stripe",
@@ -72,6 +78,16 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output") {
 }
 
 const errorRef = { $ref: "#/components/schemas/ApiError" };
+
+const SECURITY: Record<Auth, Record<string, string[]>[]> = {
+  public: [],
+  "own-cart": [{ cartCookie: [] }, {}],
+  "order-owner": [{ cartCookie: [] }, { orderToken: [] }],
+  "order-token": [{ orderToken: [] }, { adminSession: [] }],
+  admin: [{ adminSession: [] }],
+  demo: [],
+  "stripe-signature": [{ stripeSignature: [] }],
+};
 
 function errorResponse(description: string) {
   return { description, content: { "application/json": { schema: errorRef } } };
@@ -104,6 +120,7 @@ export function documentedErrors(op: ApiOperation): Record<number, string> {
   }
   if (op.method !== "get" && op.auth !== "stripe-signature") add(403, ORIGIN_ERROR);
   if (op.auth === "admin") add(401, "Session administrateur requise");
+  if (op.auth === "order-token") add(401, "Jeton de commande ou session administrateur requis");
   if (op.auth === "demo") add(404, "Indisponible en mode production");
   for (const [status, text] of Object.entries(op.errors ?? {})) add(Number(status), text);
   return errors;
@@ -144,8 +161,7 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: q.schema ?? { type: "string" } })),
     ];
 
-    const security =
-      op.auth === "admin" ? [{ adminSession: [] }] : op.auth === "own-cart" ? [{ cartCookie: [] }, {}] : op.auth === "stripe-signature" ? [{ stripeSignature: [] }] : [];
+    const security = SECURITY[op.auth];
 
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
@@ -170,7 +186,10 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       description:
         "API JSON de la boutique. Montants en chaînes décimales (\"25.90\"), dates en ISO 8601 (UTC). " +
         "Corps en `application/json`, 64 ko au plus. " +
-        "Toute erreur a la forme `{ \"error\": \"…\", \"issues\": [{ \"path\": \"…\", \"message\": \"…\" }] }`.",
+        "Toute erreur a la forme `{ \"error\": \"…\", \"issues\": [{ \"path\": \"…\", \"message\": \"…\" }] }`. " +
+        "Confidentialité : un numéro de commande seul montre l'avancement, la date, les articles, le total, le numéro de suivi, " +
+        "le code postal et la ville ; le nom, la rue et l'email seulement à qui prouve posséder la commande " +
+        "(le navigateur qui l'a passée, son jeton `X-Order-Token`, une session administrateur).",
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     tags: API_TAGS.map((name) => ({ name })),
@@ -180,6 +199,12 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       securitySchemes: {
         adminSession: { type: "apiKey", in: "cookie", name: "__admin", description: "Session administrateur (POST /api/admin/login)" },
         cartCookie: { type: "apiKey", in: "cookie", name: "cart", description: "Panier du visiteur, créé au premier ajout" },
+        orderToken: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Order-Token",
+          description: "Jeton d'une commande, donné une seule fois dans la réponse 201 de POST /api/orders (aussi accepté en ?token= ou dans le champ token des paiements)",
+        },
         stripeSignature: { type: "apiKey", in: "header", name: "Stripe-Signature", description: "Signature des webhooks Stripe" },
       },
     },

@@ -8,6 +8,11 @@ export type Pack = {
   originalPriceCents: number;
   discount: boolean;
   popular: boolean;
+  /**
+   * The trial pack: one per order, bought once per email address, and only as a one-off
+   * purchase (the rules are in services/packs.server.ts).
+   */
+  trial: boolean;
 };
 
 export const PACKS: readonly Pack[] = [
@@ -20,6 +25,7 @@ export const PACKS: readonly Pack[] = [
     originalPriceCents: 1599,
     discount: true,
     popular: false,
+    trial: true,
   },
   {
     id: 2,
@@ -30,6 +36,7 @@ export const PACKS: readonly Pack[] = [
     originalPriceCents: 3180,
     discount: true,
     popular: false,
+    trial: false,
   },
   {
     id: 3,
@@ -40,6 +47,7 @@ export const PACKS: readonly Pack[] = [
     originalPriceCents: 4770,
     discount: true,
     popular: true,
+    trial: false,
   },
 ] as const;
 

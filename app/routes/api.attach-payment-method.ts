@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { readOrderToken } from "~/http/order-proof.server";
 import { attachPaymentMethodBodySchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
 import { attachSubscriptionPaymentMethod } from "~/services/payments/subscription.server";
@@ -15,6 +16,5 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, attachPaymentMethodBodySchema);
-    const cartId = await readCartId(request);
-    return apiJson(await attachSubscriptionPaymentMethod(body, { cartId }));
+    return apiJson(await attachSubscriptionPaymentMethod(body, { cartId: await readCartId(request), token: readOrderToken(request, body.token) }));
   });

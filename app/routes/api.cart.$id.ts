@@ -33,7 +33,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const cart = setLineQuantity(cartId, lineId, quantity);
       return request.method === "DELETE" ? noContent() : apiJson(toApiCartItems(cart));
     } catch (error) {
-      if (error instanceof CartError) return apiError(404, LINE_NOT_FOUND);
+      if (error instanceof CartError) {
+        // A quantity the pack does not allow (10 at most, exactly 1 of the trial pack).
+        if (error.code === "quantity_limit") return apiError(422, "Quantité refusée", [{ path: "quantity", message: error.message }]);
+        return apiError(404, LINE_NOT_FOUND);
+      }
       throw error;
     }
   });

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
+import { readOrderToken } from "~/http/order-proof.server";
 import { createSubscriptionBodySchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
@@ -17,11 +18,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, createSubscriptionBodySchema);
-    const cartId = await readCartId(request);
     const result = await createOrderSubscription(
       body.orderId,
       { customerEmail: body.customerEmail, customerName: body.customerName },
-      { cartId },
+      { cartId: await readCartId(request), token: readOrderToken(request, body.token) },
     );
     return apiJson(result);
   });

@@ -1,38 +1,80 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdminApi } from "~/http/admin-guard.server";
-import { apiError, apiJson, handleApi, methodNotAllowed, parseId, readJsonBody } from "~/http/api.server";
+import { apiError, apiJson, handleApi, methodNotAllowed, parseId, readJsonBody, zodIssues } from "~/http/api.server";
 import { clientAddress } from "~/http/client-address.server";
+import { readOrderProof } from "~/http/order-proof.server";
 import { adminOrderApiSchema } from "~/schemas/admin-order";
+import { orderUpdateApiSchema } from "~/schemas/order";
 import { getAdminOrder, orderToApi, updateAdminOrder } from "~/services/admin-orders.server";
 import { lookupOrderByNumber } from "~/services/limits.server";
-import { getPublicOrder } from "~/services/orders.server";
+import { holdsOrder } from "~/services/order-access.server";
+import { getApiOrder, OrderError, updateOrderCheckout } from "~/services/orders.server";
+import { findOrder } from "~/services/payments/payment-state.server";
 
 /**
  * /api/orders/{id}
  *
- * GET: the public view of an order (what the confirmation and tracking pages show): status,
- * address, total and items, never any account data. Order ids are random 9-digit numbers,
- * and unknown ones are counted per client address: 429 past the limit (limits.server.ts).
+ * GET: the order (what the confirmation and tracking pages show). With its number alone:
+ * status, date, items, total, tracking number, postcode and city. The name, the street and
+ * the email only to whoever proves they own it: the browser that created it (cart or
+ * `orders` cookie), its token (X-Order-Token header or ?token=), or an administrator.
+ * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  *
- * PUT (admin only): { status?, trackingNumber? }, status one of the four fulfilment statuses
- * (the French labels are accepted); 401 without an admin session. Payment state is not writable here.
+ * PUT: the administrator's { status?, trackingNumber? } (status one of the four fulfilment
+ * statuses, French labels accepted), and, while the order is unpaid, the checkout fields
+ * { customerEmail?, customerName?, isSubscription? } for the holder of the order token (or
+ * the administrator). For a token holder `status` is ignored: nothing here marks an order paid.
  */
+const NOT_FOUND = "Commande introuvable";
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  return handleApi(() => {
+  return handleApi(async () => {
     const id = parseId(params.id, "Numéro de commande");
-    const order = lookupOrderByNumber(clientAddress(request, context), () => getPublicOrder(id));
-    return order ? apiJson(order) : apiError(404, "Commande introuvable");
+    const proof = await readOrderProof(request);
+    const order = lookupOrderByNumber(clientAddress(request, context), () => getApiOrder(id, proof));
+    return order ? apiJson(order) : apiError(404, NOT_FOUND);
   });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
-    await requireAdminApi(request);
     const id = parseId(params.id, "Numéro de commande");
-    const update = await readJsonBody(request, adminOrderApiSchema);
-    if (!updateAdminOrder(id, update)) return apiError(404, "Commande introuvable");
-    const order = getAdminOrder(id);
-    return apiJson(order ? orderToApi(order) : null);
+    const update = await readJsonBody(request, orderUpdateApiSchema);
+    const proof = await readOrderProof(request);
+    const checkout = { customerEmail: update.customerEmail, customerName: update.customerName, isSubscription: update.isSubscription };
+
+    if (proof.admin) {
+      const adminFields = { status: update.status, trackingNumber: update.trackingNumber };
+      const hasAdminFields = adminFields.status !== undefined || adminFields.trackingNumber !== undefined;
+      const parsed = hasAdminFields ? adminOrderApiSchema.safeParse(adminFields) : null;
+      if (parsed && !parsed.success) return apiError(422, "Données invalides", zodIssues(parsed.error));
+      if (!findOrder(id)) return apiError(404, NOT_FOUND);
+      try {
+        updateOrderCheckout(id, checkout);
+      } catch (error) {
+        if (error instanceof OrderError) return apiError(error.status, error.message, error.apiIssues());
+        throw error;
+      }
+      if (parsed?.success) updateAdminOrder(id, parsed.data);
+      const order = getAdminOrder(id);
+      return order ? apiJson(orderToApi(order)) : apiError(404, NOT_FOUND);
+    }
+
+    if (!proof.token) {
+      return apiError(401, "Jeton de commande ou session administrateur requis : en-tête X-Order-Token (ou ?token=) avec le jeton reçu à la création.");
+    }
+    // A wrong token and an unknown order get the same answer.
+    const order = findOrder(id);
+    if (!order || !holdsOrder(order, { token: proof.token })) return apiError(404, NOT_FOUND);
+    if (update.trackingNumber !== undefined) {
+      return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [{ path: "trackingNumber", message: "Réservé à l'administrateur." }]);
+    }
+    try {
+      updateOrderCheckout(id, checkout);
+    } catch (error) {
+      if (error instanceof OrderError) return apiError(error.status, error.message, error.apiIssues());
+      throw error;
+    }
+    return apiJson(getApiOrder(id, { token: proof.token }));
   });
 }

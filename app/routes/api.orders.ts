@@ -6,6 +6,7 @@ import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
 import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
 import { throttlePublicWrite } from "~/services/limits.server";
+import { rememberOrder } from "~/services/order-session.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 
 /**
@@ -23,9 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * POST: creates an order (pending, unpaid). The client's total, status, userId and item prices
- * are ignored: amounts come from the packs and the catalogue, the customer from the email.
- * Orders created are counted per client address: 429 past the limit (limits.server.ts).
+ * POST: creates an order (pending, unpaid), priced from the packs. A `price` or `total` that is
+ * not the server's amount is refused (422, expected amounts in `issues`); `status` is ignored.
+ * The answer holds the order token, shown this once; the browser also remembers the order
+ * (signed `orders` cookie). Orders created are counted per client address: 429 past the limit
+ * (limits.server.ts).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
@@ -33,11 +36,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const input = await readJsonBody(request, apiOrderSchema);
     try {
       const order = throttlePublicWrite("api-order", clientAddress(request, context), () => createOrderFromApi(input));
-      return apiJson(order, { status: 201, headers: { Location: `/api/orders/${order.id}` } });
+      const headers = new Headers({ Location: `/api/orders/${order.id}` });
+      headers.append("Set-Cookie", await rememberOrder(request, order.id));
+      return apiJson(order, { status: 201, headers });
     } catch (error) {
       if (error instanceof OrderError) {
-        const status = error.code === "out_of_stock" ? 409 : error.code === "product_not_found" ? 404 : 422;
-        return apiError(status, `Erreur lors de la création de la commande: ${error.message}`, [{ path: "items", message: error.message }]);
+        return apiError(error.status, `Erreur lors de la création de la commande: ${error.message}`, error.apiIssues().length ? error.apiIssues() : [{ path: "items", message: error.message }]);
       }
       throw error;
     }

@@ -21,13 +21,13 @@ const STATUS_MEANING: [string, string][] = [
   ["201", "Créé (le corps contient le nouvel identifiant `id`)"],
   ["204", "Supprimé ou vidé, sans corps"],
   ["400", "JSON mal formé ou identifiant mal formé (abc, -1, 1.5, 1e9999...)"],
-  ["401", "Session administrateur absente"],
+  ["401", "Session administrateur (ou jeton de commande) absente"],
   ["403", "Ressource d'un autre visiteur, ou requête venue d'un autre site"],
   ["404", "Identifiant inconnu"],
   ["409", "Conflit (rupture de stock, doublon, paiement déjà en cours...)"],
   ["413", "Corps trop volumineux (64 ko au plus)"],
   ["415", "Corps qui n'est pas du JSON (Content-Type: application/json attendu)"],
-  ["422", "Données invalides : un message par champ dans `issues`"],
+  ["422", "Données invalides : un message par champ dans `issues` (pour un prix ou un total refusé, le montant attendu)"],
   ["429", "Trop de tentatives de connexion (en-tête Retry-After)"],
 ];
 
@@ -79,6 +79,27 @@ export default function ApiDocs() {
               <code className="rounded bg-sand px-1">{'{ "error": "Message en français", "issues": [{ "path": "email", "message": "…" }] }'}</code>
             </li>
             <li>Les requêtes qui modifient quelque chose depuis un navigateur doivent venir du site lui-même (sinon 403).</li>
+            <li>
+              <Text>
+                {
+                  "Commandes : `POST /api/orders` répond avec le jeton `token` de la commande, donné une seule fois. Il prouve la propriété de la commande : en-tête `X-Order-Token` (ou `?token=`) pour `GET` et `PUT /api/orders/{id}`, champ `token` (ou le même en-tête) pour démarrer le paiement. Le serveur n'en garde que l'empreinte."
+                }
+              </Text>
+            </li>
+            <li>
+              <Text>
+                {
+                  "Montants : le serveur calcule chaque montant d'après les packs. Un `price` ou un `total` envoyé qui n'est pas le sien est refusé (422, montant attendu dans `issues`), jamais corrigé en silence ; un `status` envoyé (`paid`, `confirmed`) n'est jamais suivi."
+                }
+              </Text>
+            </li>
+            <li>
+              <Text>
+                {
+                  "Confidentialité : un numéro de commande seul montre l'avancement, la date, les articles, le total, le numéro de suivi, le code postal et la ville. Le nom, la rue et l'email seulement à qui prouve posséder la commande : le navigateur qui l'a passée, son jeton, une session administrateur (et, sur la page de suivi, l'email de la commande)."
+                }
+              </Text>
+            </li>
           </ul>
           <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Codes de statut">
             <table className="mt-2 w-full border-collapse text-left text-sm">

@@ -5,6 +5,7 @@ import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/car
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
+import { readOrderProof } from "~/http/order-proof.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -21,11 +22,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
-/** Unknown numbers are counted per client address: 429 past the limit (limits.server.ts). */
+/**
+ * The order by its number: progress, items, total, postcode and city. The name and the street
+ * too for the buyer's own browser, the order token (?token=) or an administrator.
+ * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
+ */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   try {
-    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id)) : null;
+    const proof = await readOrderProof(request);
+    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id, proof)) : null;
     return json({ order, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
   } catch (error) {
     const refusal = actionError(error);
@@ -115,6 +121,12 @@ export default function OrderConfirmation() {
             <div className="mt-3">
               <ShippingAddress order={order} />
             </div>
+            {order.owner ? null : (
+              <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
+                Le nom et la rue s'affichent dans le navigateur qui a passé la commande, ou sur la page de suivi avec l'adresse email de la
+                commande.
+              </p>
+            )}
             <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
             <ul className="mt-3 space-y-2 text-sm text-ink-soft">
               <li>Votre commande est expédiée sous 24 heures.</li>

@@ -27,6 +27,7 @@ import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/se
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
+import { rememberOrder } from "~/services/order-session.server";
 import { OrderError } from "~/services/orders.server";
 
 export const meta: MetaFunction = () =>
@@ -52,9 +53,9 @@ function isScriptRequest(request: Request) {
 
 type Toast = { message: string; description?: string };
 
-function withCookie(setCookie: string | undefined): HeadersInit {
+function withCookie(...setCookies: (string | undefined)[]): HeadersInit {
   const headers = new Headers(NO_STORE_HEADERS);
-  if (setCookie) headers.append("Set-Cookie", setCookie);
+  for (const cookie of setCookies) if (cookie) headers.append("Set-Cookie", cookie);
   return headers;
 }
 
@@ -87,7 +88,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const cart = addToCart(cartId, parsed.data);
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
-        if (error instanceof CartError) return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : 404, error.message);
+        if (error instanceof CartError) {
+          return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : error.code === "invalid_pack" ? 422 : 404, error.message);
+        }
         throw error;
       }
     }
@@ -107,7 +110,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const cart = setLineQuantity(cartId, lineId, quantity);
         return succeed({ ok: true as const, intent, count: cart.count }, quantity < 1 ? CART_TOASTS.removed : null);
       } catch (error) {
-        if (error instanceof CartError) return fail(failure, 404, error.message);
+        if (error instanceof CartError) {
+          // A quantity the pack does not allow: the toast says why (10 at most, 1 trial pack).
+          if (error.code === "quantity_limit") return fail({ message: failure.message, description: error.message }, 422);
+          return fail(failure, 404, error.message);
+        }
         throw error;
       }
     }
@@ -133,8 +140,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         const delivery = submission.value;
         // Counted per client address (limits.server.ts); past the limit, a 429 with the message on the form.
         const { orderId } = throttlePublicWrite("delivery-form", clientAddress(request, context), () => submitDelivery(cartId, delivery));
-        if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(undefined) });
-        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(undefined) });
+        // This browser now proves it owns the order (its name and street show on its pages).
+        const remembered = await rememberOrder(request, orderId);
+        if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });
+        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(remembered) });
       } catch (error) {
         const refusal = error instanceof OrderError ? null : actionError(error);
         if (refusal) {
@@ -146,10 +155,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
           );
         }
         if (!(error instanceof OrderError)) throw error;
+        // The trial pack already bought with this email: said under the email field.
+        const reply =
+          error.code === "trial_used" ? submission.reply({ fieldErrors: { email: [error.message] } }) : submission.reply({ formErrors: [error.message] });
         const toast = { message: "Erreur", description: `Erreur lors de la création de la commande: ${error.message}` };
-        if (!script) return redirectWithError("/panier", toast);
-        return jsonWithError({ ok: false as const, intent, result: submission.reply(), error: error.message }, toast, {
-          status: 409,
+        if (!script) {
+          if (error.code === "empty_cart") return redirectWithError("/panier", toast);
+          // Shown on /panier?etape=livraison with the typed values kept (post without JavaScript).
+          return json({ ok: false as const, intent, result: reply, error: error.message }, { status: error.status, headers: withCookie(undefined) });
+        }
+        return jsonWithError({ ok: false as const, intent, result: reply, error: error.message }, toast, {
+          status: error.status,
           headers: withCookie(undefined),
         });
       }

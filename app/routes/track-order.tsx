@@ -8,6 +8,7 @@ import { Field } from "~/components/ui/Field";
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
+import { readOrderProof } from "~/http/order-proof.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -15,7 +16,7 @@ import { formatPrice } from "~/lib/money";
 import { FULFILMENT_LABELS, FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
-import { getOrderSummary } from "~/services/orders.server";
+import { findTrackedOrder } from "~/services/orders.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
@@ -23,43 +24,53 @@ export const meta: MetaFunction = () =>
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 const NOT_FOUND = "Commande introuvable";
+const NOT_FOUND_HINT = "Vérifiez le numéro de commande indiqué dans votre email de confirmation, puis réessayez.";
+/** The one answer to an unknown number and to a wrong email: the form tells nothing about which. */
+const NO_MATCH_WITH_EMAIL = "Aucune commande ne correspond à ce numéro et à cette adresse email.";
 const UNEXPECTED = "Une erreur est survenue lors du suivi de votre commande.";
 
 type Outcome = "found" | "not-found" | "limited" | "error";
 
 /**
- * GET /track-order?id=...: the number is in the URL, so a result can be bookmarked and needs no JavaScript.
- * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
+ * GET /track-order?id=...[&email=...]: the number is in the URL, so a result can be bookmarked
+ * and needs no JavaScript. The number alone shows the progress, the items, the total, the
+ * postcode and the city; the order's email (or the buyer's own browser, the order token in
+ * ?token=, an administrator) also shows the name and the street.
+ * Unknown numbers (and wrong emails) are counted per client address: 429 past the limit (limits.server.ts).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  if (!params.has("id")) return json({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null }, { headers: NO_STORE_HEADERS });
+  if (!params.has("id")) {
+    return json({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null, withEmail: false }, { headers: NO_STORE_HEADERS });
+  }
   const submission = parseWithZod(params, { schema: trackingSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), order: null, outcome: null, message: null }, { status: 400, headers: NO_STORE_HEADERS });
+    return json({ result: submission.reply(), order: null, outcome: null, message: null, withEmail: false }, { status: 400, headers: NO_STORE_HEADERS });
   }
   const id = parseOrderNumber(submission.value.id);
+  const email = submission.value.email ?? null;
   try {
-    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id)) : null;
+    const proof = await readOrderProof(request, { email });
+    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => findTrackedOrder(id, proof)) : null;
     return json(
-      { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null },
+      { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null, withEmail: email !== null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {
       return json(
-        { result: submission.reply(), order: null, outcome: "limited" as Outcome, message: refusal.message },
+        { result: submission.reply(), order: null, outcome: "limited" as Outcome, message: refusal.message, withEmail: email !== null },
         { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
       );
     }
     console.error("order tracking failed", error);
-    return json({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null }, { status: 503, headers: NO_STORE_HEADERS });
+    return json({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null }, { status: 503, headers: NO_STORE_HEADERS });
   }
 }
 
 export default function TrackOrder() {
-  const { result, order, outcome, message } = useLoaderData<typeof loader>();
+  const { result, order, outcome, message, withEmail } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/track-order";
 
@@ -78,8 +89,16 @@ export default function TrackOrder() {
         <h1 className="font-serif text-3xl md:text-4xl">Suivre ma commande</h1>
         <p className="mt-3 text-ink-soft">Saisissez le numéro de commande reçu par email pour connaître l'avancement de votre livraison.</p>
 
-        <Form method="get" {...getFormProps(form)} className="mt-8 flex flex-col gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 sm:flex-row sm:items-start">
-          <Field label="Numéro de commande" field={fields.id} inputMode="numeric" autoComplete="off" maxLength={40} className="flex-1" />
+        <Form method="get" {...getFormProps(form)} className="mt-8 grid gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+          <Field label="Numéro de commande" field={fields.id} inputMode="numeric" autoComplete="off" maxLength={40} />
+          <Field
+            label="Email de la commande (facultatif)"
+            field={fields.email}
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            hint="Pour afficher aussi le nom et l'adresse de livraison."
+          />
           <button type="submit" className="btn-primary sm:mt-6" disabled={searching}>
             {searching ? "Recherche..." : "Suivre"}
           </button>
@@ -89,7 +108,7 @@ export default function TrackOrder() {
           {outcome === "not-found" ? (
             <div role="alert" data-testid="tracking-not-found" className="mt-8 rounded-2xl border border-rose-200 bg-rose-50 p-6">
               <h2 className="font-serif text-xl text-rose-700">{NOT_FOUND}</h2>
-              <p className="mt-2 text-ink-soft">Vérifiez le numéro de commande indiqué dans votre email de confirmation, puis réessayez.</p>
+              <p className="mt-2 text-ink-soft">{withEmail ? NO_MATCH_WITH_EMAIL : NOT_FOUND_HINT}</p>
             </div>
           ) : null}
           {outcome === "limited" ? (
@@ -179,6 +198,11 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
           <div className="mt-2">
             <ShippingAddress order={order} />
           </div>
+          {order.owner ? null : (
+            <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
+              Le nom et la rue ne s'affichent qu'avec l'adresse email de la commande.
+            </p>
+          )}
         </div>
         <div>
           <h3 className="font-semibold">Total</h3>

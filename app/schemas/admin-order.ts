@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { FulfilmentStatus } from "~/db/schema";
 import { parseFulfilmentStatus } from "~/lib/order-status";
+import { safeText } from "./text";
 
 const STATUS_MESSAGE = "Choisissez un statut : Commande reçue, En préparation, Expédiée ou Livrée.";
 
 /** One of the four fulfilment statuses; also accepts the French labels and `completed`. */
-const fulfilmentStatusField = z
-  .string({ error: STATUS_MESSAGE })
+const fulfilmentStatusField = safeText({ error: STATUS_MESSAGE })
   .transform((value, ctx): FulfilmentStatus => {
     const status = parseFulfilmentStatus(value);
     if (!status) {
@@ -16,8 +16,7 @@ const fulfilmentStatusField = z
     return status;
   });
 
-const trackingNumberField = z
-  .string()
+export const trackingNumberField = safeText()
   .trim()
   .max(60, "Le numéro de suivi ne doit pas dépasser 60 caractères.")
   .regex(/^[A-Za-z0-9 ._/-]*$/, "Le numéro de suivi ne doit contenir que des lettres, des chiffres, des espaces et . _ / -");
@@ -45,7 +44,7 @@ export type AdminOrderUpdate = { status?: FulfilmentStatus; trackingNumber?: str
 const orderFiltersSchema = z.object({
   status: z.enum(["pending", "processing", "shipped", "delivered"]).optional().catch(undefined),
   payment: z.enum(["unpaid", "paid", "failed", "refunded"]).optional().catch(undefined),
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: safeText().trim().max(100).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100000).optional().catch(undefined),
 });
 

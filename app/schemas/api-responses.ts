@@ -82,13 +82,24 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
 const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
 
-/** getPublicOrder: GET /api/orders/{id} and POST /api/orders (no account data). */
+/**
+ * toApiOrderView: GET /api/orders/{id}, POST /api/orders and a token holder's PUT /api/orders/{id}.
+ * The order number alone gives the progress, the items, the total, the postcode and the city;
+ * the name, the street and the email are null unless the request proves it owns the order.
+ */
 export const publicOrderResponseSchema = z.strictObject({
   id: id.describe("Numéro de commande aléatoire à 9 chiffres"),
   status: fulfilmentStatus,
   paymentStatus,
   createdAt: isoDateSchema,
-  shippingAddress: nullableText,
+  access: z
+    .enum(["owner", "public"])
+    .describe(
+      "owner : la requête prouve qu'elle possède la commande (navigateur qui l'a passée, jeton, administrateur) ; public : sans nom, rue ni email",
+    ),
+  customerName: nullableText.describe("Nom du destinataire (null sans preuve de propriété)"),
+  customerEmail: nullableText.describe("Email de la commande (null sans preuve de propriété)"),
+  shippingAddress: nullableText.describe("Rue (null sans preuve de propriété)"),
   shippingPostalCode: nullableText,
   shippingCity: nullableText,
   shippingCountry: nullableText,
@@ -100,11 +111,22 @@ export const publicOrderResponseSchema = z.strictObject({
     z.strictObject({
       id,
       productId: id.nullable(),
+      packId: id.nullable().describe("Pack commandé (1 : 3 masques d'essai, 2 : 6 + 2 offerts, 3 : 9 + 3 offerts)"),
       quantity: z.number().int().min(1),
       price: moneySchema.describe("Prix unitaire"),
       product: z.strictObject({ name: z.string(), variantName: nullableText }),
     }),
   ),
+});
+
+/** POST /api/orders: the order as its owner sees it, and its token, shown this once. */
+export const createdOrderResponseSchema = publicOrderResponseSchema.extend({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/)
+    .describe(
+      "Jeton de la commande (32 octets aléatoires en base64url), donné une seule fois : il prouve la propriété de la commande (en-tête X-Order-Token, ?token= ou champ token des paiements). Le serveur n'en garde que l'empreinte SHA-256.",
+    ),
 });
 
 /** orderToApi: GET /api/orders (admin) and PUT /api/orders/{id}. */
@@ -129,6 +151,9 @@ export const adminOrderResponseSchema = z.strictObject({
 });
 
 export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
+
+/** PUT /api/orders/{id}: the administrator gets the back office's view, a token holder the owner's view. */
+export const orderUpdateResponseSchema = z.union([adminOrderResponseSchema, publicOrderResponseSchema]);
 
 /** orderItemToApi: GET /api/orders/{id}/items (admin). */
 const orderItemResponseSchema = z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { splitFullName } from "~/lib/names";
+import { safeText } from "./text";
 
 /**
  * Billing address of the card payment step (spec section 5, 'Payment billing form').
@@ -7,7 +8,7 @@ import { splitFullName } from "~/lib/names";
  */
 
 function required(message: string) {
-  return z.string({ error: message }).trim().min(1, { message, abort: true });
+  return safeText({ error: message }).trim().min(1, { message, abort: true });
 }
 
 export const BILLING_COUNTRY = "FR";

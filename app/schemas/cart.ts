@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ID_PATTERN } from "~/lib/ids";
-import { findPack, findPackByName, PACKS } from "~/lib/packs";
+import { safeText } from "./text";
 
 /**
  * Cart inputs, shared by the /panier form action and the /api/cart routes.
@@ -10,14 +10,14 @@ import { findPack, findPackByName, PACKS } from "~/lib/packs";
 
 /** A positive integer given as a JSON number or as a string of digits (form fields). */
 export const positiveId = z
-  .union([z.number(), z.string().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
+  .union([z.number(), safeText().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
     error: "Un entier positif est attendu.",
   })
   .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(Number.MAX_SAFE_INTEGER, "Un entier positif est attendu."));
 
 /** A quantity (may be 0 or negative: below 1 removes the line). */
 const quantityValue = z
-  .union([z.number(), z.string().trim().regex(/^-?\d{1,6}$/, "La quantité doit être un nombre entier.").transform(Number)], {
+  .union([z.number(), safeText().trim().regex(/^-?\d{1,6}$/, "La quantité doit être un nombre entier.").transform(Number)], {
     error: "La quantité doit être un nombre entier.",
   })
   .pipe(
@@ -28,28 +28,23 @@ const quantityValue = z
       .max(99, "La quantité ne peut pas dépasser 99."),
   );
 
-const PACK_REQUIRED_MESSAGE = `Pack inconnu : indiquez packId (${PACKS.map((p) => p.id).join(", ")}) ou le nom exact du pack dans variantName.`;
+const PACK_REQUIRED_MESSAGE = "Indiquez le pack : packId, ou son nom exact dans variantName.";
 
 /**
  * Adding a product: productId plus packId (or, for API clients of the original shop,
- * variantName matched to a pack name). Any price, quantity or user id sent is ignored.
+ * variantName, the pack's exact name). Any price, quantity or user id sent is ignored; the
+ * cart service finds the pack (services/packs.server.ts) and refuses an unknown one.
  */
 export const cartAddSchema = z
   .object({
     productId: positiveId,
     packId: positiveId.optional(),
-    variantName: z.string().max(200).nullish(),
+    variantName: safeText().max(200).nullish(),
   })
-  .transform((value, ctx) => {
-    const pack = value.packId !== undefined ? findPack(value.packId) : findPackByName(value.variantName?.trim());
-    if (!pack) {
-      ctx.addIssue({ code: "custom", path: ["packId"], message: PACK_REQUIRED_MESSAGE });
-      return z.NEVER;
-    }
-    return { productId: value.productId, packId: pack.id };
-  });
+  .refine((value) => value.packId !== undefined || Boolean(value.variantName?.trim()), { path: ["packId"], message: PACK_REQUIRED_MESSAGE })
+  .transform((value): CartAddInput => ({ productId: value.productId, packId: value.packId, variantName: value.variantName?.trim() || undefined }));
 
-export type CartAddInput = z.infer<typeof cartAddSchema>;
+export type CartAddInput = { productId: number; packId?: number; variantName?: string };
 
 export const cartQuantitySchema = z.object({ quantity: quantityValue });
 

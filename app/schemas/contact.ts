@@ -1,24 +1,21 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 /** Contact form and POST /api/contact: messages word for word from spec section 5. */
 export const contactSchema = z.object({
-  name: z
-    .string({ error: "Le nom doit contenir au moins 2 caractères." })
+  name: safeText({ error: "Le nom doit contenir au moins 2 caractères." })
     .trim()
     .min(2, "Le nom doit contenir au moins 2 caractères.")
     .max(100, "Le nom ne doit pas dépasser 100 caractères."),
-  email: z
-    .string({ error: "Veuillez entrer une adresse email valide." })
+  email: safeText({ error: "Veuillez entrer une adresse email valide." })
     .trim()
     .max(254, "Veuillez entrer une adresse email valide.")
     .pipe(z.email("Veuillez entrer une adresse email valide.")),
-  subject: z
-    .string({ error: "L'objet doit contenir au moins 2 caractères." })
+  subject: safeText({ error: "L'objet doit contenir au moins 2 caractères." })
     .trim()
     .min(2, "L'objet doit contenir au moins 2 caractères.")
     .max(200, "L'objet ne doit pas dépasser 200 caractères."),
-  message: z
-    .string({ error: "Le message doit contenir au moins 10 caractères." })
+  message: safeText({ error: "Le message doit contenir au moins 10 caractères.", multiline: true })
     .trim()
     .min(10, "Le message doit contenir au moins 10 caractères.")
     .max(5000, "Le message ne doit pas dépasser 5000 caractères."),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 /** Delivery form (cart step 2): messages word for word from spec section 5. */
 export const DELIVERY_MESSAGES = {
@@ -11,15 +12,14 @@ export const DELIVERY_MESSAGES = {
 } as const;
 
 function text(min: number, max: number, message: string, tooLong: string) {
-  return z.string({ error: message }).trim().min(min, message).max(max, tooLong);
+  return safeText({ error: message }).trim().min(min, message).max(max, tooLong);
 }
 
 /** Field rules shared by the delivery form and POST /api/orders. */
 export const deliveryFields = {
   firstName: text(2, 60, DELIVERY_MESSAGES.firstName, "Le prénom ne doit pas dépasser 60 caractères"),
   lastName: text(2, 60, DELIVERY_MESSAGES.lastName, "Le nom ne doit pas dépasser 60 caractères"),
-  email: z
-    .string({ error: DELIVERY_MESSAGES.email })
+  email: safeText({ error: DELIVERY_MESSAGES.email })
     .trim()
     .max(254, DELIVERY_MESSAGES.email)
     .pipe(z.email(DELIVERY_MESSAGES.email))

@@ -1,17 +1,17 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 /** Admin sign-in (page form and POST /api/admin/login): messages word for word from spec section 5. */
 const USERNAME_REQUIRED = "Le nom d'utilisateur est requis";
 const PASSWORD_REQUIRED = "Le mot de passe est requis";
 
 export const loginSchema = z.object({
-  username: z
-    .string({ error: USERNAME_REQUIRED })
+  username: safeText({ error: USERNAME_REQUIRED })
     .trim()
     .min(1, USERNAME_REQUIRED)
     .max(100, "Le nom d'utilisateur ne doit pas dépasser 100 caractères"),
   // Not trimmed: spaces may be part of a password. Bounded so scrypt never hashes megabytes.
-  password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED).max(256, "Le mot de passe ne doit pas dépasser 256 caractères"),
+  password: safeText({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED).max(256, "Le mot de passe ne doit pas dépasser 256 caractères"),
 });
 
 export type LoginInput = z.infer<typeof loginSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 /** Bodies of the payment API (POST /api/payments/start, /api/create-subscription, ...). */
 
@@ -8,28 +9,38 @@ const orderIdField = z.coerce
   .positive("Numéro de commande invalide")
   .max(Number.MAX_SAFE_INTEGER, "Numéro de commande invalide");
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const optionalText = (max: number) => safeText().trim().max(max).optional();
+
+/** API clients prove they own the order with its token (here, or in the X-Order-Token header); the shop's pages with the cart cookie. */
+const orderTokenField = safeText()
+  .trim()
+  .max(100, "Jeton de commande invalide")
+  .optional()
+  .meta({ description: "Jeton de la commande, reçu à sa création par POST /api/orders (ou en-tête X-Order-Token)" });
 
 export const startPaymentBodySchema = z.object({
   orderId: orderIdField,
   mode: z.enum(["one_off", "subscription"], { error: "Mode de paiement invalide" }).default("one_off"),
+  token: orderTokenField,
 });
 
 /** POST /api/create-subscription. The spec's productId, quantity and userId are accepted and ignored: the order decides. */
 export const createSubscriptionBodySchema = z.object({
   orderId: orderIdField,
-  customerEmail: z.string().trim().max(254).optional(),
+  customerEmail: safeText().trim().max(254).optional(),
   customerName: optionalText(200),
   productId: z.unknown().optional(),
   quantity: z.unknown().optional(),
   userId: z.unknown().optional(),
+  token: orderTokenField,
 });
 
 export const attachPaymentMethodBodySchema = z.object({
-  subscriptionId: z.string({ error: "Abonnement requis" }).trim().regex(/^sub_[A-Za-z0-9]+$/, "Abonnement invalide"),
-  paymentMethodId: z.string({ error: "Moyen de paiement requis" }).trim().regex(/^pm_[A-Za-z0-9]+$/, "Moyen de paiement invalide"),
-  customerEmail: z.string({ error: "Adresse email requise" }).trim().min(1, "Adresse email requise").max(254),
+  subscriptionId: safeText({ error: "Abonnement requis" }).trim().regex(/^sub_[A-Za-z0-9]+$/, "Abonnement invalide"),
+  paymentMethodId: safeText({ error: "Moyen de paiement requis" }).trim().regex(/^pm_[A-Za-z0-9]+$/, "Moyen de paiement invalide"),
+  customerEmail: safeText({ error: "Adresse email requise" }).trim().min(1, "Adresse email requise").max(254),
   orderId: orderIdField.optional(),
+  token: orderTokenField,
 });
 
 export type AttachPaymentMethodBody = z.infer<typeof attachPaymentMethodBodySchema>;

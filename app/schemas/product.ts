@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { parsePriceToCents } from "~/lib/money";
+import { safeText } from "./text";
 
 /** A price typed in euros, "25,90" or "25.90" (a trailing € is tolerated), turned into cents. */
 function priceField(label: string) {
-  return z
-    .string({ error: `${label} est requis.` })
+  return safeText({ error: `${label} est requis.` })
     .trim()
     .min(1, `${label} est requis.`)
     .transform((value, ctx) => {
@@ -28,8 +28,7 @@ export function isAcceptableImageUrl(value: string) {
   }
 }
 
-const imagesField = z
-  .string()
+const imagesField = safeText({ multiline: true })
   .max(5000, "La liste d'images est trop longue.")
   .optional()
   .transform((value, ctx) => {
@@ -55,20 +54,17 @@ const imagesField = z
 /** The product form of /admin/products/new and /admin/products/edit/{id}. */
 export const productSchema = z
   .object({
-    name: z
-      .string({ error: "Le nom du produit est requis." })
+    name: safeText({ error: "Le nom du produit est requis." })
       .trim()
       .min(2, "Le nom du produit doit contenir au moins 2 caractères.")
       .max(120, "Le nom du produit ne doit pas dépasser 120 caractères."),
-    sku: z
-      .string({ error: "Le SKU est requis." })
+    sku: safeText({ error: "Le SKU est requis." })
       .trim()
       .min(2, "Le SKU doit contenir au moins 2 caractères.")
       .max(40, "Le SKU ne doit pas dépasser 40 caractères.")
       .regex(/^[A-Za-z0-9._-]+$/, "Le SKU ne doit contenir que des lettres, des chiffres et . _ -"),
     price: priceField("Le prix"),
-    originalPrice: z
-      .string()
+    originalPrice: safeText()
       .trim()
       .optional()
       .transform((value, ctx) => {
@@ -80,8 +76,8 @@ export const productSchema = z
         }
         return cents;
       }),
-    category: z.string().trim().max(60, "La catégorie ne doit pas dépasser 60 caractères.").optional().default(""),
-    description: z.string().trim().max(2000, "La description ne doit pas dépasser 2000 caractères.").optional().default(""),
+    category: safeText().trim().max(60, "La catégorie ne doit pas dépasser 60 caractères.").optional().default(""),
+    description: safeText({ multiline: true }).trim().max(2000, "La description ne doit pas dépasser 2000 caractères.").optional().default(""),
     stock: z
       .number({ error: "Le stock doit être un nombre entier positif ou nul." })
       .int("Le stock doit être un nombre entier positif ou nul.")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 const SUBSCRIPTION_ORDER_REQUIRED_MESSAGE = "Le numéro de commande est requis";
 const SUBSCRIPTION_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
@@ -8,13 +9,11 @@ const SUBSCRIPTION_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
  * type it ('123456789', '#123 456 789', read by parseOrderNumber) and the checkout email.
  */
 export const subscriptionCancelSchema = z.object({
-  orderId: z
-    .string({ error: SUBSCRIPTION_ORDER_REQUIRED_MESSAGE })
+  orderId: safeText({ error: SUBSCRIPTION_ORDER_REQUIRED_MESSAGE })
     .trim()
     .min(1, SUBSCRIPTION_ORDER_REQUIRED_MESSAGE)
     .max(40, "Numéro de commande invalide"),
-  email: z
-    .string({ error: SUBSCRIPTION_EMAIL_INVALID_MESSAGE })
+  email: safeText({ error: SUBSCRIPTION_EMAIL_INVALID_MESSAGE })
     .trim()
     .max(254, SUBSCRIPTION_EMAIL_INVALID_MESSAGE)
     .pipe(z.email(SUBSCRIPTION_EMAIL_INVALID_MESSAGE)),

@@ -1,11 +1,22 @@
 import { z } from "zod";
 import { parseIdOrNull } from "~/lib/ids";
+import { safeText } from "./text";
 
 const TRACKING_REQUIRED_MESSAGE = "Le numéro de commande est requis";
 
-/** Tracking form (GET /track-order?id=...): spec section 5. */
+const TRACKING_EMAIL_MESSAGE = "Adresse email invalide";
+
+/**
+ * Tracking form (GET /track-order?id=...&email=...): the number is required (spec section 5);
+ * the email is optional: the order's own email shows its full delivery details.
+ */
 export const trackingSchema = z.object({
-  id: z.string({ error: TRACKING_REQUIRED_MESSAGE }).trim().min(1, TRACKING_REQUIRED_MESSAGE),
+  id: safeText({ error: TRACKING_REQUIRED_MESSAGE }).trim().min(1, TRACKING_REQUIRED_MESSAGE),
+  email: safeText({ error: TRACKING_EMAIL_MESSAGE })
+    .trim()
+    .max(254, TRACKING_EMAIL_MESSAGE)
+    .pipe(z.email(TRACKING_EMAIL_MESSAGE))
+    .optional(),
 });
 
 /**

@@ -1,31 +1,28 @@
 import { z } from "zod";
+import { safeText } from "./text";
 
 export const PASSWORD_MIN_LENGTH = 10;
 const PASSWORD_TOO_SHORT = `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`;
 
 const optionalText = (max: number, label: string) =>
-  z
-    .string()
+  safeText()
     .trim()
     .max(max, `${label} ne doit pas dépasser ${max} caractères.`)
     .nullable()
     .optional()
     .transform((v) => (v ? v : null));
 
-const passwordField = z
-  .string({ error: "Le mot de passe est requis." })
+const passwordField = safeText({ error: "Le mot de passe est requis." })
   .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
   .max(256, "Le mot de passe ne doit pas dépasser 256 caractères.");
 
 const userFields = {
-  username: z
-    .string({ error: "Le nom d'utilisateur est requis." })
+  username: safeText({ error: "Le nom d'utilisateur est requis." })
     .trim()
     .min(3, "Le nom d'utilisateur doit contenir au moins 3 caractères.")
     .max(40, "Le nom d'utilisateur ne doit pas dépasser 40 caractères.")
     .regex(/^[A-Za-z0-9._-]+$/, "Le nom d'utilisateur ne doit contenir que des lettres, des chiffres et . _ -"),
-  email: z
-    .string({ error: "Veuillez entrer une adresse email valide." })
+  email: safeText({ error: "Veuillez entrer une adresse email valide." })
     .trim()
     .max(254, "Veuillez entrer une adresse email valide.")
     .pipe(z.email("Veuillez entrer une adresse email valide.")),
@@ -33,8 +30,7 @@ const userFields = {
   lastName: optionalText(60, "Le nom"),
   address: optionalText(200, "L'adresse"),
   city: optionalText(80, "La ville"),
-  postalCode: z
-    .string()
+  postalCode: safeText()
     .trim()
     .max(10, "Le code postal ne doit pas dépasser 10 caractères.")
     .regex(/^[A-Za-z0-9 -]*$/, "Le code postal ne doit contenir que des chiffres et des lettres.")
@@ -42,8 +38,7 @@ const userFields = {
     .optional()
     .transform((v) => (v ? v : null)),
   country: optionalText(60, "Le pays"),
-  phone: z
-    .string()
+  phone: safeText()
     .trim()
     .max(30, "Le téléphone ne doit pas dépasser 30 caractères.")
     .regex(/^[+0-9 ().-]*$/, "Le téléphone ne doit contenir que des chiffres, espaces et + ( ) . -")

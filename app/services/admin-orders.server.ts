@@ -27,6 +27,8 @@ const LIST_COLUMNS = {
   userId: orders.userId,
   customerEmail: orders.customerEmail,
   customerName: orders.customerName,
+  customerFirstName: orders.customerFirstName,
+  customerLastName: orders.customerLastName,
   trackingNumber: orders.trackingNumber,
   shippingAddress: orders.shippingAddress,
   shippingPostalCode: orders.shippingPostalCode,
@@ -35,9 +37,6 @@ const LIST_COLUMNS = {
   isSubscription: orders.isSubscription,
   stripeSubscriptionId: orders.stripeSubscriptionId,
   userUsername: users.username,
-  userEmail: users.email,
-  userFirstName: users.firstName,
-  userLastName: users.lastName,
   userPhone: users.phone,
 };
 
@@ -52,6 +51,8 @@ type ListRow = {
   userId: number | null;
   customerEmail: string | null;
   customerName: string | null;
+  customerFirstName: string | null;
+  customerLastName: string | null;
   trackingNumber: string | null;
   shippingAddress: string | null;
   shippingPostalCode: string | null;
@@ -60,16 +61,23 @@ type ListRow = {
   isSubscription: boolean;
   stripeSubscriptionId: string | null;
   userUsername: string | null;
-  userEmail: string | null;
-  userFirstName: string | null;
-  userLastName: string | null;
   userPhone: string | null;
 };
 
 type AdminOrderSummary = ReturnType<typeof toSummary>;
 
+/**
+ * The customer's name as the order keeps it (what was typed with the order), else the linked
+ * account's username, else 'Client inconnu'. Never the account's name or address: an account
+ * found by email belongs to whoever owns that email, not necessarily to whoever ordered.
+ */
 function customerLabel(row: ListRow): string {
-  return row.customerName?.trim() || displayName({ firstName: row.userFirstName, lastName: row.userLastName, username: row.userUsername }) || UNKNOWN_CUSTOMER;
+  return (
+    displayName({ firstName: row.customerFirstName, lastName: row.customerLastName }) ||
+    row.customerName?.trim() ||
+    row.userUsername ||
+    UNKNOWN_CUSTOMER
+  );
 }
 
 function toSummary(row: ListRow) {
@@ -83,7 +91,7 @@ function toSummary(row: ListRow) {
     totalCents: row.totalCents,
     userId: row.userId,
     customer: customerLabel(row),
-    email: row.customerEmail || row.userEmail || null,
+    email: row.customerEmail || null,
     phone: row.userPhone || null,
     trackingNumber: row.trackingNumber,
     shippingAddress: row.shippingAddress,
@@ -106,7 +114,7 @@ function whereFor(filters: OrderFilters): SQL | undefined {
   const q = filters.q?.trim().replace(/^#/, "");
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
-    const email = sql`lower(coalesce(${orders.customerEmail}, ${users.email}, '')) like ${pattern} escape '\\'`;
+    const email = sql`lower(coalesce(${orders.customerEmail}, '')) like ${pattern} escape '\\'`;
     const id = parseIdOrNull(q);
     parts.push(id !== null ? sql`(${orders.id} = ${id} or ${email})` : email);
   }
@@ -189,14 +197,8 @@ export function orderExists(id: number): boolean {
 export function getAdminOrder(id: number) {
   const row = baseQuery(eq(orders.id, id)).get();
   if (!row) return undefined;
-  const summary = toSummary(row);
-  const full = displayName({ firstName: row.userFirstName, lastName: row.userLastName });
-  return {
-    ...summary,
-    // Customer card of the spec: first and last name, else username, else 'Client inconnu'.
-    customer: full || row.customerName?.trim() || row.userUsername || UNKNOWN_CUSTOMER,
-    items: getAdminOrderItems(id),
-  };
+  // Customer card of the spec: first and last name (the order's own), else username, else 'Client inconnu'.
+  return { ...toSummary(row), items: getAdminOrderItems(id) };
 }
 
 export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;

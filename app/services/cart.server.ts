@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { cartLines, carts, orders, products, users } from "~/db/schema";
+import { cartLines, carts, orderItems, orders, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
-import { findPack } from "~/lib/packs";
+import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
 import type { DbOrTx } from "./customers.server";
+import { findPackById, identifyPack, maxQuantityOf, PACK_MESSAGES, quantityRefusal, subscriptionRefusal } from "./packs.server";
 
 /** Shipping is free; stored on each order as 0 (the order keeps its own fee). */
 export const SHIPPING_CENTS = 0;
@@ -21,6 +22,10 @@ export type CartLineView = {
   originalPriceCents: number | null;
   lineTotalCents: number;
   image: string | null;
+  /** The most of this pack one order may hold (1 for the trial pack). */
+  maxQuantity: number;
+  /** Why the quantity cannot go up, shown next to the buttons (the trial pack), or null. */
+  quantityNote: string | null;
 };
 
 /** What the delivery form is prefilled with after a reload. */
@@ -43,6 +48,8 @@ export type CheckoutView = {
   customerEmail: string;
   customerName: string;
   delivery: DeliveryDefaults;
+  /** Why the subscription is not offered for this order (the trial pack), or null. */
+  subscriptionRefusal: string | null;
 };
 
 export type CartView = {
@@ -55,7 +62,7 @@ export type CartView = {
   checkout: CheckoutView | null;
 };
 
-type CartErrorCode = "product_not_found" | "out_of_stock" | "line_not_found";
+type CartErrorCode = "product_not_found" | "invalid_pack" | "out_of_stock" | "line_not_found" | "quantity_limit";
 
 export class CartError extends Error {
   constructor(
@@ -153,14 +160,16 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
       shippingAddress: orders.shippingAddress,
       shippingPostalCode: orders.shippingPostalCode,
       shippingCity: orders.shippingCity,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      firstName: orders.customerFirstName,
+      lastName: orders.customerLastName,
     })
     .from(orders)
-    .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId))
     .get();
   if (!order || order.paymentStatus === "paid") return null;
+  // The order's own copy of what was typed: never an account found by the typed email.
+  const name = splitFullName(order.customerName);
+  const items = db.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, order.id)).all();
   return {
     orderId: order.id,
     amountCents: order.totalCents,
@@ -169,13 +178,14 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
     customerEmail: order.customerEmail ?? "",
     customerName: order.customerName ?? "",
     delivery: {
-      firstName: order.firstName ?? "",
-      lastName: order.lastName ?? "",
+      firstName: order.firstName ?? name.firstName,
+      lastName: order.lastName ?? name.lastName,
       email: order.customerEmail ?? "",
       address: order.shippingAddress ?? "",
       postalCode: order.shippingPostalCode ?? "",
       city: order.shippingCity ?? "",
     },
+    subscriptionRefusal: subscriptionRefusal(items),
   };
 }
 
@@ -208,6 +218,8 @@ export function readCart(cartId: string | null): CartView {
       .all();
     const lines: CartLineView[] = rows.map((r) => {
       const unit = r.variantPriceCents ?? r.productPriceCents;
+      const pack = findPackById(r.packId);
+      const maxQuantity = pack ? maxQuantityOf(pack) : 1;
       return {
         id: r.id,
         productId: r.productId,
@@ -219,6 +231,8 @@ export function readCart(cartId: string | null): CartView {
         originalPriceCents: r.variantOriginalPriceCents ?? r.productOriginalPriceCents,
         lineTotalCents: unit * r.quantity,
         image: r.images[0] ?? null,
+        maxQuantity,
+        quantityNote: pack?.trial ? PACK_MESSAGES.trialQuantity() : null,
       };
     });
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
@@ -247,8 +261,8 @@ function touchCart(db: DbOrTx, cartId: string) {
  * line at quantity 1, named and priced from the pack (never from what the browser sent).
  */
 export function addToCart(cartId: string, input: CartAddInput): CartView {
-  const pack = findPack(input.packId);
-  if (!pack) throw new CartError("product_not_found", "Pack inconnu");
+  const pack = identifyPack({ packId: input.packId, variantName: input.variantName });
+  if (!pack) throw new CartError("invalid_pack", PACK_MESSAGES.unknown());
   getDb().transaction((tx) => {
     releasePaidCheckout(tx, cartId);
     const product = tx
@@ -275,15 +289,23 @@ export function addToCart(cartId: string, input: CartAddInput): CartView {
   return readCart(cartId);
 }
 
-/** Sets a line's quantity; below 1 removes it. Only a line of this cart can be changed. */
+/**
+ * Sets a line's quantity; below 1 removes it. Only a line of this cart can be changed, and
+ * only to a quantity its pack allows (at most 10, exactly 1 of the trial pack).
+ */
 export function setLineQuantity(cartId: string, lineId: number, quantity: number): CartView {
   getDb().transaction((tx) => {
     const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
-    const result =
-      quantity < 1
-        ? tx.delete(cartLines).where(where).run()
-        : tx.update(cartLines).set({ quantity: Math.min(quantity, 99) }).where(where).run();
-    if (result.changes === 0) throw new CartError("line_not_found", "Article introuvable dans votre panier");
+    const line = tx.select({ packId: cartLines.packId }).from(cartLines).where(where).get();
+    if (!line) throw new CartError("line_not_found", "Article introuvable dans votre panier");
+    if (quantity < 1) {
+      tx.delete(cartLines).where(where).run();
+    } else {
+      const pack = findPackById(line.packId);
+      const refusal = pack ? quantityRefusal(pack, quantity) : PACK_MESSAGES.unknown();
+      if (refusal) throw new CartError("quantity_limit", refusal);
+      tx.update(cartLines).set({ quantity }).where(where).run();
+    }
     touchCart(tx, cartId);
   });
   return readCart(cartId);

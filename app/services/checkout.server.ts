@@ -20,9 +20,10 @@ function isCheckoutKeyConflict(error: unknown) {
 }
 
 /**
- * The delivery form (cart step 2): in one transaction, finds or creates the customer and
- * creates the order with its items (pending, unpaid, free shipping, amounts from the packs),
- * then remembers it on the cart.
+ * The delivery form (cart step 2): in one transaction, finds or creates the customer (an
+ * existing one is linked, never changed) and creates the order with its items and its own
+ * copy of the name and address (pending, unpaid, free shipping, amounts from the packs, the
+ * pack rules applied: see packs.server.ts), then remembers it on the cart.
  * - Same cart, same content: the same order (a second submission changes nothing but the
  *   delivery details, which are updated).
  * - Content changed while the cart's order has no payment started: that order is rewritten.
@@ -37,8 +38,8 @@ export function submitDelivery(cartId: string, delivery: DeliveryInput): { order
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
         const checkoutKey = checkoutKeyFor(cartId, lines);
         const draft = {
-          customer: { ...delivery, country: DELIVERY_COUNTRY },
-          lines: priceOrderLines(tx, lines),
+          contact: { ...delivery, country: DELIVERY_COUNTRY },
+          lines: priceOrderLines(tx, lines, "cart"),
           cartId,
           checkoutKey,
         };

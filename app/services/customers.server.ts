@@ -31,30 +31,22 @@ function usernameBase(email: string) {
 
 /**
  * Finds the customer by email, or creates one (checkout customers never sign in: no password,
- * isAdmin false, country France). A customer created at checkout gets their latest delivery
- * details; an account with a password (an administrator) is linked but never modified.
+ * isAdmin false, country France). A new customer gets the delivery details typed with the
+ * order; an existing one is only linked: an anonymous checkout never changes an account (the
+ * order keeps its own copy of the name and the address).
  */
 export function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): { id: number; created: boolean } {
   const email = input.email.trim().toLowerCase();
-  const existing = db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, email))
-    .get();
+  const existing = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  if (existing) return { id: existing.id, created: false };
   const profile = {
-    firstName: input.firstName,
-    lastName: input.lastName,
+    firstName: input.firstName || null,
+    lastName: input.lastName || null,
     address: input.address,
     postalCode: input.postalCode,
     city: input.city,
     country: input.country,
   };
-  if (existing) {
-    if (existing.passwordHash === null) {
-      db.update(users).set(profile).where(eq(users.id, existing.id)).run();
-    }
-    return { id: existing.id, created: false };
-  }
   const base = usernameBase(email);
   for (let attempt = 0; attempt < 5; attempt++) {
     const username = `${base}-${randomBytes(3).toString("hex")}`;
@@ -65,6 +57,16 @@ export function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): { id: nu
       .returning({ id: users.id })
       .get();
     if (row) return { id: row.id, created: true };
+    // The email was taken meanwhile: link to that customer.
+    const raced = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    if (raced) return { id: raced.id, created: false };
   }
   throw new Error("Impossible de créer le client");
+}
+
+/** A client account an order may be linked to by its id (the API's `userId`): an existing non-administrator, else null. */
+export function linkableCustomerId(db: DbOrTx, userId: number | null | undefined): number | null {
+  if (userId == null) return null;
+  const row = db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId)).get();
+  return row && !row.isAdmin ? row.id : null;
 }

@@ -1,30 +1,61 @@
 import { randomInt } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orderItems, orders, products, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { orderItems, orders, products, type FulfilmentStatus, type Order, type PaymentStatus } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import { displayName, splitFullName } from "~/lib/names";
 import { visibleTrackingNumber } from "~/lib/order-status";
-import { findPack, findPackByName } from "~/lib/packs";
+import { ShopError, type ShopIssue } from "~/lib/shop-error";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "./cart.server";
-import { findOrCreateCustomer, type CustomerInput, type DbOrTx } from "./customers.server";
+import { findOrCreateCustomer, linkableCustomerId, type DbOrTx } from "./customers.server";
+import { newOrderToken, ownsOrder, type OrderProof } from "./order-access.server";
+import { identifyPack, MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, subscriptionRefusal, trialRefusal } from "./packs.server";
 
-type OrderErrorCode = "product_not_found" | "out_of_stock" | "invalid_pack" | "empty_cart" | "already_paid";
+type OrderErrorCode =
+  | "product_not_found"
+  | "out_of_stock"
+  | "invalid_pack"
+  | "empty_cart"
+  | "already_paid"
+  | "too_many_lines"
+  | "quantity_limit"
+  | "price_mismatch"
+  | "trial_used"
+  | "trial_one_off_only";
+
+const ORDER_ERROR_STATUS: Record<OrderErrorCode, number> = {
+  product_not_found: 404,
+  out_of_stock: 409,
+  invalid_pack: 422,
+  empty_cart: 422,
+  already_paid: 409,
+  too_many_lines: 422,
+  quantity_limit: 422,
+  price_mismatch: 422,
+  trial_used: 409,
+  trial_one_off_only: 422,
+};
 
 /** A refusal a shopper or API client can act on; the message is French and safe to show. */
-export class OrderError extends Error {
-  constructor(
-    public code: OrderErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class OrderError extends ShopError {
+  declare readonly code: OrderErrorCode;
+
+  constructor(code: OrderErrorCode, message: string, options: { field?: string; issues?: ShopIssue[] } = {}) {
+    super(ORDER_ERROR_STATUS[code], code, message, options);
     this.name = "OrderError";
   }
 }
 
-type OrderLineInput = { productId: number; packId?: number | null; variantName?: string | null; quantity: number };
+type OrderLineInput = {
+  productId: number;
+  packId?: number | null;
+  variantName?: string | null;
+  /** The unit price the client expects, in cents: names the pack when it is exactly one pack's price. */
+  price?: number | null;
+  quantity: number;
+};
 
 type PricedLine = {
   productId: number;
@@ -35,35 +66,76 @@ type PricedLine = {
   variantName: string | null;
 };
 
-/** Prices lines from the catalogue and the packs: nothing the client sent about money is used. */
-export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[]): PricedLine[] {
-  if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.");
-  return lines.map((line) => {
+/**
+ * Prices lines from the packs (never from what the client sent): one line, naming a pack,
+ * in a quantity the pack allows. `path` prefixes the refusals' fields ("items").
+ */
+export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): PricedLine[] {
+  if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.", { field: path });
+  if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
+  return lines.map((line, index) => {
     const product = db
-      .select({ id: products.id, name: products.name, priceCents: products.priceCents, stock: products.stock })
+      .select({ id: products.id, name: products.name, stock: products.stock })
       .from(products)
       .where(eq(products.id, line.productId))
       .get();
-    if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`);
-    if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`);
-    const pack = line.packId != null ? findPack(line.packId) : findPackByName(line.variantName?.trim());
-    if (line.packId != null && !pack) throw new OrderError("invalid_pack", `Pack ${line.packId} inconnu`);
+    if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
+    if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
+    const pack = identifyPack({ packId: line.packId, variantName: line.variantName, priceCents: line.price });
+    if (!pack) throw new OrderError("invalid_pack", PACK_MESSAGES.unknown(), { field: `${path}.${index}` });
+    const refusal = quantityRefusal(pack, line.quantity);
+    if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
     return {
       productId: product.id,
-      packId: pack?.id ?? null,
+      packId: pack.id,
       quantity: line.quantity,
-      unitPriceCents: pack ? pack.priceCents : product.priceCents,
+      unitPriceCents: pack.priceCents,
       productName: product.name,
-      variantName: pack?.name ?? null,
+      variantName: pack.name,
     };
   });
 }
 
+const subtotalOf = (lines: PricedLine[]) => lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
+
+/**
+ * The amounts a client sent are checked, never used: a unit price or a total that is not the
+ * server's is refused with the expected amounts (one issue each).
+ */
+function assertClientAmounts(input: { items: { price?: number | null }[]; total?: number | null }, lines: PricedLine[]) {
+  const issues: ShopIssue[] = [];
+  input.items.forEach((item, index) => {
+    const expected = lines[index]?.unitPriceCents;
+    if (item.price != null && expected !== undefined && item.price !== expected) {
+      issues.push({ path: `items.${index}.price`, message: `Prix attendu : ${centsToDecimal(expected)}` });
+    }
+  });
+  const total = subtotalOf(lines) + SHIPPING_CENTS;
+  if (input.total != null && input.total !== total) issues.push({ path: "total", message: `Total attendu : ${centsToDecimal(total)}` });
+  if (issues.length) {
+    throw new OrderError("price_mismatch", "Les montants envoyés ne sont pas ceux de la boutique : les montants attendus sont indiqués.", { issues });
+  }
+}
+
+/** Who the order is for and where it goes: the order's own snapshot, never read back from an account. */
+type OrderContact = {
+  email: string | null;
+  firstName: string;
+  lastName: string;
+  address: string;
+  postalCode: string;
+  city: string;
+  country: string;
+};
+
 type OrderDraft = {
-  customer: CustomerInput;
+  contact: OrderContact;
   lines: PricedLine[];
+  /** A client named by its id (POST /api/orders `userId`), linked instead of the email's. */
+  userId?: number | null;
   cartId?: string | null;
   checkoutKey?: string | null;
+  tokenHash?: string | null;
 };
 
 /** Random, non-sequential 9-digit order number, so one number tells nothing about another. */
@@ -74,20 +146,35 @@ function newOrderId(db: DbOrTx): number {
   }
 }
 
-function orderValues(draft: OrderDraft, userId: number) {
-  const subtotalCents = draft.lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
-  const c = draft.customer;
+/** The customer account the order is linked to: the one named, else the email's (found or created, never changed). */
+function customerIdFor(db: DbOrTx, draft: OrderDraft): number | null {
+  if (draft.userId != null) return draft.userId;
+  const c = draft.contact;
+  if (!c.email) return null;
+  return findOrCreateCustomer(db, { ...c, email: c.email }).id;
+}
+
+function snapshotValues(c: OrderContact) {
   return {
-    subtotalCents,
-    shippingCents: SHIPPING_CENTS,
-    totalCents: subtotalCents + SHIPPING_CENTS,
-    userId,
     customerEmail: c.email,
     customerName: displayName(c) ?? "",
+    customerFirstName: c.firstName || null,
+    customerLastName: c.lastName || null,
     shippingAddress: c.address,
     shippingPostalCode: c.postalCode,
     shippingCity: c.city,
     shippingCountry: c.country,
+  };
+}
+
+function orderValues(db: DbOrTx, draft: OrderDraft) {
+  const subtotalCents = subtotalOf(draft.lines);
+  return {
+    subtotalCents,
+    shippingCents: SHIPPING_CENTS,
+    totalCents: subtotalCents + SHIPPING_CENTS,
+    userId: customerIdFor(db, draft),
+    ...snapshotValues(draft.contact),
   };
 }
 
@@ -97,9 +184,15 @@ function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
     .run();
 }
 
-/** Creates the customer (or finds them by email), the order and its items. Call inside a transaction. */
+/** Refuses the trial pack for an email that already bought it. */
+function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId: number | null }[], orderId?: number, field = "customerEmail") {
+  const refusal = trialRefusal(db, { email, lines, orderId });
+  if (refusal) throw new OrderError("trial_used", refusal, { field });
+}
+
+/** Links or creates the customer, creates the order and its items. Call inside a transaction. */
 export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
-  const customer = findOrCreateCustomer(db, draft.customer);
+  assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
   const id = newOrderId(db);
   db.insert(orders)
     .values({
@@ -109,7 +202,8 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
       // payment state (services/payments/payment-state.server.ts) changes them afterwards.
       cartId: draft.cartId ?? null,
       checkoutKey: draft.checkoutKey ?? null,
-      ...orderValues(draft, customer.id),
+      tokenHash: draft.tokenHash ?? null,
+      ...orderValues(db, draft),
     })
     .run();
   insertItems(db, id, draft.lines);
@@ -118,9 +212,9 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
 
 /** Rewrites an unpaid order with new delivery details (and, if asked, new items). Call inside a transaction. */
 export function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
-  const customer = findOrCreateCustomer(db, draft.customer);
+  assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
   db.update(orders)
-    .set({ ...orderValues(draft, customer.id), checkoutKey: draft.checkoutKey ?? null })
+    .set({ ...orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
     .where(eq(orders.id, orderId))
     .run();
   if (options.replaceItems) {
@@ -129,14 +223,26 @@ export function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraf
   }
 }
 
-/** POST /api/orders: one transaction; totals, status and customer decided here. */
-export function createOrderFromApi(input: ApiOrderInput): PublicOrder {
+export type CreatedApiOrder = ApiOrderView & {
+  /** Shown once: proves ownership of the order (X-Order-Token header, ?token= or a `token` body field). */
+  token: string;
+};
+
+/**
+ * POST /api/orders: one transaction; amounts checked against the packs, status decided here
+ * (pending, unpaid). The customer named by `userId` or found by email is linked, never changed.
+ * Answers the order as its owner sees it, with its token.
+ */
+export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
   const { firstName, lastName } = splitFullName(input.customerName);
+  const { token, hash } = newOrderToken();
   const id = getDb().transaction((tx) => {
     const lines = priceOrderLines(tx, input.items);
+    assertClientAmounts(input, lines);
+    assertTrialAvailable(tx, input.customerEmail ?? null, lines);
     return insertOrder(tx, {
-      customer: {
-        email: input.customerEmail,
+      contact: {
+        email: input.customerEmail ?? null,
         firstName,
         lastName,
         address: input.shippingAddress,
@@ -145,9 +251,62 @@ export function createOrderFromApi(input: ApiOrderInput): PublicOrder {
         country: input.shippingCountry || DELIVERY_COUNTRY,
       },
       lines,
+      userId: linkableCustomerId(tx, input.userId),
+      tokenHash: hash,
     });
   });
-  return getPublicOrder(id)!;
+  return { ...getApiOrder(id, { admin: true })!, token };
+}
+
+/** The checkout fields of PUT /api/orders/{id}, for the order's owner (or an administrator). */
+export type OrderCheckoutUpdate = { customerEmail?: string; customerName?: string; isSubscription?: boolean };
+
+function isPaid(order: Pick<Order, "paymentStatus">) {
+  return order.paymentStatus === "paid" || order.paymentStatus === "refunded";
+}
+
+/**
+ * The spec's checkout update, while the order is unpaid: the email (linking the order to that
+ * email's customer, never changing an account) and the name. `isSubscription` changes nothing
+ * (the mode is chosen when the payment starts) but is refused for the trial pack.
+ * Returns false when there is no such order.
+ */
+export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): boolean {
+  return getDb().transaction((tx) => {
+    const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+    if (!order) return false;
+    const hasChange = update.customerEmail !== undefined || update.customerName !== undefined || update.isSubscription !== undefined;
+    if (!hasChange) return true;
+    if (isPaid(order)) throw new OrderError("already_paid", "Cette commande a déjà été réglée : ses informations ne peuvent plus changer.");
+    const lines = tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    if (update.isSubscription === true) {
+      const refusal = subscriptionRefusal(lines);
+      if (refusal) throw new OrderError("trial_one_off_only", refusal, { field: "isSubscription" });
+    }
+    const set: Partial<typeof orders.$inferInsert> = {};
+    if (update.customerEmail !== undefined && update.customerEmail !== order.customerEmail) {
+      assertTrialAvailable(tx, update.customerEmail, lines, orderId);
+      const name = splitFullName(update.customerName ?? order.customerName);
+      set.customerEmail = update.customerEmail;
+      set.userId = findOrCreateCustomer(tx, {
+        email: update.customerEmail,
+        firstName: order.customerFirstName ?? name.firstName,
+        lastName: order.customerLastName ?? name.lastName,
+        address: order.shippingAddress ?? "",
+        postalCode: order.shippingPostalCode ?? "",
+        city: order.shippingCity ?? "",
+        country: order.shippingCountry ?? DELIVERY_COUNTRY,
+      }).id;
+    }
+    if (update.customerName !== undefined) {
+      const { firstName, lastName } = splitFullName(update.customerName);
+      set.customerName = update.customerName.trim().replace(/\s+/g, " ");
+      set.customerFirstName = firstName || null;
+      set.customerLastName = lastName || null;
+    }
+    if (Object.keys(set).length) tx.update(orders).set(set).where(eq(orders.id, orderId)).run();
+    return true;
+  });
 }
 
 export type OrderSummary = {
@@ -158,15 +317,25 @@ export type OrderSummary = {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
+  /** True when the request proved it owns the order: the name, the street and the email are shown. */
+  owner: boolean;
+  /** Null unless `owner`. */
+  customerName: string | null;
+  /** Null unless `owner`. */
+  customerEmail: string | null;
+  /** Null unless `owner`. */
   shippingAddress: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
   shippingCountry: string | null;
   /** Null when empty or the text 'null' (spec rule). */
   trackingNumber: string | null;
+  /** The order holds the trial pack (no subscription offered). */
+  hasTrialPack: boolean;
   items: {
     id: number;
     productId: number | null;
+    packId: number | null;
     productName: string;
     variantName: string | null;
     quantity: number;
@@ -175,16 +344,17 @@ export type OrderSummary = {
   }[];
 };
 
-/** What the confirmation and tracking pages show: no email, no customer account data. */
-export function getOrderSummary(id: number): OrderSummary | null {
-  if (!Number.isSafeInteger(id) || id < 1) return null;
-  const db = getDb();
-  const order = db.select().from(orders).where(eq(orders.id, id)).get();
-  if (!order) return null;
-  const items = db
+function findOrderRow(id: number): Order | undefined {
+  if (!Number.isSafeInteger(id) || id < 1) return undefined;
+  return getDb().select().from(orders).where(eq(orders.id, id)).get();
+}
+
+function summarize(order: Order, owner: boolean): OrderSummary {
+  const items = getDb()
     .select({
       id: orderItems.id,
       productId: orderItems.productId,
+      packId: orderItems.packId,
       productName: orderItems.productName,
       currentName: products.name,
       variantName: orderItems.variantName,
@@ -193,7 +363,7 @@ export function getOrderSummary(id: number): OrderSummary | null {
     })
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
-    .where(eq(orderItems.orderId, id))
+    .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id))
     .all();
   return {
@@ -204,14 +374,19 @@ export function getOrderSummary(id: number): OrderSummary | null {
     subtotalCents: order.subtotalCents,
     shippingCents: order.shippingCents,
     totalCents: order.totalCents,
-    shippingAddress: order.shippingAddress,
+    owner,
+    customerName: owner ? order.customerName?.trim() || null : null,
+    customerEmail: owner ? order.customerEmail : null,
+    shippingAddress: owner ? order.shippingAddress : null,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
     trackingNumber: visibleTrackingNumber(order.trackingNumber),
+    hasTrialPack: subscriptionRefusal(items) !== null,
     items: items.map((i) => ({
       id: i.id,
       productId: i.productId,
+      packId: i.packId,
       productName: i.productName ?? i.currentName ?? "Produit inconnu",
       variantName: i.variantName,
       quantity: i.quantity,
@@ -221,12 +396,37 @@ export function getOrderSummary(id: number): OrderSummary | null {
   };
 }
 
-/** GET /api/orders/{id} (spec section 7): prices as decimal strings, never any account data. */
-type PublicOrder = {
+/**
+ * What the confirmation and tracking pages show. With the order number alone: the progress,
+ * the items, the total, the postcode and the city. The name, the street and the email only
+ * for a request that proves it owns the order (see order-access.server.ts).
+ */
+export function getOrderSummary(id: number, proof: OrderProof = {}): OrderSummary | null {
+  const order = findOrderRow(id);
+  return order ? summarize(order, ownsOrder(order, proof)) : null;
+}
+
+/**
+ * The tracking page: with an email typed, the order only when it is that order's email (then
+ * with its full details); an unknown number and a wrong email give the same answer (null).
+ */
+export function findTrackedOrder(id: number, proof: OrderProof): OrderSummary | null {
+  const order = findOrderRow(id);
+  if (!order) return null;
+  if (proof.email != null && proof.email.trim() !== "" && !ownsOrder(order, { email: proof.email })) return null;
+  return summarize(order, ownsOrder(order, proof));
+}
+
+/** GET /api/orders/{id} (spec section 7): prices as decimal strings; name, street and email for the owner only. */
+export type ApiOrderView = {
   id: number;
   status: FulfilmentStatus;
   paymentStatus: PaymentStatus;
   createdAt: string;
+  /** "owner" when the request proved it owns the order; "public" shows no name, street or email. */
+  access: "owner" | "public";
+  customerName: string | null;
+  customerEmail: string | null;
   shippingAddress: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
@@ -235,17 +435,18 @@ type PublicOrder = {
   shipping: string;
   total: string;
   trackingNumber: string | null;
-  items: { id: number; productId: number | null; quantity: number; price: string; product: { name: string; variantName: string | null } }[];
+  items: { id: number; productId: number | null; packId: number | null; quantity: number; price: string; product: { name: string; variantName: string | null } }[];
 };
 
-export function getPublicOrder(id: number): PublicOrder | null {
-  const order = getOrderSummary(id);
-  if (!order) return null;
+export function toApiOrderView(order: OrderSummary): ApiOrderView {
   return {
     id: order.id,
     status: order.status,
     paymentStatus: order.paymentStatus,
     createdAt: new Date(order.createdAt).toISOString(),
+    access: order.owner ? "owner" : "public",
+    customerName: order.customerName,
+    customerEmail: order.customerEmail,
     shippingAddress: order.shippingAddress,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
@@ -257,9 +458,15 @@ export function getPublicOrder(id: number): PublicOrder | null {
     items: order.items.map((i) => ({
       id: i.id,
       productId: i.productId,
+      packId: i.packId,
       quantity: i.quantity,
       price: centsToDecimal(i.unitPriceCents),
       product: { name: i.productName, variantName: i.variantName },
     })),
   };
+}
+
+export function getApiOrder(id: number, proof: OrderProof = {}): ApiOrderView | null {
+  const order = getOrderSummary(id, proof);
+  return order ? toApiOrderView(order) : null;
 }

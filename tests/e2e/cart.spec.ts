@@ -68,6 +68,15 @@ test.describe("cart drawer (JavaScript)", () => {
     await expect(page.getByTestId("toast")).toContainText("Produit retiré");
   });
 
+  test("the trial pack is one per order: its + button is off and the cart says why", async ({ page }) => {
+    await orderPack(page, "3 masques d'essai");
+    const drawer = page.getByRole("dialog", { name: "Mon panier" });
+    await expect(drawer.getByTestId("cart-line")).toContainText("3 masques d'essai");
+    await expect(drawer.getByRole("button", { name: "Augmenter la quantité" })).toBeDisabled();
+    await expect(drawer.getByTestId("cart-line-note")).toHaveText("Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande.");
+    await expect(drawer.getByTestId("cart-total")).toHaveText("0,99€");
+  });
+
   test("a new pack replaces the previous one (one product at a time)", async ({ page }) => {
     await orderPack(page, "6 masques + 2 offerts");
     const drawer = page.getByRole("dialog", { name: "Mon panier" });

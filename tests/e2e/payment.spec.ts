@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { EMULATOR, emulatorAuth } from "../helpers/e2e";
+import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
 import { CARDS, expect, test } from "./checkout-fixtures";
 
 /**
@@ -170,4 +170,33 @@ test("when the payment module cannot load, the step says the order cannot be pro
   await expect(drawer.getByText("Impossible de traiter la commande. Veuillez réessayer.")).toBeVisible({ timeout: 15_000 });
   await drawer.getByRole("button", { name: "Retour" }).click();
   await expect(drawer.getByLabel("Ville")).toBeVisible();
+});
+
+test("the trial pack: no subscription offered, and once paid, not again for the same email", async ({ page, fillDelivery, payWithCard }) => {
+  const email = `essai.${Date.now().toString(36)}@example.fr`;
+  const orderTrial = async () => {
+    await gotoReady(page, "/product/1");
+    await page.getByRole("radio", { name: "3 masques d'essai" }).check();
+    await page.getByRole("button", { name: "Commander" }).click();
+    const drawer = page.getByRole("dialog");
+    await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
+    await fillDelivery(drawer, { email });
+    await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
+    return drawer;
+  };
+
+  const drawer = await orderTrial();
+  await expect(drawer.getByRole("heading", { name: "Finaliser la commande" })).toBeVisible();
+  const form = drawer.getByTestId("payment-form");
+  await expect(form.getByRole("radio", { name: /Abonnement/ })).toBeDisabled();
+  await expect(form.getByTestId("subscription-refusal")).toHaveText(/s'achète uniquement en achat unique/);
+  await payWithCard(form);
+  await expect(page).toHaveURL(/\/order-confirmation\/\d+$/, { timeout: 15_000 });
+  // The buyer's own browser sees its street and name.
+  await expect(page.getByTestId("shipping-street")).toHaveText("8 rue des Fleurs");
+
+  const again = await orderTrial();
+  await expect(again.getByText(/ne peut être acheté qu.une fois par adresse email/).first()).toBeVisible();
+  await expect(again.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(again.getByRole("heading", { name: "Finaliser la commande" })).toHaveCount(0);
 });

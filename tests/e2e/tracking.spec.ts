@@ -3,23 +3,26 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 /** Runs with and without JavaScript: the tracking form is a plain GET form. */
 
+const EMAIL = "suivi.e2e@example.fr";
+
+/** An order through the API, as the spec's client sends it (its `status` is never honoured). */
 async function createOrder(request: APIRequestContext) {
   const response = await request.post("/api/orders", {
     data: {
-      total: "0.01",
+      total: "32.90",
       status: "delivered",
       userId: 3,
-      customerEmail: "suivi.e2e@example.fr",
+      customerEmail: EMAIL,
       customerName: "Louise Petit",
       shippingAddress: "5 quai de la Loire",
       shippingCity: "Nantes",
       shippingPostalCode: "44000",
       shippingCountry: "France",
-      items: [{ productId: 1, quantity: 1, price: "0.01", packId: 3 }],
+      items: [{ productId: 1, quantity: 1, price: "32.90", packId: 3 }],
     },
   });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as { id: number; total: string; status: string };
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: number; total: string; status: string; token: string };
 }
 
 test("tracking finds an order created through the API and shows its steps", async ({ page, request }) => {
@@ -29,7 +32,7 @@ test("tracking finds an order created through the API and shows its steps", asyn
   await expect(page).toHaveTitle(/^Suivre ma commande/);
   await page.getByLabel("Numéro de commande").fill(String(order.id));
   await page.getByRole("button", { name: "Suivre" }).click();
-  await expect(page).toHaveURL(new RegExp(`/track-order\\?id=${order.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/track-order\\?id=${order.id}(&email=)?$`));
   const result = page.getByTestId("tracking-result");
   await expect(result.getByRole("heading", { name: `Commande n°${order.id}` })).toBeVisible();
   await expect(page.getByTestId("tracking-status")).toHaveText("Commande reçue");
@@ -44,6 +47,35 @@ test("tracking finds an order created through the API and shows its steps", asyn
   // The result can be bookmarked.
   await page.goto(`/track-order?id=${order.id}`);
   await expect(page.getByTestId("tracking-result")).toBeVisible();
+});
+
+test("the number alone hides the street and the name; the order's email shows them; a wrong email is answered like an unknown number", async ({ page, request }) => {
+  const order = await createOrder(request);
+  await page.goto("/track-order");
+  await page.getByLabel("Numéro de commande").fill(String(order.id));
+  await page.getByRole("button", { name: "Suivre" }).click();
+  const address = page.getByTestId("shipping-address");
+  await expect(address).toContainText("44000 Nantes");
+  await expect(address).not.toContainText("quai de la Loire");
+  await expect(address).not.toContainText("Louise Petit");
+  await expect(page.getByTestId("tracking-result")).not.toContainText(EMAIL);
+  await expect(page.getByTestId("address-hidden-note")).toBeVisible();
+
+  await page.getByLabel("Email de la commande (facultatif)").fill("Suivi.E2E@example.fr");
+  await page.getByRole("button", { name: "Suivre" }).click();
+  await expect(address).toContainText("5 quai de la Loire");
+  await expect(page.getByTestId("shipping-name")).toHaveText("Louise Petit");
+  await expect(address).toContainText("44000 Nantes");
+  await expect(page.getByTestId("address-hidden-note")).toHaveCount(0);
+
+  const wrong = await page.goto(`/track-order?id=${order.id}&email=${encodeURIComponent("autre@example.fr")}`);
+  expect(wrong?.status()).toBe(404);
+  const wrongText = await page.getByTestId("tracking-not-found").textContent();
+  expect(wrongText).toContain("Aucune commande ne correspond à ce numéro et à cette adresse email.");
+  await expect(page.getByTestId("tracking-result")).toHaveCount(0);
+  const unknown = await page.goto(`/track-order?id=123456789&email=${encodeURIComponent("autre@example.fr")}`);
+  expect(unknown?.status()).toBe(404);
+  expect(await page.getByTestId("tracking-not-found").textContent()).toBe(wrongText);
 });
 
 test("unknown and malformed numbers: 'Commande introuvable'; an empty one: the required message", async ({ page }) => {

@@ -10,7 +10,7 @@ import { createOrderFromApi } from "~/services/orders.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { adminCookie } from "../unit/admin-helpers";
-import { browserCreatePaymentMethod, CARDS, createTestOrder } from "../unit/payments-fixtures";
+import { browserCreatePaymentMethod, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
 
 /**
@@ -20,6 +20,18 @@ import type { ApiCall } from "./api-client";
  */
 
 export type FixtureContext = { emulator: StripeEmulatorHandle };
+
+/** The spec's own order payload (section 7): no email or name yet, the pack named by its price. */
+export const SPEC_ORDER_BODY = {
+  total: "25.90",
+  status: "pending",
+  userId: 3,
+  shippingAddress: "12 rue des Lilas",
+  shippingCity: "Paris",
+  shippingPostalCode: "75011",
+  shippingCountry: "France",
+  items: [{ productId: 1, quantity: 1, price: "25.90" }],
+};
 
 export const VALID_ORDER_BODY = {
   customerEmail: "camille.contrat@example.fr",
@@ -90,19 +102,19 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
     newOrderId();
     return admin({ query: "payment=unpaid" });
   },
-  createOrder: async () => ({ body: VALID_ORDER_BODY }),
+  createOrder: async () => ({ body: SPEC_ORDER_BODY }),
   getOrder: async () => ({ params: { id: String(newOrderId()) } }),
   updateOrder: async () => admin({ params: { id: String(newOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
   listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
 
-  startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off" } }),
+  startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
   confirmPayment: async () => ({ body: { orderId: createTestOrder() } }),
-  createSubscription: async () => ({ body: { orderId: createTestOrder(), customerEmail: "camille.martin@example.fr" } }),
+  createSubscription: async () => ({ body: { orderId: createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
   attachPaymentMethod: async () => {
     const orderId = createTestOrder();
-    const sub = await createOrderSubscription(orderId);
+    const sub = await createOrderSubscription(orderId, {}, TEST_ACCESS);
     const paymentMethodId = await browserCreatePaymentMethod(CARDS.success);
-    return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId } };
+    return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId }, headers: { "X-Order-Token": TEST_ORDER_TOKEN } };
   },
   stripeWebhook: async ({ emulator }) => {
     const { payload, signature } = emulator.signEvent({

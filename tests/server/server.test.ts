@@ -103,7 +103,7 @@ describe("the demo shop", () => {
       items: [{ productId: 1, packId: 2, quantity: 1 }],
     });
     expect(order.status).toBe(201);
-    const payment = await postJson(`${demo.url}/api/payments/start`, { orderId: order.body.id });
+    const payment = await postJson(`${demo.url}/api/payments/start`, { orderId: order.body.id, token: order.body.token });
     expect(payment).toMatchObject({ status: 200, body: { paid: false, clientSecret: expect.stringMatching(/^pi_/) } });
 
     demo.child.kill("SIGTERM");

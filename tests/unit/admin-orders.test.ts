@@ -108,12 +108,17 @@ describe("order detail", () => {
     expect(data.order.shippingCents).toBe(0);
   });
 
-  it("uses the user's first and last name for the customer card", async () => {
+  it("shows the order's own first and last name on the customer card, never the linked account's; else the username", async () => {
     const cookie = await adminCookie();
     const user = getDb().insert(users).values({ username: "client-42", email: "c42@example.fr", firstName: "Jeanne", lastName: "Durand", phone: "0601020304" }).returning().get();
-    const id = insertOrder({ userId: user.id, customerName: "J. D." });
-    const data = await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json();
-    expect(data.order).toMatchObject({ customer: "Jeanne Durand", phone: "0601020304", email: "camille@example.fr" });
+    const detail = async (id: number) => (await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json()).order;
+    const own = insertOrder({ userId: user.id, customerName: "Julie Dumas", customerFirstName: "Julie", customerLastName: "Dumas" });
+    expect(await detail(own)).toMatchObject({ customer: "Julie Dumas", phone: "0601020304", email: "camille@example.fr" });
+    // An order from before the first/last name copy: its full name.
+    const older = insertOrder({ userId: user.id, customerName: "J. D." });
+    expect(await detail(older)).toMatchObject({ customer: "J. D." });
+    const nameless = insertOrder({ userId: user.id, customerName: null, customerEmail: null });
+    expect(await detail(nameless)).toMatchObject({ customer: "client-42", email: null });
   });
 
   it("updates status and tracking number, then redirects with the toast", async () => {

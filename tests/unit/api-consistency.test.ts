@@ -60,11 +60,12 @@ async function orderThroughApi(email: string): Promise<number> {
       shippingAddress: SHOPPER.address,
       shippingPostalCode: SHOPPER.postalCode,
       shippingCity: SHOPPER.city,
-      // What an old client sends: ignored, the server prices the pack.
-      total: "0.01",
+      // What the original shop sends: the right amounts are accepted (checked, not used), the
+      // status is ignored, the fallback user id 9999 names no client.
+      total: "25.90",
       status: "paid",
-      userId: 3,
-      items: [{ productId: 1, packId: 2, quantity: 1, price: "0.01" }],
+      userId: 9999,
+      items: [{ productId: 1, packId: 2, quantity: 1, price: "25.90" }],
     },
   });
   expect(created.status, created.text).toBe(201);
@@ -86,7 +87,8 @@ describe("an order from POST /api/orders and one from the delivery form", () => 
     const api = storedOrder(fromApi);
 
     // Only the record's own identity differs (and the form's link to the cart it came from, for the payment step).
-    const own = ["id", "createdAt", "updatedAt", "userId", "customerEmail", "cartId", "checkoutKey"];
+    // (and the API's order token, which the shop's own pages do without: they have the cart cookie).
+    const own = ["id", "createdAt", "updatedAt", "userId", "customerEmail", "cartId", "checkoutKey", "tokenHash"];
     expect(without(api.order, own)).toEqual(without(form.order, own));
     expect(form.order).toMatchObject({ status: "pending", paymentStatus: "unpaid", totalCents: 2590, customerName: "Camille Martin", shippingCity: "Paris" });
     expect([form.order.customerEmail, api.order.customerEmail]).toEqual(["camille.formulaire@example.fr", "camille.api@example.fr"]);

@@ -185,6 +185,47 @@ describe("the OpenAPI document", () => {
     expect(order.body!.map((f) => f.name)).toEqual(expect.arrayContaining(["customerEmail", "items[].productId", "items[].packId"]));
   });
 
+  it("documents the order token, the refused amounts, the ignored status and the privacy of an order number", () => {
+    const byId = (id: string) => API_OPERATIONS.find((o) => o.operationId === id)!;
+    const createOrder = documented(byId("createOrder")) as OperationObject & { description: string };
+    expect(createOrder.description).toMatch(/jeton `token`/);
+    expect(createOrder.description).toMatch(/Prix attendu : 25\.90/);
+    expect(createOrder.description).toMatch(/`status` n'est jamais suivi/);
+    expect(JSON.stringify(responseSchema(byId("createOrder"), 201))).toContain('"token"');
+    expect(JSON.stringify(createOrder.responses["422"])).toMatch(/montants attendus/);
+    const getOrder = documented(byId("getOrder")) as OperationObject & { description: string };
+    expect(getOrder.description).toMatch(/nom, la rue et l'email seulement/);
+    expect(JSON.stringify(responseSchema(byId("getOrder"), 200))).toContain('"access"');
+    const updateOrder = documented(byId("updateOrder")) as OperationObject & { description: string; security: unknown };
+    expect(updateOrder["x-auth"]).toBe("order-token");
+    expect(updateOrder.security).toEqual([{ orderToken: [] }, { adminSession: [] }]);
+    expect(updateOrder.description).toMatch(/rien ici ne marque une commande payée/);
+    for (const id of ["startPayment", "createSubscription", "attachPaymentMethod"]) {
+      expect(documented(byId(id))["x-auth"], id).toBe("order-owner");
+    }
+    expect(doc.components.securitySchemes.orderToken).toMatchObject({ type: "apiKey", in: "header", name: "X-Order-Token" });
+    expect(doc.info.description).toMatch(/Confidentialité/);
+  });
+
+  it("answers a token holder's PUT /api/orders/{id} and GET with the owner's documented view", async () => {
+    const put = API_OPERATIONS.find((o) => o.operationId === "updateOrder")!;
+    const get = API_OPERATIONS.find((o) => o.operationId === "getOrder")!;
+    const create = API_OPERATIONS.find((o) => o.operationId === "createOrder")!;
+    const created = (await call(create, await VALID_REQUESTS.createOrder({ emulator }))).body as { id: number; token: string };
+    const headers = { "X-Order-Token": created.token };
+    const updated = await call(put, { params: { id: String(created.id) }, body: { customerEmail: "contrat.jeton@example.fr", customerName: "Camille Jeton", status: "confirmed" }, headers });
+    expect(updated.status).toBe(200);
+    expectMatches(responseSchema(put, 200)!, updated.body, "updateOrder by token");
+    expect(updated.body).toMatchObject({ access: "owner", customerEmail: "contrat.jeton@example.fr", paymentStatus: "unpaid" });
+    const read = await call(get, { params: { id: String(created.id) }, headers });
+    expectMatches(responseSchema(get, 200)!, read.body, "getOrder by token");
+    expect(read.body).toMatchObject({ access: "owner", customerName: "Camille Jeton" });
+    const anonymous = await call(get, { params: { id: String(created.id) } });
+    expect(anonymous.body).toMatchObject({ access: "public", customerName: null, customerEmail: null, shippingAddress: null });
+    const wrong = await call(put, { params: { id: String(created.id) }, body: { customerName: "Intrus" }, headers: { "X-Order-Token": "d".repeat(43) } });
+    expect(wrong.status).toBe(404);
+  });
+
   it("has a valid request fixture for every operation (and no stale one)", () => {
     expect(Object.keys(VALID_REQUESTS).sort()).toEqual(API_OPERATIONS.map((op) => op.operationId).sort());
   });
@@ -212,6 +253,17 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
 
   if (op.auth === "admin") {
     it("answers the documented 401 without an admin session, and changes nothing", async () => {
+      const request = withoutAdmin(await VALID_REQUESTS[op.operationId]({ emulator }));
+      const before = snapshotDatabase();
+      const result = await call(op, request);
+      expect(result.status).toBe(401);
+      expect(snapshotDatabase()).toBe(before);
+      expect(documentedErrors(op)[401]).toBeTruthy();
+    });
+  }
+
+  if (op.auth === "order-token") {
+    it("answers the documented 401 without the order token or an admin session, and changes nothing", async () => {
       const request = withoutAdmin(await VALID_REQUESTS[op.operationId]({ emulator }));
       const before = snapshotDatabase();
       const result = await call(op, request);

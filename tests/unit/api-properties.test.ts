@@ -55,7 +55,8 @@ beforeAll(async () => {
   const adminHeaders = { Cookie: admin };
   const cartHeaders = { Cookie: cart.cookie };
   for (const op of API_OPERATIONS) {
-    const headers = op.auth === "admin" ? adminHeaders : op.auth === "own-cart" ? cartHeaders : {};
+    const headers =
+      op.auth === "admin" || op.auth === "order-token" ? adminHeaders : op.auth === "own-cart" || op.auth === "order-owner" ? cartHeaders : {};
     const params: Record<string, string> = {};
     for (const p of op.pathParams ?? []) {
       if (op.path.startsWith("/api/cart/user/") || (op.path === "/api/cart/{id}" && op.method === "get")) params[p.name] = cart.cartId;

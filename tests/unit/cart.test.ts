@@ -47,11 +47,25 @@ describe("cart service", () => {
 
   it("changes quantities and removes a line whose quantity goes below 1", () => {
     const cartId = newCartId();
-    const lineId = addToCart(cartId, { productId: 1, packId: 1 }).lines[0].id;
-    expect(setLineQuantity(cartId, lineId, 3)).toMatchObject({ count: 3, totalCents: 297 });
+    const lineId = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
+    expect(setLineQuantity(cartId, lineId, 3)).toMatchObject({ count: 3, totalCents: 7770 });
     expect(setLineQuantity(cartId, lineId, 0).lines).toEqual([]);
-    const again = addToCart(cartId, { productId: 1, packId: 1 }).lines[0].id;
+    const again = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
     expect(setLineQuantity(cartId, again, -4).lines).toEqual([]);
+  });
+
+  it("takes at most 10 of a pack and exactly 1 of the trial pack (pack 1 × 4 would be 12 masks for 3,96€)", () => {
+    const cartId = newCartId();
+    const line = addToCart(cartId, { productId: 1, packId: 2 }).lines[0];
+    expect(line).toMatchObject({ maxQuantity: 10, quantityNote: null });
+    expect(setLineQuantity(cartId, line.id, 10)).toMatchObject({ count: 10, totalCents: 25900 });
+    expect(() => setLineQuantity(cartId, line.id, 11)).toThrow("La quantité d'un pack est limitée à 10 par commande.");
+    expect(readCart(cartId).lines[0].quantity).toBe(10);
+
+    const trial = addToCart(cartId, { productId: 1, packId: 1 }).lines[0];
+    expect(trial).toMatchObject({ quantity: 1, maxQuantity: 1, quantityNote: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." });
+    expect(() => setLineQuantity(cartId, trial.id, 4)).toThrow(/limité à 1 exemplaire/);
+    expect(readCart(cartId)).toMatchObject({ count: 1, totalCents: 99 });
   });
 
   it("never touches a line of another cart", () => {
@@ -77,11 +91,14 @@ describe("cart service", () => {
   });
 
   it("reads a pack from packId, or from its exact name for API clients, and ignores prices", () => {
-    expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3 });
-    expect(cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" })).toEqual({ productId: 1, packId: 2 });
-    expect(cartAddSchema.safeParse({ productId: 1, variantName: "Pack gratuit" }).success).toBe(false);
+    expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3, variantName: undefined });
+    const byName = cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" });
+    expect(addToCart(newCartId(), byName).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
+    expect(cartAddSchema.safeParse({ productId: 1 }).success).toBe(false);
     expect(cartAddSchema.safeParse({ productId: "1.5", packId: 1 }).success).toBe(false);
-    expect(cartAddSchema.safeParse({ productId: 1, packId: 4 }).success).toBe(false);
+    // A pack that does not exist: refused by the cart service, the packs listed.
+    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
+    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).toThrow(CartError);
   });
 });
 
@@ -112,7 +129,7 @@ describe("/panier action (the one cart action)", () => {
 
   it("answers a refused add with the spec's error toast", async () => {
     const response = await cartAction(routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "9" })));
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ ok: false, intent: "add" });
     expect(response.headers.get("Set-Cookie")).toMatch(/toast-session=/);
   });
@@ -125,6 +142,9 @@ describe("/panier action (the one cart action)", () => {
     const foreign = await cartAction(routeArgs(formRequest("/panier", { intent: "remove", lineId: String(theirs.lineId) }, { headers: { Cookie: mine.cookie } })));
     expect(foreign.status).toBe(404);
     expect(readCart(theirs.cartId).lines).toHaveLength(1);
+    const tooMany = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "11" }, { headers: { Cookie: mine.cookie } })));
+    expect(tooMany.status).toBe(422);
+    expect(await tooMany.json()).toMatchObject({ ok: false, error: "La quantité d'un pack est limitée à 10 par commande." });
     const remove = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "0" }, { headers: { Cookie: mine.cookie } })));
     expect(await remove.json()).toMatchObject({ ok: true, count: 0 });
   });
@@ -168,6 +188,9 @@ describe("cart API", () => {
     expect((await invalid.json()).issues[0].path).toBe("packId");
     const unknown = await apiCartPost(routeArgs(jsonRequest("/api/cart", "POST", { productId: 424242, packId: 1 })));
     expect(unknown.status).toBe(404);
+    const unknownPack = await apiCartPost(routeArgs(jsonRequest("/api/cart", "POST", { productId: 1, packId: 7 })));
+    expect(unknownPack.status).toBe(422);
+    expect((await unknownPack.json()).issues[0].message).toMatch(/2 : « 6 masques \+ 2 offerts », 25\.90/);
   });
 
   it("GET /api/cart/{id} gives the caller's own cart only", async () => {
@@ -203,6 +226,10 @@ describe("cart API", () => {
     }
     const badQuantity = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: "beaucoup" }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
     expect(badQuantity.status).toBe(422);
+    const eleven = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 11 }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
+    expect(eleven.status).toBe(422);
+    expect(await eleven.json()).toEqual({ error: "Quantité refusée", issues: [{ path: "quantity", message: "La quantité d'un pack est limitée à 10 par commande." }] });
+    expect(readCart(mine.cartId).lines[0].quantity).toBe(3);
     const del = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
     expect(del.status).toBe(204);
     expect(readCart(mine.cartId).lines).toEqual([]);

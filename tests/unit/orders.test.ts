@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -101,20 +102,20 @@ describe("checkout: the delivery form creates the order", () => {
   });
 
   it("rewrites the unpaid order when the cart changes before payment, but not once a payment was started", async () => {
-    const { cartId } = await cartWith(1);
+    const { cartId } = await cartWith(2);
     const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
     setLineQuantity(cartId, readCart(cartId).lines[0].id, 2);
     expect(readCart(cartId).checkout?.current).toBe(false);
     const rewritten = submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(rewritten).toEqual({ orderId, created: false });
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(198);
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
 
     getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId)).run();
     addToCart(cartId, { productId: 1, packId: 3 });
     const fresh = submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(fresh.created).toBe(true);
     expect(fresh.orderId).not.toBe(orderId);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(198);
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
   });
 
   it("writes nothing when the order cannot be made (one transaction)", async () => {
@@ -203,47 +204,51 @@ describe("/panier delivery and complete intents", () => {
 });
 
 const apiOrder = {
-  total: "0.01",
-  status: "delivered",
-  userId: 1,
+  total: "51.80",
+  status: "paid",
+  userId: 9999,
   customerEmail: "api.client@example.fr",
   customerName: "Jeanne de Lattre",
   shippingAddress: "3 place Bellecour",
   shippingCity: "Lyon",
   shippingPostalCode: "69002",
   shippingCountry: "France",
-  items: [{ productId: 1, quantity: 2, price: "0.01", packId: 2 }],
+  items: [{ productId: 1, quantity: 2, price: "25.90", packId: 2 }],
 };
 
 describe("POST /api/orders", () => {
-  it("creates an order with server totals, ignoring the client's total, prices, status and userId", async () => {
+  it("creates an order priced by the server, pending and unpaid whatever status was sent, with its token", async () => {
     const response = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder)));
     expect(response.status).toBe(201);
     const body = await response.json();
-    expect(body).toMatchObject({ status: "pending", paymentStatus: "unpaid", total: "51.80", items: [{ quantity: 2, price: "25.90", product: { variantName: "6 masques + 2 offerts" } }] });
+    expect(body).toMatchObject({
+      status: "pending",
+      paymentStatus: "unpaid",
+      total: "51.80",
+      access: "owner",
+      customerName: "Jeanne de Lattre",
+      items: [{ quantity: 2, price: "25.90", packId: 2, product: { variantName: "6 masques + 2 offerts" } }],
+    });
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(response.headers.get("Location")).toBe(`/api/orders/${body.id}`);
     const stored = getDb().select().from(orders).where(eq(orders.id, body.id)).get()!;
-    expect(stored.userId).not.toBe(1);
+    // Only the token's SHA-256 is kept.
+    expect(stored.tokenHash).toBe(createHash("sha256").update(body.token).digest("hex"));
+    expect(JSON.stringify(stored)).not.toContain(body.token);
+    // An unknown userId (the original's fallback 9999) links nothing: the email's new customer.
+    expect(stored.userId).not.toBe(9999);
     expect(stored.customerName).toBe("Jeanne de Lattre");
     expect(getDb().select().from(users).where(eq(users.id, stored.userId!)).get()).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
   });
 
-  it("prices an item without a pack from the catalogue and matches a pack by its name", async () => {
-    const response = await postOrder(
-      routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 1, quantity: 1, price: "1.00" }, { productId: 1, quantity: 1, price: "1.00", variantName: "9 masques + 3 offerts" }] })),
-    );
-    expect(response.status).toBe(201);
-    expect((await response.json()).total).toBe("58.80");
-  });
-
   it("refuses invalid bodies with JSON errors", async () => {
-    const missing = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, customerEmail: undefined, items: [] })));
+    const missing = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, shippingCity: undefined, items: [] })));
     expect(missing.status).toBe(422);
     const body = await missing.json();
-    expect(body.issues.map((i: { path: string }) => i.path).sort()).toEqual(["customerEmail", "items"]);
+    expect(body.issues.map((i: { path: string }) => i.path).sort()).toEqual(["items", "shippingCity"]);
     const malformed = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", "{not json")));
     expect(malformed.status).toBe(400);
-    const unknown = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 999, quantity: 1 }] })));
+    const unknown = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 999, quantity: 1, packId: 2 }] })));
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toMatch(/^Erreur lors de la création de la commande: /);
     const foreign = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder, { Origin: "https://evil.example" })));
@@ -252,19 +257,48 @@ describe("POST /api/orders", () => {
 });
 
 describe("GET /api/orders/{id}", () => {
-  it("gives the public view of the order, with decimal prices and no account data", async () => {
-    const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
+  it("gives the order with decimal prices; the number alone shows no name, street or email", async () => {
+    const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
     getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id)).run();
     const response = await getOrder(routeArgs(getRequest(`/api/orders/${created.id}`), { id: String(created.id) }));
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(Object.keys(body).sort()).toEqual(
-      ["createdAt", "id", "items", "paymentStatus", "shipping", "shippingAddress", "shippingCity", "shippingCountry", "shippingPostalCode", "status", "subtotal", "total", "trackingNumber"].sort(),
+      [
+        "access",
+        "createdAt",
+        "customerEmail",
+        "customerName",
+        "id",
+        "items",
+        "paymentStatus",
+        "shipping",
+        "shippingAddress",
+        "shippingCity",
+        "shippingCountry",
+        "shippingPostalCode",
+        "status",
+        "subtotal",
+        "total",
+        "trackingNumber",
+      ].sort(),
     );
-    expect(body).toMatchObject({ id: created.id, status: "pending", paymentStatus: "unpaid", total: "25.90", trackingNumber: null, shippingCity: "Lyon" });
+    expect(body).toMatchObject({
+      id: created.id,
+      status: "pending",
+      paymentStatus: "unpaid",
+      total: "25.90",
+      trackingNumber: null,
+      access: "public",
+      shippingPostalCode: "69002",
+      shippingCity: "Lyon",
+      shippingAddress: null,
+      customerName: null,
+      customerEmail: null,
+    });
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
-    expect(body.items).toEqual([{ id: expect.any(Number), productId: 1, quantity: 1, price: "25.90", product: { name: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts" } }]);
-    expect(JSON.stringify(body)).not.toMatch(/password|email/i);
+    expect(body.items).toEqual([{ id: expect.any(Number), productId: 1, packId: 2, quantity: 1, price: "25.90", product: { name: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts" } }]);
+    expect(JSON.stringify(body)).not.toMatch(/password|api\.client@|Bellecour|Lattre/i);
   });
 
   it("answers 400 for malformed ids and 404 for unknown ones, never 500", async () => {
@@ -291,7 +325,10 @@ describe("order confirmation pages", () => {
     const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder)))).json();
     const found = await confirmationById(routeArgs(getRequest(`/order-confirmation/${created.id}`), { id: String(created.id) }));
     expect(found.status).toBe(200);
-    expect((await found.json()).order).toMatchObject({ id: created.id, totalCents: 5180, shippingCents: 0 });
+    // The number alone: no name, no street (the token in ?token= shows them).
+    expect((await found.json()).order).toMatchObject({ id: created.id, totalCents: 5180, shippingCents: 0, owner: false, shippingAddress: null, customerName: null, shippingCity: "Lyon" });
+    const withToken = await confirmationById(routeArgs(getRequest(`/order-confirmation/${created.id}?token=${created.token}`), { id: String(created.id) }));
+    expect((await withToken.json()).order).toMatchObject({ owner: true, shippingAddress: "3 place Bellecour", customerName: "Jeanne de Lattre" });
     for (const bad of ["abc", "-1", "1.5", "123456789", "9".repeat(5000)]) {
       const response = await confirmationById(routeArgs(getRequest(`/order-confirmation/${bad}`), { id: bad }));
       expect(response.status, bad).toBe(404);

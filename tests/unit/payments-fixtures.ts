@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, stripeEvents } from "~/db/schema";
 import { action as proxyAction, loader as proxyLoader } from "~/routes/stripe-emulator.api.$";
 import { action as webhookAction } from "~/routes/api.stripe.webhook";
+import { hashOrderToken } from "~/services/order-access.server";
 import { ensureStripeEmulator, stopStripeEmulator, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { jsonRequest, routeArgs } from "../helpers/requests";
 
@@ -77,8 +78,18 @@ export async function replayEvent(emulator: StripeEmulatorHandle, event: unknown
 
 let nextOrderId = 300_000_000 + Math.floor(Math.random() * 100_000_000);
 
-/** An unpaid order written straight into the DB, like the delivery form leaves it. */
-export function createTestOrder(options: { quantity?: number; unitPriceCents?: number; productId?: number; cartId?: string } = {}) {
+/** The token of every test order made without a cart: it proves ownership to the payment API. */
+export const TEST_ORDER_TOKEN = "test-order-token-0123456789abcdefghijklmnop";
+/** The access the payment services need for a test order made without a cart. */
+export const TEST_ACCESS = { token: TEST_ORDER_TOKEN } as const;
+
+/**
+ * An unpaid order written straight into the DB, like the delivery form leaves it. Owned by the
+ * given cart, else by the holder of TEST_ORDER_TOKEN (an API client).
+ */
+export function createTestOrder(
+  options: { quantity?: number; unitPriceCents?: number; productId?: number; cartId?: string; packId?: number; email?: string | null } = {},
+) {
   const quantity = options.quantity ?? 1;
   const unit = options.unitPriceCents ?? 2590;
   const id = nextOrderId++;
@@ -89,20 +100,21 @@ export function createTestOrder(options: { quantity?: number; unitPriceCents?: n
       subtotalCents: quantity * unit,
       shippingCents: 0,
       totalCents: quantity * unit,
-      customerEmail: "camille.martin@example.fr",
+      customerEmail: options.email === undefined ? "camille.martin@example.fr" : options.email,
       customerName: "Camille Martin",
       shippingAddress: "12 rue des Lilas",
       shippingPostalCode: "75011",
       shippingCity: "Paris",
       shippingCountry: "France",
       cartId: options.cartId ?? null,
+      tokenHash: options.cartId ? null : hashOrderToken(TEST_ORDER_TOKEN),
     })
     .run();
   db.insert(orderItems)
     .values({
       orderId: id,
       productId: options.productId ?? 1,
-      packId: 2,
+      packId: options.packId ?? 2,
       quantity,
       unitPriceCents: unit,
       productName: "Masque Hydrogel au Collagène",
@@ -189,3 +201,8 @@ export async function browserPay(clientSecret: string, card: string) {
 }
 
 export { jsonRequest, routeArgs };
+
+/** A JSON POST to a payment route by the holder of TEST_ORDER_TOKEN (the test orders' owner). */
+export function ownerRequest(path: string, body: unknown) {
+  return jsonRequest(path, "POST", body, { "X-Order-Token": TEST_ORDER_TOKEN });
+}

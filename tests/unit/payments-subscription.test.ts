@@ -13,6 +13,7 @@ import {
   deliverWebhooksToRoute,
   getOrder,
   jsonRequest,
+  ownerRequest,
   productStock,
   routeArgs,
   startTestEmulator,
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 async function createSubscription(body: Record<string, unknown>) {
-  const response = await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", body)));
+  const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", body)));
   return { status: response.status, body: await response.json() };
 }
 
@@ -109,7 +110,7 @@ describe("subscription", () => {
 
     const attach = await attachAction(
       routeArgs(
-        jsonRequest("/api/attach-payment-method", "POST", {
+        ownerRequest("/api/attach-payment-method", {
           subscriptionId: created.body.subscriptionId,
           paymentMethodId: paid.paymentMethodId,
           customerEmail: "Camille.Martin@example.fr",
@@ -196,14 +197,14 @@ describe("subscription", () => {
   it("switching between one-off and subscription leaves a single payable intent", async () => {
     const orderId = createTestOrder();
     const sub = await createSubscription({ orderId });
-    const startOneOff = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "one_off" })));
+    const startOneOff = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "one_off" })));
     const oneOff = await startOneOff.json();
     expect(oneOff.paid).toBe(false);
     expect(getOrder(orderId)).toMatchObject({ isSubscription: false, stripeSubscriptionId: null });
     const stripe = await getStripe();
     expect((await stripe.subscriptions.retrieve(sub.body.subscriptionId)).status).toBe("canceled");
 
-    const back = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "subscription" })));
+    const back = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "subscription" })));
     const subAgain = await back.json();
     expect(subAgain.subscriptionId).not.toBe(sub.body.subscriptionId);
     expect((await stripe.paymentIntents.retrieve(oneOff.paymentIntentId)).status).toBe("canceled");
@@ -217,7 +218,7 @@ describe("subscription", () => {
     const created = await createSubscription({ orderId });
     const paid = await browserPay(created.body.clientSecret, CARDS.success);
     const attempt = async (body: Record<string, unknown>) => {
-      const response = await attachAction(routeArgs(jsonRequest("/api/attach-payment-method", "POST", body)));
+      const response = await attachAction(routeArgs(ownerRequest("/api/attach-payment-method", body)));
       return { status: response.status, body: await response.json() };
     };
     expect(await attempt({ subscriptionId: "sub_unknown123", paymentMethodId: paid.paymentMethodId, customerEmail: "camille.martin@example.fr" })).toMatchObject({

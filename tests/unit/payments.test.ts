@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
+import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
+import { action as postOrder } from "~/routes/api.orders";
+import { action as putOrder } from "~/routes/api.orders.$id";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
 import { action as startAction } from "~/routes/api.payments.start";
 import { confirmOrderPayment } from "~/services/payments/confirm.server";
@@ -16,12 +19,14 @@ import {
   deliverWebhooksToRoute,
   getOrder,
   jsonRequest,
+  ownerRequest,
   productStock,
   recordedEventIds,
   replayEvent,
   routeArgs,
   startTestEmulator,
   stopTestEmulator,
+  TEST_ACCESS,
 } from "./payments-fixtures";
 
 let emulator: StripeEmulatorHandle;
@@ -34,7 +39,7 @@ afterAll(async () => {
 });
 
 async function start(orderId: number, extra: Record<string, unknown> = {}) {
-  const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "one_off", ...extra })));
+  const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "one_off", ...extra })));
   return { status: response.status, body: await response.json() };
 }
 
@@ -226,7 +231,7 @@ describe("payable orders only", () => {
       issues: [],
       code: "out_of_stock",
     });
-    await expect(startOneOffPayment(orderId)).rejects.toMatchObject({ status: 409, code: "out_of_stock" });
+    await expect(startOneOffPayment(orderId, TEST_ACCESS)).rejects.toMatchObject({ status: 409, code: "out_of_stock" });
   });
 
   it("answers 404 for an unknown order, and for an order that belongs to another visitor's cart", async () => {
@@ -236,5 +241,94 @@ describe("payable orders only", () => {
     const foreign = await start(orderId);
     expect(foreign.status).toBe(404);
     expect(getOrder(orderId).stripePaymentIntentId).toBeNull();
+  });
+});
+
+describe("an order created through the API: its token, or nothing", () => {
+  const SPEC_BODY = {
+    total: "25.90",
+    status: "pending",
+    userId: 3,
+    shippingAddress: "12 rue des Lilas",
+    shippingCity: "Paris",
+    shippingPostalCode: "75011",
+    shippingCountry: "France",
+    items: [{ productId: 1, quantity: 1, price: "25.90" }],
+  };
+
+  async function createApiOrder(body: Record<string, unknown>) {
+    const response = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", body)));
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: number; token: string };
+  }
+
+  async function startAs(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", body, headers)));
+    return { status: response.status, body: await response.json() };
+  }
+
+  it("refuses to start or switch its payment without the token, exactly like an unknown order", async () => {
+    const order = await createApiOrder({ ...SPEC_BODY, customerEmail: "jeton@example.fr" });
+    const unknown = await startAs({ orderId: 999_999_998, mode: "one_off" });
+    for (const mode of ["one_off", "subscription"]) {
+      const anonymous = await startAs({ orderId: order.id, mode });
+      expect(anonymous).toEqual(unknown);
+      const wrongToken = await startAs({ orderId: order.id, mode, token: "c".repeat(43) });
+      expect(wrongToken).toEqual(unknown);
+    }
+    expect(unknown).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [], code: "order_not_found" } });
+    expect(getOrder(order.id)).toMatchObject({ stripePaymentIntentId: null, stripeSubscriptionId: null });
+
+    const withToken = await startAs({ orderId: order.id, mode: "one_off", token: order.token });
+    expect(withToken.status).toBe(200);
+    expect(withToken.body).toMatchObject({ paid: false, orderId: order.id, amount: "25.90" });
+    const viaHeader = await startAs({ orderId: order.id, mode: "one_off" }, { "X-Order-Token": order.token });
+    expect(viaHeader.body.paymentIntentId).toBe(withToken.body.paymentIntentId);
+    await browserPay(withToken.body.clientSecret, CARDS.success);
+    expect((await confirm(order.id)).body).toMatchObject({ paid: true });
+  });
+
+  it("needs an email on the order: set it with PUT /api/orders/{id} and the token first", async () => {
+    const order = await createApiOrder(SPEC_BODY);
+    const noEmail = await startAs({ orderId: order.id, mode: "one_off", token: order.token });
+    expect(noEmail.status).toBe(409);
+    expect(noEmail.body).toMatchObject({ code: "order_email_missing", issues: [{ path: "customerEmail" }] });
+    const put = await putOrder(
+      routeArgs(jsonRequest(`/api/orders/${order.id}`, "PUT", { customerEmail: "plus.tard@example.fr", customerName: "Sam Tard", status: "confirmed" }, { "X-Order-Token": order.token }), {
+        id: String(order.id),
+      }),
+    );
+    expect(put.status).toBe(200);
+    expect(getOrder(order.id)).toMatchObject({ paymentStatus: "unpaid", customerEmail: "plus.tard@example.fr" });
+    const started = await startAs({ orderId: order.id, mode: "one_off", token: order.token });
+    expect(started.status).toBe(200);
+    const pi = await (await getStripe()).paymentIntents.retrieve(started.body.paymentIntentId);
+    expect(pi.receipt_email).toBe("plus.tard@example.fr");
+  });
+});
+
+describe("the trial pack at the payment step", () => {
+  it("is a one-off purchase only: the subscription is refused with the reason", async () => {
+    const orderId = createTestOrder({ packId: 1, unitPriceCents: 99, email: "essai.abonnement@example.fr" });
+    const subscription = await start(orderId, { mode: "subscription" });
+    expect(subscription.status).toBe(409);
+    expect(subscription.body).toMatchObject({ code: "trial_one_off_only", error: expect.stringContaining("uniquement en achat unique") });
+    const createSubscription = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
+    expect(createSubscription.status).toBe(409);
+    expect(getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false });
+    expect((await start(orderId)).status).toBe(200);
+  });
+
+  it("is paid once per email: a second trial order for that email cannot be paid", async () => {
+    const email = "essai.deux.fois@example.fr";
+    const first = createTestOrder({ packId: 1, unitPriceCents: 99, email });
+    const second = createTestOrder({ packId: 1, unitPriceCents: 99, email: "Essai.Deux.Fois@example.fr" });
+    const started = await start(first);
+    await browserPay(started.body.clientSecret, CARDS.success);
+    expect((await confirm(first)).body.paid).toBe(true);
+    const refused = await start(second);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: "trial_used", error: expect.stringContaining("une fois par adresse email") });
+    expect(getOrder(second).stripePaymentIntentId).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ import {
   createTestOrder,
   deliverWebhooksToRoute,
   getOrder,
-  jsonRequest,
+  ownerRequest,
   replayEvent,
   routeArgs,
   startTestEmulator,
@@ -52,7 +52,7 @@ async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
 /** A subscription order whose first charge was paid (4242), as after a real checkout. */
 async function paidSubscriptionOrder() {
   const orderId = createTestOrder();
-  const response = await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", { orderId })));
+  const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));
   const order = getOrder(orderId);
@@ -135,7 +135,7 @@ describe("cancelSubscription", () => {
 
   it("a one-off order, and a subscription never paid, cannot be 'cancelled'", async () => {
     const oneOffId = createTestOrder();
-    const started = await (await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId: oneOffId })))).json();
+    const started = await (await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId: oneOffId })))).json();
     await withWebhooks(() => browserPay(started.clientSecret, CARDS.success));
     expect(getOrder(oneOffId)).toMatchObject({ paymentStatus: "paid", isSubscription: false });
     expect(await refusal(() => cancelSubscription({ orderId: oneOffId, email: EMAIL }))).toEqual({
@@ -145,7 +145,7 @@ describe("cancelSubscription", () => {
     expect(getOrder(oneOffId).subscriptionCanceledAt).toBeNull();
 
     const unpaidId = createTestOrder();
-    await createSubscriptionAction(routeArgs(jsonRequest("/api/create-subscription", "POST", { orderId: unpaidId })));
+    await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId: unpaidId })));
     expect(getOrder(unpaidId)).toMatchObject({ paymentStatus: "unpaid", isSubscription: true });
     expect((await refusal(() => cancelSubscription({ orderId: unpaidId, email: EMAIL }))).status).toBe(404);
   });

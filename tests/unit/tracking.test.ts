@@ -5,28 +5,33 @@ import { orders } from "~/db/schema";
 import { loader } from "~/routes/track-order";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { createOrderFromApi } from "~/services/orders.server";
-import { getRequest, routeArgs } from "../helpers/requests";
+import { action as postOrder } from "~/routes/api.orders";
+import { getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, cookieFrom } from "./admin-helpers";
 
 type TrackingData = {
   result: { error?: Record<string, string[]> } | null;
-  order: { trackingNumber: string | null } | null;
+  order: { trackingNumber: string | null; owner: boolean; shippingAddress: string | null; customerName: string | null; shippingCity: string | null } | null;
   outcome: string | null;
+  withEmail: boolean;
 };
 
-async function track(query: string) {
-  const response = await loader(routeArgs(getRequest(`/track-order${query}`)));
+async function track(query: string, headers: Record<string, string> = {}) {
+  const response = await loader(routeArgs(getRequest(`/track-order${query}`, headers)));
   return { status: response.status, headers: response.headers, body: (await response.json()) as TrackingData };
 }
 
+const ORDER_BODY = {
+  customerEmail: "suivi@example.fr",
+  customerName: "Louise Petit",
+  shippingAddress: "5 quai de la Loire",
+  shippingPostalCode: "44000",
+  shippingCity: "Nantes",
+  items: [{ productId: 1, quantity: 1, packId: 3 }],
+};
+
 function newOrder() {
-  return createOrderFromApi({
-    customerEmail: "suivi@example.fr",
-    customerName: "Louise Petit",
-    shippingAddress: "5 quai de la Loire",
-    shippingPostalCode: "44000",
-    shippingCity: "Nantes",
-    items: [{ productId: 1, quantity: 1, packId: 3 }],
-  });
+  return createOrderFromApi(ORDER_BODY);
 }
 
 describe("order number parsing", () => {
@@ -60,8 +65,45 @@ describe("/track-order loader", () => {
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const body = response.body;
     expect(body.outcome).toBe("found");
-    expect(body.order).toMatchObject({ id: order.id, status: "shipped", trackingNumber: "6A12345678901", totalCents: 3290, shippingCity: "Nantes" });
-    expect(JSON.stringify(body)).not.toMatch(/suivi@example\.fr/);
+    expect(body.order).toMatchObject({ id: order.id, status: "shipped", trackingNumber: "6A12345678901", totalCents: 3290, shippingCity: "Nantes", shippingPostalCode: "44000" });
+    // The number alone: neither the name, nor the street, nor the email.
+    expect(body.order).toMatchObject({ owner: false, shippingAddress: null, customerName: null, customerEmail: null });
+    expect(JSON.stringify(body)).not.toMatch(/suivi@example\.fr|quai de la Loire|Louise|Petit/);
+  });
+
+  it("with the order's email (any case), shows the name and the street too", async () => {
+    const order = newOrder();
+    const response = await track(`?id=${order.id}&email=${encodeURIComponent(" Suivi@Example.fr ")}`);
+    expect(response.status).toBe(200);
+    expect(response.body.order).toMatchObject({ owner: true, shippingAddress: "5 quai de la Loire", customerName: "Louise Petit", shippingCity: "Nantes" });
+  });
+
+  it("gives a wrong email the very answer of an unknown number", async () => {
+    const order = newOrder();
+    const wrong = await track(`?id=${order.id}&email=autre@example.fr`);
+    const unknown = await track(`?id=123456789&email=autre@example.fr`);
+    expect(wrong.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    const strip = (data: TrackingData) => ({ order: data.order, outcome: data.outcome, withEmail: data.withEmail, error: data.result?.error ?? null });
+    expect(strip(wrong.body)).toEqual(strip(unknown.body));
+    expect(strip(wrong.body)).toEqual({ order: null, outcome: "not-found", withEmail: true, error: null });
+  });
+
+  it("the buyer's own browser (orders cookie), the order token or an administrator see the full details without an email", async () => {
+    const created = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...ORDER_BODY })));
+    const { id, token } = (await created.json()) as { id: number; token: string };
+    const ordersCookie = cookieFrom(created, "orders")!;
+    expect(ordersCookie).toBeTruthy();
+    for (const [label, query, headers] of [
+      ["orders cookie", `?id=${id}`, { Cookie: ordersCookie }],
+      ["token", `?id=${id}&token=${token}`, {}],
+      ["admin", `?id=${id}`, { Cookie: await adminCookie() }],
+    ] as const) {
+      const response = await track(query, headers);
+      expect(response.body.order, label).toMatchObject({ owner: true, shippingAddress: "5 quai de la Loire", customerName: "Louise Petit" });
+    }
+    const stranger = await track(`?id=${id}&token=${"x".repeat(43)}`);
+    expect(stranger.body.order).toMatchObject({ owner: false, shippingAddress: null });
   });
 
   it("hides a tracking number stored as 'null' or empty", async () => {
@@ -71,10 +113,17 @@ describe("/track-order loader", () => {
   });
 
   it("answers 'Commande introuvable' (404) for unknown or malformed numbers, never a 500", async () => {
-    for (const bad of ["123456789", "abc", "-1", "1.5", "9".repeat(5000), "%00"]) {
+    for (const bad of ["123456789", "abc", "-1", "1.5", "9".repeat(5000)]) {
       const response = await track(`?id=${bad}`);
       expect(response.status, bad).toBe(404);
-      expect(response.body).toMatchObject({ order: null, outcome: "not-found" });
+      expect(response.body).toMatchObject({ order: null, outcome: "not-found", withEmail: false });
     }
+    // Control characters are refused like any bad input: 400 with the French message.
+    const nul = await track("?id=%00");
+    expect(nul.status).toBe(400);
+    expect(nul.body.result?.error).toEqual({ id: ["Caractères non autorisés"] });
+    const badEmail = await track("?id=123456789&email=pas-un-email");
+    expect(badEmail.status).toBe(400);
+    expect(badEmail.body.result?.error).toEqual({ email: ["Adresse email invalide"] });
   });
 });

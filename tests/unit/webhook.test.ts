@@ -9,7 +9,7 @@ import {
   CARDS,
   createTestOrder,
   getOrder,
-  jsonRequest,
+  ownerRequest,
   postWebhook,
   productStock,
   recordedEventIds,
@@ -36,7 +36,7 @@ function sign(payload: string, secret: string, timestamp = Math.floor(Date.now()
 /** An order paid at Stripe (the browser's part done) whose webhook has not been delivered yet. */
 async function paidAtStripe() {
   const orderId = createTestOrder();
-  const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId })));
+  const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
   const started = await response.json();
   await browserPay(started.clientSecret, CARDS.success);
   const event = emulator.events.find(
@@ -96,7 +96,7 @@ describe("Stripe webhook", () => {
 
   it("frees an unpaid order whose subscription ended, so it can be paid again", async () => {
     const orderId = createTestOrder();
-    const response = await startAction(routeArgs(jsonRequest("/api/payments/start", "POST", { orderId, mode: "subscription" })));
+    const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "subscription" })));
     const { subscriptionId } = await response.json();
     expect(getOrder(orderId).stripeSubscriptionId).toBe(subscriptionId);
     const cancel = await fetch(`${emulator.url}/v1/subscriptions/${subscriptionId}`, {

@@ -105,12 +105,17 @@ function CartLineItem({ line }: { line: CartLineView }) {
               <span className="sr-only">Quantité : </span>
               {line.quantity}
             </span>
-            <QuantityButton line={line} quantity={line.quantity + 1} label="Augmenter la quantité" disabled={line.quantity >= 99}>
+            <QuantityButton line={line} quantity={line.quantity + 1} label="Augmenter la quantité" disabled={line.quantity >= line.maxQuantity}>
               +
             </QuantityButton>
           </div>
           <RemoveButton line={line} />
         </div>
+        {line.quantityNote ? (
+          <p className="text-xs text-ink-soft" data-testid="cart-line-note">
+            {line.quantityNote}
+          </p>
+        ) : null}
       </div>
     </li>
   );

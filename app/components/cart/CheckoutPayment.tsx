@@ -63,6 +63,7 @@ export function CheckoutPayment({ checkout, onBack, onDone }: { checkout: Checko
           }}
           onPaid={onPaid}
           onBack={onBack}
+          subscriptionRefusal={checkout.subscriptionRefusal}
         />
       ) : (
         // Server render: shown only where scripting is off (hidden by CSS while the page loads with JavaScript).

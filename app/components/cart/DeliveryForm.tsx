@@ -63,6 +63,11 @@ export function DeliveryForm({
       <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
       <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
       <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
+      {form.errors?.length ? (
+        <p id={form.errorId} role="alert" data-testid="delivery-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700 sm:col-span-2">
+          {form.errors[0]}
+        </p>
+      ) : null}
       <div className="mt-3 flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:items-center sm:justify-between">
         {children}
         <button type="submit" className="btn-primary" disabled={submitting}>

@@ -3,11 +3,29 @@ import type { OrderSummary } from "~/services/orders.server";
 
 /** Pieces shared by the confirmation and tracking pages. */
 
-export function ShippingAddress({ order }: { order: Pick<OrderSummary, "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"> }) {
+/**
+ * The delivery address. The name and the street are there only for the order's owner (the
+ * order number alone shows the postcode, the city and the country).
+ */
+export function ShippingAddress({
+  order,
+}: {
+  order: Pick<OrderSummary, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry">;
+}) {
   return (
     <address className="not-italic leading-relaxed text-ink-soft" data-testid="shipping-address">
-      {order.shippingAddress || "-"}
-      <br />
+      {order.customerName ? (
+        <>
+          <span data-testid="shipping-name">{order.customerName}</span>
+          <br />
+        </>
+      ) : null}
+      {order.shippingAddress ? (
+        <>
+          <span data-testid="shipping-street">{order.shippingAddress}</span>
+          <br />
+        </>
+      ) : null}
       {[order.shippingPostalCode, order.shippingCity].filter(Boolean).join(" ") || "-"}
       <br />
       {order.shippingCountry || "France"}

@@ -40,7 +40,17 @@ function blockEnter(event: React.KeyboardEvent<HTMLFormElement>) {
   }
 }
 
-function PaymentFormInner({ orderId, amountCents, customerEmail, customerName, billing: prefill, onPaid, onBack, demo }: PaymentStepProps & { demo: boolean }) {
+function PaymentFormInner({
+  orderId,
+  amountCents,
+  customerEmail,
+  customerName,
+  billing: prefill,
+  onPaid,
+  onBack,
+  demo,
+  subscriptionRefusal = null,
+}: PaymentStepProps & { demo: boolean }) {
   const id = useId();
   const flow = usePaymentFlow({ orderId, customerEmail, customerName, onPaid });
   const billing = useBillingForm({ id, prefill, customerName });
@@ -107,20 +117,32 @@ function PaymentFormInner({ orderId, amountCents, customerEmail, customerName, b
               <span className="block text-sm text-ink-soft">Un seul paiement de {price}.</span>
             </span>
           </label>
-          <label className={`flex cursor-pointer gap-3 rounded-xl border p-4 ${mode === "subscription" ? "border-rose-600 bg-rose-50" : "border-ink/15 bg-white"}`}>
+          <label
+            className={`flex gap-3 rounded-xl border p-4 ${subscriptionRefusal ? "cursor-not-allowed border-ink/10 bg-ink/5" : "cursor-pointer"} ${
+              mode === "subscription" ? "border-rose-600 bg-rose-50" : subscriptionRefusal ? "" : "border-ink/15 bg-white"
+            }`}
+          >
             <input
               type="radio"
               name={`${id}-mode`}
               value="subscription"
               checked={mode === "subscription"}
               onChange={() => setMode("subscription")}
+              disabled={Boolean(subscriptionRefusal)}
+              aria-describedby={subscriptionRefusal ? `${id}-no-subscription` : undefined}
               className="mt-1 accent-rose-600"
             />
             <span>
               <span className="block font-semibold">Abonnement</span>
-              <span className="block text-sm text-ink-soft" id={`${id}-terms`}>
-                {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour. Sans engagement : résiliable à tout moment.
-              </span>
+              {subscriptionRefusal ? (
+                <span className="block text-sm text-ink-soft" id={`${id}-no-subscription`} data-testid="subscription-refusal">
+                  {subscriptionRefusal}
+                </span>
+              ) : (
+                <span className="block text-sm text-ink-soft" id={`${id}-terms`}>
+                  {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour. Sans engagement : résiliable à tout moment.
+                </span>
+              )}
             </span>
           </label>
         </div>

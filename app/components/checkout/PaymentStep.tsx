@@ -16,6 +16,8 @@ export type PaymentStepProps = {
   onPaid: (orderId: number) => void;
   /** The 'Retour' button. */
   onBack?: () => void;
+  /** Why the subscription is not offered for this order (the trial pack), or null. */
+  subscriptionRefusal?: string | null;
 };
 
 // The form and @stripe/react-stripe-js are only downloaded when the payment step shows.

@@ -5,7 +5,17 @@ import { ShopError } from "~/lib/shop-error";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { withOrderLock } from "./order-lock.server";
-import { assertOwner, assertPayable, clearSubscription, loadOrder, markOrderPaid, recordPaymentIntent } from "./payment-state.server";
+import {
+  assertCustomerEmail,
+  assertOwner,
+  assertPackRules,
+  assertPayable,
+  clearSubscription,
+  loadOrder,
+  markOrderPaid,
+  recordPaymentIntent,
+  type PaymentAccess,
+} from "./payment-state.server";
 import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
 
 /**
@@ -32,11 +42,13 @@ export const REUSABLE_PI_STATUSES: Stripe.PaymentIntent.Status[] = ["requires_pa
 const PROCESSING_MESSAGE = "Le paiement de cette commande est en cours de traitement. Veuillez patienter.";
 
 /** A PaymentIntent for the order total (EUR), reused while it can still be paid. */
-export async function startOneOffPayment(orderId: number, access: { cartId?: string | null } = {}): Promise<PaymentStart> {
+export async function startOneOffPayment(orderId: number, access: PaymentAccess): Promise<PaymentStart> {
   const order = loadOrder(orderId);
-  assertOwner(order, access.cartId);
+  assertOwner(order, access);
   if (order.paymentStatus === "paid") return { paid: true, orderId };
   assertPayable(order);
+  assertCustomerEmail(order);
+  assertPackRules(order, "one_off");
 
   return withOrderLock<PaymentStart>(orderId, async () => {
     const stripe = await getStripe();

@@ -3,6 +3,8 @@ import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, type Order } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { DbOrTx } from "~/services/customers.server";
+import { holdsOrder } from "~/services/order-access.server";
+import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
@@ -21,6 +23,8 @@ const ORDER_NOT_FOUND_MESSAGE = "Commande introuvable";
 const ALREADY_PAID_MESSAGE = "Cette commande est déjà payée.";
 const OUT_OF_STOCK_MESSAGE = "Stock insuffisant : cet article n'est plus disponible dans la quantité commandée.";
 const EMPTY_ORDER_MESSAGE = "Cette commande ne contient aucun article.";
+const EMAIL_REQUIRED_MESSAGE =
+  "Cette commande n'a pas d'adresse email : indiquez-la avant le paiement (PUT /api/orders/{id} avec customerEmail).";
 
 export const alreadyPaidError = () => new ShopError(409, "order_already_paid", ALREADY_PAID_MESSAGE);
 const orderNotFoundError = () => new ShopError(404, "order_not_found", ORDER_NOT_FOUND_MESSAGE);
@@ -61,12 +65,32 @@ export function getOrderPaymentState(orderId: number) {
 // ---------------------------------------------------------------------------------------------
 // Who may pay, and what can be paid
 
+/** What a payment request may prove ownership with: the shop's pages send the cart cookie, API clients the order token. */
+export type PaymentAccess = { cartId?: string | null; token?: string | null };
+
 /**
- * Who may start a payment for an order: the visitor whose cart created it, when the order
- * remembers its cart. Anyone else gets the same answer as for a missing order.
+ * Who may start a payment for an order: the visitor whose cart created it, or the holder of
+ * the order's token (API clients). Anyone else gets the same answer as for a missing order.
  */
-export function assertOwner(order: Order, cartId: string | null | undefined) {
-  if (order.cartId && order.cartId !== cartId) throw orderNotFoundError();
+export function assertOwner(order: Order, access: PaymentAccess) {
+  if (!holdsOrder(order, { cartId: access.cartId, token: access.token })) throw orderNotFoundError();
+}
+
+/** A payment needs the order's email (the receipt, the Stripe customer, the trial pack rule). */
+export function assertCustomerEmail(order: Order) {
+  if (!order.customerEmail?.trim()) throw new ShopError(409, "order_email_missing", EMAIL_REQUIRED_MESSAGE, { field: "customerEmail" });
+}
+
+/**
+ * The pack rules at payment time: the trial pack only as a one-off purchase, and only when
+ * that email has not bought it yet (another order of it may have been paid meanwhile).
+ */
+export function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
+  if (mode === "subscription" && subscriptionRefusal(order.items)) {
+    throw new ShopError(409, "trial_one_off_only", PACK_MESSAGES.trialOneOffOnly());
+  }
+  const refusal = trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
+  if (refusal) throw new ShopError(409, "trial_used", refusal, { field: "customerEmail" });
 }
 
 /** Not paid (nor refunded), not empty, and its products in stock. */

@@ -10,10 +10,13 @@ import type { AttachPaymentMethodBody } from "~/schemas/payments";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { REUSABLE_PI_STATUSES } from "./one-off.server";
+import { holdsOrder } from "~/services/order-access.server";
 import { withOrderLock } from "./order-lock.server";
 import {
   alreadyPaidError,
+  assertCustomerEmail,
   assertOwner,
+  assertPackRules,
   assertPayable,
   findOrderBySubscription,
   loadOrder,
@@ -21,6 +24,7 @@ import {
   recordStripeCustomer,
   recordSubscription,
   type OrderWithItems,
+  type PaymentAccess,
 } from "./payment-state.server";
 import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
 
@@ -148,15 +152,17 @@ async function subscriptionAnswer(
  */
 export async function createOrderSubscription(
   orderId: number,
-  input: { customerEmail?: string; customerName?: string } = {},
-  access: { cartId?: string | null } = {},
+  input: { customerEmail?: string; customerName?: string },
+  access: PaymentAccess,
 ): Promise<SubscriptionStart> {
   const order = loadOrder(orderId);
-  assertOwner(order, access.cartId);
+  assertOwner(order, access);
   if (order.paymentStatus === "paid") {
     throw order.isSubscription ? subscriptionExistsError() : alreadyPaidError();
   }
   assertPayable(order);
+  assertCustomerEmail(order);
+  assertPackRules(order, "subscription");
 
   return withOrderLock<SubscriptionStart>(orderId, async () => {
     const stripe = await getStripe();
@@ -242,11 +248,11 @@ export async function createOrderSubscription(
  */
 export async function attachSubscriptionPaymentMethod(
   input: AttachPaymentMethodBody,
-  access: { cartId?: string | null } = {},
+  access: PaymentAccess,
 ): Promise<{ attached: true; subscriptionId: string; paymentMethodId: string }> {
   const order = findOrderBySubscription(input.subscriptionId);
   if (!order || (input.orderId !== undefined && input.orderId !== order.id)) throw subscriptionNotFoundError();
-  assertOwner(order, access.cartId);
+  if (!holdsOrder(order, access)) throw subscriptionNotFoundError();
   if (!order.customerEmail || order.customerEmail.trim().toLowerCase() !== input.customerEmail.trim().toLowerCase()) {
     throw new ShopError(403, "email_mismatch", EMAIL_MISMATCH_MESSAGE);
   }

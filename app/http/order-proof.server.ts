@@ -1,0 +1,26 @@
+import type { OrderProof } from "~/services/order-access.server";
+import { getAdminUser } from "~/services/admin-auth.server";
+import { readCartId } from "~/services/cart-session.server";
+import { readRememberedOrderIds } from "~/services/order-session.server";
+
+/** The order token of a request: a body field, else the X-Order-Token header, else ?token=. */
+export function readOrderToken(request: Request, bodyToken?: string | null): string | null {
+  const header = request.headers.get("X-Order-Token")?.trim();
+  const query = new URL(request.url).searchParams.get("token")?.trim();
+  return bodyToken?.trim() || header || query || null;
+}
+
+/**
+ * Everything a request carries that may prove it owns an order: the cart and `orders`
+ * cookies, an order token, an administrator's session (and, on the tracking page, a typed email).
+ */
+export async function readOrderProof(request: Request, options: { bodyToken?: string | null; email?: string | null } = {}): Promise<OrderProof> {
+  const [cartId, orderIds, admin] = await Promise.all([readCartId(request), readRememberedOrderIds(request), getAdminUser(request)]);
+  return {
+    cartId,
+    orderIds,
+    token: readOrderToken(request, options.bodyToken),
+    admin: Boolean(admin),
+    email: options.email ?? null,
+  };
+}

@@ -1,0 +1,69 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Order } from "~/db/schema";
+
+/**
+ * Who may see an order's name and street address, change its checkout details or pay it.
+ * An order number alone shows the order's progress only (status, date, items, total, postcode
+ * and city). Ownership is proven by one of:
+ * - the buyer's own browser: the cart that created the order, or the signed `orders` cookie
+ *   holding the ids of the orders this browser created (services/order-session.server.ts);
+ * - the order token, given once to the API client that created the order;
+ * - an administrator's session;
+ * - on the tracking page, the order's email address.
+ */
+
+export type OrderProof = {
+  /** The visitor's cart id (cart cookie). */
+  cartId?: string | null;
+  /** Order ids of the signed `orders` cookie. */
+  orderIds?: readonly number[];
+  /** An order token (X-Order-Token header, ?token= or a body field). */
+  token?: string | null;
+  /** An administrator is signed in. */
+  admin?: boolean;
+  /** An email typed on the tracking page. */
+  email?: string | null;
+};
+
+type OwnedOrder = Pick<Order, "id" | "cartId" | "tokenHash" | "customerEmail">;
+
+/** An order token: 32 random bytes, base64url (43 characters). */
+export const ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new order token and the SHA-256 (hex) stored on the order; the token itself is shown once. */
+export function newOrderToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, hash: hashOrderToken(token) };
+}
+
+export function hashOrderToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** Whether the token is the order's (constant-time comparison of the hashes). */
+export function orderTokenMatches(storedHash: string | null | undefined, token: string | null | undefined): boolean {
+  if (!storedHash || !token || !ORDER_TOKEN_PATTERN.test(token)) return false;
+  const given = Buffer.from(hashOrderToken(token), "hex");
+  const stored = Buffer.from(storedHash, "hex");
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+export const normalizeEmail = (email: string | null | undefined) => (email ?? "").trim().toLowerCase();
+
+/** Whether the email is the order's (an order without an email is proven by nothing typed). */
+export function orderEmailMatches(order: Pick<Order, "customerEmail">, email: string | null | undefined): boolean {
+  const stored = normalizeEmail(order.customerEmail);
+  return stored !== "" && stored === normalizeEmail(email);
+}
+
+/** The buyer's browser or the order token: who may pay the order or change its checkout details. */
+export function holdsOrder(order: OwnedOrder, proof: OrderProof): boolean {
+  if (order.cartId && proof.cartId && order.cartId === proof.cartId) return true;
+  if (proof.orderIds?.includes(order.id)) return true;
+  return orderTokenMatches(order.tokenHash, proof.token);
+}
+
+/** Whether the proof shows the order's full details (name, street address, email). */
+export function ownsOrder(order: OwnedOrder, proof: OrderProof): boolean {
+  return Boolean(proof.admin) || holdsOrder(order, proof) || (proof.email != null && orderEmailMatches(order, proof.email));
+}
