@@ -9,6 +9,7 @@ import { actionError, refusalReply } from "./action-errors.server";
 import { requireAdmin } from "./admin-guard.server";
 import { pageIdOr404, requireSameOriginForm } from "./api.server";
 import { NO_STORE_HEADERS } from "./cache-control";
+import { readPageForm } from "./page-form.server";
 
 /**
  * The steps the back office's list and form pages share in their loaders and actions. The pages
@@ -47,7 +48,7 @@ export function queryId(request: Request, name: string): number | null {
 /** A list page's row action (delete, mark delivered...): the administrator, the form, its intent and its row id. */
 export async function readRowAction(request: Request, options: { deniedToast?: boolean } = {}) {
   const admin = await requireAdminForm(request, options);
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const id = parseIdOrNull(String(form.get("id") ?? ""));
   return { admin, form, id, intent: form.get("intent") };
 }
@@ -72,7 +73,7 @@ export async function submitAdminForm<Schema extends z.ZodType>(
   save: (value: z.output<Schema>) => Promise<TypedResponse<never>> | TypedResponse<never>,
   options: { hideFields?: string[] } = {},
 ): Promise<TypedResponse<FormReply>> {
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseWithZod(await readPageForm(request), { schema });
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: options.hideFields }) }, { status: 400 });
   }

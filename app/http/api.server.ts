@@ -4,6 +4,7 @@ import type { ShopError } from "~/lib/shop-error";
 import { toShopError } from "~/services/stripe-errors.server";
 import { parseIdOrNull } from "~/lib/ids";
 import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
+import { BodyTooLargeError, readLimitedText } from "./request-body.server";
 import { retryAfterHeaders } from "./retry-after";
 
 /**
@@ -92,9 +93,13 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
     throw apiError(415, "Le corps de la requête doit être du JSON (Content-Type: application/json)");
   }
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimitedText(request);
+  let text: string;
+  try {
+    text = await readLimitedText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge();
+    throw error;
+  }
   let data: unknown;
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
@@ -110,24 +115,6 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
 
 function tooLarge() {
   return apiError(413, `Corps de requête trop volumineux (${MAX_BODY_BYTES / 1024} ko maximum)`);
-}
-
-async function readLimitedText(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** 405 for a method a resource route does not offer. */

@@ -15,6 +15,7 @@ import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -33,7 +34,7 @@ type Outcome =
 /** POST /abonnement/resilier: a plain form post, so it works without JavaScript. */
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: subscriptionCancelSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply(), outcome: null as Outcome | null }, { status: 400 });

@@ -20,6 +20,7 @@ import { formatPrice, shippingLabel } from "~/lib/money";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
 import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
   const id = pageIdOr404(params.id, "Commande introuvable");
-  const submission = parseWithZod(await request.formData(), { schema: adminOrderFormSchema });
+  const submission = parseWithZod(await readPageForm(request), { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return json({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });

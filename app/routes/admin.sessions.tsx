@@ -10,6 +10,7 @@ import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { clearAdminCookie, LOGIN_PATH } from "~/services/admin-auth.server";
 import { listAdminSessions, revokeAdminSession, revokeUserSessions } from "~/services/admin-sessions.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () => pageMeta("Sessions ouvertes", "Vos sessions du back office, et leur révocation.");
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readPageForm(request);
   const intent = form.get("intent");
 
   if (intent === "revoke-others") {

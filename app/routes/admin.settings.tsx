@@ -14,6 +14,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées et pied de page de la boutique.");
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const submission = parseWithZod(await request.formData(), { schema: settingsSchema });
+  const submission = parseWithZod(await readPageForm(request), { schema: settingsSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return json(

@@ -22,6 +22,7 @@ import {
   getAdminUser,
   signInWithForm,
 } from "~/services/admin-auth.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () => [...pageMeta("Connexion administrateur", "Accès au back office de la boutique."), { name: "robots", content: "noindex" }];
 
@@ -39,7 +40,7 @@ type Toast = { message: string; description: string; type: "error" };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
-  const formData = await request.clone().formData();
+  const formData = await readPageForm(request.clone());
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE_HEADERS });

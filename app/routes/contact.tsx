@@ -16,6 +16,7 @@ import { createContactRequest } from "~/services/contacts.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
 import { getSettings } from "~/services/settings.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Contact", "Une question sur nos masques au collagène ou votre commande ? Écrivez-nous, nous répondons sous 24 h ouvrées.");
@@ -30,7 +31,7 @@ type Outcome = "success" | "error" | "limited";
 
 /** Messages stored are counted per client address: 429 past the limit (limits.server.ts), the message kept in the form. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: contactSchema });
   if (submission.status !== "success") {
     return json({ result: submission.reply(), outcome: null as Outcome | null, message: null as string | null }, { status: 400 });

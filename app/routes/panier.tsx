@@ -29,6 +29,7 @@ import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
 import { rememberOrder } from "~/services/order-session.server";
 import { OrderError } from "~/services/orders.server";
+import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Mon panier", "Votre panier, vos informations de livraison et le paiement de votre commande.");
@@ -61,7 +62,7 @@ function withCookie(...setCookies: (string | undefined)[]): HeadersInit {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOriginForm(request);
-  const formData = await request.formData();
+  const formData = await readPageForm(request);
   const intent = String(formData.get("intent") ?? "");
   const script = isScriptRequest(request);
   const redirectTo = safeRedirect(formData.get("redirectTo"), "/panier");
