@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
@@ -140,6 +141,8 @@ export const orders = sqliteTable(
     stockDecrementedAt: text("stock_decremented_at"),
     /** When the subscription was cancelled (ISO, UTC): online cancellation or Stripe's webhook. */
     subscriptionCanceledAt: text("subscription_canceled_at"),
+    /** The version of the terms of sale the order was made under (app/legal); null before versions were kept. */
+    termsVersion: text("terms_version"),
     ...timestamps,
   },
   (t) => [
@@ -220,5 +223,56 @@ export const rateLimits = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * The outbox (services/email): one row per email, written in the same transaction as the
+ * event that causes it, and sent afterwards by the sender running in the server process.
+ * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
+ * admin sees each email exactly as sent and a resend sends the same one.
+ */
+export const emails = sqliteTable(
+  "emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: EMAIL_KINDS }).notNull(),
+    /** `kind:entity:id`: a replayed event never queues the same email twice. */
+    dedupeKey: text("dedupe_key").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    contactRequestId: integer("contact_request_id").references(() => contactRequests.id, { onDelete: "set null" }),
+    toAddress: text("to_address").notNull(),
+    /** What the event knew that the database may no longer say at sending time (JSON object). */
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** When the next attempt may start (ISO, UTC). */
+    nextAttemptAt: text("next_attempt_at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    /** When the current attempt started (status sending). */
+    sendingSince: text("sending_since"),
+    sentAt: text("sent_at"),
+    /** How it left: `smtp` or `demo` (the demo mailbox). */
+    transport: text("transport"),
+    /** The SMTP server's Message-ID. */
+    messageId: text("message_id"),
+    subject: text("subject"),
+    html: text("html"),
+    text: text("text"),
+    /** [{ filename, contentType, content }] as attached (JSON). */
+    attachments: text("attachments", { mode: "json" }).$type<EmailAttachment[]>(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("emails_dedupe_key_idx").on(t.dedupeKey),
+    index("emails_due_idx").on(t.status, t.nextAttemptAt),
+    index("emails_order_idx").on(t.orderId),
+    index("emails_created_idx").on(t.createdAt),
+  ],
+);
+
+export type EmailAttachment = { filename: string; contentType: string; content: string };
+export type Email = typeof emails.$inferSelect;
+export type { EmailKind, EmailStatus };
 
 export type Order = typeof orders.$inferSelect;

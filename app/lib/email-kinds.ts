@@ -1,0 +1,36 @@
+/**
+ * The emails the shop sends, one kind per event. Shared by the outbox (services/email), the
+ * admin mailbox and the API.
+ */
+export const EMAIL_KINDS = [
+  "order_confirmation",
+  "order_shipped",
+  "subscription_canceled",
+  "contact_ack",
+  "shop_new_order",
+  "shop_new_contact",
+] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
+  order_confirmation: "Confirmation de commande",
+  order_shipped: "Commande expédiée",
+  subscription_canceled: "Abonnement résilié",
+  contact_ack: "Accusé de réception",
+  shop_new_order: "Boutique : nouvelle commande payée",
+  shop_new_contact: "Boutique : nouvelle demande de contact",
+};
+
+/**
+ * pending: waiting for its (next) attempt; sending: an attempt is under way; sent: accepted
+ * by the SMTP server (or put in the demo mailbox); failed: every attempt failed.
+ */
+export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const EMAIL_STATUS_LABELS: Record<EmailStatus, string> = {
+  pending: "En attente",
+  sending: "En cours d'envoi",
+  sent: "Envoyé",
+  failed: "Échec",
+};

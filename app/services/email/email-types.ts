@@ -1,0 +1,27 @@
+import type { Email, EmailAttachment } from "~/db/schema";
+
+/** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
+export type EmailToRender = Pick<Email, "id" | "kind" | "orderId" | "contactRequestId" | "toAddress" | "payload" | "createdAt">;
+
+/** What leaves the shop: both parts always, attachments when the email has some. */
+export type RenderedEmail = {
+  subject: string;
+  html: string;
+  text: string;
+  attachments: EmailAttachment[];
+};
+
+/**
+ * The payload each kind carries from its event (the rest is read from the database when the
+ * email is rendered, at its first attempt).
+ */
+export type EmailPayloads = {
+  order_confirmation: Record<string, never>;
+  /** The tracking number when the order was set to shipped, if there was one. */
+  order_shipped: { trackingNumber: string | null };
+  /** When the subscription ends (ISO), and who cancelled it. */
+  subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
+  contact_ack: Record<string, never>;
+  shop_new_order: Record<string, never>;
+  shop_new_contact: Record<string, never>;
+};
