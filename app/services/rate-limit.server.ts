@@ -14,7 +14,8 @@ import { rateLimits } from "~/db/schema";
  *   + current window's count
  *
  * which assumes the previous window's hits were spread evenly. A key is refused once the
- * estimate reaches `max`. So at most two rows per key, whatever `max`.
+ * estimate is over `max - 1`, i.e. once the next hit could be past `max` (so that hits just
+ * before and after a window boundary are not discounted). At most two rows per key, whatever `max`.
  *
  * Writes are single atomic upserts (`INSERT ... ON CONFLICT DO UPDATE SET count = count + 1`),
  * so concurrent processes never lose a hit. Checking then counting is two statements: a
@@ -150,17 +151,20 @@ function estimate({ previous, current, elapsed }: Counts, windowMs: number): num
   return (previous * (windowMs - elapsed)) / windowMs + current;
 }
 
-/** Milliseconds until the estimate falls below `max` (no new hits); 0 when it is below now. */
+const EPSILON = 1e-9;
+
+/** Milliseconds until one more hit is allowed (the estimate at most `max - 1`, no new hits); 0 when it is now. */
 function waitMs(counts: Counts, windowMs: number, max: number): number {
   const { previous, current, elapsed } = counts;
-  if (estimate(counts, windowMs) < max) return 0;
-  if (current >= max) {
+  const allowed = max - 1;
+  if (estimate(counts, windowMs) <= allowed + EPSILON) return 0;
+  if (current > allowed) {
     // Not before the next window, where this window's count fades out in turn:
-    // current × (windowMs - t) / windowMs < max once t > windowMs × (1 - max / current).
-    return windowMs - elapsed + Math.floor(windowMs * (1 - max / current)) + 1;
+    // current × (windowMs - t) / windowMs ≤ allowed once t ≥ windowMs × (1 - allowed / current).
+    return windowMs - elapsed + Math.ceil(windowMs * (1 - allowed / current));
   }
-  // previous × (windowMs - t) / windowMs + current < max once t > windowMs - windowMs × (max - current) / previous.
-  return Math.max(1, Math.floor(windowMs - (windowMs * (max - current)) / previous) + 1 - elapsed);
+  // previous × (windowMs - t) / windowMs + current ≤ allowed once t ≥ windowMs - windowMs × (allowed - current) / previous.
+  return Math.max(1, Math.ceil(windowMs - (windowMs * (allowed - current)) / previous) - elapsed);
 }
 
 /** The store's key for a limiter's key: one namespace per limiter. */

@@ -28,23 +28,30 @@ describe("createRateLimiter (sliding-window counter in the database)", () => {
     limiter.hit("x", T0 + 2 * MINUTE);
     expect(limiter.isLimited("x", T0 + 2 * MINUTE)).toBe(true);
     expect(limiter.isLimited("y", T0 + 2 * MINUTE)).toBe(false);
-    // Three hits in the current window: free again just after the next window starts, when they begin to fade.
-    expect(limiter.retryAfterSeconds("x", T0 + 2 * MINUTE)).toBe(8 * 60 + 1);
-    expect(limiter.isLimited("x", T0 + WINDOW)).toBe(true);
-    expect(limiter.isLimited("x", T0 + WINDOW + 1)).toBe(false);
+    // Three hits in the current window: free again once they weigh 2 (max - 1) in the next window, a third of it later.
+    expect(limiter.retryAfterSeconds("x", T0 + 2 * MINUTE)).toBe(8 * 60 + 200 + 1);
+    expect(limiter.isLimited("x", T0 + WINDOW + 200 * SECOND - 1)).toBe(true);
+    expect(limiter.isLimited("x", T0 + WINDOW + 200 * SECOND)).toBe(false);
   });
 
   it("weighs the previous window's hits by the share of it still inside the sliding window", () => {
     const limiter = createRateLimiter({ name: "test-b", windowMs: WINDOW, max: 4 });
     for (let i = 0; i < 4; i++) limiter.hit("x", T0 + 9 * MINUTE);
     limiter.hit("x", T0 + WINDOW);
-    // 4 × (1 - elapsed/10 min) + 1 < 4 once more than 2 min 30 s of the new window have passed.
+    // One more hit is allowed once 4 × (1 - elapsed/10 min) + 1 ≤ 3 (max - 1): after 5 minutes of the new window.
     expect(limiter.isLimited("x", T0 + WINDOW)).toBe(true);
-    expect(limiter.retryAfterSeconds("x", T0 + WINDOW)).toBe(151);
-    expect(limiter.isLimited("x", T0 + WINDOW + 150 * SECOND)).toBe(true);
-    expect(limiter.isLimited("x", T0 + WINDOW + 150 * SECOND + 1)).toBe(false);
+    expect(limiter.retryAfterSeconds("x", T0 + WINDOW)).toBe(300);
+    expect(limiter.isLimited("x", T0 + WINDOW + 300 * SECOND - 1)).toBe(true);
+    expect(limiter.isLimited("x", T0 + WINDOW + 300 * SECOND)).toBe(false);
     // Two windows later nothing is left.
     expect(limiter.isLimited("x", T0 + 2 * WINDOW + 1)).toBe(false);
+  });
+
+  it("does not discount hits on either side of a window boundary: 5 + 5 hits a second apart refuse the 11th", () => {
+    const limiter = createRateLimiter({ name: "test-edge", windowMs: WINDOW, max: 10 });
+    for (let i = 0; i < 5; i++) limiter.hit("x", T0 + WINDOW - SECOND);
+    for (let i = 0; i < 5; i++) limiter.hit("x", T0 + WINDOW + SECOND);
+    expect(limiter.isLimited("x", T0 + WINDOW + SECOND)).toBe(true);
   });
 
   it("keeps two rows per key at most: a write deletes the key's rows that no longer count", () => {

@@ -106,7 +106,7 @@ describe("public writes per address", () => {
     const refused = await postContact("203.0.113.50");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: "Trop de demandes de contact envoyées en peu de temps. Réessayez dans 10 minutes.", issues: [] });
+    expect(await refused.json()).toMatchObject({ error: "Trop de demandes de contact envoyées en peu de temps. Réessayez dans 11 minutes.", issues: [] });
     expect(countContacts()).toBe(before);
     expect((await postContact("203.0.113.51")).status).toBe(201);
     advance(Number(refused.headers.get("Retry-After")));
@@ -126,7 +126,7 @@ describe("public writes per address", () => {
     expect(refused.status).toBe(429);
     const retryAfter = refused.headers.get("Retry-After");
     expect(Number(retryAfter)).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ outcome: "limited", message: "Vous avez envoyé beaucoup de messages en peu de temps. Réessayez dans 10 minutes." });
+    expect(await refused.json()).toMatchObject({ outcome: "limited", message: "Vous avez envoyé beaucoup de messages en peu de temps. Réessayez dans 11 minutes." });
     expect(countContacts()).toBe(before);
     const documentHeaders = new Headers(
       contactHeaders({ loaderHeaders: new Headers(), actionHeaders: refused.headers, parentHeaders: new Headers(), errorHeaders: undefined }),
