@@ -27,6 +27,13 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(12111),
+  /** smtp://user:pass@host:port or smtps://… (services/email/transport.server.ts); required in live mode. */
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^/?#]+/i.test(v), { error: "attendu smtp://utilisateur:motdepasse@hôte:port ou smtps://…" })
+    .optional(),
+  /** The From of every email, e.g. `Maison Éclat <commandes@maison-eclat.fr>`; by default the site email of the settings. */
+  MAIL_FROM: z.string().optional(),
   /** Reverse proxies in front of the server (0: clients connect directly); see http/client-address.server.ts. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 });
@@ -50,6 +57,9 @@ export type AppConfig = {
     emulatorPort: number;
   };
   trustProxy: number;
+  /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
+  smtpUrl: string | null;
+  mailFrom: string | null;
 };
 
 function blank(value: string | undefined) {
@@ -129,6 +139,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
       ["STRIPE_WEBHOOK_SECRET", e.STRIPE_WEBHOOK_SECRET],
       ["SESSION_SECRET", e.SESSION_SECRET],
       ["ADMIN_PASSWORD", e.ADMIN_PASSWORD],
+      ["SMTP_URL", e.SMTP_URL],
     ]
       .filter(([, v]) => !v)
       .map(([k]) => k);
@@ -172,6 +183,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           emulatorPort: e.STRIPE_EMULATOR_PORT,
         },
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM ?? null,
   };
 }
 

@@ -1,12 +1,16 @@
 import path from "node:path";
-import Database from "better-sqlite3";
+import Database, { type RunResult } from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { getConfig } from "~/config.server";
 import * as schema from "./schema";
 import { seed } from "./seed.server";
 
 export type Db = BetterSQLite3Database<typeof schema>;
+
+/** The database or a transaction: writes that belong together take the transaction. */
+export type DbOrTx = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
 
 /** Opens a SQLite file, applies the migrations in drizzle/ and the idempotent seed. */
 export function openDatabase(file: string, options: { adminUsername: string; adminPassword: string }) {

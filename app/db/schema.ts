@@ -271,6 +271,18 @@ export const emails = sqliteTable(
   ],
 );
 
+/**
+ * Leases: a background job that must run in one process at a time (the email sender) holds
+ * its lease by renewing it; another process takes it over only once it has expired.
+ */
+export const leases = sqliteTable("leases", {
+  name: text("name").primaryKey(),
+  /** The holding process (host, pid and a random part). */
+  holder: text("holder").notNull(),
+  /** Milliseconds since the epoch. */
+  expiresAt: integer("expires_at").notNull(),
+});
+
 export type EmailAttachment = { filename: string; contentType: string; content: string };
 export type Email = typeof emails.$inferSelect;
 export type { EmailKind, EmailStatus };

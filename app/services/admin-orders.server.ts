@@ -1,5 +1,6 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { queueOrderShippedEmail } from "./email/notifications.server";
 import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
@@ -203,13 +204,23 @@ export function getAdminOrder(id: number) {
 
 export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
 
-/** The admin's change: fulfilment status and/or tracking number. Returns false if no such order. */
+/**
+ * The admin's change: fulfilment status and/or tracking number. Returns false if no such order.
+ * A paid order set to shipped queues the shipping notice, in the same transaction (once per order).
+ */
 export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean {
   const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
   if (update.status !== undefined) set.status = update.status;
   if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber?.trim() || null;
-  const result = getDb().update(orders).set(set).where(eq(orders.id, id)).run();
-  return result.changes > 0;
+  return getDb().transaction((tx) => {
+    const before = tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id)).get();
+    if (!before) return false;
+    const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
+    if (after.status === "shipped" && before.status !== "shipped" && after.paymentStatus === "paid") {
+      queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber });
+    }
+    return true;
+  });
 }
 
 /** The list's 'mark complete' button: the order is delivered. */

@@ -2,9 +2,15 @@ import { desc, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { contactRequests, type ContactStatus } from "~/db/schema";
 import type { ContactInput } from "~/schemas/contact";
+import { queueContactEmails } from "./email/notifications.server";
 
+/** Stores a contact request and queues its acknowledgement and the shop's notice, in one transaction. */
 export function createContactRequest(input: ContactInput) {
-  return getDb().insert(contactRequests).values({ ...input, status: "non_lu" }).returning().get();
+  return getDb().transaction((tx) => {
+    const created = tx.insert(contactRequests).values({ ...input, status: "non_lu" }).returning().get();
+    queueContactEmails(tx, created.id);
+    return created;
+  });
 }
 
 export function listContactRequests() {

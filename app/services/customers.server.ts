@@ -1,12 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import type { RunResult } from "better-sqlite3";
-import type * as schema from "~/db/schema";
+import type { DbOrTx } from "~/db/client.server";
 import { users } from "~/db/schema";
 
-/** The database or a transaction: every write of a checkout happens in one transaction. */
-export type DbOrTx = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
+export type { DbOrTx };
 
 export type CustomerInput = {
   email: string;

@@ -86,7 +86,7 @@ export async function cancelSubscription(
 
   const canceledAt = new Date(canceledAtSeconds ? canceledAtSeconds * 1000 : Date.now()).toISOString();
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
-  markSubscriptionCanceled(order.id, canceledAt);
+  markSubscriptionCanceled(order.id, canceledAt, "customer");
   return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
 }
 

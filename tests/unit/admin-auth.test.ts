@@ -198,6 +198,7 @@ describe("admin sign-in page", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SESSION_SECRET: "s".repeat(32),
       ADMIN_PASSWORD: "admin-demo-2026",
+      SMTP_URL: "smtp://smtp.example.fr:587",
     } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(live)).toBeNull();
   });

@@ -11,6 +11,7 @@ process.env.STRIPE_SECRET_KEY = "sk_test_live_mode_unit";
 process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_live_mode_unit";
 process.env.STRIPE_WEBHOOK_SECRET = "whsec_live_mode_unit";
 process.env.SESSION_SECRET = "une-cle-de-session-de-test-assez-longue";
+process.env.SMTP_URL = "smtp://127.0.0.1:9";
 
 describe("admin in live mode", () => {
   it("hides the debug page and the public contacts API (404)", async () => {

@@ -13,6 +13,7 @@ const LIVE_SECRETS = {
   STRIPE_WEBHOOK_SECRET: "whsec_x",
   SESSION_SECRET: "nouveau-secret, ancien-secret",
   ADMIN_PASSWORD: "un-mot-de-passe-solide",
+  SMTP_URL: "smtp://boutique:secret@smtp.example.fr:587",
 };
 
 /** The ConfigError a configuration is refused with. */
@@ -74,14 +75,14 @@ describe("configuration and modes", () => {
     const message = refusal({ DATABASE_URL: db(), SHOP_MODE: "live" });
     expect(message).toBe(
       "Mode production (SHOP_MODE=live) : variables manquantes : STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, " +
-        "STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD. Définissez-les, ou lancez la démo avec SHOP_MODE=demo et sans clés Stripe.",
+        "STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL. Définissez-les, ou lancez la démo avec SHOP_MODE=demo et sans clés Stripe.",
     );
   });
 
   it("Stripe keys without SHOP_MODE mean live mode, with the same check of every secret", () => {
     const env = { DATABASE_URL: db(), STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
-    expect(refusal(env)).toMatch(/^Mode production \(clés Stripe présentes\) : variables manquantes : STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD\./);
-    expect(refusal({ ...env, NODE_ENV: "production" })).toContain("STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD");
+    expect(refusal(env)).toMatch(/^Mode production \(clés Stripe présentes\) : variables manquantes : STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL\./);
+    expect(refusal({ ...env, NODE_ENV: "production" })).toContain("STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL");
   });
 
   it("starts in live mode when every secret is set, and accepts rotated session secrets", () => {

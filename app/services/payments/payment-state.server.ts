@@ -3,6 +3,8 @@ import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, type Order } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { DbOrTx } from "~/services/customers.server";
+import type { EmailPayloads } from "~/services/email/email-types";
+import { queueOrderPaidEmails, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
 import { holdsOrder } from "~/services/order-access.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
 
@@ -164,6 +166,8 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
         .run();
     }
   }
+  // The confirmation to the customer and the notice to the shop, with the payment (once).
+  queueOrderPaidEmails(tx, orderId);
   return true;
 }
 
@@ -190,10 +194,24 @@ export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
   db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId)).run();
 }
 
-/** A paid subscription ended: records the date, keeping the first one if it is already set. */
-export function markSubscriptionCanceled(orderId: number, canceledAt: string, db: DbOrTx = getDb()) {
-  db.update(orders)
-    .set({ subscriptionCanceledAt: canceledAt })
-    .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
-    .run();
+/**
+ * A paid subscription ended: records the date, keeping the first one if it is already set, and
+ * queues the cancellation's confirmation to the customer (L215-1-1) in the same transaction.
+ */
+export function markSubscriptionCanceled(
+  orderId: number,
+  canceledAt: string,
+  canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"],
+  db: DbOrTx = getDb(),
+) {
+  const record = (tx: DbOrTx) => {
+    const updated = tx
+      .update(orders)
+      .set({ subscriptionCanceledAt: canceledAt })
+      .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
+      .run();
+    if (updated.changes === 1) queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy });
+  };
+  if (db === getDb()) getDb().transaction(record);
+  else record(db);
 }

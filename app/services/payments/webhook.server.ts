@@ -74,7 +74,8 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       } else if (!order.subscriptionCanceledAt) {
         // A paid subscription ended (cancelled online, by us at Stripe, or after failed renewals).
         const endedAt = sub.canceled_at ?? sub.ended_at;
-        markSubscriptionCanceled(order.id, endedAt ? new Date(endedAt * 1000).toISOString() : new Date().toISOString(), tx);
+        const by = sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";
+        markSubscriptionCanceled(order.id, endedAt ? new Date(endedAt * 1000).toISOString() : new Date().toISOString(), by, tx);
       }
       return "subscription_ended";
     }

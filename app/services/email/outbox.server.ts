@@ -1,0 +1,132 @@
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { type DbOrTx, getDb } from "~/db/client.server";
+import { type Email, emails } from "~/db/schema";
+import type { EmailKind } from "~/lib/email-kinds";
+import type { EmailPayloads, RenderedEmail } from "./email-types";
+
+/**
+ * The outbox: the emails waiting to be sent, written in the caller's transaction so that an
+ * email exists if and only if its event happened. The sender (sender.server.ts) reads it.
+ */
+
+type Entity = { orderId: number; contactRequestId?: never } | { contactRequestId: number; orderId?: never };
+
+export type QueuedEmail<K extends EmailKind> = Entity & {
+  kind: K;
+  to: string;
+  payload: EmailPayloads[K];
+};
+
+/** `order_confirmation:order:123456789`: one email of a kind per order or contact request. */
+export function dedupeKeyOf(kind: EmailKind, entity: Entity): string {
+  return entity.orderId !== undefined ? `${kind}:order:${entity.orderId}` : `${kind}:contact:${entity.contactRequestId}`;
+}
+
+let onQueued: (() => void) | undefined;
+
+/** The sender of this process asks to be woken when an email is queued (sender.server.ts). */
+export function setQueuedListener(listener: (() => void) | undefined) {
+  onQueued = listener;
+}
+
+/**
+ * Queues an email in `db` (the event's transaction). A second call for the same kind and
+ * entity (a replayed webhook, a second click) queues nothing. True when it was queued.
+ */
+export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): boolean {
+  const result = db
+    .insert(emails)
+    .values({
+      kind: email.kind,
+      dedupeKey: dedupeKeyOf(email.kind, email),
+      orderId: email.orderId ?? null,
+      contactRequestId: email.contactRequestId ?? null,
+      toAddress: email.to,
+      payload: email.payload,
+    })
+    .onConflictDoNothing({ target: emails.dedupeKey })
+    .run();
+  // After the caller's transaction: better-sqlite3 transactions are synchronous, so this runs once it has committed.
+  if (result.changes === 1 && onQueued) setImmediate(onQueued);
+  return result.changes === 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sender's side
+
+/**
+ * Takes the next email due (pending, its time come) for an attempt: status sending, one more
+ * attempt counted. One statement, so two senders never take the same email.
+ */
+export function claimNextDueEmail(now = new Date()): Email | undefined {
+  const db = getDb();
+  const iso = now.toISOString();
+  const next = db
+    .select({ id: emails.id })
+    .from(emails)
+    .where(and(eq(emails.status, "pending"), lte(emails.nextAttemptAt, iso)))
+    .orderBy(asc(emails.nextAttemptAt), asc(emails.id))
+    .limit(1)
+    .get();
+  if (!next) return undefined;
+  return db
+    .update(emails)
+    .set({ status: "sending", sendingSince: iso, attempts: sql`${emails.attempts} + 1` })
+    .where(and(eq(emails.id, next.id), eq(emails.status, "pending")))
+    .returning()
+    .get();
+}
+
+/** Keeps what was rendered at the first attempt: every later attempt and resend sends exactly this. */
+export function storeRendered(id: number, rendered: RenderedEmail) {
+  getDb()
+    .update(emails)
+    .set({ subject: rendered.subject, html: rendered.html, text: rendered.text, attachments: rendered.attachments })
+    .where(eq(emails.id, id))
+    .run();
+}
+
+export function markEmailSent(id: number, outcome: { transport: "smtp" | "demo"; messageId: string | null }, now = new Date()) {
+  getDb()
+    .update(emails)
+    .set({ status: "sent", sentAt: now.toISOString(), sendingSince: null, transport: outcome.transport, messageId: outcome.messageId })
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
+    .run();
+}
+
+/** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. */
+export function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null) {
+  getDb()
+    .update(emails)
+    .set(
+      retryAt
+        ? { status: "pending", sendingSince: null, lastError: error, nextAttemptAt: retryAt.toISOString() }
+        : { status: "failed", sendingSince: null, lastError: error },
+    )
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
+    .run();
+}
+
+/**
+ * Emails left in `sending` by a process that stopped mid-attempt (killed, crashed, or whose
+ * lease expired): back to pending now. The SMTP server may have accepted one before the
+ * process died, so that email may be sent once more; never more than that, since the next
+ * attempt ends in sent or in pending again. Returns how many were taken back.
+ */
+export function recoverInterruptedEmails(now = new Date()): number {
+  return getDb()
+    .update(emails)
+    .set({ status: "pending", sendingSince: null, nextAttemptAt: now.toISOString() })
+    .where(eq(emails.status, "sending"))
+    .run().changes;
+}
+
+/** When the next email is due (to sleep until then), or null when none is pending. */
+export function nextDueAt(): Date | null {
+  const row = getDb()
+    .select({ at: sql<string | null>`min(${emails.nextAttemptAt})` })
+    .from(emails)
+    .where(eq(emails.status, "pending"))
+    .get();
+  return row?.at ? new Date(row.at) : null;
+}

@@ -1,0 +1,187 @@
+import { getConfig } from "~/config.server";
+import type { Email } from "~/db/schema";
+import { getSettings } from "~/services/settings.server";
+import { acquireLease, releaseLease } from "~/services/leases.server";
+import type { EmailToRender, RenderedEmail } from "./email-types";
+import { claimNextDueEmail, markEmailAttemptFailed, markEmailSent, nextDueAt, recoverInterruptedEmails, setQueuedListener, storeRendered } from "./outbox.server";
+import { configuredTransport, type EmailTransport } from "./transport.server";
+
+/**
+ * The sender: runs in the server process (started and stopped with it, see lifecycle.server.ts)
+ * and sends what the outbox holds.
+ *
+ * - One process at a time sends: it holds the `email-sender` lease (leases.server.ts), renewed
+ *   at every round; another process takes over once it has expired.
+ * - Each email is marked `sending` before its attempt and `sent` after. Taking the lease over,
+ *   a process puts back to pending the emails left `sending` by the previous holder: one of them
+ *   may have reached the SMTP server just before that process died, and is then sent once more.
+ * - A failed attempt is retried after a growing delay (30 s, 2 min, 8 min, 32 min, 2 h 8 min);
+ *   after MAX_ATTEMPTS the email is `failed`, shown in /admin/emails, where it can be resent.
+ * - Rendering happens at the first attempt and is kept: a retry sends exactly the same email.
+ */
+
+export const MAX_ATTEMPTS = 6;
+const LEASE = "email-sender";
+
+export type SenderOptions = {
+  render: (email: EmailToRender) => RenderedEmail;
+  transport?: EmailTransport;
+  /** How often it looks for due emails when nothing wakes it (ms). */
+  pollMs?: number;
+  /** The delay before attempt n + 1 after n failed attempts (ms). */
+  retryDelayMs?: (failedAttempts: number) => number;
+  maxAttempts?: number;
+  leaseMs?: number;
+};
+
+export const defaultRetryDelayMs = (failedAttempts: number) => 30_000 * 4 ** (failedAttempts - 1);
+
+export type EmailSender = {
+  /** Sends everything due now; resolves when the round is over. */
+  runOnce(): Promise<void>;
+  /** Asks for a round as soon as possible (an email was queued or resent). */
+  wake(): void;
+  /** Stops taking emails, waits for the attempt under way, releases the lease. */
+  stop(): Promise<void>;
+};
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 1000);
+}
+
+/** From: MAIL_FROM, or the shop's name and site email (settings); Reply-To: the site email. */
+function senderAddresses() {
+  const settings = getSettings();
+  const from = getConfig().mailFrom ?? `"${settings.siteName.replace(/["\\]/g, "")}" <${settings.siteEmail}>`;
+  return { from, replyTo: settings.siteEmail };
+}
+
+export function createEmailSender(options: SenderOptions): EmailSender {
+  const transport = options.transport ?? configuredTransport();
+  const pollMs = options.pollMs ?? 5_000;
+  const retryDelayMs = options.retryDelayMs ?? defaultRetryDelayMs;
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+  const leaseMs = options.leaseMs ?? 60_000;
+
+  let stopped = false;
+  let holding = false;
+  let round: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function attempt(email: Email) {
+    let rendered: RenderedEmail;
+    try {
+      rendered =
+        email.subject !== null && email.html !== null && email.text !== null
+          ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
+          : options.render(email);
+      if (email.subject === null) storeRendered(email.id, rendered);
+      const outcome = await transport.deliver({ ...senderAddresses(), to: email.toAddress, ...rendered });
+      markEmailSent(email.id, outcome);
+    } catch (error) {
+      const failedAttempts = email.attempts;
+      const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
+      markEmailAttemptFailed(email.id, errorText(error), retryAt);
+      if (!retryAt) console.warn(`Email ${email.id} (${email.kind} to ${email.toAddress}) failed after ${failedAttempts} attempts: ${errorText(error)}`);
+    }
+  }
+
+  async function sendDue() {
+    if (!acquireLease(LEASE, leaseMs)) {
+      holding = false;
+      return;
+    }
+    if (!holding) {
+      holding = true;
+      recoverInterruptedEmails();
+    }
+    for (;;) {
+      if (stopped) return;
+      const email = claimNextDueEmail();
+      if (!email) return;
+      await attempt(email);
+      // Renew the lease between emails: a long queue must not let it expire.
+      if (!acquireLease(LEASE, leaseMs)) {
+        holding = false;
+        return;
+      }
+    }
+  }
+
+  function schedule() {
+    if (stopped) return;
+    clearTimeout(timer);
+    const due = holding ? nextDueAt() : null;
+    const wait = due ? Math.min(Math.max(due.getTime() - Date.now(), 0), pollMs) : pollMs;
+    timer = setTimeout(() => void runOnce(), wait);
+    timer.unref();
+  }
+
+  function runOnce(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (round) {
+      again = true;
+      return round;
+    }
+    round = (async () => {
+      do {
+        again = false;
+        try {
+          await sendDue();
+        } catch (error) {
+          // The database itself failed (locked, closed): the next round tries again.
+          console.error("Email sender round failed", error);
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      round = null;
+      schedule();
+    });
+    return round;
+  }
+
+  return {
+    runOnce,
+    wake() {
+      if (!stopped) setImmediate(() => void runOnce());
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+      if (holding) releaseLease(LEASE);
+      holding = false;
+      transport.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process's sender
+
+let running: EmailSender | undefined;
+
+/** Starts the sender of this process (server start): it sends what is due at once, then keeps watching. */
+export function startEmailSender(options: SenderOptions): EmailSender {
+  if (running) return running;
+  const sender = createEmailSender(options);
+  running = sender;
+  setQueuedListener(() => sender.wake());
+  sender.wake();
+  return sender;
+}
+
+/** Stops it (server shutdown), after the attempt under way. */
+export async function stopEmailSender() {
+  const sender = running;
+  running = undefined;
+  setQueuedListener(undefined);
+  await sender?.stop();
+}
+
+/** Asks the process's sender for a round now (after a resend from the back office). */
+export function wakeEmailSender() {
+  running?.wake();
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { leases } from "~/db/schema";
+
+/** This process, as a lease holder. */
+export const PROCESS_HOLDER = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+
+/**
+ * Takes or renews the lease `name` for `ttlMs`: true when this holder has it now (it was
+ * free, expired, or already this holder's). One atomic statement, so two processes asking at
+ * once never both get it.
+ */
+export function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDER, now = Date.now()): boolean {
+  const result = getDb()
+    .insert(leases)
+    .values({ name, holder, expiresAt: now + ttlMs })
+    .onConflictDoUpdate({
+      target: leases.name,
+      set: { holder, expiresAt: now + ttlMs },
+      setWhere: sql`${leases.holder} = ${holder} or ${leases.expiresAt} <= ${now}`,
+    })
+    .run();
+  return result.changes === 1;
+}
+
+/** Gives the lease up (at shutdown), so another process need not wait for it to expire. */
+export function releaseLease(name: string, holder = PROCESS_HOLDER) {
+  getDb()
+    .delete(leases)
+    .where(and(eq(leases.name, name), eq(leases.holder, holder)))
+    .run();
+}
