@@ -1,7 +1,7 @@
 import { getConfig } from "~/config.server";
 import type { Email } from "~/db/schema";
 import { getSettings } from "~/services/settings.server";
-import { acquireLease, releaseLease } from "~/services/leases.server";
+import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import type { EmailToRender, RenderedEmail } from "./email-types";
 import { claimNextDueEmail, markEmailAttemptFailed, markEmailSent, nextDueAt, recoverInterruptedEmails, setQueuedListener, storeRendered } from "./outbox.server";
 import { configuredTransport, type EmailTransport } from "./transport.server";
@@ -32,6 +32,8 @@ export type SenderOptions = {
   retryDelayMs?: (failedAttempts: number) => number;
   maxAttempts?: number;
   leaseMs?: number;
+  /** Who holds the lease: this process by default (tests give two senders two holders). */
+  holder?: string;
 };
 
 export const defaultRetryDelayMs = (failedAttempts: number) => 30_000 * 4 ** (failedAttempts - 1);
@@ -63,6 +65,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   const retryDelayMs = options.retryDelayMs ?? defaultRetryDelayMs;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   const leaseMs = options.leaseMs ?? 60_000;
+  const holder = options.holder ?? PROCESS_HOLDER;
 
   let stopped = false;
   let holding = false;
@@ -89,7 +92,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   }
 
   async function sendDue() {
-    if (!acquireLease(LEASE, leaseMs)) {
+    if (!acquireLease(LEASE, leaseMs, holder)) {
       holding = false;
       return;
     }
@@ -103,7 +106,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       if (!email) return;
       await attempt(email);
       // Renew the lease between emails: a long queue must not let it expire.
-      if (!acquireLease(LEASE, leaseMs)) {
+      if (!acquireLease(LEASE, leaseMs, holder)) {
         holding = false;
         return;
       }
@@ -151,7 +154,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       stopped = true;
       clearTimeout(timer);
       await round;
-      if (holding) releaseLease(LEASE);
+      if (holding) releaseLease(LEASE, holder);
       holding = false;
       transport.close();
     },
