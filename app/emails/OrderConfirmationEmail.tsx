@@ -24,7 +24,7 @@ export type OrderConfirmationData = {
 };
 
 const deliveryEstimate = `Votre colis est expédié sous ${DELIVERY.shippedWithin} et vous parvient en ${DELIVERY.arrival}, en colis suivi.`;
-const withdrawalIntro = `Vous disposez de ${DELIVERY.withdrawalDays} jours à compter de la réception de votre commande pour vous rétracter, sans avoir à vous justifier (pour un abonnement, à compter de la réception du premier pack). Informez-nous de votre décision par une déclaration dénuée d'ambiguïté, par exemple avec le formulaire ci-dessous, puis renvoyez les produits dans les 14 jours ; nous vous remboursons dans les ${DELIVERY.refundDays} jours.`;
+const withdrawalIntro = `Vous disposez de ${DELIVERY.withdrawalDays} jours à compter de la réception de votre commande pour vous rétracter, sans avoir à vous justifier (pour un abonnement, à compter de la réception du premier pack). Informez-nous de votre décision par une déclaration dénuée d'ambiguïté, par exemple avec le formulaire ci-dessous, puis renvoyez les produits dans les 14 jours (les frais de retour sont à votre charge) ; nous vous remboursons dans les ${DELIVERY.refundDays} jours, par le même moyen de paiement.`;
 const withdrawalException =
   "Exception : pour des raisons d'hygiène et de protection de la santé, les sachets de masques ouverts après la livraison ne peuvent pas être retournés (article L. 221-28, 5° du Code de la consommation) ; seuls les sachets encore scellés peuvent l'être.";
 

@@ -10,6 +10,8 @@ import { createContactRequest } from "~/services/contacts.server";
 import type { EmailToRender } from "~/services/email/email-types";
 import { renderEmail } from "~/services/email/render.server";
 import { orderLinkKey } from "~/services/order-link.server";
+import { loader as cancelPageLoader } from "~/routes/abonnement.resilier";
+import { getRequest, routeArgs } from "../helpers/requests";
 
 // Every link of an email must point at the shop's public address.
 const PUBLIC_URL = vi.hoisted(() => {
@@ -134,6 +136,13 @@ describe("order_confirmation", () => {
       expect(part).toContain(cancelUrl);
       expect(part).toContain("Abonnement (toutes les 4 semaines)");
     }
+  });
+
+  it("the cancellation link opens the cancellation page with the order number filled in", async () => {
+    const prefilled = async (query: string) => ((await (await cancelPageLoader(routeArgs(getRequest(`/abonnement/resilier${query}`)))).json()) as { orderId: string | null }).orderId;
+    expect(await prefilled("?commande=123456789")).toBe("123456789");
+    expect(await prefilled("?commande=abc")).toBeNull();
+    expect(await prefilled("")).toBeNull();
   });
 
   it("attaches the terms the order was made under, the current ones for an order from before versions were kept", () => {
