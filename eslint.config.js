@@ -87,6 +87,8 @@ export default tseslint.config(
   layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, DB]),
   layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/services/**"], [ROUTES, HTTP, COMPONENTS]),
+  // The legal texts and the email templates are data and views: they are given what they show.
+  layer(["app/legal/**", "app/emails/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/db/**"], [SERVICES, ROUTES, HTTP, COMPONENTS]),
 );

@@ -10,9 +10,15 @@ export function readOrderToken(request: Request, bodyToken?: string | null): str
   return bodyToken?.trim() || header || query || null;
 }
 
+/** The key of an email's read-only order link: `?cle=`. */
+export function readOrderLinkKey(request: Request): string | null {
+  return new URL(request.url).searchParams.get("cle")?.trim() || null;
+}
+
 /**
  * Everything a request carries that may prove it owns an order: the cart and `orders`
- * cookies, an order token, an administrator's session (and, on the tracking page, a typed email).
+ * cookies, an order token, an administrator's session, the key of an email's read-only link
+ * (and, on the tracking page, a typed email).
  */
 export async function readOrderProof(request: Request, options: { bodyToken?: string | null; email?: string | null } = {}): Promise<OrderProof> {
   const [cartId, orderIds, admin] = await Promise.all([readCartId(request), readRememberedOrderIds(request), getAdminUser(request)]);
@@ -22,5 +28,6 @@ export async function readOrderProof(request: Request, options: { bodyToken?: st
     token: readOrderToken(request, options.bodyToken),
     admin: Boolean(admin),
     email: options.email ?? null,
+    linkKey: readOrderLinkKey(request),
   };
 }

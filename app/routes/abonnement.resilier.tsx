@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
 import { actionError } from "~/http/action-errors.server";
@@ -13,6 +13,7 @@ import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
+import { parseOrderNumber } from "~/schemas/tracking";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
 import { readPageForm } from "~/http/page-form.server";
@@ -30,6 +31,12 @@ const UNEXPECTED = "La résiliation n'a pas pu être enregistrée. Veuillez rée
 type Outcome =
   | { kind: "canceled" | "already_canceled"; orderId: number; canceledAt: string }
   | { kind: "refused"; message: string };
+
+/** GET /abonnement/resilier?commande=N (the link of the order confirmation email): the order number is prefilled. */
+export function loader({ request }: LoaderFunctionArgs) {
+  const orderId = parseOrderNumber(new URL(request.url).searchParams.get("commande"));
+  return json({ orderId: orderId ? String(orderId) : null }, { headers: NO_STORE_HEADERS });
+}
 
 /** POST /abonnement/resilier: a plain form post, so it works without JavaScript. */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -58,6 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function CancelSubscription() {
   const actionData = useActionData<typeof action>();
+  const { orderId: prefilledOrderId } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const outcome = actionData?.outcome ?? null;
@@ -65,6 +73,7 @@ export default function CancelSubscription() {
   const [form, fields] = useForm({
     id: "subscription-cancel-form",
     lastResult: actionData?.result,
+    defaultValue: { orderId: prefilledOrderId ?? "" },
     constraint: undefined,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { addressOnOneLine, CompanyContact, phoneHref } from "~/components/shop/static/CompanyContact";
-import { COMPANY, HOST } from "~/components/shop/static/company";
+import { CompanyContact, phoneHref } from "~/components/shop/static/CompanyContact";
+import { addressOnOneLine, COMPANY, HOST } from "~/lib/company";
 import { LegalSection } from "~/components/shop/static/LegalSection";
 import { LEGAL_UPDATED_AT, StaticPage } from "~/components/shop/static/StaticPage";
 import { TextLink } from "~/components/shop/static/TextLink";

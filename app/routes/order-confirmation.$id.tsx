@@ -24,7 +24,8 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 /**
  * The order by its number: progress, items, total, postcode and city. The name and the street
- * too for the buyer's own browser, the order token (?token=) or an administrator.
+ * too for the buyer's own browser, the order token (?token=), the key of an email's read-only
+ * link (?cle=) or an administrator.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

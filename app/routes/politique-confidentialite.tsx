@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CompanyContact } from "~/components/shop/static/CompanyContact";
-import { COMPANY, HOST } from "~/components/shop/static/company";
+import { COMPANY, HOST } from "~/lib/company";
 import { LegalSection, TableOfContents } from "~/components/shop/static/LegalSection";
 import { LEGAL_UPDATED_AT, StaticPage } from "~/components/shop/static/StaticPage";
 import { TextLink } from "~/components/shop/static/TextLink";

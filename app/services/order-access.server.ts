@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Order } from "~/db/schema";
+import { orderLinkKeyMatches } from "./order-link.server";
 
 /**
  * Who may see an order's name and street address, change its checkout details or pay it.
@@ -9,7 +10,9 @@ import type { Order } from "~/db/schema";
  *   holding the ids of the orders this browser created (services/order-session.server.ts);
  * - the order token, given once to the API client that created the order;
  * - an administrator's session;
- * - on the tracking page, the order's email address.
+ * - on the tracking page, the order's email address;
+ * - the signed read-only link of the order's emails (`?cle=`, services/order-link.server.ts),
+ *   which shows the details but never lets anyone pay or change the order.
  */
 
 export type OrderProof = {
@@ -23,6 +26,8 @@ export type OrderProof = {
   admin?: boolean;
   /** An email typed on the tracking page. */
   email?: string | null;
+  /** The key of an email's read-only link (?cle=): viewing only. */
+  linkKey?: string | null;
 };
 
 type OwnedOrder = Pick<Order, "id" | "cartId" | "tokenHash" | "customerEmail">;
@@ -65,5 +70,10 @@ export function holdsOrder(order: OwnedOrder, proof: OrderProof): boolean {
 
 /** Whether the proof shows the order's full details (name, street address, email). */
 export function ownsOrder(order: OwnedOrder, proof: OrderProof): boolean {
-  return Boolean(proof.admin) || holdsOrder(order, proof) || (proof.email != null && orderEmailMatches(order, proof.email));
+  return (
+    Boolean(proof.admin) ||
+    holdsOrder(order, proof) ||
+    (proof.email != null && orderEmailMatches(order, proof.email)) ||
+    orderLinkKeyMatches(order.id, proof.linkKey)
+  );
 }

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, type FulfilmentStatus, type Order, type PaymentStatus } from "~/db/schema";
+import { CURRENT_TERMS_VERSION } from "~/legal/terms-of-sale";
 import { centsToDecimal } from "~/lib/money";
 import { displayName, splitFullName } from "~/lib/names";
 import { visibleTrackingNumber } from "~/lib/order-status";
@@ -203,6 +204,8 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
       cartId: draft.cartId ?? null,
       checkoutKey: draft.checkoutKey ?? null,
       tokenHash: draft.tokenHash ?? null,
+      // The terms of sale accepted with this order; rewriteUnpaidOrder keeps them.
+      termsVersion: CURRENT_TERMS_VERSION,
       ...orderValues(db, draft),
     })
     .run();

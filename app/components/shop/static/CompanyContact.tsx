@@ -1,13 +1,11 @@
-import type { PublicSettings } from "~/services/settings.server";
-
-type ContactSettings = Pick<PublicSettings, "siteName" | "siteEmail" | "siteAddress" | "sitePhone">;
+import type { ShopContact } from "~/lib/company";
 
 export function phoneHref(phone: string) {
   return `tel:${phone.replace(/[^+0-9]/g, "")}`;
 }
 
 /** The company's postal address, email and phone, as edited by the administrators in the site settings. */
-export function CompanyContact({ settings, company }: { settings: ContactSettings; company?: string }) {
+export function CompanyContact({ settings, company }: { settings: ShopContact; company?: string }) {
   return (
     <address className="mt-3 rounded-xl bg-white p-4 not-italic leading-relaxed text-ink-soft ring-1 ring-ink/5" data-testid="company-contact">
       <span className="block font-semibold text-ink">{company ?? settings.siteName}</span>
@@ -26,13 +24,4 @@ export function CompanyContact({ settings, company }: { settings: ContactSetting
       </span>
     </address>
   );
-}
-
-/** The address on one line, for running text: "12 rue des Lilas, 75011 Paris, France". */
-export function addressOnOneLine(address: string) {
-  return address
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .join(", ");
 }

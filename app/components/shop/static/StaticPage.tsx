@@ -36,5 +36,5 @@ export function StaticPage({
   );
 }
 
-/** Date shown at the top of the legal texts; change it whenever one of them changes. */
+/** Date shown at the top of the legal notice and the privacy policy; change it whenever one of them changes (the terms of sale show their version, app/legal). */
 export const LEGAL_UPDATED_AT = "20 novembre 2026";

@@ -1,0 +1,145 @@
+import { asc, eq } from "drizzle-orm";
+import { createElement } from "react";
+import { getConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
+import { contactRequests, orderItems, orders, products, type EmailAttachment, type Order } from "~/db/schema";
+import { contactAckEmail } from "~/emails/ContactAckEmail";
+import { htmlDocument } from "~/emails/document";
+import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
+import { orderShippedEmail } from "~/emails/OrderShippedEmail";
+import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
+import { shopNewOrderEmail } from "~/emails/ShopNewOrderEmail";
+import { subscriptionCanceledEmail } from "~/emails/SubscriptionCanceledEmail";
+import { TermsDocument } from "~/emails/TermsDocument";
+import type { EmailContactRequest, EmailContent, EmailOrder, EmailShop } from "~/emails/types";
+import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
+import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
+import { getSettings } from "~/services/settings.server";
+import { orderTrackingUrl } from "../order-link.server";
+import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
+
+/**
+ * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
+ * its order or contact request, and the site settings. Called at the email's first attempt;
+ * the result is kept on the row, so a resend sends the same email.
+ */
+
+function shopOf(): EmailShop {
+  const settings = getSettings();
+  return { name: settings.siteName, email: settings.siteEmail, address: settings.siteAddress, phone: settings.sitePhone, publicUrl: getConfig().publicUrl };
+}
+
+function requireOrder(email: EmailToRender): Order {
+  const order = email.orderId == null ? undefined : getDb().select().from(orders).where(eq(orders.id, email.orderId)).get();
+  if (!order) throw new Error(`Email ${email.id} (${email.kind}) : la commande ${email.orderId ?? "(aucune)"} n'existe plus.`);
+  return order;
+}
+
+function emailOrder(order: Order): EmailOrder {
+  const lines = getDb()
+    .select({ productName: orderItems.productName, currentName: products.name, variantName: orderItems.variantName, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents })
+    .from(orderItems)
+    .leftJoin(products, eq(products.id, orderItems.productId))
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.id))
+    .all();
+  return {
+    id: order.id,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    customerName: order.customerName?.trim() || [order.customerFirstName, order.customerLastName].filter(Boolean).join(" "),
+    customerFirstName: order.customerFirstName,
+    customerEmail: order.customerEmail,
+    shippingAddress: order.shippingAddress ?? "",
+    shippingPostalCode: order.shippingPostalCode ?? "",
+    shippingCity: order.shippingCity ?? "",
+    shippingCountry: order.shippingCountry ?? "",
+    isSubscription: order.isSubscription,
+    lines: lines.map((l) => {
+      const product = l.productName ?? l.currentName ?? "Produit";
+      return {
+        name: l.variantName ? `${product} – ${l.variantName}` : product,
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        lineTotalCents: l.unitPriceCents * l.quantity,
+      };
+    }),
+    subtotalCents: order.subtotalCents,
+    shippingCents: order.shippingCents,
+    totalCents: order.totalCents,
+    trackingUrl: orderTrackingUrl(order.id),
+  };
+}
+
+function requireContact(email: EmailToRender): EmailContactRequest {
+  const row =
+    email.contactRequestId == null ? undefined : getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).get();
+  if (!row) throw new Error(`Email ${email.id} (${email.kind}) : la demande de contact ${email.contactRequestId ?? "(aucune)"} n'existe plus.`);
+  return { name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.createdAt };
+}
+
+/** The terms' file name: `CGV-Maison-Eclat-2026-11-20.html` (the shop's name without accents or spaces). */
+export function termsFileName(shopName: string, version: string): string {
+  const name = shopName
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return `CGV-${name || "boutique"}-${version}.html`;
+}
+
+/** The terms of sale the order was made under (the current ones for an order from before versions were kept), as an attachment. */
+export function termsAttachment(shop: EmailShop, termsVersion: string | null): EmailAttachment & { version: string } {
+  const version = isTermsVersion(termsVersion) ? termsVersion : CURRENT_TERMS_VERSION;
+  const terms = termsOfSale(version, { siteName: shop.name, siteEmail: shop.email, siteAddress: shop.address, sitePhone: shop.phone });
+  return {
+    version,
+    filename: termsFileName(shop.name, version),
+    contentType: "text/html; charset=utf-8",
+    content: htmlDocument(createElement(TermsDocument, { terms, shopName: shop.name, baseUrl: shop.publicUrl })),
+  };
+}
+
+function addDays(iso: string, days: number): string {
+  return new Date(new Date(iso).getTime() + days * 86_400_000).toISOString();
+}
+
+function payloadOf<K extends keyof EmailPayloads>(email: EmailToRender, _kind: K): Partial<EmailPayloads[K]> {
+  return (email.payload ?? {}) as Partial<EmailPayloads[K]>;
+}
+
+function rendered(content: EmailContent, attachments: EmailAttachment[] = []): RenderedEmail {
+  return { ...content, attachments };
+}
+
+/** Subject, HTML and text parts, and attachments of an outbox email. Throws when its order or contact request is gone. */
+export function renderEmail(email: EmailToRender): RenderedEmail {
+  const shop = shopOf();
+  switch (email.kind) {
+    case "order_confirmation": {
+      const row = requireOrder(email);
+      const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
+      const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
+      const content = orderConfirmationEmail({ shop, order: emailOrder(row), termsVersion: version, termsFileName: attachment.filename, firstRenewalAt });
+      return rendered(content, [attachment]);
+    }
+    case "order_shipped": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "order_shipped");
+      const trackingNumber = (payload.trackingNumber ?? row.trackingNumber)?.trim() || null;
+      return rendered(orderShippedEmail({ shop, order: emailOrder(row), trackingNumber: trackingNumber === "null" ? null : trackingNumber }));
+    }
+    case "subscription_canceled": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "subscription_canceled");
+      const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
+      return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer" }));
+    }
+    case "contact_ack":
+      return rendered(contactAckEmail({ shop, contact: requireContact(email) }));
+    case "shop_new_order":
+      return rendered(shopNewOrderEmail({ shop, order: emailOrder(requireOrder(email)) }));
+    case "shop_new_contact":
+      return rendered(shopNewContactEmail({ shop, contact: requireContact(email) }));
+  }
+}

@@ -1,0 +1,40 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { getConfig } from "~/config.server";
+
+/**
+ * The key of an order's read-only link, sent in its emails (`/track-order?id=N&cle=KEY`):
+ * HMAC-SHA256 of `order-link:<id>` with the session secret, base64url. It is deterministic
+ * (every email of an order carries the same link), stored nowhere, and proves ownership for
+ * viewing only: it shows the name and the street, never lets anyone pay or change the order
+ * (services/order-access.server.ts). Verified against every session secret, so rotating the
+ * secret (SESSION_SECRET=new,old) keeps the links already sent working.
+ */
+
+/** A key: 32 bytes, base64url (43 characters). */
+export const ORDER_LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function sign(orderId: number, secret: string): Buffer {
+  return createHmac("sha256", secret).update(`order-link:${orderId}`, "utf8").digest();
+}
+
+/** The key of the order's read-only link, with the current session secret. */
+export function orderLinkKey(orderId: number): string {
+  const [secret] = getConfig().sessionSecrets;
+  return sign(orderId, secret).toString("base64url");
+}
+
+/** Whether the key is the order's, with any of the session secrets (constant-time comparison). */
+export function orderLinkKeyMatches(orderId: number, key: string | null | undefined): boolean {
+  if (!key || !ORDER_LINK_KEY_PATTERN.test(key)) return false;
+  // Compared as text: two spellings of the same bytes (the last character's unused bits) are not both accepted.
+  const given = Buffer.from(key, "ascii");
+  return getConfig().sessionSecrets.some((secret) => {
+    const expected = Buffer.from(sign(orderId, secret).toString("base64url"), "ascii");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+/** The tracking page of the order, with its key: the link the emails carry. */
+export function orderTrackingUrl(orderId: number): string {
+  return `${getConfig().publicUrl}/track-order?id=${orderId}&cle=${orderLinkKey(orderId)}`;
+}
