@@ -1,5 +1,7 @@
 import { getConfig } from "~/config.server";
 import { closeDb, getDb } from "~/db/client.server";
+import { renderEmail } from "~/services/email/render.server";
+import { startEmailSender, stopEmailSender } from "~/services/email/sender.server";
 import { ensureStripeEmulator, stopStripeEmulator } from "~/services/stripe.server";
 
 /**
@@ -9,17 +11,20 @@ import { ensureStripeEmulator, stopStripeEmulator } from "~/services/stripe.serv
 
 /**
  * Validates the configuration (a ConfigError explains what to fix), opens the database
- * (migrations, seed) and, in demo mode, starts the Stripe emulator on STRIPE_EMULATOR_PORT.
+ * (migrations, seed), in demo mode starts the Stripe emulator on STRIPE_EMULATOR_PORT, and
+ * starts the email sender.
  */
 export async function startShop() {
   const config = getConfig();
   getDb();
   if (config.mode === "demo") await ensureStripeEmulator();
+  startEmailSender({ render: renderEmail });
   return { mode: config.mode, port: config.port };
 }
 
-/** Stops the emulator and closes the database; the HTTP server is closed before. */
+/** Stops the email sender (after the email under way), the emulator, and closes the database; the HTTP server is closed before. */
 export async function stopShop() {
+  await stopEmailSender();
   await stopStripeEmulator();
   closeDb();
 }
