@@ -2,12 +2,15 @@ import { eq } from "drizzle-orm";
 import { getToast } from "remix-toast";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
+import { API_OPERATIONS } from "~/http/api-operations.server";
+import { documentedErrors } from "~/http/openapi.server";
 import { emails } from "~/db/schema";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin.emails.$id";
 import { action as listAction, loader as listLoader } from "~/routes/admin.emails._index";
 import { loader as attachmentLoader } from "~/routes/admin_.emails.$id.attachments.$index";
 import { loader as orderLoader } from "~/routes/admin.orders.$id";
 import { countEmailsByStatus, getEmail, listEmails, listOrderEmails, resendEmail } from "~/services/email/mailbox.server";
+import { callOperation } from "../helpers/api-client";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
 
@@ -264,5 +267,72 @@ describe("/admin/orders/{id}", () => {
       [shipped.id, "order_shipped", "pending"],
       [confirmation.id, "order_confirmation", "sent"],
     ]);
+  });
+});
+
+describe("JSON API /api/admin/emails", () => {
+  const op = (operationId: string) => API_OPERATIONS.find((o) => o.operationId === operationId)!;
+
+  it("lists one page with the page's filters, without content, and the counts per status", async () => {
+    const cookie = await adminCookie();
+    const orderId = insertOrder();
+    const mine = insertEmail({ ...failed, orderId, toAddress: "api.liste@example.fr" });
+    insertEmail({ orderId, toAddress: "api.liste@example.fr" });
+    const result = await callOperation(op("listEmails"), { query: `order=${orderId}&status=failed&to=API.LISTE`, headers: { Cookie: cookie } });
+    expect(result.status).toBe(200);
+    const body = result.body as { emails: Record<string, unknown>[]; total: number; page: number; counts: Record<string, number> };
+    expect(body).toMatchObject({ total: 1, page: 1, pageCount: 1, pageSize: 20 });
+    expect(body.emails).toEqual([
+      expect.objectContaining({ id: mine.id, kind: "order_confirmation", status: "failed", to: "api.liste@example.fr", orderId, attempts: 5, lastError: failed.lastError }),
+    ]);
+    expect(body.emails[0]).not.toHaveProperty("html");
+    expect(body.counts.failed).toBeGreaterThanOrEqual(1);
+  });
+
+  it("gives one email with its content and attachments, 404 in French for an unknown one", async () => {
+    const cookie = await adminCookie();
+    const email = insertEmail({ attachments: [{ filename: "cgv.pdf", contentType: "application/pdf", content: "JVBERg==" }] });
+    const result = await callOperation(op("getEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie } });
+    expect(result.body).toMatchObject({
+      id: email.id,
+      html: email.html,
+      text: email.text,
+      transport: "demo",
+      messageId: email.messageId,
+      rendered: true,
+      attachments: [{ filename: "cgv.pdf", contentType: "application/pdf", size: 4, url: `/admin/emails/${email.id}/attachments/0` }],
+    });
+    const unknown = await callOperation(op("getEmail"), { params: { id: "999999999" }, headers: { Cookie: cookie } });
+    expect(unknown).toMatchObject({ status: 404, body: { error: "Email introuvable" } });
+  });
+
+  it("resends a failed email, and answers 409 in French for a sent, pending or sending one", async () => {
+    const cookie = await adminCookie();
+    const email = insertEmail(failed);
+    const done = await callOperation(op("resendEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie } });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ id: email.id, status: "pending", attempts: 0, lastError: failed.lastError, html: email.html });
+    for (const status of ["pending", "sent", "sending"] as const) {
+      const other = status === "pending" ? email : insertEmail({ status });
+      const refused = await callOperation(op("resendEmail"), { params: { id: String(other.id) }, headers: { Cookie: cookie } });
+      expect(refused.status, status).toBe(409);
+      expect(refused.body).toMatchObject({ error: expect.stringMatching(/^Seul un email en échec peut être renvoyé/), code: "email_not_failed" });
+    }
+    expect(readEmail(email.id)).toMatchObject({ status: "pending", attempts: 0 });
+    expect(documentedErrors(op("resendEmail"))[409]).toMatch(/pas en échec/);
+    const unknown = await callOperation(op("resendEmail"), { params: { id: "999999999" }, headers: { Cookie: cookie } });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("refuses a visitor without the admin session (401) and a post from another site (403)", async () => {
+    const email = insertEmail(failed);
+    for (const operationId of ["listEmails", "getEmail", "resendEmail"]) {
+      const result = await callOperation(op(operationId), { params: { id: String(email.id) } });
+      expect(result.status, operationId).toBe(401);
+    }
+    const cookie = await adminCookie();
+    const foreign = await callOperation(op("resendEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie, Origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(readEmail(email.id).status).toBe("failed");
   });
 });
