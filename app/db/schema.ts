@@ -283,7 +283,8 @@ export const leases = sqliteTable("leases", {
   expiresAt: integer("expires_at").notNull(),
 });
 
-export type EmailAttachment = { filename: string; contentType: string; content: string };
+/** An attached file: `content` is its text, or its bytes in base64 when `encoding` says so (a PDF). */
+export type EmailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
 export type Email = typeof emails.$inferSelect;
 export type { EmailKind, EmailStatus };
 

@@ -11,6 +11,8 @@ import {
   contactRequestListResponseSchema,
   contactRequestResponseSchema,
   createdOrderResponseSchema,
+  emailListResponseSchema,
+  emailResponseSchema,
   openApiDocumentResponseSchema,
   orderItemListResponseSchema,
   orderUpdateResponseSchema,
@@ -39,6 +41,7 @@ import {
 } from "~/schemas/payments";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
+import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
@@ -477,6 +480,52 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Administration",
     auth: "demo",
     success: { status: 200, description: "Les demandes", schema: contactRequestListResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/admin/emails",
+    file: "app/routes/api.admin.emails.ts",
+    operationId: "listEmails",
+    summary: "Emails de la boutique (file d'envoi), les plus récents d'abord, par pages de 20",
+    description:
+      "Les filtres sont ceux de la page /admin/emails ; une valeur illisible est ignorée. En mode démo, rien n'est envoyé : " +
+      "cette liste est la boîte aux lettres de la boutique.",
+    tag: "Administration",
+    auth: "admin",
+    query: [
+      { name: "status", description: "Statut de l'email", schema: { type: "string", enum: [...EMAIL_STATUSES] } },
+      { name: "kind", description: "Type d'email", schema: { type: "string", enum: [...EMAIL_KINDS] } },
+      { name: "to", description: "Partie de l'adresse du destinataire (sans distinction de casse)", schema: { type: "string", maxLength: 254 } },
+      { name: "order", description: "Numéro de commande (« #123456789 » accepté)", schema: { type: "string" } },
+      { name: "page", description: "Page (1 par défaut ; au-delà de la dernière, la dernière)", schema: { type: "integer", minimum: 1 } },
+    ],
+    success: { status: 200, description: "Une page d'emails, sans leur contenu, et le nombre d'emails par statut", schema: emailListResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/admin/emails/{id}",
+    file: "app/routes/api.admin.emails.$id.ts",
+    operationId: "getEmail",
+    summary: "Un email tel qu'il a été envoyé : parties HTML et texte, pièces jointes, Message-ID",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'email" }],
+    success: { status: 200, description: "L'email", schema: emailResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/emails/{id}/resend",
+    file: "app/routes/api.admin.emails.$id.resend.ts",
+    operationId: "resendEmail",
+    summary: "Remet un email en échec dans la file d'envoi, avec le même contenu",
+    description:
+      "Sans corps. L'email repasse « pending » avec 0 tentative, à envoyer tout de suite ; son contenu n'est pas rendu à nouveau " +
+      "et sa dernière erreur reste visible jusqu'à la tentative suivante.",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'email" }],
+    success: { status: 200, description: "L'email, remis en file d'envoi", schema: emailResponseSchema },
+    errors: { 409: "L'email n'est pas en échec (déjà en file d'envoi ou envoyé) : `code` email_not_failed" },
   },
   {
     method: "get",

@@ -6,6 +6,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect } from "react";
 import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
+import { emailKindLabel, EmailStatusBadge } from "~/components/admin/EmailParts";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
@@ -20,6 +21,7 @@ import { formatPrice, shippingLabel } from "~/lib/money";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
 import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
@@ -29,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order }, { headers: NO_STORE_HEADERS });
+  return json({ order, emails: listOrderEmails(order.id) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -62,7 +64,7 @@ function Line({ label, value }: { label: string; value: string | null | undefine
 }
 
 export default function AdminOrderDetail() {
-  const { order } = useLoaderData<typeof loader>();
+  const { order, emails } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
@@ -161,6 +163,35 @@ export default function AdminOrderDetail() {
 
           <Card title="Suivi de la commande">
             <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
+          </Card>
+
+          <Card
+            title="Emails de la commande"
+            actions={
+              emails.length > 0 ? (
+                <Link to={`/admin/emails?order=${order.id}`} className="text-sm font-medium text-ink-soft underline decoration-slate-300 hover:text-ink">
+                  Voir dans les emails
+                </Link>
+              ) : null
+            }
+          >
+            {emails.length === 0 ? (
+              <p className="text-ink-soft">Aucun email pour cette commande.</p>
+            ) : (
+              <ul className="divide-y divide-slate-100" data-testid="order-emails">
+                {emails.map((email) => (
+                  <li key={email.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                    <Link to={`/admin/emails/${email.id}`} className="font-medium underline decoration-slate-300 hover:decoration-ink">
+                      {emailKindLabel(email.kind)}
+                    </Link>
+                    <span className="flex flex-wrap items-center gap-2 text-ink-soft">
+                      <span className="tabular-nums">{formatDateTime(email.createdAt)}</span>
+                      <EmailStatusBadge status={email.status} />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </Card>
         </div>
 

@@ -5,6 +5,7 @@ import { AdminShell } from "~/components/admin/AdminShell";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { getAdminUser } from "~/services/admin-auth.server";
 import { countContactRequests } from "~/services/contacts.server";
+import { countEmailsByStatus } from "~/services/email/mailbox.server";
 
 /**
  * Frame of the signed-in back office. It does not redirect by itself: every child loader
@@ -14,7 +15,11 @@ import { countContactRequests } from "~/services/contacts.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await getAdminUser(request);
   return json(
-    { admin: admin ? { username: admin.username } : null, unreadContacts: admin ? countContactRequests().unread : 0 },
+    {
+      admin: admin ? { username: admin.username } : null,
+      unreadContacts: admin ? countContactRequests().unread : 0,
+      failedEmails: admin ? countEmailsByStatus().failed : 0,
+    },
     { headers: NO_STORE_HEADERS },
   );
 }
@@ -22,10 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export default function AdminLayout() {
-  const { admin, unreadContacts } = useLoaderData<typeof loader>();
+  const { admin, unreadContacts, failedEmails } = useLoaderData<typeof loader>();
   if (!admin) return <Outlet />;
   return (
-    <AdminShell username={admin.username} unreadContacts={unreadContacts}>
+    <AdminShell username={admin.username} unreadContacts={unreadContacts} failedEmails={failedEmails}>
       <Outlet />
     </AdminShell>
   );

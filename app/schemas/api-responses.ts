@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
 
@@ -323,6 +324,64 @@ export const settingsResponseSchema = z.strictObject({
   siteAddress: z.string(),
   sitePhone: z.string(),
   siteFooterText: z.string(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Emails (the outbox, seen by the administrator)
+
+const NOT_RENDERED = "null tant que l'email n'a pas été rendu (à sa première tentative d'envoi)";
+
+const emailSummaryShape = {
+  id,
+  kind: z.enum(EMAIL_KINDS).describe("Événement qui a causé l'email"),
+  status: z
+    .enum(EMAIL_STATUSES)
+    .describe("pending : en attente de sa (prochaine) tentative ; sending : tentative en cours ; sent : envoyé (ou déposé dans la boîte de démo) ; failed : toutes les tentatives ont échoué"),
+  to: z.string().describe("Adresse du destinataire"),
+  subject: nullableText.describe(`Objet ; ${NOT_RENDERED}`),
+  orderId: id.nullable().describe("Commande concernée, s'il y en a une"),
+  contactRequestId: id.nullable().describe("Demande de contact concernée, s'il y en a une"),
+  attempts: z.number().int().min(0).describe("Tentatives faites depuis la mise en file (remis à 0 par un renvoi)"),
+  lastError: nullableText.describe("Erreur de la dernière tentative échouée (gardée jusqu'à la tentative suivante)"),
+  nextAttemptAt: isoDateSchema.describe("Quand la prochaine tentative peut partir"),
+  sentAt: isoDateSchema.nullable(),
+  createdAt: isoDateSchema,
+  updatedAt: isoDateSchema,
+};
+
+/** emailSummaryToApi: one email of GET /api/admin/emails (without its content). */
+const emailSummaryResponseSchema = z.strictObject(emailSummaryShape);
+
+const emailCount = z.number().int().min(0);
+
+/** GET /api/admin/emails: one page of the outbox, newest first, and the number of emails per status. */
+export const emailListResponseSchema = z.strictObject({
+  emails: z.array(emailSummaryResponseSchema),
+  total: z.number().int().min(0).describe("Nombre d'emails correspondant aux filtres"),
+  page: z.number().int().min(1),
+  pageCount: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  counts: z
+    .strictObject({ pending: emailCount, sending: emailCount, sent: emailCount, failed: emailCount })
+    .describe("Nombre d'emails par statut (tous filtres confondus)"),
+});
+
+/** emailDetailToApi: GET /api/admin/emails/{id} and POST /api/admin/emails/{id}/resend. */
+export const emailResponseSchema = z.strictObject({
+  ...emailSummaryShape,
+  transport: z.enum(["smtp", "demo"]).nullable().describe("Comment il est parti : smtp, ou demo (boîte aux lettres de la boutique en mode démo)"),
+  messageId: nullableText.describe("Message-ID donné par le serveur SMTP"),
+  rendered: z.boolean().describe("false tant que le contenu n'a pas été rendu (il l'est à la première tentative, puis gardé tel quel)"),
+  html: nullableText.describe(`Partie HTML telle qu'envoyée ; ${NOT_RENDERED}`),
+  text: nullableText.describe(`Partie texte telle qu'envoyée ; ${NOT_RENDERED}`),
+  attachments: z.array(
+    z.strictObject({
+      filename: z.string(),
+      contentType: z.string(),
+      size: z.number().int().min(0).describe("Taille en octets"),
+      url: z.string().describe("Téléchargement (session administrateur)"),
+    }),
+  ),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ test.describe("admin accessibility", () => {
         "/admin/contacts",
         `/admin/contacts?id=${contact.id}`,
         `/admin/contacts?delete=${contact.id}`,
+        "/admin/emails",
         "/admin/settings",
         "/admin/sessions",
         "/admin/test-contacts",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { emails, users } from "~/db/schema";
 import { openAdminSession } from "~/services/admin-sessions.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
@@ -66,6 +66,31 @@ function newOrderId() {
 
 function newContactId() {
   return createContactRequest(VALID_CONTACT_BODY).id;
+}
+
+let emailKey = 0;
+
+/** An outbox row written directly (the outbox service queues them in the shop): sent by default. */
+export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
+  return getDb()
+    .insert(emails)
+    .values({
+      kind: "contact_ack",
+      dedupeKey: `contract:${++emailKey}:${randomUUID()}`,
+      toAddress: "camille@example.fr",
+      status: "sent",
+      attempts: 1,
+      subject: "Nous avons bien reçu votre message",
+      html: "<p>Bonjour Camille,</p>",
+      text: "Bonjour Camille,",
+      transport: "demo",
+      messageId: `<${randomUUID()}@maison-eclat.fr>`,
+      sentAt: new Date().toISOString(),
+      attachments: [{ filename: "cgv.txt", contentType: "text/plain", content: Buffer.from("CGV").toString("base64") }],
+      ...overrides,
+    })
+    .returning({ id: emails.id })
+    .get().id;
 }
 
 let loginAddress = 0;
@@ -149,6 +174,12 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
     newContactId();
     return {};
   },
+  listEmails: async () => {
+    newEmailId();
+    return admin({ query: "status=sent&to=camille" });
+  },
+  getEmail: async () => admin({ params: { id: String(newEmailId()) } }),
+  resendEmail: async () => admin({ params: { id: String(newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
   listUsers: async () => admin(),
   createUser: async () =>
     admin({

@@ -6,6 +6,7 @@ const NAV = [
   { to: "/admin/products", label: "Produits" },
   { to: "/admin/users", label: "Utilisateurs" },
   { to: "/admin/contacts", label: "Demandes de contact" },
+  { to: "/admin/emails", label: "Emails" },
   { to: "/admin/settings", label: "Paramètres" },
   { to: "/admin/sessions", label: "Sessions" },
 ];
@@ -19,10 +20,13 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 export function AdminShell({
   username,
   unreadContacts,
+  failedEmails = 0,
   children,
 }: {
   username: string;
   unreadContacts: number;
+  /** Emails whose every attempt failed: shown beside 'Emails'. */
+  failedEmails?: number;
   children: React.ReactNode;
 }) {
   const navigation = useNavigation();
@@ -54,6 +58,11 @@ export function AdminShell({
                   {item.to === "/admin/contacts" && unreadContacts > 0 ? (
                     <span className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white" aria-label={`${unreadContacts} non lue(s)`}>
                       {unreadContacts}
+                    </span>
+                  ) : null}
+                  {item.to === "/admin/emails" && failedEmails > 0 ? (
+                    <span className="rounded-full bg-rose-600 px-2 py-0.5 text-xs font-semibold text-white" aria-label={`${failedEmails} en échec`}>
+                      {failedEmails}
                     </span>
                   ) : null}
                 </NavLink>

@@ -1,0 +1,222 @@
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { wakeEmailSender } from "./sender.server";
+import { emails, type Email, type EmailAttachment } from "~/db/schema";
+import { EMAIL_STATUSES, type EmailStatus } from "~/lib/email-kinds";
+import { ShopError } from "~/lib/shop-error";
+import type { EmailFilters } from "~/schemas/admin-email";
+
+/**
+ * The back office's view of the email outbox: what was queued, what left and how, the content
+ * as it was sent (in demo mode, this is the shop's mailbox), and the administrator's one change:
+ * putting a failed email back in the queue. Queueing and sending belong to outbox.server.ts and
+ * sender.server.ts.
+ */
+
+const EMAILS_PAGE_SIZE = 20;
+
+/** Only a failed email goes back to the queue: a pending or sending one is already there, a sent one left. */
+const RESENDABLE: EmailStatus[] = ["failed"];
+
+const SUMMARY_COLUMNS = {
+  id: emails.id,
+  kind: emails.kind,
+  status: emails.status,
+  toAddress: emails.toAddress,
+  orderId: emails.orderId,
+  contactRequestId: emails.contactRequestId,
+  subject: emails.subject,
+  attempts: emails.attempts,
+  lastError: emails.lastError,
+  nextAttemptAt: emails.nextAttemptAt,
+  sentAt: emails.sentAt,
+  createdAt: emails.createdAt,
+  updatedAt: emails.updatedAt,
+};
+
+/** One line of the mailbox (no content). */
+export type EmailSummary = Pick<
+  Email,
+  "id" | "kind" | "status" | "toAddress" | "orderId" | "contactRequestId" | "subject" | "attempts" | "lastError" | "nextAttemptAt" | "sentAt" | "createdAt" | "updatedAt"
+>;
+
+/** An attachment as the mailbox lists it: its name, type, size in bytes and the admin's download address. */
+export type EmailAttachmentInfo = { filename: string; contentType: string; size: number; url: string };
+
+/** One email as it was sent: the summary, how it left, its content and its attachments (without their bytes). */
+export type EmailDetail = EmailSummary &
+  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince"> & {
+    /** False while the email has never been rendered (its content is made at its first attempt). */
+    rendered: boolean;
+    attachments: EmailAttachmentInfo[];
+  };
+
+function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function whereFor(filters: EmailFilters): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (filters.status) parts.push(eq(emails.status, filters.status));
+  if (filters.kind) parts.push(eq(emails.kind, filters.kind));
+  if (filters.order !== undefined) parts.push(eq(emails.orderId, filters.order));
+  const to = filters.to?.trim().toLowerCase();
+  if (to) parts.push(sql`lower(${emails.toAddress}) like ${`%${escapeLike(to)}%`} escape '\\'`);
+  return and(...parts);
+}
+
+/** One page of the mailbox, newest first. */
+export function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
+  const db = getDb();
+  const where = whereFor(filters);
+  const total = db.select({ n: sql<number>`count(*)` }).from(emails).where(where).get()?.n ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
+  const rows: EmailSummary[] = db
+    .select(SUMMARY_COLUMNS)
+    .from(emails)
+    .where(where)
+    .orderBy(desc(emails.createdAt), desc(emails.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { emails: rows, total, page, pageCount, pageSize };
+}
+
+/** How many emails are in each status (every status present, 0 when none). */
+export function countEmailsByStatus(): Record<EmailStatus, number> {
+  const counts = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
+  const rows = getDb()
+    .select({ status: emails.status, n: sql<number>`count(*)` })
+    .from(emails)
+    .groupBy(emails.status)
+    .all();
+  for (const row of rows) counts[row.status] = row.n;
+  return counts;
+}
+
+/** The emails of one order, newest first. */
+export function listOrderEmails(orderId: number): EmailSummary[] {
+  return getDb().select(SUMMARY_COLUMNS).from(emails).where(eq(emails.orderId, orderId)).orderBy(desc(emails.createdAt), desc(emails.id)).all();
+}
+
+/** The attachments column as stored, or an empty list for anything else. */
+function storedAttachments(row: Pick<Email, "attachments">): EmailAttachment[] {
+  return Array.isArray(row.attachments) ? row.attachments : [];
+}
+
+/** The bytes of an attachment: its text in UTF-8, or its base64 decoded when `encoding` is base64 (a PDF). */
+function attachmentBytes(attachment: EmailAttachment): Buffer {
+  return Buffer.from(typeof attachment.content === "string" ? attachment.content : "", attachment.encoding === "base64" ? "base64" : "utf8");
+}
+
+/** The admin download of an attachment (its position in the email's list). */
+function attachmentUrl(emailId: number, index: number) {
+  return `/admin/emails/${emailId}/attachments/${index}`;
+}
+
+/** One email with its content as it was sent, or undefined. */
+export function getEmail(id: number): EmailDetail | undefined {
+  const row = getDb().select().from(emails).where(eq(emails.id, id)).get();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    toAddress: row.toAddress,
+    orderId: row.orderId,
+    contactRequestId: row.contactRequestId,
+    subject: row.subject,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    nextAttemptAt: row.nextAttemptAt,
+    sentAt: row.sentAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    sendingSince: row.sendingSince,
+    transport: row.transport,
+    messageId: row.messageId,
+    html: row.html,
+    text: row.text,
+    rendered: row.subject !== null || row.html !== null || row.text !== null,
+    attachments: storedAttachments(row).map((a, index) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      size: attachmentBytes(a).length,
+      url: attachmentUrl(row.id, index),
+    })),
+  };
+}
+
+/** An attachment of an email (its position in the email's list) with its bytes, or undefined. */
+export function getEmailAttachment(id: number, index: number): { filename: string; contentType: string; content: Buffer } | undefined {
+  const row = getDb().select({ attachments: emails.attachments }).from(emails).where(eq(emails.id, id)).get();
+  const attachment = row ? storedAttachments(row)[index] : undefined;
+  if (!attachment) return undefined;
+  return { filename: attachment.filename, contentType: attachment.contentType, content: attachmentBytes(attachment) };
+}
+
+/**
+ * Puts a failed email back in the queue: pending, no attempt yet, due now. Its content is kept
+ * and sent as it is (never rendered again); its last error stays until the next attempt.
+ * Returns false when there is no such email or it is not failed (pending or sending: already
+ * queued; sent: it left). One conditional update, so two clicks cannot both queue it.
+ */
+export function resendEmail(id: number): boolean {
+  const now = new Date().toISOString();
+  const result = getDb()
+    .update(emails)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, sendingSince: null, updatedAt: now })
+    .where(and(eq(emails.id, id), inArray(emails.status, RESENDABLE)))
+    .run();
+  if (result.changes === 0) return false;
+  // The sender of this process sends it now rather than at its next round.
+  wakeEmailSender();
+  return true;
+}
+
+export const EMAIL_NOT_FOUND = "Email introuvable";
+export const EMAIL_NOT_RESENDABLE = "Seul un email en échec peut être renvoyé : celui-ci est déjà en file d'envoi ou a été envoyé.";
+
+/** resendEmail for the pages and the API: the email back in the queue, or a ShopError (404 unknown, 409 not failed). */
+export function resendEmailOrRefuse(id: number): EmailDetail {
+  if (!resendEmail(id)) {
+    if (!getDb().select({ id: emails.id }).from(emails).where(eq(emails.id, id)).get()) {
+      throw new ShopError(404, "email_not_found", EMAIL_NOT_FOUND);
+    }
+    throw new ShopError(409, "email_not_failed", EMAIL_NOT_RESENDABLE);
+  }
+  return getEmail(id)!;
+}
+
+/** The shape of an email in the JSON API (the list: no content). */
+export function emailSummaryToApi(email: EmailSummary) {
+  return {
+    id: email.id,
+    kind: email.kind,
+    status: email.status,
+    to: email.toAddress,
+    subject: email.subject,
+    orderId: email.orderId,
+    contactRequestId: email.contactRequestId,
+    attempts: email.attempts,
+    lastError: email.lastError,
+    nextAttemptAt: email.nextAttemptAt,
+    sentAt: email.sentAt,
+    createdAt: email.createdAt,
+    updatedAt: email.updatedAt,
+  };
+}
+
+/** The shape of one email in the JSON API: with its content and where to download its attachments. */
+export function emailDetailToApi(email: EmailDetail) {
+  return {
+    ...emailSummaryToApi(email),
+    transport: email.transport,
+    messageId: email.messageId,
+    rendered: email.rendered,
+    html: email.html,
+    text: email.text,
+    attachments: email.attachments,
+  };
+}
