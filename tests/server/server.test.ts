@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { startSmtpInbox } from "../helpers/smtp-inbox";
 import { canBind, freePort, SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
@@ -162,5 +163,32 @@ describe("rate limits across processes", () => {
     }
     // Another client (another loopback address) is not refused: the key is the TCP peer.
     expect(await statusFrom("127.0.0.2", `${second.url}/api/orders/900099`)).toBe(404);
+  });
+});
+
+describe("emails from the running shop", () => {
+  it("a contact message sent to the API reaches its author through SMTP_URL, and SIGTERM still exits 0", async () => {
+    const inbox = await startSmtpInbox();
+    try {
+      const demo = await shop({ SHOP_MODE: "demo", SMTP_URL: inbox.url, MAIL_FROM: "Maison Éclat <commandes@maison-eclat.fr>" });
+      await demo.ready();
+      const sent = await postJson(`${demo.url}/api/contact`, {
+        name: "Léa Petit",
+        email: "lea@example.fr",
+        subject: "Livraison",
+        message: "Bonjour, livrez-vous en Belgique ?",
+      });
+      expect(sent.status).toBe(201);
+      const messages = await inbox.waitFor(2, 15_000);
+      const ack = messages.find((m) => m.subject === "Nous avons bien reçu votre message")!;
+      expect(ack.from?.value[0]).toMatchObject({ name: "Maison Éclat", address: "commandes@maison-eclat.fr" });
+      expect(ack.text).toContain("livrez-vous en Belgique ?");
+
+      demo.child.kill("SIGTERM");
+      expect(await exitWithin(demo, 5_000)).toMatchObject({ code: 0, signal: null });
+      expect(demo.stderr()).toBe("");
+    } finally {
+      await inbox.close();
+    }
   });
 });

@@ -72,6 +72,8 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<ShopP
       STRIPE_PUBLISHABLE_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       LOG_REQUESTS: "",
+      SMTP_URL: "",
+      MAIL_FROM: "",
       ...env,
     },
   });

@@ -1,0 +1,235 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { emails, orders } from "~/db/schema";
+import { action as startAction } from "~/routes/api.payments.start";
+import { createContactRequest } from "~/services/contacts.server";
+import { updateAdminOrder } from "~/services/admin-orders.server";
+import { resendEmail } from "~/services/email/mailbox.server";
+import { renderEmail } from "~/services/email/render.server";
+import { createEmailSender, type EmailSender } from "~/services/email/sender.server";
+import { smtpTransport } from "~/services/email/transport.server";
+import { confirmOrderPayment } from "~/services/payments/confirm.server";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
+import type { StripeEmulatorHandle } from "~/services/stripe.server";
+import { freePort, type SmtpInbox, startSmtpInbox } from "../helpers/smtp-inbox";
+import {
+  browserPay,
+  CARDS,
+  createTestOrder,
+  getOrder,
+  ownerRequest,
+  productStock,
+  replayEvent,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
+
+/**
+ * The outbox and its sender through a real SMTP server (smtp-server in this process), read back
+ * with mailparser as a customer's mail client would.
+ */
+
+let emulator: StripeEmulatorHandle;
+let inbox: SmtpInbox;
+const senders: EmailSender[] = [];
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+beforeEach(async () => {
+  getDb().delete(emails).run();
+  inbox = await startSmtpInbox();
+});
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  await inbox.close();
+});
+
+function sender(options: { url?: string; holder?: string; maxAttempts?: number } = {}) {
+  const created = createEmailSender({
+    render: renderEmail,
+    transport: smtpTransport(options.url ?? inbox.url),
+    retryDelayMs: () => 0,
+    maxAttempts: options.maxAttempts,
+    holder: options.holder ?? `test-${Math.random()}`,
+    pollMs: 60_000,
+  });
+  senders.push(created);
+  return created;
+}
+
+const rows = () => getDb().select().from(emails).orderBy(emails.id).all();
+const rowsOf = (orderId: number, kind: string) =>
+  getDb()
+    .select()
+    .from(emails)
+    .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")))
+    .all();
+
+/** An order paid at Stripe whose webhook has not been delivered yet. */
+async function paidAtStripe() {
+  const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+  const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
+  const started = await response.json();
+  await browserPay(started.clientSecret, CARDS.success);
+  const event = emulator.events.find((e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId)!;
+  return { orderId, event };
+}
+
+describe("order confirmation", () => {
+  it("reaches the customer through SMTP with what they need to read, and the shop gets its notice", async () => {
+    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test_mail" })).toBe(true);
+    await sender().runOnce();
+
+    const messages = await inbox.waitFor(2);
+    const confirmation = messages.find((m) => m.subject?.includes("Confirmation"))!;
+    expect(confirmation.subject).toBe(`Confirmation de votre commande n°${orderId}`);
+    expect(confirmation.to && "text" in confirmation.to ? confirmation.to.text : "").toBe("camille.martin@example.fr");
+    expect(confirmation.from?.text).toContain("Maison Éclat");
+    for (const part of [confirmation.text!, confirmation.html as string]) {
+      expect(part).toContain(String(orderId));
+      expect(part).toContain("25,90€");
+      expect(part).toContain("12 rue des Lilas");
+      expect(part).toContain("75011");
+      expect(part).toMatch(/formulaire de rétractation/i);
+      expect(part).toContain("article L. 221-28, 5° du Code de la consommation");
+    }
+    expect(confirmation.text).toMatch(/\/track-order\?id=\d+&cle=[\w-]+/);
+    // A one-off purchase: no cancellation link.
+    expect(confirmation.text).not.toContain("/abonnement/resilier");
+    expect(confirmation.attachments).toHaveLength(1);
+    expect(confirmation.attachments[0].filename).toMatch(/^CGV-.*\.html$/);
+    expect(confirmation.attachments[0].content.toString("utf8")).toContain("Conditions générales de vente");
+
+    const notice = messages.find((m) => m.subject?.startsWith("Nouvelle commande payée"))!;
+    expect(notice.text).toContain(String(orderId));
+    expect(inbox.recipients.flat().sort()).toEqual(["camille.martin@example.fr", "contact@maison-eclat.fr"].sort());
+
+    const [row] = rowsOf(orderId, "order_confirmation");
+    expect(row).toMatchObject({ status: "sent", attempts: 1, transport: "smtp", lastError: null });
+    expect(row.messageId).toBe(confirmation.messageId);
+    // Kept exactly as sent: what /admin/emails shows.
+    expect(row.text).toBe(confirmation.text);
+  });
+
+  it("a subscription's confirmation gives its terms and the direct cancellation link", async () => {
+    const orderId = createTestOrder({ email: "abonnee@example.fr" });
+    markOrderPaid(orderId, { subscriptionId: "sub_test_mail" });
+    await sender().runOnce();
+    const [mail] = (await inbox.waitFor(2)).filter((m) => m.subject?.startsWith("Confirmation"));
+    expect(mail.text).toContain(`/abonnement/resilier?commande=${orderId}`);
+    expect(mail.text).toMatch(/toutes les 4 semaines/);
+  });
+
+  it("exactly one, when the webhook is replayed twice and the browser's confirmation races it", async () => {
+    const { orderId, event } = await paidAtStripe();
+    const stockBefore = productStock();
+    const results = await Promise.all([replayEvent(emulator, event), replayEvent(emulator, event), confirmOrderPayment(orderId)]);
+    expect(results[0].status).toBe(200);
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect(productStock()).toBe(stockBefore - 1);
+    expect(rowsOf(orderId, "order_confirmation")).toHaveLength(1);
+    expect(rowsOf(orderId, "shop_new_order")).toHaveLength(1);
+
+    await sender().runOnce();
+    await replayEvent(emulator, event);
+    await sender().runOnce();
+    await inbox.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(inbox.messages.filter((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toHaveLength(1);
+  });
+});
+
+describe("failures", () => {
+  it("with SMTP refusing connections: the order is paid, the email retried then failed; 'Renvoyer' sends it once SMTP is back", async () => {
+    const port = await freePort();
+    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test_down" })).toBe(true);
+    expect(getOrder(orderId).paymentStatus).toBe("paid");
+
+    const down = sender({ url: `smtp://127.0.0.1:${port}`, maxAttempts: 3 });
+    await down.runOnce();
+    const [failed] = rowsOf(orderId, "order_confirmation");
+    expect(failed).toMatchObject({ status: "failed", attempts: 3 });
+    expect(failed.lastError).toMatch(/ECONNREFUSED/);
+    await down.stop();
+
+    const back = await startSmtpInbox(port);
+    try {
+      expect(resendEmail(failed.id)).toBe(true);
+      await sender({ url: back.url }).runOnce();
+      const received = await back.waitFor(1);
+      expect(received.some((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toBe(true);
+      expect(rowsOf(orderId, "order_confirmation")[0]).toMatchObject({ status: "sent", attempts: 1 });
+    } finally {
+      await back.close();
+    }
+  });
+
+  it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
+    const contact = createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
+    // A process took the acknowledgement, then died before marking it sent.
+    getDb()
+      .update(emails)
+      .set({ status: "sending", attempts: 1, sendingSince: new Date().toISOString() })
+      .where(and(eq(emails.contactRequestId, contact.id), eq(emails.kind, "contact_ack")))
+      .run();
+    await sender().runOnce();
+    await sender({ holder: "another" }).runOnce();
+    await inbox.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(inbox.messages.filter((m) => m.subject === "Nous avons bien reçu votre message")).toHaveLength(1);
+    expect(rows().every((r) => r.status === "sent")).toBe(true);
+  });
+
+  it("two senders at once (two processes): each email leaves once", async () => {
+    for (let i = 0; i < 4; i++) {
+      createContactRequest({ name: `Client ${i}`, email: `client${i}@example.fr`, subject: "Question", message: "Une question sur les masques, merci." });
+    }
+    const first = sender({ holder: "process-a" });
+    const second = sender({ holder: "process-b" });
+    await Promise.all([first.runOnce(), second.runOnce(), first.runOnce(), second.runOnce()]);
+    await inbox.waitFor(8);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(inbox.messages).toHaveLength(8);
+    expect(new Set(inbox.recipients.map((r) => r.join())).size).toBe(5);
+  });
+});
+
+describe("the other emails", () => {
+  it("shipping notice with the tracking number, once, for a paid order set to shipped", async () => {
+    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+    markOrderPaid(orderId, { paymentIntentId: "pi_test_ship" });
+    updateAdminOrder(orderId, { status: "shipped", trackingNumber: "6A12345678901" });
+    updateAdminOrder(orderId, { status: "processing" });
+    updateAdminOrder(orderId, { status: "shipped" });
+    expect(rowsOf(orderId, "order_shipped")).toHaveLength(1);
+    await sender().runOnce();
+    const shipped = (await inbox.waitFor(3)).find((m) => m.subject === `Votre commande n°${orderId} a été expédiée`)!;
+    expect(shipped.text).toContain("6A12345678901");
+  });
+
+  it("no shipping notice for an unpaid order", () => {
+    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+    updateAdminOrder(orderId, { status: "shipped" });
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.status).toBe("shipped");
+    expect(rowsOf(orderId, "order_shipped")).toHaveLength(0);
+  });
+
+  it("a contact request: the acknowledgement with a copy of the message, and the shop's notice", async () => {
+    createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Allergies", message: "Bonjour, le masque convient-il aux peaux sensibles ?" });
+    await sender().runOnce();
+    const messages = await inbox.waitFor(2);
+    const ack = messages.find((m) => m.subject === "Nous avons bien reçu votre message")!;
+    expect(ack.text).toContain("le masque convient-il aux peaux sensibles ?");
+    expect(ack.html).toContain("Allergies");
+    const notice = messages.find((m) => m.subject === "Nouvelle demande de contact : Allergies")!;
+    expect(notice.text).toContain("lea@example.fr");
+  });
+});
