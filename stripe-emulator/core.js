@@ -12,7 +12,12 @@ import { boolParam, expandList, intParam } from "./encoding.js";
  *   4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 card_declined,
  *   4000 0000 0000 0127 incorrect_cvc, 4000 0000 0000 0036 incorrect_zip,
  *   4000 0000 0000 9995 insufficient funds, 4000 0000 0000 0069 expired_card,
- *   4000 0000 0000 0119 processing_error.
+ *   4000 0000 0000 0119 processing_error, 4000 0000 0000 0341 attaches to a customer but its
+ *   charges fail.
+ *
+ * Test clocks (`/v1/test_helpers/test_clocks`): a customer created with `test_clock` lives at
+ * the clock's frozen time, and advancing the clock runs its subscriptions up to the new time
+ * (renewals, trial ends, failed payments retried then the subscription canceled).
  */
 
 /**
@@ -73,6 +78,14 @@ import { boolParam, expandList, intParam } from "./encoding.js";
 export const DEFAULT_API_VERSION = "2026-10-28.endive";
 
 const DAY = 86_400;
+/**
+ * Failed renewals are retried automatically, this many days after the previous attempt (a
+ * simplified Stripe custom retry schedule); when the last retry fails, the subscription is
+ * canceled (`cancellation_details.reason: "payment_failed"`).
+ */
+export const RETRY_SCHEDULE_DAYS = [3, 5, 7];
+/** A test clock is deleted automatically this many days after its creation (`deletes_after`). */
+const CLOCK_LIFETIME_DAYS = 7;
 /** @type {Record<string, number>} */
 const INTERVAL_SECONDS = { day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
@@ -207,6 +220,12 @@ const CARD_OUTCOMES = {
     message: "Votre carte a expiré.",
     param: "exp_month",
   },
+  // Attaches to a customer, but every charge fails (renewals, retries).
+  "4000000000000341": {
+    code: "card_declined",
+    decline_code: "generic_decline",
+    message: "Votre carte a été refusée.",
+  },
   "4000000000000119": {
     code: "processing_error",
     decline_code: "processing_error",
@@ -267,13 +286,17 @@ function cardError(code, message, extra = {}) {
 export class StripeEmulatorCore {
   /**
    * @param {{ secretKey?: string, publishableKey?: string, now?: () => number,
-   *   onEvent?: (event: StripeEvent) => void }} [options]
+   *   onEvent?: (event: StripeEvent) => void, clockAdvanceDelayMs?: number,
+   *   onClockError?: (error: unknown) => void }} [options]
    */
   constructor(options = {}) {
     this.secretKey = options.secretKey ?? "sk_test_emulator";
     this.publishableKey = options.publishableKey ?? "pk_test_emulator";
     this.nowFn = options.now ?? (() => Math.floor(Date.now() / 1000));
     this.onEvent = options.onEvent ?? (() => {});
+    /** How long a test clock stays `advancing` before it runs (Stripe takes a few seconds). */
+    this.clockAdvanceDelayMs = options.clockAdvanceDelayMs ?? 0;
+    this.onClockError = options.onClockError ?? ((/** @type {unknown} */ error) => console.warn("[stripe-emulator] test clock failed:", error));
     /** @type {Map<string, StripeObject>} every object by id */
     this.objects = new Map();
     /** @type {StripeEvent[]} every event, oldest first */
@@ -285,9 +308,16 @@ export class StripeEmulatorCore {
     this.routes = this.#buildRoutes();
   }
 
-  /** @returns {number} unix seconds */
-  now() {
-    return this.nowFn();
+  /**
+   * The current time, in unix seconds: the frozen time of the customer's test clock, if it has
+   * one, else the real time.
+   * @param {unknown} [customer] a customer id
+   * @returns {number}
+   */
+  now(customer) {
+    const clockId = typeof customer === "string" ? this.objects.get(customer)?.test_clock : null;
+    const clock = typeof clockId === "string" ? this.objects.get(clockId) : undefined;
+    return clock ? clock.frozen_time : this.nowFn();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -407,7 +437,11 @@ export class StripeEmulatorCore {
     };
     // Customers
     add("POST", "/v1/customers", ({ params }) => this.#render(this.createCustomer(params), params));
-    add("GET", "/v1/customers/:id", ({ args, params }) => this.#render(this.#get(args[0], "customer"), params));
+    add("GET", "/v1/customers/:id", ({ args, params }) => {
+      const deleted = this.objects.get(args[0]);
+      if (deleted?.object === "customer" && deleted.deleted) return structuredClone(deleted);
+      return this.#render(this.#get(args[0], "customer"), params);
+    });
     add("POST", "/v1/customers/:id", ({ args, params }) => this.#render(this.updateCustomer(args[0], params), params));
     // Products and prices
     add("POST", "/v1/products", ({ params }) => this.#render(this.createProduct(params), params));
@@ -435,6 +469,11 @@ export class StripeEmulatorCore {
     add("DELETE", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
     add("POST", "/v1/subscriptions/:id/cancel", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
     add("GET", "/v1/invoices/:id", ({ args, params }) => this.#render(this.#get(args[0], "invoice"), params));
+    add("GET", "/v1/invoices", ({ params }) => this.#list("/v1/invoices", "invoice", params, (i) =>
+      (!params.customer || i.customer === params.customer) &&
+      (!params.subscription || i._subscription === params.subscription) &&
+      (!params.status || i.status === params.status)));
+    add("POST", "/v1/invoices/:id/pay", ({ args, params }) => this.#render(this.payInvoice(args[0], params), params));
     add("GET", "/v1/charges/:id", ({ args, params }) => this.#render(this.#get(args[0], "charge"), params));
     // Events
     add("GET", "/v1/events/:id", ({ args }) => structuredClone(this.#get(args[0], "event")));
@@ -443,7 +482,13 @@ export class StripeEmulatorCore {
       const data = this.events.slice().reverse().filter((e) => !params.type || e.type === params.type);
       return { object: "list", url: "/v1/events", has_more: data.length > limit, data: data.slice(0, limit).map((e) => structuredClone(e)) };
     });
-    // Emulator-only helpers (not part of Stripe's API): a renewal, like a test clock advancing.
+    // Test clocks
+    add("POST", "/v1/test_helpers/test_clocks", ({ params }) => this.#render(this.createTestClock(params), params));
+    add("GET", "/v1/test_helpers/test_clocks", ({ params }) => this.#list("/v1/test_helpers/test_clocks", "test_helpers.test_clock", params, () => true));
+    add("GET", "/v1/test_helpers/test_clocks/:id", ({ args, params }) => this.#render(this.#get(args[0], "test_helpers.test_clock"), params));
+    add("DELETE", "/v1/test_helpers/test_clocks/:id", ({ args }) => this.deleteTestClock(args[0]));
+    add("POST", "/v1/test_helpers/test_clocks/:id/advance", ({ args, params }) => this.#render(this.advanceTestClock(args[0], params), params));
+    // Emulator-only helpers (not part of Stripe's API): a renewal now, whatever the time.
     add("POST", "/v1/test_helpers/emulator/subscriptions/:id/renew", ({ args, params }) => this.#render(this.renewSubscription(args[0]), params));
     return routes;
   }
@@ -476,7 +521,7 @@ export class StripeEmulatorCore {
    */
   #get(id, kind) {
     const object = typeof id === "string" ? this.objects.get(id) : undefined;
-    if (!object || (kind && object.object !== kind)) throw missing(kind ?? "object", id);
+    if (!object || object.deleted || (kind && object.object !== kind)) throw missing(kind ?? "object", id);
     return object;
   }
 
@@ -565,6 +610,25 @@ export class StripeEmulatorCore {
     };
   }
 
+  /**
+   * A list of stored objects of one kind, newest first (`limit`, `starting_after`).
+   * @param {string} url
+   * @param {string} kind
+   * @param {StripeParams} params
+   * @param {(object: StripeObject) => boolean} keep
+   * @returns {StripeObject}
+   */
+  #list(url, kind, params, keep) {
+    const limit = Math.min(Math.max(intParam(params.limit) || 10, 1), 100);
+    let all = [...this.objects.values()].filter((o) => o.object === kind && !o.deleted && keep(o)).reverse();
+    if (params.starting_after) {
+      const index = all.findIndex((o) => o.id === params.starting_after);
+      all = index === -1 ? [] : all.slice(index + 1);
+    }
+    const page = all.slice(0, limit).map((o) => this.#render(o, { expand: expandList(params).filter((e) => e.startsWith("data.")).map((e) => e.slice(5)) }));
+    return { object: "list", url, has_more: all.length > limit, data: page };
+  }
+
   // -------------------------------------------------------------------------------------------
   // Events
 
@@ -579,7 +643,7 @@ export class StripeEmulatorCore {
       id: this.#id("evt"),
       object: "event",
       api_version: this.apiVersion,
-      created: this.now(),
+      created: this.#eventTime(object),
       data: previousAttributes ? { object: this.#plain(object), previous_attributes: previousAttributes } : { object: this.#plain(object) },
       livemode: false,
       pending_webhooks: 1,
@@ -592,6 +656,17 @@ export class StripeEmulatorCore {
     return event;
   }
 
+  /**
+   * When an event about this object happens: its customer's clock time, if any.
+   * @param {StripeObject} object
+   * @returns {number}
+   */
+  #eventTime(object) {
+    if (object.object === "customer") return this.now(object.id);
+    if (object.object === "test_helpers.test_clock") return this.nowFn();
+    return this.now(typeof object.customer === "string" ? object.customer : null);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Customers, products, prices
 
@@ -600,7 +675,8 @@ export class StripeEmulatorCore {
    * @returns {StripeObject}
    */
   createCustomer(params) {
-    const now = this.now();
+    const clock = params.test_clock ? this.#get(params.test_clock, "test_helpers.test_clock") : null;
+    const now = clock ? clock.frozen_time : this.now();
     const customer = this.#put({
       id: this.#id("cus"),
       object: "customer",
@@ -615,6 +691,7 @@ export class StripeEmulatorCore {
       livemode: false,
       currency: null,
       delinquent: false,
+      test_clock: clock ? clock.id : null,
     });
     this.#emit("customer.created", customer);
     return customer;
@@ -879,7 +956,7 @@ export class StripeEmulatorCore {
       capture_method: "automatic",
       client_secret: `${id}_secret_${randomId(25)}`,
       confirmation_method: "automatic",
-      created: this.now(),
+      created: this.now(customer),
       currency,
       customer: customer ?? null,
       description: description ?? null,
@@ -1001,7 +1078,7 @@ export class StripeEmulatorCore {
       amount: pi.amount,
       amount_captured: outcome ? 0 : pi.amount,
       captured: !outcome,
-      created: this.now(),
+      created: this.now(pi.customer),
       currency: pi.currency,
       customer: pi.customer,
       livemode: false,
@@ -1033,17 +1110,7 @@ export class StripeEmulatorCore {
       pi.last_payment_error = { ...error, payment_method: this.#plain(pm) };
       this.#emit("charge.failed", charge);
       this.#emit("payment_intent.payment_failed", pi);
-      if (invoice) {
-        invoice.attempt_count += 1;
-        invoice.attempted = true;
-        this.#emit("invoice.payment_failed", invoice);
-        const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
-        if (sub && invoice.billing_reason === "subscription_cycle" && sub.status !== "past_due") {
-          const previous = sub.status;
-          sub.status = "past_due";
-          this.#emit("customer.subscription.updated", sub, { status: previous });
-        }
-      }
+      if (invoice) this.#invoiceAttemptFailed(invoice);
       throw new StripeApiError(402, { ...error, payment_intent: this.#plain(pi), payment_method: this.#plain(pm) });
     }
 
@@ -1072,7 +1139,7 @@ export class StripeEmulatorCore {
     }
     if (pi._invoice) throw invalid("You cannot cancel this PaymentIntent because it was created by an invoice.", { code: "payment_intent_unexpected_state" });
     pi.status = "canceled";
-    pi.canceled_at = this.now();
+    pi.canceled_at = this.now(pi.customer);
     pi.cancellation_reason = params.cancellation_reason || null;
     this.#emit("payment_intent.canceled", pi);
     return pi;
@@ -1108,7 +1175,7 @@ export class StripeEmulatorCore {
       return {
         id: this.#id("si"),
         object: "subscription_item",
-        created: this.now(),
+        created: this.now(sub.customer),
         current_period_start: periodStart,
         current_period_end: periodEnd,
         metadata: metadataParam(item.metadata),
@@ -1134,7 +1201,7 @@ export class StripeEmulatorCore {
    */
   createSubscription(params) {
     const customer = this.#get(requireParam(params.customer, "customer"), "customer");
-    const now = this.now();
+    const now = this.now(customer.id);
     const behavior = params.payment_behavior || "allow_incomplete";
     if (!["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"].includes(behavior)) {
       throw invalid(`Invalid payment_behavior: ${behavior}`, { param: "payment_behavior" });
@@ -1156,6 +1223,7 @@ export class StripeEmulatorCore {
       cancel_at: null,
       cancel_at_period_end: false,
       canceled_at: null,
+      cancellation_details: { comment: null, feedback: null, reason: null },
       collection_method: "charge_automatically",
       created: now,
       currency: null,
@@ -1175,6 +1243,7 @@ export class StripeEmulatorCore {
       pending_setup_intent: null,
       start_date: now,
       status: "incomplete",
+      test_clock: customer.test_clock ?? null,
       trial_end: trialEnd,
       trial_start: trialEnd ? now : null,
       billing_mode: { type: "classic" },
@@ -1212,7 +1281,8 @@ export class StripeEmulatorCore {
         subscription_item: null,
       });
     }
-    const invoice = this.#createInvoice(sub, customer, lines, "subscription_create", now, firstItems[0].current_period_end);
+    // An invoice's period looks back one period: none yet for the first one.
+    const invoice = this.#createInvoice(sub, customer, lines, "subscription_create", now, now);
     this.#emit("customer.subscription.created", sub);
 
     if (invoice.total === 0) {
@@ -1244,7 +1314,7 @@ export class StripeEmulatorCore {
    * @returns {StripeObject}
    */
   #createInvoice(sub, customer, lines, billingReason, periodStart, periodEnd) {
-    const now = this.now();
+    const now = this.now(customer.id);
     const total = lines.reduce((sum, l) => sum + l.amount, 0);
     /** @type {StripeObject} */
     const invoice = {
@@ -1311,6 +1381,7 @@ export class StripeEmulatorCore {
       status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
       subtotal: total,
       subtotal_excluding_tax: total,
+      test_clock: customer.test_clock ?? null,
       total,
       total_excluding_tax: total,
       webhooks_delivered_at: null,
@@ -1318,6 +1389,8 @@ export class StripeEmulatorCore {
       _payments: [],
       _confirmation_secret: null,
       _payment_intent: null,
+      _automatic_attempts: 0,
+      _collecting: false,
     };
     this.#put(invoice);
     sub.latest_invoice = invoice.id;
@@ -1365,12 +1438,13 @@ export class StripeEmulatorCore {
    * @returns {void}
    */
   #markInvoicePaid(invoice, pi, pm) {
-    const now = this.now();
+    const now = this.now(invoice.customer);
     invoice.status = "paid";
     invoice.amount_paid = invoice.total;
     invoice.amount_remaining = 0;
     invoice.attempted = true;
     invoice.attempt_count += pi ? 1 : 0;
+    invoice.next_payment_attempt = null;
     invoice.status_transitions.paid_at = now;
     for (const payment of invoice._payments) {
       payment.status = "paid";
@@ -1438,10 +1512,11 @@ export class StripeEmulatorCore {
     if (sub.status === "canceled") {
       throw invalid(`No such subscription: '${id}'`, { code: "resource_missing" });
     }
-    const now = this.now();
+    const now = this.now(sub.customer);
     sub.status = "canceled";
     sub.canceled_at = now;
     sub.ended_at = now;
+    sub.cancellation_details = { comment: null, feedback: null, reason: "cancellation_requested" };
     const invoice = sub.latest_invoice ? this.objects.get(sub.latest_invoice) : null;
     if (invoice && invoice.status === "open") {
       invoice.status = "void";
@@ -1459,7 +1534,8 @@ export class StripeEmulatorCore {
   }
 
   /**
-   * Emulator-only: the next period starts and its invoice is charged to the default card.
+   * Emulator-only: the next period starts now and its invoice is charged to the default card,
+   * as when a test clock passes the end of the period (see #renew).
    * @param {string} id
    * @returns {StripeObject} the new invoice
    */
@@ -1468,7 +1544,18 @@ export class StripeEmulatorCore {
     if (!["active", "trialing", "past_due"].includes(sub.status)) {
       throw invalid(`Subscription ${id} is ${sub.status} and cannot renew.`);
     }
+    return this.#renew(sub);
+  }
+
+  /**
+   * The end of the current period (or of the trial): the items move to the next period, its
+   * invoice (`billing_reason: subscription_cycle`) is created and charged to the default card.
+   * @param {StripeObject} sub
+   * @returns {StripeObject} the new invoice
+   */
+  #renew(sub) {
     const customer = this.#get(sub.customer, "customer");
+    const previousStart = sub.items.data[0].current_period_start;
     const start = sub.items.data[0].current_period_end;
     const lines = sub.items.data.map((/** @type {StripeObject} */ item) => {
       item.current_period_start = start;
@@ -1482,21 +1569,306 @@ export class StripeEmulatorCore {
         subscription_item: item.id,
       };
     });
-    const previous = { status: sub.status };
-    if (sub.status === "trialing") sub.status = "active";
-    this.#emit("customer.subscription.updated", sub, previous);
-    const invoice = this.#createInvoice(sub, customer, lines, "subscription_cycle", start, sub.items.data[0].current_period_end);
-    const pmId = sub.default_payment_method || customer.invoice_settings.default_payment_method;
-    if (invoice.total > 0 && pmId) {
-      try {
-        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
-      } catch (error) {
-        if (!(error instanceof StripeApiError)) throw error;
-      }
-    } else if (invoice.total === 0) {
-      this.#markInvoicePaid(invoice, null, null);
+    /** @type {Record<string, unknown>} */
+    const previous = { latest_invoice: sub.latest_invoice };
+    if (sub.status === "trialing") {
+      previous.status = sub.status;
+      sub.status = "active";
     }
+    // The invoice's own period looks back one period; its lines carry the new one.
+    const invoice = this.#createInvoice(sub, customer, lines, "subscription_cycle", previousStart, start);
+    this.#emit("customer.subscription.updated", sub, previous);
+    if (invoice.total === 0) this.#markInvoicePaid(invoice, null, null);
+    else this.#collect(invoice);
     return invoice;
+  }
+
+  /**
+   * An automatic payment attempt of a subscription invoice (a renewal or one of its retries),
+   * on the subscription's default payment method, else the customer's.
+   * @param {StripeObject} invoice
+   * @returns {void}
+   */
+  #collect(invoice) {
+    const sub = this.#get(invoice._subscription, "subscription");
+    const customer = this.#get(invoice.customer, "customer");
+    const pmId = sub.default_payment_method || customer.invoice_settings.default_payment_method;
+    invoice._collecting = true;
+    try {
+      if (pmId) {
+        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+      } else {
+        this.#invoiceAttemptFailed(invoice);
+      }
+    } catch (error) {
+      if (!(error instanceof StripeApiError)) throw error;
+    } finally {
+      invoice._collecting = false;
+    }
+    if (invoice.status === "open" && invoice.next_payment_attempt === null && sub.status !== "canceled") {
+      // Every retry failed: the subscription is canceled (the invoice stays open).
+      this.#endSubscription(sub, "payment_failed");
+    }
+  }
+
+  /**
+   * A failed payment of an invoice: counted, announced, and for a renewal attempted
+   * automatically the next retry is scheduled and the subscription goes past_due.
+   * @param {StripeObject} invoice
+   * @returns {void}
+   */
+  #invoiceAttemptFailed(invoice) {
+    invoice.attempt_count += 1;
+    invoice.attempted = true;
+    const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
+    const renewal = sub && invoice.billing_reason === "subscription_cycle";
+    if (renewal && invoice._collecting) {
+      invoice._automatic_attempts += 1;
+      const delay = RETRY_SCHEDULE_DAYS[invoice._automatic_attempts - 1];
+      invoice.next_payment_attempt = delay === undefined ? null : this.now(invoice.customer) + delay * DAY;
+    }
+    this.#emit("invoice.payment_failed", invoice);
+    if (renewal && sub.status !== "past_due" && sub.status !== "canceled") {
+      const previous = sub.status;
+      sub.status = "past_due";
+      this.#emit("customer.subscription.updated", sub, { status: previous });
+    }
+  }
+
+  /**
+   * The subscription ends by itself (period end after a cancellation request, or failed payments).
+   * @param {StripeObject} sub
+   * @param {"cancellation_requested" | "payment_failed"} reason
+   * @returns {void}
+   */
+  #endSubscription(sub, reason) {
+    const now = this.now(sub.customer);
+    sub.status = "canceled";
+    sub.canceled_at = sub.canceled_at ?? now;
+    sub.ended_at = now;
+    sub.cancellation_details = { comment: null, feedback: null, reason };
+    this.#emit("customer.subscription.deleted", sub);
+  }
+
+  /**
+   * `POST /v1/invoices/:id/pay`: charges the open invoice now, on `payment_method` (which must
+   * belong to the invoice's customer) or the default one; `paid_out_of_band` marks it paid.
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  payInvoice(id, params) {
+    const invoice = this.#get(id, "invoice");
+    if (invoice.status === "paid") throw invalid("Invoice is already paid", { code: "invoice_already_paid" });
+    if (invoice.status !== "open") {
+      throw invalid(`You can only pay an invoice whose status is open (this one is ${invoice.status}).`, { code: "invoice_not_open" });
+    }
+    if (boolParam(params.paid_out_of_band)) {
+      this.#markInvoicePaid(invoice, null, null);
+      return invoice;
+    }
+    const customer = this.#get(invoice.customer, "customer");
+    const sub = invoice._subscription ? this.objects.get(invoice._subscription) : null;
+    let pmId = params.payment_method || null;
+    if (pmId) {
+      const pm = this.#get(pmId, "payment_method");
+      if (pm.customer !== customer.id) {
+        throw invalid(`The PaymentMethod ${pm.id} does not belong to the Customer ${customer.id}. Please use a PaymentMethod attached to this Customer.`, {
+          param: "payment_method",
+        });
+      }
+    } else {
+      pmId = invoice.default_payment_method || sub?.default_payment_method || customer.invoice_settings.default_payment_method;
+    }
+    if (!pmId) {
+      throw invalid("The invoice has no payment method to charge: pass `payment_method` or set a default one.", { code: "invoice_no_payment_method_types" });
+    }
+    this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+    return invoice;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Test clocks
+
+  /**
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  createTestClock(params) {
+    const frozenTime = requireInt(params.frozen_time, "frozen_time");
+    const name = params.name ? String(params.name) : null;
+    if (name && name.length > 300) throw invalid("Invalid name: must be at most 300 characters", { param: "name" });
+    const customer = params.customer ? this.#get(params.customer, "customer") : null;
+    if (customer?.test_clock) {
+      throw invalid(`The customer ${customer.id} is already attached to a test clock.`, { param: "customer" });
+    }
+    const created = this.nowFn();
+    const clock = this.#put({
+      id: this.#id("clock"),
+      object: "test_helpers.test_clock",
+      created,
+      deletes_after: created + CLOCK_LIFETIME_DAYS * DAY,
+      frozen_time: frozenTime,
+      livemode: false,
+      name,
+      status: "ready",
+      status_details: {},
+    });
+    if (customer) customer.test_clock = clock.id;
+    this.#emit("test_helpers.test_clock.created", clock);
+    return clock;
+  }
+
+  /**
+   * Deletes the clock with its customers (gone, as deleted customers) and ends their
+   * subscriptions, without further events.
+   * @param {string} id
+   * @returns {StripeObject}
+   */
+  deleteTestClock(id) {
+    const clock = this.#get(id, "test_helpers.test_clock");
+    for (const object of [...this.objects.values()]) {
+      if (object.object === "customer" && object.test_clock === clock.id && !object.deleted) {
+        for (const sub of this.objects.values()) {
+          if (sub.object === "subscription" && sub.customer === object.id && sub.status !== "canceled") {
+            sub.status = "canceled";
+            sub.canceled_at = sub.ended_at = clock.frozen_time;
+          }
+        }
+        this.objects.set(object.id, { id: object.id, object: "customer", deleted: true });
+      }
+    }
+    this.objects.delete(clock.id);
+    this.#emit("test_helpers.test_clock.deleted", clock);
+    return { id: clock.id, object: "test_helpers.test_clock", deleted: true };
+  }
+
+  /**
+   * Starts advancing the clock, like Stripe: the answer says `advancing`, the subscriptions of
+   * its customers then run up to `frozen_time` (right after this request), and the clock is
+   * `ready` again (event `test_helpers.test_clock.ready`).
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  advanceTestClock(id, params) {
+    const clock = this.#get(id, "test_helpers.test_clock");
+    const target = requireInt(params.frozen_time, "frozen_time");
+    if (clock.status === "advancing") {
+      throw invalid(`The test clock ${clock.id} is already advancing. Wait until its status is ready before advancing it again.`, {
+        code: "test_clock_advancing",
+      });
+    }
+    if (clock.status === "internal_failure") {
+      throw invalid(`The test clock ${clock.id} failed to advance and cannot advance any more. Delete it and create a new one.`);
+    }
+    if (target <= clock.frozen_time) {
+      throw invalid(`The test clock can only advance forward: frozen_time (${target}) must be after its current frozen_time (${clock.frozen_time}).`, {
+        param: "frozen_time",
+      });
+    }
+    const shortest = this.#shortestInterval(clock);
+    const limit = shortest === null ? 2 * 365 * DAY : 2 * shortest;
+    if (target - clock.frozen_time > limit) {
+      const what = shortest === null ? "two years (no subscription on this test clock)" : `two intervals of the shortest subscription on this test clock (${limit / DAY} days)`;
+      throw invalid(`Cannot advance the test clock more than ${what} at a time: advance it to ${clock.frozen_time + limit} at the latest, then again.`, {
+        param: "frozen_time",
+      });
+    }
+    clock.status = "advancing";
+    clock.status_details = { advancing: { target_frozen_time: target } };
+    this.#emit("test_helpers.test_clock.advancing", clock);
+    const answer = this.#plain(clock);
+    setTimeout(() => this.#runClock(clock, target), this.clockAdvanceDelayMs);
+    return answer;
+  }
+
+  /**
+   * The shortest billing interval of the clock's live subscriptions, in seconds (null: none).
+   * @param {StripeObject} clock
+   * @returns {number | null}
+   */
+  #shortestInterval(clock) {
+    let shortest = null;
+    for (const sub of this.#clockSubscriptions(clock)) {
+      for (const item of sub.items.data) {
+        const length = this.#periodLength(item.price);
+        if (shortest === null || length < shortest) shortest = length;
+      }
+    }
+    return shortest;
+  }
+
+  /**
+   * @param {StripeObject} clock
+   * @returns {StripeObject[]} the subscriptions of its customers that time still moves
+   */
+  #clockSubscriptions(clock) {
+    return [...this.objects.values()].filter(
+      (o) => o.object === "subscription" && ["active", "trialing", "past_due"].includes(o.status) && this.objects.get(o.customer)?.test_clock === clock.id,
+    );
+  }
+
+  /**
+   * Runs everything due on the clock's subscriptions up to `target`, in time order, each at its
+   * own time (the clock's frozen_time follows), then the clock is ready.
+   * @param {StripeObject} clock
+   * @param {number} target
+   * @returns {void}
+   */
+  #runClock(clock, target) {
+    if (this.objects.get(clock.id) !== clock) return; // deleted meanwhile
+    try {
+      for (let step = 0; step < 10_000; step++) {
+        const next = this.#nextClockAction(clock, target);
+        if (!next) break;
+        clock.frozen_time = Math.max(clock.frozen_time, next.at);
+        next.run();
+      }
+      clock.frozen_time = target;
+      clock.status = "ready";
+      clock.status_details = {};
+      this.#emit("test_helpers.test_clock.ready", clock);
+    } catch (error) {
+      clock.status = "internal_failure";
+      clock.status_details = {};
+      this.#emit("test_helpers.test_clock.internal_failure", clock);
+      this.onClockError(error);
+    }
+  }
+
+  /**
+   * The earliest thing due on the clock's subscriptions by `target`: a trial ending soon
+   * (3 days before), a payment retry, the end of a period (renewal, or the end of a
+   * subscription canceled at period end).
+   * @param {StripeObject} clock
+   * @param {number} target
+   * @returns {{ at: number, rank: number, run: () => void } | null}
+   */
+  #nextClockAction(clock, target) {
+    /** @type {{ at: number, rank: number, run: () => void } | null} */
+    let best = null;
+    /** @type {(at: number, rank: number, run: () => void) => void} */
+    const offer = (at, rank, run) => {
+      if (at > target) return;
+      if (!best || at < best.at || (at === best.at && rank < best.rank)) best = { at, rank, run };
+    };
+    for (const sub of this.#clockSubscriptions(clock)) {
+      if (sub.status === "trialing" && sub.trial_end && !sub._trial_will_end_sent && sub.trial_end - 3 * DAY > sub.created) {
+        offer(sub.trial_end - 3 * DAY, 0, () => {
+          sub._trial_will_end_sent = true;
+          this.#emit("customer.subscription.trial_will_end", sub);
+        });
+      }
+      for (const invoice of this.objects.values()) {
+        if (invoice.object === "invoice" && invoice._subscription === sub.id && invoice.status === "open" && invoice.next_payment_attempt) {
+          offer(invoice.next_payment_attempt, 1, () => this.#collect(invoice));
+        }
+      }
+      const end = sub.items.data[0].current_period_end;
+      offer(end, 2, () => (sub.cancel_at_period_end ? this.#endSubscription(sub, "cancellation_requested") : this.#renew(sub)));
+    }
+    return best;
   }
 }
 

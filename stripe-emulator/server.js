@@ -40,6 +40,7 @@ const RETRY_DELAYS_MS = [300, 1500, 5000];
  * @property {WebhookTarget} [webhookUrl] where events are POSTed, or a function receiving them
  * @property {{ info?: (...a: unknown[]) => void, warn?: (...a: unknown[]) => void }} [log]
  * @property {number[]} [retryDelaysMs]
+ * @property {number} [clockAdvanceDelayMs] how long an advancing test clock stays `advancing` (default 0)
  */
 
 /**
@@ -62,6 +63,8 @@ export async function startStripeEmulator(options = {}) {
   const core = new StripeEmulatorCore({
     secretKey: options.secretKey,
     publishableKey: options.publishableKey,
+    clockAdvanceDelayMs: options.clockAdvanceDelayMs,
+    onClockError: (error) => log.warn("[stripe-emulator] test clock failed:", error),
     onEvent(event) {
       event._deliveries = [];
       if (!webhookTarget || closed) return;

@@ -135,7 +135,10 @@ describe("subscription", () => {
       return (await response.json()) as Stripe.Invoice;
     });
     expect(renewal).toMatchObject({ status: "paid", total: 2590, billing_reason: "subscription_cycle" });
-    expect(renewal.period_end - renewal.period_start).toBe(28 * DAY);
+    // The new 4-week period is on the invoice's line; the invoice's own period looks back one period.
+    const [line] = renewal.lines.data;
+    expect(line.period.end - line.period.start).toBe(28 * DAY);
+    expect(renewal.period_end).toBe(line.period.start);
     expect(productStock()).toBe(stockBefore - 1);
 
     // The order now has an active subscription.
