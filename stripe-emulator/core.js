@@ -84,6 +84,8 @@ const DAY = 86_400;
  * canceled (`cancellation_details.reason: "payment_failed"`).
  */
 export const RETRY_SCHEDULE_DAYS = [3, 5, 7];
+/** An incomplete subscription expires when its first invoice is still unpaid this long after. */
+const INCOMPLETE_EXPIRES_AFTER = 23 * 3600;
 /** A test clock is deleted automatically this many days after its creation (`deletes_after`). */
 const CLOCK_LIFETIME_DAYS = 7;
 /** @type {Record<string, number>} */
@@ -1647,7 +1649,39 @@ export class StripeEmulatorCore {
     sub.canceled_at = sub.canceled_at ?? now;
     sub.ended_at = now;
     sub.cancellation_details = { comment: null, feedback: null, reason };
+    // Stripe stops the automatic collection of the subscription's open invoices.
+    for (const invoice of this.objects.values()) {
+      if (invoice.object === "invoice" && invoice._subscription === sub.id && invoice.status === "open") {
+        invoice.auto_advance = false;
+        invoice.next_payment_attempt = null;
+      }
+    }
     this.#emit("customer.subscription.deleted", sub);
+  }
+
+  /**
+   * A subscription whose first invoice is still unpaid 23 hours after its creation: terminal
+   * `incomplete_expired`, its invoice voided.
+   * @param {StripeObject} sub
+   * @returns {void}
+   */
+  #expireIncomplete(sub) {
+    const now = this.now(sub.customer);
+    sub.status = "incomplete_expired";
+    sub.ended_at = now;
+    const invoice = sub.latest_invoice ? this.objects.get(sub.latest_invoice) : null;
+    if (invoice && invoice.status === "open") {
+      invoice.status = "void";
+      invoice.status_transitions.voided_at = now;
+      const pi = invoice._payment_intent ? this.objects.get(invoice._payment_intent) : null;
+      if (pi && pi.status !== "succeeded" && pi.status !== "canceled") {
+        pi.status = "canceled";
+        pi.canceled_at = now;
+        pi.cancellation_reason = "void_invoice";
+      }
+      this.#emit("invoice.voided", invoice);
+    }
+    this.#emit("customer.subscription.deleted", sub, { status: "incomplete" });
   }
 
   /**
@@ -1805,7 +1839,7 @@ export class StripeEmulatorCore {
    */
   #clockSubscriptions(clock) {
     return [...this.objects.values()].filter(
-      (o) => o.object === "subscription" && ["active", "trialing", "past_due"].includes(o.status) && this.objects.get(o.customer)?.test_clock === clock.id,
+      (o) => o.object === "subscription" && ["incomplete", "active", "trialing", "past_due"].includes(o.status) && this.objects.get(o.customer)?.test_clock === clock.id,
     );
   }
 
@@ -1838,7 +1872,8 @@ export class StripeEmulatorCore {
   }
 
   /**
-   * The earliest thing due on the clock's subscriptions by `target`: a trial ending soon
+   * The earliest thing due on the clock's subscriptions by `target`: a first invoice unpaid
+   * for 23 hours (the subscription expires), a trial ending soon
    * (3 days before), a payment retry, the end of a period (renewal, or the end of a
    * subscription canceled at period end).
    * @param {StripeObject} clock
@@ -1854,6 +1889,10 @@ export class StripeEmulatorCore {
       if (!best || at < best.at || (at === best.at && rank < best.rank)) best = { at, rank, run };
     };
     for (const sub of this.#clockSubscriptions(clock)) {
+      if (sub.status === "incomplete") {
+        offer(sub.created + INCOMPLETE_EXPIRES_AFTER, 0, () => this.#expireIncomplete(sub));
+        continue;
+      }
       if (sub.status === "trialing" && sub.trial_end && !sub._trial_will_end_sent && sub.trial_end - 3 * DAY > sub.created) {
         offer(sub.trial_end - 3 * DAY, 0, () => {
           sub._trial_will_end_sent = true;

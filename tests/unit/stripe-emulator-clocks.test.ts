@@ -151,10 +151,12 @@ describe("test clocks", () => {
     // A 4-week subscription: two periods (56 days) at most.
     await subscribe(customer.id, pm);
     await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 3 * PERIOD })).rejects.toMatchObject({ param: "frozen_time" });
-    // And not while it is advancing.
+    // And not while it is advancing (held a while longer here, to leave no doubt).
+    emulator.core.clockAdvanceDelayMs = 1500;
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + DAY });
+    emulator.core.clockAdvanceDelayMs = 100;
     await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 2 * DAY })).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
-    await expect.poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).status).toBe("ready");
+    await expect.poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).status, { timeout: 5000 }).toBe("ready");
   });
 
   it("renews the subscription once per 4-week period, at the clock's time, charged to the default card", async () => {
@@ -341,6 +343,23 @@ describe("test clocks", () => {
     expect(ended).toMatchObject({ status: "canceled", ended_at: T0 + PERIOD });
     expect(ended.cancellation_details?.reason).toBe("cancellation_requested");
     expect(await invoicesOf(sub.id)).toHaveLength(1);
+  });
+
+  it("expires a subscription whose first invoice is still unpaid 23 hours later", async () => {
+    const { clock, customer } = await customerOnClock("4242424242424242");
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price_data: { currency: "eur", product: "clock-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
+      payment_behavior: "default_incomplete",
+    });
+    expect(sub.status).toBe("incomplete");
+    await advance(clock.id, T0 + 22 * 3600);
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe("incomplete");
+    await advance(clock.id, T0 + DAY);
+    expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: "incomplete_expired", ended_at: T0 + 23 * 3600 });
+    const [invoice] = await invoicesOf(sub.id);
+    expect(invoice.status).toBe("void");
+    expect(eventsOf(sub.id).map((e) => e.type).slice(-2)).toEqual(["invoice.voided", "customer.subscription.deleted"]);
   });
 
   it("keeps the emulator's renew helper for subscriptions without a clock", async () => {
