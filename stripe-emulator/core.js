@@ -1693,9 +1693,9 @@ export class StripeEmulatorCore {
    */
   payInvoice(id, params) {
     const invoice = this.#get(id, "invoice");
-    if (invoice.status === "paid") throw invalid("Invoice is already paid", { code: "invoice_already_paid" });
+    if (invoice.status === "paid") throw invalid("Invoice is already paid");
     if (invoice.status !== "open") {
-      throw invalid(`You can only pay an invoice whose status is open (this one is ${invoice.status}).`, { code: "invoice_not_open" });
+      throw invalid(`You can only pay an invoice whose status is open (this one is ${invoice.status}).`);
     }
     if (boolParam(params.paid_out_of_band)) {
       this.#markInvoicePaid(invoice, null, null);
@@ -1715,7 +1715,7 @@ export class StripeEmulatorCore {
       pmId = invoice.default_payment_method || sub?.default_payment_method || customer.invoice_settings.default_payment_method;
     }
     if (!pmId) {
-      throw invalid("The invoice has no payment method to charge: pass `payment_method` or set a default one.", { code: "invoice_no_payment_method_types" });
+      throw invalid("The invoice has no payment method to charge: pass `payment_method` or set a default one.", { param: "payment_method" });
     }
     this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
     return invoice;
@@ -1789,9 +1789,7 @@ export class StripeEmulatorCore {
     const clock = this.#get(id, "test_helpers.test_clock");
     const target = requireInt(params.frozen_time, "frozen_time");
     if (clock.status === "advancing") {
-      throw invalid(`The test clock ${clock.id} is already advancing. Wait until its status is ready before advancing it again.`, {
-        code: "test_clock_advancing",
-      });
+      throw invalid(`The test clock ${clock.id} is already advancing. Wait until its status is ready before advancing it again.`);
     }
     if (clock.status === "internal_failure") {
       throw invalid(`The test clock ${clock.id} failed to advance and cannot advance any more. Delete it and create a new one.`);
