@@ -1607,7 +1607,7 @@ export class StripeEmulatorCore {
     } finally {
       invoice._collecting = false;
     }
-    if (invoice.status === "open" && invoice.next_payment_attempt === null && sub.status !== "canceled") {
+    if (invoice.status === "open" && invoice._automatic_attempts > RETRY_SCHEDULE_DAYS.length && sub.status !== "canceled") {
       // Every retry failed: the subscription is canceled (the invoice stays open).
       this.#endSubscription(sub, "payment_failed");
     }
