@@ -1,7 +1,30 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
+import { emails, orderItems, orders, subscriptions } from "~/db/schema";
+import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
+import { renderEmail } from "~/services/email/render.server";
+import { invoicePayKeyMatches } from "~/services/invoice-link.server";
+import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import {
+  browserCreatePaymentMethod,
+  browserPay,
+  CARDS,
+  createTestOrder,
+  deliverWebhooksToRoute,
+  getOrder,
+  ownerRequest,
+  productStock,
+  replayEvent,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
 
 const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
@@ -83,5 +106,244 @@ describe("the subscriptions migration", () => {
       { id: 444444444, sub: null },
     ]);
     sqlite.close();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Renewals, through the emulator and the signed webhook route
+
+let emulator: StripeEmulatorHandle;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+});
+afterAll(async () => {
+  await stopTestEmulator();
+});
+
+async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
+  deliverWebhooksToRoute(emulator);
+  try {
+    const result = await run();
+    await emulator.flushWebhooks();
+    return result;
+  } finally {
+    emulator.setWebhookTarget(null);
+  }
+}
+
+/** A subscription whose first invoice is paid at Stripe (its webhooks delivered or not). */
+async function subscribed(options: { webhooks?: boolean } = {}) {
+  const orderId = createTestOrder();
+  const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
+  const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
+  const pay = () => browserPay(created.clientSecret, CARDS.success);
+  const paid = options.webhooks === false ? await pay() : await withWebhooks(pay);
+  expect(paid.body.status).toBe("succeeded");
+  return { orderId, subscriptionId: created.subscriptionId, paymentMethodId: paid.paymentMethodId };
+}
+
+/** The next period at Stripe: its invoice charged to the subscription's card (the emulator's helper). */
+async function renew(subscriptionId: string): Promise<Stripe.Invoice> {
+  const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${subscriptionId}/renew`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Stripe.Invoice;
+}
+
+function record(subscriptionId: string) {
+  return getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).get();
+}
+
+function renewalOrders(recordId: number) {
+  return getDb()
+    .select()
+    .from(orders)
+    .where(and(eq(orders.subscriptionId, recordId)))
+    .all()
+    .filter((o) => o.renewalNumber !== null);
+}
+
+function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
+  return getDb()
+    .select()
+    .from(emails)
+    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)))
+    .all();
+}
+
+function eventsFor(type: string, objectId: string) {
+  return emulator.events.filter((e) => e.type === type && (e.data.object as { id: string }).id === objectId);
+}
+
+describe("subscription renewals", () => {
+  it("activates the record at the first payment", async () => {
+    const { orderId, subscriptionId } = await subscribed();
+    const row = record(subscriptionId)!;
+    expect(row).toMatchObject({
+      status: "active",
+      firstOrderId: orderId,
+      amountCents: 2590,
+      quantity: 1,
+      packId: 2,
+      variantName: "6 masques + 2 offerts",
+      customerEmail: "camille.martin@example.fr",
+      shippingAddress: "12 rue des Lilas",
+      shippingCity: "Paris",
+      renewalCount: 0,
+    });
+    expect(getOrder(orderId).subscriptionId).toBe(row.id);
+    // The next renewal: day 30 after the first payment.
+    const days = (new Date(row.currentPeriodEnd!).getTime() - new Date(row.startedAt!).getTime()) / 86_400_000;
+    expect(Math.round(days)).toBe(30);
+  });
+
+  it("makes one order of a paid renewal, however often its webhook arrives, with one stock decrement and its emails", async () => {
+    const { orderId, subscriptionId } = await subscribed();
+    const stockBefore = productStock();
+    const invoice = await withWebhooks(() => renew(subscriptionId));
+    expect(invoice).toMatchObject({ status: "paid", billing_reason: "subscription_cycle" });
+
+    const row = record(subscriptionId)!;
+    const made = renewalOrders(row.id);
+    expect(made).toHaveLength(1);
+    const [renewal] = made;
+    expect(renewal.id).not.toBe(orderId);
+    expect(String(renewal.id)).toMatch(/^[1-9]\d{8}$/);
+    expect(renewal).toMatchObject({
+      status: "pending",
+      paymentStatus: "paid",
+      totalCents: 2590,
+      customerEmail: "camille.martin@example.fr",
+      customerName: "Camille Martin",
+      shippingAddress: "12 rue des Lilas",
+      shippingPostalCode: "75011",
+      stripeInvoiceId: invoice.id,
+      renewalNumber: 1,
+      subscriptionId: row.id,
+    });
+    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id)).all()).toMatchObject([
+      { productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" },
+    ]);
+    expect(productStock()).toBe(stockBefore - 1);
+    expect(row).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: new Date(invoice.period_end * 1000).toISOString() });
+
+    // Replayed twice (Stripe retries): nothing more.
+    const [paidEvent] = eventsFor("invoice.paid", invoice.id!);
+    for (let i = 0; i < 2; i++) {
+      const again = structuredClone(paidEvent);
+      again.id = `${paidEvent.id}_retry${i}`;
+      expect((await replayEvent(emulator, again)).status).toBe(200);
+    }
+    expect(renewalOrders(row.id)).toHaveLength(1);
+    expect(productStock()).toBe(stockBefore - 1);
+    expect(record(subscriptionId)!.renewalCount).toBe(1);
+
+    // The receipt (with the tracking link of the new order) and the shop's notice, once each.
+    const receipts = emailsOf("renewal_receipt", renewal.id);
+    expect(receipts).toHaveLength(1);
+    expect(emailsOf("shop_new_order", renewal.id)).toHaveLength(1);
+    const rendered = renderEmail(receipts[0]);
+    expect(rendered.subject).toBe(`Votre abonnement : renouvellement n°1 payé (commande n°${renewal.id})`);
+    expect(rendered.text).toContain("25,90€");
+    expect(rendered.text).toContain("6 masques + 2 offerts");
+    expect(rendered.text).toContain(`/track-order?id=${renewal.id}&cle=`);
+    expect(rendered.html).toContain(`commande n°${renewal.id}`);
+
+    // The second renewal is number 2.
+    await withWebhooks(() => renew(subscriptionId));
+    expect(renewalOrders(row.id).map((o) => o.renewalNumber).sort()).toEqual([1, 2]);
+    expect(record(subscriptionId)!.renewalCount).toBe(2);
+  });
+
+  it("records a renewal paid before the first payment's webhook, from the order", async () => {
+    const { orderId, subscriptionId } = await subscribed({ webhooks: false });
+    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect(record(subscriptionId)).toBeUndefined();
+
+    const invoice = await withWebhooks(() => renew(subscriptionId));
+    const row = record(subscriptionId)!;
+    expect(row).toMatchObject({ status: "active", firstOrderId: orderId, renewalCount: 1, amountCents: 2590 });
+    expect(renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1 }]);
+
+    // The first payment's webhook, late: the first order paid, the record kept as it is.
+    const firstInvoicePaid = emulator.events.find(
+      (e) =>
+        e.type === "invoice.paid" &&
+        (e.data.object as unknown as Stripe.Invoice).billing_reason === "subscription_create" &&
+        (e.data.object as unknown as Stripe.Invoice).parent?.subscription_details?.subscription === subscriptionId,
+    )!;
+    expect((await replayEvent(emulator, firstInvoicePaid)).status).toBe(200);
+    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", subscriptionId: row.id });
+    expect(record(subscriptionId)).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: row.currentPeriodEnd });
+  });
+
+  it("puts a failed renewal past due with one email and a pay link; paying it makes the order and reactivates", async () => {
+    const { orderId, subscriptionId } = await subscribed();
+    const stripe = await getStripe();
+    const declined = await browserCreatePaymentMethod(CARDS.declined);
+    const sub = await stripe.subscriptions.retrieve(subscriptionId);
+    await stripe.paymentMethods.attach(declined, { customer: sub.customer as string });
+    await stripe.subscriptions.update(subscriptionId, { default_payment_method: declined });
+
+    const invoice = await withWebhooks(() => renew(subscriptionId));
+    expect(invoice.status).toBe("open");
+    const row = record(subscriptionId)!;
+    expect(row).toMatchObject({ status: "past_due", unpaidInvoiceId: invoice.id, renewalCount: 0 });
+    expect(renewalOrders(row.id)).toHaveLength(0);
+
+    // One email, even when Stripe sends the failure again.
+    const [failedEvent] = eventsFor("invoice.payment_failed", invoice.id!);
+    const again = structuredClone(failedEvent);
+    again.id = `${failedEvent.id}_retry`;
+    expect((await replayEvent(emulator, again)).status).toBe(200);
+    const sent = emailsOf("renewal_payment_failed", orderId);
+    expect(sent).toHaveLength(1);
+    const payUrl = (sent[0].payload as { payUrl: string }).payUrl;
+    const link = new URL(payUrl);
+    expect(link.pathname).toBe("/abonnement/payer");
+    expect(link.searchParams.get("facture")).toBe(invoice.id);
+    expect(invoicePayKeyMatches(invoice.id!, link.searchParams.get("cle"))).toBe(true);
+    expect(invoicePayKeyMatches("in_other", link.searchParams.get("cle"))).toBe(false);
+    const rendered = renderEmail(sent[0]);
+    expect(rendered.text).toContain(payUrl);
+    expect(rendered.text).toContain("25,90€");
+
+    // Paid with another card: the renewal's order, active again.
+    const good = await browserCreatePaymentMethod(CARDS.success);
+    const open = await stripe.invoices.retrieve(invoice.id!, { expand: ["confirmation_secret"] });
+    const piId = open.confirmation_secret!.client_secret.split("_secret_")[0];
+    await withWebhooks(() => stripe.paymentIntents.confirm(piId, { payment_method: good }));
+    expect(record(subscriptionId)).toMatchObject({ status: "active", unpaidInvoiceId: null, renewalCount: 1 });
+    expect(renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1, paymentStatus: "paid" }]);
+  });
+
+  it("ends the subscription when Stripe gives up, with one cancellation email", async () => {
+    const { orderId, subscriptionId } = await subscribed();
+    const sub = (await (await getStripe()).subscriptions.retrieve(subscriptionId)) as Stripe.Subscription;
+    const unpaid = {
+      id: `evt_unpaid_${subscriptionId}`,
+      object: "event",
+      type: "customer.subscription.updated",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      api_version: eventsFor("customer.subscription.updated", subscriptionId)[0]?.["api_version" as never] ?? null,
+      data: { object: { ...sub, status: "unpaid" }, previous_attributes: { status: "past_due" } },
+    };
+    expect((await replayEvent(emulator, unpaid)).status).toBe(200);
+    const row = record(subscriptionId)!;
+    expect(row.status).toBe("canceled");
+    expect(row.canceledAt).not.toBeNull();
+    const sent = emailsOf("subscription_canceled", orderId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].payload).toMatchObject({ canceledBy: "payment_failure" });
+    expect(getOrder(orderId).subscriptionCanceledAt).toBe(row.canceledAt);
+
+    // Then deleted at Stripe: still one email, the first date kept.
+    await withWebhooks(() => getStripe().then((stripe) => stripe.subscriptions.cancel(subscriptionId)));
+    expect(emailsOf("subscription_canceled", orderId)).toHaveLength(1);
+    expect(record(subscriptionId)).toMatchObject({ status: "canceled", canceledAt: row.canceledAt });
   });
 });
