@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { emails, orderItems, orders, subscriptions } from "~/db/schema";
+import { renewalLabel } from "~/lib/renewals";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
+import { listAdminOrders } from "~/services/admin-orders.server";
 import { renderEmail } from "~/services/email/render.server";
 import { invoicePayKeyMatches } from "~/services/invoice-link.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
@@ -251,6 +253,12 @@ describe("subscription renewals", () => {
     expect(rendered.text).toContain("6 masques + 2 offerts");
     expect(rendered.text).toContain(`/track-order?id=${renewal.id}&cle=`);
     expect(rendered.html).toContain(`commande n°${renewal.id}`);
+
+    // The admin's list marks it.
+    const listed = listAdminOrders({ q: String(renewal.id) }).orders;
+    expect(listed).toMatchObject([{ id: renewal.id, renewalNumber: 1 }]);
+    expect(renewalLabel(listed[0].renewalNumber)).toBe("Renouvellement n°1");
+    expect(listAdminOrders({ q: String(orderId) }).orders).toMatchObject([{ id: orderId, renewalNumber: null }]);
 
     // The second renewal is number 2.
     await withWebhooks(() => renew(subscriptionId));
