@@ -225,6 +225,7 @@ describe("subscription renewals", () => {
       stripeInvoiceId: invoice.id,
       renewalNumber: 1,
       subscriptionId: row.id,
+      termsVersion: getOrder(orderId).termsVersion,
     });
     expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id)).all()).toMatchObject([
       { productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" },

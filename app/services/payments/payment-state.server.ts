@@ -202,6 +202,8 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
   const existing = tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).get();
   if (existing) return null;
   const id = newOrderId(tx);
+  // The renewals are made under the terms the subscription was taken out with.
+  const first = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId, tx);
   const name = splitFullName(record.shippingName ?? record.customerName);
   const inserted = tx
     .insert(orders)
@@ -228,6 +230,7 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
       subscriptionId: record.id,
       stripeInvoiceId: renewal.stripeInvoiceId,
       renewalNumber: renewal.renewalNumber,
+      termsVersion: first?.termsVersion ?? null,
     })
     .onConflictDoNothing()
     .run();
