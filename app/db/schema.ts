@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
 const timestamps = {
@@ -14,8 +15,8 @@ const timestamps = {
     .$onUpdateFn(() => new Date().toISOString()),
 };
 
-export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES };
-export type { ContactStatus, FulfilmentStatus, PaymentStatus };
+export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES };
+export type { ContactStatus, FulfilmentStatus, PaymentStatus, SubscriptionStatus };
 
 export const products = sqliteTable("products", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -143,13 +144,64 @@ export const orders = sqliteTable(
     subscriptionCanceledAt: text("subscription_canceled_at"),
     /** The version of the terms of sale the order was made under (app/legal); null before versions were kept. */
     termsVersion: text("terms_version"),
+    /** The subscription the order belongs to: its first order, or one of its renewals. */
+    subscriptionId: integer("subscription_id").references((): AnySQLiteColumn => subscriptions.id, { onDelete: "set null" }),
+    /** The Stripe invoice a renewal order was made for: one order per paid invoice. */
+    stripeInvoiceId: text("stripe_invoice_id"),
+    /** 1 for the subscription's first renewal, 2 for the second...; null for any other order. */
+    renewalNumber: integer("renewal_number"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
+    uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
+    index("orders_subscription_idx").on(t.subscriptionId),
     index("orders_created_idx").on(t.createdAt),
     index("orders_email_idx").on(t.customerEmail),
   ],
+);
+
+/**
+ * A subscription (services/subscriptions): charged with its first order, then every 4 weeks
+ * from day 30, each paid renewal making an order of its own. It keeps what the renewals
+ * ship (the pack as it was bought, the amount, the delivery address) and where it stands at
+ * Stripe, which is the only source of its status (webhooks).
+ */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    packId: integer("pack_id"),
+    quantity: integer("quantity").notNull().default(1),
+    productName: text("product_name"),
+    variantName: text("variant_name"),
+    /** What each renewal charges (cents): the first order's total. */
+    amountCents: integer("amount_cents").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id").notNull(),
+    stripeCustomerId: text("stripe_customer_id"),
+    status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull().default("incomplete"),
+    startedAt: text("started_at"),
+    /** The next renewal (ISO, UTC): the end of the period paid for. */
+    currentPeriodEnd: text("current_period_end"),
+    renewalCount: integer("renewal_count").notNull().default(0),
+    canceledAt: text("canceled_at"),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    /** Where the next renewals are delivered. */
+    shippingName: text("shipping_name"),
+    shippingAddress: text("shipping_address"),
+    shippingPostalCode: text("shipping_postal_code"),
+    shippingCity: text("shipping_city"),
+    shippingCountry: text("shipping_country"),
+    firstOrderId: integer("first_order_id").references((): AnySQLiteColumn => orders.id, { onDelete: "set null" }),
+    /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
+    unpaidInvoiceId: text("unpaid_invoice_id"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId), index("subscriptions_email_idx").on(t.customerEmail)],
 );
 
 export const orderItems = sqliteTable(
@@ -289,3 +341,4 @@ export type Email = typeof emails.$inferSelect;
 export type { EmailKind, EmailStatus };
 
 export type Order = typeof orders.$inferSelect;
+export type Subscription = typeof subscriptions.$inferSelect;

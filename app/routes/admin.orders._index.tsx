@@ -13,6 +13,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
+import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
 import { listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
@@ -44,7 +45,16 @@ type OrderRow = SerializeFrom<typeof loader>["orders"][number];
 
 const TABLE: TableDefinition<OrderRow> = {
   columns: [
-    { header: "ID", className: "font-mono", cell: (o) => `#${o.id}` },
+    {
+      header: "ID",
+      className: "font-mono",
+      cell: (o) => (
+        <>
+          <div>#{o.id}</div>
+          {o.renewalNumber ? <div className="font-sans text-xs text-ink-soft">{renewalLabel(o.renewalNumber)}</div> : null}
+        </>
+      ),
+    },
     { header: "Date", cell: (o) => formatDate(o.createdAt) },
     {
       header: "Client",

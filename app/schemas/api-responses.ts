@@ -223,7 +223,7 @@ export const attachPaymentMethodResponseSchema = z.strictObject({
 export const webhookResponseSchema = z.strictObject({
   received: z.literal(true),
   type: z.string().describe("Type de l'événement Stripe"),
-  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "renewal_paid", "ignored"]),
+  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
 });
 
 /**

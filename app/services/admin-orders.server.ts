@@ -37,6 +37,7 @@ const LIST_COLUMNS = {
   shippingCountry: orders.shippingCountry,
   isSubscription: orders.isSubscription,
   stripeSubscriptionId: orders.stripeSubscriptionId,
+  renewalNumber: orders.renewalNumber,
   userUsername: users.username,
   userPhone: users.phone,
 };
@@ -61,6 +62,7 @@ type ListRow = {
   shippingCountry: string | null;
   isSubscription: boolean;
   stripeSubscriptionId: string | null;
+  renewalNumber: number | null;
   userUsername: string | null;
   userPhone: string | null;
 };
@@ -101,6 +103,8 @@ function toSummary(row: ListRow) {
     shippingCountry: row.shippingCountry,
     isSubscription: row.isSubscription,
     stripeSubscriptionId: row.stripeSubscriptionId,
+    /** 1, 2... for a subscription's renewal order; null for any other order. */
+    renewalNumber: row.renewalNumber,
   };
 }
 

@@ -1,4 +1,3 @@
-import { randomInt } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, type FulfilmentStatus, type Order, type PaymentStatus } from "~/db/schema";
@@ -11,6 +10,7 @@ import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "./cart.server";
 import { findOrCreateCustomer, linkableCustomerId, type DbOrTx } from "./customers.server";
+import { newOrderId } from "./order-ids.server";
 import { newOrderToken, ownsOrder, type OrderProof } from "./order-access.server";
 import { identifyPack, MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, subscriptionRefusal, trialRefusal } from "./packs.server";
 
@@ -138,14 +138,6 @@ type OrderDraft = {
   checkoutKey?: string | null;
   tokenHash?: string | null;
 };
-
-/** Random, non-sequential 9-digit order number, so one number tells nothing about another. */
-function newOrderId(db: DbOrTx): number {
-  for (;;) {
-    const id = randomInt(100_000_000, 1_000_000_000);
-    if (!db.select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get()) return id;
-  }
-}
 
 /** The customer account the order is linked to: the one named, else the email's (found or created, never changed). */
 function customerIdFor(db: DbOrTx, draft: OrderDraft): number | null {

@@ -126,7 +126,7 @@ describe("subscription", () => {
     const customer = (await stripe.customers.retrieve(sub.customer as string)) as Stripe.Customer;
     expect(customer.invoice_settings.default_payment_method).toBe(paid.paymentMethodId);
 
-    // A renewal 4 weeks later is charged to that card and does not touch the order or the stock again.
+    // A renewal 4 weeks later is charged to that card: an order of its own (subscription-renewals.test.ts), the first one untouched.
     const renewal = await withWebhooks(async () => {
       const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${sub.id}/renew`, {
         method: "POST",
@@ -139,7 +139,9 @@ describe("subscription", () => {
     const [line] = renewal.lines.data;
     expect(line.period.end - line.period.start).toBe(28 * DAY);
     expect(renewal.period_end).toBe(line.period.start);
-    expect(productStock()).toBe(stockBefore - 1);
+    // The first order stays as it was; the renewal is an order of its own (one more stock decrement).
+    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", renewalNumber: null, stripeInvoiceId: null });
+    expect(productStock()).toBe(stockBefore - 2);
 
     // The order now has an active subscription.
     const again = await createSubscription({ orderId });

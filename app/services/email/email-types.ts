@@ -21,6 +21,10 @@ export type EmailPayloads = {
   order_shipped: { trackingNumber: string | null };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
+  /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */
+  renewal_receipt: { renewalNumber: number; nextRenewalAt: string | null };
+  /** A renewal whose payment failed (the email's order is the subscription's first): the invoice, its amount and where to pay it. */
+  renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;

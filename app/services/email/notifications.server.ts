@@ -34,10 +34,32 @@ export function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payload: Ema
   if (to) queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
 }
 
-/** A paid subscription ended: the confirmation the law requires (L215-1-1). */
-export function queueSubscriptionCanceledEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["subscription_canceled"]) {
+/**
+ * A paid subscription ended: the confirmation the law requires (L215-1-1), about its first
+ * order, once per subscription (its record's id) or, without a record, per order.
+ */
+export function queueSubscriptionCanceledEmail(
+  tx: DbOrTx,
+  orderId: number,
+  payload: EmailPayloads["subscription_canceled"],
+  subscriptionId?: number,
+) {
   const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload });
+  const once = subscriptionId === undefined ? undefined : `subscription:${subscriptionId}`;
+  if (to) queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload, once });
+}
+
+/** A renewal was paid: its order's receipt to the customer, and the news to the shop (once per order). */
+export function queueRenewalPaidEmails(tx: DbOrTx, orderId: number, payload: EmailPayloads["renewal_receipt"]) {
+  const to = orderEmail(tx, orderId);
+  if (to) queueEmail(tx, { kind: "renewal_receipt", orderId, to, payload });
+  queueEmail(tx, { kind: "shop_new_order", orderId, to: shopAddress(tx), payload: {} });
+}
+
+/** A renewal's payment failed: the customer is told, with a link to pay it, once per invoice (about the first order). */
+export function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number, payload: EmailPayloads["renewal_payment_failed"]) {
+  const to = orderEmail(tx, firstOrderId);
+  if (to) queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
 }
 
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */

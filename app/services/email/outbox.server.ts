@@ -15,10 +15,19 @@ export type QueuedEmail<K extends EmailKind> = Entity & {
   kind: K;
   to: string;
   payload: EmailPayloads[K];
+  /**
+   * What the email is sent once for, when it is not its order or contact request:
+   * `subscription:12` (one per subscription), `invoice:in_123` (one per Stripe invoice).
+   */
+  once?: string;
 };
 
-/** `order_confirmation:order:123456789`: one email of a kind per order or contact request. */
-export function dedupeKeyOf(kind: EmailKind, entity: Entity): string {
+/**
+ * `order_confirmation:order:123456789`: one email of a kind per order or contact request, or
+ * per what `once` names (`renewal_payment_failed:invoice:in_123`).
+ */
+export function dedupeKeyOf(kind: EmailKind, entity: Entity & { once?: string }): string {
+  if (entity.once) return `${kind}:${entity.once}`;
   return entity.orderId !== undefined ? `${kind}:order:${entity.orderId}` : `${kind}:contact:${entity.contactRequestId}`;
 }
 

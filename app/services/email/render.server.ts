@@ -7,6 +7,8 @@ import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
+import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
+import { renewalReceiptEmail } from "~/emails/RenewalReceiptEmail";
 import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
 import { shopNewOrderEmail } from "~/emails/ShopNewOrderEmail";
 import { subscriptionCanceledEmail } from "~/emails/SubscriptionCanceledEmail";
@@ -134,6 +136,27 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
       return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer" }));
+    }
+    case "renewal_receipt": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "renewal_receipt");
+      const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
+      return rendered(renewalReceiptEmail({ shop, order: emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null }));
+    }
+    case "renewal_payment_failed": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "renewal_payment_failed");
+      if (!payload.invoiceId || !payload.payUrl) throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
+      return rendered(
+        renewalPaymentFailedEmail({
+          shop,
+          order: emailOrder(row),
+          invoiceId: payload.invoiceId,
+          amountCents: payload.amountCents ?? row.totalCents,
+          payUrl: payload.payUrl,
+          renewalNumber: payload.renewalNumber ?? 1,
+        }),
+      );
     }
     case "contact_ack":
       return rendered(contactAckEmail({ shop, contact: requireContact(email) }));

@@ -1,11 +1,14 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orderItems, orders, products, type Order } from "~/db/schema";
+import { orderItems, orders, products, type Order, type Subscription } from "~/db/schema";
+import { splitFullName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
 import type { DbOrTx } from "~/services/customers.server";
 import type { EmailPayloads } from "~/services/email/email-types";
 import { queueOrderPaidEmails, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
 import { holdsOrder } from "~/services/order-access.server";
+import { newOrderId } from "~/services/order-ids.server";
+import { activateSubscription, ensureSubscriptionRecord, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
 
 /**
@@ -16,7 +19,8 @@ import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/pac
  *
  * An order becomes paid only when the server has seen it paid at Stripe (the confirmation
  * asks Stripe, or Stripe's signed webhook says so). Both end in `markOrderPaid`, which flips
- * the order once and decrements the stock once, whichever arrives first.
+ * the order once and decrements the stock once, whichever arrives first. A subscription's
+ * paid renewal is an order of its own, made paid by `createRenewalOrderIn`.
  */
 
 export type OrderWithItems = Order & { items: Array<typeof orderItems.$inferSelect> };
@@ -123,7 +127,12 @@ function assertInStock(order: OrderWithItems) {
 // ---------------------------------------------------------------------------------------------
 // Marking an order paid (the only place that does)
 
-type PaymentSource = { paymentIntentId?: string; subscriptionId?: string };
+type PaymentSource = {
+  paymentIntentId?: string;
+  subscriptionId?: string;
+  /** When the subscription's first period ends at Stripe (ISO), when the caller knows it. */
+  currentPeriodEnd?: string | null;
+};
 
 /**
  * Marks the order paid, once: unpaid (or failed) -> paid, and the stock of its products
@@ -156,19 +165,91 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
     .set({ stockDecrementedAt: now })
     .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
     .run();
-  if (stamped.changes === 1) {
-    const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
-    for (const item of items) {
-      if (item.productId === null) continue;
-      tx.update(products)
-        .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
-        .where(eq(products.id, item.productId))
-        .run();
+  if (stamped.changes === 1) decrementStock(tx, orderId);
+  if (source.subscriptionId) {
+    // The subscription's record, active from its first payment (same transaction).
+    const order = findOrder(orderId, tx);
+    if (order?.stripeSubscriptionId) {
+      activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
     }
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
   queueOrderPaidEmails(tx, orderId);
   return true;
+}
+
+function decrementStock(tx: DbOrTx, orderId: number) {
+  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+  for (const item of items) {
+    if (item.productId === null) continue;
+    tx.update(products)
+      .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
+      .where(eq(products.id, item.productId))
+      .run();
+  }
+}
+
+/** A paid renewal of a subscription: the Stripe invoice that paid it, and when. */
+export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt: string; renewalNumber: number };
+
+/**
+ * A subscription's paid renewal becomes an order of its own, paid, to ship to the
+ * subscription's current address, with the pack and amount of the subscription; the stock
+ * is decremented once. One order per Stripe invoice: when the invoice already has its order
+ * (a replayed or reordered webhook), nothing is written and null is returned.
+ */
+export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): number | null {
+  const existing = tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).get();
+  if (existing) return null;
+  const id = newOrderId(tx);
+  // The renewals are made under the terms the subscription was taken out with.
+  const first = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId, tx);
+  const name = splitFullName(record.shippingName ?? record.customerName);
+  const inserted = tx
+    .insert(orders)
+    .values({
+      id,
+      status: "pending",
+      paymentStatus: "paid",
+      paidAt: renewal.paidAt,
+      stockDecrementedAt: renewal.paidAt,
+      subtotalCents: renewal.amountCents,
+      shippingCents: 0,
+      totalCents: renewal.amountCents,
+      userId: record.userId,
+      customerEmail: record.customerEmail,
+      customerName: record.shippingName ?? record.customerName,
+      customerFirstName: name.firstName || null,
+      customerLastName: name.lastName || null,
+      shippingAddress: record.shippingAddress,
+      shippingPostalCode: record.shippingPostalCode,
+      shippingCity: record.shippingCity,
+      shippingCountry: record.shippingCountry,
+      isSubscription: true,
+      stripeCustomerId: record.stripeCustomerId,
+      subscriptionId: record.id,
+      stripeInvoiceId: renewal.stripeInvoiceId,
+      renewalNumber: renewal.renewalNumber,
+      termsVersion: first?.termsVersion ?? null,
+    })
+    .onConflictDoNothing()
+    .run();
+  if (inserted.changes !== 1) return null;
+  const quantity = Math.max(record.quantity, 1);
+  tx.insert(orderItems)
+    .values({
+      orderId: id,
+      productId: record.productId,
+      packId: record.packId,
+      quantity,
+      // The amount charged, per pack (the subscription's pack price, unless Stripe charged another amount).
+      unitPriceCents: Math.round(renewal.amountCents / quantity),
+      productName: record.productName,
+      variantName: record.variantName,
+    })
+    .run();
+  decrementStock(tx, id);
+  return id;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,8 +276,10 @@ export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
 }
 
 /**
- * A paid subscription ended: records the date, keeping the first one if it is already set, and
- * queues the cancellation's confirmation to the customer (L215-1-1) in the same transaction.
+ * A paid subscription ended: records the date on its first order and its record (created from
+ * the order if need be), keeping the first one if it is already set, and queues the
+ * cancellation's confirmation to the customer (L215-1-1) in the same transaction, once per
+ * subscription.
  */
 export function markSubscriptionCanceled(
   orderId: number,
@@ -210,7 +293,12 @@ export function markSubscriptionCanceled(
       .set({ subscriptionCanceledAt: canceledAt })
       .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
       .run();
-    if (updated.changes === 1) queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy });
+    const order = findOrder(orderId, tx);
+    const record = order?.stripeSubscriptionId ? ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
+    const ended = record ? recordSubscriptionCanceled(tx, record, canceledAt) : false;
+    if (updated.changes === 1 || ended) {
+      queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
+    }
   };
   if (db === getDb()) getDb().transaction(record);
   else record(db);

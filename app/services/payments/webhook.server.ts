@@ -3,6 +3,8 @@ import { getDb } from "~/db/client.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import type { DbOrTx } from "~/services/customers.server";
+import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
+import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "~/services/subscriptions/renewals.server";
 import { clearSubscription, findOrder, findOrderBySubscription, markOrderPaidIn, markSubscriptionCanceled } from "./payment-state.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 
@@ -14,7 +16,7 @@ export type WebhookOutcome =
   | "already_paid"
   | "payment_failed"
   | "subscription_ended"
-  | "renewal_paid"
+  | Exclude<RenewalOutcome, "ignored">
   | "ignored";
 
 /**
@@ -51,35 +53,57 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       const invoice = event.data.object;
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return "ignored";
+      // A renewal: an order of its own, whatever the state of the first one.
+      if (invoice.billing_reason === "subscription_cycle") return applyRenewalPaid(tx, invoice, subscriptionId);
+      if (invoice.billing_reason !== "subscription_create") return "ignored";
       const order =
         orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? findOrderBySubscription(subscriptionId, tx);
       if (!order) return "ignored";
-      if (invoice.billing_reason !== "subscription_create") {
-        return order.paymentStatus === "paid" ? "renewal_paid" : "ignored";
-      }
       if (!invoicePaysOrder(invoice, order, subscriptionId)) return "ignored";
-      return markOrderPaidIn(tx, order.id, { subscriptionId }) ? "order_paid" : "already_paid";
+      const paid = markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
+      return paid ? "order_paid" : "already_paid";
     }
     case "invoice.payment_failed": {
-      const subscriptionId = invoiceSubscriptionId(event.data.object);
-      return subscriptionId ? "payment_failed" : "ignored";
+      const invoice = event.data.object;
+      const subscriptionId = invoiceSubscriptionId(invoice);
+      if (!subscriptionId) return "ignored";
+      if (invoice.billing_reason === "subscription_cycle") return applyRenewalFailed(tx, invoice, subscriptionId);
+      return "payment_failed";
     }
-    case "customer.subscription.deleted": {
+    case "customer.subscription.updated": {
       const sub = event.data.object;
-      const order = findOrderBySubscription(sub.id, tx);
-      if (!order) return "ignored";
-      if (order.paymentStatus !== "paid") {
-        // An unpaid subscription that ended: the order can start a new payment.
-        clearSubscription(order.id, tx);
-      } else if (!order.subscriptionCanceledAt) {
-        // A paid subscription ended (cancelled online, by us at Stripe, or after failed renewals).
-        const endedAt = sub.canceled_at ?? sub.ended_at;
-        const by = sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";
-        markSubscriptionCanceled(order.id, endedAt ? new Date(endedAt * 1000).toISOString() : new Date().toISOString(), by, tx);
-      }
-      return "subscription_ended";
+      // Stripe gave up (after failed renewals, per the account's settings): the subscription has ended.
+      if (sub.status === "canceled" || sub.status === "unpaid") return subscriptionEnded(tx, sub);
+      recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
+      return "ignored";
     }
+    case "customer.subscription.deleted":
+      return subscriptionEnded(tx, event.data.object);
     default:
       return "ignored";
   }
+}
+
+/** The subscription ended at Stripe: deleted, or updated to canceled or unpaid. */
+function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): WebhookOutcome {
+  const order = findOrderBySubscription(sub.id, tx);
+  const endedAtSeconds = sub.canceled_at ?? sub.ended_at;
+  const endedAt = endedAtSeconds ? new Date(endedAtSeconds * 1000).toISOString() : new Date().toISOString();
+  if (!order) {
+    const record = findSubscriptionByStripeId(tx, sub.id);
+    if (!record) return "ignored";
+    recordSubscriptionCanceled(tx, record, endedAt);
+    return "subscription_ended";
+  }
+  if (order.paymentStatus !== "paid" && order.paymentStatus !== "refunded") {
+    // An unpaid subscription that ended: the order can start a new payment.
+    const record = findSubscriptionByStripeId(tx, sub.id);
+    if (record) recordSubscriptionCanceled(tx, record, endedAt);
+    clearSubscription(order.id, tx);
+  } else {
+    // A paid subscription ended (cancelled online, by us at Stripe, or Stripe giving up after failed renewals).
+    const by = sub.status === "unpaid" || sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";
+    markSubscriptionCanceled(order.id, endedAt, by, tx);
+  }
+  return "subscription_ended";
 }

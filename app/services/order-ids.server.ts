@@ -1,0 +1,12 @@
+import { randomInt } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "~/db/client.server";
+import { orders } from "~/db/schema";
+
+/** Random, non-sequential 9-digit order number, so one number tells nothing about another. */
+export function newOrderId(db: DbOrTx): number {
+  for (;;) {
+    const id = randomInt(100_000_000, 1_000_000_000);
+    if (!db.select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get()) return id;
+  }
+}

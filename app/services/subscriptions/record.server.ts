@@ -1,0 +1,125 @@
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import type { DbOrTx } from "~/db/client.server";
+import { orderItems, orders, subscriptions, type Order, type Subscription } from "~/db/schema";
+
+/**
+ * The subscription's record: created from its first order (at the first payment, or by
+ * whichever of Stripe's events arrives first), then kept up to date by the webhooks. Every
+ * write happens in the caller's transaction, the one of the event that causes it.
+ */
+
+const DAY_MS = 86_400_000;
+
+export function findSubscriptionByStripeId(db: DbOrTx, stripeSubscriptionId: string): Subscription | undefined {
+  return db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).get();
+}
+
+export function findSubscription(db: DbOrTx, id: number): Subscription | undefined {
+  return db.select().from(subscriptions).where(eq(subscriptions.id, id)).get();
+}
+
+/** The subscription's record, created from its first order when there is none yet; the order is linked to it. */
+export function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubscriptionId: string }): Subscription {
+  const existing = findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
+  if (existing) {
+    if (order.subscriptionId !== existing.id) tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id)).run();
+    return existing;
+  }
+  const item = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)).limit(1).get();
+  const name = order.customerName?.trim() || [order.customerFirstName, order.customerLastName].filter(Boolean).join(" ").trim() || null;
+  const created = tx
+    .insert(subscriptions)
+    .values({
+      userId: order.userId,
+      customerEmail: order.customerEmail,
+      customerName: name,
+      productId: item?.productId ?? null,
+      packId: item?.packId ?? null,
+      quantity: item?.quantity ?? 1,
+      productName: item?.productName ?? null,
+      variantName: item?.variantName ?? null,
+      amountCents: order.totalCents,
+      stripeSubscriptionId: order.stripeSubscriptionId,
+      stripeCustomerId: order.stripeCustomerId,
+      status: "incomplete",
+      shippingName: name,
+      shippingAddress: order.shippingAddress,
+      shippingPostalCode: order.shippingPostalCode,
+      shippingCity: order.shippingCity,
+      shippingCountry: order.shippingCountry,
+      firstOrderId: order.id,
+    })
+    .returning()
+    .get();
+  tx.update(orders).set({ subscriptionId: created.id }).where(eq(orders.id, order.id)).run();
+  return created;
+}
+
+/** The later of two ISO dates (null when both are). */
+function later(a: string | null, b: string | null): string | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
+/**
+ * The first payment: the subscription is active (unless it has already ended), started at the
+ * payment, and renews at the end of the period Stripe says (else 30 days after the payment).
+ */
+export function activateSubscription(
+  tx: DbOrTx,
+  order: Order & { stripeSubscriptionId: string },
+  at: { paidAt: string; currentPeriodEnd?: string | null },
+): Subscription {
+  const record = ensureSubscriptionRecord(tx, order);
+  const periodEnd = at.currentPeriodEnd ?? new Date(new Date(at.paidAt).getTime() + 30 * DAY_MS).toISOString();
+  return tx
+    .update(subscriptions)
+    .set({
+      status: record.status === "incomplete" ? "active" : record.status,
+      startedAt: record.startedAt ?? at.paidAt,
+      currentPeriodEnd: later(record.currentPeriodEnd, periodEnd),
+      stripeCustomerId: record.stripeCustomerId ?? order.stripeCustomerId,
+    })
+    .where(eq(subscriptions.id, record.id))
+    .returning()
+    .get();
+}
+
+/** A renewal was paid: one more renewal, the next one at the end of the period paid for, active again. */
+export function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: { invoiceId: string; paidAt: string; periodEnd: string | null }) {
+  tx.update(subscriptions)
+    .set({
+      renewalCount: sql`${subscriptions.renewalCount} + 1`,
+      currentPeriodEnd: later(record.currentPeriodEnd, paid.periodEnd),
+      startedAt: record.startedAt ?? paid.paidAt,
+      ...(record.status !== "canceled" ? { status: "active" as const } : {}),
+      ...(record.unpaidInvoiceId === paid.invoiceId ? { unpaidInvoiceId: null } : {}),
+    })
+    .where(eq(subscriptions.id, record.id))
+    .run();
+}
+
+/** A renewal's payment failed: past due, with the invoice to pay. */
+export function recordRenewalFailed(tx: DbOrTx, record: Subscription, invoiceId: string) {
+  tx.update(subscriptions)
+    .set({ status: "past_due", unpaidInvoiceId: invoiceId })
+    .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])))
+    .run();
+}
+
+/** Whether the subscription will end at the end of its period (Stripe's `cancel_at_period_end`). */
+export function recordCancelAtPeriodEnd(tx: DbOrTx, stripeSubscriptionId: string, cancelAtPeriodEnd: boolean) {
+  tx.update(subscriptions).set({ cancelAtPeriodEnd }).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).run();
+}
+
+/** The subscription ended: canceled, once (the first date is kept). True the first time. */
+export function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): boolean {
+  return (
+    tx
+      .update(subscriptions)
+      .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
+      .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
+      .run().changes === 1
+  );
+}

@@ -1,0 +1,75 @@
+import type Stripe from "stripe";
+import type { DbOrTx } from "~/db/client.server";
+import type { Subscription } from "~/db/schema";
+import { queueRenewalPaidEmails, queueRenewalPaymentFailedEmail } from "~/services/email/notifications.server";
+import { invoicePayUrl } from "~/services/invoice-link.server";
+import { createRenewalOrderIn, findOrderBySubscription } from "~/services/payments/payment-state.server";
+import { CURRENCY } from "~/services/payments/stripe-match.server";
+import { ensureSubscriptionRecord, findSubscription, findSubscriptionByStripeId, recordRenewalFailed, recordRenewalPaid } from "./record.server";
+
+/**
+ * The renewals of a subscription, from Stripe's signed webhooks (in the webhook's
+ * transaction): each paid renewal invoice makes one order to ship; a failed one puts the
+ * subscription past due and tells the customer how to pay it.
+ */
+
+export type RenewalOutcome = "renewal_recorded" | "already_recorded" | "renewal_failed" | "ignored";
+
+/** The subscription's record, made from its first order when the renewal arrives before the first payment's webhook. */
+function recordFor(tx: DbOrTx, stripeSubscriptionId: string): Subscription | undefined {
+  const record = findSubscriptionByStripeId(tx, stripeSubscriptionId);
+  if (record) return record;
+  const order = findOrderBySubscription(stripeSubscriptionId, tx);
+  if (!order) return undefined;
+  return ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId });
+}
+
+/** The end of the period the invoice pays (its subscription lines' latest `period.end`), ISO; null when it has none. */
+export function invoicePeriodEnd(invoice: Stripe.Invoice): string | null {
+  let end: number | null = null;
+  for (const line of invoice.lines?.data ?? []) {
+    if (line.parent?.type !== "subscription_item_details") continue;
+    if (line.period?.end && (end === null || line.period.end > end)) end = line.period.end;
+  }
+  return end === null ? null : new Date(end * 1000).toISOString();
+}
+
+function paidAtOf(invoice: Stripe.Invoice): string {
+  const at = invoice.status_transitions?.paid_at;
+  return new Date(at ? at * 1000 : Date.now()).toISOString();
+}
+
+/** `invoice.paid` for a renewal (`subscription_cycle`): one order per invoice, the subscription active again. */
+export function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): RenewalOutcome {
+  if (invoice.status !== "paid" || invoice.currency !== CURRENCY || invoice.amount_paid <= 0) return "ignored";
+  const record = recordFor(tx, stripeSubscriptionId);
+  if (!record) return "ignored";
+  const paidAt = paidAtOf(invoice);
+  const orderId = createRenewalOrderIn(tx, record, {
+    stripeInvoiceId: invoice.id!,
+    amountCents: invoice.amount_paid,
+    paidAt,
+    renewalNumber: record.renewalCount + 1,
+  });
+  if (orderId === null) return "already_recorded";
+  recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
+  const updated = findSubscription(tx, record.id);
+  queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
+  return "renewal_recorded";
+}
+
+/** `invoice.payment_failed` for a renewal: past due, the invoice to pay kept, the customer told once per invoice. */
+export function applyRenewalFailed(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): RenewalOutcome {
+  const record = recordFor(tx, stripeSubscriptionId);
+  if (!record || record.status === "canceled" || !invoice.id) return "ignored";
+  recordRenewalFailed(tx, record, invoice.id);
+  if (record.firstOrderId !== null) {
+    queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
+      invoiceId: invoice.id,
+      amountCents: invoice.amount_due,
+      payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),
+      renewalNumber: record.renewalCount + 1,
+    });
+  }
+  return "renewal_failed";
+}
