@@ -1,5 +1,5 @@
 // Adds up the unit (vitest JSON) and e2e (Playwright JSON) results into one line:
-// "N passed, N failed" (plus ", N skipped" when some were skipped).
+// "N passed, N failed", alone on the last line (the skipped ones, if any, on the line before).
 import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
@@ -24,4 +24,5 @@ if (existsSync(e2e)) {
   if ((r.errors ?? []).length > 0 && !s.expected && !s.unexpected) failed += r.errors.length;
 }
 
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+if (skipped) console.log(`${skipped} skipped (tests that do not apply to a project, such as JavaScript-only steps without JavaScript)`);
+console.log(`${passed} passed, ${failed} failed`);
