@@ -10,12 +10,17 @@ import { NonceProvider } from "~/lib/nonce";
 import { applySecurityHeaders } from "~/security-headers.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";
+import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { startShop, stopShop } from "~/services/lifecycle.server";
 
-// `npm run dev` (remix-serve) calls no startShop: the email sender starts with the first request.
-if (process.env.NODE_ENV === "development") startEmailSender({ render: renderEmail });
+// `npm run dev` (remix-serve) calls no startShop: the email sender and the subscriptions'
+// scheduler start with the first request.
+if (process.env.NODE_ENV === "development") {
+  startEmailSender({ render: renderEmail });
+  startSubscriptionScheduler();
+}
 
 const ABORT_DELAY = 5_000;
 

@@ -43,3 +43,11 @@ export function formatLongDate(value: string | Date | null | undefined): string 
   const d = toDate(value);
   return d ? longFormat.format(d) : "-";
 }
+
+const dayFormat = new Intl.DateTimeFormat("fr-FR", { timeZone: TZ, day: "numeric", month: "long", year: "numeric" });
+
+/** `23 décembre 2026`, `1er mars 2027`: a day in a sentence (Paris). */
+export function formatDayInWords(value: string | Date | null | undefined): string {
+  const d = toDate(value);
+  return d ? dayFormat.format(d).replace(/^1 /, "1er ") : "-";
+}

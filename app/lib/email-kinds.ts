@@ -11,6 +11,7 @@ export const EMAIL_KINDS = [
   "contact_ack",
   "shop_new_order",
   "shop_new_contact",
+  "renewal_reminder",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -23,6 +24,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   contact_ack: "Accusé de réception",
   shop_new_order: "Boutique : nouvelle commande payée",
   shop_new_contact: "Boutique : nouvelle demande de contact",
+  renewal_reminder: "Rappel avant renouvellement",
 };
 
 /**

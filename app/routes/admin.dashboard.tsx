@@ -25,7 +25,7 @@ const SHORTCUTS = [
   { to: "/admin/settings", label: "Paramètres du site" },
 ];
 
-function StatCard({ label, value, to, extra }: { label: string; value: number; to: string; extra?: React.ReactNode }) {
+function StatCard({ label, value, to, extra }: { label: string; value: number | string; to: string; extra?: React.ReactNode }) {
   return (
     <Link to={to} className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-slate-300 hover:shadow">
       <p className="text-sm font-medium text-ink-soft">{label}</p>
@@ -36,11 +36,11 @@ function StatCard({ label, value, to, extra }: { label: string; value: number; t
 }
 
 export default function Dashboard() {
-  const { counts, orders } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />
         <StatCard label="Produits" value={counts.products} to="/admin/products" />
         <StatCard label="Commandes" value={counts.orders} to="/admin/orders" />
@@ -55,6 +55,26 @@ export default function Dashboard() {
               <span className="text-ink-soft">Aucune non lue</span>
             )
           }
+        />
+        <StatCard
+          label="Abonnements actifs"
+          value={subscriptions.active}
+          to="/admin/subscriptions"
+          extra={
+            subscriptions.pastDue > 0 ? (
+              <Badge tone="yellow">
+                dont {subscriptions.pastDue} en attente de paiement
+              </Badge>
+            ) : (
+              <span className="text-ink-soft">Aucun en attente de paiement</span>
+            )
+          }
+        />
+        <StatCard
+          label="Revenu récurrent (4 semaines)"
+          value={formatPrice(subscriptions.recurringCents)}
+          to="/admin/subscriptions"
+          extra={<span className="text-ink-soft">Abonnements qui seront renouvelés</span>}
         />
       </div>
 

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders, products, users, type PaymentStatus } from "~/db/schema";
+import { orders, products, subscriptions, users, type PaymentStatus } from "~/db/schema";
 import { recentOrders } from "./admin-orders.server";
 import { countContactRequests } from "./contacts.server";
 
@@ -30,9 +30,31 @@ function dashboardCounts() {
   };
 }
 
+/**
+ * The subscriptions' figures:
+ * - `active`: the subscriptions running, `active` or `past_due` (a renewal failed and Stripe
+ *   retries it: the customer still subscribes), `pastDue` being those waiting for a payment;
+ * - `recurringCents`: what the next 4-week cycle brings, the amount of every subscription that
+ *   will renew (`active` and not ending at its period's end; a past-due one is counted once
+ *   paid again).
+ */
+function subscriptionFigures() {
+  const row = getDb()
+    .select({
+      active: sql<number>`count(*)`,
+      pastDue: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'past_due' then 1 else 0 end), 0)`,
+      recurringCents: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'active' and ${subscriptions.cancelAtPeriodEnd} = 0 then ${subscriptions.amountCents} else 0 end), 0)`,
+    })
+    .from(subscriptions)
+    .where(inArray(subscriptions.status, ["active", "past_due"]))
+    .get();
+  return { active: row?.active ?? 0, pastDue: row?.pastDue ?? 0, recurringCents: row?.recurringCents ?? 0 };
+}
+
 export function getDashboard() {
   return {
     counts: dashboardCounts(),
+    subscriptions: subscriptionFigures(),
     orders: recentOrders(DASHBOARD_RECENT_ORDERS).map((o) => ({
       id: o.id,
       createdAt: o.createdAt,

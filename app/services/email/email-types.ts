@@ -28,4 +28,6 @@ export type EmailPayloads = {
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;
+  /** A renewal coming (the email's order is the subscription's first): which subscription, when (ISO) and how much, as reminded. */
+  renewal_reminder: { subscriptionId: number; renewsAt: string; amountCents: number };
 };

@@ -19,6 +19,7 @@ import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server
 import { getSettings } from "~/services/settings.server";
 import { orderTrackingUrl } from "../order-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
+import { renderRenewalReminder } from "./render-reminder.server";
 
 /**
  * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
@@ -164,5 +165,7 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       return rendered(shopNewOrderEmail({ shop, order: emailOrder(requireOrder(email)) }));
     case "shop_new_contact":
       return rendered(shopNewContactEmail({ shop, contact: requireContact(email) }));
+    case "renewal_reminder":
+      return rendered(renderRenewalReminder(email, shop));
   }
 }

@@ -1,0 +1,108 @@
+import { wakeEmailSender } from "~/services/email/sender.server";
+import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
+import { queueDueRenewalReminders } from "./reminders.server";
+
+/**
+ * The subscriptions' scheduler: runs in the server process (started and stopped with the email
+ * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
+ * (today: the reminders before renewals, reminders.server.ts). No timer per subscription: one
+ * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
+ * is now.
+ *
+ * One process at a time does the work: the holder of the `subscription-scheduler` lease
+ * (leases.server.ts), renewed at every tick and taken over by another process once expired.
+ * The lease only spares the others the work: what makes a reminder unique is the outbox's
+ * dedupe key, so even two processes ticking at once queue it once.
+ */
+
+const LEASE = "subscription-scheduler";
+
+export type SchedulerOptions = {
+  /** Time between two ticks (ms). */
+  intervalMs?: number;
+  /** How long the lease lasts without a tick renewing it (ms): a few intervals. */
+  leaseMs?: number;
+  /** Who holds the lease: this process by default (tests give two schedulers two holders). */
+  holder?: string;
+  /** The clock that decides what is due (tests move it). */
+  now?: () => Date;
+};
+
+export type TickResult = { holding: false } | { holding: true; queued: number };
+
+export type SubscriptionScheduler = {
+  /** One tick now: takes or renews the lease, then queues what is due at `now`. */
+  tick(now?: Date): TickResult;
+  /** No more ticks; gives the lease up. */
+  stop(): void;
+};
+
+export function createSubscriptionScheduler(options: SchedulerOptions = {}): SubscriptionScheduler {
+  const intervalMs = options.intervalMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? 3 * intervalMs;
+  const holder = options.holder ?? PROCESS_HOLDER;
+  const clock = options.now ?? (() => new Date());
+
+  let holding = false;
+  let stopped = false;
+
+  function tick(now: Date = clock()): TickResult {
+    if (stopped) return { holding: false };
+    // The lease runs on the real clock: it says which process is alive, not what is due.
+    holding = acquireLease(LEASE, leaseMs, holder);
+    if (!holding) return { holding: false };
+    const queued = queueDueRenewalReminders(now);
+    // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
+    if (queued > 0) wakeEmailSender();
+    return { holding: true, queued };
+  }
+
+  return {
+    tick,
+    stop() {
+      stopped = true;
+      if (holding) releaseLease(LEASE, holder);
+      holding = false;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The process's scheduler
+
+type Running = { scheduler: SubscriptionScheduler; timer: NodeJS.Timeout | undefined };
+let running: Running | undefined;
+
+/** Starts the scheduler of this process (server start): a first tick at once, then one per interval. */
+export function startSubscriptionScheduler(options: SchedulerOptions = {}): SubscriptionScheduler {
+  if (running) return running.scheduler;
+  const scheduler = createSubscriptionScheduler(options);
+  const state: Running = { scheduler, timer: undefined };
+  running = state;
+  const intervalMs = options.intervalMs ?? 60_000;
+  const loop = (delay: number) => {
+    state.timer = setTimeout(() => {
+      if (running !== state) return;
+      try {
+        scheduler.tick();
+      } catch (error) {
+        // The database itself failed (locked, closed): the next tick tries again.
+        console.error("Subscription scheduler tick failed", error);
+      }
+      if (running === state) loop(intervalMs);
+    }, delay);
+    // Never keeps the process alive on its own.
+    state.timer.unref();
+  };
+  loop(0);
+  return scheduler;
+}
+
+/** Stops it (server shutdown): no tick after this, and the lease is released. */
+export function stopSubscriptionScheduler() {
+  const state = running;
+  running = undefined;
+  if (!state) return;
+  clearTimeout(state.timer);
+  state.scheduler.stop();
+}

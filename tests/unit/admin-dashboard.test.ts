@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { subscriptions } from "~/db/schema";
+import { loader as dashboardLoader } from "~/routes/admin.dashboard";
+import { getRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, insertOrder } from "./admin-helpers";
+
+/** The dashboard's subscription figures: who subscribes now, and what the next 4 weeks bring. */
+
+let stripeId = 0;
+function subscription(overrides: Partial<typeof subscriptions.$inferInsert>) {
+  const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid" });
+  getDb()
+    .insert(subscriptions)
+    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides })
+    .run();
+}
+
+describe("dashboard: subscriptions", () => {
+  it("counts active and past-due subscriptions, and sums the renewals to come", async () => {
+    const cookie = await adminCookie();
+    const before = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
+    expect(before.subscriptions).toEqual({ active: 0, pastDue: 0, recurringCents: 0 });
+
+    subscription({ amountCents: 2590 });
+    subscription({ amountCents: 3290 });
+    subscription({ amountCents: 2590, quantity: 2 }); // amountCents is the whole renewal
+    subscription({ amountCents: 3290, cancelAtPeriodEnd: true }); // running, but ends at its period's end
+    subscription({ amountCents: 2590, status: "past_due", unpaidInvoiceId: "in_unpaid" }); // running, not renewing until paid
+    subscription({ amountCents: 2590, status: "canceled" });
+    subscription({ amountCents: 2590, status: "incomplete" });
+
+    const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
+    expect(data.subscriptions).toEqual({ active: 5, pastDue: 1, recurringCents: 2590 + 3290 + 2590 });
+  });
+});
