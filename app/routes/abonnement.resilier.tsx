@@ -15,7 +15,7 @@ import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { isHoneypotFilled } from "~/services/honeypot.server";
-import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
+import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions/cancel.server";
 import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
