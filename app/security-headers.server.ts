@@ -24,7 +24,8 @@ function contentSecurityPolicy(nonce: string) {
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
   if (nonce) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A page whose URL carries a key (a signed link) says no-referrer itself: kept.
+  if (headers.get("Referrer-Policy") !== "no-referrer") headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
