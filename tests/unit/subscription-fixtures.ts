@@ -50,7 +50,7 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
   }
 
   /** The subscription's card becomes one whose charges fail. */
-  async function useFailingCard(subscriptionId: string) {
+  async function switchToFailingCard(subscriptionId: string) {
     const stripe = await getStripe();
     const failing = await browserCreatePaymentMethod(FAILING_RENEWAL_CARD);
     const sub = await stripe.subscriptions.retrieve(subscriptionId);
@@ -58,7 +58,7 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
     await stripe.subscriptions.update(subscriptionId, { default_payment_method: failing });
   }
 
-  return { withWebhooks, subscribed, renew, useFailingCard };
+  return { withWebhooks, subscribed, renew, switchToFailingCard };
 }
 
 export function subscriptionRecord(id: number) {

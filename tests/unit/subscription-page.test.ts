@@ -8,7 +8,7 @@ import { getOrder, routeArgs, startTestEmulator, stopTestEmulator } from "./paym
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
 
 let emulator: StripeEmulatorHandle;
-const { subscribed, renew, useFailingCard } = subscriptionDriver(() => emulator);
+const { subscribed, renew, switchToFailingCard } = subscriptionDriver(() => emulator);
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
@@ -153,7 +153,7 @@ describe("the subscription's private page", () => {
 
   it("offers to pay a failed renewal, with the invoice's signed pay link", async () => {
     const { subscriptionId, record } = await subscribed();
-    await useFailingCard(subscriptionId);
+    await switchToFailingCard(subscriptionId);
     const invoice = await renew(subscriptionId);
     expect(invoice.status).toBe("open");
     const { body } = await openPage(pagePath(record.id));
