@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action, loader } from "~/routes/mon-abonnement";
+import { renderEmail } from "~/services/email/render.server";
 import type { SubscriptionPageView } from "~/services/subscriptions/customer-page.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { subscriptionLink, subscriptionLinkQuery } from "~/services/subscription-link.server";
@@ -159,5 +160,31 @@ describe("the subscription's private page", () => {
     const { body } = await openPage(pagePath(record.id));
     expect(body.subscription!.state).toBe("past_due");
     expect(body.subscription!.payPath).toMatch(new RegExp(`^/abonnement/payer\\?facture=${invoice.id}&cle=[A-Za-z0-9_-]{43}$`));
+  });
+
+  it("is linked from every subscription email, and the link opens this subscription's page", async () => {
+    const { orderId, subscriptionId, record } = await subscribed();
+    const paidRenewal = await renew(subscriptionId);
+    await switchToFailingCard(subscriptionId);
+    await renew(subscriptionId);
+    await post(pagePath(record.id), { intent: "cancel" });
+    const renewalOrder = subscriptionOrders(record.id).find((o) => o.stripeInvoiceId === paidRenewal.id)!;
+    const sent = [
+      ...emailsOf("order_confirmation", orderId),
+      ...emailsOf("renewal_receipt", renewalOrder.id),
+      ...emailsOf("renewal_payment_failed", orderId),
+      ...emailsOf("subscription_canceled", orderId),
+    ];
+    expect(sent.map((e) => e.kind)).toEqual(["order_confirmation", "renewal_receipt", "renewal_payment_failed", "subscription_canceled"]);
+    for (const email of sent) {
+      const rendered = renderEmail(email);
+      const url = rendered.text.match(/https?:\/\/\S+\/mon-abonnement\?\S+/)?.[0];
+      expect(url, email.kind).toBeDefined();
+      expect(rendered.html).toContain(url!.replaceAll("&", "&amp;"));
+      const link = new URL(url!);
+      expect(link.searchParams.get("id")).toBe(String(record.id));
+      const { response } = await openPage(`${link.pathname}${link.search}`);
+      expect(response.status, email.kind).toBe(200);
+    }
   });
 });
