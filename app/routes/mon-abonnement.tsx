@@ -33,10 +33,14 @@ import {
 export const meta: MetaFunction = () => [
   ...pageMeta("Mon abonnement", "Votre abonnement aux masques : prochaines livraisons, adresse, commandes et résiliation."),
   { name: "robots", content: "noindex, nofollow" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "same-origin" },
 ];
 
-const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "no-referrer" };
+/**
+ * The key in the URL never leaves the shop: no referrer to other sites. Not "no-referrer": the
+ * browser would then send `Origin: null` with the page's own forms, refused as cross-site.
+ */
+const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "same-origin" };
 
 export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
 
@@ -224,6 +228,8 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
   );
 }
 
+const ADDRESS_FIELDS = ["firstName", "lastName", "address", "postalCode", "city"] as const;
+
 function AddressSection({ view }: { view: SubscriptionPageView }) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -239,10 +245,12 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: subscriptionAddressSchema }),
   });
   const a = view.address;
+  // Refused by the server (without JavaScript too): the form stays open on its messages.
+  const hasErrors = Boolean(form.errors) || ADDRESS_FIELDS.some((name) => fields[name].errors);
   return (
     <section aria-labelledby="adresse" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
       <h2 id="adresse" className="font-serif text-xl">
-        Adresse de livraison des prochains colis
+        {view.canChangeAddress ? "Adresse de livraison des prochains colis" : "Dernière adresse de livraison"}
       </h2>
       <address className="mt-3 not-italic text-ink-soft" data-testid="subscription-address">
         {a.firstName} {a.lastName}
@@ -252,7 +260,7 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
         {a.postalCode} {a.city}, {a.country}
       </address>
       {view.canChangeAddress ? (
-        <details className="mt-4" open={Boolean(form.errors || Object.values(fields).some((f) => f.errors))}>
+        <details className="mt-4" open={hasErrors}>
           <summary className="cursor-pointer font-semibold text-rose-700 underline">Changer l'adresse</summary>
           <Form method="post" action={`${location.pathname}${location.search}`} {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-2">
             <input type="hidden" name="intent" value="address" />
@@ -294,7 +302,7 @@ function OrdersSection({ view }: { view: SubscriptionPageView }) {
               <div>
                 <p className="font-semibold">
                   Commande n°{order.id}
-                  <span className="ml-2 text-sm font-normal text-ink-soft">
+                  <span className="block text-sm font-normal text-ink-soft sm:ml-2 sm:inline">
                     {order.renewalNumber === null ? "Première commande" : `Renouvellement n°${order.renewalNumber}`}
                   </span>
                 </p>

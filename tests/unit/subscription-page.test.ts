@@ -43,7 +43,7 @@ describe("the subscription's private page", () => {
     const { response, body } = await openPage(pagePath(record.id));
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(response.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(response.headers.get("Referrer-Policy")).toBe("same-origin");
 
     const view = body.subscription!;
     const updated = subscriptionRecord(record.id);
