@@ -109,6 +109,9 @@ export default function CancelSubscription() {
               .
             </p>
             <p className="mt-2">Aucun autre prélèvement ne sera effectué. La commande déjà payée vous reste acquise et vous est livrée.</p>
+            {done.kind === "canceled" ? (
+              <p className="mt-2">Une confirmation de la résiliation vous est envoyée par email : conservez-la.</p>
+            ) : null}
             <p className="mt-4">
               <Link to="/" className="underline">
                 Retour à la boutique

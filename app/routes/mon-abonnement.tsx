@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { Field } from "~/components/ui/Field";
 import { actionError, refusalReply } from "~/http/action-errors.server";
@@ -220,7 +221,8 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
           </dl>
         </section>
 
-        <AddressSection view={view} />
+        {/* A new address saved: the section starts afresh (form closed, new values). */}
+        <AddressSection key={Object.values(view.address).join("|")} view={view} />
         <OrdersSection view={view} />
         {view.canCancel ? <CancelSection /> : null}
       </div>
@@ -247,6 +249,11 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
   const a = view.address;
   // Refused by the server (without JavaScript too): the form stays open on its messages.
   const hasErrors = Boolean(form.errors) || ADDRESS_FIELDS.some((name) => fields[name].errors);
+  // Opened by the customer or by errors; never closed under their fingers while they correct a field.
+  const [open, setOpen] = useState(hasErrors);
+  useEffect(() => {
+    if (hasErrors) setOpen(true);
+  }, [hasErrors]);
   return (
     <section aria-labelledby="adresse" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
       <h2 id="adresse" className="font-serif text-xl">
@@ -260,7 +267,7 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
         {a.postalCode} {a.city}, {a.country}
       </address>
       {view.canChangeAddress ? (
-        <details className="mt-4" open={hasErrors}>
+        <details className="mt-4" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
           <summary className="cursor-pointer font-semibold text-rose-700 underline">Changer l'adresse</summary>
           <Form method="post" action={`${location.pathname}${location.search}`} {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-2">
             <input type="hidden" name="intent" value="address" />
