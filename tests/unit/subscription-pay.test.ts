@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmationErrorNotice } from "~/lib/payment-messages";
 import { loader } from "~/routes/abonnement.payer";
 import { invoicePayKey } from "~/services/invoice-link.server";
+import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
 import type { InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { getRequest } from "../helpers/requests";
@@ -91,5 +92,14 @@ describe("paying a failed renewal (/abonnement/payer)", () => {
       expect(response.status, `${id} ${key}`).toBe(404);
       expect(view).toEqual({ kind: "not_found" });
     }
+  });
+
+  it("no longer offers to pay once the subscription is cancelled", async () => {
+    const { record, invoiceId } = await failedRenewal();
+    await withWebhooks(() => cancelSubscriptionRecord(subscriptionRecord(record.id)));
+    expect(subscriptionRecord(record.id).status).toBe("canceled");
+    const { response, view } = await openPayPage(invoiceId, invoicePayKey(invoiceId));
+    expect(response.status).toBe(200);
+    expect(view).toMatchObject({ kind: "closed", invoiceId });
   });
 });
