@@ -21,10 +21,14 @@ function contentSecurityPolicy(nonce: string) {
     .join("; ");
 }
 
+/** Policies a page may set instead of the default, so that the key in its URL never leaves the shop. */
+const STRICTER_REFERRER_POLICIES = new Set(["no-referrer", "same-origin"]);
+
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
   if (nonce) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A page whose URL carries a key (a signed link) sets a stricter policy itself: kept.
+  if (!STRICTER_REFERRER_POLICIES.has(headers.get("Referrer-Policy") ?? "")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");

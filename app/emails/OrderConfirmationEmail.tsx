@@ -8,6 +8,7 @@ import { EmailLayout } from "./Layout";
 import { AddressBlock, Box, Button, DetailRows, Divider, Heading, OrderLines, Paragraph, SubHeading } from "./parts";
 import { sellerLines, shopContact } from "./seller";
 import { WithdrawalFormBox } from "./TermsDocument";
+import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
@@ -21,7 +22,7 @@ export type OrderConfirmationData = {
   termsFileName: string;
   /** The first renewal of a subscription (ISO): day 30. */
   firstRenewalAt: string | null;
-};
+} & WithSubscriptionUrl;
 
 const deliveryEstimate = `Votre colis est expédié sous ${DELIVERY.shippedWithin} et vous parvient en ${DELIVERY.arrival}, en colis suivi.`;
 const withdrawalIntro = `Vous disposez de ${DELIVERY.withdrawalDays} jours à compter de la réception de votre commande pour vous rétracter, sans avoir à vous justifier (pour un abonnement, à compter de la réception du premier pack). Informez-nous de votre décision par une déclaration dénuée d'ambiguïté, par exemple avec le formulaire ci-dessous, puis renvoyez les produits dans les 14 jours (les frais de retour sont à votre charge) ; nous vous remboursons dans les ${DELIVERY.refundDays} jours, par le même moyen de paiement.`;
@@ -76,6 +77,7 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
               {subscription.cancelUrl}
             </a>
           </Paragraph>
+          <SubscriptionPageLink url={data.subscriptionUrl} />
         </Box>
       ) : null}
 
@@ -119,6 +121,7 @@ function orderConfirmationText(data: OrderConfirmationData): string {
     orderLinesText(order),
     subscription && heading("Votre abonnement"),
     subscription && `${subscription.charges}\n${subscription.cancel}\nPour résilier : ${subscription.cancelUrl}`,
+    subscription && subscriptionPageText(data.subscriptionUrl),
     heading("Livraison"),
     addressText(order),
     deliveryEstimate,

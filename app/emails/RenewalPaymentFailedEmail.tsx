@@ -3,11 +3,12 @@ import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
+import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { footerText, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** A renewal whose payment failed; `order` is the subscription's first order. */
-export type RenewalPaymentFailedData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_payment_failed"];
+export type RenewalPaymentFailedData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_payment_failed"] & WithSubscriptionUrl;
 
 function facts(data: RenewalPaymentFailedData) {
   return {
@@ -39,6 +40,7 @@ function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
       <Paragraph>{f.pay}</Paragraph>
       <Button href={data.payUrl}>Régler mon renouvellement</Button>
       <Paragraph small>{f.cancel}</Paragraph>
+      <SubscriptionPageLink url={data.subscriptionUrl} />
     </EmailLayout>
   );
 }
@@ -52,6 +54,7 @@ export function renewalPaymentFailedEmail(data: RenewalPaymentFailedData): Email
     f.pay,
     `Régler mon renouvellement : ${data.payUrl}`,
     f.cancel,
+    subscriptionPageText(data.subscriptionUrl),
     footerText(data.shop),
   );
   return { subject: renewalPaymentFailedSubject(data), html: htmlDocument(<RenewalPaymentFailedEmail {...data} />), text };

@@ -4,11 +4,12 @@ import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Button, DetailRows, Heading, OrderLines, Paragraph, SubHeading } from "./parts";
+import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** The receipt of a paid renewal: its order is the one to ship. */
-export type RenewalReceiptData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_receipt"];
+export type RenewalReceiptData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_receipt"] & WithSubscriptionUrl;
 
 function facts(data: RenewalReceiptData) {
   const { order } = data;
@@ -47,6 +48,7 @@ function RenewalReceiptEmail(data: RenewalReceiptData) {
       <SubHeading>Adresse de livraison</SubHeading>
       <AddressBlock order={order} />
       {f.next ? <Paragraph small>{f.next}</Paragraph> : null}
+      <SubscriptionPageLink url={data.subscriptionUrl} />
     </EmailLayout>
   );
 }
@@ -64,6 +66,7 @@ export function renewalReceiptEmail(data: RenewalReceiptData): EmailContent {
     heading("Adresse de livraison"),
     addressText(order),
     f.next,
+    subscriptionPageText(data.subscriptionUrl),
     footerText(shop),
   );
   return { subject: renewalReceiptSubject(data), html: htmlDocument(<RenewalReceiptEmail {...data} />), text };

@@ -3,6 +3,7 @@ import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { DetailRows, Heading, Paragraph } from "./parts";
+import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { footerText, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
@@ -12,7 +13,7 @@ export type SubscriptionCanceledData = {
   /** When the subscription ends (ISO). */
   endsAt: string;
   canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"];
-};
+} & WithSubscriptionUrl;
 
 const WHO: Record<SubscriptionCanceledData["canceledBy"], string> = {
   customer: "à votre demande",
@@ -61,6 +62,7 @@ function SubscriptionCanceledEmail(data: SubscriptionCanceledData) {
         ))}
       </ul>
       <Paragraph small>{f.keep}</Paragraph>
+      <SubscriptionPageLink url={data.subscriptionUrl} />
     </EmailLayout>
   );
 }
@@ -73,6 +75,7 @@ export function subscriptionCanceledEmail(data: SubscriptionCanceledData): Email
     `Abonnement : commande n°${data.order.id}\nFin de l'abonnement : ${formatDate(data.endsAt)}`,
     `Et ensuite ?\n${f.next.map((l) => `- ${l}`).join("\n")}`,
     f.keep,
+    subscriptionPageText(data.subscriptionUrl),
     footerText(data.shop),
   );
   return { subject: subscriptionCanceledSubject(data.order), html: htmlDocument(<SubscriptionCanceledEmail {...data} />), text };

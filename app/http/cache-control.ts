@@ -9,6 +9,8 @@ export const NO_STORE = "no-store";
 export const NO_CACHE = "no-cache";
 /** HTML pages without a policy of their own: the visitor's browser only, checked each time (cart badge, toasts). */
 export const PRIVATE_NO_CACHE = "private, no-cache";
+/** A customer's private pages opened with a signed link (/mon-abonnement, /abonnement/payer): kept by no cache, shared or not. */
+export const PRIVATE_NO_STORE = "private, no-store";
 /** The public catalog (GET /api/products and /api/products/{id}): 30 seconds. */
 export const PUBLIC_CATALOG = "public, max-age=30";
 /** The public site settings (GET /api/settings): 1 minute. */
@@ -20,6 +22,7 @@ type CachePolicy =
   | typeof NO_STORE
   | typeof NO_CACHE
   | typeof PRIVATE_NO_CACHE
+  | typeof PRIVATE_NO_STORE
   | typeof PUBLIC_CATALOG
   | typeof PUBLIC_SETTINGS
   | typeof PUBLIC_API_DOCS;

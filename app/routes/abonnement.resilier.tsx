@@ -15,7 +15,7 @@ import { pageMeta } from "~/lib/meta";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { isHoneypotFilled } from "~/services/honeypot.server";
-import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions.server";
+import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions/cancel.server";
 import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
@@ -109,6 +109,9 @@ export default function CancelSubscription() {
               .
             </p>
             <p className="mt-2">Aucun autre prélèvement ne sera effectué. La commande déjà payée vous reste acquise et vous est livrée.</p>
+            {done.kind === "canceled" ? (
+              <p className="mt-2">Une confirmation de la résiliation vous est envoyée par email : conservez-la.</p>
+            ) : null}
             <p className="mt-4">
               <Link to="/" className="underline">
                 Retour à la boutique

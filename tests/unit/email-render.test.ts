@@ -107,6 +107,7 @@ describe("order_confirmation", () => {
       expect(part).toContain(`Conditions générales de vente, version du ${termsVersionLabel(CURRENT_TERMS_VERSION)}`);
       expect(part).not.toContain("/abonnement/resilier");
       expect(part).not.toContain("Votre abonnement");
+      expect(part).not.toContain("/mon-abonnement");
     }
     expect(rendered.html).toMatch(/Total<\/td><td[^>]*>25,90€/);
     expect(rendered.text).toContain("Total : 25,90€");

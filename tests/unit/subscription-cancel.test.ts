@@ -9,7 +9,7 @@ import {
   cancelSubscription,
   resetSubscriptionCancelRateLimit,
   SUBSCRIPTION_NOT_FOUND_MESSAGE,
-} from "~/services/subscriptions.server";
+} from "~/services/subscriptions/cancel.server";
 import { formRequest, fromAddress } from "../helpers/requests";
 import {
   browserPay,

@@ -1,10 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { CardElement, Elements } from "@stripe/react-stripe-js";
-import type { Stripe, StripeCardElementChangeEvent, StripeCardElementOptions, StripeElementsOptions } from "@stripe/stripe-js";
+import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
 import { useEffect, useId, useMemo, useState } from "react";
 import { formatPrice } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { BillingFields, useBillingForm } from "./BillingFields";
+import { CARD_OPTIONS } from "./card-options";
 import type { PaymentStepProps } from "./PaymentStep";
 import { usePaymentFlow, type PaymentMode } from "./usePaymentFlow";
 
@@ -14,14 +15,6 @@ import { usePaymentFlow, type PaymentMode } from "./usePaymentFlow";
  * payment with the client secret the server made for the order; the server then checks with
  * Stripe and only then is the order paid (onPaid). The flow is usePaymentFlow's.
  */
-
-const CARD_OPTIONS: StripeCardElementOptions = {
-  hidePostalCode: true,
-  style: {
-    base: { fontSize: "16px", color: "#2a1f2d", fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "::placeholder": { color: "#8a7d8c" } },
-    invalid: { color: "#8a3146", iconColor: "#8a3146" },
-  },
-};
 
 export function PaymentForm(props: PaymentStepProps & { stripe: Promise<Stripe | null>; demo: boolean }) {
   const options = useMemo<StripeElementsOptions>(() => ({ locale: "fr" }), []);

@@ -18,6 +18,8 @@ import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/term
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
 import { getSettings } from "~/services/settings.server";
 import { orderTrackingUrl } from "../order-link.server";
+import { subscriptionPageUrl } from "../subscription-link.server";
+import { findSubscriptionByStripeId } from "../subscriptions/record.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderRenewalReminder } from "./render-reminder.server";
 
@@ -74,6 +76,17 @@ function emailOrder(order: Order): EmailOrder {
   };
 }
 
+/**
+ * The link to the private page of the order's subscription (null for a one-off order), valid
+ * SUBSCRIPTION_LINK_DAYS from the email's creation.
+ */
+function subscriptionUrlOf(order: Order, email: EmailToRender): string | null {
+  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId)?.id : undefined);
+  if (!id) return null;
+  const createdAt = new Date(email.createdAt);
+  return subscriptionPageUrl(id, Number.isNaN(createdAt.getTime()) ? new Date() : createdAt);
+}
+
 function requireContact(email: EmailToRender): EmailContactRequest {
   const row =
     email.contactRequestId == null ? undefined : getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).get();
@@ -123,7 +136,8 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       const row = requireOrder(email);
       const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
       const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
-      const content = orderConfirmationEmail({ shop, order: emailOrder(row), termsVersion: version, termsFileName: attachment.filename, firstRenewalAt });
+      const subscriptionUrl = row.isSubscription ? subscriptionUrlOf(row, email) : null;
+      const content = orderConfirmationEmail({ shop, order: emailOrder(row), termsVersion: version, termsFileName: attachment.filename, firstRenewalAt, subscriptionUrl });
       return rendered(content, [attachment]);
     }
     case "order_shipped": {
@@ -136,13 +150,13 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       const row = requireOrder(email);
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
-      return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer" }));
+      return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: subscriptionUrlOf(row, email) }));
     }
     case "renewal_receipt": {
       const row = requireOrder(email);
       const payload = payloadOf(email, "renewal_receipt");
       const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
-      return rendered(renewalReceiptEmail({ shop, order: emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null }));
+      return rendered(renewalReceiptEmail({ shop, order: emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: subscriptionUrlOf(row, email) }));
     }
     case "renewal_payment_failed": {
       const row = requireOrder(email);
@@ -156,6 +170,7 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
           amountCents: payload.amountCents ?? row.totalCents,
           payUrl: payload.payUrl,
           renewalNumber: payload.renewalNumber ?? 1,
+          subscriptionUrl: subscriptionUrlOf(row, email),
         }),
       );
     }

@@ -1,10 +1,10 @@
-import type { Order } from "~/db/schema";
+import type { Order, Subscription } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { assertNotLimited, cancelFailuresByAddress } from "./limits.server";
+import { assertNotLimited, cancelFailuresByAddress } from "~/services/limits.server";
 
 /**
  * Online cancellation of a subscription (article L215-1-1 du Code de la consommation):
@@ -19,7 +19,7 @@ import { assertNotLimited, cancelFailuresByAddress } from "./limits.server";
 
 export const SUBSCRIPTION_NOT_FOUND_MESSAGE = "Aucun abonnement actif ne correspond à ces informations.";
 
-type SubscriptionCancelResult = {
+export type SubscriptionCancelResult = {
   outcome: "canceled" | "already_canceled";
   orderId: number;
   /** UTC ISO timestamp of the cancellation. */
@@ -64,10 +64,28 @@ export async function cancelSubscription(
     cancelFailuresByAddress.hit(address);
     throw notFound();
   }
+  return cancelOrderSubscription(order);
+}
+
+/**
+ * The cancellation of a subscription whose holder is already known: its private page
+ * (/mon-abonnement, opened with the signed link of its emails). Same rules as the online form:
+ * ended now at Stripe, the date recorded, one confirmation email. Idempotent.
+ */
+export async function cancelSubscriptionRecord(record: Subscription): Promise<SubscriptionCancelResult> {
+  const order = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId);
+  if (!order) throw notFound();
+  if (record.status === "canceled" && record.canceledAt) {
+    return { outcome: "already_canceled", orderId: order.id, canceledAt: record.canceledAt };
+  }
+  return cancelOrderSubscription({ ...order, stripeSubscriptionId: record.stripeSubscriptionId });
+}
+
+/** The core of both: Stripe first (no further charge), then the date on the order and the record, and the email (outbox). */
+async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: string }): Promise<SubscriptionCancelResult> {
   if (order.subscriptionCanceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: order.subscriptionCanceledAt };
   }
-
   const stripe = await getStripe();
   const subscriptionId = order.stripeSubscriptionId;
   let canceledAtSeconds: number | null = null;

@@ -1,0 +1,113 @@
+import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
+import { useMemo, useRef, useState } from "react";
+import { CARD_OPTIONS } from "~/components/checkout/card-options";
+import { showToast } from "~/components/ui/Toaster";
+import { formatPrice } from "~/lib/money";
+import { cardErrorNotice, confirmationErrorNotice, PAYMENT_MESSAGES, type PaymentNotice, type ProviderError } from "~/lib/payment-messages";
+import { BILLING_COUNTRY } from "~/schemas/billing";
+import type { InvoicePaymentProps } from "./InvoicePaymentStep";
+
+/**
+ * The card field and the pay button of an unpaid renewal. Stripe.js creates the payment
+ * method and confirms the invoice's PaymentIntent; the messages of a refused card are the
+ * checkout's (payment-messages.ts).
+ */
+export function InvoicePaymentForm(props: InvoicePaymentProps & { stripe: Promise<Stripe | null>; demo: boolean }) {
+  const options = useMemo<StripeElementsOptions>(() => ({ locale: "fr" }), []);
+  return (
+    <Elements stripe={props.stripe} options={options}>
+      <InvoicePaymentInner {...props} />
+    </Elements>
+  );
+}
+
+function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing, onPaid, demo }: InvoicePaymentProps & { demo: boolean }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({ complete: false, error: null, ready: false });
+  const [processing, setProcessing] = useState(false);
+  const [failure, setFailure] = useState<PaymentNotice | null>(null);
+  const busy = useRef(false);
+  const price = formatPrice(amountCents);
+  const payDisabled = !stripe || !elements || !card.complete || Boolean(card.error) || processing;
+
+  function fail(notice: PaymentNotice) {
+    showToast({ message: notice.title, description: notice.description, type: "error" });
+    setFailure(notice);
+  }
+
+  function onCardChange(event: StripeCardElementChangeEvent) {
+    setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
+  }
+
+  async function pay() {
+    if (busy.current) return;
+    setFailure(null);
+    if (!stripe || !elements) return fail(PAYMENT_MESSAGES.general);
+    const cardElement = elements.getElement(CardElement);
+    if (!cardElement) return fail(PAYMENT_MESSAGES.cardElementMissing);
+    if (!card.complete || card.error) return fail(PAYMENT_MESSAGES.incompleteCard);
+    busy.current = true;
+    setProcessing(true);
+    try {
+      const { paymentMethod, error: methodError } = await stripe.createPaymentMethod({
+        type: "card",
+        card: cardElement,
+        billing_details: {
+          name: `${billing.firstName} ${billing.lastName}`.trim() || undefined,
+          email: customerEmail || undefined,
+          address: { line1: billing.address, postal_code: billing.postalCode, city: billing.city, country: BILLING_COUNTRY },
+        },
+      });
+      if (methodError || !paymentMethod) return fail(cardErrorNotice(methodError as ProviderError | undefined));
+      const { paymentIntent, error } = await stripe.confirmCardPayment(clientSecret, { payment_method: paymentMethod.id });
+      const alreadySucceeded = error?.code === "payment_intent_unexpected_state" && error.payment_intent?.status === "succeeded";
+      if (error && !alreadySucceeded) return fail(confirmationErrorNotice(error as ProviderError));
+      if (paymentIntent && paymentIntent.status !== "succeeded" && paymentIntent.status !== "processing") return fail(PAYMENT_MESSAGES.general);
+      showToast({ message: "Paiement reçu", description: "Votre commande de renouvellement est en préparation.", type: "success" });
+      onPaid();
+    } catch {
+      fail(PAYMENT_MESSAGES.general);
+    } finally {
+      busy.current = false;
+      setProcessing(false);
+    }
+  }
+
+  return (
+    <form
+      aria-label="Paiement par carte"
+      data-testid="invoice-payment-form"
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void pay();
+      }}
+    >
+      <div role="group" aria-labelledby="invoice-card-label">
+        <p id="invoice-card-label" className="text-base font-semibold text-ink">
+          Carte bancaire
+        </p>
+        <p className="mt-1 text-sm text-ink-soft">Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.</p>
+        <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
+          {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
+          <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
+        </div>
+        <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
+          {card.error}
+        </p>
+        {demo ? <p className="text-xs text-ink-soft">Mode démo, aucun débit réel : carte 4242 4242 4242 4242, une date future et un CVC quelconque.</p> : null}
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={payDisabled} aria-disabled={payDisabled} data-testid="pay-button">
+        {processing ? "Paiement en cours..." : `Payer ${price}`}
+      </button>
+      {failure ? (
+        <div role="alert" data-testid="payment-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700">
+          <p className="font-semibold">{failure.title}</p>
+          <p>{failure.description}</p>
+        </div>
+      ) : null}
+    </form>
+  );
+}

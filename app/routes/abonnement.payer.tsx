@@ -1,0 +1,160 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { InvoicePaymentStep } from "~/components/subscription/InvoicePaymentStep";
+import { actionError } from "~/http/action-errors.server";
+import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
+import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+import { openInvoicePayment, type InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
+
+/**
+ * /abonnement/payer?facture=in_…&cle=…: pays a subscription's failed renewal with another card
+ * (the link of the failed-renewal email). The key is checked first; the invoice is read from
+ * Stripe; the browser pays it with Stripe.js; the renewal's order is made by the invoice.paid
+ * webhook. The card payment needs JavaScript, and the page says so.
+ */
+
+export const meta: MetaFunction = () => [
+  ...pageMeta("Régler mon abonnement", "Réglez l'échéance de votre abonnement avec la carte de votre choix."),
+  { name: "robots", content: "noindex, nofollow" },
+  { name: "referrer", content: "no-referrer" },
+];
+
+const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "no-referrer" };
+
+export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
+
+type PageData = { view: InvoicePaymentView | null; unavailable: string | null };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  try {
+    const view = await openInvoicePayment(params.get("facture"), params.get("cle"));
+    return json<PageData>({ view, unavailable: null }, { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS });
+  } catch (error) {
+    const refusal = actionError(error);
+    if (!refusal) console.error("invoice payment page failed", error);
+    return json<PageData>(
+      { view: null, unavailable: "Le paiement est momentanément indisponible. Veuillez réessayer dans quelques minutes." },
+      { status: refusal?.status && refusal.status >= 500 ? refusal.status : 503, headers: { ...PRIVATE_HEADERS, ...retryAfterHeaders(refusal) } },
+    );
+  }
+}
+
+function SubscriptionLink({ path }: { path: string | null }) {
+  return path ? (
+    <a href={path} className="btn-secondary mt-6 inline-flex">
+      Voir mon abonnement
+    </a>
+  ) : (
+    <Link to="/" className="btn-secondary mt-6 inline-flex">
+      Retour à la boutique
+    </Link>
+  );
+}
+
+export default function PayRenewal() {
+  const { view, unavailable } = useLoaderData<typeof loader>();
+  const [paid, setPaid] = useState(false);
+
+  if (!view) {
+    return (
+      <Shell title="Paiement indisponible">
+        <p role="alert" className="mt-4 text-ink-soft">
+          {unavailable}
+        </p>
+      </Shell>
+    );
+  }
+  if (view.kind === "not_found") {
+    return (
+      <Shell title="Lien introuvable">
+        <p className="mt-4 text-ink-soft">
+          Ce lien de paiement ne correspond à aucune échéance. Ouvrez-le directement depuis notre email, ou contactez-nous.
+        </p>
+        <Link to="/contact" className="btn-primary mt-6 inline-flex">
+          Nous contacter
+        </Link>
+      </Shell>
+    );
+  }
+  if (view.kind === "paid" || paid) {
+    return (
+      <Shell title={paid ? "Paiement reçu" : "Cette échéance est déjà réglée"}>
+        <div role="status" data-testid="invoice-paid" className="mt-6 rounded-2xl bg-sage-100 p-6 text-sage-700">
+          {paid ? (
+            <p>Paiement reçu, votre commande de renouvellement est en préparation. Vous recevrez son reçu par email.</p>
+          ) : (
+            <p>Cette échéance est déjà réglée : il n'y a rien à payer. Merci !</p>
+          )}
+        </div>
+        <SubscriptionLink path={view.subscriptionPath} />
+      </Shell>
+    );
+  }
+  if (view.kind === "closed") {
+    return (
+      <Shell title="Échéance close">
+        <p className="mt-4 text-ink-soft">Cette échéance ne peut plus être réglée : elle a été annulée, ou l'abonnement a pris fin. Rien ne vous sera prélevé.</p>
+        <SubscriptionLink path={view.subscriptionPath} />
+      </Shell>
+    );
+  }
+
+  return (
+    <Shell title="Régler mon abonnement">
+      <p className="mt-3 text-ink-soft">Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.</p>
+      <section aria-labelledby="echeance" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+        <h2 id="echeance" className="font-serif text-xl">
+          Échéance à régler
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm text-ink-soft">Abonnement</dt>
+            <dd className="font-semibold">{view.packName}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-ink-soft">Échéance</dt>
+            <dd className="font-semibold">{view.renewalNumber ? `Renouvellement n°${view.renewalNumber}` : "Renouvellement"}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-ink-soft">Montant</dt>
+            <dd className="text-2xl font-semibold" data-testid="invoice-amount">
+              {formatPrice(view.amountCents)}
+            </dd>
+          </div>
+        </dl>
+      </section>
+      <section aria-label="Paiement" className="mt-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+        <InvoicePaymentStep
+          amountCents={view.amountCents}
+          clientSecret={view.clientSecret}
+          customerEmail={view.customerEmail}
+          billing={view.billing}
+          onPaid={() => setPaid(true)}
+        />
+      </section>
+      {view.subscriptionPath ? (
+        <p className="mt-6 text-sm">
+          <a href={view.subscriptionPath} className="underline">
+            Voir mon abonnement
+          </a>
+        </p>
+      ) : null}
+    </Shell>
+  );
+}
+
+function Shell({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className="container-page py-10 md:py-16">
+      <div className="mx-auto max-w-2xl">
+        <h1 className="font-serif text-3xl md:text-4xl">{title}</h1>
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,359 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { Field } from "~/components/ui/Field";
+import { actionError, refusalReply } from "~/http/action-errors.server";
+import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
+import { readPageForm } from "~/http/page-form.server";
+import { pageHeaders } from "~/http/retry-after";
+import { formatDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/money";
+import { FULFILMENT_LABELS } from "~/lib/order-status";
+import { subscriptionAddressSchema } from "~/schemas/subscription-address";
+import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
+import {
+  changeSubscriptionAddress,
+  openSubscriptionPage,
+  subscriptionPageView,
+  type SubscriptionPageState,
+  type SubscriptionPageView,
+} from "~/services/subscriptions/customer-page.server";
+
+/**
+ * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
+ * the signed link of its emails (no account). Status, pack, next renewal, delivery address,
+ * orders; change the address of the next renewals; pay a failed renewal; cancel. Plain forms
+ * (post/redirect/get with a toast): it works without JavaScript.
+ */
+
+export const meta: MetaFunction = () => [
+  ...pageMeta("Mon abonnement", "Votre abonnement aux masques : prochaines livraisons, adresse, commandes et résiliation."),
+  { name: "robots", content: "noindex, nofollow" },
+  { name: "referrer", content: "same-origin" },
+];
+
+/**
+ * The key in the URL never leaves the shop: no referrer to other sites. Not "no-referrer": the
+ * browser would then send `Origin: null` with the page's own forms, refused as cross-site.
+ */
+const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "same-origin" };
+
+export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
+
+type LinkProblem = "invalid" | "expired";
+
+/** 404 for a link that is not ours (nothing said about why), 410 for one of ours that expired. */
+function linkProblem(reason: LinkProblem) {
+  return json({ problem: reason, subscription: null as SubscriptionPageView | null }, { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS });
+}
+
+export function loader({ request }: LoaderFunctionArgs) {
+  const access = openSubscriptionPage(new URL(request.url).searchParams);
+  if (!access.ok) return linkProblem(access.reason);
+  return json({ problem: null as LinkProblem | null, subscription: subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
+}
+
+const REPLACE = { headers: { "X-Remix-Replace": "true", ...PRIVATE_HEADERS } };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const access = openSubscriptionPage(url.searchParams);
+  if (!access.ok) return linkProblem(access.reason);
+  const formData = await readPageForm(request);
+  // Back to the page itself (its link, nothing else), so a reload never posts twice.
+  const back = `/mon-abonnement?${new URLSearchParams({ id: url.searchParams.get("id")!, expire: url.searchParams.get("expire")!, cle: url.searchParams.get("cle")! })}`;
+  const intent = formData.get("intent");
+
+  if (intent === "address") {
+    const submission = parseWithZod(formData, { schema: subscriptionAddressSchema });
+    if (submission.status !== "success") {
+      return json({ result: submission.reply() }, { status: 400, headers: PRIVATE_HEADERS });
+    }
+    try {
+      changeSubscriptionAddress(access.record, submission.value);
+    } catch (error) {
+      const refusal = actionError(error);
+      if (!refusal) throw error;
+      return json({ result: submission.reply(refusalReply(refusal)) }, { status: refusal.status, headers: PRIVATE_HEADERS });
+    }
+    return redirectWithSuccess(
+      back,
+      { message: "Adresse enregistrée", description: "Vos prochaines livraisons partiront à cette adresse. Les commandes déjà passées gardent la leur." },
+      REPLACE,
+    );
+  }
+
+  if (intent === "cancel") {
+    try {
+      const done = await cancelSubscriptionRecord(access.record);
+      return redirectWithSuccess(
+        back,
+        {
+          message: done.outcome === "canceled" ? "Votre abonnement est résilié" : "Votre abonnement était déjà résilié",
+          description: "Aucun autre prélèvement ne sera effectué. Une confirmation vous est envoyée par email.",
+        },
+        REPLACE,
+      );
+    } catch (error) {
+      const refusal = actionError(error);
+      if (!refusal) console.error("subscription cancellation from its page failed", error);
+      return redirectWithError(
+        back,
+        { message: "Résiliation non enregistrée", description: refusal?.message ?? "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant." },
+        REPLACE,
+      );
+    }
+  }
+
+  return json({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
+}
+
+const STATE_BADGES: Record<SubscriptionPageState, { label: string; className: string }> = {
+  incomplete: { label: "En attente du premier paiement", className: "bg-ink/5 text-ink" },
+  active: { label: "Actif", className: "bg-sage-100 text-sage-700" },
+  past_due: { label: "Paiement en attente", className: "bg-rose-100 text-rose-700" },
+  cancel_scheduled: { label: "Résiliation prévue", className: "bg-ink/5 text-ink" },
+  canceled: { label: "Résilié", className: "bg-ink/5 text-ink" },
+};
+
+function stateLabel(view: SubscriptionPageView): string {
+  if (view.state === "cancel_scheduled" && view.endsAt) return `Résiliation prévue le ${formatDate(view.endsAt)}`;
+  if (view.state === "canceled" && view.endsAt) return `Résilié le ${formatDate(view.endsAt)}`;
+  return STATE_BADGES[view.state].label;
+}
+
+export default function MySubscription() {
+  const { problem, subscription } = useLoaderData<typeof loader>();
+  if (problem === "expired") return <ExpiredLink />;
+  if (!subscription) return <InvalidLink />;
+  return <SubscriptionPage view={subscription} />;
+}
+
+function InvalidLink() {
+  return (
+    <div className="container-page py-16 text-center md:py-24">
+      <h1 className="font-serif text-3xl md:text-4xl">Lien introuvable</h1>
+      <p className="mx-auto mt-4 max-w-xl text-ink-soft">
+        Ce lien ne correspond à aucun abonnement. Vérifiez qu'il a été copié en entier depuis l'un de nos emails, ou ouvrez-le directement depuis
+        l'email.
+      </p>
+      <Link to="/contact" className="btn-primary mt-8 inline-flex">
+        Nous contacter
+      </Link>
+    </div>
+  );
+}
+
+function ExpiredLink() {
+  return (
+    <div className="container-page py-16 text-center md:py-24">
+      <h1 className="font-serif text-3xl md:text-4xl">Ce lien a expiré</h1>
+      <p className="mx-auto mt-4 max-w-xl text-ink-soft">
+        Pour protéger votre abonnement, les liens de nos emails ne fonctionnent que pendant un temps limité. Ouvrez le lien de notre dernier email
+        (chaque renouvellement vous en envoie un nouveau), ou écrivez-nous : nous vous renverrons un lien.
+      </p>
+      <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        <Link to="/contact" className="btn-primary">
+          Demander un nouveau lien
+        </Link>
+        <Link to="/abonnement/resilier" className="btn-secondary">
+          Résilier avec mon numéro de commande
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
+  const badge = STATE_BADGES[view.state];
+  const pack = view.variantName ? `${view.productName} – ${view.variantName}` : view.productName;
+  return (
+    <div className="container-page py-10 md:py-16">
+      <div className="mx-auto max-w-3xl space-y-8">
+        <header>
+          <h1 className="font-serif text-3xl md:text-4xl">Mon abonnement</h1>
+          <p className="mt-3 flex flex-wrap items-center gap-3">
+            <span data-testid="subscription-state" className={`rounded-full px-3 py-1 text-sm font-semibold ${badge.className}`}>
+              {stateLabel(view)}
+            </span>
+          </p>
+        </header>
+
+        {view.payPath ? (
+          <section role="alert" aria-labelledby="paiement-attente" className="rounded-2xl border border-rose-200 bg-rose-50 p-6">
+            <h2 id="paiement-attente" className="font-serif text-xl text-rose-700">
+              Votre dernier renouvellement n'a pas pu être prélevé
+            </h2>
+            <p className="mt-2 text-ink-soft">Réglez-le avec la carte de votre choix : votre colis sera préparé dès le paiement reçu.</p>
+            <a href={view.payPath} className="btn-primary mt-4 inline-flex" data-testid="subscription-pay-link">
+              Régler {formatPrice(view.amountCents)}
+            </a>
+          </section>
+        ) : null}
+
+        <section aria-labelledby="formule" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+          <h2 id="formule" className="font-serif text-xl">
+            Votre formule
+          </h2>
+          <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <div>
+              <dt className="text-sm text-ink-soft">Pack</dt>
+              <dd className="font-semibold" data-testid="subscription-pack">
+                {view.quantity > 1 ? `${view.quantity} × ` : ""}
+                {pack}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-ink-soft">Montant</dt>
+              <dd className="font-semibold">{formatPrice(view.amountCents)} toutes les 4 semaines</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-ink-soft">Prochain renouvellement</dt>
+              <dd className="font-semibold" data-testid="subscription-next-renewal">
+                {view.nextRenewalAt ? `${formatDate(view.nextRenewalAt)} : ${formatPrice(view.amountCents)}` : "Aucun"}
+              </dd>
+            </div>
+          </dl>
+        </section>
+
+        {/* A new address saved: the section starts afresh (form closed, new values). */}
+        <AddressSection key={Object.values(view.address).join("|")} view={view} />
+        <OrdersSection view={view} />
+        {view.canCancel ? <CancelSection /> : null}
+      </div>
+    </div>
+  );
+}
+
+const ADDRESS_FIELDS = ["firstName", "lastName", "address", "postalCode", "city"] as const;
+
+function AddressSection({ view }: { view: SubscriptionPageView }) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "address";
+  const [form, fields] = useForm({
+    id: "subscription-address-form",
+    lastResult: actionData && "result" in actionData ? actionData.result : undefined,
+    defaultValue: view.address,
+    constraint: undefined,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: subscriptionAddressSchema }),
+  });
+  const a = view.address;
+  // Refused by the server (without JavaScript too): the form stays open on its messages.
+  const hasErrors = Boolean(form.errors) || ADDRESS_FIELDS.some((name) => fields[name].errors);
+  // Opened by the customer or by errors; never closed under their fingers while they correct a field.
+  const [open, setOpen] = useState(hasErrors);
+  useEffect(() => {
+    if (hasErrors) setOpen(true);
+  }, [hasErrors]);
+  return (
+    <section aria-labelledby="adresse" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+      <h2 id="adresse" className="font-serif text-xl">
+        {view.canChangeAddress ? "Adresse de livraison des prochains colis" : "Dernière adresse de livraison"}
+      </h2>
+      <address className="mt-3 not-italic text-ink-soft" data-testid="subscription-address">
+        {a.firstName} {a.lastName}
+        <br />
+        {a.address}
+        <br />
+        {a.postalCode} {a.city}, {a.country}
+      </address>
+      {view.canChangeAddress ? (
+        <details className="mt-4" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+          <summary className="cursor-pointer font-semibold text-rose-700 underline">Changer l'adresse</summary>
+          <Form method="post" action={`${location.pathname}${location.search}`} {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-2">
+            <input type="hidden" name="intent" value="address" />
+            <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
+            <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
+            <Field label="Adresse" field={fields.address} autoComplete="shipping street-address" maxLength={200} className="sm:col-span-2" />
+            <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
+            <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
+            {form.errors ? (
+              <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
+                {form.errors.join(" ")}
+              </p>
+            ) : null}
+            <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France. Les commandes déjà passées gardent leur adresse.</p>
+            <div className="sm:col-span-2">
+              <button type="submit" className="btn-primary w-full sm:w-auto" disabled={saving}>
+                {saving ? "Enregistrement..." : "Enregistrer cette adresse"}
+              </button>
+            </div>
+          </Form>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+function OrdersSection({ view }: { view: SubscriptionPageView }) {
+  return (
+    <section aria-labelledby="commandes" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+      <h2 id="commandes" className="font-serif text-xl">
+        Vos commandes
+      </h2>
+      {view.orders.length === 0 ? (
+        <p className="mt-3 text-ink-soft">Aucune commande pour le moment.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-ink/10" data-testid="subscription-orders">
+          {view.orders.map((order) => (
+            <li key={order.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <div>
+                <p className="font-semibold">
+                  Commande n°{order.id}
+                  <span className="block text-sm font-normal text-ink-soft sm:ml-2 sm:inline">
+                    {order.renewalNumber === null ? "Première commande" : `Renouvellement n°${order.renewalNumber}`}
+                  </span>
+                </p>
+                <p className="text-sm text-ink-soft">
+                  {formatDate(order.createdAt)} · {formatPrice(order.totalCents)} · {FULFILMENT_LABELS[order.status]}
+                </p>
+              </div>
+              <a href={order.trackingPath} className="text-sm font-semibold text-rose-700 underline" rel="noreferrer">
+                Suivre la commande<span className="sr-only"> n°{order.id}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function CancelSection() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const canceling = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel";
+  return (
+    <section aria-labelledby="resilier" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+      <h2 id="resilier" className="font-serif text-xl">
+        Résilier mon abonnement
+      </h2>
+      <p className="mt-2 text-ink-soft">À tout moment, sans frais ni justificatif.</p>
+      <details className="mt-4">
+        <summary className="cursor-pointer font-semibold text-rose-700 underline">Résilier</summary>
+        <div className="mt-3 rounded-xl bg-ink/5 p-4">
+          <ul className="list-disc space-y-1 pl-5 text-sm text-ink-soft">
+            <li>L'abonnement prend fin immédiatement : aucun autre prélèvement ne sera effectué.</li>
+            <li>Les commandes déjà payées vous restent acquises et vous sont livrées.</li>
+            <li>Une confirmation vous est envoyée par email.</li>
+          </ul>
+          <Form method="post" action={`${location.pathname}${location.search}`} className="mt-4">
+            <input type="hidden" name="intent" value="cancel" />
+            <button type="submit" className="btn-secondary w-full sm:w-auto" disabled={canceling}>
+              {canceling ? "Résiliation en cours..." : "Confirmer la résiliation"}
+            </button>
+          </Form>
+        </div>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import { asc, eq, or } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orders, subscriptions, type FulfilmentStatus, type Subscription } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
+import { splitFullName } from "~/lib/names";
+import { DELIVERY_COUNTRY } from "~/schemas/delivery";
+import type { SubscriptionAddressInput } from "~/schemas/subscription-address";
+import { invoicePayKey } from "~/services/invoice-link.server";
+import { orderLinkKey } from "~/services/order-link.server";
+import { checkSubscriptionLink } from "~/services/subscription-link.server";
+import { findSubscription } from "./record.server";
+
+/**
+ * The customer's private page of a subscription (/mon-abonnement?id=&expire=&cle=): no
+ * account, the signed link of the subscription emails is the proof. What it shows, and the
+ * one change it makes here: the delivery address of the next renewals (cancellation is
+ * cancel.server.ts's, shared with the online form).
+ */
+
+export type SubscriptionPageAccess =
+  | { ok: true; record: Subscription }
+  | { ok: false; reason: "invalid" | "expired" };
+
+/** The link's subscription, or why not: a link to a subscription that does not exist is as invalid as a forged one. */
+export function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): SubscriptionPageAccess {
+  const check = checkSubscriptionLink(params, now);
+  if (!check.ok) return check;
+  const record = findSubscription(getDb(), check.id);
+  return record ? { ok: true, record } : { ok: false, reason: "invalid" };
+}
+
+export type SubscriptionPageState = "incomplete" | "active" | "past_due" | "cancel_scheduled" | "canceled";
+
+export type SubscriptionPageOrder = {
+  id: number;
+  createdAt: string;
+  totalCents: number;
+  status: FulfilmentStatus;
+  /** null for the first order, else its renewal number. */
+  renewalNumber: number | null;
+  /** The order's tracking page with its key (a path of this site). */
+  trackingPath: string;
+};
+
+export type SubscriptionPageView = {
+  id: number;
+  state: SubscriptionPageState;
+  productName: string;
+  variantName: string | null;
+  quantity: number;
+  amountCents: number;
+  /** The next renewal (ISO), or null when none is coming. */
+  nextRenewalAt: string | null;
+  /** When it ends or ended (ISO): the end of the period for a scheduled cancellation, the date for a cancelled one. */
+  endsAt: string | null;
+  address: { firstName: string; lastName: string; address: string; postalCode: string; city: string; country: string };
+  orders: SubscriptionPageOrder[];
+  /** The path to pay the failed renewal (its key included), when one is unpaid. */
+  payPath: string | null;
+  canCancel: boolean;
+  canChangeAddress: boolean;
+};
+
+function stateOf(record: Subscription): SubscriptionPageState {
+  if (record.status === "canceled") return "canceled";
+  if (record.cancelAtPeriodEnd) return "cancel_scheduled";
+  return record.status;
+}
+
+/** The first order and every renewal order, oldest first. */
+function subscriptionOrders(record: Subscription): SubscriptionPageOrder[] {
+  const rows = getDb()
+    .select({ id: orders.id, createdAt: orders.createdAt, paidAt: orders.paidAt, totalCents: orders.totalCents, status: orders.status, renewalNumber: orders.renewalNumber })
+    .from(orders)
+    .where(record.firstOrderId === null ? eq(orders.subscriptionId, record.id) : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)))
+    .orderBy(asc(orders.createdAt), asc(orders.renewalNumber))
+    .all();
+  return rows.map((o) => ({
+    id: o.id,
+    createdAt: o.paidAt ?? o.createdAt,
+    totalCents: o.totalCents,
+    status: o.status,
+    renewalNumber: o.id === record.firstOrderId ? null : o.renewalNumber,
+    trackingPath: `/track-order?id=${o.id}&cle=${orderLinkKey(o.id)}`,
+  }));
+}
+
+/** What the page shows. */
+export function subscriptionPageView(record: Subscription): SubscriptionPageView {
+  const state = stateOf(record);
+  const name = splitFullName(record.shippingName ?? record.customerName);
+  const ongoing = state === "active" || state === "past_due" || state === "incomplete";
+  return {
+    id: record.id,
+    state,
+    productName: record.productName ?? "Masque Hydrogel",
+    variantName: record.variantName,
+    quantity: record.quantity,
+    amountCents: record.amountCents,
+    nextRenewalAt: ongoing ? record.currentPeriodEnd : null,
+    endsAt: state === "canceled" ? record.canceledAt : state === "cancel_scheduled" ? record.currentPeriodEnd : null,
+    address: {
+      firstName: name.firstName,
+      lastName: name.lastName,
+      address: record.shippingAddress ?? "",
+      postalCode: record.shippingPostalCode ?? "",
+      city: record.shippingCity ?? "",
+      country: record.shippingCountry ?? DELIVERY_COUNTRY,
+    },
+    orders: subscriptionOrders(record),
+    payPath:
+      record.status === "past_due" && record.unpaidInvoiceId
+        ? `/abonnement/payer?facture=${encodeURIComponent(record.unpaidInvoiceId)}&cle=${invoicePayKey(record.unpaidInvoiceId)}`
+        : null,
+    canCancel: state !== "canceled",
+    canChangeAddress: state !== "canceled",
+  };
+}
+
+export const SUBSCRIPTION_ENDED_MESSAGE = "Cet abonnement est résilié : il n'y a plus de livraison à venir.";
+
+/**
+ * The delivery address of the next renewals: the next renewal order is made from it (see
+ * createRenewalOrderIn); the orders already made keep theirs. Refused once the subscription ended.
+ */
+export function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Subscription {
+  if (record.status === "canceled") throw new ShopError(409, "subscription_canceled", SUBSCRIPTION_ENDED_MESSAGE);
+  return getDb()
+    .update(subscriptions)
+    .set({
+      shippingName: `${input.firstName} ${input.lastName}`,
+      shippingAddress: input.address,
+      shippingPostalCode: input.postalCode,
+      shippingCity: input.city,
+      shippingCountry: DELIVERY_COUNTRY,
+    })
+    .where(eq(subscriptions.id, record.id))
+    .returning()
+    .get();
+}

@@ -1,0 +1,187 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
+import { ADMIN } from "./admin-fixtures";
+import { CARDS, expect, fillCard, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
+
+/**
+ * The subscription's private page (/mon-abonnement), opened with the link of its emails, and
+ * the page to pay a failed renewal (/abonnement/payer), with JavaScript and without.
+ */
+
+test.describe.configure({ timeout: 120_000 });
+
+type StripeEvent = { id: string; type: string; data: { object: { id: string; metadata?: Record<string, string> } } };
+
+/** A subscription bought with 4242 through the checkout, in a JavaScript context of its own. */
+async function buySubscription(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "fr-FR", timezoneId: "Europe/Paris" });
+  const page = await context.newPage();
+  try {
+    const { form, orderId } = await reachPaymentStep(page);
+    await form.getByRole("radio", { name: /Abonnement/ }).check();
+    await form.getByRole("checkbox", { name: /J'accepte l'abonnement/ }).check();
+    await payWithCard(form);
+    await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
+    const created = await (await page.request.get(`${EMULATOR}/v1/events?type=customer.subscription.created&limit=100`, { headers: emulatorAuth() })).json();
+    const sub = (created.data as StripeEvent[]).find((e) => e.data.object.metadata?.orderId === orderId)?.data.object;
+    expect(sub?.id).toMatch(/^sub_/);
+    return { orderId, subscriptionId: sub!.id };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The administrator's API, to read the demo mailbox. */
+async function adminApi(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  const signedIn = await context.request.post("/api/admin/login", { data: ADMIN, headers: { Origin: baseURL } });
+  expect(signedIn.status()).toBe(200);
+  return context.request;
+}
+
+/** The text part of the order's email of this kind, once the sender has sent it. */
+async function emailText(admin: APIRequestContext, orderId: string, kind: string): Promise<string> {
+  let text = "";
+  await expect(async () => {
+    const list = await (await admin.get(`/api/admin/emails?order=${orderId}&kind=${kind}`)).json();
+    const email = (list.emails as Array<{ id: number; kind: string; status: string }>).find((e) => e.kind === kind && e.status === "sent");
+    expect(email).toBeDefined();
+    const detail = await (await admin.get(`/api/admin/emails/${email!.id}`)).json();
+    text = detail.text;
+  }).toPass({ timeout: 20_000 });
+  return text;
+}
+
+/** The path and query of the first link of the text to this page. */
+function linkTo(text: string, pathname: string): string {
+  const url = text.match(new RegExp(`https?://\\S+${pathname.replace(/\//g, "\\/")}\\?\\S+`))?.[0];
+  expect(url, pathname).toBeDefined();
+  const parsed = new URL(url!);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+async function emulatorPost(page: Page, path: string, form: Record<string, string> = {}) {
+  const response = await page.request.post(`${EMULATOR}${path}`, { headers: emulatorAuth(), form });
+  expect(response.status(), path).toBe(200);
+  return response.json();
+}
+
+/** The subscription's card becomes one whose charges fail, and the next period is billed: the renewal fails. */
+async function failRenewal(page: Page, subscriptionId: string) {
+  const sub = await (await page.request.get(`${EMULATOR}/v1/subscriptions/${subscriptionId}`, { headers: emulatorAuth() })).json();
+  const pm = await emulatorPost(page, "/v1/payment_methods", {
+    type: "card",
+    "card[number]": "4000000000000341",
+    "card[exp_month]": "12",
+    "card[exp_year]": String(new Date().getFullYear() + 3),
+    "card[cvc]": "123",
+  });
+  await emulatorPost(page, `/v1/payment_methods/${pm.id}/attach`, { customer: sub.customer });
+  await emulatorPost(page, `/v1/subscriptions/${subscriptionId}`, { default_payment_method: pm.id });
+  const invoice = await emulatorPost(page, `/v1/test_helpers/emulator/subscriptions/${subscriptionId}/renew`);
+  expect(invoice.status).toBe("open");
+}
+
+test("a forged link shows a neutral page, not a subscription", async ({ page, javaScriptEnabled }) => {
+  const response = await gotoReady(page, `/mon-abonnement?id=1&expire=4102444800&cle=${"A".repeat(43)}`, javaScriptEnabled);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Lien introuvable" })).toBeVisible();
+  expect(response?.headers()["cache-control"]).toBe("private, no-store");
+  expect(response?.headers()["referrer-policy"]).toBe("same-origin");
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+});
+
+test("the confirmation email's link opens the subscription; the next deliveries move to a new address; then it is cancelled", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
+  const { orderId } = await buySubscription(browser, baseURL!);
+  const admin = await adminApi(browser, baseURL!);
+  const link = linkTo(await emailText(admin, orderId, "order_confirmation"), "/mon-abonnement");
+
+  const response = await gotoReady(page, link, javaScriptEnabled);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Mon abonnement" })).toBeVisible();
+  await expect(page.getByTestId("subscription-state")).toHaveText("Actif");
+  await expect(page.getByTestId("subscription-pack")).toContainText("6 masques + 2 offerts");
+  await expect(page.getByText("25,90€ toutes les 4 semaines")).toBeVisible();
+  const orders = page.getByTestId("subscription-orders");
+  await expect(orders).toContainText(`Commande n°${orderId}`);
+  await expect(orders).toContainText("Première commande");
+  await expect(orders.getByRole("link", { name: `Suivre la commande n°${orderId}` })).toHaveAttribute("href", new RegExp(`^/track-order\\?id=${orderId}&cle=`));
+  if (javaScriptEnabled) {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }
+
+  // A new address for the next renewals: the delivery form's messages, then saved.
+  await page.getByText("Changer l'adresse").click();
+  const form = page.locator("#subscription-address-form");
+  await form.getByLabel("Code postal").fill("69");
+  await form.getByRole("button", { name: "Enregistrer cette adresse" }).click();
+  await expect(page.locator("#subscription-address-form").getByText("Le code postal doit contenir au moins 5 caractères")).toBeVisible();
+  await page.locator("#subscription-address-form").getByLabel("Adresse", { exact: true }).fill("4 avenue Jean Jaurès");
+  await page.locator("#subscription-address-form").getByLabel("Code postal").fill("69007");
+  await page.locator("#subscription-address-form").getByLabel("Ville").fill("Lyon");
+  await page.locator("#subscription-address-form").getByRole("button", { name: "Enregistrer cette adresse" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Adresse enregistrée");
+  await expect(page.getByTestId("subscription-address")).toContainText("4 avenue Jean Jaurès");
+  await expect(page.getByTestId("subscription-address")).toContainText("69007 Lyon");
+
+  // Cancelled from the page: the state says so, and the confirmation email is sent.
+  await page.getByText("Résilier", { exact: true }).click();
+  await page.getByRole("button", { name: "Confirmer la résiliation" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Votre abonnement est résilié");
+  const today = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
+  await expect(page.getByTestId("subscription-state")).toHaveText(`Résilié le ${today}`);
+  await expect(page.getByRole("button", { name: "Confirmer la résiliation" })).toHaveCount(0);
+  expect(await emailText(admin, orderId, "subscription_canceled")).toContain("/mon-abonnement?");
+});
+
+test("a failed renewal is paid with another card on the shop's page", async ({ page, browser, baseURL, javaScriptEnabled }) => {
+  const { orderId, subscriptionId } = await buySubscription(browser, baseURL!);
+  await failRenewal(page, subscriptionId);
+  const admin = await adminApi(browser, baseURL!);
+  const text = await emailText(admin, orderId, "renewal_payment_failed");
+
+  // The subscription's page says a payment is due and links to the pay page.
+  await gotoReady(page, linkTo(text, "/mon-abonnement"), javaScriptEnabled);
+  await expect(page.getByTestId("subscription-state")).toHaveText("Paiement en attente");
+  const payLink = linkTo(text, "/abonnement/payer");
+  await expect(page.getByTestId("subscription-pay-link")).toHaveAttribute("href", payLink);
+
+  const response = await gotoReady(page, payLink, javaScriptEnabled);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Régler mon abonnement" })).toBeVisible();
+  await expect(page.getByTestId("invoice-amount")).toHaveText("25,90€");
+  await expect(page.getByText("Renouvellement n°1")).toBeVisible();
+  if (javaScriptEnabled) {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }
+
+  if (!javaScriptEnabled) {
+    await expect(page.getByTestId("invoice-pay-needs-js")).toContainText("Le paiement par carte nécessite JavaScript");
+    return;
+  }
+  const form = page.getByTestId("invoice-payment-form");
+  // A declined card: the checkout's French message.
+  await fillCard(form, CARDS.declined);
+  await form.getByTestId("pay-button").click();
+  await expect(page.getByTestId("payment-error")).toContainText("Carte refusée");
+  await fillCard(form, CARDS.success);
+  await form.getByTestId("pay-button").click();
+  await expect(page.getByTestId("invoice-paid")).toContainText("Paiement reçu, votre commande de renouvellement est en préparation");
+
+  // The webhook made the renewal's order; the subscription is active again; the link now says it is paid.
+  await expect(async () => {
+    await gotoReady(page, linkTo(text, "/mon-abonnement"));
+    await expect(page.getByTestId("subscription-state")).toHaveText("Actif", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByTestId("subscription-orders")).toContainText("Renouvellement n°1");
+  await gotoReady(page, payLink);
+  await expect(page.getByRole("heading", { level: 1, name: "Cette échéance est déjà réglée" })).toBeVisible();
+});
