@@ -1,4 +1,5 @@
 import { and, eq, isNotNull } from "drizzle-orm";
+import { getToast } from "remix-toast";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions } from "~/db/schema";
@@ -7,13 +8,15 @@ import { loader as apiDetailLoader } from "~/routes/api.admin.subscriptions.$id"
 import { action as apiCancelAction } from "~/routes/api.admin.subscriptions.$id.cancel";
 import { loader as apiListLoader } from "~/routes/api.admin.subscriptions";
 import { loader as apiOrdersLoader } from "~/routes/api.orders";
+import { action as pageAction, loader as pageLoader } from "~/routes/admin.subscriptions.$id";
+import { loader as listPageLoader } from "~/routes/admin.subscriptions._index";
 import { readSubscriptionFilters } from "~/schemas/admin-subscription";
 import { getAdminSubscription, listAdminSubscriptions } from "~/services/admin-subscriptions.server";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin.server";
 import { awaitRenewalOutcome, simulateNextRenewal, subscriptionTestClock } from "~/services/subscriptions/test-clock.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
-import { getRequest, jsonRequest } from "../helpers/requests";
-import { adminCookie, insertOrder } from "./admin-helpers";
+import { formRequest, getRequest, jsonRequest } from "../helpers/requests";
+import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
 import { browserPay, CARDS, createTestOrder, deliverWebhooksToRoute, ownerRequest, routeArgs, startTestEmulator, stopTestEmulator } from "./payments-fixtures";
 
 let emulator: StripeEmulatorHandle;
@@ -309,5 +312,39 @@ describe("simulating the next renewal with the test clock", () => {
     await expect(simulateNextRenewal(id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("ne peut pas être simulé") });
     expect(await subscriptionTestClock(id)).toBeNull();
     await expect(simulateNextRenewal(999_999)).rejects.toMatchObject({ status: 404, message: "Abonnement introuvable" });
+  });
+});
+
+describe("the admin pages", () => {
+  async function toastOf(response: Response) {
+    const cookie = cookieFrom(response, "toast-session");
+    expect(cookie).not.toBeNull();
+    return (await getToast(getRequest("/admin/subscriptions", { Cookie: cookie! }))).toast;
+  }
+
+  it("the list names an ignored filter in French and applies the others", async () => {
+    const response = await listPageLoader({ request: getRequest("/admin/subscriptions?status=active&minAmount=abc", { Cookie: await adminCookie() }), params: {}, context: {} });
+    const data = await response.json();
+    expect(data.issues).toEqual([{ path: "minAmount", label: "Montant minimum", message: "Montant invalide : un nombre d'euros est attendu (ex. 25,90)." }]);
+    expect(data.values).toMatchObject({ status: "active", minAmount: "abc" });
+    expect(data.subscriptions.every((s: { status: string }) => s.status === "active")).toBe(true);
+  });
+
+  it("the detail's button simulates the next renewal and says which order it created; cancel now then refuses a second time", async () => {
+    const record = await subscribed();
+    const cookie = await adminCookie();
+    const loaded = await (await pageLoader({ request: getRequest(`/admin/subscriptions/${record.id}`, { Cookie: cookie }), params: { id: String(record.id) }, context: {} })).json();
+    expect(loaded).toMatchObject({ clocks: true, clock: { id: expect.stringMatching(/^clock_/) }, subscription: { id: record.id } });
+
+    const post = (intent: string) =>
+      pageAction({ request: formRequest(`/admin/subscriptions/${record.id}`, { intent }, { headers: { Cookie: cookie } }), params: { id: String(record.id) }, context: {} });
+    const simulated = await withWebhooks(() => post("simulate_renewal"));
+    expect(simulated.status).toBe(302);
+    const order = getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).get()!;
+    expect(await toastOf(simulated)).toMatchObject({ type: "success", description: `Renouvellement n°1 simulé : commande #${order.id} créée.` });
+
+    expect(await toastOf(await withWebhooks(() => post("cancel_now")))).toMatchObject({ type: "success", message: "Abonnement résilié" });
+    expect(await toastOf(await post("cancel_now"))).toMatchObject({ type: "error", description: expect.stringMatching(/^Cet abonnement est déjà résilié/) });
+    expect(await toastOf(await post("simulate_renewal"))).toMatchObject({ type: "error", description: expect.stringContaining("résilié") });
   });
 });
