@@ -227,7 +227,8 @@ export default function AdminSubscriptionDetail() {
           </Card>
         </div>
 
-        <div className="min-w-0 space-y-6">
+        {/* On a phone, the actions and the customer come first. */}
+        <div className="order-first min-w-0 space-y-6 xl:order-none">
           <Card title="Actions">
             {open ? (
               <div className="space-y-3">

@@ -57,11 +57,11 @@ const TABLE: TableDefinition<Row> = {
       ),
     },
     { header: "Pack", cell: (s) => (s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack) },
-    { header: "Montant / 4 semaines", className: "font-semibold tabular-nums", cell: (s) => formatPrice(s.amountCents) },
+    { header: "Montant / 4 sem.", className: "font-semibold tabular-nums", cell: (s) => formatPrice(s.amountCents) },
     { header: "Statut", cell: (s) => <SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} /> },
     { header: "Début", className: "tabular-nums", cell: (s) => formatDate(s.startedAt) },
-    { header: "Prochain renouvellement", className: "tabular-nums", cell: (s) => (s.nextRenewalAt ? formatDate(s.nextRenewalAt) : "-") },
-    { header: "Renouvellements", className: "tabular-nums", cell: (s) => s.renewalCount },
+    { header: "Prochain renouv.", className: "tabular-nums", cell: (s) => (s.nextRenewalAt ? formatDate(s.nextRenewalAt) : "-") },
+    { header: "Renouv. payés", className: "tabular-nums", cell: (s) => s.renewalCount },
   ],
   actions: (s) => (
     <Link to={`/admin/subscriptions/${s.id}`} className={buttonSmall} aria-label={`Voir l'abonnement de ${s.customer} (n°${s.id})`}>

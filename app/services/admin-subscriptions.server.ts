@@ -118,7 +118,7 @@ type TimelineEvent = {
   emailId: number | null;
 };
 
-/** One subscription with its orders, its emails and its timeline (oldest first), or undefined. */
+/** One subscription with its orders, its emails and its timeline (oldest first, each email after its order), or undefined. */
 export function getAdminSubscription(id: number) {
   const db = getDb();
   const row = db.select().from(subscriptions).where(eq(subscriptions.id, id)).get();
@@ -172,9 +172,17 @@ export function getAdminSubscription(id: number) {
   } else if (row.cancelAtPeriodEnd) {
     add({ at: row.currentPeriodEnd, kind: "cancel_scheduled", label: "Résiliation prévue à la fin de la période payée" });
   }
+  // An email comes after the event of its order: with a test clock, a renewal is dated at the
+  // clock's time (ahead of the real one) while its email is dated when it was queued.
+  const orderAt = new Map(events.filter((e) => e.kind === "renewal" || e.kind === "first_order").map((e) => [e.orderId, e.at ?? ""]));
+  const sortKey = (event: TimelineEvent) => {
+    const at = event.at ?? "9";
+    const after = event.kind === "email" || event.kind === "payment_failed" ? orderAt.get(event.orderId) : undefined;
+    return after && after > at ? after : at;
+  };
   const timeline = events
-    .map((event, index) => ({ event, index }))
-    .sort((a, b) => (a.event.at ?? "9").localeCompare(b.event.at ?? "9") || a.index - b.index)
+    .map((event, index) => ({ event, index, key: sortKey(event) }))
+    .sort((a, b) => a.key.localeCompare(b.key) || a.index - b.index)
     .map(({ event }) => event);
 
   return {
