@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";
 import { SubscriptionBadge } from "~/components/admin/SubscriptionBadge";
-import { buttonSmall, Notice, PageHeader } from "~/components/admin/ui";
+import { Notice, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
@@ -51,23 +51,20 @@ const TABLE: TableDefinition<Row> = {
       header: "Client",
       cell: (s) => (
         <>
-          <div className="font-medium">{s.customer}</div>
+          <Link to={`/admin/subscriptions/${s.id}`} className="font-medium underline decoration-slate-300 hover:decoration-ink" aria-label={`Voir l'abonnement de ${s.customer} (n°${s.id})`}>
+            {s.customer}
+          </Link>
           {s.email ? <div className="text-xs text-ink-soft">{s.email}</div> : null}
         </>
       ),
     },
-    { header: "Pack", cell: (s) => (s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack) },
+    { header: "Pack", className: "min-w-[7rem] !whitespace-normal", cell: (s) => (s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack) },
     { header: "Montant / 4 sem.", className: "font-semibold tabular-nums", cell: (s) => formatPrice(s.amountCents) },
     { header: "Statut", cell: (s) => <SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} /> },
     { header: "Début", className: "tabular-nums", cell: (s) => formatDate(s.startedAt) },
     { header: "Prochain renouv.", className: "tabular-nums", cell: (s) => (s.nextRenewalAt ? formatDate(s.nextRenewalAt) : "-") },
-    { header: "Renouv. payés", className: "tabular-nums", cell: (s) => s.renewalCount },
+    { header: "Nb renouv.", className: "tabular-nums", cell: (s) => s.renewalCount },
   ],
-  actions: (s) => (
-    <Link to={`/admin/subscriptions/${s.id}`} className={buttonSmall} aria-label={`Voir l'abonnement de ${s.customer} (n°${s.id})`}>
-      Voir
-    </Link>
-  ),
 };
 
 const STATUS_OPTIONS = Object.entries(SUBSCRIPTION_STATUS_LABELS).map(([value, label]) => ({ value, label }));
