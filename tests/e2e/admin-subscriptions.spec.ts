@@ -1,4 +1,5 @@
-import type { Browser } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
 import { gotoReady } from "../helpers/e2e";
 import { signIn } from "./admin-fixtures";
 import { expect, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
@@ -26,6 +27,15 @@ async function buySubscription(browser: Browser, baseURL: string) {
 }
 
 test.describe.configure({ timeout: 90_000 });
+
+/** No serious or critical axe violation, and no sideways scroll of the page. */
+async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(blocking.map((v) => `${label} ${v.id}: ${v.help}`)).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${label} scrolls sideways`).toBeLessThanOrEqual(0);
+}
 
 test("the admin simulates the next renewal: the renewal order and its email appear", async ({ page, browser, baseURL, javaScriptEnabled }) => {
   const orderId = await buySubscription(browser, baseURL!);
@@ -57,6 +67,21 @@ test("the admin simulates the next renewal: the renewal order and its email appe
   await expect(orders).toContainText(`#${renewalId}`);
   await expect(orders).toContainText("Renouvellement n°1");
   await expect(page.getByTestId("subscription-timeline")).toContainText(`Renouvellement n°1 payé : commande #${renewalId}`);
+
+  // The detail and its confirmation step, at a phone's width and a desktop's (axe runs scripts: JavaScript only).
+  if (javaScriptEnabled) {
+    const detail = page.url();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await gotoReady(page, detail);
+      await expectAccessible(page, `${width}px detail`);
+      await page.getByRole("link", { name: "Résilier maintenant" }).click();
+      await expect(page.getByRole("alertdialog", { name: "Résilier maintenant ?" })).toBeVisible();
+      await expectAccessible(page, `${width}px confirmation`);
+      await page.getByRole("link", { name: "Ne pas résilier" }).click();
+      await expect(page.getByRole("alertdialog")).toHaveCount(0);
+    }
+  }
 
   // The renewal order in the order list, and its email in the mailbox.
   await gotoReady(page, `/admin/orders?q=${renewalId}`, javaScriptEnabled);
