@@ -27,6 +27,8 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(12111),
+  /** 1: each subscription customer on its own Stripe test clock (test keys only; always on in demo mode). */
+  STRIPE_TEST_CLOCKS: z.enum(["0", "1"], { error: 'attendu "1" (activées) ou "0"' }).optional(),
   /** smtp://user:pass@host:port or smtps://… (services/email/transport.server.ts); required in live mode. */
   SMTP_URL: z
     .string()
@@ -55,6 +57,11 @@ export type AppConfig = {
     publishableKey: string;
     webhookSecret: string;
     emulatorPort: number;
+    /**
+     * Each subscription customer is created on its own test clock, which the admin can advance
+     * to simulate the next renewal: always in demo mode, opt-in (STRIPE_TEST_CLOCKS=1) with test keys.
+     */
+    testClocks: boolean;
   };
   trustProxy: number;
   /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
@@ -152,6 +159,14 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
     }
   }
 
+  const testClocks = e.STRIPE_TEST_CLOCKS === "1";
+  if (live && testClocks && !e.STRIPE_SECRET_KEY!.startsWith("sk_test_")) {
+    throw new ConfigError(
+      "STRIPE_TEST_CLOCKS=1 n'est possible qu'avec une clé Stripe de test (sk_test_…) : les horloges de test n'existent pas " +
+        "avec une clé de production. Retirez STRIPE_TEST_CLOCKS, ou utilisez vos clés de test.",
+    );
+  }
+
   mkdirSync(dataDir, { recursive: true });
   const sessionSecrets = (e.SESSION_SECRET ?? persistedDemoSecret(dataDir, ".session-secret"))
     .split(",")
@@ -174,6 +189,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
           webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
           emulatorPort: e.STRIPE_EMULATOR_PORT,
+          testClocks,
         }
       : {
           // The emulator's secret key: random per data folder, never sent to the browser.
@@ -181,6 +197,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           publishableKey: "pk_test_emulator",
           webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? persistedDemoSecret(dataDir, ".webhook-secret"),
           emulatorPort: e.STRIPE_EMULATOR_PORT,
+          testClocks: true,
         },
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL ?? null,

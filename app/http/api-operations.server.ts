@@ -23,6 +23,8 @@ import {
   publicOrderResponseSchema,
   settingsResponseSchema,
   stripeEventDocSchema,
+  subscriptionListResponseSchema,
+  subscriptionResponseSchema,
   subscriptionStartResponseSchema,
   userListResponseSchema,
   userResponseSchema,
@@ -39,10 +41,13 @@ import {
   createSubscriptionBodySchema,
   startPaymentBodySchema,
 } from "~/schemas/payments";
+import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
+import { PACKS } from "~/lib/packs";
+import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
 /**
@@ -526,6 +531,65 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: [{ name: "id", description: "Identifiant de l'email" }],
     success: { status: 200, description: "L'email, remis en file d'envoi", schema: emailResponseSchema },
     errors: { 409: "L'email n'est pas en échec (déjà en file d'envoi ou envoyé) : `code` email_not_failed" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/subscriptions",
+    file: "app/routes/api.admin.subscriptions.ts",
+    operationId: "listSubscriptions",
+    summary: "Abonnements, les plus récents d'abord, par pages de 20",
+    description:
+      "Les filtres sont ceux de la page /admin/subscriptions. Une valeur illisible est refusée (400, détail par paramètre dans `issues`) ; " +
+      "un paramètre vide ou inconnu est ignoré. Les dates sont des jours (AAAA-MM-JJ, heure de Paris), bornes comprises.",
+    tag: "Administration",
+    auth: "admin",
+    query: [
+      { name: "status", description: "Statut de l'abonnement", schema: { type: "string", enum: [...SUBSCRIPTION_STATUSES] } },
+      { name: "q", description: "Partie du nom ou de l'email du client, ou numéro de l'abonnement ou de sa commande", schema: { type: "string", maxLength: 100 } },
+      { name: "pack", description: "Identifiant du pack", schema: { type: "integer", enum: PACKS.map((p) => p.id) } },
+      { name: "minAmount", description: "Montant toutes les 4 semaines, au moins (euros : « 25.90 » ou « 25,90 »)", schema: { type: "string", examples: ["20,00"] } },
+      { name: "maxAmount", description: "Montant toutes les 4 semaines, au plus (euros)", schema: { type: "string", examples: ["30.00"] } },
+      { name: "startedFrom", description: "Souscrit à partir de ce jour", schema: { type: "string", format: "date" } },
+      { name: "startedTo", description: "Souscrit jusqu'à ce jour inclus", schema: { type: "string", format: "date" } },
+      { name: "renewsFrom", description: "Prochain renouvellement à partir de ce jour", schema: { type: "string", format: "date" } },
+      { name: "renewsTo", description: "Prochain renouvellement jusqu'à ce jour inclus", schema: { type: "string", format: "date" } },
+      { name: "minRenewals", description: "Au moins ce nombre de renouvellements payés", schema: { type: "integer", minimum: 0 } },
+      { name: "maxRenewals", description: "Au plus ce nombre de renouvellements payés", schema: { type: "integer", minimum: 0 } },
+      { name: "page", description: "Page (1 par défaut ; au-delà de la dernière, la dernière)", schema: { type: "integer", minimum: 1 } },
+    ],
+    success: { status: 200, description: "Une page d'abonnements", schema: subscriptionListResponseSchema },
+    errors: { 400: "Filtre illisible (détail par paramètre dans `issues`, ex. « Date attendue au format AAAA-MM-JJ »)" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/subscriptions/{id}",
+    file: "app/routes/api.admin.subscriptions.$id.ts",
+    operationId: "getSubscription",
+    summary: "Un abonnement : son client, son adresse de livraison, ses commandes (numéros de renouvellement), ses emails et son historique",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    success: { status: 200, description: "L'abonnement", schema: subscriptionResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/cancel",
+    file: "app/routes/api.admin.subscriptions.$id.cancel.ts",
+    operationId: "cancelSubscription",
+    summary: "Résilie un abonnement, tout de suite ou à la fin de la période payée",
+    description:
+      "`now` : l'abonnement prend fin chez Stripe et ici, le client reçoit l'email de résiliation. " +
+      "`period_end` : Stripe le résilie à la fin de la période payée (plus aucun prélèvement) ; `cancelAtPeriodEnd` passe à true, " +
+      "la résiliation et son email suivent au webhook de Stripe. Redemander `period_end` ne change rien.",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: adminSubscriptionCancelSchema,
+    success: { status: 200, description: "L'abonnement après la résiliation", schema: subscriptionResponseSchema },
+    errors: {
+      409: "Abonnement déjà résilié (`code` subscription_canceled) ou en attente de son premier paiement (`code` subscription_incomplete)",
+      503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
+    },
   },
   {
     method: "get",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
+import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
 
 /**
@@ -149,6 +150,13 @@ export const adminOrderResponseSchema = z.strictObject({
   shippingCountry: nullableText,
   isSubscription: z.boolean(),
   stripeSubscriptionId: nullableText,
+  subscriptionId: id.nullable().describe("Abonnement de la commande (GET /api/admin/subscriptions/{id}), s'il y en a un"),
+  renewalNumber: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe("1, 2... pour une commande de renouvellement d'abonnement (« Renouvellement n°1 ») ; null pour toute autre commande"),
 });
 
 export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
@@ -383,6 +391,156 @@ export const emailResponseSchema = z.strictObject({
     }),
   ),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions (admin)
+
+const nullableDate = isoDateSchema.nullable();
+
+/** subscriptionSummaryToApi: one subscription of GET /api/admin/subscriptions. */
+const subscriptionSummaryShape = {
+  id,
+  customerName: z.string().describe("Nom du client (« Client inconnu » s'il n'en a pas donné)"),
+  customerEmail: nullableText,
+  packId: id.nullable(),
+  pack: z.string().describe("Nom du pack, tel qu'il a été souscrit"),
+  quantity: z.number().int().min(1),
+  amount: moneySchema.describe("Montant prélevé toutes les 4 semaines"),
+  status: z
+    .enum(SUBSCRIPTION_STATUSES)
+    .describe("incomplete : premier paiement attendu ; active ; past_due : renouvellement impayé ; canceled : résilié"),
+  startedAt: nullableDate.describe("Premier paiement"),
+  nextRenewalAt: nullableDate.describe("Prochain renouvellement (fin de la période payée) ; null une fois résilié"),
+  renewalCount: z.number().int().min(0).describe("Renouvellements payés"),
+  cancelAtPeriodEnd: z.boolean().describe("Résiliation prévue à la fin de la période payée"),
+  canceledAt: nullableDate,
+  firstOrderId: id.nullable().describe("Commande de la souscription"),
+  createdAt: isoDateSchema,
+};
+
+/** GET /api/admin/subscriptions: one page of subscriptions, the most recent first. */
+export const subscriptionListResponseSchema = z
+  .strictObject({
+    subscriptions: z.array(z.strictObject(subscriptionSummaryShape)),
+    total: z.number().int().min(0).describe("Nombre d'abonnements correspondant aux filtres"),
+    page: z.number().int().min(1),
+    pageCount: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+  })
+  .meta({
+    examples: [
+      {
+        subscriptions: [
+          {
+            id: 12,
+            customerName: "Camille Martin",
+            customerEmail: "camille.martin@example.fr",
+            packId: 2,
+            pack: "6 masques + 2 offerts",
+            quantity: 1,
+            amount: "25.90",
+            status: "active",
+            startedAt: "2026-10-01T10:05:00.000Z",
+            nextRenewalAt: "2026-11-28T10:05:00.000Z",
+            renewalCount: 1,
+            cancelAtPeriodEnd: false,
+            canceledAt: null,
+            firstOrderId: 123456789,
+            createdAt: "2026-10-01T10:00:00.000Z",
+          },
+        ],
+        total: 1,
+        page: 1,
+        pageCount: 1,
+        pageSize: 20,
+      },
+    ],
+  });
+
+const timelineKind = z
+  .enum(["started", "first_order", "renewal", "payment_failed", "email", "cancel_scheduled", "canceled"])
+  .describe("started : souscription ; first_order ; renewal : renouvellement payé ; payment_failed ; email ; cancel_scheduled : résiliation prévue ; canceled");
+
+/** subscriptionDetailToApi: GET /api/admin/subscriptions/{id} and POST /api/admin/subscriptions/{id}/cancel. */
+export const subscriptionResponseSchema = z
+  .strictObject({
+    ...subscriptionSummaryShape,
+    stripeSubscriptionId: z.string(),
+    stripeCustomerId: nullableText,
+    unpaidInvoiceId: nullableText.describe("Facture de renouvellement impayée (lien de paiement envoyé au client), s'il y en a une"),
+    shipping: z
+      .strictObject({ name: nullableText, address: nullableText, postalCode: nullableText, city: nullableText, country: nullableText })
+      .describe("Adresse de livraison des prochains renouvellements"),
+    orders: z.array(
+      z.strictObject({
+        id,
+        createdAt: isoDateSchema,
+        paidAt: nullableDate,
+        status: fulfilmentStatus,
+        paymentStatus,
+        total: moneySchema,
+        renewalNumber: z.number().int().min(1).nullable().describe("null pour la commande de la souscription"),
+        stripeInvoiceId: nullableText,
+      }),
+    ),
+    emails: z.array(
+      z.strictObject({
+        id,
+        kind: z.enum(EMAIL_KINDS),
+        status: z.enum(EMAIL_STATUSES),
+        orderId: id.nullable(),
+        to: z.string(),
+        createdAt: isoDateSchema,
+        sentAt: nullableDate,
+      }),
+    ),
+    timeline: z
+      .array(
+        z.strictObject({
+          at: nullableDate,
+          kind: timelineKind,
+          label: z.string().describe("Libellé en français"),
+          orderId: id.nullable(),
+          emailId: id.nullable(),
+        }),
+      )
+      .describe("Ce qui est arrivé à l'abonnement, dans l'ordre des dates"),
+  })
+  .meta({
+    examples: [
+      {
+        id: 12,
+        customerName: "Camille Martin",
+        customerEmail: "camille.martin@example.fr",
+        packId: 2,
+        pack: "6 masques + 2 offerts",
+        quantity: 1,
+        amount: "25.90",
+        status: "active",
+        startedAt: "2026-10-01T10:05:00.000Z",
+        nextRenewalAt: "2026-11-28T10:05:00.000Z",
+        renewalCount: 1,
+        cancelAtPeriodEnd: false,
+        canceledAt: null,
+        firstOrderId: 123456789,
+        createdAt: "2026-10-01T10:00:00.000Z",
+        stripeSubscriptionId: "sub_1QxYz",
+        stripeCustomerId: "cus_Q1a2b3",
+        unpaidInvoiceId: null,
+        shipping: { name: "Camille Martin", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" },
+        orders: [
+          { id: 123456789, createdAt: "2026-10-01T10:00:00.000Z", paidAt: "2026-10-01T10:05:00.000Z", status: "delivered", paymentStatus: "paid", total: "25.90", renewalNumber: null, stripeInvoiceId: null },
+          { id: 987654321, createdAt: "2026-10-31T10:05:00.000Z", paidAt: "2026-10-31T10:05:00.000Z", status: "pending", paymentStatus: "paid", total: "25.90", renewalNumber: 1, stripeInvoiceId: "in_1Qa" },
+        ],
+        emails: [{ id: 41, kind: "renewal_receipt", status: "sent", orderId: 987654321, to: "camille.martin@example.fr", createdAt: "2026-10-31T10:05:00.000Z", sentAt: "2026-10-31T10:05:02.000Z" }],
+        timeline: [
+          { at: "2026-10-01T10:00:00.000Z", kind: "first_order", label: "Première commande #123456789", orderId: 123456789, emailId: null },
+          { at: "2026-10-01T10:05:00.000Z", kind: "started", label: "Abonnement souscrit (premier paiement)", orderId: null, emailId: null },
+          { at: "2026-10-31T10:05:00.000Z", kind: "renewal", label: "Renouvellement n°1 payé : commande #987654321", orderId: 987654321, emailId: null },
+        ],
+      },
+    ],
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Documentation

@@ -38,6 +38,7 @@ const LIST_COLUMNS = {
   isSubscription: orders.isSubscription,
   stripeSubscriptionId: orders.stripeSubscriptionId,
   renewalNumber: orders.renewalNumber,
+  subscriptionId: orders.subscriptionId,
   userUsername: users.username,
   userPhone: users.phone,
 };
@@ -63,6 +64,7 @@ type ListRow = {
   isSubscription: boolean;
   stripeSubscriptionId: string | null;
   renewalNumber: number | null;
+  subscriptionId: number | null;
   userUsername: string | null;
   userPhone: string | null;
 };
@@ -105,6 +107,7 @@ function toSummary(row: ListRow) {
     stripeSubscriptionId: row.stripeSubscriptionId,
     /** 1, 2... for a subscription's renewal order; null for any other order. */
     renewalNumber: row.renewalNumber,
+    subscriptionId: row.subscriptionId,
   };
 }
 
@@ -252,6 +255,8 @@ export function orderToApi(order: AdminOrderSummary) {
     shippingCountry: order.shippingCountry,
     isSubscription: order.isSubscription,
     stripeSubscriptionId: order.stripeSubscriptionId,
+    subscriptionId: order.subscriptionId,
+    renewalNumber: order.renewalNumber,
   };
 }
 

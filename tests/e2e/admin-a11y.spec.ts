@@ -28,6 +28,8 @@ test.describe("admin accessibility", () => {
         "/admin/orders",
         `/admin/orders/${order.id}`,
         `/admin/orders/${order.id}/invoice`,
+        "/admin/subscriptions",
+        "/admin/subscriptions?minAmount=beaucoup&startedFrom=hier",
         "/admin/products",
         "/admin/products/new",
         "/admin/products/edit/1",

@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { emails, users } from "~/db/schema";
+import { emails, subscriptions, users } from "~/db/schema";
 import { openAdminSession } from "~/services/admin-sessions.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
 import { createContactRequest } from "~/services/contacts.server";
 import { createOrderFromApi } from "~/services/orders.server";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { adminCookie } from "../unit/admin-helpers";
-import { browserCreatePaymentMethod, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
+import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
 
 /**
@@ -91,6 +92,15 @@ export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) 
     })
     .returning({ id: emails.id })
     .get().id;
+}
+
+/** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
+export async function newSubscriptionId(): Promise<number> {
+  const orderId = createTestOrder();
+  const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
+  await browserPay(started.clientSecret, CARDS.success);
+  markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
+  return getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).get()!.id;
 }
 
 let loginAddress = 0;
@@ -180,6 +190,12 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   getEmail: async () => admin({ params: { id: String(newEmailId()) } }),
   resendEmail: async () => admin({ params: { id: String(newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
+  listSubscriptions: async () => {
+    await newSubscriptionId();
+    return admin({ query: "status=active&q=camille&minAmount=1,00&startedFrom=2020-01-01&maxRenewals=0" });
+  },
+  getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
+  cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
   listUsers: async () => admin(),
   createUser: async () =>
     admin({

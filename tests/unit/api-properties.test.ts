@@ -40,6 +40,7 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   setContactRequestStatus: { status: "lu" },
   createUser: { username: "fuzz.user", email: "fuzz@example.fr", password: "motdepasse-fuzz-1" },
   updateSettings: { siteName: "Maison Éclat" },
+  cancelSubscription: { when: "period_end" },
 };
 
 type Target = { params: Record<string, string>; headers: Record<string, string> };

@@ -95,6 +95,17 @@ describe("configuration and modes", () => {
     }
   });
 
+  it("puts subscription customers on test clocks always in demo mode, and with real Stripe only on request and with test keys", () => {
+    expect(readConfig({ DATABASE_URL: db() }).stripe.testClocks).toBe(true);
+    const live = { DATABASE_URL: db(), NODE_ENV: "production", ...LIVE_SECRETS };
+    expect(readConfig(live).stripe.testClocks).toBe(false);
+    expect(readConfig({ ...live, STRIPE_TEST_CLOCKS: "0" }).stripe.testClocks).toBe(false);
+    expect(readConfig({ ...live, STRIPE_TEST_CLOCKS: "1" }).stripe.testClocks).toBe(true);
+    const message = refusal({ ...live, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x", STRIPE_TEST_CLOCKS: "1" });
+    expect(message).toMatch(/^STRIPE_TEST_CLOCKS=1 n'est possible qu'avec une clé Stripe de test \(sk_test_…\)/);
+    expect(refusal({ ...live, STRIPE_TEST_CLOCKS: "oui" })).toContain('STRIPE_TEST_CLOCKS: attendu "1" (activées) ou "0"');
+  });
+
   it("a production start with neither SHOP_MODE nor Stripe keys is refused: it never falls back to the demo", () => {
     const message = refusal({ DATABASE_URL: db(), NODE_ENV: "production" });
     expect(message).toMatch(/^Mode de la boutique non défini : ni SHOP_MODE ni clés Stripe\./);

@@ -88,9 +88,10 @@ async function postPage(fields: Record<string, string>, headers: Record<string, 
 
 describe("cancelSubscription", () => {
   it("cancels at Stripe with the checkout email (any case, spaces) and records the date on the order", async () => {
+    // The customer lives on a test clock frozen when it was created: Stripe dates the cancellation at the clock's time.
+    const before = Date.now();
     const { orderId, subscriptionId } = await paidSubscriptionOrder();
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
-    const before = Date.now();
 
     const result = await cancelSubscription({ orderId: String(orderId), email: "  Camille.MARTIN@example.fr " });
 

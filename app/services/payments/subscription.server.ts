@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { products, type Order } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
@@ -98,9 +99,20 @@ async function ensureStripeCustomer(
   if (customerId) return customerId;
   const email = order.customerEmail ?? input.customerEmail ?? undefined;
   const name = order.customerName ?? input.customerName ?? undefined;
+  const attempt = `${order.id}-customer-${order.stripeCustomerId ?? "first"}`;
+  // Test clocks (demo mode, or STRIPE_TEST_CLOCKS=1 with test keys): the customer lives on its own
+  // clock, which the admin advances to simulate the next renewal (subscriptions/test-clock.server.ts).
+  const testClock = getConfig().stripe.testClocks
+    ? (
+        await stripe.testHelpers.testClocks.create(
+          { frozen_time: Math.floor(Date.now() / 1000), name: `Abonnement commande ${order.id}` },
+          { idempotencyKey: `order-${attempt}-clock` },
+        )
+      ).id
+    : undefined;
   const customer = await stripe.customers.create(
-    { email, name, metadata: { orderId: String(order.id) } },
-    { idempotencyKey: `order-${order.id}-customer-${order.stripeCustomerId ?? "first"}` },
+    { email, name, metadata: { orderId: String(order.id) }, ...(testClock ? { test_clock: testClock } : {}) },
+    { idempotencyKey: `order-${attempt}` },
   );
   recordStripeCustomer(order.id, customer.id);
   return customer.id;
