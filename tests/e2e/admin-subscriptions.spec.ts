@@ -1,32 +1,18 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { gotoReady } from "../helpers/e2e";
 import { signIn } from "./admin-fixtures";
-import { expect, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
+import { expect, test } from "./checkout-fixtures";
+import { adminApi, buySubscription, emailText, linkTo } from "./subscription-fixtures";
 
 /**
  * The admin's subscriptions: a shopper subscribes with card 4242; the admin finds the
  * subscription, simulates its next renewal on the customer's test clock (demo mode: the
- * emulator's), and sees the renewal order and its email. With JavaScript and without.
+ * emulator's), and sees the renewal order and its email; the customer's own page, opened from
+ * the renewal email's link, shows both orders. With JavaScript and without.
  */
 
-/** A subscription bought with 4242 through the checkout drawer, in a JavaScript context of its own: its order number. */
-async function buySubscription(browser: Browser, baseURL: string) {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "fr-FR", timezoneId: "Europe/Paris" });
-  const page = await context.newPage();
-  try {
-    const { form, orderId } = await reachPaymentStep(page);
-    await form.getByRole("radio", { name: /Abonnement/ }).check();
-    await form.getByRole("checkbox", { name: /J'accepte l'abonnement/ }).check();
-    await payWithCard(form);
-    await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
-    return orderId;
-  } finally {
-    await context.close();
-  }
-}
-
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 150_000 });
 
 /** No serious or critical axe violation, and no sideways scroll of the page. */
 async function expectAccessible(page: Page, label: string) {
@@ -38,7 +24,7 @@ async function expectAccessible(page: Page, label: string) {
 }
 
 test("the admin simulates the next renewal: the renewal order and its email appear", async ({ page, browser, baseURL, javaScriptEnabled }) => {
-  const orderId = await buySubscription(browser, baseURL!);
+  const { orderId } = await buySubscription(browser, baseURL!);
   await signIn(page);
 
   // The list, found by the subscription's order number (the menu has the entry).
@@ -90,4 +76,14 @@ test("the admin simulates the next renewal: the renewal order and its email appe
   await expect(orderRow).toContainText("Commande reçue");
   await gotoReady(page, `/admin/emails?order=${renewalId}`, javaScriptEnabled);
   await expect(page.getByRole("main")).toContainText("Renouvellement d'abonnement payé");
+
+  // The customer's receipt links to their page, which now lists the first order and the renewal.
+  const receipt = await emailText(await adminApi(browser, baseURL!), renewalId, "renewal_receipt");
+  expect(receipt).toContain(`n°${renewalId}`);
+  await gotoReady(page, linkTo(receipt, "/mon-abonnement"), javaScriptEnabled);
+  await expect(page.getByRole("heading", { level: 1, name: "Mon abonnement" })).toBeVisible();
+  const customerOrders = page.getByTestId("subscription-orders");
+  await expect(customerOrders).toContainText(`Commande n°${orderId}`);
+  await expect(customerOrders).toContainText(`Commande n°${renewalId}`);
+  await expect(customerOrders.getByRole("link", { name: /^Suivre la commande n°/ })).toHaveCount(2);
 });

@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
-import { CUSTOMER, expect, payWithCard, reachPaymentStep, test } from "./checkout-fixtures";
+import { CUSTOMER, expect, test } from "./checkout-fixtures";
+import { buySubscription } from "./subscription-fixtures";
 
 /**
  * Online cancellation of a subscription (/abonnement/resilier), with JavaScript and without:
@@ -68,28 +69,6 @@ async function stripeGet(page: Page, path: string) {
   const response = await page.request.get(`${EMULATOR}${path}`, { headers: emulatorAuth() });
   expect(response.status()).toBe(200);
   return response.json();
-}
-
-/** A subscription bought with 4242 through the checkout drawer, in a JavaScript context of its own. */
-async function buySubscription(browser: Browser, baseURL: string) {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "fr-FR", timezoneId: "Europe/Paris" });
-  const page = await context.newPage();
-  try {
-    const { form, orderId } = await reachPaymentStep(page);
-    await form.getByRole("radio", { name: /Abonnement/ }).check();
-    await form.getByRole("checkbox", { name: /J'accepte l'abonnement/ }).check();
-    await payWithCard(form);
-    await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
-    const order = await (await page.request.get(`/api/orders/${orderId}`)).json();
-    expect(order).toMatchObject({ paymentStatus: "paid" });
-    // The public order view has no Stripe ids: ask the emulator which subscription the order created.
-    const created = await stripeGet(page, "/v1/events?type=customer.subscription.created&limit=100");
-    const sub = (created.data as StripeEvent[]).find((e) => e.data.object.metadata?.orderId === orderId)?.data.object;
-    expect(sub?.id).toMatch(/^sub_/);
-    return { orderId, subscriptionId: sub!.id };
-  } finally {
-    await context.close();
-  }
 }
 
 test.describe("a real subscription", () => {
