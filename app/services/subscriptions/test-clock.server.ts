@@ -117,11 +117,14 @@ export type SimulatedRenewal = {
   renewalNumber: number;
   /** The unpaid renewal invoice before the advance, if any. */
   unpaidInvoiceIdBefore: string | null;
+  /** The advance reached Stripe's next attempt at that invoice, and the invoice is still unpaid. */
+  retryFailed?: boolean;
 };
 
 /**
- * Advances the customer's test clock to just past the end of the paid period and waits until
- * it is ready: Stripe has charged the renewal and queued its webhooks. Refuses (409) a
+ * Advances the customer's test clock to just past the end of the paid period (past due: just
+ * past Stripe's next automatic attempt at the unpaid invoice) and waits until it is ready:
+ * Stripe has charged the renewal and queued its webhooks. Refuses (409) a
  * canceled or unpaid subscription, one without a clock, and outside demo or test-clock mode;
  * 504 when the clock is still advancing after `timeoutMs`.
  */
@@ -131,17 +134,23 @@ export async function simulateNextRenewal(subscriptionId: number, options: { tim
   const { stripe, record, sub } = found;
   // A previous advance still running: let it finish first.
   const clock = found.clock.status === "advancing" ? await waitUntilReady(stripe, found.clock.id, timing) : found.clock;
+  // Past due: the next thing that happens is Stripe's next automatic attempt at the unpaid invoice.
+  const unpaid = record.status === "past_due" && record.unpaidInvoiceId ? await retrieveOrNull(() => stripe.invoices.retrieve(record.unpaidInvoiceId!)) : null;
+  const retryAt = unpaid?.status === "open" && unpaid.next_payment_attempt && unpaid.next_payment_attempt > clock.frozen_time ? unpaid.next_payment_attempt : null;
   const periodEnd = periodEndOf(sub);
-  // Just past the end of the period; a renewal already due (a payment being retried): one more day.
-  const target = periodEnd !== null && periodEnd > clock.frozen_time ? periodEnd + HOUR : clock.frozen_time + DAY;
+  // Just past the retry, else just past the end of the period; a renewal already due with no retry planned: one more day.
+  const target = retryAt !== null ? retryAt + HOUR : periodEnd !== null && periodEnd > clock.frozen_time ? periodEnd + HOUR : clock.frozen_time + DAY;
   await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: target });
   const ready = await waitUntilReady(stripe, clock.id, timing);
+  // A retry Stripe made and that failed again: the same invoice, still open (no new email: one per invoice).
+  const retried = unpaid && retryAt !== null ? await retrieveOrNull(() => stripe.invoices.retrieve(unpaid.id!)) : null;
   return {
     subscriptionId: record.id,
     clockId: clock.id,
     frozenTime: new Date(ready.frozen_time * 1000).toISOString(),
     renewalNumber: record.renewalCount + 1,
     unpaidInvoiceIdBefore: record.unpaidInvoiceId,
+    retryFailed: retried?.status === "open",
   };
 }
 
@@ -167,7 +176,9 @@ export async function awaitRenewalOutcome(simulated: SimulatedRenewal, options: 
       .get();
     if (order) return { outcome: "order_created", orderId: order.id, renewalNumber };
     const record = findSubscription(getDb(), subscriptionId);
-    if (record?.status === "past_due" && record.unpaidInvoiceId && record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore) return { outcome: "payment_failed", renewalNumber };
+    if (record?.status === "past_due" && record.unpaidInvoiceId && (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)) {
+      return { outcome: "payment_failed", renewalNumber };
+    }
     if (record?.status === "canceled") return { outcome: "ended", renewalNumber };
     if (Date.now() >= deadline) return { outcome: "pending", renewalNumber };
     await sleep(options.pollMs ?? 100);
