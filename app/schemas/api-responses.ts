@@ -418,6 +418,25 @@ const subscriptionSummaryShape = {
   createdAt: isoDateSchema,
 };
 
+/** One subscription as the list and the detail show it (their examples). */
+const subscriptionSummaryExample = {
+  id: 12,
+  customerName: "Camille Martin",
+  customerEmail: "camille.martin@example.fr",
+  packId: 2,
+  pack: "6 masques + 2 offerts",
+  quantity: 1,
+  amount: "25.90",
+  status: "active",
+  startedAt: "2026-10-01T10:05:00.000Z",
+  nextRenewalAt: "2026-11-28T10:05:00.000Z",
+  renewalCount: 1,
+  cancelAtPeriodEnd: false,
+  canceledAt: null,
+  firstOrderId: 123456789,
+  createdAt: "2026-10-01T10:00:00.000Z",
+};
+
 /** GET /api/admin/subscriptions: one page of subscriptions, the most recent first. */
 export const subscriptionListResponseSchema = z
   .strictObject({
@@ -432,21 +451,7 @@ export const subscriptionListResponseSchema = z
       {
         subscriptions: [
           {
-            id: 12,
-            customerName: "Camille Martin",
-            customerEmail: "camille.martin@example.fr",
-            packId: 2,
-            pack: "6 masques + 2 offerts",
-            quantity: 1,
-            amount: "25.90",
-            status: "active",
-            startedAt: "2026-10-01T10:05:00.000Z",
-            nextRenewalAt: "2026-11-28T10:05:00.000Z",
-            renewalCount: 1,
-            cancelAtPeriodEnd: false,
-            canceledAt: null,
-            firstOrderId: 123456789,
-            createdAt: "2026-10-01T10:00:00.000Z",
+            ...subscriptionSummaryExample,
           },
         ],
         total: 1,
@@ -509,21 +514,7 @@ export const subscriptionResponseSchema = z
   .meta({
     examples: [
       {
-        id: 12,
-        customerName: "Camille Martin",
-        customerEmail: "camille.martin@example.fr",
-        packId: 2,
-        pack: "6 masques + 2 offerts",
-        quantity: 1,
-        amount: "25.90",
-        status: "active",
-        startedAt: "2026-10-01T10:05:00.000Z",
-        nextRenewalAt: "2026-11-28T10:05:00.000Z",
-        renewalCount: 1,
-        cancelAtPeriodEnd: false,
-        canceledAt: null,
-        firstOrderId: 123456789,
-        createdAt: "2026-10-01T10:00:00.000Z",
+        ...subscriptionSummaryExample,
         stripeSubscriptionId: "sub_1QxYz",
         stripeCustomerId: "cus_Q1a2b3",
         unpaidInvoiceId: null,

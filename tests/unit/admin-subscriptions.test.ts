@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getToast } from "remix-toast";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions } from "~/db/schema";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
@@ -14,29 +14,13 @@ import { readSubscriptionFilters } from "~/schemas/admin-subscription";
 import { getAdminSubscription, listAdminSubscriptions } from "~/services/admin-subscriptions.server";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin.server";
 import { awaitRenewalOutcome, simulateNextRenewal, subscriptionTestClock } from "~/services/subscriptions/test-clock.server";
-import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import { getStripe } from "~/services/stripe.server";
 import { formRequest, getRequest, jsonRequest } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
-import { browserPay, CARDS, createTestOrder, deliverWebhooksToRoute, ownerRequest, routeArgs, startTestEmulator, stopTestEmulator } from "./payments-fixtures";
+import { browserPay, CARDS, createTestOrder, ownerRequest, routeArgs } from "./payments-fixtures";
+import { setUpTestEmulator } from "./emulator-fixtures";
 
-let emulator: StripeEmulatorHandle;
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(async () => {
-  await stopTestEmulator();
-});
-
-async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
-  deliverWebhooksToRoute(emulator);
-  try {
-    const result = await run();
-    await emulator.flushWebhooks();
-    return result;
-  } finally {
-    emulator.setWebhookTarget(null);
-  }
-}
+const { withWebhooks } = setUpTestEmulator();
 
 /** A subscription taken out as a shopper does (card 4242), its webhooks delivered: its record. */
 async function subscribed(card: string = CARDS.success) {

@@ -55,6 +55,23 @@ export function deliverWebhooksToRoute(emulator: StripeEmulatorHandle) {
   });
 }
 
+/**
+ * `withWebhooks(run)`: the emulator's webhooks go to the real route while `run` runs, and all of
+ * them are delivered before it answers.
+ */
+export function webhookDelivery(emulator: () => StripeEmulatorHandle) {
+  return async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
+    deliverWebhooksToRoute(emulator());
+    try {
+      const result = await run();
+      await emulator().flushWebhooks();
+      return result;
+    } finally {
+      emulator().setWebhookTarget(null);
+    }
+  };
+}
+
 export function webhookRequest(payload: string, signature: string | null) {
   return new Request("http://localhost:3000/api/stripe/webhook", {
     method: "POST",

@@ -1,34 +1,25 @@
 import type Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
 import { action as attachAction } from "~/routes/api.attach-payment-method";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
 import { action as startAction } from "~/routes/api.payments.start";
-import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import { getStripe } from "~/services/stripe.server";
 import {
   browserPay,
   CARDS,
   createTestOrder,
-  deliverWebhooksToRoute,
   getOrder,
   jsonRequest,
   ownerRequest,
   productStock,
   routeArgs,
-  startTestEmulator,
-  stopTestEmulator,
 } from "./payments-fixtures";
+import { setUpTestEmulator } from "./emulator-fixtures";
 
-let emulator: StripeEmulatorHandle;
+const { emulator, withWebhooks } = setUpTestEmulator();
 const DAY = 86_400;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(async () => {
-  await stopTestEmulator();
-});
 
 async function createSubscription(body: Record<string, unknown>) {
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", body)));
@@ -38,17 +29,6 @@ async function createSubscription(body: Record<string, unknown>) {
 async function confirm(orderId: number) {
   const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId })));
   return (await response.json()) as { paid: boolean };
-}
-
-async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
-  deliverWebhooksToRoute(emulator);
-  try {
-    const result = await run();
-    await emulator.flushWebhooks();
-    return result;
-  } finally {
-    emulator.setWebhookTarget(null);
-  }
 }
 
 describe("subscription", () => {
@@ -103,7 +83,7 @@ describe("subscription", () => {
     expect(await confirm(orderId)).toMatchObject({ paid: true });
     expect(productStock()).toBe(stockBefore - 1);
 
-    const invoicePaid = emulator.events.find(
+    const invoicePaid = emulator().events.find(
       (e) => e.type === "invoice.paid" && (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details?.subscription === created.body.subscriptionId,
     );
     expect(invoicePaid).toBeDefined();
@@ -128,7 +108,7 @@ describe("subscription", () => {
 
     // A renewal 4 weeks later is charged to that card: an order of its own (subscription-renewals.test.ts), the first one untouched.
     const renewal = await withWebhooks(async () => {
-      const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${sub.id}/renew`, {
+      const response = await fetch(`${emulator().url}/v1/test_helpers/emulator/subscriptions/${sub.id}/renew`, {
         method: "POST",
         headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
       });

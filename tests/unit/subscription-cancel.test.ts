@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ShopError } from "~/lib/shop-error";
 import { action as pageAction } from "~/routes/abonnement.resilier";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as startAction } from "~/routes/api.payments.start";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
-import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import { getStripe } from "~/services/stripe.server";
 import {
   cancelSubscription,
   resetSubscriptionCancelRateLimit,
@@ -15,39 +15,20 @@ import {
   browserPay,
   CARDS,
   createTestOrder,
-  deliverWebhooksToRoute,
   getOrder,
   ownerRequest,
   replayEvent,
   routeArgs,
-  startTestEmulator,
-  stopTestEmulator,
 } from "./payments-fixtures";
+import { setUpTestEmulator } from "./emulator-fixtures";
 
 const EMAIL = "camille.martin@example.fr"; // the checkout email of createTestOrder
 
-let emulator: StripeEmulatorHandle;
+const { emulator, withWebhooks } = setUpTestEmulator();
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(async () => {
-  await stopTestEmulator();
-});
 beforeEach(() => {
   resetSubscriptionCancelRateLimit();
 });
-
-async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
-  deliverWebhooksToRoute(emulator);
-  try {
-    const result = await run();
-    await emulator.flushWebhooks();
-    return result;
-  } finally {
-    emulator.setWebhookTarget(null);
-  }
-}
 
 /** A subscription order whose first charge was paid (4242), as after a real checkout. */
 async function paidSubscriptionOrder() {
@@ -65,7 +46,7 @@ async function subscriptionAtStripe(id: string) {
 }
 
 function deletedEvents(subscriptionId: string) {
-  return emulator.events.filter(
+  return emulator().events.filter(
     (e) => e.type === "customer.subscription.deleted" && (e.data.object as { id: string }).id === subscriptionId,
   );
 }
@@ -106,7 +87,7 @@ describe("cancelSubscription", () => {
     // Stripe's signed webhook for it was emitted, and the shop accepts it without changing the date.
     const [deleted] = deletedEvents(subscriptionId);
     expect(deleted).toBeDefined();
-    expect(await (await replayEvent(emulator, deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
+    expect(await (await replayEvent(emulator(), deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
     expect(getOrder(orderId).subscriptionCanceledAt).toBe(result.canceledAt);
   });
 
@@ -158,7 +139,7 @@ describe("cancelSubscription", () => {
     const atStripe = await subscriptionAtStripe(a.subscriptionId);
     expect(getOrder(a.orderId).subscriptionCanceledAt).toBe(new Date(atStripe.canceled_at! * 1000).toISOString());
     // That event was delivered: a replay is a duplicate.
-    expect(await (await replayEvent(emulator, deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({ outcome: "duplicate" });
+    expect(await (await replayEvent(emulator(), deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({ outcome: "duplicate" });
     expect(await cancelSubscription({ orderId: a.orderId, email: EMAIL })).toMatchObject({ outcome: "already_canceled" });
 
     // Cancelled at Stripe, webhook lost: Stripe refuses the second cancel; the shop records it anyway.

@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { emails, orderItems, orders, subscriptions } from "~/db/schema";
@@ -12,21 +12,19 @@ import { action as createSubscriptionAction } from "~/routes/api.create-subscrip
 import { listAdminOrders } from "~/services/admin-orders.server";
 import { renderEmail } from "~/services/email/render.server";
 import { invoicePayKeyMatches } from "~/services/invoice-link.server";
-import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
+import { getStripe } from "~/services/stripe.server";
 import {
   browserCreatePaymentMethod,
   browserPay,
   CARDS,
   createTestOrder,
-  deliverWebhooksToRoute,
   getOrder,
   ownerRequest,
   productStock,
   replayEvent,
   routeArgs,
-  startTestEmulator,
-  stopTestEmulator,
 } from "./payments-fixtures";
+import { setUpTestEmulator } from "./emulator-fixtures";
 
 const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
@@ -114,25 +112,7 @@ describe("the subscriptions migration", () => {
 // ---------------------------------------------------------------------------------------------
 // Renewals, through the emulator and the signed webhook route
 
-let emulator: StripeEmulatorHandle;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(async () => {
-  await stopTestEmulator();
-});
-
-async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
-  deliverWebhooksToRoute(emulator);
-  try {
-    const result = await run();
-    await emulator.flushWebhooks();
-    return result;
-  } finally {
-    emulator.setWebhookTarget(null);
-  }
-}
+const { emulator, withWebhooks } = setUpTestEmulator();
 
 /** A subscription whose first invoice is paid at Stripe (its webhooks delivered or not). */
 async function subscribed(options: { webhooks?: boolean } = {}) {
@@ -147,7 +127,7 @@ async function subscribed(options: { webhooks?: boolean } = {}) {
 
 /** The next period at Stripe: its invoice charged to the subscription's card (the emulator's helper). */
 async function renew(subscriptionId: string): Promise<Stripe.Invoice> {
-  const response = await fetch(`${emulator.url}/v1/test_helpers/emulator/subscriptions/${subscriptionId}/renew`, {
+  const response = await fetch(`${emulator().url}/v1/test_helpers/emulator/subscriptions/${subscriptionId}/renew`, {
     method: "POST",
     headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
   });
@@ -177,7 +157,7 @@ function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
 }
 
 function eventsFor(type: string, objectId: string) {
-  return emulator.events.filter((e) => e.type === type && (e.data.object as { id: string }).id === objectId);
+  return emulator().events.filter((e) => e.type === type && (e.data.object as { id: string }).id === objectId);
 }
 
 describe("subscription renewals", () => {
@@ -241,7 +221,7 @@ describe("subscription renewals", () => {
     for (let i = 0; i < 2; i++) {
       const again = structuredClone(paidEvent);
       again.id = `${paidEvent.id}_retry${i}`;
-      expect((await replayEvent(emulator, again)).status).toBe(200);
+      expect((await replayEvent(emulator(), again)).status).toBe(200);
     }
     expect(renewalOrders(row.id)).toHaveLength(1);
     expect(productStock()).toBe(stockBefore - 1);
@@ -281,13 +261,13 @@ describe("subscription renewals", () => {
     expect(renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1 }]);
 
     // The first payment's webhook, late: the first order paid, the record kept as it is.
-    const firstInvoicePaid = emulator.events.find(
+    const firstInvoicePaid = emulator().events.find(
       (e) =>
         e.type === "invoice.paid" &&
         (e.data.object as unknown as Stripe.Invoice).billing_reason === "subscription_create" &&
         (e.data.object as unknown as Stripe.Invoice).parent?.subscription_details?.subscription === subscriptionId,
     )!;
-    expect((await replayEvent(emulator, firstInvoicePaid)).status).toBe(200);
+    expect((await replayEvent(emulator(), firstInvoicePaid)).status).toBe(200);
     expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", subscriptionId: row.id });
     expect(record(subscriptionId)).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: row.currentPeriodEnd });
   });
@@ -310,7 +290,7 @@ describe("subscription renewals", () => {
     const [failedEvent] = eventsFor("invoice.payment_failed", invoice.id!);
     const again = structuredClone(failedEvent);
     again.id = `${failedEvent.id}_retry`;
-    expect((await replayEvent(emulator, again)).status).toBe(200);
+    expect((await replayEvent(emulator(), again)).status).toBe(200);
     const sent = emailsOf("renewal_payment_failed", orderId);
     expect(sent).toHaveLength(1);
     const payUrl = (sent[0].payload as { payUrl: string }).payUrl;
@@ -344,7 +324,7 @@ describe("subscription renewals", () => {
       api_version: eventsFor("customer.subscription.updated", subscriptionId)[0]?.["api_version" as never] ?? null,
       data: { object: { ...sub, status: "unpaid" }, previous_attributes: { status: "past_due" } },
     };
-    expect((await replayEvent(emulator, unpaid)).status).toBe(200);
+    expect((await replayEvent(emulator(), unpaid)).status).toBe(200);
     const row = record(subscriptionId)!;
     expect(row.status).toBe("canceled");
     expect(row.canceledAt).not.toBeNull();

@@ -1,7 +1,5 @@
-import type { Stripe } from "@stripe/stripe-js";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { usePublicConfig } from "~/lib/public-config";
-import { loadShopStripe } from "./payment-stripe-loader";
+import { lazy, Suspense } from "react";
+import { useShopStripe } from "./useShopStripe";
 
 export type PaymentStepProps = {
   orderId: number;
@@ -28,33 +26,7 @@ const PaymentForm = lazy(() => import("./PaymentForm").then((m) => ({ default: m
  * Stripe.js (or, in demo mode, the local emulator's stand-in) is loaded here and nowhere else.
  */
 export function PaymentStep(props: PaymentStepProps) {
-  const config = usePublicConfig();
-  const [stripe, setStripe] = useState<Promise<Stripe | null> | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const mode = config?.mode;
-  const key = config?.stripePublishableKey;
-
-  useEffect(() => {
-    if (!mode || !key) {
-      setLoadFailed(true);
-      return;
-    }
-    let active = true;
-    const loading = loadShopStripe({ mode, stripePublishableKey: key }).then(
-      (instance) => {
-        if (!instance && active) setLoadFailed(true);
-        return instance;
-      },
-      () => {
-        if (active) setLoadFailed(true);
-        return null;
-      },
-    );
-    setStripe(loading);
-    return () => {
-      active = false;
-    };
-  }, [mode, key]);
+  const { stripe, loadFailed, demo } = useShopStripe();
 
   if (loadFailed) {
     return (
@@ -79,7 +51,7 @@ export function PaymentStep(props: PaymentStepProps) {
   if (!stripe) return loading;
   return (
     <Suspense fallback={loading}>
-      <PaymentForm {...props} stripe={stripe} demo={mode === "demo"} />
+      <PaymentForm {...props} stripe={stripe} demo={demo} />
     </Suspense>
   );
 }

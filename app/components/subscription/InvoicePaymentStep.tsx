@@ -1,7 +1,5 @@
-import type { Stripe } from "@stripe/stripe-js";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { loadShopStripe } from "~/components/checkout/payment-stripe-loader";
-import { usePublicConfig } from "~/lib/public-config";
+import { lazy, Suspense } from "react";
+import { useShopStripe } from "~/components/checkout/useShopStripe";
 
 export type InvoicePaymentProps = {
   amountCents: number;
@@ -17,33 +15,7 @@ const InvoicePaymentForm = lazy(() => import("./InvoicePaymentForm").then((m) =>
 
 /** The card payment of an unpaid renewal: Stripe.js (or the demo emulator's stand-in) is loaded here only, as on the checkout's payment step. */
 export function InvoicePaymentStep(props: InvoicePaymentProps) {
-  const config = usePublicConfig();
-  const [stripe, setStripe] = useState<Promise<Stripe | null> | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const mode = config?.mode;
-  const key = config?.stripePublishableKey;
-
-  useEffect(() => {
-    if (!mode || !key) {
-      setLoadFailed(true);
-      return;
-    }
-    let active = true;
-    const loading = loadShopStripe({ mode, stripePublishableKey: key }).then(
-      (instance) => {
-        if (!instance && active) setLoadFailed(true);
-        return instance;
-      },
-      () => {
-        if (active) setLoadFailed(true);
-        return null;
-      },
-    );
-    setStripe(loading);
-    return () => {
-      active = false;
-    };
-  }, [mode, key]);
+  const { stripe, loadFailed, demo } = useShopStripe();
 
   if (loadFailed) {
     return (
@@ -72,7 +44,7 @@ export function InvoicePaymentStep(props: InvoicePaymentProps) {
   }
   return (
     <Suspense fallback={loading}>
-      <InvoicePaymentForm {...props} stripe={stripe} demo={mode === "demo"} />
+      <InvoicePaymentForm {...props} stripe={stripe} demo={demo} />
     </Suspense>
   );
 }

@@ -4,9 +4,9 @@ import { formatDate } from "~/lib/dates";
 import { ShopError } from "~/lib/shop-error";
 import type { AdminSubscriptionCancel } from "~/schemas/admin-subscription";
 import { markSubscriptionCanceled } from "~/services/payments/payment-state.server";
-import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { findSubscription, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "./record.server";
+import { cancelAtStripeNow } from "./stripe-cancel.server";
 
 /**
  * The shop's own cancellations, from the back office: now (Stripe ends the subscription at
@@ -30,21 +30,6 @@ function loadCancellable(id: number): Subscription {
   return record;
 }
 
-/** Ends the subscription at Stripe now (already ended there: its date); Stripe's own failures propagate. */
-async function cancelAtStripeNow(stripeSubscriptionId: string): Promise<{ canceledAtSeconds: number | null }> {
-  const stripe = await getStripe();
-  try {
-    const sub = await stripe.subscriptions.cancel(stripeSubscriptionId);
-    return { canceledAtSeconds: sub.canceled_at ?? sub.ended_at ?? null };
-  } catch (error) {
-    // Already ended at Stripe (or gone): nothing can be charged any more.
-    if (!isStripeError(error) || error.type !== "StripeInvalidRequestError") throw error;
-    const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(stripeSubscriptionId));
-    if (sub && sub.status !== "canceled" && sub.status !== "incomplete_expired") throw error;
-    return { canceledAtSeconds: sub?.canceled_at ?? sub?.ended_at ?? null };
-  }
-}
-
 export type AdminCancelOutcome = { outcome: "canceled" | "cancel_scheduled"; subscriptionId: number };
 
 /**
@@ -62,8 +47,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     }
     return { outcome: "cancel_scheduled", subscriptionId: id };
   }
-  const { canceledAtSeconds } = await cancelAtStripeNow(record.stripeSubscriptionId);
-  const canceledAt = new Date(canceledAtSeconds ? canceledAtSeconds * 1000 : Date.now()).toISOString();
+  const { canceledAt } = await cancelAtStripeNow(record.stripeSubscriptionId);
   if (record.firstOrderId) {
     // The cancellation email goes to the customer of the first order (the webhook may have recorded it first: once).
     markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");

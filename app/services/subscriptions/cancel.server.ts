@@ -2,9 +2,8 @@ import type { Order, Subscription } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
-import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
-import { getStripe } from "~/services/stripe.server";
 import { assertNotLimited, cancelFailuresByAddress } from "~/services/limits.server";
+import { cancelAtStripeNow } from "./stripe-cancel.server";
 
 /**
  * Online cancellation of a subscription (article L215-1-1 du Code de la consommation):
@@ -86,23 +85,8 @@ async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: st
   if (order.subscriptionCanceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: order.subscriptionCanceledAt };
   }
-  const stripe = await getStripe();
-  const subscriptionId = order.stripeSubscriptionId;
-  let canceledAtSeconds: number | null = null;
-  let outcome: SubscriptionCancelResult["outcome"] = "canceled";
-  try {
-    const sub = await stripe.subscriptions.cancel(subscriptionId);
-    canceledAtSeconds = sub.canceled_at ?? sub.ended_at ?? null;
-  } catch (error) {
-    // Already cancelled at Stripe (Stripe answers resource_missing), or gone: nothing can be charged any more.
-    if (!isStripeError(error) || error.type !== "StripeInvalidRequestError") throw error;
-    const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(subscriptionId));
-    if (sub && sub.status !== "canceled" && sub.status !== "incomplete_expired") throw error;
-    canceledAtSeconds = sub?.canceled_at ?? sub?.ended_at ?? null;
-    outcome = "already_canceled";
-  }
-
-  const canceledAt = new Date(canceledAtSeconds ? canceledAtSeconds * 1000 : Date.now()).toISOString();
+  const { canceledAt, alreadyEnded } = await cancelAtStripeNow(order.stripeSubscriptionId);
+  const outcome: SubscriptionCancelResult["outcome"] = alreadyEnded ? "already_canceled" : "canceled";
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
   markSubscriptionCanceled(order.id, canceledAt, "customer");
   return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
