@@ -6,7 +6,7 @@ import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions } from "~/db/schema";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
-import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, deliverWebhooksToRoute, ownerRequest, routeArgs } from "./payments-fixtures";
+import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, ownerRequest, routeArgs, webhookDelivery } from "./payments-fixtures";
 
 /** Subscriptions driven through the emulator and the signed webhook route (see subscription-renewals.test.ts). */
 
@@ -14,16 +14,7 @@ import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, deliver
 export const FAILING_RENEWAL_CARD = "4000000000000341";
 
 export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
-  async function withWebhooks<T>(run: () => Promise<T>): Promise<T> {
-    deliverWebhooksToRoute(emulator());
-    try {
-      const result = await run();
-      await emulator().flushWebhooks();
-      return result;
-    } finally {
-      emulator().setWebhookTarget(null);
-    }
-  }
+  const withWebhooks = webhookDelivery(emulator);
 
   /** A subscription whose first invoice is paid, its webhooks delivered: its record is active. */
   async function subscribed() {
