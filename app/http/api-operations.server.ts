@@ -620,7 +620,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/settings",
     file: "app/routes/api.settings.ts",
     operationId: "getSettings",
-    summary: "Les six paramètres du site",
+    summary: "Les paramètres du site (coordonnées, identité du vendeur, transporteur par défaut)",
     tag: "Paramètres",
     auth: "public",
     success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },

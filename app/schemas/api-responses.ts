@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CARRIERS } from "~/lib/carriers";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
@@ -231,7 +232,7 @@ export const attachPaymentMethodResponseSchema = z.strictObject({
 export const webhookResponseSchema = z.strictObject({
   received: z.literal(true),
   type: z.string().describe("Type de l'événement Stripe"),
-  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
+  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "order_refunded", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
 });
 
 /**
@@ -324,7 +325,7 @@ export const userResponseSchema = z.strictObject({
 
 export const userListResponseSchema = z.array(userResponseSchema);
 
-/** getSettings: the six public site settings. */
+/** getSettings: the public site settings. */
 export const settingsResponseSchema = z.strictObject({
   siteName: z.string(),
   siteEmail: z.string(),
@@ -332,6 +333,10 @@ export const settingsResponseSchema = z.strictObject({
   siteAddress: z.string(),
   sitePhone: z.string(),
   siteFooterText: z.string(),
+  legalName: z.string().describe("Raison sociale du vendeur, sur les factures"),
+  siret: z.string().describe("SIRET du vendeur (14 chiffres ; le SIREN en est les 9 premiers)"),
+  vatNumber: z.string().describe("Numéro de TVA intracommunautaire du vendeur"),
+  defaultCarrier: z.enum(CARRIERS).describe("Transporteur des numéros de suivi saisis sans transporteur"),
 });
 
 // ---------------------------------------------------------------------------------------------
