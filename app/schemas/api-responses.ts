@@ -84,6 +84,8 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
 const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
+const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
+const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 
 /**
  * toApiOrderView: GET /api/orders/{id}, POST /api/orders and a token holder's PUT /api/orders/{id}.
@@ -110,6 +112,12 @@ export const publicOrderResponseSchema = z.strictObject({
   shipping: moneySchema.describe("Frais de port (offerts : \"0.00\")"),
   total: moneySchema,
   trackingNumber: nullableText,
+  trackingCarrier: carrier,
+  trackingCarrierName: nullableText.describe("Nom du transporteur (Colissimo, Chronopost, Mondial Relay, DPD)"),
+  trackingUrl: trackingUrl,
+  progressLabel: z
+    .string()
+    .describe("Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée »"),
   items: z.array(
     z.strictObject({
       id,
@@ -145,6 +153,8 @@ export const adminOrderResponseSchema = z.strictObject({
   customerName: z.string(),
   customerEmail: nullableText,
   trackingNumber: nullableText,
+  trackingCarrier: carrier,
+  trackingUrl: trackingUrl,
   shippingAddress: nullableText,
   shippingPostalCode: nullableText,
   shippingCity: nullableText,
