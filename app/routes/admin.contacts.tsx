@@ -107,7 +107,11 @@ const TABLE: TableDefinition<ContactRow> = {
       cell: (c) => (
         <span className="flex flex-col items-start gap-1">
           {c.name}
-          {c.status === "non_lu" ? <Badge tone="red">{CONTACT_STATUS_LABELS.non_lu}</Badge> : null}
+          {c.status === "non_lu" ? (
+            <span data-testid="unread-badge">
+              <Badge tone="red">{CONTACT_STATUS_LABELS.non_lu}</Badge>
+            </span>
+          ) : null}
         </span>
       ),
     },

@@ -24,7 +24,9 @@ export type RowProps = { className?: string } & { [data: `data-${string}`]: stri
 const thClass = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
 /** A card's line on a phone (label left, value right), a wrapping cell from 768 px. */
 const tdClass = "flex items-start justify-between gap-4 py-1.5 text-right [overflow-wrap:anywhere] md:table-cell md:px-3 md:py-3 md:text-left md:align-middle";
-const cardLabelClass = "shrink-0 pt-0.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 md:hidden";
+/** A card's label: the column's header, drawn from data-label by CSS (so the cell's text stays its value). */
+const cardLabelClass =
+  "before:shrink-0 before:pt-0.5 before:text-left before:text-xs before:font-semibold before:uppercase before:tracking-wide before:text-slate-500 before:content-[attr(data-label)] md:before:hidden";
 
 export type DataTableProps<Row> = {
   /** The accessible name of the scrolling region, e.g. 'Liste des produits'. */
@@ -79,18 +81,12 @@ export function DataTable<Row extends { id: number }>({ label, columns, rows, em
               return (
                 <tr key={row.id} className={`block px-4 py-3 hover:bg-slate-50 md:table-row md:p-0 ${className ?? ""}`} {...attributes}>
                   {columns.map((column) => (
-                    <td key={column.header} className={column.className ? `${tdClass} ${column.className}` : tdClass}>
-                      <span className={cardLabelClass} aria-hidden="true">
-                        {column.header}
-                      </span>
+                    <td key={column.header} data-label={column.header} className={`${tdClass} ${cardLabelClass} ${column.className ?? ""}`}>
                       <div className="min-w-0">{column.cell(row)}</div>
                     </td>
                   ))}
                   {actions ? (
-                    <td className={`${tdClass} font-normal`}>
-                      <span className={cardLabelClass} aria-hidden="true">
-                        Actions
-                      </span>
+                    <td data-label="Actions" className={`${tdClass} ${cardLabelClass} font-normal`}>
                       <div className="flex flex-wrap items-center justify-end gap-2 md:justify-start">{actions(row)}</div>
                     </td>
                   ) : null}
