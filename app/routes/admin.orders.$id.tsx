@@ -85,8 +85,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function Line({ label, value }: { label: string; value: string | null | undefined }) {
   return (
     <div className="flex justify-between gap-4 py-1.5 text-sm">
-      <dt className="text-ink-soft">{label}</dt>
-      <dd className="text-right font-medium">{value?.trim() ? value : "-"}</dd>
+      <dt className="shrink-0 text-ink-soft">{label}</dt>
+      <dd className="min-w-0 text-right font-medium [overflow-wrap:anywhere]">{value?.trim() ? value : "-"}</dd>
     </div>
   );
 }
@@ -150,7 +150,7 @@ export default function AdminOrderDetail() {
       >
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
           <span>Passée le {formatDateTime(order.createdAt)}</span>
-          <FulfilmentBadge status={order.status} />
+          {fulfilmentRefusal && order.paymentStatus !== "refunded" ? null : <FulfilmentBadge status={order.status} />}
           <PaymentBadge status={order.paymentStatus} />
           {order.isSubscription ? <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span> : null}
         </div>

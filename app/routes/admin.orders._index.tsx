@@ -13,7 +13,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
+import { FULFILMENT_STEPS, PAYMENT_LABELS, paymentReceived } from "~/lib/order-status";
 import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
@@ -83,7 +83,8 @@ const TABLE: TableDefinition<OrderRow> = {
       header: "Statut",
       cell: (o) => (
         <div className="flex flex-wrap gap-1">
-          <FulfilmentBadge status={o.status} />
+          {/* An unpaid checkout has no fulfilment step yet: its payment state only. */}
+          {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} /> : null}
           <PaymentBadge status={o.paymentStatus} />
         </div>
       ),

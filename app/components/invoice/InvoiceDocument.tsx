@@ -59,7 +59,10 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
         </div>
         <div className="sm:text-right">
           <h1 id="invoice-title" className="text-2xl font-semibold">
-            {TITLE[kind]} n°&nbsp;<span data-testid="invoice-number">{invoice.number}</span>
+            {TITLE[kind]} n°&nbsp;
+            <span className="whitespace-nowrap" data-testid="invoice-number">
+              {invoice.number}
+            </span>
           </h1>
           <p className="mt-2">Date d'émission : {formatDate(invoice.issuedAt)}</p>
           <p>
@@ -87,8 +90,31 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
         {buyer.email ? <p className="mt-1">{buyer.email}</p> : null}
       </section>
 
-      <div className="mt-6 overflow-x-auto print:overflow-visible">
-        <table className="w-full min-w-[36rem] text-left text-xs sm:text-sm print:min-w-0" data-testid="invoice-lines">
+      {/* On a phone, each line as a short list; the table from 640 px and on paper. */}
+      <ul className="mt-6 divide-y divide-slate-200 border-y border-slate-300 sm:hidden print:hidden" aria-label={credit ? "Lignes créditées" : "Lignes de la facture"}>
+        {doc.lines.map((line, i) => (
+          <li key={i} className="py-3">
+            <p className="font-medium">
+              {line.label}
+              {line.detail ? <span className="block text-xs font-normal text-slate-600">{line.detail}</span> : null}
+            </p>
+            <dl className="mt-1 grid grid-cols-[1fr_auto] gap-x-4 text-xs">
+              <dt>Quantité</dt>
+              <dd className="text-right tabular-nums">{line.quantity}</dd>
+              <dt>Prix unitaire HT</dt>
+              <dd className="text-right tabular-nums">{formatPrice(line.unitExcludingCents)}</dd>
+              <dt>Montant HT</dt>
+              <dd className="text-right tabular-nums">{formatPrice(line.excludingCents)}</dd>
+              <dt>TVA {formatVatRate(line.rateBp)}</dt>
+              <dd className="text-right tabular-nums">{formatPrice(line.vatCents)}</dd>
+              <dt className="font-semibold">Montant TTC</dt>
+              <dd className="text-right font-semibold tabular-nums">{formatPrice(line.includingCents)}</dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6 hidden sm:block print:block">
+        <table className="w-full text-left text-sm" data-testid="invoice-lines">
           <caption className="sr-only">{credit ? "Lignes créditées" : "Lignes de la facture"}</caption>
           <thead>
             <tr className="border-b border-slate-300">
