@@ -14,6 +14,7 @@ import { markOrderPaid, markOrderPaidIn, markOrderRefunded } from "~/services/pa
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { renderEmail } from "~/services/email/render.server";
 import { emails } from "~/db/schema";
+import { updateAdminOrder } from "~/services/admin-orders.server";
 import { getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
 
@@ -224,5 +225,17 @@ describe("carriers (lib/carriers.ts)", () => {
     expect(parseCarrier("Mondial Relay")).toBe("mondial_relay");
     expect(parseCarrier("mondial-relay")).toBe("mondial_relay");
     expect(parseCarrier("La Poste")).toBeNull();
+  });
+
+  it("the shipped email names the carrier and links its tracking page", () => {
+    const id = unpaidOrder();
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
+    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_shipped")!;
+    expect(row.payload).toEqual({ trackingNumber: "0987 6543", trackingCarrier: "dpd" });
+    const rendered = renderEmail(row);
+    expect(rendered.text).toContain("Transporteur : DPD");
+    expect(rendered.text).toContain("Suivre le colis sur le site de DPD : https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
+    expect(rendered.html).toContain("https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
   });
 });
