@@ -13,6 +13,7 @@ import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
 import { pageMeta } from "~/lib/meta";
+import { usePublicConfig } from "~/lib/public-config";
 import { settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
@@ -44,6 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AdminSettings() {
   const { settings } = useLoaderData<typeof loader>();
+  const demo = usePublicConfig()?.mode === "demo";
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formAction === "/admin/settings";
@@ -80,6 +82,12 @@ export default function AdminSettings() {
             <p className="mb-3 text-sm text-ink-soft">
               Imprimées sur chaque facture et chaque avoir, avec l'adresse ci-dessus. Une facture déjà émise garde les informations de sa date d'émission.
             </p>
+            {demo ? (
+              <p className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="demo-seller-note">
+                Boutique de démonstration : ces informations sont celles d'une société fictive. Remplacez-les par celles de votre société avant votre première
+                vente.
+              </p>
+            ) : null}
             <Field label="Raison sociale" field={fields.legalName} autoComplete="off" />
             <Field label="SIRET" field={fields.siret} autoComplete="off" inputMode="numeric" hint="14 chiffres ; le SIREN en est les 9 premiers." />
             <Field label="Numéro de TVA intracommunautaire" field={fields.vatNumber} autoComplete="off" />
