@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { getDb } from "~/db/client.server";
+import { getDb, openDatabase } from "~/db/client.server";
 import { invoiceCounters, invoices, orders } from "~/db/schema";
 import { carrierTrackingUrl, parseCarrier } from "~/lib/carriers";
 import { excludingVat, vatLine, vatTotals } from "~/lib/vat";
@@ -117,6 +117,29 @@ describe("invoice numbering", () => {
     const before = getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last;
     expect(getDb().transaction((tx) => issueInvoiceIn(tx, b))!.number).toBe(nb);
     expect(getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
+  });
+
+  it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", () => {
+    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    // Another process's connection to the same database file, in the middle of a payment.
+    const other = openDatabase(process.env.DATABASE_URL!, { adminUsername: "admin", adminPassword: "motdepasse-test-1" });
+    const here = globalThis.__shopDb!.sqlite;
+    here.pragma("busy_timeout = 50");
+    try {
+      other.sqlite.exec("BEGIN IMMEDIATE");
+      expect(markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
+      // This process cannot issue a number meanwhile (the database is locked): nothing of its payment is written.
+      expect(() => markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toThrow(/locked|busy/i);
+      expect(findInvoice(b, "invoice")).toBeUndefined();
+      other.sqlite.exec("COMMIT");
+      expect(markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toBe(true);
+      const [na, nb] = [findInvoice(a, "invoice")!.number, findInvoice(b, "invoice")!.number];
+      expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
+    } finally {
+      if (other.sqlite.inTransaction) other.sqlite.exec("ROLLBACK");
+      other.sqlite.close();
+      here.pragma("busy_timeout = 5000");
+    }
   });
 
   it("starts a new sequence each year", () => {
