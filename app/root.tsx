@@ -9,6 +9,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useMatches,
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
@@ -69,6 +70,8 @@ export default function App() {
   const data = useLoaderData<typeof loader>();
   // The back office has its own frame: no shop header and footer under /admin.
   const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
+  // Invoices and credit notes (route handle `printable`): no demo banner, and nothing but the document in print.
+  const printable = useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
   const cartDrawer = useCartDrawerState();
   // Marks the page interactive (tests wait for it before clicking).
   useEffect(() => {
@@ -79,12 +82,20 @@ export default function App() {
       <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Aller au contenu
       </a>
-      {data.config.mode === "demo" ? <DemoBanner /> : null}
-      {adminArea ? null : <Header cartCount={data.cartCount} onCartClick={cartDrawer.onCartClick} />}
+      {data.config.mode === "demo" && !printable ? <DemoBanner /> : null}
+      {adminArea ? null : (
+        <div className="contents print:hidden">
+          <Header cartCount={data.cartCount} onCartClick={cartDrawer.onCartClick} />
+        </div>
+      )}
       <main id="contenu" className="flex-1">
         <Outlet />
       </main>
-      {adminArea ? null : <Footer settings={data.settings} />}
+      {adminArea ? null : (
+        <div className="contents print:hidden">
+          <Footer settings={data.settings} />
+        </div>
+      )}
       <CartDrawer drawer={cartDrawer} />
       <Toaster toast={data.toast} />
     </Document>

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Carrier } from "../lib/carriers";
+import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
@@ -126,6 +128,8 @@ export const orders = sqliteTable(
     shippingCity: text("shipping_city"),
     shippingCountry: text("shipping_country"),
     trackingNumber: text("tracking_number"),
+    /** The carrier of the tracking number (lib/carriers.ts); null: the settings' default carrier. */
+    trackingCarrier: text("tracking_carrier").$type<Carrier>(),
     isSubscription: integer("is_subscription", { mode: "boolean" }).notNull().default(false),
     stripeCustomerId: text("stripe_customer_id"),
     stripePaymentIntentId: text("stripe_payment_intent_id"),
@@ -245,8 +249,82 @@ export const siteSettings = sqliteTable("site_settings", {
   siteAddress: text("site_address").notNull(),
   sitePhone: text("site_phone").notNull(),
   siteFooterText: text("site_footer_text").notNull(),
+  // The seller's identity on invoices and credit notes (Code de commerce L441-9).
+  legalName: text("legal_name").notNull().default(""),
+  /** 14 digits; the SIREN is its first 9. */
+  siret: text("siret").notNull().default(""),
+  /** Intra-community VAT number, e.g. FR51921458303. */
+  vatNumber: text("vat_number").notNull().default(""),
+  /** The carrier of the tracking numbers entered without one (lib/carriers.ts). */
+  defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
   ...timestamps,
 });
+
+// ---------------------------------------------------------------------------------------------
+// Invoices and credit notes (services/invoices.server.ts)
+
+export const INVOICE_KINDS = ["invoice", "credit_note"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/** What an invoice says, frozen when it is issued: later changes to the settings or the order never alter it. */
+export type InvoiceDocument = {
+  seller: { legalName: string; address: string; siren: string; siret: string; vatNumber: string; email: string; phone: string };
+  buyer: { name: string; email: string | null; address: string | null; postalCode: string | null; city: string | null; country: string | null };
+  orderId: number;
+  orderedAt: string;
+  paidAt: string;
+  lines: VatLine[];
+  totals: VatTotals;
+  /** A credit note: the invoice it cancels. */
+  invoiceNumber?: string;
+  invoiceIssuedAt?: string;
+};
+
+/**
+ * An invoice, issued once when an order is paid, or a credit note (avoir), issued once when a
+ * paid order is refunded, in the same transaction as the payment state. Numbers follow one
+ * sequence per kind and per year, with no gap: F2026-000001..., A2026-000001...
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
+    number: text("number").notNull(),
+    /** The year of the sequence (Europe/Paris) and the position in it. */
+    year: integer("year").notNull(),
+    sequence: integer("sequence").notNull(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** A credit note: the invoice it cancels. */
+    creditedInvoiceId: integer("credited_invoice_id").references((): AnySQLiteColumn => invoices.id),
+    issuedAt: text("issued_at").notNull(),
+    totalExcludingCents: integer("total_excluding_cents").notNull(),
+    totalVatCents: integer("total_vat_cents").notNull(),
+    totalIncludingCents: integer("total_including_cents").notNull(),
+    document: text("document", { mode: "json" }).$type<InvoiceDocument>().notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_number_idx").on(t.number),
+    uniqueIndex("invoices_kind_year_sequence_idx").on(t.kind, t.year, t.sequence),
+    // One invoice and at most one credit note per order.
+    uniqueIndex("invoices_order_kind_idx").on(t.orderId, t.kind),
+  ],
+);
+
+/** The last number given in each sequence (kind and year), incremented in the issuing transaction. */
+export const invoiceCounters = sqliteTable(
+  "invoice_counters",
+  {
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
+    year: integer("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.year] })],
+);
+
+export type Invoice = typeof invoices.$inferSelect;
 
 /** Stripe events already handled, so a replayed webhook changes nothing. */
 export const stripeEvents = sqliteTable("stripe_events", {

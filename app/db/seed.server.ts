@@ -1,5 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { Carrier } from "~/lib/carriers";
+import { COMPANY } from "~/lib/company";
 import { hashPasswordSync } from "~/lib/passwords.server";
 import * as schema from "./schema";
 
@@ -25,7 +27,17 @@ export const DEFAULT_SETTINGS = {
   siteAddress: "12 rue des Lilas\n75011 Paris\nFrance",
   sitePhone: "01 84 60 12 34",
   siteFooterText: "© 2026 Maison Éclat. Tous droits réservés.",
+  ...demoSellerIdentity(),
+  defaultCarrier: "colissimo" as Carrier,
 };
+
+/**
+ * The seller's identity on invoices: the demo company of the legal texts (lib/company.ts), a
+ * fictitious one. A real shop replaces it in the settings before its first sale.
+ */
+function demoSellerIdentity(): { legalName: string; siret: string; vatNumber: string } {
+  return { legalName: COMPANY.legalName, siret: `${COMPANY.siren} 00017`, vatNumber: COMPANY.vatNumber.replace(/\s+/g, "") };
+}
 
 /** Idempotent: safe to run at every start. Never overwrites data an admin changed. */
 export function seed(
@@ -34,6 +46,8 @@ export function seed(
 ) {
   db.insert(schema.products).values(SEED_PRODUCT).onConflictDoNothing().run();
   db.insert(schema.siteSettings).values(DEFAULT_SETTINGS).onConflictDoNothing().run();
+  // A database made before the seller's identity was kept gets the demo company's (never over an admin's).
+  db.update(schema.siteSettings).set(demoSellerIdentity()).where(eq(schema.siteSettings.legalName, "")).run();
   const admin = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername)).get();
   if (!admin) {
     db.insert(schema.users)

@@ -22,6 +22,8 @@ export type OrderConfirmationData = {
   termsFileName: string;
   /** The first renewal of a subscription (ISO): day 30. */
   firstRenewalAt: string | null;
+  /** The order's invoice, issued with the payment: its number and the customer's signed link. */
+  invoice?: { number: string; url: string } | null;
 } & WithSubscriptionUrl;
 
 const deliveryEstimate = `Votre colis est expédié sous ${DELIVERY.shippedWithin} et vous parvient en ${DELIVERY.arrival}, en colis suivi.`;
@@ -65,6 +67,15 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
       />
       <SubHeading>Votre commande</SubHeading>
       <OrderLines order={order} />
+      {data.invoice ? (
+        <Paragraph>
+          Votre facture n°{data.invoice.number} est disponible :{" "}
+          <a href={data.invoice.url} style={LINK_STYLE}>
+            télécharger ma facture
+          </a>
+          .
+        </Paragraph>
+      ) : null}
 
       {subscription ? (
         <Box>
@@ -119,6 +130,7 @@ function orderConfirmationText(data: OrderConfirmationData): string {
     heading("Votre commande"),
     `Commande : n°${order.id}\nDate : ${formatDate(order.createdAt)}\nFormule : ${order.isSubscription ? "Abonnement (toutes les 4 semaines)" : "Achat unique"}`,
     orderLinesText(order),
+    data.invoice ? `Votre facture n°${data.invoice.number} : ${data.invoice.url}` : null,
     subscription && heading("Votre abonnement"),
     subscription && `${subscription.charges}\n${subscription.cancel}\nPour résilier : ${subscription.cancelUrl}`,
     subscription && subscriptionPageText(data.subscriptionUrl),

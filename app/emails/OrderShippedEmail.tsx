@@ -1,15 +1,23 @@
 import { DELIVERY } from "~/lib/brand";
 import { htmlDocument } from "./document";
+import { LINK_STYLE } from "./theme";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
 import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
-export type OrderShippedData = { shop: EmailShop; order: EmailOrder; trackingNumber: string | null };
+export type OrderShippedData = {
+  shop: EmailShop;
+  order: EmailOrder;
+  trackingNumber: string | null;
+  /** The carrier's name, and its page to follow the parcel (lib/carriers.ts). */
+  carrier?: string | null;
+  carrierUrl?: string | null;
+};
 
 const arrival = `Votre colis vous parvient en ${DELIVERY.arrival} à compter de son expédition.`;
 
-function OrderShippedEmail({ shop, order, trackingNumber }: OrderShippedData) {
+function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }: OrderShippedData) {
   const hello = order.customerFirstName || order.customerName;
   return (
     <EmailLayout shop={shop} title={orderShippedSubject(order)} preheader={`Bonne nouvelle ${hello} : votre commande n°${order.id} est en route.`}>
@@ -19,9 +27,18 @@ function OrderShippedEmail({ shop, order, trackingNumber }: OrderShippedData) {
       <DetailRows
         rows={[
           ["Commande", `n°${order.id}`],
+          ...(carrier ? [["Transporteur", carrier] as [string, string]] : []),
           ["Numéro de suivi", trackingNumber ?? "non communiqué"],
         ]}
       />
+      {carrierUrl && carrier ? (
+        <Paragraph>
+          Suivez votre colis sur le site de {carrier} :{" "}
+          <a href={carrierUrl} style={LINK_STYLE}>
+            suivre mon colis {trackingNumber}
+          </a>
+        </Paragraph>
+      ) : null}
       <Button href={order.trackingUrl}>Suivre ma commande</Button>
       <SubHeading>Adresse de livraison</SubHeading>
       <AddressBlock order={order} />
@@ -34,11 +51,13 @@ export function orderShippedSubject(order: Pick<EmailOrder, "id">) {
 }
 
 export function orderShippedEmail(data: OrderShippedData): EmailContent {
-  const { shop, order, trackingNumber } = data;
+  const { shop, order, trackingNumber, carrier, carrierUrl } = data;
   const text = paragraphs(
     `Bonjour ${oneLine(order.customerFirstName || order.customerName)},`,
     `Votre commande n°${order.id} a été expédiée. ${arrival}`,
+    carrier ? `Transporteur : ${carrier}` : null,
     trackingNumber ? `Numéro de suivi : ${oneLine(trackingNumber)}` : null,
+    carrierUrl && carrier ? `Suivre le colis sur le site de ${carrier} : ${carrierUrl}` : null,
     `Suivre ma commande : ${order.trackingUrl}`,
     heading("Adresse de livraison"),
     addressText(order),

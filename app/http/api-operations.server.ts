@@ -177,9 +177,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.orders.ts",
     operationId: "listOrders",
     summary: "Liste des commandes, les plus récentes d'abord",
+    description:
+      "Par défaut, les commandes payées (ou remboursées depuis) : un panier dont le paiement n'a pas été reçu n'est pas une commande. " +
+      "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`.",
     tag: "Commandes",
     auth: "admin",
     query: [
+      { name: "view", description: "orders (par défaut) : commandes payées ou remboursées ; unpaid : paniers en attente de paiement ; all : tout", schema: { type: "string", enum: ["orders", "unpaid", "all"] } },
       { name: "status", description: "Filtre de préparation", schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] } },
       { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded"] } },
       { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
@@ -243,7 +247,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Administration : statut et numéro de suivi ; détenteur du jeton : email et nom de la commande",
     description:
       "Administrateur : `status` (pending, processing, shipped ou delivered ; les libellés Commande reçue, En préparation, Expédiée, Livrée et `completed` sont acceptés) " +
-      "et `trackingNumber` (vide ou null l'efface). " +
+      "et `trackingNumber` (vide ou null l'efface) avec son transporteur `trackingCarrier` (colissimo, chronopost, mondial_relay ou dpd ; par défaut celui des paramètres). " +
+      "Les étapes En préparation, Expédiée et Livrée, et un numéro de suivi, sont refusés sur une commande non payée (409, code `order_not_paid`). " +
       "Détenteur du jeton (ou administrateur), tant que la commande n'est pas payée : les champs de paiement de la spécification `customerEmail` et `customerName` " +
       "(le client de cet email est rattaché, jamais modifié). `isSubscription`, `stripeSubscriptionId` et, pour le détenteur du jeton, `status` (`confirmed`) sont acceptés et ignorés : " +
       "rien ici ne marque une commande payée, le mode se choisit au démarrage du paiement (`isSubscription: true` est refusé pour le pack d'essai).",
@@ -259,8 +264,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     },
     errors: {
       403: "Numéro de suivi réservé à l'administrateur",
-      409: "Commande déjà payée, ou pack d'essai déjà acheté avec cet email",
-      422: "`isSubscription: true` pour le pack d'essai",
+      409: "Commande non payée (`order_not_paid` : pas d'étape de préparation ni de numéro de suivi avant le paiement), commande déjà payée, ou pack d'essai déjà acheté avec cet email",
+      422: "`isSubscription: true` pour le pack d'essai, statut ou transporteur inconnus",
     },
   },
   {
@@ -620,7 +625,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/settings",
     file: "app/routes/api.settings.ts",
     operationId: "getSettings",
-    summary: "Les six paramètres du site",
+    summary: "Les paramètres du site (coordonnées, identité du vendeur, transporteur par défaut)",
     tag: "Paramètres",
     auth: "public",
     success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },

@@ -15,12 +15,31 @@ export const FULFILMENT_LABELS: Record<FulfilmentStatus, string> = {
   delivered: "Livrée",
 };
 
+/** One label per payment state, everywhere (the confirmation page's spec badge excepted: 'Payée' / 'En attente'). */
 export const PAYMENT_LABELS: Record<PaymentStatus, string> = {
-  unpaid: "En attente",
+  unpaid: "Paiement en attente",
   paid: "Payée",
   failed: "Échouée",
   refunded: "Remboursée",
 };
+
+/** What a tracking lookup says of an order whose payment has not been received. */
+export const PAYMENT_NOT_RECEIVED = "Paiement non reçu : cette commande n'est pas encore payée.";
+
+/** Whether the order's payment has been received (paid, or paid then refunded). */
+export function paymentReceived(paymentStatus: PaymentStatus): boolean {
+  return paymentStatus === "paid" || paymentStatus === "refunded";
+}
+
+/**
+ * Where the order stands, in one phrase, for the tracking page and the API: the fulfilment step
+ * once paid, 'Remboursée' once refunded, and never 'Commande reçue' before the payment.
+ */
+export function orderProgressLabel(order: { status: FulfilmentStatus; paymentStatus: PaymentStatus }): string {
+  if (order.paymentStatus === "refunded") return PAYMENT_LABELS.refunded;
+  if (order.paymentStatus !== "paid") return PAYMENT_NOT_RECEIVED;
+  return FULFILMENT_LABELS[order.status];
+}
 
 /**
  * Maps any accepted input (our values, the French labels, the legacy words of the spec)

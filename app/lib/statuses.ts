@@ -9,3 +9,11 @@ export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded"] as cons
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const CONTACT_STATUSES = ["non_lu", "lu", "en_cours", "traite"] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/** One label per contact status, everywhere (spec section 4). */
+export const CONTACT_STATUS_LABELS: Record<ContactStatus, string> = {
+  non_lu: "Non lu",
+  lu: "Lu",
+  en_cours: "En cours",
+  traite: "Traité",
+};

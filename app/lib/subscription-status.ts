@@ -12,3 +12,6 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
   past_due: "Paiement en retard",
   canceled: "Résilié",
 };
+
+/** A subscription still active whose cancellation takes effect at the end of the period paid for. */
+export const CANCEL_SCHEDULED_LABEL = "Résiliation prévue";

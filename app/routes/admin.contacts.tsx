@@ -13,6 +13,8 @@ import { Badge, buttonSecondary, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { queryId, readRowAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { excerpt } from "~/lib/excerpt";
+import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -31,7 +33,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const opened = openId ? (getContactRequest(openId) ?? null) : null;
   const deleteId = queryId(request, "delete");
   const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
-  return json({ contacts: listContactRequests(), opened, toDelete }, { headers: NO_STORE_HEADERS });
+  // The list shows the first words of each message; the whole message is in its dialog.
+  const contacts = listContactRequests().map(({ message, ...contact }) => ({ ...contact, excerpt: excerpt(message, 80) }));
+  return json({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };
@@ -94,7 +98,7 @@ function StatusCell({ contact }: { contact: ContactRow }) {
   return <ContactStatusSelect id={contact.id} status={contact.status} name={contact.name} redirectTo={`/admin/contacts${location.search}`} />;
 }
 
-/** Unread requests stand out in bold, with a 'Nouveau' badge. */
+/** Unread requests stand out in bold, with their status' badge ('Non lu', the one label of that state). */
 const TABLE: TableDefinition<ContactRow> = {
   columns: [
     { header: "Date", className: "tabular-nums", cell: (c) => formatDateTime(c.createdAt) },
@@ -103,7 +107,11 @@ const TABLE: TableDefinition<ContactRow> = {
       cell: (c) => (
         <span className="flex flex-col items-start gap-1">
           {c.name}
-          {c.status === "non_lu" ? <Badge tone="red">Nouveau</Badge> : null}
+          {c.status === "non_lu" ? (
+            <span data-testid="unread-badge">
+              <Badge tone="red">{CONTACT_STATUS_LABELS.non_lu}</Badge>
+            </span>
+          ) : null}
         </span>
       ),
     },
@@ -117,11 +125,16 @@ const TABLE: TableDefinition<ContactRow> = {
     },
     {
       header: "Objet",
-      className: "max-w-[13rem] truncate",
+      className: "md:max-w-[20rem]",
       cell: (c) => (
-        <OpenContactForm id={c.id} className="block max-w-full truncate text-left underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
-          {c.subject}
-        </OpenContactForm>
+        <>
+          <OpenContactForm id={c.id} className="text-left underline decoration-slate-300 hover:decoration-ink" title={c.subject}>
+            {c.subject}
+          </OpenContactForm>
+          <p className="mt-0.5 text-xs font-normal text-ink-soft" data-testid="contact-excerpt">
+            {c.excerpt}
+          </p>
+        </>
       ),
     },
     { header: "Statut", className: "font-normal", cell: (c) => <StatusCell contact={c} /> },

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { PaymentBadge } from "~/components/admin/OrderBadges";
+import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
@@ -43,7 +43,18 @@ export default function Dashboard() {
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />
         <StatCard label="Produits" value={counts.products} to="/admin/products" />
-        <StatCard label="Commandes" value={counts.orders} to="/admin/orders" />
+        <StatCard
+          label="Commandes"
+          value={counts.orders}
+          to="/admin/orders"
+          extra={
+            <span className="text-ink-soft">
+              {counts.awaitingPayment > 0
+                ? `Hors ${counts.awaitingPayment} panier${counts.awaitingPayment > 1 ? "s" : ""} en attente de paiement`
+                : "Aucun panier en attente de paiement"}
+            </span>
+          }
+        />
         <StatCard
           label="Demandes de contact"
           value={counts.contacts}
@@ -91,9 +102,10 @@ export default function Dashboard() {
                       <span className="font-semibold">Commande #{o.id}</span>
                       <span className="ml-2 text-sm text-ink-soft">{formatDate(o.createdAt)}</span>
                     </span>
-                    <span className="flex items-center gap-3">
+                    <span className="flex flex-wrap items-center gap-2">
                       <span className="font-semibold tabular-nums">{formatPrice(o.totalCents)}</span>
-                      {o.inProgress ? <Badge tone="yellow">En traitement</Badge> : <PaymentBadge status={o.paymentStatus} />}
+                      <FulfilmentBadge status={o.status} />
+                      <PaymentBadge status={o.paymentStatus} />
                     </span>
                   </Link>
                 </li>

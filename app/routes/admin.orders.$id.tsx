@@ -13,14 +13,18 @@ import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
 import { requireAdmin } from "~/http/admin-guard.server";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 import { pageIdOr404, requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice, shippingLabel } from "~/lib/money";
+import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
 import { FULFILMENT_STEPS } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
-import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+import { fulfilmentRefusal, getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+import { findInvoice } from "~/services/invoices.server";
+import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
 
@@ -31,7 +35,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  return json({ order, emails: listOrderEmails(order.id) }, { headers: NO_STORE_HEADERS });
+  const invoice = findInvoice(order.id, "invoice");
+  const creditNote = findInvoice(order.id, "credit_note");
+  return json(
+    {
+      order,
+      emails: listOrderEmails(order.id),
+      invoiceNumber: invoice?.number ?? null,
+      creditNoteNumber: creditNote?.number ?? null,
+      /** Why no fulfilment step can be taken (unpaid or refunded), else null. */
+      fulfilmentRefusal: fulfilmentRefusal(order.paymentStatus),
+      defaultCarrier: getSettings().defaultCarrier,
+    },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -43,10 +60,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return json({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
   }
-  const updated = updateAdminOrder(id, {
-    status: submission.value.status,
-    trackingNumber: submission.value.trackingNumber?.trim() || null,
-  });
+  let updated: boolean;
+  try {
+    updated = updateAdminOrder(id, {
+      status: submission.value.status,
+      trackingNumber: submission.value.trackingNumber?.trim() || null,
+      trackingCarrier: submission.value.trackingCarrier,
+    });
+  } catch (error) {
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return json(
+      { result: submission.reply(refusalReply(refusal)), toast: { message: "Mise à jour refusée", description: refusal.message, type: "error" as const } },
+      { status: refusal.status },
+    );
+  }
   if (!updated) throw new Response("Commande introuvable", { status: 404 });
   return redirectWithSuccess(`/admin/orders/${id}`, {
     message: "Commande mise à jour",
@@ -57,14 +85,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function Line({ label, value }: { label: string; value: string | null | undefined }) {
   return (
     <div className="flex justify-between gap-4 py-1.5 text-sm">
-      <dt className="text-ink-soft">{label}</dt>
-      <dd className="text-right font-medium">{value?.trim() ? value : "-"}</dd>
+      <dt className="shrink-0 text-ink-soft">{label}</dt>
+      <dd className="min-w-0 text-right font-medium [overflow-wrap:anywhere]">{value?.trim() ? value : "-"}</dd>
     </div>
   );
 }
 
 export default function AdminOrderDetail() {
-  const { order, emails } = useLoaderData<typeof loader>();
+  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
@@ -76,7 +104,7 @@ export default function AdminOrderDetail() {
   const [form, fields] = useForm({
     id: `order-${order.id}`,
     lastResult: actionData?.result,
-    defaultValue: { status: order.status, trackingNumber: order.trackingNumber ?? "" },
+    defaultValue: { status: order.status, trackingNumber: order.trackingNumber ?? "", trackingCarrier: order.trackingCarrier ?? defaultCarrier },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: adminOrderFormSchema }),
@@ -94,9 +122,20 @@ export default function AdminOrderDetail() {
         back={{ to: "/admin/orders", label: "Retour aux commandes" }}
         actions={
           <>
-            <Link to={`/admin/orders/${order.id}/invoice`} className={buttonSecondary} reloadDocument>
-              Facture
-            </Link>
+            {invoiceNumber ? (
+              <Link to={`/admin/orders/${order.id}/invoice`} className={buttonSecondary} reloadDocument>
+                Facture {invoiceNumber}
+              </Link>
+            ) : (
+              <span className={`${buttonSecondary} cursor-not-allowed opacity-60`} aria-disabled="true" title="La facture est émise au paiement de la commande">
+                Facture (émise au paiement)
+              </span>
+            )}
+            {creditNoteNumber ? (
+              <Link to={`/admin/orders/${order.id}/credit-note`} className={buttonSecondary} reloadDocument>
+                Avoir {creditNoteNumber}
+              </Link>
+            ) : null}
             {mailto ? (
               <a href={mailto} className={buttonSecondary}>
                 Contacter
@@ -111,7 +150,7 @@ export default function AdminOrderDetail() {
       >
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
           <span>Passée le {formatDateTime(order.createdAt)}</span>
-          <FulfilmentBadge status={order.status} />
+          {fulfilmentRefusal && order.paymentStatus !== "refunded" ? null : <FulfilmentBadge status={order.status} />}
           <PaymentBadge status={order.paymentStatus} />
           {order.isSubscription ? <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span> : null}
         </div>
@@ -163,6 +202,14 @@ export default function AdminOrderDetail() {
 
           <Card title="Suivi de la commande">
             <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
+            {order.trackingUrl && order.trackingCarrier ? (
+              <p className="mt-3 text-sm">
+                <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer" className="font-medium underline">
+                  Suivre le colis sur le site de {CARRIER_LABELS[order.trackingCarrier]}
+                  <span className="sr-only"> (nouvelle fenêtre)</span>
+                </a>
+              </p>
+            ) : null}
           </Card>
 
           <Card
@@ -211,6 +258,11 @@ export default function AdminOrderDetail() {
             </dl>
           </Card>
           <Card title="Mettre à jour la commande">
+            {fulfilmentRefusal ? (
+              <p role="note" className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="fulfilment-refusal">
+                {fulfilmentRefusal}
+              </p>
+            ) : null}
             <Form method="post" {...getFormProps(form)} className="space-y-2">
               <div>
                 <label htmlFor={fields.status.id} className="block text-sm font-medium">
@@ -231,6 +283,19 @@ export default function AdminOrderDetail() {
                 </label>
                 <input {...getInputProps(fields.trackingNumber, { type: "text" })} key={fields.trackingNumber.key} className="field-input mt-1" autoComplete="off" />
                 <FieldError id={fields.trackingNumber.errorId} errors={fields.trackingNumber.errors} />
+              </div>
+              <div>
+                <label htmlFor={fields.trackingCarrier.id} className="block text-sm font-medium">
+                  Transporteur
+                </label>
+                <select {...getSelectProps(fields.trackingCarrier)} key={fields.trackingCarrier.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+                  {CARRIERS.map((c) => (
+                    <option key={c} value={c}>
+                      {CARRIER_LABELS[c]}
+                    </option>
+                  ))}
+                </select>
+                <FieldError id={fields.trackingCarrier.errorId} errors={fields.trackingCarrier.errors} />
               </div>
               <button type="submit" className={`${buttonPrimary} w-full`} disabled={pending}>
                 {pending ? "Mise à jour..." : "Mettre à jour la commande"}

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFro
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { actionError } from "~/http/action-errors.server";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
@@ -12,19 +13,19 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_STEPS, PAYMENT_LABELS } from "~/lib/order-status";
+import { FULFILMENT_STEPS, PAYMENT_LABELS, paymentReceived } from "~/lib/order-status";
 import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
+import { countAwaitingPayment, listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
 
-export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique.");
+export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique, et paniers en attente de paiement.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readOrderFilters(new URL(request.url));
   const result = listAdminOrders(filters);
-  return json({ ...result, filters }, { headers: NO_STORE_HEADERS });
+  return json({ ...result, filters, awaitingPayment: countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,7 +33,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirect(form.get("redirectTo"), "/admin/orders");
   const target = back.startsWith("/admin/orders") ? back : "/admin/orders";
   if (intent !== "complete" || id === null) return unknownAction(target);
-  if (!markOrderDelivered(id)) {
+  let found: boolean;
+  try {
+    found = markOrderDelivered(id);
+  } catch (error) {
+    // An unpaid order cannot be delivered: the refusal's French message.
+    const refusal = actionError(error);
+    if (!refusal) throw error;
+    return redirectWithError(target, { message: "Commande non livrable", description: refusal.message });
+  }
+  if (!found) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: commande introuvable" });
   }
   return redirectWithSuccess(target, {
@@ -40,6 +50,9 @@ export async function action({ request }: ActionFunctionArgs) {
     description: `La commande #${id} est marquée comme livrée.`,
   });
 }
+
+const TAB = "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-ink-soft hover:text-ink";
+const TAB_CURRENT = "border-ink text-ink";
 
 type OrderRow = SerializeFrom<typeof loader>["orders"][number];
 
@@ -70,7 +83,8 @@ const TABLE: TableDefinition<OrderRow> = {
       header: "Statut",
       cell: (o) => (
         <div className="flex flex-wrap gap-1">
-          <FulfilmentBadge status={o.status} />
+          {/* An unpaid checkout has no fulfilment step yet: its payment state only. */}
+          {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} /> : null}
           <PaymentBadge status={o.paymentStatus} />
         </div>
       ),
@@ -80,9 +94,11 @@ const TABLE: TableDefinition<OrderRow> = {
 };
 
 const STATUS_OPTIONS = FULFILMENT_STEPS.map((s) => ({ value: s.status, label: s.label }));
-const PAYMENT_OPTIONS = Object.entries(PAYMENT_LABELS).map(([value, label]) => ({ value, label }));
+/** The payment choices of each tab: the orders are paid or refunded, the checkouts awaiting payment unpaid or failed. */
+const ORDER_PAYMENT_OPTIONS = (["paid", "refunded"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
+const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
 
-/** 'Voir', and 'Marquer livrée' until the order is delivered (back to this page, filters kept). */
+/** 'Voir', and 'Marquer livrée' while a paid order is not delivered (back to this page, filters kept). */
 function OrderActions({ order }: { order: OrderRow }) {
   const location = useLocation();
   const navigation = useNavigation();
@@ -92,7 +108,7 @@ function OrderActions({ order }: { order: OrderRow }) {
       <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Voir la commande ${order.id}`}>
         Voir
       </Link>
-      {order.status !== "delivered" ? (
+      {order.status !== "delivered" && order.paymentStatus === "paid" ? (
         <Form method="post" preventScrollReset>
           <input type="hidden" name="intent" value="complete" />
           <input type="hidden" name="id" value={order.id} />
@@ -107,12 +123,15 @@ function OrderActions({ order }: { order: OrderRow }) {
 }
 
 export default function AdminOrders() {
-  const { orders, total, page, pageCount, filters } = useLoaderData<typeof loader>();
+  const { orders, total, page, pageCount, filters, awaitingPayment } = useLoaderData<typeof loader>();
+  const unpaidView = filters.view === "unpaid";
   const location = useLocation();
   const exportParams = new URLSearchParams(location.search);
   exportParams.delete("page");
   const exportQuery = exportParams.toString();
   const filtered = Boolean(filters.status || filters.payment || filters.q);
+  const resetTo = unpaidView ? "/admin/orders?view=unpaid" : "/admin/orders";
+  const noun = unpaidView ? "panier" : "commande";
 
   return (
     <>
@@ -125,7 +144,23 @@ export default function AdminOrders() {
         }
       />
 
-      <FilterBar grid="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto]" filtered={filtered} resetTo="/admin/orders">
+      <nav aria-label="Commandes ou paniers en attente de paiement" className="mb-4 flex flex-wrap gap-2 border-b border-slate-200">
+        <Link to="/admin/orders" aria-current={unpaidView ? undefined : "page"} className={unpaidView ? TAB : `${TAB} ${TAB_CURRENT}`}>
+          Commandes
+        </Link>
+        <Link to="/admin/orders?view=unpaid" aria-current={unpaidView ? "page" : undefined} className={unpaidView ? `${TAB} ${TAB_CURRENT}` : TAB}>
+          Paniers abandonnés · paiement en attente <span className="tabular-nums">({awaitingPayment})</span>
+        </Link>
+      </nav>
+      {unpaidView ? (
+        <p className="mb-4 text-sm text-ink-soft">
+          Chaque formulaire de livraison validé crée un panier en attente de paiement. Ce ne sont pas des commandes : rien n'est à préparer ni à expédier tant que le
+          paiement n'est pas reçu.
+        </p>
+      ) : null}
+
+      <FilterBar grid="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto]" filtered={filtered} resetTo={resetTo}>
+        {unpaidView ? <input type="hidden" name="view" value="unpaid" /> : null}
         <div>
           <label htmlFor="q" className="block text-sm font-medium">
             Numéro de commande ou email du client
@@ -133,15 +168,20 @@ export default function AdminOrders() {
           <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} className="field-input mt-1" placeholder="ex. 123456789 ou client@exemple.fr" />
         </div>
         <FilterSelect name="status" label="Statut" value={filters.status} options={STATUS_OPTIONS} />
-        <FilterSelect name="payment" label="Paiement" value={filters.payment} options={PAYMENT_OPTIONS} />
+        <FilterSelect name="payment" label="Paiement" value={filters.payment} options={unpaidView ? UNPAID_PAYMENT_OPTIONS : ORDER_PAYMENT_OPTIONS} />
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">
-        {total} commande{total > 1 ? "s" : ""}
-        {filtered ? " trouvée" + (total > 1 ? "s" : "") : ""}
+        {`${total} ${noun}${total > 1 ? "s" : ""}`}
+        {filtered ? (unpaidView ? " trouvé" : " trouvée") + (total > 1 ? "s" : "") : ""}
       </p>
 
-      <DataTable {...TABLE} label="Liste des commandes" empty="Aucune commande trouvée" rows={orders} />
+      <DataTable
+        {...TABLE}
+        label={unpaidView ? "Liste des paniers en attente de paiement" : "Liste des commandes"}
+        empty={unpaidView ? "Aucun panier en attente de paiement" : "Aucune commande trouvée"}
+        rows={orders}
+      />
       <Pagination page={page} pageCount={pageCount} />
     </>
   );

@@ -1,22 +1,24 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { redirectWithSuccess } from "remix-toast";
-import { buttonPrimary, Card, PageHeader } from "~/components/admin/ui";
-import { Field, TextareaField } from "~/components/ui/Field";
+import { buttonPrimary, Card, PageHeader, selectClass } from "~/components/admin/ui";
+import { Field, FieldError, TextareaField } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
+import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
 import { pageMeta } from "~/lib/meta";
+import { usePublicConfig } from "~/lib/public-config";
 import { settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
 
-export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées et pied de page de la boutique.");
+export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées, identité du vendeur et transporteur de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -43,6 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AdminSettings() {
   const { settings } = useLoaderData<typeof loader>();
+  const demo = usePublicConfig()?.mode === "demo";
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formAction === "/admin/settings";
@@ -74,6 +77,34 @@ export default function AdminSettings() {
             <TextareaField label="Adresse" field={fields.siteAddress} rows={3} />
             <Field label="Téléphone" field={fields.sitePhone} type="tel" autoComplete="off" />
             <TextareaField label="Texte du pied de page" field={fields.siteFooterText} rows={2} />
+          </Card>
+          <Card title="Identité du vendeur (factures)">
+            <p className="mb-3 text-sm text-ink-soft">
+              Imprimées sur chaque facture et chaque avoir, avec l'adresse ci-dessus. Une facture déjà émise garde les informations de sa date d'émission.
+            </p>
+            {demo ? (
+              <p className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="demo-seller-note">
+                Boutique de démonstration : ces informations sont celles d'une société fictive. Remplacez-les par celles de votre société avant votre première
+                vente.
+              </p>
+            ) : null}
+            <Field label="Raison sociale" field={fields.legalName} autoComplete="off" />
+            <Field label="SIRET" field={fields.siret} autoComplete="off" inputMode="numeric" hint="14 chiffres ; le SIREN en est les 9 premiers." />
+            <Field label="Numéro de TVA intracommunautaire" field={fields.vatNumber} autoComplete="off" />
+          </Card>
+          <Card title="Expédition">
+            <label htmlFor={fields.defaultCarrier.id} className="block text-sm font-medium">
+              Transporteur par défaut
+            </label>
+            <select {...getSelectProps(fields.defaultCarrier)} key={fields.defaultCarrier.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+              {CARRIERS.map((c) => (
+                <option key={c} value={c}>
+                  {CARRIER_LABELS[c]}
+                </option>
+              ))}
+            </select>
+            <p className="mt-1 text-sm text-ink-soft">Proposé pour chaque numéro de suivi ; modifiable commande par commande.</p>
+            <FieldError id={fields.defaultCarrier.errorId} errors={fields.defaultCarrier.errors} />
           </Card>
         </div>
         <div className="mt-6">

@@ -19,8 +19,9 @@ import { findOrder } from "~/services/payments/payment-state.server";
  * `orders` cookie), its token (X-Order-Token header or ?token=), or an administrator.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  *
- * PUT: the administrator's { status?, trackingNumber? } (status one of the four fulfilment
- * statuses, French labels accepted), and, while the order is unpaid, the checkout fields
+ * PUT: the administrator's { status?, trackingNumber?, trackingCarrier? } (status one of the four
+ * fulfilment statuses, French labels accepted; the steps after 'pending' and a tracking number are
+ * refused on an unpaid order: 409 order_not_paid), and, while the order is unpaid, the checkout fields
  * { customerEmail?, customerName?, isSubscription? } for the holder of the order token (or
  * the administrator). For a token holder `status` is ignored: nothing here marks an order paid.
  */
@@ -44,8 +45,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const checkout = { customerEmail: update.customerEmail, customerName: update.customerName, isSubscription: update.isSubscription };
 
     if (proof.admin) {
-      const adminFields = { status: update.status, trackingNumber: update.trackingNumber };
-      const hasAdminFields = adminFields.status !== undefined || adminFields.trackingNumber !== undefined;
+      const adminFields = { status: update.status, trackingNumber: update.trackingNumber, trackingCarrier: update.trackingCarrier };
+      const hasAdminFields = adminFields.status !== undefined || adminFields.trackingNumber !== undefined || adminFields.trackingCarrier !== undefined;
       const parsed = hasAdminFields ? adminOrderApiSchema.safeParse(adminFields) : null;
       if (parsed && !parsed.success) return apiError(422, "Données invalides", zodIssues(parsed.error));
       if (!findOrder(id)) return apiError(404, NOT_FOUND);
@@ -66,8 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // A wrong token and an unknown order get the same answer.
     const order = findOrder(id);
     if (!order || !holdsOrder(order, { token: proof.token })) return apiError(404, NOT_FOUND);
-    if (update.trackingNumber !== undefined) {
-      return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [{ path: "trackingNumber", message: "Réservé à l'administrateur." }]);
+    if (update.trackingNumber !== undefined || update.trackingCarrier !== undefined) {
+      const path = update.trackingNumber !== undefined ? "trackingNumber" : "trackingCarrier";
+      return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [{ path, message: "Réservé à l'administrateur." }]);
     }
     try {
       updateOrderCheckout(id, checkout);

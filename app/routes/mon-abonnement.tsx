@@ -14,6 +14,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { FULFILMENT_LABELS } from "~/lib/order-status";
+import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
 import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
 import {
@@ -113,17 +114,18 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
 }
 
+/** The labels of lib/subscription-status.ts, the same as the back office's. */
 const STATE_BADGES: Record<SubscriptionPageState, { label: string; className: string }> = {
-  incomplete: { label: "En attente du premier paiement", className: "bg-ink/5 text-ink" },
-  active: { label: "Actif", className: "bg-sage-100 text-sage-700" },
-  past_due: { label: "Paiement en attente", className: "bg-rose-100 text-rose-700" },
-  cancel_scheduled: { label: "Résiliation prévue", className: "bg-ink/5 text-ink" },
-  canceled: { label: "Résilié", className: "bg-ink/5 text-ink" },
+  incomplete: { label: SUBSCRIPTION_STATUS_LABELS.incomplete, className: "bg-ink/5 text-ink" },
+  active: { label: SUBSCRIPTION_STATUS_LABELS.active, className: "bg-sage-100 text-sage-700" },
+  past_due: { label: SUBSCRIPTION_STATUS_LABELS.past_due, className: "bg-rose-100 text-rose-700" },
+  cancel_scheduled: { label: CANCEL_SCHEDULED_LABEL, className: "bg-ink/5 text-ink" },
+  canceled: { label: SUBSCRIPTION_STATUS_LABELS.canceled, className: "bg-ink/5 text-ink" },
 };
 
 function stateLabel(view: SubscriptionPageView): string {
-  if (view.state === "cancel_scheduled" && view.endsAt) return `Résiliation prévue le ${formatDate(view.endsAt)}`;
-  if (view.state === "canceled" && view.endsAt) return `Résilié le ${formatDate(view.endsAt)}`;
+  if (view.state === "cancel_scheduled" && view.endsAt) return `${CANCEL_SCHEDULED_LABEL} le ${formatDate(view.endsAt)}`;
+  if (view.state === "canceled" && view.endsAt) return `${SUBSCRIPTION_STATUS_LABELS.canceled} le ${formatDate(view.endsAt)}`;
   return STATE_BADGES[view.state].label;
 }
 

@@ -156,6 +156,11 @@ export default function OrderConfirmation() {
           <Link to={`/track-order?id=${order.id}`} className="btn-secondary">
             Suivre ma commande
           </Link>
+          {paid && order.invoicePath ? (
+            <a href={order.invoicePath} className="btn-secondary" data-testid="invoice-link">
+              Télécharger ma facture
+            </a>
+          ) : null}
         </div>
       </div>
     </div>

@@ -13,7 +13,8 @@ import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_LABELS, FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep } from "~/lib/order-status";
+import { CARRIER_LABELS } from "~/lib/carriers";
+import { FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { findTrackedOrder } from "~/services/orders.server";
@@ -134,7 +135,9 @@ export default function TrackOrder() {
 type TrackedOrder = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["order"]>;
 
 function TrackingResult({ order }: { order: TrackedOrder }) {
-  const current = fulfilmentStep(order.status);
+  // Before the payment, no step is reached: the order is not 'Commande reçue' yet.
+  const received = paymentReceived(order.paymentStatus);
+  const current = received ? fulfilmentStep(order.status) : 0;
   return (
     <section aria-labelledby="tracking-result" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8" data-testid="tracking-result">
       <h2 id="tracking-result" className="font-serif text-2xl">
@@ -147,8 +150,8 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
         </div>
         <div>
           <dt className="text-ink-soft">Statut</dt>
-          <dd className="mt-1 font-semibold" data-testid="tracking-status">
-            {FULFILMENT_LABELS[order.status]}
+          <dd className={`mt-1 font-semibold ${received ? "" : "text-rose-700"}`} data-testid="tracking-status">
+            {order.progressLabel}
           </dd>
         </div>
         <div>
@@ -156,6 +159,13 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
           <dd className="mt-1 font-semibold">{PAYMENT_LABELS[order.paymentStatus]}</dd>
         </div>
       </dl>
+
+      {received ? null : (
+        <p role="status" className="mt-6 rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm" data-testid="tracking-unpaid">
+          Nous n'avons pas reçu le paiement de cette commande : elle ne sera préparée qu'une fois payée. Si vous venez de payer, actualisez cette page dans un
+          instant ; sinon, reprenez votre commande depuis votre panier.
+        </p>
+      )}
 
       <h3 className="mt-8 font-semibold">Avancement</h3>
       <ol className="mt-4 grid gap-4 sm:grid-cols-4" data-testid="tracking-steps">
@@ -183,8 +193,17 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
                 <span className={`block font-semibold ${state === "later" ? "text-ink-soft" : "text-ink"}`}>{step.label}</span>
                 <span className="sr-only">{state === "done" ? " (terminée)" : state === "current" ? " (étape en cours)" : " (à venir)"}</span>
                 {step.status === "shipped" && order.trackingNumber ? (
-                  <span className="mt-1 block break-all text-sm text-ink-soft">
-                    Numéro de suivi : <span className="font-semibold text-ink" data-testid="tracking-number">{order.trackingNumber}</span>
+                  <span className="mt-1 block text-sm text-ink-soft">
+                    Numéro de suivi :{" "}
+                    <span className="whitespace-nowrap font-semibold text-ink" data-testid="tracking-number">
+                      {order.trackingNumber}
+                    </span>
+                    {order.trackingUrl && order.trackingCarrier ? (
+                      <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer" className="mt-1 block font-medium text-ink underline" data-testid="carrier-link">
+                        Suivre le colis sur le site de {CARRIER_LABELS[order.trackingCarrier]}
+                        <span className="sr-only"> (nouvelle fenêtre)</span>
+                      </a>
+                    ) : null}
                   </span>
                 ) : null}
               </span>
@@ -211,6 +230,18 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
             {formatPrice(order.totalCents)}
           </p>
           <p className="text-sm text-ink-soft">Livraison gratuite</p>
+          {order.invoicePath ? (
+            <p className="mt-3 text-sm">
+              <a href={order.invoicePath} className="font-medium underline" data-testid="invoice-link">
+                Télécharger ma facture n°{order.invoiceNumber}
+              </a>
+              {order.creditNotePath ? (
+                <a href={order.creditNotePath} className="mt-1 block font-medium underline">
+                  Télécharger mon avoir
+                </a>
+              ) : null}
+            </p>
+          ) : null}
         </div>
       </div>
     </section>

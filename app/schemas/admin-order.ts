@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { FulfilmentStatus } from "~/db/schema";
+import { CARRIERS, CARRIER_LABELS, parseCarrier, type Carrier } from "~/lib/carriers";
 import { parseFulfilmentStatus } from "~/lib/order-status";
 import { safeText } from "./text";
 
@@ -21,10 +22,23 @@ export const trackingNumberField = safeText()
   .max(60, "Le numéro de suivi ne doit pas dépasser 60 caractères.")
   .regex(/^[A-Za-z0-9 ._/-]*$/, "Le numéro de suivi ne doit contenir que des lettres, des chiffres, des espaces et . _ / -");
 
-/** The admin order form: status required; an empty tracking number clears it. */
+const CARRIER_MESSAGE = `Choisissez un transporteur : ${CARRIERS.map((c) => CARRIER_LABELS[c]).join(", ")}.`;
+
+/** colissimo, chronopost, mondial_relay or dpd; also accepts the names ("Mondial Relay"). */
+export const trackingCarrierField = safeText({ error: CARRIER_MESSAGE }).transform((value, ctx): Carrier => {
+  const carrier = parseCarrier(value);
+  if (!carrier) {
+    ctx.addIssue({ code: "custom", message: CARRIER_MESSAGE });
+    return z.NEVER;
+  }
+  return carrier;
+});
+
+/** The admin order form: status required; an empty tracking number clears it; the carrier of the number. */
 export const adminOrderFormSchema = z.object({
   status: fulfilmentStatusField,
   trackingNumber: trackingNumberField.optional(),
+  trackingCarrier: trackingCarrierField.optional(),
 });
 
 /** PUT /api/orders/{id} (admin): each field optional, at least one; null or "" clears the tracking number. */
@@ -32,18 +46,28 @@ export const adminOrderApiSchema = z
   .object({
     status: fulfilmentStatusField.optional(),
     trackingNumber: trackingNumberField.nullable().optional(),
+    trackingCarrier: trackingCarrierField.optional(),
   })
   .strict()
-  .refine((v) => v.status !== undefined || v.trackingNumber !== undefined, {
-    message: "Indiquez au moins un champ à modifier : status ou trackingNumber.",
+  .refine((v) => v.status !== undefined || v.trackingNumber !== undefined || v.trackingCarrier !== undefined, {
+    message: "Indiquez au moins un champ à modifier : status, trackingNumber ou trackingCarrier.",
   });
 
-export type AdminOrderUpdate = { status?: FulfilmentStatus; trackingNumber?: string | null };
+export type AdminOrderUpdate = { status?: FulfilmentStatus; trackingNumber?: string | null; trackingCarrier?: Carrier };
+
+/**
+ * Which orders a list shows: `orders` (the default) the orders, paid or since refunded;
+ * `unpaid` the checkouts whose payment has not been received (abandoned carts, pending or
+ * failed payments); `all` both. A `payment` filter, when given, decides instead.
+ */
+export const ORDER_VIEWS = ["orders", "unpaid", "all"] as const;
+export type OrderView = (typeof ORDER_VIEWS)[number];
 
 /** Filters of the admin order list, the CSV export and GET /api/orders (query string). */
 const orderFiltersSchema = z.object({
   status: z.enum(["pending", "processing", "shipped", "delivered"]).optional().catch(undefined),
   payment: z.enum(["unpaid", "paid", "failed", "refunded"]).optional().catch(undefined),
+  view: z.enum(ORDER_VIEWS).optional().catch(undefined),
   q: safeText().trim().max(100).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100000).optional().catch(undefined),
 });
@@ -52,7 +76,7 @@ export type OrderFilters = z.infer<typeof orderFiltersSchema>;
 
 export function readOrderFilters(url: URL): OrderFilters {
   const raw = Object.fromEntries(
-    ["status", "payment", "q", "page"].map((k) => [k, url.searchParams.get(k) || undefined]),
+    ["status", "payment", "view", "q", "page"].map((k) => [k, url.searchParams.get(k) || undefined]),
   );
   return orderFiltersSchema.parse(raw);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CARRIERS } from "~/lib/carriers";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
@@ -83,6 +84,8 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
 const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
+const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
+const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 
 /**
  * toApiOrderView: GET /api/orders/{id}, POST /api/orders and a token holder's PUT /api/orders/{id}.
@@ -109,6 +112,12 @@ export const publicOrderResponseSchema = z.strictObject({
   shipping: moneySchema.describe("Frais de port (offerts : \"0.00\")"),
   total: moneySchema,
   trackingNumber: nullableText,
+  trackingCarrier: carrier,
+  trackingCarrierName: nullableText.describe("Nom du transporteur (Colissimo, Chronopost, Mondial Relay, DPD)"),
+  trackingUrl: trackingUrl,
+  progressLabel: z
+    .string()
+    .describe("Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée »"),
   items: z.array(
     z.strictObject({
       id,
@@ -144,6 +153,8 @@ export const adminOrderResponseSchema = z.strictObject({
   customerName: z.string(),
   customerEmail: nullableText,
   trackingNumber: nullableText,
+  trackingCarrier: carrier,
+  trackingUrl: trackingUrl,
   shippingAddress: nullableText,
   shippingPostalCode: nullableText,
   shippingCity: nullableText,
@@ -231,7 +242,7 @@ export const attachPaymentMethodResponseSchema = z.strictObject({
 export const webhookResponseSchema = z.strictObject({
   received: z.literal(true),
   type: z.string().describe("Type de l'événement Stripe"),
-  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
+  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "order_refunded", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
 });
 
 /**
@@ -324,7 +335,7 @@ export const userResponseSchema = z.strictObject({
 
 export const userListResponseSchema = z.array(userResponseSchema);
 
-/** getSettings: the six public site settings. */
+/** getSettings: the public site settings. */
 export const settingsResponseSchema = z.strictObject({
   siteName: z.string(),
   siteEmail: z.string(),
@@ -332,6 +343,10 @@ export const settingsResponseSchema = z.strictObject({
   siteAddress: z.string(),
   sitePhone: z.string(),
   siteFooterText: z.string(),
+  legalName: z.string().describe("Raison sociale du vendeur, sur les factures"),
+  siret: z.string().describe("SIRET du vendeur (14 chiffres ; le SIREN en est les 9 premiers)"),
+  vatNumber: z.string().describe("Numéro de TVA intracommunautaire du vendeur"),
+  defaultCarrier: z.enum(CARRIERS).describe("Transporteur des numéros de suivi saisis sans transporteur"),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -104,7 +104,11 @@ export const orderUpdateApiSchema = z
     trackingNumber: trackingNumberField
       .nullable()
       .optional()
-      .meta({ description: "Administrateur seulement ; vide ou null l'efface" }),
+      .meta({ description: "Administrateur seulement ; vide ou null l'efface. Refusé (409) sur une commande non payée" }),
+    trackingCarrier: safeText()
+      .max(40)
+      .optional()
+      .meta({ description: "Administrateur seulement : transporteur du numéro de suivi, colissimo, chronopost, mondial_relay ou dpd (par défaut celui des paramètres)" }),
     customerEmail: deliveryFields.email.optional(),
     customerName: customerNameField.optional(),
     isSubscription: z

@@ -1,30 +1,26 @@
 import { inArray, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders, products, subscriptions, users, type PaymentStatus } from "~/db/schema";
-import { recentOrders } from "./admin-orders.server";
+import { orders, products, subscriptions, users } from "~/db/schema";
+import { countAwaitingPayment, ORDER_PAYMENT_STATUSES, recentOrders } from "./admin-orders.server";
 import { countContactRequests } from "./contacts.server";
 
-/** The back office's dashboard: the counts of its cards and the most recent orders (spec: 5). */
+/**
+ * The back office's dashboard: the counts of its cards and the most recent orders (spec: 5).
+ * An unpaid checkout is not an order: the orders' card and the recent orders count only the
+ * paid ones (or since refunded); the checkouts awaiting payment are counted apart.
+ */
 
 const DASHBOARD_RECENT_ORDERS = 5;
 
-/**
- * 'En traitement' on the dashboard: an order still waiting for its payment. A paid order reads
- * 'Payée'; a failed or refunded one shows that payment state, never 'En traitement'.
- */
-export function isInProgress(order: { paymentStatus: PaymentStatus }): boolean {
-  return order.paymentStatus === "unpaid";
-}
-
 function dashboardCounts() {
   const db = getDb();
-  const count = (table: typeof users | typeof products | typeof orders) =>
-    db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
+  const count = (table: typeof users | typeof products) => db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
   const contacts = countContactRequests();
   return {
     users: count(users),
     products: count(products),
-    orders: count(orders),
+    orders: db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).get()?.n ?? 0,
+    awaitingPayment: countAwaitingPayment(),
     contacts: contacts.total,
     unreadContacts: contacts.unread,
   };
@@ -59,8 +55,8 @@ export function getDashboard() {
       id: o.id,
       createdAt: o.createdAt,
       totalCents: o.totalCents,
+      status: o.status,
       paymentStatus: o.paymentStatus,
-      inProgress: isInProgress(o),
     })),
   };
 }

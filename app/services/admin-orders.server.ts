@@ -1,17 +1,28 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
 import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { parseIdOrNull } from "~/lib/ids";
+import { ShopError } from "~/lib/shop-error";
 import { centsToDecimal } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
+import { getSettings } from "./settings.server";
 
 /**
- * The back office's view of orders: reading, filtering, and the two fields an
- * administrator changes (fulfilment status and tracking number). Orders are created
- * by the checkout (orders.server.ts); payment state is written only by the payment flow.
+ * The back office's view of orders: reading, filtering, and the fields an administrator
+ * changes (fulfilment status, tracking number and its carrier). Orders are created by the
+ * checkout (orders.server.ts); payment state is written only by the payment flow.
+ *
+ * An unpaid checkout (every delivery form submitted makes one) is not an order yet: the lists
+ * show the orders, paid or since refunded, unless asked for the checkouts awaiting payment
+ * (`view: "unpaid"`), and no fulfilment step can be taken before the payment is received.
  */
+
+/** The payment states of an order proper, and of a checkout awaiting its payment. */
+export const ORDER_PAYMENT_STATUSES: PaymentStatus[] = ["paid", "refunded"];
+export const AWAITING_PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "failed"];
 
 const UNKNOWN_CUSTOMER = "Client inconnu";
 const UNKNOWN_PRODUCT = "Produit inconnu";
@@ -31,6 +42,7 @@ const LIST_COLUMNS = {
   customerFirstName: orders.customerFirstName,
   customerLastName: orders.customerLastName,
   trackingNumber: orders.trackingNumber,
+  trackingCarrier: orders.trackingCarrier,
   shippingAddress: orders.shippingAddress,
   shippingPostalCode: orders.shippingPostalCode,
   shippingCity: orders.shippingCity,
@@ -57,6 +69,7 @@ type ListRow = {
   customerFirstName: string | null;
   customerLastName: string | null;
   trackingNumber: string | null;
+  trackingCarrier: Carrier | null;
   shippingAddress: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
@@ -99,6 +112,9 @@ function toSummary(row: ListRow) {
     email: row.customerEmail || null,
     phone: row.userPhone || null,
     trackingNumber: row.trackingNumber,
+    trackingCarrier: row.trackingCarrier,
+    /** The carrier's page to follow the parcel, when the number and its carrier are known. */
+    trackingUrl: carrierTrackingUrl(row.trackingCarrier, row.trackingNumber),
     shippingAddress: row.shippingAddress,
     shippingPostalCode: row.shippingPostalCode,
     shippingCity: row.shippingCity,
@@ -119,6 +135,8 @@ function whereFor(filters: OrderFilters): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (filters.status) parts.push(eq(orders.status, filters.status));
   if (filters.payment) parts.push(eq(orders.paymentStatus, filters.payment));
+  else if (filters.view === "unpaid") parts.push(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES));
+  else if (filters.view !== "all") parts.push(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES));
   const q = filters.q?.trim().replace(/^#/, "");
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
@@ -131,6 +149,17 @@ function whereFor(filters: OrderFilters): SQL | undefined {
 
 function baseQuery(where: SQL | undefined) {
   return getDb().select(LIST_COLUMNS).from(orders).leftJoin(users, eq(users.id, orders.userId)).where(where);
+}
+
+/** How many checkouts await their payment (the dashboard and the list's tab). */
+export function countAwaitingPayment(): number {
+  return (
+    getDb()
+      .select({ n: sql<number>`count(*)` })
+      .from(orders)
+      .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
+      .get()?.n ?? 0
+  );
 }
 
 /** One page of orders, newest first. */
@@ -211,20 +240,52 @@ export function getAdminOrder(id: number) {
 
 export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
 
+const NOT_PAID_MESSAGE =
+  "Paiement non reçu : cette commande n'est pas encore payée. Elle ne peut passer « En préparation », « Expédiée » ou « Livrée » qu'une fois payée.";
+const REFUNDED_MESSAGE = "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.";
+const NOT_PAID_TRACKING_MESSAGE = "Paiement non reçu : un numéro de suivi ne s'ajoute qu'à une commande payée.";
+
+/** Why a fulfilment step cannot be taken on an order in this payment state (null: it can). */
+export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
+  if (paymentStatus === "paid") return null;
+  return paymentStatus === "refunded" ? REFUNDED_MESSAGE : NOT_PAID_MESSAGE;
+}
+
 /**
- * The admin's change: fulfilment status and/or tracking number. Returns false if no such order.
+ * The admin's change: fulfilment status, tracking number and its carrier. Returns false if no
+ * such order. The steps after 'Commande reçue' and a tracking number are refused (409
+ * `order_not_paid`) unless the order is paid; a step it has already reached stays allowed.
+ * A tracking number without a carrier gets the order's, else the settings' default carrier.
  * A paid order set to shipped queues the shipping notice, in the same transaction (once per order).
  */
 export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean {
-  const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
-  if (update.status !== undefined) set.status = update.status;
-  if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber?.trim() || null;
   return getDb().transaction((tx) => {
-    const before = tx.select({ status: orders.status }).from(orders).where(eq(orders.id, id)).get();
+    const before = tx
+      .select({ status: orders.status, paymentStatus: orders.paymentStatus, trackingNumber: orders.trackingNumber, trackingCarrier: orders.trackingCarrier })
+      .from(orders)
+      .where(eq(orders.id, id))
+      .get();
     if (!before) return false;
+    const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
+    if (update.status !== undefined) set.status = update.status;
+    if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber?.trim() || null;
+    if (update.trackingCarrier !== undefined) set.trackingCarrier = update.trackingCarrier;
+
+    const refusal = fulfilmentRefusal(before.paymentStatus);
+    if (refusal) {
+      if (set.status !== undefined && set.status !== "pending" && set.status !== before.status) {
+        throw new ShopError(409, "order_not_paid", refusal, { field: "status" });
+      }
+      if (set.trackingNumber && set.trackingNumber !== before.trackingNumber) {
+        throw new ShopError(409, "order_not_paid", before.paymentStatus === "refunded" ? refusal : NOT_PAID_TRACKING_MESSAGE, { field: "trackingNumber" });
+      }
+    }
+    const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
+    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
+
     const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
     if (after.status === "shipped" && before.status !== "shipped" && after.paymentStatus === "paid") {
-      queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber });
+      queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }
     return true;
   });
@@ -249,6 +310,8 @@ export function orderToApi(order: AdminOrderSummary) {
     customerName: order.customer,
     customerEmail: order.email,
     trackingNumber: order.trackingNumber,
+    trackingCarrier: order.trackingCarrier,
+    trackingUrl: order.trackingUrl,
     shippingAddress: order.shippingAddress,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
@@ -270,7 +333,7 @@ export function orderItemToApi(item: AdminOrderItem) {
   };
 }
 
-/** The most recent orders, newest first (the dashboard). */
+/** The most recent orders, paid or since refunded, newest first (the dashboard). */
 export function recentOrders(limit: number) {
-  return baseQuery(undefined).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+  return baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
 }

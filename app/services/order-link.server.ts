@@ -38,3 +38,17 @@ export function orderLinkKeyMatches(orderId: number, key: string | null | undefi
 export function orderTrackingUrl(orderId: number): string {
   return `${getConfig().publicUrl}/track-order?id=${orderId}&cle=${orderLinkKey(orderId)}`;
 }
+
+/** The order's invoice for its customer, with the same key (app/routes/facture.$id.tsx). */
+export function orderInvoicePath(orderId: number): string {
+  return `/facture/${orderId}?cle=${orderLinkKey(orderId)}`;
+}
+
+/** The order's credit note for its customer, with the same key (app/routes/avoir.$id.tsx). */
+export function orderCreditNotePath(orderId: number): string {
+  return `/avoir/${orderId}?cle=${orderLinkKey(orderId)}`;
+}
+
+export function orderInvoiceUrl(orderId: number): string {
+  return `${getConfig().publicUrl}${orderInvoicePath(orderId)}`;
+}

@@ -4,7 +4,8 @@ import { orderItems, orders, products, type FulfilmentStatus, type Order, type P
 import { CURRENT_TERMS_VERSION } from "~/legal/terms-of-sale";
 import { centsToDecimal } from "~/lib/money";
 import { displayName, splitFullName } from "~/lib/names";
-import { visibleTrackingNumber } from "~/lib/order-status";
+import { carrierTrackingUrl, CARRIER_LABELS, type Carrier } from "~/lib/carriers";
+import { orderProgressLabel, visibleTrackingNumber } from "~/lib/order-status";
 import { ShopError, type ShopIssue } from "~/lib/shop-error";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
@@ -12,6 +13,8 @@ import { SHIPPING_CENTS } from "./cart.server";
 import { findOrCreateCustomer, linkableCustomerId, type DbOrTx } from "./customers.server";
 import { newOrderId } from "./order-ids.server";
 import { newOrderToken, ownsOrder, type OrderProof } from "./order-access.server";
+import { findInvoice } from "./invoices.server";
+import { orderCreditNotePath, orderInvoicePath } from "./order-link.server";
 import { identifyPack, MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, subscriptionRefusal, trialRefusal } from "./packs.server";
 
 type OrderErrorCode =
@@ -325,6 +328,15 @@ export type OrderSummary = {
   shippingCountry: string | null;
   /** Null when empty or the text 'null' (spec rule). */
   trackingNumber: string | null;
+  trackingCarrier: Carrier | null;
+  /** The carrier's page to follow the parcel, when the number and its carrier are known. */
+  trackingUrl: string | null;
+  /** Where the order stands in one phrase: 'Paiement non reçu : ...' before the payment (lib/order-status.ts). */
+  progressLabel: string;
+  /** The customer's links to the invoice and the credit note (with the order link's key): owner only, once issued. */
+  invoicePath: string | null;
+  invoiceNumber: string | null;
+  creditNotePath: string | null;
   /** The order holds the trial pack (no subscription offered). */
   hasTrialPack: boolean;
   items: {
@@ -377,6 +389,10 @@ function summarize(order: Order, owner: boolean): OrderSummary {
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
     trackingNumber: visibleTrackingNumber(order.trackingNumber),
+    trackingCarrier: order.trackingCarrier,
+    trackingUrl: carrierTrackingUrl(order.trackingCarrier, visibleTrackingNumber(order.trackingNumber)),
+    progressLabel: orderProgressLabel(order),
+    ...documentLinks(order.id, owner),
     hasTrialPack: subscriptionRefusal(items) !== null,
     items: items.map((i) => ({
       id: i.id,
@@ -388,6 +404,16 @@ function summarize(order: Order, owner: boolean): OrderSummary {
       unitPriceCents: i.unitPriceCents,
       lineTotalCents: i.unitPriceCents * i.quantity,
     })),
+  };
+}
+
+function documentLinks(orderId: number, owner: boolean) {
+  const invoice = owner ? findInvoice(orderId, "invoice") : undefined;
+  const creditNote = invoice ? findInvoice(orderId, "credit_note") : undefined;
+  return {
+    invoicePath: invoice ? orderInvoicePath(orderId) : null,
+    invoiceNumber: invoice?.number ?? null,
+    creditNotePath: creditNote ? orderCreditNotePath(orderId) : null,
   };
 }
 
@@ -430,6 +456,10 @@ export type ApiOrderView = {
   shipping: string;
   total: string;
   trackingNumber: string | null;
+  trackingCarrier: Carrier | null;
+  trackingCarrierName: string | null;
+  trackingUrl: string | null;
+  progressLabel: string;
   items: { id: number; productId: number | null; packId: number | null; quantity: number; price: string; product: { name: string; variantName: string | null } }[];
 };
 
@@ -450,6 +480,10 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
     shipping: centsToDecimal(order.shippingCents),
     total: centsToDecimal(order.totalCents),
     trackingNumber: order.trackingNumber,
+    trackingCarrier: order.trackingCarrier,
+    trackingCarrierName: order.trackingCarrier ? CARRIER_LABELS[order.trackingCarrier] : null,
+    trackingUrl: order.trackingUrl,
+    progressLabel: order.progressLabel,
     items: order.items.map((i) => ({
       id: i.id,
       productId: i.productId,

@@ -1,13 +1,19 @@
 import { eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
 import type { SettingsInput } from "~/schemas/settings";
 
 export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id">;
 
-export function getSettings(): PublicSettings {
-  const row = getDb().select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
+/** The SIREN: the first 9 digits of the SIRET ("921 458 303"). */
+export function sirenOf(siret: string): string {
+  const digits = siret.replace(/\D/g, "").slice(0, 9);
+  return digits.length === 9 ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : "";
+}
+
+export function getSettings(db: DbOrTx = getDb()): PublicSettings {
+  const row = db.select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
   const source = row ?? DEFAULT_SETTINGS;
   return {
     siteName: source.siteName,
@@ -16,6 +22,10 @@ export function getSettings(): PublicSettings {
     siteAddress: source.siteAddress,
     sitePhone: source.sitePhone,
     siteFooterText: source.siteFooterText,
+    legalName: source.legalName,
+    siret: source.siret,
+    vatNumber: source.vatNumber,
+    defaultCarrier: source.defaultCarrier,
   };
 }
 

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { createContact, createOrder, signIn, unique } from "./admin-fixtures";
+import { createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 test.describe("admin accessibility", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs once, in the JavaScript project");
@@ -9,7 +9,7 @@ test.describe("admin accessibility", () => {
   for (const width of [390, 1280]) {
     test(`admin pages at ${width}px: no serious or critical violation, one h1, no horizontal page scroll`, async ({ page, request }) => {
       await page.setViewportSize({ width, height: 900 });
-      const order = await createOrder(request, `a11y+${unique()}@example.fr`);
+      const order = await createPaidOrder(request, `a11y+${unique()}@example.fr`);
       const contact = await createContact(request, `Accessibilité ${unique()}`);
       await page.goto("/admin/login");
       const check = async (path: string) => {
@@ -26,6 +26,7 @@ test.describe("admin accessibility", () => {
       for (const path of [
         "/admin/dashboard",
         "/admin/orders",
+        "/admin/orders?view=unpaid",
         `/admin/orders/${order.id}`,
         `/admin/orders/${order.id}/invoice`,
         "/admin/subscriptions",

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createContact, createOrder, signIn, signOut, unique } from "./admin-fixtures";
+import { createContact, createPaidOrder, signIn, signOut, unique } from "./admin-fixtures";
 
 /** The day of an administrator, with JavaScript. */
 test.describe("the day of an administrator", () => {
@@ -16,7 +16,7 @@ test.describe("the day of an administrator", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes de contact");
 
     const row = page.getByRole("row").filter({ hasText: subject });
-    await expect(row.getByText("Nouveau")).toBeVisible();
+    await expect(row.getByTestId("unread-badge")).toHaveText("Non lu");
     await expect(row).toHaveAttribute("data-unread", "true");
     await expect(row.getByRole("link", { name: /^camille\+/ })).toHaveAttribute("href", /^mailto:camille\+/);
     await expect(row.getByRole("cell").first()).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
@@ -29,7 +29,7 @@ test.describe("the day of an administrator", () => {
     await expect(dialog.getByRole("combobox")).toHaveValue("lu");
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
-    await expect(row.getByText("Nouveau")).toHaveCount(0);
+    await expect(row.getByTestId("unread-badge")).toHaveCount(0);
     await expect(row.getByRole("combobox")).toHaveValue("lu");
 
     await row.getByRole("combobox").selectOption("en_cours");
@@ -60,7 +60,7 @@ test.describe("the day of an administrator", () => {
 
   test("finds an order by email, ships it, and the customer sees it on the tracking page", async ({ page, request }) => {
     const email = `cliente+${unique()}@example.fr`;
-    const order = await createOrder(request, email);
+    const order = await createPaidOrder(request, email);
     await signIn(page);
     await page.goto("/admin/orders");
     await page.getByLabel("Numéro de commande ou email du client").fill(email);
@@ -85,10 +85,10 @@ test.describe("the day of an administrator", () => {
     await expect(page.getByTestId("tracking-status")).toContainText("Expédiée");
     await expect(page.getByTestId("tracking-number")).toHaveText("6A98765432");
 
-    // The invoice is a printable page of its own.
+    // The invoice, issued at the payment, is a printable page of its own.
     await page.goto(`/admin/orders/${order.id}/invoice`);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Facture");
-    await expect(page.getByText(`N° de commande : ${order.id}`)).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Facture n°\sF\d{4}-\d{6}$/);
+    await expect(page.getByText(`Commande n°\u00a0${order.id} du`)).toBeVisible();
   });
 
   test("edits a product price and the catalog API shows it", async ({ page }) => {

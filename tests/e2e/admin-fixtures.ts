@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { EMULATOR, emulatorAuth } from "../helpers/e2e";
 
 /** The e2e server seeds this administrator (playwright.config.ts). */
 export const ADMIN = { username: "admin", password: "motdepasse-e2e-1" };
@@ -42,5 +43,31 @@ export async function createOrder(request: APIRequestContext, email: string) {
     },
   });
   expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { id: number; total: string };
+  return (await response.json()) as { id: number; total: string; token: string };
+}
+
+/**
+ * An order of our own, paid with the card 4242 as a browser would: the order API, the payment's
+ * start with the order token, the card confirmed at the Stripe emulator, then the shop's check
+ * with Stripe (the only way an order becomes paid, which issues its invoice).
+ */
+export async function createPaidOrder(request: APIRequestContext, email: string) {
+  const order = await createOrder(request, email);
+  const start = await request.post("/api/payments/start", { data: { orderId: order.id, mode: "one_off", token: order.token } });
+  expect(start.status(), await start.text()).toBe(200);
+  const { paymentIntentId } = (await start.json()) as { paymentIntentId: string };
+  const auth = emulatorAuth();
+  const method = await request.post(`${EMULATOR}/v1/payment_methods`, {
+    headers: auth,
+    form: { type: "card", "card[number]": "4242424242424242", "card[exp_month]": "12", "card[exp_year]": String(new Date().getFullYear() + 3), "card[cvc]": "123" },
+  });
+  expect(method.status(), await method.text()).toBe(200);
+  const confirm = await request.post(`${EMULATOR}/v1/payment_intents/${paymentIntentId}/confirm`, {
+    headers: auth,
+    form: { payment_method: ((await method.json()) as { id: string }).id },
+  });
+  expect(confirm.status(), await confirm.text()).toBe(200);
+  const paid = await request.post("/api/payments/confirm", { data: { orderId: order.id } });
+  expect(await paid.json()).toMatchObject({ paid: true, paymentStatus: "paid" });
+  return order;
 }

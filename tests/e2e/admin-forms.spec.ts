@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, createContact, createOrder, signIn, unique } from "./admin-fixtures";
+import { ADMIN, createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 /** The admin forms, in both projects: with JavaScript and without (progressive enhancement). */
 test.describe.configure({ timeout: 60_000 });
@@ -49,7 +49,7 @@ test.describe("admin sign-in", () => {
 
 test.describe("admin order form", () => {
   test("sets an order shipped with a tracking number", async ({ page, request }) => {
-    const order = await createOrder(request, `suivi+${unique()}@example.fr`);
+    const order = await createPaidOrder(request, `suivi+${unique()}@example.fr`);
     await signIn(page, ADMIN.username, ADMIN.password, `/admin/login?redirectTo=${encodeURIComponent(`/admin/orders/${order.id}`)}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Détails de la commande #${order.id}`);
     await expect(page.getByText("Livraison", { exact: true }).locator("..")).toContainText("Gratuite");
@@ -57,11 +57,16 @@ test.describe("admin order form", () => {
 
     await page.getByLabel("Statut").selectOption({ label: "Expédiée" });
     await page.getByLabel("Numéro de suivi").fill("6A-E2E-123");
+    await page.getByLabel("Transporteur").selectOption({ label: "Chronopost" });
     await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
     await expect(page.getByTestId("toast")).toContainText("Commande mise à jour");
     await expect(page.getByTestId("toast")).toContainText("Les informations de la commande ont été mises à jour avec succès.");
     await expect(page.getByText("Numéro de suivi: 6A-E2E-123")).toBeVisible();
     await expect(page.getByLabel("Statut")).toHaveValue("shipped");
+    await expect(page.getByRole("link", { name: /Suivre le colis sur le site de Chronopost/ })).toHaveAttribute(
+      "href",
+      "https://www.chronopost.fr/tracking-no-cms/suivi-page?listeNumerosLT=6A-E2E-123",
+    );
 
     // Shipped without a number.
     await page.getByLabel("Numéro de suivi").fill("");
@@ -115,14 +120,14 @@ test.describe("admin contacts without and with JavaScript", () => {
     await signIn(page);
     await page.goto("/admin/contacts");
     const row = page.getByRole("row").filter({ hasText: subject });
-    await expect(row.getByText("Nouveau")).toBeVisible();
+    await expect(row.getByTestId("unread-badge")).toHaveText("Non lu");
     // Opening the message (a small form, so it works without JavaScript too) marks it read.
     await row.getByRole("button", { name: subject }).click();
     const message = page.getByRole("dialog", { name: "Message de Camille Martin" });
     await expect(message.getByTestId("contact-message")).toContainText("je voudrais savoir quand mon colis arrivera.");
     await message.getByRole("link", { name: "Fermer", exact: true }).click();
     await expect(message).toHaveCount(0);
-    await expect(row.getByText("Nouveau")).toHaveCount(0);
+    await expect(row.getByTestId("unread-badge")).toHaveCount(0);
     const select = row.getByRole("combobox");
     await select.selectOption("traite");
     const noJs = (await row.getByRole("button", { name: "Modifier" }).count()) > 0;

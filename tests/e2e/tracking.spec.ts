@@ -25,7 +25,7 @@ async function createOrder(request: APIRequestContext) {
   return (await response.json()) as { id: number; total: string; status: string; token: string };
 }
 
-test("tracking finds an order created through the API and shows its steps", async ({ page, request }) => {
+test("tracking finds an order created through the API and says its payment has not been received: no step reached yet", async ({ page, request }) => {
   const order = await createOrder(request);
   expect(order).toMatchObject({ total: "32.90", status: "pending" });
   await page.goto("/track-order");
@@ -35,13 +35,15 @@ test("tracking finds an order created through the API and shows its steps", asyn
   await expect(page).toHaveURL(new RegExp(`/track-order\\?id=${order.id}(&email=)?$`));
   const result = page.getByTestId("tracking-result");
   await expect(result.getByRole("heading", { name: `Commande n°${order.id}` })).toBeVisible();
-  await expect(page.getByTestId("tracking-status")).toHaveText("Commande reçue");
+  // Unpaid: not 'Commande reçue' but the payment not received, and no step highlighted.
+  await expect(page.getByTestId("tracking-status")).toHaveText("Paiement non reçu : cette commande n'est pas encore payée.");
+  await expect(page.getByTestId("tracking-unpaid")).toBeVisible();
   const steps = page.getByTestId("tracking-steps").getByRole("listitem");
   await expect(steps).toHaveCount(4);
-  await expect(steps.nth(0)).toHaveAttribute("aria-current", "step");
   await expect(steps.nth(0)).toContainText("Commande reçue");
   await expect(steps.nth(3)).toContainText("Livrée");
-  await expect(steps.nth(1)).not.toHaveAttribute("aria-current", "step");
+  await expect(page.getByTestId("tracking-steps").locator("[aria-current=step]")).toHaveCount(0);
+  await expect(steps.nth(0)).toHaveAttribute("data-state", "later");
   await expect(page.getByTestId("shipping-address")).toContainText("44000 Nantes");
   await expect(page.getByTestId("tracking-total")).toHaveText("32,90€");
   // The result can be bookmarked.

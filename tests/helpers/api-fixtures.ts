@@ -65,6 +65,13 @@ function newOrderId() {
   return createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] }).id;
 }
 
+/** A paid order: the fulfilment steps are refused before the payment. */
+function newPaidOrderId() {
+  const id = newOrderId();
+  markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
+  return id;
+}
+
 function newContactId() {
   return createContactRequest(VALID_CONTACT_BODY).id;
 }
@@ -139,7 +146,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   createOrder: async () => ({ body: SPEC_ORDER_BODY }),
   getOrder: async () => ({ params: { id: String(newOrderId()) } }),
-  updateOrder: async () => admin({ params: { id: String(newOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
+  updateOrder: async () => admin({ params: { id: String(newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
   listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
 
   startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orders as ordersTable } from "~/db/schema";
 import { createContactRequest } from "~/services/contacts.server";
 import * as contactsApi from "~/routes/api.admin.contacts";
 import * as contactApi from "~/routes/api.admin.contacts.$id";
@@ -98,30 +101,49 @@ describe("admin API with a session", () => {
     expectNoSecrets(body, ["court"]);
   });
 
-  it("reads and updates orders; refuses to mark an order paid", async () => {
+  it("reads and updates orders; refuses to mark an order paid, and any fulfilment step before the payment", async () => {
     const cookie = await adminCookie();
     const id = insertOrder({ customerEmail: "api-order@example.fr" });
-    const list = await (ordersApi.loader as Handler)(routeArgs(getRequest("/api/orders?q=api-order@example.fr", { Cookie: cookie })));
-    const orders = await list.json();
-    expect(orders).toHaveLength(1);
-    expect(orders[0]).toMatchObject({ id, total: "25.90", status: "pending", paymentStatus: "unpaid" });
+    // An unpaid checkout is not among the orders; view=unpaid (or the payment filter) lists it.
+    const listed = async (query: string) => (await (await (ordersApi.loader as Handler)(routeArgs(getRequest(`/api/orders?${query}`, { Cookie: cookie })))).json()) as { id: number }[];
+    expect(await listed("q=api-order@example.fr")).toEqual([]);
+    const unpaid = await listed("q=api-order@example.fr&view=unpaid");
+    expect(unpaid).toHaveLength(1);
+    expect(unpaid[0]).toMatchObject({ id, total: "25.90", status: "pending", paymentStatus: "unpaid" });
+    expect((await listed("q=api-order@example.fr&payment=unpaid")).map((o) => o.id)).toEqual([id]);
 
     const items = await (orderItemsApi.loader as Handler)(routeArgs(getRequest(`/api/orders/${id}/items`, { Cookie: cookie }), { id: String(id) }));
     expect(await items.json()).toEqual([expect.objectContaining({ quantity: 1, price: "25.90", product: expect.objectContaining({ name: "Masque Hydrogel au Collagène" }) })]);
 
-    const put = await (orderApi.action as Handler)(
-      routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie }), { id: String(id) }),
-    );
-    expect(put.status).toBe(200);
-    expect(await put.json()).toMatchObject({ status: "shipped", trackingNumber: "6A12345678901" });
-    const publicView = await (orderApi.loader as Handler)(routeArgs(getRequest(`/api/orders/${id}`), { id: String(id) }));
-    expect(await publicView.json()).toMatchObject({ status: "shipped", trackingNumber: "6A12345678901" });
+    const put = (body: unknown) => (orderApi.action as Handler)(routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", body, { Cookie: cookie }), { id: String(id) }));
+    // Unpaid: shipping, delivering and a tracking number are refused (409), with the reason in French.
+    for (const body of [{ status: "Expédiée" }, { status: "delivered" }, { status: "processing" }, { trackingNumber: "6A12345678901" }]) {
+      const refused = await put(body);
+      expect(refused.status, JSON.stringify(body)).toBe(409);
+      const answer = await refused.json();
+      expect(answer.code).toBe("order_not_paid");
+      expect(answer.error).toMatch(/^Paiement non reçu : /);
+      expect(answer.issues[0].path).toBe("status" in body ? "status" : "trackingNumber");
+    }
+    expect(await listed("q=api-order@example.fr&view=unpaid")).toEqual([expect.objectContaining({ status: "pending", trackingNumber: null })]);
 
-    const paid = await (orderApi.action as Handler)(routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { status: "paid" }, { Cookie: cookie }), { id: String(id) }));
+    getDb().update(ordersTable).set({ paymentStatus: "paid" }).where(eq(ordersTable.id, id)).run();
+    const shipped = await put({ status: "Expédiée", trackingNumber: "6A12345678901", trackingCarrier: "Chronopost" });
+    expect(shipped.status).toBe(200);
+    expect(await shipped.json()).toMatchObject({
+      status: "shipped",
+      trackingNumber: "6A12345678901",
+      trackingCarrier: "chronopost",
+      trackingUrl: "https://www.chronopost.fr/tracking-no-cms/suivi-page?listeNumerosLT=6A12345678901",
+    });
+    expect((await listed("q=api-order@example.fr")).map((o) => o.id)).toEqual([id]);
+    const publicView = await (orderApi.loader as Handler)(routeArgs(getRequest(`/api/orders/${id}`), { id: String(id) }));
+    expect(await publicView.json()).toMatchObject({ status: "shipped", trackingNumber: "6A12345678901", trackingCarrierName: "Chronopost", progressLabel: "Expédiée" });
+    expect((await put({ trackingCarrier: "UPS" })).status).toBe(422);
+
+    const paid = await put({ status: "paid" });
     expect(paid.status).toBe(422);
-    const payment = await (orderApi.action as Handler)(
-      routeArgs(jsonRequest(`/api/orders/${id}`, "PUT", { paymentStatus: "paid" }, { Cookie: cookie }), { id: String(id) }),
-    );
+    const payment = await put({ paymentStatus: "paid" });
     expect(payment.status).toBe(422);
     const missing = await (orderApi.action as Handler)(
       routeArgs(jsonRequest(`/api/orders/999999999`, "PUT", { status: "shipped" }, { Cookie: cookie }), { id: "999999999" }),
@@ -163,7 +185,23 @@ describe("admin API with a session", () => {
     const bad = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siteEmail: "pas-un-email" }, { Cookie: cookie })));
     expect(bad.status).toBe(422);
     const publicView = await (settingsApi.loader as Handler)(routeArgs(getRequest("/api/settings")));
-    expect(Object.keys(await publicView.json()).sort()).toEqual(["siteAddress", "siteDescription", "siteEmail", "siteFooterText", "siteName", "sitePhone"]);
+    expect(Object.keys(await publicView.json()).sort()).toEqual([
+      "defaultCarrier",
+      "legalName",
+      "siret",
+      "siteAddress",
+      "siteDescription",
+      "siteEmail",
+      "siteFooterText",
+      "siteName",
+      "sitePhone",
+      "vatNumber",
+    ]);
+    const badSiret = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siret: "123" }, { Cookie: cookie })));
+    expect(badSiret.status).toBe(422);
+    expect((await badSiret.json()).issues[0]).toMatchObject({ path: "siret", message: "Le SIRET compte 14 chiffres (par exemple 921 458 303 00017)." });
+    const siret = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siret: "92145830300025", defaultCarrier: "dpd" }, { Cookie: cookie })));
+    expect(await siret.json()).toMatchObject({ siret: "921 458 303 00025", defaultCarrier: "dpd" });
   });
 });
 

@@ -114,9 +114,13 @@ describe("settings page", () => {
     siteAddress: "1 rue de la Paix\n75002 Paris",
     sitePhone: "+33 1 23 45 67 89",
     siteFooterText: "© Maison Éclat",
+    legalName: "Maison Éclat SAS",
+    siret: "921 458 303 00017",
+    vatNumber: "FR51921458303",
+    defaultCarrier: "colissimo",
   };
 
-  it("saves the six fields and redirects with the toast", async () => {
+  it("saves the fields (the seller's identity and the default carrier included) and redirects with the toast", async () => {
     const cookie = await adminCookie();
     const response = await settingsAction(routeArgs(formRequest("/admin/settings", valid, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/settings");

@@ -6,11 +6,9 @@ import { loader as dashboardLoader } from "~/routes/admin.dashboard";
 import { action as detailAction, loader as detailLoader } from "~/routes/admin.orders.$id";
 import { action as listAction, loader as listLoader } from "~/routes/admin.orders._index";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
-import { loader as invoiceLoader } from "~/routes/admin_.orders.$id.invoice";
-import { isInProgress } from "~/services/admin-dashboard.server";
-import { getAdminOrder, listAdminOrders } from "~/services/admin-orders.server";
+import { countAwaitingPayment, getAdminOrder, listAdminOrders, updateAdminOrder } from "~/services/admin-orders.server";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
-import { adminCookie, insertOrder } from "./admin-helpers";
+import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
   try {
@@ -24,7 +22,7 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
 
 describe("order list", () => {
   it("lists newest first, filters by status and payment, searches by number or email", () => {
-    const old = insertOrder({ createdAt: "2026-01-01T10:00:00.000Z", customerEmail: "ancienne@example.fr" });
+    const old = insertOrder({ createdAt: "2026-01-01T10:00:00.000Z", customerEmail: "ancienne@example.fr", paymentStatus: "paid" });
     const recent = insertOrder({ createdAt: "2026-03-01T10:00:00.000Z", customerEmail: "Recente@Example.fr", status: "shipped", paymentStatus: "paid" });
     const all = listAdminOrders({}).orders.map((o) => o.id);
     expect(all.indexOf(recent)).toBeLessThan(all.indexOf(old));
@@ -39,7 +37,7 @@ describe("order list", () => {
   });
 
   it("paginates", () => {
-    for (let i = 0; i < 5; i++) insertOrder({ customerEmail: `page-${i}@pagination.fr` });
+    for (let i = 0; i < 5; i++) insertOrder({ customerEmail: `page-${i}@pagination.fr`, paymentStatus: "paid" });
     const first = listAdminOrders({ q: "@pagination.fr" }, 2);
     expect(first).toMatchObject({ total: 5, page: 1, pageCount: 3 });
     const last = listAdminOrders({ q: "@pagination.fr", page: 3 }, 2);
@@ -47,14 +45,38 @@ describe("order list", () => {
     expect(listAdminOrders({ q: "@pagination.fr", page: 99 }, 2).page).toBe(3);
   });
 
+  it("keeps the checkouts awaiting payment out of the orders, and lists them apart", () => {
+    const email = "apart@example.fr";
+    const ids = {
+      unpaid: insertOrder({ customerEmail: email }),
+      failed: insertOrder({ customerEmail: email, paymentStatus: "failed" }),
+      paid: insertOrder({ customerEmail: email, paymentStatus: "paid" }),
+      refunded: insertOrder({ customerEmail: email, paymentStatus: "refunded" }),
+    };
+    const listed = (filters: Parameters<typeof listAdminOrders>[0]) => listAdminOrders({ q: email, ...filters }).orders.map((o) => o.id).sort();
+    expect(listed({})).toEqual([ids.paid, ids.refunded].sort());
+    expect(listed({ view: "unpaid" })).toEqual([ids.unpaid, ids.failed].sort());
+    expect(listed({ view: "all" })).toHaveLength(4);
+    expect(listed({ payment: "unpaid" })).toEqual([ids.unpaid]);
+    expect(countAwaitingPayment()).toBeGreaterThanOrEqual(2);
+  });
+
   it("names an order without a customer 'Client inconnu'", () => {
     const id = insertOrder({ customerEmail: null, customerName: null, userId: null });
     expect(getAdminOrder(id)?.customer).toBe("Client inconnu");
   });
 
-  it("the page loader reads the filters from the URL and the mark-complete action sets delivered", async () => {
+  it("the page loader reads the filters from the URL and the mark-complete action sets delivered, unless the order is unpaid", async () => {
     const cookie = await adminCookie();
-    const id = insertOrder({ customerEmail: "complete@example.fr" });
+    const unpaid = insertOrder({ customerEmail: "pas-paye@example.fr" });
+    const refused = await listAction(
+      routeArgs(formRequest("/admin/orders?index", { intent: "complete", id: String(unpaid), redirectTo: "/admin/orders?view=unpaid" }, { headers: { Cookie: cookie } })),
+    );
+    expect(refused.headers.get("Location")).toBe("/admin/orders?view=unpaid");
+    expect(cookieFrom(refused, "toast-session")).not.toBeNull();
+    expect(getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, unpaid)).get()!.s).toBe("pending");
+
+    const id = insertOrder({ customerEmail: "complete@example.fr", paymentStatus: "paid" });
     const page = await listLoader(routeArgs(getRequest("/admin/orders?q=complete%40example.fr&status=bogus", { Cookie: cookie })));
     const data = await page.json();
     expect(data.filters.status).toBeUndefined();
@@ -68,8 +90,10 @@ describe("order list", () => {
 
   it("exports the filtered list as CSV, safe for spreadsheets", async () => {
     const cookie = await adminCookie();
-    insertOrder({ customerEmail: "csv@example.fr", customerName: "=HYPERLINK(\"x\")" });
-    insertOrder({ customerEmail: "autre-csv@example.org" });
+    insertOrder({ customerEmail: "csv@example.fr", customerName: "=HYPERLINK(\"x\")", paymentStatus: "paid" });
+    insertOrder({ customerEmail: "autre-csv@example.org", paymentStatus: "paid" });
+    // A checkout awaiting payment is not exported with the orders.
+    insertOrder({ customerEmail: "csv@example.fr", customerName: "Panier abandonné" });
     const response = await csvLoader(routeArgs(getRequest("/admin/orders/export.csv?q=csv%40example.fr", { Cookie: cookie })));
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="commandes-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -79,6 +103,7 @@ describe("order list", () => {
     expect(lines[1]).toContain('"\'=HYPERLINK(""x"")"');
     expect(lines[1]).toContain('"25,90"');
     expect(text).not.toContain("autre-csv");
+    expect(text).not.toContain("Panier abandonné");
   });
 
   it("the CSV export needs a session", async () => {
@@ -121,9 +146,31 @@ describe("order detail", () => {
     expect(await detail(nameless)).toMatchObject({ customer: "client-42", email: null });
   });
 
-  it("updates status and tracking number, then redirects with the toast", async () => {
+  it("refuses a fulfilment step or a tracking number on an unpaid order, with the French reason on the field", async () => {
     const cookie = await adminCookie();
     const id = insertOrder();
+    const detail = await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json();
+    expect(detail.fulfilmentRefusal).toMatch(/^Paiement non reçu : cette commande n'est pas encore payée\./);
+    expect(detail.invoiceNumber).toBeNull();
+    const attempts: Record<string, string>[] = [{ status: "shipped" }, { status: "delivered" }, { status: "pending", trackingNumber: "6A1" }];
+    for (const fields of attempts) {
+      const response = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, fields, { headers: { Cookie: cookie } }), { id: String(id) }));
+      expect(response.status).toBe(409);
+      const body = await response.json();
+      expect(body.toast).toMatchObject({ message: "Mise à jour refusée", type: "error" });
+      const field = fields.status === "pending" ? "trackingNumber" : "status";
+      expect(body.result.error?.[field]?.[0]).toMatch(/^Paiement non reçu : /);
+    }
+    expect(getAdminOrder(id)).toMatchObject({ status: "pending", trackingNumber: null });
+    expect(() => updateAdminOrder(id, { status: "processing" })).toThrow(/Paiement non reçu/);
+    // A refunded order is not prepared either.
+    const refunded = insertOrder({ paymentStatus: "refunded" });
+    expect(() => updateAdminOrder(refunded, { status: "shipped" })).toThrow("Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.");
+  });
+
+  it("updates status and tracking number, then redirects with the toast", async () => {
+    const cookie = await adminCookie();
+    const id = insertOrder({ paymentStatus: "paid" });
     const response = await detailAction(
       routeArgs(formRequest(`/admin/orders/${id}`, { status: "shipped", trackingNumber: " 6A123 " }, { headers: { Cookie: cookie } }), { id: String(id) }),
     );
@@ -145,42 +192,22 @@ describe("order detail", () => {
     expect(body.toast.message).toBe("Erreur");
   });
 
-  it("the invoice page needs a session and shows the order", async () => {
-    const cookie = await adminCookie();
-    const id = insertOrder();
-    const data = await (await invoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`, { Cookie: cookie }), { id: String(id) }))).json();
-    expect(data.order.id).toBe(id);
-    expect(data.seller.siteName).toBe("Maison Éclat");
-    const anonymous = await thrown(invoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`), { id: String(id) })));
-    expect(anonymous.status).toBe(302);
-  });
 });
 
 describe("dashboard", () => {
-  it("counts and shows the 5 most recent orders", async () => {
+  it("counts and shows the 5 most recent orders, never an unpaid checkout", async () => {
     const cookie = await adminCookie();
-    for (let i = 0; i < 6; i++) insertOrder({ createdAt: `2027-01-0${i + 1}T10:00:00.000Z` });
+    const before = (await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json()).counts;
+    for (let i = 0; i < 6; i++) insertOrder({ createdAt: `2027-01-0${i + 1}T10:00:00.000Z`, paymentStatus: i === 5 ? "refunded" : "paid" });
+    const unpaid = insertOrder({ createdAt: "2027-01-09T10:00:00.000Z" });
+    const failed = insertOrder({ createdAt: "2027-01-09T11:00:00.000Z", paymentStatus: "failed" });
     const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
     expect(data.orders).toHaveLength(5);
-    expect(data.orders[0].createdAt).toBe("2027-01-06T10:00:00.000Z");
-    expect(data.counts).toMatchObject({ products: expect.any(Number), users: expect.any(Number), orders: expect.any(Number), unreadContacts: expect.any(Number) });
-  });
-
-  it("reads 'En traitement' only for an order waiting for its payment, never for a failed or refunded one", async () => {
-    const cookie = await adminCookie();
-    const ids = {
-      unpaid: insertOrder({ createdAt: "2028-01-01T10:00:00.000Z", paymentStatus: "unpaid" }),
-      paid: insertOrder({ createdAt: "2028-01-02T10:00:00.000Z", paymentStatus: "paid" }),
-      failed: insertOrder({ createdAt: "2028-01-03T10:00:00.000Z", paymentStatus: "failed" }),
-      refunded: insertOrder({ createdAt: "2028-01-04T10:00:00.000Z", paymentStatus: "refunded" }),
-    };
-    const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
-    const shown = (id: number) => data.orders.find((o: { id: number }) => o.id === id);
-    expect(shown(ids.unpaid)).toMatchObject({ paymentStatus: "unpaid", inProgress: true });
-    expect(shown(ids.paid)).toMatchObject({ paymentStatus: "paid", inProgress: false });
-    expect(shown(ids.failed)).toMatchObject({ paymentStatus: "failed", inProgress: false });
-    expect(shown(ids.refunded)).toMatchObject({ paymentStatus: "refunded", inProgress: false });
-    expect(isInProgress({ paymentStatus: "failed" })).toBe(false);
-    expect(isInProgress({ paymentStatus: "refunded" })).toBe(false);
+    expect(data.orders[0]).toMatchObject({ createdAt: "2027-01-06T10:00:00.000Z", paymentStatus: "refunded", status: "pending" });
+    expect(data.orders.map((o: { id: number }) => o.id)).not.toContain(unpaid);
+    expect(data.orders.map((o: { id: number }) => o.id)).not.toContain(failed);
+    expect(data.counts.orders).toBe(before.orders + 6);
+    expect(data.counts.awaitingPayment).toBe(before.awaitingPayment + 2);
+    expect(data.counts).toMatchObject({ products: expect.any(Number), users: expect.any(Number), unreadContacts: expect.any(Number) });
   });
 });

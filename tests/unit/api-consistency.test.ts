@@ -107,9 +107,9 @@ describe("an order from POST /api/orders and one from the delivery form", () => 
     });
     expect(publicApi).toMatchObject({ total: "25.90", status: "pending", paymentStatus: "unpaid" });
 
-    // Back office view.
+    // Back office view (both await their payment: the checkouts awaiting payment).
     const cookie = await adminCookie();
-    const list = (await callOperation(op("listOrders"), { headers: { Cookie: cookie } })).body as Record<string, unknown>[];
+    const list = (await callOperation(op("listOrders"), { query: "view=unpaid", headers: { Cookie: cookie } })).body as Record<string, unknown>[];
     const [adminForm, adminApi] = [list.find((o) => o.id === fromForm)!, list.find((o) => o.id === fromApi)!];
     expect(without(adminApi, ["id", "createdAt", "userId", "customerEmail"])).toEqual(without(adminForm, ["id", "createdAt", "userId", "customerEmail"]));
     const items = async (id: number) =>

@@ -215,10 +215,10 @@ describe("the other emails", () => {
     expect(shipped.text).toContain("6A12345678901");
   });
 
-  it("no shipping notice for an unpaid order", () => {
+  it("no shipping notice for an unpaid order: it cannot be shipped", () => {
     const orderId = createTestOrder({ email: "camille.martin@example.fr" });
-    updateAdminOrder(orderId, { status: "shipped" });
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.status).toBe("shipped");
+    expect(() => updateAdminOrder(orderId, { status: "shipped" })).toThrow(/^Paiement non reçu/);
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.status).toBe("pending");
     expect(rowsOf(orderId, "order_shipped")).toHaveLength(0);
   });
 

@@ -14,6 +14,7 @@ import { getCartCookie } from "~/services/cart-session.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
 
 // Every test here creates orders from one client address: the per-address limit is not what they test.
 beforeEach(() => resetAllRateLimits());
@@ -100,11 +101,13 @@ describe("an existing customer is never changed by someone else's checkout", () 
       ((await (await adminOrderLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json()) as { order: Record<string, unknown> }).order;
     expect(await adminPage(victimOrder)).toMatchObject({ customer: "Victoire Durand", email, shippingAddress: VICTIM.address, shippingCity: "Bordeaux" });
     expect(await adminPage(formOrder)).toMatchObject({ customer: "Malo Intrus", shippingAddress: "1 impasse du Piège", shippingCity: "Marseille" });
+    // Once paid, its invoice bills the order's own name and address.
+    markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
     const invoice = (await (await invoiceLoader(routeArgs(getRequest(`/admin/orders/${victimOrder}/invoice`, { Cookie: cookie }), { id: String(victimOrder) }))).json()) as {
-      order: Record<string, unknown>;
+      invoice: { document: { buyer: Record<string, unknown> } };
     };
-    expect(invoice.order).toMatchObject({ customer: "Victoire Durand", shippingAddress: VICTIM.address });
-    const csv = await (await csvLoader(routeArgs(getRequest(`/admin/orders/export.csv?q=${encodeURIComponent(email)}`, { Cookie: cookie })))).text();
+    expect(invoice.invoice.document.buyer).toMatchObject({ name: "Victoire Durand", address: VICTIM.address });
+    const csv = await (await csvLoader(routeArgs(getRequest(`/admin/orders/export.csv?view=all&q=${encodeURIComponent(email)}`, { Cookie: cookie })))).text();
     const line = (id: number) => csv.split("\r\n").find((l) => l.startsWith(`"${id}"`))!;
     expect(line(victimOrder)).toContain('"Victoire Durand"');
     expect(line(victimOrder)).toContain(`"${VICTIM.address}"`);
@@ -233,15 +236,18 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     expect(paid.status).toBe(409);
   });
 
-  it("keeps the administrator's update (status, tracking number) working, and lets them set the checkout fields", async () => {
+  it("keeps the administrator's update (status, tracking number) working once paid, and lets them set the checkout fields before", async () => {
     const { body: created } = await createApiOrder(specBody);
     const cookie = await adminCookie();
-    const adminUpdate = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
-    expect(adminUpdate.status).toBe(200);
-    expect(adminUpdate.body).toMatchObject({ id: created.id, status: "shipped", trackingNumber: "6A12345678901", paymentStatus: "unpaid" });
+    const early = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
+    expect(early.status).toBe(409);
     const invalid = await update(created.id, { status: "payée" }, { Cookie: cookie });
     expect(invalid.status).toBe(422);
     const checkout = await update(created.id, { customerName: "Nom Corrigé" }, { Cookie: cookie });
     expect(checkout.body).toMatchObject({ customerName: "Nom Corrigé" });
+    markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
+    const adminUpdate = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
+    expect(adminUpdate.status).toBe(200);
+    expect(adminUpdate.body).toMatchObject({ id: created.id, status: "shipped", trackingNumber: "6A12345678901", paymentStatus: "paid" });
   });
 });

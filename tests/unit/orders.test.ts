@@ -281,12 +281,18 @@ describe("GET /api/orders/{id}", () => {
         "subtotal",
         "total",
         "trackingNumber",
+        "trackingCarrier",
+        "trackingCarrierName",
+        "trackingUrl",
+        "progressLabel",
       ].sort(),
     );
     expect(body).toMatchObject({
       id: created.id,
       status: "pending",
       paymentStatus: "unpaid",
+      progressLabel: "Paiement non reçu : cette commande n'est pas encore payée.",
+      trackingUrl: null,
       total: "25.90",
       trackingNumber: null,
       access: "public",

@@ -25,6 +25,7 @@ import {
   routeArgs,
 } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
+import { findInvoice } from "~/services/invoices.server";
 
 const MIGRATIONS = path.resolve(process.cwd(), "drizzle");
 
@@ -211,6 +212,10 @@ describe("subscription renewals", () => {
       { productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" },
     ]);
     expect(productStock()).toBe(stockBefore - 1);
+    // The renewal's own invoice, issued with it; the first order has its own, numbered before.
+    const [first, second] = [findInvoice(orderId, "invoice")!, findInvoice(renewal.id, "invoice")!];
+    expect(second.totalIncludingCents).toBe(2590);
+    expect(Number(second.number.slice(-6))).toBeGreaterThan(Number(first.number.slice(-6)));
     // The next renewal: the end of the period the invoice pays (its line; the invoice's own period looks back, as at Stripe).
     const paidPeriodEnd = Math.max(...invoice.lines.data.map((l) => l.period.end));
     expect(paidPeriodEnd - invoice.period_end).toBe(28 * 24 * 3600);

@@ -8,10 +8,13 @@ import { createOrderFromApi } from "~/services/orders.server";
 import { action as postOrder } from "~/routes/api.orders";
 import { getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
+import { loader as getOrder } from "~/routes/api.orders.$id";
+import { updateAdminOrder } from "~/services/admin-orders.server";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
 
 type TrackingData = {
   result: { error?: Record<string, string[]> } | null;
-  order: { trackingNumber: string | null; owner: boolean; shippingAddress: string | null; customerName: string | null; shippingCity: string | null } | null;
+  order: { trackingNumber: string | null; progressLabel: string; trackingUrl: string | null; owner: boolean; shippingAddress: string | null; customerName: string | null; shippingCity: string | null } | null;
   outcome: string | null;
   withEmail: boolean;
 };
@@ -104,6 +107,28 @@ describe("/track-order loader", () => {
     }
     const stranger = await track(`?id=${id}&token=${"x".repeat(43)}`);
     expect(stranger.body.order).toMatchObject({ owner: false, shippingAddress: null });
+  });
+
+  it("says that the payment has not been received for an unpaid order, never 'Commande reçue'; the step and the carrier's link once paid", async () => {
+    const order = newOrder();
+    const unpaid = await track(`?id=${order.id}`);
+    expect(unpaid.body.order).toMatchObject({ paymentStatus: "unpaid", progressLabel: "Paiement non reçu : cette commande n'est pas encore payée." });
+    const api = await (await getOrder(routeArgs(getRequest(`/api/orders/${order.id}`), { id: String(order.id) }))).json();
+    expect(api.progressLabel).toBe("Paiement non reçu : cette commande n'est pas encore payée.");
+
+    markOrderPaid(order.id, { paymentIntentId: `pi_${order.id}` });
+    expect((await track(`?id=${order.id}`)).body.order).toMatchObject({ progressLabel: "Commande reçue", trackingUrl: null });
+    updateAdminOrder(order.id, { status: "shipped", trackingNumber: "XW 1234 5678", trackingCarrier: "mondial_relay" });
+    expect((await track(`?id=${order.id}`)).body.order).toMatchObject({
+      progressLabel: "Expédiée",
+      trackingNumber: "XW 1234 5678",
+      trackingUrl: "https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=XW12345678",
+    });
+    // Without a carrier chosen, the settings' default one (Colissimo in the demo data).
+    const other = newOrder();
+    markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
+    updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
+    expect((await track(`?id=${other.id}`)).body.order).toMatchObject({ trackingCarrier: "colissimo", trackingUrl: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A999" });
   });
 
   it("hides a tracking number stored as 'null' or empty", async () => {

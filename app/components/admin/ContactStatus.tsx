@@ -1,13 +1,8 @@
 import { useFetcher } from "@remix-run/react";
 import type { ContactStatus } from "~/db/schema";
+import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { useHydrated } from "./ui";
 
-const CONTACT_STATUS_LABELS: Record<ContactStatus, string> = {
-  non_lu: "Non lu",
-  lu: "Lu",
-  en_cours: "En cours",
-  traite: "Traité",
-};
 
 /** non_lu red, lu blue, en_cours yellow, traite green (spec section 4). */
 const TONES: Record<ContactStatus, string> = {

@@ -2,9 +2,13 @@ import { Link } from "@remix-run/react";
 import { iconButton, PencilIcon, TrashIcon } from "./icons";
 
 /**
- * The back office's list table, shared by the orders, products, users and contacts pages:
- * a labelled region that scrolls sideways on narrow screens, a header cell per column,
- * one row per item (or the empty message) and, when the page gives `actions`, an 'Actions' column.
+ * The back office's list table, shared by the orders, products, users, contacts, emails and
+ * subscriptions pages: a labelled region, a header cell per column, one row per item (or the
+ * empty message) and, when the page gives `actions`, an 'Actions' column.
+ *
+ * It fits the screen instead of scrolling sideways: from 768 px wide it is a table whose cells
+ * wrap (a 1280 px screen shows every column, Actions included); below, each row becomes a card
+ * that keeps every column, one 'label: value' line each.
  */
 
 /** One column: its header text, what its cell shows for a row, and classes added to that cell. */
@@ -18,7 +22,11 @@ export type Column<Row> = {
 export type RowProps = { className?: string } & { [data: `data-${string}`]: string };
 
 const thClass = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
-const tdClass = "whitespace-nowrap px-3 py-3 align-middle";
+/** A card's line on a phone (label left, value right), a wrapping cell from 768 px. */
+const tdClass = "flex items-start justify-between gap-4 py-1.5 text-right [overflow-wrap:anywhere] md:table-cell md:px-3 md:py-3 md:text-left md:align-middle";
+/** A card's label: the column's header, drawn from data-label by CSS (so the cell's text stays its value). */
+const cardLabelClass =
+  "before:shrink-0 before:pt-0.5 before:text-left before:text-xs before:font-semibold before:uppercase before:tracking-wide before:text-slate-500 before:content-[attr(data-label)] md:before:hidden";
 
 export type DataTableProps<Row> = {
   /** The accessible name of the scrolling region, e.g. 'Liste des produits'. */
@@ -38,9 +46,15 @@ export type TableDefinition<Row> = Pick<DataTableProps<Row>, "columns" | "action
 export function DataTable<Row extends { id: number }>({ label, columns, rows, empty, actions, rowProps }: DataTableProps<Row>) {
   const colSpan = columns.length + (actions ? 1 : 0);
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role="region" aria-label={label} tabIndex={0}>
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
-        <thead>
+    <div
+      className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      data-testid="data-table"
+    >
+      <table className="block w-full text-left text-sm md:table md:divide-y md:divide-slate-200">
+        <thead className="hidden md:table-header-group">
           <tr>
             {columns.map((column) => (
               <th key={column.header} scope="col" className={thClass}>
@@ -54,10 +68,10 @@ export function DataTable<Row extends { id: number }>({ label, columns, rows, em
             ) : null}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="block divide-y divide-slate-200 md:table-row-group md:divide-slate-100">
           {rows.length === 0 ? (
-            <tr>
-              <td colSpan={colSpan} className="px-4 py-10 text-center text-ink-soft">
+            <tr className="block md:table-row">
+              <td colSpan={colSpan} className="block px-4 py-10 text-center text-ink-soft md:table-cell">
                 {empty}
               </td>
             </tr>
@@ -65,15 +79,15 @@ export function DataTable<Row extends { id: number }>({ label, columns, rows, em
             rows.map((row) => {
               const { className, ...attributes } = rowProps?.(row) ?? {};
               return (
-                <tr key={row.id} className={className ? `hover:bg-slate-50 ${className}` : "hover:bg-slate-50"} {...attributes}>
+                <tr key={row.id} className={`block px-4 py-3 hover:bg-slate-50 md:table-row md:p-0 ${className ?? ""}`} {...attributes}>
                   {columns.map((column) => (
-                    <td key={column.header} className={column.className ? `${tdClass} ${column.className}` : tdClass}>
-                      {column.cell(row)}
+                    <td key={column.header} data-label={column.header} className={`${tdClass} ${cardLabelClass} ${column.className ?? ""}`}>
+                      <div className="min-w-0">{column.cell(row)}</div>
                     </td>
                   ))}
                   {actions ? (
-                    <td className={`${tdClass} font-normal`}>
-                      <div className="flex items-center gap-2">{actions(row)}</div>
+                    <td data-label="Actions" className={`${tdClass} ${cardLabelClass} font-normal`}>
+                      <div className="flex flex-wrap items-center justify-end gap-2 md:justify-start">{actions(row)}</div>
                     </td>
                   ) : null}
                 </tr>

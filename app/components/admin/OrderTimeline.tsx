@@ -13,10 +13,16 @@ const WAITING: Record<FulfilmentStatus, string> = {
 export function OrderTimeline({ status, trackingNumber, createdAt }: { status: FulfilmentStatus; trackingNumber: string | null; createdAt: string }) {
   const current = fulfilmentStep(status);
   const tracking = visibleTrackingNumber(trackingNumber);
-  const reachedText: Record<FulfilmentStatus, string> = {
+  const reachedText: Record<FulfilmentStatus, React.ReactNode> = {
     pending: `Commande enregistrée le ${formatDateTime(createdAt)}`,
     processing: "La commande est en cours de préparation",
-    shipped: tracking ? `Numéro de suivi: ${tracking}` : "Expédié sans numéro de suivi",
+    shipped: tracking ? (
+      <>
+        Numéro de suivi: <span className="whitespace-nowrap font-medium" data-testid="admin-tracking-number">{tracking}</span>
+      </>
+    ) : (
+      "Expédié sans numéro de suivi"
+    ),
     delivered: "La commande a été livrée",
   };
   return (

@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_STATUS_LABELS, type SubscriptionStatus } from "~/lib/subscription-status";
+import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS, type SubscriptionStatus } from "~/lib/subscription-status";
 import { Badge, type Tone } from "./ui";
 
 const TONES: Record<SubscriptionStatus, Tone> = {
@@ -13,7 +13,7 @@ export function SubscriptionBadge({ status, cancelAtPeriodEnd = false }: { statu
   return (
     <span className="inline-flex flex-wrap gap-1">
       <Badge tone={TONES[status]}>{SUBSCRIPTION_STATUS_LABELS[status]}</Badge>
-      {cancelAtPeriodEnd && status !== "canceled" ? <Badge tone="yellow">Résiliation prévue</Badge> : null}
+      {cancelAtPeriodEnd && status !== "canceled" ? <Badge tone="yellow">{CANCEL_SCHEDULED_LABEL}</Badge> : null}
     </span>
   );
 }

@@ -1,3 +1,4 @@
+import type { Carrier } from "~/lib/carriers";
 import type { Email, EmailAttachment } from "~/db/schema";
 
 /** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
@@ -18,7 +19,8 @@ export type RenderedEmail = {
 export type EmailPayloads = {
   order_confirmation: Record<string, never>;
   /** The tracking number when the order was set to shipped, if there was one. */
-  order_shipped: { trackingNumber: string | null };
+  /** The tracking number and its carrier (lib/carriers.ts) when it was shipped; a payload queued before carriers were kept has none. */
+  order_shipped: { trackingNumber: string | null; trackingCarrier?: Carrier | null };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */

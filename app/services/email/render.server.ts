@@ -1,3 +1,4 @@
+import { CARRIER_LABELS, carrierTrackingUrl } from "~/lib/carriers";
 import { asc, eq } from "drizzle-orm";
 import { createElement } from "react";
 import { getConfig } from "~/config.server";
@@ -17,7 +18,8 @@ import type { EmailContactRequest, EmailContent, EmailOrder, EmailShop } from "~
 import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
 import { getSettings } from "~/services/settings.server";
-import { orderTrackingUrl } from "../order-link.server";
+import { findInvoice } from "../invoices.server";
+import { orderInvoiceUrl, orderTrackingUrl } from "../order-link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
 import { findSubscriptionByStripeId } from "../subscriptions/record.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
@@ -116,6 +118,12 @@ export function termsAttachment(shop: EmailShop, termsVersion: string | null): E
   };
 }
 
+/** The order's invoice (issued with its payment, so before its confirmation is queued): its number and the customer's link. */
+function invoiceLinkOf(orderId: number): { number: string; url: string } | null {
+  const invoice = findInvoice(orderId, "invoice");
+  return invoice ? { number: invoice.number, url: orderInvoiceUrl(orderId) } : null;
+}
+
 function addDays(iso: string, days: number): string {
   return new Date(new Date(iso).getTime() + days * 86_400_000).toISOString();
 }
@@ -137,14 +145,32 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
       const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
       const subscriptionUrl = row.isSubscription ? subscriptionUrlOf(row, email) : null;
-      const content = orderConfirmationEmail({ shop, order: emailOrder(row), termsVersion: version, termsFileName: attachment.filename, firstRenewalAt, subscriptionUrl });
+      const content = orderConfirmationEmail({
+        shop,
+        order: emailOrder(row),
+        termsVersion: version,
+        termsFileName: attachment.filename,
+        firstRenewalAt,
+        subscriptionUrl,
+        invoice: invoiceLinkOf(row.id),
+      });
       return rendered(content, [attachment]);
     }
     case "order_shipped": {
       const row = requireOrder(email);
       const payload = payloadOf(email, "order_shipped");
       const trackingNumber = (payload.trackingNumber ?? row.trackingNumber)?.trim() || null;
-      return rendered(orderShippedEmail({ shop, order: emailOrder(row), trackingNumber: trackingNumber === "null" ? null : trackingNumber }));
+      const number = trackingNumber === "null" ? null : trackingNumber;
+      const carrier = payload.trackingCarrier !== undefined ? payload.trackingCarrier : row.trackingCarrier;
+      return rendered(
+        orderShippedEmail({
+          shop,
+          order: emailOrder(row),
+          trackingNumber: number,
+          carrier: carrier ? CARRIER_LABELS[carrier] : null,
+          carrierUrl: carrierTrackingUrl(carrier, number),
+        }),
+      );
     }
     case "subscription_canceled": {
       const row = requireOrder(email);

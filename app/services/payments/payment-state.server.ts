@@ -6,6 +6,7 @@ import { ShopError } from "~/lib/shop-error";
 import type { DbOrTx } from "~/services/customers.server";
 import type { EmailPayloads } from "~/services/email/email-types";
 import { queueOrderPaidEmails, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
+import { issueCreditNoteIn, issueInvoiceIn } from "~/services/invoices.server";
 import { holdsOrder } from "~/services/order-access.server";
 import { newOrderId } from "~/services/order-ids.server";
 import { activateSubscription, ensureSubscriptionRecord, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
@@ -13,7 +14,8 @@ import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/pac
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
- * `paidAt`, the stock decrement on payment, the Stripe ids (`stripePaymentIntentId`,
+ * `paidAt`, the invoice issued with the payment and the credit note issued with a refund
+ * (services/invoices.server.ts, in the same transaction), the stock decrement on payment, the Stripe ids (`stripePaymentIntentId`,
  * `stripeSubscriptionId`, `stripeCustomerId`), `isSubscription` and `subscriptionCanceledAt`.
  * It also holds the checks that say whether an order may be paid, and by whom.
  *
@@ -159,6 +161,8 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
     .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
     .run();
   if (updated.changes !== 1) return false;
+  // The invoice, with its number, in the transaction that makes the order paid (once).
+  issueInvoiceIn(tx, orderId);
 
   const stamped = tx
     .update(orders)
@@ -249,7 +253,34 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
     })
     .run();
   decrementStock(tx, id);
+  issueInvoiceIn(tx, id);
   return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refunds
+
+export function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = getDb()): Order | undefined {
+  return db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).get();
+}
+
+/**
+ * The paid order was refunded in full: paid -> refunded, and its credit note issued in the
+ * same transaction (once). Returns true only the first time.
+ */
+export function markOrderRefundedIn(tx: DbOrTx, orderId: number): boolean {
+  const updated = tx
+    .update(orders)
+    .set({ paymentStatus: "refunded" })
+    .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "paid")))
+    .run();
+  if (updated.changes !== 1) return false;
+  issueCreditNoteIn(tx, orderId);
+  return true;
+}
+
+export function markOrderRefunded(orderId: number): boolean {
+  return getDb().transaction((tx) => markOrderRefundedIn(tx, orderId));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,15 @@ import { parseIdOrNull } from "~/lib/ids";
 import type { DbOrTx } from "~/services/customers.server";
 import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
 import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "~/services/subscriptions/renewals.server";
-import { clearSubscription, findOrder, findOrderBySubscription, markOrderPaidIn, markSubscriptionCanceled } from "./payment-state.server";
+import {
+  clearSubscription,
+  findOrder,
+  findOrderByPaymentIntent,
+  findOrderBySubscription,
+  markOrderPaidIn,
+  markOrderRefundedIn,
+  markSubscriptionCanceled,
+} from "./payment-state.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 
 /** Stripe's webhook events, already verified by the route. */
@@ -16,6 +24,7 @@ export type WebhookOutcome =
   | "already_paid"
   | "payment_failed"
   | "subscription_ended"
+  | "order_refunded"
   | Exclude<RenewalOutcome, "ignored">
   | "ignored";
 
@@ -79,6 +88,15 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
     }
     case "customer.subscription.deleted":
       return subscriptionEnded(tx, event.data.object);
+    case "charge.refunded": {
+      // A refund made at Stripe (its dashboard): in full, the order is refunded and its credit note issued.
+      const charge = event.data.object;
+      if (!charge.refunded) return "ignored";
+      const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+      const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      if (!order) return "ignored";
+      return markOrderRefundedIn(tx, order.id) ? "order_refunded" : "ignored";
+    }
     default:
       return "ignored";
   }

@@ -1,0 +1,41 @@
+import { json } from "@remix-run/node";
+import type { InvoiceKind } from "~/db/schema";
+import { parseIdOrNull } from "~/lib/ids";
+import { paymentReceived } from "~/lib/order-status";
+import { getOrderInvoices } from "~/services/invoices.server";
+import { orderLinkKeyMatches } from "~/services/order-link.server";
+import { findOrder } from "~/services/payments/payment-state.server";
+import { cacheControl, PRIVATE_NO_STORE } from "./cache-control";
+
+/**
+ * The customer's invoice and credit note pages (/facture/{id}?cle=KEY, /avoir/{id}?cle=KEY): the
+ * key is the order's read-only link key (services/order-link.server.ts), the one its emails
+ * carry. A wrong key gets the same 404 as an unknown order. Kept by no cache, indexed by no
+ * search engine, and the address (with its key) never sent to another site.
+ */
+export const CUSTOMER_DOCUMENT_HEADERS = {
+  ...cacheControl(PRIVATE_NO_STORE),
+  "Referrer-Policy": "same-origin",
+  "X-Robots-Tag": "noindex, nofollow",
+} as const;
+
+export function loadCustomerDocument(request: Request, idParam: string | undefined, kind: InvoiceKind) {
+  const id = parseIdOrNull(idParam);
+  const key = new URL(request.url).searchParams.get("cle");
+  const order = id === null ? undefined : findOrder(id);
+  if (!order || !orderLinkKeyMatches(order.id, key)) {
+    throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
+  }
+  const documents = getOrderInvoices(order.id);
+  return json(
+    {
+      orderId: order.id,
+      key: key ?? "",
+      paid: paymentReceived(order.paymentStatus),
+      document: kind === "invoice" ? documents.invoice : documents.creditNote,
+      /** The other document of the order, when issued (a link from the invoice to its credit note and back). */
+      hasCreditNote: documents.creditNote !== null,
+    },
+    { headers: CUSTOMER_DOCUMENT_HEADERS },
+  );
+}

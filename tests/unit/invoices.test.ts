@@ -1,0 +1,264 @@
+import { eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import { describe, expect, it } from "vitest";
+import { getDb, openDatabase } from "~/db/client.server";
+import { invoiceCounters, invoices, orders } from "~/db/schema";
+import { carrierTrackingUrl, parseCarrier } from "~/lib/carriers";
+import { excludingVat, vatLine, vatTotals } from "~/lib/vat";
+import { loader as adminInvoiceLoader } from "~/routes/admin_.orders.$id.invoice";
+import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
+import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
+import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
+import { orderInvoiceUrl, orderLinkKey } from "~/services/order-link.server";
+import { markOrderPaid, markOrderPaidIn, markOrderRefunded } from "~/services/payments/payment-state.server";
+import { handleStripeEvent } from "~/services/payments/webhook.server";
+import { renderEmail } from "~/services/email/render.server";
+import { emails } from "~/db/schema";
+import { updateAdminOrder } from "~/services/admin-orders.server";
+import { getRequest, routeArgs } from "../helpers/requests";
+import { adminCookie, insertOrder } from "./admin-helpers";
+
+/** An unpaid order of `lines` (unit price in cents, quantity), the shipping given. */
+function unpaidOrder(unitCents = 2590, quantity = 1, shippingCents = 0) {
+  const total = unitCents * quantity + shippingCents;
+  return insertOrder({ subtotalCents: unitCents * quantity, shippingCents, totalCents: total }, { unitPriceCents: unitCents, quantity });
+}
+
+function sequenceOf(number: string) {
+  return Number(number.slice(-6));
+}
+
+async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+describe("VAT (lib/vat.ts)", () => {
+  it("splits each line from its price including VAT, to the cent, before VAT + VAT = including VAT", () => {
+    // 0,99 € -> 0,825 before VAT, rounded half up to 0,83; VAT 0,16.
+    expect(vatLine({ label: "Essai", quantity: 1, unitIncludingCents: 99 })).toMatchObject({ excludingCents: 83, vatCents: 16, includingCents: 99, unitExcludingCents: 83 });
+    expect(vatLine({ label: "6+2", quantity: 1, unitIncludingCents: 2590 })).toMatchObject({ excludingCents: 2158, vatCents: 432, includingCents: 2590 });
+    // Quantity 3 of 32,90 €: 98,70 € -> 82,25 € before VAT (computed on the line, not 3 × 27,42 = 82,26).
+    const three = vatLine({ label: "9+3", quantity: 3, unitIncludingCents: 3290 });
+    expect(three).toMatchObject({ includingCents: 9870, excludingCents: 8225, vatCents: 1645, unitExcludingCents: 2742 });
+    // Half a cent goes up: 0,03 € / 1,2 = 0,025.
+    expect(excludingVat(3)).toBe(3);
+    expect(excludingVat(6)).toBe(5);
+    expect(excludingVat(0)).toBe(0);
+    const lines = [vatLine({ label: "a", quantity: 1, unitIncludingCents: 99 }), vatLine({ label: "b", quantity: 2, unitIncludingCents: 2590 })];
+    const totals = vatTotals(lines);
+    expect(totals.includingCents).toBe(99 + 5180);
+    expect(totals.excludingCents + totals.vatCents).toBe(totals.includingCents);
+  });
+});
+
+describe("invoice numbering", () => {
+  it("F + the Paris year + 6 digits, the year of Paris (New Year's Eve at 23:30 UTC is already next year)", () => {
+    expect(formatInvoiceNumber("invoice", 2026, 1)).toBe("F2026-000001");
+    expect(formatInvoiceNumber("credit_note", 2027, 42)).toBe("A2027-000042");
+    expect(invoiceYear(new Date("2026-12-31T23:30:00.000Z"))).toBe(2027);
+    expect(invoiceYear(new Date("2026-12-31T22:30:00.000Z"))).toBe(2026);
+  });
+
+  it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", () => {
+    const id = unpaidOrder(3290);
+    expect(findInvoice(id, "invoice")).toBeUndefined();
+    expect(markOrderPaid(id, { paymentIntentId: `pi_${id}` })).toBe(true);
+    const invoice = findInvoice(id, "invoice")!;
+    expect(invoice.number).toMatch(/^F\d{4}-\d{6}$/);
+    expect(invoice.totalIncludingCents).toBe(3290);
+    expect(invoice.document.seller).toMatchObject({ legalName: "Maison Éclat SAS", siren: "921 458 303", siret: "921 458 303 00017", vatNumber: "FR51921458303" });
+    expect(invoice.document.buyer).toMatchObject({ name: "Camille Martin", address: "3 rue des Roses", postalCode: "69001", city: "Lyon" });
+
+    // The webhook for the same payment, then its replay: the order is already paid, no second invoice.
+    const event = {
+      id: `evt_paid_${id}`,
+      type: "payment_intent.succeeded",
+      data: { object: { id: `pi_${id}`, status: "succeeded", amount: 3290, amount_received: 3290, currency: "eur", metadata: { orderId: String(id) } } },
+    } as unknown as Stripe.Event;
+    expect(handleStripeEvent(event).outcome).toBe("already_paid");
+    expect(handleStripeEvent(event).outcome).toBe("duplicate");
+    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(1);
+  });
+
+  it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", () => {
+    const [a, b, c] = [unpaidOrder(), unpaidOrder(), unpaidOrder()];
+    markOrderPaid(a, { paymentIntentId: `pi_${a}` });
+    // A payment whose transaction fails after the invoice was issued: nothing of it stays, its number neither.
+    expect(() =>
+      getDb().transaction((tx) => {
+        markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+        throw new Error("the transaction fails");
+      }),
+    ).toThrow("the transaction fails");
+    expect(findInvoice(b, "invoice")).toBeUndefined();
+    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).get()!.p).toBe("unpaid");
+    markOrderPaid(c, { paymentIntentId: `pi_${c}` });
+    markOrderPaid(b, { paymentIntentId: `pi_${b}` });
+    const numbers = [a, c, b].map((id) => sequenceOf(findInvoice(id, "invoice")!.number));
+    expect(numbers).toEqual([numbers[0], numbers[0] + 1, numbers[0] + 2]);
+  });
+
+  it("two payments in one transaction get two numbers in a row, never the same one", () => {
+    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    getDb().transaction((tx) => {
+      markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
+      markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+    });
+    const [na, nb] = [findInvoice(a, "invoice")!.number, findInvoice(b, "invoice")!.number];
+    expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
+    // Issuing again for an invoiced order returns its invoice and uses no number.
+    const year = findInvoice(b, "invoice")!.year;
+    const before = getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last;
+    expect(getDb().transaction((tx) => issueInvoiceIn(tx, b))!.number).toBe(nb);
+    expect(getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
+  });
+
+  it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", () => {
+    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    // Another process's connection to the same database file, in the middle of a payment.
+    const other = openDatabase(process.env.DATABASE_URL!, { adminUsername: "admin", adminPassword: "motdepasse-test-1" });
+    const here = globalThis.__shopDb!.sqlite;
+    here.pragma("busy_timeout = 50");
+    try {
+      other.sqlite.exec("BEGIN IMMEDIATE");
+      expect(markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
+      // This process cannot issue a number meanwhile (the database is locked): nothing of its payment is written.
+      expect(() => markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toThrow(/locked|busy/i);
+      expect(findInvoice(b, "invoice")).toBeUndefined();
+      other.sqlite.exec("COMMIT");
+      expect(markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toBe(true);
+      const [na, nb] = [findInvoice(a, "invoice")!.number, findInvoice(b, "invoice")!.number];
+      expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
+    } finally {
+      if (other.sqlite.inTransaction) other.sqlite.exec("ROLLBACK");
+      other.sqlite.close();
+      here.pragma("busy_timeout = 5000");
+    }
+  });
+
+  it("starts a new sequence each year", () => {
+    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    const first = getDb().transaction((tx) => {
+      tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a)).run();
+      return issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z"))!;
+    });
+    const second = getDb().transaction((tx) => issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z"))!);
+    expect(first.number).toBe("F2031-000001");
+    expect(second.number).toBe("F2032-000001");
+  });
+
+  it("puts the shipping on its own line when it is charged", () => {
+    const id = unpaidOrder(2590, 2, 590);
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const doc = findInvoice(id, "invoice")!.document;
+    expect(doc.lines.map((l) => [l.label, l.quantity, l.includingCents])).toEqual([
+      ["Masque Hydrogel au Collagène", 2, 5180],
+      ["Livraison", 1, 590],
+    ]);
+    expect(doc.totals).toEqual({ excludingCents: 4317 + 492, vatCents: 863 + 98, includingCents: 5770 });
+  });
+});
+
+describe("credit notes", () => {
+  it("a refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", () => {
+    const id = unpaidOrder(2590);
+    expect(markOrderRefunded(id)).toBe(false);
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const invoice = findInvoice(id, "invoice")!;
+    const event = (eventId: string) =>
+      ({ id: eventId, type: "charge.refunded", data: { object: { id: `ch_${id}`, refunded: true, payment_intent: `pi_${id}`, metadata: {} } } }) as unknown as Stripe.Event;
+    expect(handleStripeEvent(event(`evt_refund_${id}`)).outcome).toBe("order_refunded");
+    expect(handleStripeEvent(event(`evt_refund_again_${id}`)).outcome).toBe("ignored");
+    const credit = findInvoice(id, "credit_note")!;
+    expect(credit.number).toMatch(/^A\d{4}-\d{6}$/);
+    expect(credit.creditedInvoiceId).toBe(invoice.id);
+    expect(credit.document).toMatchObject({ invoiceNumber: invoice.number, totals: invoice.document.totals });
+    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
+    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(2);
+  });
+
+  it("a partial refund changes nothing", () => {
+    const id = unpaidOrder(2590);
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const partial = { id: `evt_partial_${id}`, type: "charge.refunded", data: { object: { refunded: false, payment_intent: `pi_${id}`, metadata: {} } } } as unknown as Stripe.Event;
+    expect(handleStripeEvent(partial).outcome).toBe("ignored");
+    expect(findInvoice(id, "credit_note")).toBeUndefined();
+  });
+});
+
+describe("invoice pages", () => {
+  it("the customer's page needs the order's key: 404 for a forged one, a clear message before the payment, the invoice after", async () => {
+    const id = unpaidOrder(2590);
+    const page = (key: string) => customerInvoiceLoader(routeArgs(getRequest(`/facture/${id}?cle=${encodeURIComponent(key)}`), { id: String(id) }));
+    const forged = await thrown(page("A".repeat(43)));
+    expect(forged.status).toBe(404);
+    expect((await thrown(page(orderLinkKey(id + 1)))).status).toBe(404);
+
+    const before = await page(orderLinkKey(id));
+    expect(before.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(before.headers.get("Referrer-Policy")).toBe("same-origin");
+    expect(await before.json()).toMatchObject({ paid: false, document: null });
+
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const after = await (await page(orderLinkKey(id))).json();
+    expect(after.document).toMatchObject({ kind: "invoice", number: findInvoice(id, "invoice")!.number });
+    expect(after.document?.document.totals).toEqual({ excludingCents: 2158, vatCents: 432, includingCents: 2590 });
+    const credit = await (await customerCreditNoteLoader(routeArgs(getRequest(`/avoir/${id}?cle=${orderLinkKey(id)}`), { id: String(id) }))).json();
+    expect(credit.document).toBeNull();
+  });
+
+  it("the admin's invoice page needs a session, and says when no invoice has been issued", async () => {
+    const cookie = await adminCookie();
+    const id = unpaidOrder();
+    const load = () => adminInvoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`, { Cookie: cookie }), { id: String(id) }));
+    expect(await (await load()).json()).toMatchObject({ orderId: id, invoice: null, paymentStatus: "unpaid" });
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    expect((await (await load()).json()).invoice?.number).toBe(findInvoice(id, "invoice")!.number);
+    const anonymous = await thrown(adminInvoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`), { id: String(id) })));
+    expect(anonymous.status).toBe(302);
+  });
+
+  it("the confirmation email links the customer's invoice with its number", () => {
+    const id = unpaidOrder();
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_confirmation")!;
+    const rendered = renderEmail(row);
+    const number = findInvoice(id, "invoice")!.number;
+    expect(rendered.text).toContain(`Votre facture n°${number} : ${orderInvoiceUrl(id)}`);
+    expect(rendered.html).toContain(orderInvoiceUrl(id).replace(/&/g, "&amp;"));
+  });
+});
+
+describe("carriers (lib/carriers.ts)", () => {
+  it("builds each carrier's public tracking link, the number encoded and its spaces removed", () => {
+    expect(carrierTrackingUrl("colissimo", "6A 123 456")).toBe("https://www.laposte.fr/outils/suivre-vos-envois?code=6A123456");
+    expect(carrierTrackingUrl("chronopost", "XY123")).toBe("https://www.chronopost.fr/tracking-no-cms/suivi-page?listeNumerosLT=XY123");
+    expect(carrierTrackingUrl("mondial_relay", "123/45")).toBe("https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=123%2F45");
+    expect(carrierTrackingUrl("dpd", "a&b=c")).toBe("https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=a%26b%3Dc");
+    expect(carrierTrackingUrl("dpd", "")).toBeNull();
+    expect(carrierTrackingUrl("dpd", "null")).toBeNull();
+    expect(carrierTrackingUrl("ups", "123")).toBeNull();
+    expect(carrierTrackingUrl(null, "123")).toBeNull();
+    expect(parseCarrier("Mondial Relay")).toBe("mondial_relay");
+    expect(parseCarrier("mondial-relay")).toBe("mondial_relay");
+    expect(parseCarrier("La Poste")).toBeNull();
+  });
+
+  it("the shipped email names the carrier and links its tracking page", () => {
+    const id = unpaidOrder();
+    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
+    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_shipped")!;
+    expect(row.payload).toEqual({ trackingNumber: "0987 6543", trackingCarrier: "dpd" });
+    const rendered = renderEmail(row);
+    expect(rendered.text).toContain("Transporteur : DPD");
+    expect(rendered.text).toContain("Suivre le colis sur le site de DPD : https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
+    expect(rendered.html).toContain("https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
+  });
+});
