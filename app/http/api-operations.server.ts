@@ -46,7 +46,6 @@ import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
-import { PACKS } from "~/lib/packs";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
@@ -546,7 +545,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: [
       { name: "status", description: "Statut de l'abonnement", schema: { type: "string", enum: [...SUBSCRIPTION_STATUSES] } },
       { name: "q", description: "Partie du nom ou de l'email du client, ou numéro de l'abonnement ou de sa commande", schema: { type: "string", maxLength: 100 } },
-      { name: "pack", description: "Identifiant du pack", schema: { type: "integer", enum: PACKS.map((p) => p.id) } },
+      { name: "pack", description: "Identifiant du pack (voir les `packs` de GET /api/products/{id})", schema: { type: "integer", minimum: 1 } },
       { name: "minAmount", description: "Montant toutes les 4 semaines, au moins (euros : « 25.90 » ou « 25,90 »)", schema: { type: "string", examples: ["20,00"] } },
       { name: "maxAmount", description: "Montant toutes les 4 semaines, au plus (euros)", schema: { type: "string", examples: ["30.00"] } },
       { name: "startedFrom", description: "Souscrit à partir de ce jour", schema: { type: "string", format: "date" } },

@@ -13,7 +13,7 @@ import { formatPrice } from "~/lib/money";
 import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { readSubscriptionFilters, SUBSCRIPTION_FILTER_NAMES } from "~/schemas/admin-subscription";
 import { listAdminSubscriptions } from "~/services/admin-subscriptions.server";
-import { listPacks } from "~/services/packs.server";
+import { listAllPacks } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Abonnements", "Abonnements de la boutique.");
 
@@ -39,7 +39,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const result = listAdminSubscriptions(filters);
   // What the form shows: the values as typed (the ignored ones too, so they can be corrected).
   const values = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((name) => [name, url.searchParams.get(name) ?? ""]));
-  const packs = listPacks().map((p) => ({ value: String(p.id), label: p.name }));
+  const all = listAllPacks();
+  const severalProducts = new Set(all.map((p) => p.productId)).size > 1;
+  const packs = all.map((p) => ({ value: String(p.id), label: severalProducts ? `${p.productName} : ${p.name}` : p.name }));
   return json({ ...result, values, issues: issues.map((i) => ({ ...i, label: FILTER_LABELS[i.path] ?? i.path })), packs }, { headers: NO_STORE_HEADERS });
 }
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { parsePriceToCents } from "~/lib/money";
-import { PACKS } from "~/lib/packs";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { safeText } from "./text";
 
@@ -39,9 +38,8 @@ export const subscriptionFiltersSchema = z
     q: safeText().trim().max(100, "Recherche trop longue (100 caractères au plus).").optional(),
     pack: z
       .string()
-      .regex(/^\d{1,3}$/, "Pack inconnu.")
+      .regex(/^[1-9]\d{0,8}$/, "Pack inconnu : indiquez l'identifiant d'un pack (un nombre entier).")
       .transform(Number)
-      .refine((id) => PACKS.some((p) => p.id === id), `Pack inconnu : ${PACKS.map((p) => p.id).join(", ")}.`)
       .optional(),
     minAmount: amountField.optional(),
     maxAmount: amountField.optional(),

@@ -1,5 +1,26 @@
 import { z } from "zod";
+import { parisLocalToIso } from "~/lib/dates";
 import { safeText } from "./text";
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The end of the trial offer: a date and time in Paris time as a datetime-local field sends it
+ * (`2026-11-25T21:30`), or an ISO instant with its offset (the API); empty or null for none.
+ * Kept as an ISO instant (UTC).
+ */
+const offerEndField = z
+  .union([safeText().trim(), z.null()])
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const iso = ISO_INSTANT.test(value) ? new Date(value).toISOString() : parisLocalToIso(value);
+    if (!iso || Number.isNaN(Date.parse(iso))) {
+      ctx.addIssue({ code: "custom", message: "La fin de l'offre d'essai doit être une date et une heure, par exemple 25/11/2026 21:30." });
+      return z.NEVER;
+    }
+    return iso;
+  });
 
 const text = (label: string, max: number, multiline = false) =>
   safeText({ error: `${label} est requis.`, multiline })
@@ -21,9 +42,10 @@ export const settingsSchema = z.object({
     .max(30, "Le téléphone ne doit pas dépasser 30 caractères.")
     .regex(/^[+0-9 ().-]+$/, "Le téléphone ne doit contenir que des chiffres, espaces et + ( ) . -"),
   siteFooterText: text("Le texte du pied de page", 300, true),
+  trialOfferEndsAt: offerEndField,
 });
 
 export type SettingsInput = z.infer<typeof settingsSchema>;
 
-/** PATCH /api/settings: any of the six fields, nothing else (the merged result is checked with settingsSchema). */
+/** PATCH /api/settings: any of the fields, nothing else (the merged result is checked with settingsSchema). */
 export const settingsPatchSchema = settingsSchema.partial().strict();

@@ -4,7 +4,10 @@ import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
 import type { SettingsInput } from "~/schemas/settings";
 
-export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id">;
+export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id"> & {
+  /** When the trial offer ends (ISO, UTC), or null: the product page's countdown banner. */
+  trialOfferEndsAt: string | null;
+};
 
 export function getSettings(): PublicSettings {
   const row = getDb().select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
@@ -16,6 +19,7 @@ export function getSettings(): PublicSettings {
     siteAddress: source.siteAddress,
     sitePhone: source.sitePhone,
     siteFooterText: source.siteFooterText,
+    trialOfferEndsAt: row?.trialOfferEndsAt ?? null,
   };
 }
 
