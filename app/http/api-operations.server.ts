@@ -1,6 +1,7 @@
 import {
   adminLoginResponseSchema,
   adminLogoutResponseSchema,
+  adminProductResponseSchema,
   adminOrderListResponseSchema,
   adminSessionListResponseSchema,
   adminSessionResponseSchema,
@@ -42,6 +43,7 @@ import {
   startPaymentBodySchema,
 } from "~/schemas/payments";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
+import { productSchema } from "~/schemas/product";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
@@ -93,6 +95,24 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: [{ name: "id", description: "Identifiant du produit" }],
     success: { status: 200, description: "Le produit", schema: productResponseSchema },
   },
+  {
+    method: "put",
+    path: "/api/products/{id}",
+    file: "app/routes/api.products.$id.ts",
+    operationId: "updateProduct",
+    summary: "Modifie un produit et ses packs (le schéma du formulaire de l'administration)",
+    description:
+      "Les prix sont des montants en euros en chaînes (« 25,90 » ou « 25.90 ») et `images` une adresse par ligne, comme dans le formulaire. " +
+      "Un pack avec `id` est modifié (il doit être un pack de ce produit), un pack sans `id` est ajouté ; les packs absents ne changent pas " +
+      "(un pack n'est jamais supprimé : `active: false` le retire de la vente). Chaque nouveau prix est inscrit à l'historique des prix. " +
+      "`crossedOutWarnings` liste les prix de référence qui ne sont pas le prix le plus bas des 30 jours précédant la réduction : ils ne sont pas affichés.",
+    tag: "Catalogue",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du produit" }],
+    body: productSchema,
+    success: { status: 200, description: "Le produit modifié, avec ses packs en vente", schema: adminProductResponseSchema },
+    errors: { 404: "Produit introuvable", 409: "SKU déjà utilisé (`sku_taken`)", 422: "Données invalides, ou pack d'un autre produit (`unknown_pack`)" },
+  },
 
   // ---- Panier
   {
@@ -103,6 +123,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Ajoute un pack au panier (le panier ne contient qu'un produit à la fois)",
     description:
       "Seuls `productId` et `packId` (ou `variantName`, le nom exact du pack) sont lus : la ligne est créée en quantité 1 au prix du pack. " +
+      "Le pack doit être un pack en vente de ce produit (voir `packs` de GET /api/products/{id}) ; un produit sans pack en vente s'ajoute sans `packId`, à son prix, " +
+      "sauf s'il n'est pas vendu (409). " +
       "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin. " +
       "Un pack inconnu est refusé (422, les packs sont listés dans le message).",
     tag: "Panier",
@@ -114,7 +136,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: cartAddResponseSchema,
       headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu" },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock, ou pas en vente", 422: "Pack inconnu" },
   },
   {
     method: "get",

@@ -1,3 +1,4 @@
+import { listAllPacks } from "~/services/packs.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
@@ -11,7 +12,10 @@ import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/adm
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const { filters, issues } = readSubscriptionFilters(new URL(request.url));
+    const { filters, issues } = readSubscriptionFilters(
+      new URL(request.url),
+      listAllPacks().map((p) => p.id),
+    );
     if (issues.length) return apiError(400, "Filtres invalides", issues);
     const { subscriptions, ...page } = listAdminSubscriptions(filters);
     return apiJson({ subscriptions: subscriptions.map(subscriptionSummaryToApi), ...page });

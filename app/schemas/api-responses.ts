@@ -70,6 +70,13 @@ export const productResponseSchema = z.strictObject({
 
 export const productListResponseSchema = z.array(productResponseSchema);
 
+/** PUT /api/products/{id}: the product after the update, and what the admin should fix. */
+export const adminProductResponseSchema = productResponseSchema.extend({
+  crossedOutWarnings: z
+    .array(z.string())
+    .describe("Prix barrés non conformes des packs en vente (pas le prix le plus bas des 30 jours précédant la réduction) : ils ne sont pas affichés en boutique"),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Cart
 
