@@ -169,12 +169,12 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
         <PackInput label="Ordre d'affichage" field={f.position} type="number" />
         <div className="sm:col-span-2 lg:col-span-4">
           <label htmlFor={f.description.id} className="block text-sm font-medium text-ink">
-            Description
+            Description du pack
           </label>
           <textarea {...getTextareaProps(f.description, { ariaAttributes: true })} key={f.description.key} rows={2} className="field-input mt-1" />
           <FieldError id={f.description.errorId} errors={f.description.errors} />
         </div>
-        <PackInput label="Prix TTC (€)" field={f.price} inputMode="decimal" />
+        <PackInput label="Prix du pack TTC (€)" field={f.price} inputMode="decimal" />
         <div className="sm:col-span-1 lg:col-span-1">
           <PackInput label="Prix de référence barré (€)" field={f.referencePrice} inputMode="decimal" />
         </div>
