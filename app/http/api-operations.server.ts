@@ -641,7 +641,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/settings",
     file: "app/routes/api.settings.ts",
     operationId: "getSettings",
-    summary: "Les six paramètres du site",
+    summary: "Les paramètres publics du site, dont la fin de l'offre d'essai",
     tag: "Paramètres",
     auth: "public",
     success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },
@@ -652,6 +652,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.settings.ts",
     operationId: "updateSettings",
     summary: "Modifie un ou plusieurs paramètres du site",
+    description:
+      "`trialOfferEndsAt` est la fin de l'offre d'essai : un instant ISO 8601 avec son fuseau (« 2026-11-25T21:30:00+01:00 ») ou une date et une heure de Paris " +
+      "(« 2026-11-25T21:30 ») ; null ou vide pour ne plus afficher de bandeau. Le bandeau de la fiche produit compte jusqu'à cet instant, puis disparaît.",
     tag: "Paramètres",
     auth: "admin",
     body: settingsPatchSchema,

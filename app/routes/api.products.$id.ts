@@ -24,6 +24,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
     await requireAdminApi(request);
     const id = parseId(params.id, "Identifiant de produit");
+    if (!getProduct(id)) return apiError(404, "Produit introuvable");
     const { fields, packs } = productFields(await readJsonBody(request, productSchema));
     const product = updateProduct(id, fields, packs);
     if (!product) return apiError(404, "Produit introuvable");

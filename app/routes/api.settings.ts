@@ -5,11 +5,11 @@ import { cacheControl, PUBLIC_SETTINGS } from "~/http/cache-control";
 import { settingsPatchSchema, settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 
-/** GET /api/settings: the six public site settings. */
+/** GET /api/settings: the public site settings (the trial offer's end among them). */
 export const loader = (_: LoaderFunctionArgs) =>
   handleApi(() => apiJson(getSettings(), { headers: cacheControl(PUBLIC_SETTINGS) }));
 
-/** PATCH /api/settings (admin only): any of the six fields; the result must still be valid as a whole. */
+/** PATCH /api/settings (admin only): any of the fields; the result must still be valid as a whole. */
 export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "PATCH") return methodNotAllowed(["GET", "PATCH"]);

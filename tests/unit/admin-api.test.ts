@@ -163,7 +163,12 @@ describe("admin API with a session", () => {
     const bad = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siteEmail: "pas-un-email" }, { Cookie: cookie })));
     expect(bad.status).toBe(422);
     const publicView = await (settingsApi.loader as Handler)(routeArgs(getRequest("/api/settings")));
-    expect(Object.keys(await publicView.json()).sort()).toEqual(["siteAddress", "siteDescription", "siteEmail", "siteFooterText", "siteName", "sitePhone"]);
+    expect(Object.keys(await publicView.json()).sort()).toEqual(["siteAddress", "siteDescription", "siteEmail", "siteFooterText", "siteName", "sitePhone", "trialOfferEndsAt"]);
+    // The trial offer's end: a Paris date and time, or an ISO instant; kept in UTC.
+    const offer = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { trialOfferEndsAt: "2026-12-24T18:00" }, { Cookie: cookie })));
+    expect(await offer.json()).toMatchObject({ trialOfferEndsAt: "2026-12-24T17:00:00.000Z", sitePhone: "01 23 45 67 89" });
+    const wrong = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { trialOfferEndsAt: "Noël" }, { Cookie: cookie })));
+    expect(wrong.status).toBe(422);
   });
 });
 
@@ -181,6 +186,12 @@ describe("public endpoints", () => {
       sku: "ME-COLL-MASK-01",
       category: "Soin du visage",
       stock: expect.any(Number),
+      saleWithoutPack: "unit",
+      packs: [
+        { id: 1, name: "3 masques d'essai", description: expect.any(String), masks: 3, price: "0.99", originalPrice: "15.99", popular: false, trial: true },
+        { id: 2, name: "6 masques + 2 offerts", description: expect.any(String), masks: 8, price: "25.90", originalPrice: "31.80", popular: false, trial: false },
+        { id: 3, name: "9 masques + 3 offerts", description: expect.any(String), masks: 12, price: "32.90", originalPrice: "47.70", popular: true, trial: false },
+      ],
     });
     const list = await (productsApi.loader as Handler)(routeArgs(getRequest("/api/products")));
     expect((await list.json())[0]).toMatchObject({ id: 1, price: "25.90" });

@@ -116,14 +116,14 @@ describe("settings page", () => {
     siteFooterText: "© Maison Éclat",
   };
 
-  it("saves the six fields and redirects with the toast", async () => {
+  it("saves the fields and redirects with the toast, the trial offer's end read in Paris time", async () => {
     const cookie = await adminCookie();
-    const response = await settingsAction(routeArgs(formRequest("/admin/settings", valid, { headers: { Cookie: cookie } })));
+    const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, trialOfferEndsAt: "2026-12-01T18:30" }, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/settings");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
-    expect(getSettings()).toEqual(valid);
+    expect(getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
     const data = await (await settingsLoader(routeArgs(getRequest("/admin/settings", { Cookie: cookie })))).json();
-    expect(data.settings).toEqual(valid);
+    expect(data.settings).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T18:30" });
   });
 
   it("refuses an invalid email with a French message and keeps the settings", async () => {
