@@ -94,7 +94,8 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
   // The cart, then the payment: Stripe is asked for 18,00€.
   await page.getByRole("button", { name: "Commander" }).click();
   const drawer = page.getByRole("dialog");
-  await expect(drawer.getByText(packName)).toBeVisible();
+  // The drawer loads the cart after adding (slow on a busy machine).
+  await expect(drawer.getByText(packName)).toBeVisible({ timeout: 15_000 });
   await expect(drawer.getByText("18,00€").first()).toBeVisible();
   await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
   await fillDelivery(drawer, { email: `camille.${id}@example.fr` });
