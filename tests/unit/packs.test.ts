@@ -1,4 +1,7 @@
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orderItems, priceHistory, siteSettings } from "~/db/schema";
@@ -141,6 +144,30 @@ describe("the packs, read from the database", () => {
       ["25.90", "31.80"],
       ["32.90", "47.70"],
     ]);
+  });
+});
+
+describe("the product page's JSON-LD", () => {
+  it("offers the product's packs at their prices, or its single price, and nothing when it is not sold", async () => {
+    const jsonLd = (props: Parameters<typeof ProductJsonLd>[0]) => {
+      const html = renderToStaticMarkup(createElement(ProductJsonLd, props));
+      return html ? JSON.parse(html.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) : null;
+    };
+    const page = await loadProductPage(1);
+    const data = jsonLd({ product: page.product, offer: page.offer });
+    expect(data).toMatchObject({ "@type": "Product", name: "Masque Hydrogel au Collagène" });
+    expect(data.offers.map((o: { name: string; price: string }) => [o.name, o.price])).toEqual([
+      ["3 masques d'essai", "0.99"],
+      ["6 masques + 2 offerts", "25.90"],
+      ["9 masques + 3 offerts", "32.90"],
+    ]);
+    const product = { id: 9, name: "Sérum </script><b>", description: "", images: [], stock: 0 };
+    const single = renderToStaticMarkup(createElement(ProductJsonLd, { product, offer: { packs: [], unitPriceCents: 2990, sold: true } }));
+    expect(single).not.toContain("</script><b>");
+    expect(jsonLd({ product, offer: { packs: [], unitPriceCents: 2990, sold: true } }).offers).toEqual([
+      { "@type": "Offer", price: "29.90", priceCurrency: "EUR", availability: "https://schema.org/OutOfStock" },
+    ]);
+    expect(jsonLd({ product, offer: { packs: [], unitPriceCents: null, sold: false } })).toBeNull();
   });
 });
 
