@@ -154,7 +154,7 @@ describe("the product page's JSON-LD", () => {
       return html ? JSON.parse(html.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) : null;
     };
     const page = await loadProductPage(1);
-    const data = jsonLd({ product: page.product, offer: page.offer });
+    const data = jsonLd({ product: page.product!, offer: page.offer! });
     expect(data).toMatchObject({ "@type": "Product", name: "Masque Hydrogel au Collagène" });
     expect(data.offers.map((o: { name: string; price: string }) => [o.name, o.price])).toEqual([
       ["3 masques d'essai", "0.99"],
