@@ -1,4 +1,3 @@
-import { productOffer } from "~/services/packs.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
@@ -12,6 +11,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { deleteProduct, listProducts } from "~/services/catalog.server";
+import { productOffer } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la boutique.");
 

@@ -1,9 +1,9 @@
-import { listAllPacks } from "~/services/packs.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
 import { readSubscriptionFilters } from "~/schemas/admin-subscription";
 import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/admin-subscriptions.server";
+import { listAllPacks } from "~/services/packs.server";
 
 /**
  * GET /api/admin/subscriptions (admin only): one page of subscriptions, the most recent first,

@@ -7,9 +7,11 @@ import { Stars } from "~/components/shop/landing/Stars";
 import { UsageGuide } from "~/components/shop/landing/UsageGuide";
 import { Disclosure } from "~/components/shop/product/Disclosure";
 import { Gallery } from "~/components/shop/product/Gallery";
+import { OfferBanner } from "~/components/shop/product/OfferBanner";
 import { OrderForm } from "~/components/shop/product/OrderForm";
 import { parseImageIndex } from "~/components/shop/product/image-index";
 import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
+import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
 import { DELIVERY } from "~/lib/brand";
 import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
@@ -19,8 +21,6 @@ import { trialOfferBannerText } from "~/lib/offer-banner";
 import { getProduct } from "~/services/catalog.server";
 import { productOffer, type ProductOffer } from "~/services/packs.server";
 import { getSettings } from "~/services/settings.server";
-import { OfferBanner } from "~/components/shop/product/OfferBanner";
-import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 
 const NOT_FOUND_TITLE = "Produit non trouvé";
 const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez.";
@@ -53,7 +53,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // The countdown only where the trial offer is sold, and only until its end (the page is never
   // kept by a shared cache: it is rendered again at each visit).
   const endsAt = getSettings().trialOfferEndsAt;
-  const banner = offer.packs.some((p) => p.trial) && trialOfferBannerText(endsAt, now) ? { endsAt: endsAt!, text: trialOfferBannerText(endsAt, now)! } : null;
+  const text = offer.packs.some((p) => p.trial) ? trialOfferBannerText(endsAt, now) : null;
+  const banner = endsAt && text ? { endsAt, text } : null;
   return json({ product, imageIndex, offer, banner });
 }
 

@@ -232,7 +232,7 @@ export type ProductOffer = {
   sold: boolean;
 };
 
-/** The packs of these products as the storefront shows them. */
+/** A product's packs on sale as the storefront shows them (the crossed-out price only when lawful at `now`). */
 export function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): ShopPack[] {
   const list = listPacks(productId, {}, db);
   const history = readPriceHistory(
