@@ -4,6 +4,7 @@ import type { Carrier } from "../lib/carriers";
 import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
+import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
@@ -30,8 +31,65 @@ export const products = sqliteTable("products", {
   originalPriceCents: integer("original_price_cents"),
   category: text("category").notNull().default(""),
   stock: integer("stock").notNull().default(0),
+  /**
+   * How the product is sold when it has no active pack: "unit" (one item at the product's
+   * own price) or "not_sold" (shown, but cannot be ordered). With active packs, only they are sold.
+   */
+  saleWithoutPack: text("sale_without_pack", { enum: SALE_WITHOUT_PACK }).notNull().default("unit"),
   ...timestamps,
 });
+
+// ---------------------------------------------------------------------------------------------
+// Packs and their price history (services/packs.server.ts, services/price-history.server.ts).
+
+/**
+ * The packs a product is sold in: what the product page, the cart, the checkout, the payment
+ * and the API sell. A pack is never deleted (orders and subscriptions name it); an admin
+ * deactivates it instead.
+ */
+export const packs = sqliteTable(
+  "packs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    masks: integer("masks").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    /** The crossed-out "before" price, or null for none (shown only when lawful: see price_history). */
+    referencePriceCents: integer("reference_price_cents"),
+    popular: integer("popular", { mode: "boolean" }).notNull().default(false),
+    /** The trial pack: one per order, once per email address, never by subscription. */
+    trial: integer("trial", { mode: "boolean" }).notNull().default(false),
+    /** Order on the product page, smallest first. */
+    position: integer("position").notNull().default(0),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index("packs_product_idx").on(t.productId, t.position)],
+);
+
+/**
+ * Every price a pack has had, from when (Code de la consommation L112-1-1): a crossed-out price
+ * must be the lowest price charged in the 30 days before the reduction.
+ */
+export const priceHistory = sqliteTable(
+  "price_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    packId: integer("pack_id")
+      .notNull()
+      .references(() => packs.id, { onDelete: "cascade" }),
+    priceCents: integer("price_cents").notNull(),
+    /** When this price started to apply (ISO, UTC). */
+    startedAt: text("started_at").notNull(),
+    /** Why the row exists when it is not a real sale price (the demo data's history). */
+    note: text("note"),
+  },
+  (t) => [index("price_history_pack_idx").on(t.packId, t.startedAt)],
+);
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -94,7 +152,8 @@ export const cartLines = sqliteTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
-    packId: integer("pack_id").notNull(),
+    /** The pack, or null for a product sold as a single item (no active pack). */
+    packId: integer("pack_id"),
     quantity: integer("quantity").notNull().default(1),
     variantName: text("variant_name"),
     variantPriceCents: integer("variant_price_cents"),
@@ -257,6 +316,8 @@ export const siteSettings = sqliteTable("site_settings", {
   vatNumber: text("vat_number").notNull().default(""),
   /** The carrier of the tracking numbers entered without one (lib/carriers.ts). */
   defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
+  /** When the trial offer ends (ISO, UTC): the product page's countdown banner; null for no banner. */
+  trialOfferEndsAt: text("trial_offer_ends_at"),
   ...timestamps,
 });
 

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Carrier } from "~/lib/carriers";
 import { COMPANY } from "~/lib/company";
+import { SPEC_PACKS } from "~/lib/packs";
 import { hashPasswordSync } from "~/lib/passwords.server";
 import * as schema from "./schema";
 
@@ -39,6 +40,49 @@ function demoSellerIdentity(): { legalName: string; siret: string; vatNumber: st
   return { legalName: COMPANY.legalName, siret: `${COMPANY.siren} 00017`, vatNumber: COMPANY.vatNumber.replace(/\s+/g, "") };
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The note of the demo data's invented past prices (services/price-history.server.ts shows it). */
+export const DEMO_HISTORY_NOTE = "Historique de démonstration";
+
+/**
+ * The spec's three packs of product 1 (ids 1 to 3, which older carts, orders and subscriptions
+ * name), once: when the product has no pack at all, on a new database as on an existing one.
+ * Their price history is the demo's: the reference price charged from 60 days before seeding,
+ * then the reduced price from seeding on, so each crossed-out price is the lowest price of the
+ * 30 days before the reduction. The trial offer's end is set 9 hours ahead at the same time.
+ * Returns whether it seeded.
+ */
+function seedSpecPacks(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
+  const product = db.select({ id: schema.products.id }).from(schema.products).where(eq(schema.products.id, SEED_PRODUCT.id)).get();
+  if (!product) return false;
+  const any = db.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.productId, SEED_PRODUCT.id)).limit(1).get();
+  if (any) return false;
+  db.transaction((tx) => {
+    SPEC_PACKS.forEach((pack, index) => {
+      const id = index + 1;
+      const free = !tx.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.id, id)).get();
+      const created = tx
+        .insert(schema.packs)
+        .values({ ...pack, ...(free ? { id } : {}), productId: SEED_PRODUCT.id, position: id, active: true })
+        .returning({ id: schema.packs.id })
+        .get();
+      tx.insert(schema.priceHistory)
+        .values([
+          { packId: created.id, priceCents: pack.referencePriceCents, startedAt: new Date(now.getTime() - 60 * DAY_MS).toISOString(), note: DEMO_HISTORY_NOTE },
+          { packId: created.id, priceCents: pack.priceCents, startedAt: now.toISOString(), note: null },
+        ])
+        .run();
+    });
+    tx.update(schema.siteSettings)
+      .set({ trialOfferEndsAt: new Date(now.getTime() + 9 * HOUR_MS).toISOString() })
+      .where(isNull(schema.siteSettings.trialOfferEndsAt))
+      .run();
+  });
+  return true;
+}
+
 /** Idempotent: safe to run at every start. Never overwrites data an admin changed. */
 export function seed(
   db: BetterSQLite3Database<typeof schema>,
@@ -48,6 +92,7 @@ export function seed(
   db.insert(schema.siteSettings).values(DEFAULT_SETTINGS).onConflictDoNothing().run();
   // A database made before the seller's identity was kept gets the demo company's (never over an admin's).
   db.update(schema.siteSettings).set(demoSellerIdentity()).where(eq(schema.siteSettings.legalName, "")).run();
+  seedSpecPacks(db);
   const admin = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername)).get();
   if (!admin) {
     db.insert(schema.users)

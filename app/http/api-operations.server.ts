@@ -1,6 +1,7 @@
 import {
   adminLoginResponseSchema,
   adminLogoutResponseSchema,
+  adminProductResponseSchema,
   adminOrderListResponseSchema,
   adminSessionListResponseSchema,
   adminSessionResponseSchema,
@@ -42,11 +43,11 @@ import {
   startPaymentBodySchema,
 } from "~/schemas/payments";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
+import { productSchema } from "~/schemas/product";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
-import { PACKS } from "~/lib/packs";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
 
@@ -94,6 +95,24 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: [{ name: "id", description: "Identifiant du produit" }],
     success: { status: 200, description: "Le produit", schema: productResponseSchema },
   },
+  {
+    method: "put",
+    path: "/api/products/{id}",
+    file: "app/routes/api.products.$id.ts",
+    operationId: "updateProduct",
+    summary: "Modifie un produit et ses packs (le schéma du formulaire de l'administration)",
+    description:
+      "Les prix sont des montants en euros en chaînes (« 25,90 » ou « 25.90 ») et `images` une adresse par ligne, comme dans le formulaire. " +
+      "Un pack avec `id` est modifié (il doit être un pack de ce produit), un pack sans `id` est ajouté ; les packs absents ne changent pas " +
+      "(un pack n'est jamais supprimé : `active: false` le retire de la vente). Chaque nouveau prix est inscrit à l'historique des prix. " +
+      "`crossedOutWarnings` liste les prix de référence qui ne sont pas le prix le plus bas des 30 jours précédant la réduction : ils ne sont pas affichés.",
+    tag: "Catalogue",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du produit" }],
+    body: productSchema,
+    success: { status: 200, description: "Le produit modifié, avec ses packs en vente", schema: adminProductResponseSchema },
+    errors: { 404: "Produit introuvable", 409: "SKU déjà utilisé (`sku_taken`)", 422: "Données invalides, ou pack d'un autre produit (`unknown_pack`)" },
+  },
 
   // ---- Panier
   {
@@ -104,6 +123,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Ajoute un pack au panier (le panier ne contient qu'un produit à la fois)",
     description:
       "Seuls `productId` et `packId` (ou `variantName`, le nom exact du pack) sont lus : la ligne est créée en quantité 1 au prix du pack. " +
+      "Le pack doit être un pack en vente de ce produit (voir `packs` de GET /api/products/{id}) ; un produit sans pack en vente s'ajoute sans `packId`, à son prix, " +
+      "sauf s'il n'est pas vendu (409). " +
       "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin. " +
       "Un pack inconnu est refusé (422, les packs sont listés dans le message).",
     tag: "Panier",
@@ -115,7 +136,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: cartAddResponseSchema,
       headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock", 422: "Pack inconnu" },
+    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock, ou pas en vente", 422: "Pack inconnu" },
   },
   {
     method: "get",
@@ -551,7 +572,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: [
       { name: "status", description: "Statut de l'abonnement", schema: { type: "string", enum: [...SUBSCRIPTION_STATUSES] } },
       { name: "q", description: "Partie du nom ou de l'email du client, ou numéro de l'abonnement ou de sa commande", schema: { type: "string", maxLength: 100 } },
-      { name: "pack", description: "Identifiant du pack", schema: { type: "integer", enum: PACKS.map((p) => p.id) } },
+      { name: "pack", description: "Identifiant du pack (voir les `packs` de GET /api/products/{id})", schema: { type: "integer", minimum: 1 } },
       { name: "minAmount", description: "Montant toutes les 4 semaines, au moins (euros : « 25.90 » ou « 25,90 »)", schema: { type: "string", examples: ["20,00"] } },
       { name: "maxAmount", description: "Montant toutes les 4 semaines, au plus (euros)", schema: { type: "string", examples: ["30.00"] } },
       { name: "startedFrom", description: "Souscrit à partir de ce jour", schema: { type: "string", format: "date" } },
@@ -625,7 +646,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/settings",
     file: "app/routes/api.settings.ts",
     operationId: "getSettings",
-    summary: "Les paramètres du site (coordonnées, identité du vendeur, transporteur par défaut)",
+    summary: "Les paramètres du site (coordonnées, identité du vendeur, transporteur par défaut, fin de l'offre d'essai)",
     tag: "Paramètres",
     auth: "public",
     success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },
@@ -636,6 +657,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.settings.ts",
     operationId: "updateSettings",
     summary: "Modifie un ou plusieurs paramètres du site",
+    description:
+      "`trialOfferEndsAt` est la fin de l'offre d'essai : un instant ISO 8601 avec son fuseau (« 2026-11-25T21:30:00+01:00 ») ou une date et une heure de Paris " +
+      "(« 2026-11-25T21:30 ») ; null ou vide pour ne plus afficher de bandeau. Le bandeau de la fiche produit compte jusqu'à cet instant, puis disparaît.",
     tag: "Paramètres",
     auth: "admin",
     body: settingsPatchSchema,

@@ -1,7 +1,5 @@
 import { DELIVERY, OPENING_HOURS } from "~/lib/brand";
 import { addressOnOneLine, COMPANY, MEDIATOR, type ShopContact } from "~/lib/company";
-import { formatPrice } from "~/lib/money";
-import { PACKS } from "~/lib/packs";
 import type { TermsOfSale } from "./terms-types";
 import { withdrawalForm } from "./withdrawal-form";
 
@@ -55,7 +53,10 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
             ],
           },
           { kind: "paragraph", content: ["Les produits sont proposés dans la limite des stocks disponibles, en trois formats :"] },
-          { kind: "list", items: PACKS.map((pack) => [`${pack.name} (${pack.masks} masques au total)`]) },
+          {
+            kind: "list",
+            items: [["3 masques d'essai (3 masques au total)"], ["6 masques + 2 offerts (8 masques au total)"], ["9 masques + 3 offerts (12 masques au total)"]],
+          },
         ],
       },
       {
@@ -70,7 +71,12 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
           },
           {
             kind: "list",
-            items: PACKS.map((pack) => [`${pack.name} : ${formatPrice(pack.priceCents)} au lieu de ${formatPrice(pack.originalPriceCents)}`]),
+            // The prices of 20 November 2026, as published: a published version never changes.
+            items: [
+              ["3 masques d'essai : 0,99€ au lieu de 15,99€"],
+              ["6 masques + 2 offerts : 25,90€ au lieu de 31,80€"],
+              ["9 masques + 3 offerts : 32,90€ au lieu de 47,70€"],
+            ],
           },
           {
             kind: "paragraph",

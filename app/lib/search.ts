@@ -5,7 +5,7 @@
 import { PRODUCT_ID } from "./brand";
 import { ALL_FAQ } from "./faq";
 import { formatPrice } from "./money";
-import { PACKS } from "./packs";
+import type { ShopPack } from "./packs";
 
 type SearchKind = "produit" | "pack" | "question" | "page";
 
@@ -95,22 +95,27 @@ const DEFAULT_PRODUCT: IndexedProduct = {
   description: "Masque en hydrogel au collagène marin, à l'acide hyaluronique et à la niacinamide : hydratation, éclat, fermeté.",
 };
 
-/** The searchable index; the loader passes the catalog's product so a renamed product is found under its new name. */
-export function buildSearchIndex(product: IndexedProduct = DEFAULT_PRODUCT): SearchEntry[] {
+type IndexedPack = Pick<ShopPack, "name" | "description" | "masks" | "priceCents" | "crossedOutCents" | "popular">;
+
+/**
+ * The searchable index; the loader passes the catalog's product and its packs on sale, so a
+ * renamed product is found under its new name and the packs at their current prices.
+ */
+export function buildSearchIndex(product: IndexedProduct = DEFAULT_PRODUCT, packs: readonly IndexedPack[] = []): SearchEntry[] {
   const productHref = `/product/${product.id}`;
-  const lowest = Math.min(...PACKS.map((p) => p.priceCents));
+  const lowest = packs.length ? Math.min(...packs.map((p) => p.priceCents)) : null;
   return [
     {
       kind: "produit",
       title: product.name,
       summary: product.description?.trim() || DEFAULT_PRODUCT.description || "",
       href: productHref,
-      keywords: `masque visage soin collagene hydrogel anti-rides hydratation eclat fermete a partir de ${formatPrice(lowest)}`,
+      keywords: `masque visage soin collagene hydrogel anti-rides hydratation eclat fermete${lowest === null ? "" : ` a partir de ${formatPrice(lowest)}`}`,
     },
-    ...PACKS.map<SearchEntry>((pack) => ({
+    ...packs.map<SearchEntry>((pack) => ({
       kind: "pack",
       title: pack.name,
-      summary: `${pack.description} ${formatPrice(pack.priceCents)} au lieu de ${formatPrice(pack.originalPriceCents)}.`,
+      summary: `${pack.description} ${formatPrice(pack.priceCents)}${pack.crossedOutCents ? ` au lieu de ${formatPrice(pack.crossedOutCents)}` : ""}.`,
       href: `${productHref}#packs`,
       keywords: `pack coffret ${pack.masks} masques ${product.name}${pack.popular ? " best seller" : ""}`,
     })),

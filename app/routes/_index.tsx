@@ -1,4 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { ClosingCta } from "~/components/shop/landing/ClosingCta";
 import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
 import { Hero } from "~/components/shop/landing/Hero";
@@ -7,7 +8,9 @@ import { Reasons } from "~/components/shop/landing/Reasons";
 import { Testimonials } from "~/components/shop/landing/Testimonials";
 import { UsageGuide } from "~/components/shop/landing/UsageGuide";
 import { LANDING_FAQ } from "~/lib/faq";
+import { PRODUCT_ID } from "~/lib/brand";
 import { pageMeta } from "~/lib/meta";
+import { shopPacks } from "~/services/packs.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -15,10 +18,17 @@ export const meta: MetaFunction = () =>
     "Le masque hydrogel au collagène marin qui hydrate, ravive l'éclat et raffermit la peau en 20 minutes. Coffret d'essai, livraison gratuite, satisfait ou remboursé.",
   );
 
+/** The landing page sells product 1: its trial pack, at today's price (the page is rendered at each visit). */
+export function loader() {
+  const trial = shopPacks(PRODUCT_ID).find((p) => p.trial);
+  return json({ trial: trial ? { masks: trial.masks, priceCents: trial.priceCents } : null });
+}
+
 export default function Index() {
+  const { trial } = useLoaderData<typeof loader>();
   return (
     <>
-      <Hero />
+      <Hero trial={trial} />
       <PressLogos />
       <Reasons />
       <Testimonials />

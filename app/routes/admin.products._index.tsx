@@ -11,6 +11,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { deleteProduct, listProducts } from "~/services/catalog.server";
+import { productOffer } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la boutique.");
 
@@ -21,13 +22,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     name: p.name,
     image: p.images?.[0] ?? null,
     sku: p.sku,
-    priceCents: p.priceCents,
+    // What the shop sells it at: its packs on sale, else its own price, else nothing.
+    sale: saleSummary(p),
     category: p.category,
     stock: p.stock,
   }));
   const deleteId = queryId(request, "delete");
   const toDelete = products.find((p) => p.id === deleteId) ?? null;
   return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
+}
+
+function saleSummary(product: Parameters<typeof productOffer>[0]): string {
+  const offer = productOffer(product);
+  if (offer.packs.length === 0) return offer.unitPriceCents !== null ? `${formatPrice(offer.unitPriceCents)} à l'unité` : "Non vendu";
+  const prices = offer.packs.map((p) => p.priceCents);
+  const count = `${offer.packs.length} pack${offer.packs.length > 1 ? "s" : ""}`;
+  const low = Math.min(...prices);
+  const high = Math.max(...prices);
+  return low === high ? `${count} : ${formatPrice(low)}` : `${count} : ${formatPrice(low)} à ${formatPrice(high)}`;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,7 +79,7 @@ const TABLE: TableDefinition<ProductRow> = {
       ),
     },
     { header: "SKU", className: "font-mono text-xs", cell: (p) => p.sku },
-    { header: "Prix", className: "tabular-nums", cell: (p) => formatPrice(p.priceCents) },
+    { header: "Prix de vente", className: "tabular-nums", cell: (p) => p.sale },
     { header: "Catégorie", cell: (p) => p.category || "-" },
     { header: "Stock", cell: (p) => <StockBadge stock={p.stock} /> },
   ],

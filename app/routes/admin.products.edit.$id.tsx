@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess, redirectWithWarning } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { AdminFormPage } from "~/components/admin/AdminForm";
-import { ProductForm } from "~/components/admin/ProductForm";
+import { BLANK_PACK, ProductForm } from "~/components/admin/ProductForm";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { notFound, recordOr404, requireAdminForm, submitAdminForm } from "~/http/admin-pages.server";
 import { pageIdOr404 } from "~/http/api.server";
@@ -13,6 +13,7 @@ import { pageMeta } from "~/lib/meta";
 import { centsToDecimal } from "~/lib/money";
 import { productFields, productSchema } from "~/schemas/product";
 import { getProduct, updateProduct } from "~/services/catalog.server";
+import { adminPacks, crossedOutWarnings } from "~/services/packs.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
 
@@ -23,6 +24,7 @@ const euros = (cents: number | null) => (cents === null ? "" : centsToDecimal(ce
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const product = recordOr404(params.id, NOT_FOUND, getProduct);
+  const packs = adminPacks(product.id);
   return json(
     {
       product: {
@@ -35,7 +37,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         description: product.description,
         stock: product.stock,
         images: (product.images ?? []).join("\n"),
+        saleWithoutPack: product.saleWithoutPack,
+        // The saved packs, then a blank row that adds one (a plain form post, no script needed).
+        packs: [
+          ...packs.map((p) => ({
+            id: String(p.id),
+            name: p.name,
+            description: p.description,
+            masks: String(p.masks),
+            price: euros(p.priceCents),
+            referencePrice: euros(p.referencePriceCents),
+            popular: p.popular,
+            trial: p.trial,
+            position: String(p.position),
+            active: p.active ? ("true" as const) : ("false" as const),
+          })),
+          { ...BLANK_PACK, position: String(packs.length ? Math.max(...packs.map((p) => p.position)) + 1 : 1) },
+        ],
       },
+      priceInfo: packs.map((p) => ({
+        id: p.id,
+        lowestCents: p.check.lowestCents,
+        currentSince: p.check.currentSince,
+        warning: p.active ? p.check.warning : null,
+        history: p.history.map((h) => ({ priceCents: h.priceCents, startedAt: h.startedAt, note: h.note ?? null })),
+      })),
     },
     { headers: NO_STORE_HEADERS },
   );
@@ -45,19 +71,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminForm(request);
   const id = pageIdOr404(params.id, NOT_FOUND);
   return submitAdminForm(request, productSchema, (value) => {
-    const product = updateProduct(id, productFields(value));
+    const { fields, packs } = productFields(value);
+    const product = updateProduct(id, fields, packs);
     if (!product) throw notFound(NOT_FOUND);
+    // A crossed-out price that is not lawful: back to the form, where each one is explained.
+    const warnings = crossedOutWarnings(id);
+    if (warnings.length) {
+      return redirectWithWarning(`/admin/products/edit/${id}`, {
+        message: "Produit mis à jour",
+        description: `« ${product.name} » a été enregistré, mais un prix barré n'est pas conforme et n'est pas affiché en boutique : ${warnings[0]}`,
+      });
+    }
     return redirectWithSuccess("/admin/products", { message: "Produit mis à jour", description: `« ${product.name} » a été enregistré.` });
   });
 }
 
 export default function EditProduct() {
-  const { product } = useLoaderData<typeof loader>();
+  const { product, priceInfo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { id, ...defaults } = product;
   return (
     <AdminFormPage title={`Modifier le produit #${id}`} back={{ to: "/admin/products", label: "Retour aux produits" }} deleteTo={`/admin/products?delete=${id}`}>
-      <ProductForm id={`product-${id}`} lastResult={actionData?.result} submitLabel="Enregistrer les modifications" defaultValue={defaults} />
+      <ProductForm id={`product-${id}`} lastResult={actionData?.result} submitLabel="Enregistrer les modifications" defaultValue={defaults} priceInfo={priceInfo} />
     </AdminFormPage>
   );
 }

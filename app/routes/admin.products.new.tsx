@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess, redirectWithWarning } from "remix-toast";
 import { AdminFormPage } from "~/components/admin/AdminForm";
-import { ProductForm } from "~/components/admin/ProductForm";
+import { BLANK_PACK, ProductForm } from "~/components/admin/ProductForm";
 import { adminPageLoader, requireAdminForm, submitAdminForm } from "~/http/admin-pages.server";
 import { pageMeta } from "~/lib/meta";
 import { productFields, productSchema } from "~/schemas/product";
 import { createProduct } from "~/services/catalog.server";
+import { crossedOutWarnings } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Nouveau produit", "Ajouter un produit au catalogue.");
 
@@ -15,12 +16,31 @@ export const loader = ({ request }: LoaderFunctionArgs) => adminPageLoader(reque
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminForm(request);
   return submitAdminForm(request, productSchema, (value) => {
-    const product = createProduct(productFields(value));
+    const { fields, packs } = productFields(value);
+    const product = createProduct(fields, packs);
+    const warnings = crossedOutWarnings(product.id);
+    if (warnings.length) {
+      return redirectWithWarning(`/admin/products/edit/${product.id}`, {
+        message: "Produit créé",
+        description: `« ${product.name} » a été ajouté au catalogue, mais un prix barré n'est pas conforme et n'est pas affiché en boutique : ${warnings[0]}`,
+      });
+    }
     return redirectWithSuccess("/admin/products", { message: "Produit créé", description: `« ${product.name} » a été ajouté au catalogue.` });
   });
 }
 
-const EMPTY = { name: "", sku: "", price: "", originalPrice: "", category: "", description: "", stock: 0, images: "" };
+const EMPTY = {
+  name: "",
+  sku: "",
+  price: "",
+  originalPrice: "",
+  category: "",
+  description: "",
+  stock: 0,
+  images: "",
+  saleWithoutPack: "unit" as const,
+  packs: [{ ...BLANK_PACK, position: "1" }],
+};
 
 export default function NewProduct() {
   const actionData = useActionData<typeof action>();

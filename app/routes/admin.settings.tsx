@@ -6,7 +6,10 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect } from "react";
 import { redirectWithSuccess } from "remix-toast";
 import { buttonPrimary, Card, PageHeader, selectClass } from "~/components/admin/ui";
+import { getInputProps } from "@conform-to/react";
 import { Field, FieldError, TextareaField } from "~/components/ui/Field";
+import { toParisLocalInput } from "~/lib/dates";
+import { trialOfferBannerText } from "~/lib/offer-banner";
 import { showToast } from "~/components/ui/Toaster";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";
@@ -22,7 +25,14 @@ export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, co
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ settings: getSettings() }, { headers: NO_STORE_HEADERS });
+  const settings = getSettings();
+  return json(
+    {
+      settings: { ...settings, trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt) },
+      banner: trialOfferBannerText(settings.trialOfferEndsAt),
+    },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -44,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminSettings() {
-  const { settings } = useLoaderData<typeof loader>();
+  const { settings, banner } = useLoaderData<typeof loader>();
   const demo = usePublicConfig()?.mode === "demo";
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -105,6 +115,24 @@ export default function AdminSettings() {
             </select>
             <p className="mt-1 text-sm text-ink-soft">Proposé pour chaque numéro de suivi ; modifiable commande par commande.</p>
             <FieldError id={fields.defaultCarrier.errorId} errors={fields.defaultCarrier.errors} />
+          </Card>
+          <Card title="Offre d'essai">
+            <label htmlFor={fields.trialOfferEndsAt.id} className="block text-sm font-medium text-ink">
+              Fin de l'offre d'essai (heure de Paris)
+            </label>
+            <input
+              {...getInputProps(fields.trialOfferEndsAt, { type: "datetime-local", ariaAttributes: true })}
+              key={fields.trialOfferEndsAt.key}
+              aria-describedby={`${fields.trialOfferEndsAt.id}-hint ${fields.trialOfferEndsAt.errorId}`}
+              className="field-input mt-1"
+            />
+            <p id={`${fields.trialOfferEndsAt.id}-hint`} className="mt-1 text-xs text-ink-soft">
+              La fiche produit affiche « Fin de l'offre d'essai dans … » jusqu'à cette date, puis plus rien. Laissez vide pour ne pas afficher de bandeau.
+            </p>
+            <FieldError id={fields.trialOfferEndsAt.errorId} errors={fields.trialOfferEndsAt.errors} />
+            <p className="mt-2 text-sm text-ink" data-testid="banner-preview">
+              {banner ? `Bandeau affiché aujourd'hui : « ${banner} »` : "Aucun bandeau n'est affiché en ce moment."}
+            </p>
           </Card>
         </div>
         <div className="mt-6">

@@ -13,7 +13,7 @@ import { formatPrice } from "~/lib/money";
 import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { readSubscriptionFilters, SUBSCRIPTION_FILTER_NAMES } from "~/schemas/admin-subscription";
 import { listAdminSubscriptions } from "~/services/admin-subscriptions.server";
-import { listPacks } from "~/services/packs.server";
+import { listAllPacks } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Abonnements", "Abonnements de la boutique.");
 
@@ -35,12 +35,20 @@ const FILTER_LABELS: Record<string, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
-  const { filters, issues } = readSubscriptionFilters(url);
+  const all = listAllPacks();
+  const { filters, issues } = readSubscriptionFilters(
+    url,
+    all.map((p) => p.id),
+  );
   const result = listAdminSubscriptions(filters);
   // What the form shows: the values as typed (the ignored ones too, so they can be corrected).
   const values = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((name) => [name, url.searchParams.get(name) ?? ""]));
-  const packs = listPacks().map((p) => ({ value: String(p.id), label: p.name }));
-  return json({ ...result, values, issues: issues.map((i) => ({ ...i, label: FILTER_LABELS[i.path] ?? i.path })), packs }, { headers: NO_STORE_HEADERS });
+  const severalProducts = new Set(all.map((p) => p.productId)).size > 1;
+  const packs = all.map((p) => ({ value: String(p.id), label: severalProducts ? `${p.productName} : ${p.name}` : p.name }));
+  return json(
+    { ...result, values, issues: issues.map((i) => ({ ...i, label: FILTER_LABELS[i.path] ?? i.path })), packs },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 type Row = SerializeFrom<typeof loader>["subscriptions"][number];
@@ -51,14 +59,22 @@ const TABLE: TableDefinition<Row> = {
       header: "Client",
       cell: (s) => (
         <>
-          <Link to={`/admin/subscriptions/${s.id}`} className="font-medium underline decoration-slate-300 hover:decoration-ink" aria-label={`Voir l'abonnement de ${s.customer} (n°${s.id})`}>
+          <Link
+            to={`/admin/subscriptions/${s.id}`}
+            className="font-medium underline decoration-slate-300 hover:decoration-ink"
+            aria-label={`Voir l'abonnement de ${s.customer} (n°${s.id})`}
+          >
             {s.customer}
           </Link>
           {s.email ? <div className="text-xs text-ink-soft">{s.email}</div> : null}
         </>
       ),
     },
-    { header: "Pack", className: "min-w-[7rem] !whitespace-normal", cell: (s) => (s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack) },
+    {
+      header: "Pack",
+      className: "min-w-[7rem] !whitespace-normal",
+      cell: (s) => (s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack),
+    },
     { header: "Montant / 4 sem.", className: "font-semibold tabular-nums", cell: (s) => formatPrice(s.amountCents) },
     { header: "Statut", cell: (s) => <SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} /> },
     { header: "Début", className: "tabular-nums", cell: (s) => formatDate(s.startedAt) },
@@ -85,7 +101,8 @@ function Range({
   values: Record<string, string>;
   hint?: string;
 }) {
-  const extra = type === "text" ? { inputMode: "decimal" as const, placeholder: hint } : type === "number" ? { min: 0, step: 1 } : {};
+  const extra =
+    type === "text" ? { inputMode: "decimal" as const, placeholder: hint } : type === "number" ? { min: 0, step: 1 } : {};
   return (
     <fieldset>
       <legend className="block text-sm font-medium">{legend}</legend>
@@ -95,7 +112,14 @@ function Range({
             <label htmlFor={field.name} className="sr-only">
               {field.label}
             </label>
-            <input id={field.name} name={field.name} type={type} defaultValue={values[field.name]} className="field-input" {...extra} />
+            <input
+              id={field.name}
+              name={field.name}
+              type={type}
+              defaultValue={values[field.name]}
+              className="field-input"
+              {...extra}
+            />
           </div>
         ))}
       </div>
@@ -129,14 +153,46 @@ export default function AdminSubscriptions() {
           <label htmlFor="q" className="block text-sm font-medium">
             Client (nom ou email)
           </label>
-          <input id="q" name="q" type="search" defaultValue={values.q} className="field-input mt-1" placeholder="ex. camille@exemple.fr" />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={values.q}
+            className="field-input mt-1"
+            placeholder="ex. camille@exemple.fr"
+          />
         </div>
         <FilterSelect name="status" label="Statut" value={values.status} options={STATUS_OPTIONS} />
         <FilterSelect name="pack" label="Pack" value={values.pack} options={packs} />
-        <Range legend="Montant (€)" type="text" hint="ex. 25,90" values={values} from={{ name: "minAmount", label: "Montant minimum (€)" }} to={{ name: "maxAmount", label: "Montant maximum (€)" }} />
-        <Range legend="Souscrit entre le… et le…" type="date" values={values} from={{ name: "startedFrom", label: "Souscrit à partir du" }} to={{ name: "startedTo", label: "Souscrit jusqu'au" }} />
-        <Range legend="Prochain renouvellement entre le… et le…" type="date" values={values} from={{ name: "renewsFrom", label: "Prochain renouvellement à partir du" }} to={{ name: "renewsTo", label: "Prochain renouvellement jusqu'au" }} />
-        <Range legend="Nombre de renouvellements" type="number" values={values} from={{ name: "minRenewals", label: "Renouvellements minimum" }} to={{ name: "maxRenewals", label: "Renouvellements maximum" }} />
+        <Range
+          legend="Montant (€)"
+          type="text"
+          hint="ex. 25,90"
+          values={values}
+          from={{ name: "minAmount", label: "Montant minimum (€)" }}
+          to={{ name: "maxAmount", label: "Montant maximum (€)" }}
+        />
+        <Range
+          legend="Souscrit entre le… et le…"
+          type="date"
+          values={values}
+          from={{ name: "startedFrom", label: "Souscrit à partir du" }}
+          to={{ name: "startedTo", label: "Souscrit jusqu'au" }}
+        />
+        <Range
+          legend="Prochain renouvellement entre le… et le…"
+          type="date"
+          values={values}
+          from={{ name: "renewsFrom", label: "Prochain renouvellement à partir du" }}
+          to={{ name: "renewsTo", label: "Prochain renouvellement jusqu'au" }}
+        />
+        <Range
+          legend="Nombre de renouvellements"
+          type="number"
+          values={values}
+          from={{ name: "minRenewals", label: "Renouvellements minimum" }}
+          to={{ name: "maxRenewals", label: "Renouvellements maximum" }}
+        />
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">

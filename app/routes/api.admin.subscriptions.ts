@@ -3,6 +3,7 @@ import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
 import { readSubscriptionFilters } from "~/schemas/admin-subscription";
 import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/admin-subscriptions.server";
+import { listAllPacks } from "~/services/packs.server";
 
 /**
  * GET /api/admin/subscriptions (admin only): one page of subscriptions, the most recent first,
@@ -11,7 +12,10 @@ import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/adm
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const { filters, issues } = readSubscriptionFilters(new URL(request.url));
+    const { filters, issues } = readSubscriptionFilters(
+      new URL(request.url),
+      listAllPacks().map((p) => p.id),
+    );
     if (issues.length) return apiError(400, "Filtres invalides", issues);
     const { subscriptions, ...page } = listAdminSubscriptions(filters);
     return apiJson({ subscriptions: subscriptions.map(subscriptionSummaryToApi), ...page });

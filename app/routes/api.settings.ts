@@ -5,7 +5,7 @@ import { cacheControl, PUBLIC_SETTINGS } from "~/http/cache-control";
 import { settingsPatchSchema, settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 
-/** GET /api/settings: the public site settings (contact details, the seller's identity, the default carrier). */
+/** GET /api/settings: the public site settings (contact details, the seller's identity, the default carrier, the trial offer's end). */
 export const loader = (_: LoaderFunctionArgs) =>
   handleApi(() => apiJson(getSettings(), { headers: cacheControl(PUBLIC_SETTINGS) }));
 

@@ -90,7 +90,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
         if (error instanceof CartError) {
-          return fail(CART_TOASTS.addFailed, error.code === "out_of_stock" ? 409 : error.code === "invalid_pack" ? 422 : 404, error.message);
+          const status = error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;
+          return fail(CART_TOASTS.addFailed, status, error.message);
         }
         throw error;
       }

@@ -3,35 +3,40 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
 import { REASSURANCE_NOTES } from "~/components/shop/landing/ClosingCta";
-import { ClockIcon } from "~/components/shop/landing/icons";
 import { Stars } from "~/components/shop/landing/Stars";
 import { UsageGuide } from "~/components/shop/landing/UsageGuide";
 import { Disclosure } from "~/components/shop/product/Disclosure";
 import { Gallery } from "~/components/shop/product/Gallery";
+import { OfferBanner } from "~/components/shop/product/OfferBanner";
 import { OrderForm } from "~/components/shop/product/OrderForm";
 import { parseImageIndex } from "~/components/shop/product/image-index";
 import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
+import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
 import { DELIVERY } from "~/lib/brand";
 import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
+import { trialOfferBannerText } from "~/lib/offer-banner";
 import { getProduct } from "~/services/catalog.server";
+import { productOffer, type ProductOffer } from "~/services/packs.server";
+import { getSettings } from "~/services/settings.server";
 
 const NOT_FOUND_TITLE = "Produit non trouvé";
 const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez.";
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = parseIdOrNull(params.id);
-  if (id === null) return json({ product: null, imageIndex: 0 }, { status: 404 });
+  const none = { product: null, imageIndex: 0, offer: null, banner: null };
+  if (id === null) return json(none, { status: 404 });
   let found: ReturnType<typeof getProduct>;
   try {
     found = getProduct(id);
   } catch (error) {
     console.error("product not loaded", error);
-    return json({ product: null, imageIndex: 0 }, { status: 503 });
+    return json(none, { status: 503 });
   }
-  if (!found) return json({ product: null, imageIndex: 0 }, { status: 404 });
+  if (!found) return json(none, { status: 404 });
 
   const images = Array.isArray(found.images) ? found.images.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
   const product = {
@@ -43,7 +48,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     stock: found.stock,
   };
   const imageIndex = parseImageIndex(new URL(request.url).searchParams.get("image"), images.length);
-  return json({ product, imageIndex });
+  const now = new Date();
+  const offer: ProductOffer = productOffer(found, now);
+  // The countdown only where the trial offer is sold, and only until its end (the page is never
+  // kept by a shared cache: it is rendered again at each visit).
+  const endsAt = getSettings().trialOfferEndsAt;
+  const text = offer.packs.some((p) => p.trial) ? trialOfferBannerText(endsAt, now) : null;
+  const banner = endsAt && text ? { endsAt, text } : null;
+  return json({ product, imageIndex, offer, banner });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
@@ -62,16 +74,14 @@ const REASSURANCE = [
 const PRODUCT_FAQ = [...LANDING_FAQ, ...MORE_FAQ.slice(0, 3)];
 
 export default function ProductPage() {
-  const { product, imageIndex } = useLoaderData<typeof loader>();
-  if (!product) return <ProductNotFound />;
+  const { product, imageIndex, offer, banner } = useLoaderData<typeof loader>();
+  if (!product || !offer) return <ProductNotFound />;
   const inStock = product.stock > 0;
 
   return (
     <>
-      <p className="flex items-center justify-center gap-2 bg-rose-600 px-4 py-2.5 text-center text-sm font-semibold text-white">
-        <ClockIcon className="h-4 w-4 shrink-0" />
-        Fin de l'offre d'essai dans 9 heures
-      </p>
+      {banner ? <OfferBanner endsAt={banner.endsAt} initialText={banner.text} /> : null}
+      <ProductJsonLd product={product} offer={offer} />
 
       <div className="container-page pb-6 pt-4 md:pb-12 md:pt-6">
         <nav aria-label="Fil d'Ariane" className="text-sm text-ink-soft">
@@ -103,7 +113,7 @@ export default function ProductPage() {
             {product.description ? <p className="mt-4 leading-relaxed text-ink-soft">{product.description}</p> : null}
 
             <div className="mt-6">
-              <OrderForm productId={product.id} inStock={inStock} />
+              <OrderForm productId={product.id} inStock={inStock} offer={offer} />
             </div>
 
             <ul className="mt-5 space-y-2 rounded-2xl bg-sand/70 p-4 text-sm text-ink">

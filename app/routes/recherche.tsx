@@ -5,6 +5,7 @@ import { PRODUCT_ID } from "~/lib/brand";
 import { pageMeta } from "~/lib/meta";
 import { buildSearchIndex, KIND_LABELS, search } from "~/lib/search";
 import { getProduct } from "~/services/catalog.server";
+import { shopPacks } from "~/services/packs.server";
 
 const MAX_QUERY_LENGTH = 100;
 const SUGGESTIONS = ["collagène", "ingrédients", "livraison", "abonnement", "peau sensible", "retour"];
@@ -26,7 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
   if (!query) return json({ query, results: [] });
   const product = getProduct(PRODUCT_ID);
-  const index = buildSearchIndex(product ? { id: product.id, name: product.name, description: product.description } : undefined);
+  const index = buildSearchIndex(
+    product ? { id: product.id, name: product.name, description: product.description } : undefined,
+    shopPacks(PRODUCT_ID),
+  );
   const results = search(query, index).map(({ kind, title, summary, href }) => ({ kind, title, summary, href }));
   return json({ query, results });
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { parsePriceToCents } from "~/lib/money";
-import { PACKS } from "~/lib/packs";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { safeText } from "./text";
 
@@ -31,7 +30,10 @@ const amountField = z.string().transform((value, ctx) => {
   return cents;
 });
 
-const countField = z.string().regex(/^\d{1,6}$/, COUNT_MESSAGE).transform(Number);
+const countField = z
+  .string()
+  .regex(/^\d{1,6}$/, COUNT_MESSAGE)
+  .transform(Number);
 
 export const subscriptionFiltersSchema = z
   .object({
@@ -39,9 +41,8 @@ export const subscriptionFiltersSchema = z
     q: safeText().trim().max(100, "Recherche trop longue (100 caractères au plus).").optional(),
     pack: z
       .string()
-      .regex(/^\d{1,3}$/, "Pack inconnu.")
+      .regex(/^[1-9]\d{0,8}$/, "Pack inconnu : indiquez l'identifiant d'un pack (un nombre entier).")
       .transform(Number)
-      .refine((id) => PACKS.some((p) => p.id === id), `Pack inconnu : ${PACKS.map((p) => p.id).join(", ")}.`)
       .optional(),
     minAmount: amountField.optional(),
     maxAmount: amountField.optional(),
@@ -51,7 +52,11 @@ export const subscriptionFiltersSchema = z
     renewsTo: dayField.optional(),
     minRenewals: countField.optional(),
     maxRenewals: countField.optional(),
-    page: z.string().regex(/^[1-9]\d{0,5}$/, "Numéro de page invalide : un entier à partir de 1 est attendu.").transform(Number).optional(),
+    page: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, "Numéro de page invalide : un entier à partir de 1 est attendu.")
+      .transform(Number)
+      .optional(),
   })
   .superRefine((f, ctx) => {
     const pairs = [
@@ -90,15 +95,24 @@ type FilterIssue = { path: string; message: string };
  * The filters of the query string: those that can be read, and a French message for each one
  * that cannot (an empty value is no filter). Unknown parameters are ignored.
  */
-export function readSubscriptionFilters(url: URL): { filters: SubscriptionFilters; issues: FilterIssue[] } {
+export function readSubscriptionFilters(
+  url: URL,
+  packIds?: readonly number[],
+): { filters: SubscriptionFilters; issues: FilterIssue[] } {
   const raw: Record<string, string> = {};
   for (const name of SUBSCRIPTION_FILTER_NAMES) {
     const value = url.searchParams.get(name)?.trim();
     if (value) raw[name] = value;
   }
   const parsed = subscriptionFiltersSchema.safeParse(raw);
-  if (parsed.success) return { filters: parsed.data, issues: [] };
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  // The packs are data: `packIds`, when given, are the ones that exist.
+  const unknownPack = (pack: number | undefined) => pack !== undefined && packIds !== undefined && !packIds.includes(pack);
+  const packIssue = { path: "pack", message: `Pack inconnu : ${packIds?.join(", ") || "aucun pack"}.` };
+  if (parsed.success && !unknownPack(parsed.data.pack)) return { filters: parsed.data, issues: [] };
+  const issues = parsed.success
+    ? [packIssue]
+    : parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  if (!parsed.success && unknownPack(subscriptionFiltersSchema.shape.pack.safeParse(raw.pack).data)) issues.push(packIssue);
   // The page keeps the filters it can read.
   for (const issue of issues) delete raw[issue.path];
   const rest = subscriptionFiltersSchema.safeParse(raw);
@@ -107,7 +121,9 @@ export function readSubscriptionFilters(url: URL): { filters: SubscriptionFilter
 
 /** POST /api/admin/subscriptions/{id}/cancel and the detail page's two cancel buttons. */
 export const adminSubscriptionCancelSchema = z.strictObject({
-  when: z.enum(["now", "period_end"], { error: 'Indiquez quand résilier : "now" (tout de suite) ou "period_end" (à la fin de la période payée).' }),
+  when: z.enum(["now", "period_end"], {
+    error: 'Indiquez quand résilier : "now" (tout de suite) ou "period_end" (à la fin de la période payée).',
+  }),
 });
 
 export type AdminSubscriptionCancel = z.infer<typeof adminSubscriptionCancelSchema>;

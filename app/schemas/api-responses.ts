@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CARRIERS } from "~/lib/carriers";
+import { SALE_WITHOUT_PACK } from "~/lib/packs";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
@@ -49,9 +50,33 @@ export const productResponseSchema = z.strictObject({
   sku: z.string(),
   category: z.string(),
   stock: z.number().int().min(0),
+  saleWithoutPack: z.enum(SALE_WITHOUT_PACK).describe("Sans pack en vente : `unit` vendu à l'unité au prix du produit, `not_sold` non vendu"),
+  packs: z
+    .array(
+      z.strictObject({
+        id,
+        name: z.string(),
+        description: z.string(),
+        masks: z.number().int().min(1).describe("Nombre de masques du pack"),
+        price: moneySchema,
+        originalPrice: moneySchema
+          .nullable()
+          .describe("Prix barré, seulement s'il est le prix le plus bas des 30 jours précédant la réduction (article L112-1-1 du Code de la consommation), sinon null"),
+        popular: z.boolean(),
+        trial: z.boolean().describe("Pack d'essai : 1 par commande, une fois par adresse email, jamais en abonnement"),
+      }),
+    )
+    .describe("Les packs en vente, dans leur ordre (vide : vendu à l'unité ou non vendu)"),
 });
 
 export const productListResponseSchema = z.array(productResponseSchema);
+
+/** PUT /api/products/{id}: the product after the update, and what the admin should fix. */
+export const adminProductResponseSchema = productResponseSchema.extend({
+  crossedOutWarnings: z
+    .array(z.string())
+    .describe("Prix barrés non conformes des packs en vente (pas le prix le plus bas des 30 jours précédant la réduction) : ils ne sont pas affichés en boutique"),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Cart
@@ -347,6 +372,7 @@ export const settingsResponseSchema = z.strictObject({
   siret: z.string().describe("SIRET du vendeur (14 chiffres ; le SIREN en est les 9 premiers)"),
   vatNumber: z.string().describe("Numéro de TVA intracommunautaire du vendeur"),
   defaultCarrier: z.enum(CARRIERS).describe("Transporteur des numéros de suivi saisis sans transporteur"),
+  trialOfferEndsAt: z.iso.datetime().nullable().describe("Fin de l'offre d'essai (ISO 8601, UTC) : le bandeau de la fiche produit compte jusqu'à elle ; null sans offre"),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -28,12 +28,11 @@ const quantityValue = z
       .max(99, "La quantité ne peut pas dépasser 99."),
   );
 
-const PACK_REQUIRED_MESSAGE = "Indiquez le pack : packId, ou son nom exact dans variantName.";
-
 /**
  * Adding a product: productId plus packId (or, for API clients of the original shop,
- * variantName, the pack's exact name). Any price, quantity or user id sent is ignored; the
- * cart service finds the pack (services/packs.server.ts) and refuses an unknown one.
+ * variantName, the pack's exact name); no pack for a product sold as a single item. Any
+ * price, quantity or user id sent is ignored; the cart service finds the pack among the
+ * product's own (services/packs.server.ts) and refuses an unknown one, or a missing one.
  */
 export const cartAddSchema = z
   .object({
@@ -41,7 +40,6 @@ export const cartAddSchema = z
     packId: positiveId.optional(),
     variantName: safeText().max(200).nullish(),
   })
-  .refine((value) => value.packId !== undefined || Boolean(value.variantName?.trim()), { path: ["packId"], message: PACK_REQUIRED_MESSAGE })
   .transform((value): CartAddInput => ({ productId: value.productId, packId: value.packId, variantName: value.variantName?.trim() || undefined }));
 
 export type CartAddInput = { productId: number; packId?: number; variantName?: string };

@@ -4,8 +4,8 @@ import { emails, orders, subscriptions, type Subscription } from "~/db/schema";
 import { EMAIL_KIND_LABELS, type EmailKind, type EmailStatus } from "~/lib/email-kinds";
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
-import { findPack } from "~/lib/packs";
 import type { SubscriptionFilters } from "~/schemas/admin-subscription";
+import { findPackById } from "./packs.server";
 
 /**
  * The back office's view of subscriptions: the list with its filters, and one subscription
@@ -66,7 +66,7 @@ function whereFor(filters: SubscriptionFilters): SQL | undefined {
 }
 
 function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): string {
-  return row.variantName?.trim() || (row.packId ? findPack(row.packId)?.name : undefined) || row.productName?.trim() || "Pack inconnu";
+  return row.variantName?.trim() || (row.packId ? findPackById(row.packId)?.name : undefined) || row.productName?.trim() || "Pack inconnu";
 }
 
 function toSummary(row: Subscription) {

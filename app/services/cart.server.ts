@@ -6,7 +6,7 @@ import { centsToDecimal } from "~/lib/money";
 import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
 import type { DbOrTx } from "./customers.server";
-import { findPackById, identifyPack, maxQuantityOf, PACK_MESSAGES, quantityRefusal, subscriptionRefusal } from "./packs.server";
+import { maxQuantityOf, PACK_MESSAGES, quantityRefusal, sellableItem, shopPacks, subscriptionRefusal } from "./packs.server";
 
 /** Shipping is free; stored on each order as 0 (the order keeps its own fee). */
 export const SHIPPING_CENTS = 0;
@@ -14,7 +14,8 @@ export const SHIPPING_CENTS = 0;
 export type CartLineView = {
   id: number;
   productId: number;
-  packId: number;
+  /** Null for a product sold as a single item, without pack. */
+  packId: number | null;
   quantity: number;
   productName: string;
   variantName: string | null;
@@ -62,7 +63,7 @@ export type CartView = {
   checkout: CheckoutView | null;
 };
 
-type CartErrorCode = "product_not_found" | "invalid_pack" | "out_of_stock" | "line_not_found" | "quantity_limit";
+type CartErrorCode = "product_not_found" | "invalid_pack" | "not_sold" | "out_of_stock" | "line_not_found" | "quantity_limit";
 
 export class CartError extends Error {
   constructor(
@@ -87,7 +88,7 @@ export function getCartLineCount(cartId: string): number {
   });
 }
 
-type LineKey = { id: number; productId: number; packId: number; quantity: number };
+type LineKey = { id: number; productId: number; packId: number | null; quantity: number };
 
 /**
  * Identifies "this cart with this content": the same lines (ids included, so a cart emptied
@@ -147,7 +148,7 @@ const EMPTY_CART: Omit<CartView, "id"> = {
   checkout: null,
 };
 
-function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[]): CheckoutView | null {
+function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[], cartTotalCents: number): CheckoutView | null {
   if (!orderId) return null;
   const order = db
     .select({
@@ -174,7 +175,9 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
     orderId: order.id,
     amountCents: order.totalCents,
     paymentStatus: order.paymentStatus,
-    current: lines.length > 0 && order.checkoutKey === checkoutKeyFor(cartId, lines),
+    // The order was made from this content at these prices: a price changed since sends the
+    // shopper back to the delivery form, whose submission reprices the order.
+    current: lines.length > 0 && order.checkoutKey === checkoutKeyFor(cartId, lines) && order.totalCents === cartTotalCents,
     customerEmail: order.customerEmail ?? "",
     customerName: order.customerName ?? "",
     delivery: {
@@ -188,6 +191,9 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
     subscriptionRefusal: subscriptionRefusal(items),
   };
 }
+
+/** A line whose pack is no longer sold (deactivated, or the product withdrawn from sale). */
+export const UNAVAILABLE_LINE = "Cet article n'est plus proposé : retirez-le et choisissez un pack sur la fiche produit.";
 
 /** The cart with its lines and totals; a cart whose checkout order was paid reads as empty. */
 export function readCart(cartId: string | null): CartView {
@@ -205,10 +211,9 @@ export function readCart(cartId: string | null): CartView {
         quantity: cartLines.quantity,
         variantName: cartLines.variantName,
         variantPriceCents: cartLines.variantPriceCents,
-        variantOriginalPriceCents: cartLines.variantOriginalPriceCents,
         productName: products.name,
         productPriceCents: products.priceCents,
-        productOriginalPriceCents: products.originalPriceCents,
+        saleWithoutPack: products.saleWithoutPack,
         images: products.images,
       })
       .from(cartLines)
@@ -216,23 +221,26 @@ export function readCart(cartId: string | null): CartView {
       .where(eq(cartLines.cartId, cartId))
       .orderBy(asc(cartLines.id))
       .all();
+    // Each line at today's price of its pack (or of the product sold as a single item): the
+    // price shown is the price the delivery form's order will charge.
     const lines: CartLineView[] = rows.map((r) => {
-      const unit = r.variantPriceCents ?? r.productPriceCents;
-      const pack = findPackById(r.packId);
-      const maxQuantity = pack ? maxQuantityOf(pack) : 1;
+      const sale = sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
+      const item = "item" in sale ? sale.item : null;
+      const unit = item?.priceCents ?? r.variantPriceCents ?? r.productPriceCents;
+      const crossedOut = item?.pack ? (shopPacks(r.productId, new Date(), tx).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
       return {
         id: r.id,
         productId: r.productId,
         packId: r.packId,
         quantity: r.quantity,
         productName: r.productName,
-        variantName: r.variantName,
+        variantName: item ? item.name : r.variantName,
         unitPriceCents: unit,
-        originalPriceCents: r.variantOriginalPriceCents ?? r.productOriginalPriceCents,
+        originalPriceCents: crossedOut,
         lineTotalCents: unit * r.quantity,
         image: r.images[0] ?? null,
-        maxQuantity,
-        quantityNote: pack?.trial ? PACK_MESSAGES.trialQuantity() : null,
+        maxQuantity: item ? maxQuantityOf(item) : 1,
+        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? PACK_MESSAGES.trialQuantity(item.name ?? undefined) : null,
       };
     });
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
@@ -244,7 +252,7 @@ export function readCart(cartId: string | null): CartView {
       subtotalCents,
       shippingCents: SHIPPING_CENTS,
       totalCents: subtotalCents + SHIPPING_CENTS,
-      checkout: readCheckout(tx, cartId, checkoutOrderId, lines),
+      checkout: readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
     };
   });
 }
@@ -261,28 +269,28 @@ function touchCart(db: DbOrTx, cartId: string) {
  * line at quantity 1, named and priced from the pack (never from what the browser sent).
  */
 export function addToCart(cartId: string, input: CartAddInput): CartView {
-  const pack = identifyPack({ packId: input.packId, variantName: input.variantName });
-  if (!pack) throw new CartError("invalid_pack", PACK_MESSAGES.unknown());
   getDb().transaction((tx) => {
     releasePaidCheckout(tx, cartId);
     const product = tx
-      .select({ id: products.id, stock: products.stock })
+      .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
       .where(eq(products.id, input.productId))
       .get();
     if (!product) throw new CartError("product_not_found", "Produit introuvable");
     if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
+    const sale = sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
+    if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
     touchCart(tx, cartId);
     tx.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
     tx.insert(cartLines)
       .values({
         cartId,
         productId: product.id,
-        packId: pack.id,
+        packId: sale.item.pack?.id ?? null,
         quantity: 1,
-        variantName: pack.name,
-        variantPriceCents: pack.priceCents,
-        variantOriginalPriceCents: pack.originalPriceCents,
+        variantName: sale.item.name,
+        variantPriceCents: sale.item.priceCents,
+        variantOriginalPriceCents: sale.item.pack?.referencePriceCents ?? null,
       })
       .run();
   });
@@ -296,13 +304,18 @@ export function addToCart(cartId: string, input: CartAddInput): CartView {
 export function setLineQuantity(cartId: string, lineId: number, quantity: number): CartView {
   getDb().transaction((tx) => {
     const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
-    const line = tx.select({ packId: cartLines.packId }).from(cartLines).where(where).get();
+    const line = tx
+      .select({ packId: cartLines.packId, productId: products.id, name: products.name, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
+      .from(cartLines)
+      .innerJoin(products, eq(products.id, cartLines.productId))
+      .where(where)
+      .get();
     if (!line) throw new CartError("line_not_found", "Article introuvable dans votre panier");
     if (quantity < 1) {
       tx.delete(cartLines).where(where).run();
     } else {
-      const pack = findPackById(line.packId);
-      const refusal = pack ? quantityRefusal(pack, quantity) : PACK_MESSAGES.unknown();
+      const sale = sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
+      const refusal = "item" in sale ? quantityRefusal(sale.item, quantity) : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
       tx.update(cartLines).set({ quantity }).where(where).run();
     }

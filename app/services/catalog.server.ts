@@ -1,8 +1,13 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orderItems, products } from "~/db/schema";
+import { orderItems, packs as packsTable, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
+import type { SaleWithoutPack } from "~/lib/packs";
 import { ShopError } from "~/lib/shop-error";
+import type { PackInput } from "~/schemas/product";
+import type { DbOrTx } from "./customers.server";
+import { listPacks, shopPacks } from "./packs.server";
+import { recordPrice } from "./price-history.server";
 
 export function getProduct(id: number) {
   return getDb().select().from(products).where(eq(products.id, id)).get();
@@ -29,7 +34,49 @@ type ProductFields = {
   description: string;
   stock: number;
   images: string[];
+  saleWithoutPack?: SaleWithoutPack;
 };
+
+/**
+ * Saves a product's packs as the admin form (or PUT /api/products/{id}) sends them: a pack with
+ * an `id` is updated (it must be this product's), one without is created. Packs not sent stay as
+ * they are: a pack is never deleted, only deactivated. Every new price is recorded in the price
+ * history, from `now`.
+ */
+export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
+  const existing = new Map(listPacks(productId, { includeInactive: true }, db).map((p) => [p.id, p]));
+  const at = now.toISOString();
+  inputs.forEach((input, index) => {
+    const values = {
+      name: input.name,
+      description: input.description,
+      masks: input.masks,
+      priceCents: input.price,
+      referencePriceCents: input.referencePrice,
+      popular: input.popular,
+      trial: input.trial,
+      position: input.position,
+      active: input.active,
+    };
+    if (input.id !== undefined) {
+      const before = existing.get(input.id);
+      if (!before) {
+        throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, { field: `packs[${index}].id` });
+      }
+      db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id)).run();
+      if (before.priceCents !== input.price) recordPrice(db, input.id, input.price, at);
+    } else {
+      const created = db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id }).get();
+      recordPrice(db, created.id, input.price, at);
+    }
+  });
+  const names = new Set<string>();
+  for (const pack of listPacks(productId, { includeInactive: true }, db)) {
+    const key = pack.name.toLowerCase();
+    if (names.has(key)) throw new ShopError(422, "pack_name_taken", `Deux packs de ce produit s'appellent « ${pack.name} » : choisissez un nom unique.`, { field: "packs" });
+    names.add(key);
+  }
+}
 
 function assertSkuFree(sku: string, exceptId?: number) {
   const clash = getDb()
@@ -47,24 +94,32 @@ function translateSkuError(error: unknown): never {
   throw error;
 }
 
-export function createProduct(fields: ProductFields) {
+export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
   assertSkuFree(fields.sku);
   try {
-    return getDb().insert(products).values(fields).returning().get();
+    return getDb().transaction((tx) => {
+      const product = tx.insert(products).values(fields).returning().get();
+      saveProductPacks(tx, product.id, packs);
+      return product;
+    });
   } catch (error) {
     translateSkuError(error);
   }
 }
 
-export function updateProduct(id: number, fields: ProductFields) {
+export function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
   assertSkuFree(fields.sku, id);
   try {
-    return getDb()
-      .update(products)
-      .set({ ...fields, updatedAt: new Date().toISOString() })
-      .where(eq(products.id, id))
-      .returning()
-      .get();
+    return getDb().transaction((tx) => {
+      const product = tx
+        .update(products)
+        .set({ ...fields, updatedAt: new Date().toISOString() })
+        .where(eq(products.id, id))
+        .returning()
+        .get();
+      if (product) saveProductPacks(tx, id, packs);
+      return product;
+    });
   } catch (error) {
     translateSkuError(error);
   }
@@ -93,8 +148,8 @@ export function deleteProduct(id: number): DeleteProductResult {
   });
 }
 
-/** The public catalog shape of GET /api/products(/{id}): prices as decimal strings. */
-export function productToApi(product: typeof products.$inferSelect) {
+/** The public catalog shape of GET /api/products(/{id}): prices as decimal strings, and the packs on sale. */
+export function productToApi(product: typeof products.$inferSelect, now = new Date()) {
   return {
     id: product.id,
     name: product.name,
@@ -104,5 +159,16 @@ export function productToApi(product: typeof products.$inferSelect) {
     sku: product.sku,
     category: product.category,
     stock: product.stock,
+    saleWithoutPack: product.saleWithoutPack,
+    packs: shopPacks(product.id, now).map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      masks: p.masks,
+      price: centsToDecimal(p.priceCents),
+      originalPrice: p.crossedOutCents === null ? null : centsToDecimal(p.crossedOutCents),
+      popular: p.popular,
+      trial: p.trial,
+    })),
   };
 }

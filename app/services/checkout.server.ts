@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { cartLines, carts, orders, type Order } from "~/db/schema";
+import { asc } from "drizzle-orm";
+import { cartLines, carts, orderItems, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
 import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
+import type { DbOrTx } from "./customers.server";
 import { insertOrder, OrderError, priceOrderLines, rewriteUnpaidOrder } from "./orders.server";
 
 /** An order can still be paid (a failed attempt may be retried). */
@@ -13,6 +15,16 @@ function isOpen(order: Pick<Order, "paymentStatus">) {
 /** No payment was started for it yet: its items and amount may still change. */
 function paymentNotStarted(order: Pick<Order, "stripePaymentIntentId" | "stripeSubscriptionId">) {
   return !order.stripePaymentIntentId && !order.stripeSubscriptionId;
+}
+
+/** Whether the order's items are not these priced lines (a pack's name or price changed since). */
+function itemsDiffer(db: DbOrTx, orderId: number, lines: ReturnType<typeof priceOrderLines>): boolean {
+  const items = db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id)).all();
+  if (items.length !== lines.length) return true;
+  return items.some((item, i) => {
+    const line = lines[i];
+    return item.packId !== line.packId || item.quantity !== line.quantity || item.unitPriceCents !== line.unitPriceCents || item.variantName !== line.variantName;
+  });
 }
 
 function isCheckoutKeyConflict(error: unknown) {
@@ -49,7 +61,8 @@ export function submitDelivery(cartId: string, delivery: DeliveryInput): { order
         const sameContent = tx.select().from(orders).where(eq(orders.checkoutKey, checkoutKey)).get();
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
-          rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: false });
+          // The same content at a new price (the admin changed the pack): the order follows it.
+          rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: itemsDiffer(tx, sameContent.id, draft.lines) });
           orderId = sameContent.id;
         } else {
           const cart = tx.select({ checkoutOrderId: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).get();

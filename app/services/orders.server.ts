@@ -15,12 +15,13 @@ import { newOrderId } from "./order-ids.server";
 import { newOrderToken, ownsOrder, type OrderProof } from "./order-access.server";
 import { findInvoice } from "./invoices.server";
 import { orderCreditNotePath, orderInvoicePath } from "./order-link.server";
-import { identifyPack, MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, subscriptionRefusal, trialRefusal } from "./packs.server";
+import { MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, sellableItem, subscriptionRefusal, trialRefusal } from "./packs.server";
 
 type OrderErrorCode =
   | "product_not_found"
   | "out_of_stock"
   | "invalid_pack"
+  | "not_sold"
   | "empty_cart"
   | "already_paid"
   | "too_many_lines"
@@ -33,6 +34,7 @@ const ORDER_ERROR_STATUS: Record<OrderErrorCode, number> = {
   product_not_found: 404,
   out_of_stock: 409,
   invalid_pack: 422,
+  not_sold: 409,
   empty_cart: 422,
   already_paid: 409,
   too_many_lines: 422,
@@ -71,31 +73,33 @@ type PricedLine = {
 };
 
 /**
- * Prices lines from the packs (never from what the client sent): one line, naming a pack,
- * in a quantity the pack allows. `path` prefixes the refusals' fields ("items").
+ * Prices lines from the packs as they are now (never from what the client sent): one line,
+ * naming one of the product's active packs (or none, for a product sold as a single item), in
+ * a quantity the pack allows. The order items keep this name and price: a later change of the
+ * pack changes no order. `path` prefixes the refusals' fields ("items").
  */
 export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): PricedLine[] {
   if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.", { field: path });
   if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
   return lines.map((line, index) => {
     const product = db
-      .select({ id: products.id, name: products.name, stock: products.stock })
+      .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
       .where(eq(products.id, line.productId))
       .get();
     if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
     if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
-    const pack = identifyPack({ packId: line.packId, variantName: line.variantName, priceCents: line.price });
-    if (!pack) throw new OrderError("invalid_pack", PACK_MESSAGES.unknown(), { field: `${path}.${index}` });
-    const refusal = quantityRefusal(pack, line.quantity);
+    const sale = sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
+    if ("refusal" in sale) throw new OrderError(sale.refusal, sale.message, { field: `${path}.${index}` });
+    const refusal = quantityRefusal(sale.item, line.quantity);
     if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
     return {
       productId: product.id,
-      packId: pack.id,
+      packId: sale.item.pack?.id ?? null,
       quantity: line.quantity,
-      unitPriceCents: pack.priceCents,
+      unitPriceCents: sale.item.priceCents,
       productName: product.name,
-      variantName: pack.name,
+      variantName: sale.item.name,
     };
   });
 }

@@ -1,58 +1,105 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { orderItems, orders } from "~/db/schema";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orderItems, orders, packs, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
-import { PACKS, type Pack } from "~/lib/packs";
+import type { Pack, SaleWithoutPack, ShopPack } from "~/lib/packs";
 import type { DbOrTx } from "./customers.server";
+import { checkReferencePrice, readPriceHistory, type PriceRecord, type ReferenceCheck } from "./price-history.server";
 
 /**
- * The packs on sale and their rules, for the cart, the checkout, the order API and the
- * payment step alike:
- * - an order holds one line: one pack, at most 10 of it, and exactly 1 of the trial pack;
+ * The packs on sale and their rules, for the product page, the cart, the checkout, the order
+ * API and the payment step alike. Packs are data (table `packs`), per product:
+ * - a product with active packs is sold in those packs only; without one, it is sold as a
+ *   single item at its own price, or not sold, as its `saleWithoutPack` says;
+ * - an order holds one line: one pack (or the single item), at most 10 of it, and exactly 1
+ *   of the trial pack;
  * - a line names its pack by `packId`, by its exact name (`variantName`), or by its price
- *   when that price is exactly one pack's price;
+ *   when that price is exactly one of the product's packs' price;
  * - the trial pack is bought once per email address (a paid order of it with that email
  *   refuses the next one), and only as a one-off purchase (no subscription).
- *
- * Packs are read through `listPacks()` only: constants today (lib/packs.ts), data tomorrow.
  */
-
-/** The packs on sale. The one function that reads them. */
-export function listPacks(): readonly Pack[] {
-  return PACKS;
-}
 
 export const MAX_PACK_QUANTITY = 10;
 export const MAX_ORDER_LINES = 1;
 
-export function findPackById(id: number): Pack | undefined {
-  return listPacks().find((p) => p.id === id);
+type PackRow = typeof packs.$inferSelect;
+
+function toPack(row: PackRow): Pack {
+  return {
+    id: row.id,
+    productId: row.productId,
+    name: row.name,
+    description: row.description,
+    masks: row.masks,
+    priceCents: row.priceCents,
+    referencePriceCents: row.referencePriceCents,
+    popular: row.popular,
+    trial: row.trial,
+    position: row.position,
+    active: row.active,
+  };
 }
 
-function trialPack(): Pack | undefined {
-  return listPacks().find((p) => p.trial);
+/** A product's packs in their order: the active ones, or all of them with `includeInactive`. */
+export function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Pack[] {
+  return db
+    .select()
+    .from(packs)
+    .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
+    .orderBy(asc(packs.position), asc(packs.id))
+    .all()
+    .map(toPack);
 }
 
-function trialName(): string {
-  return trialPack()?.name ?? "pack d'essai";
+/** Every pack of every product (the admin's filters), with its product's name. */
+export function listAllPacks(db: DbOrTx = getDb()): (Pack & { productName: string })[] {
+  return db
+    .select({ pack: packs, productName: products.name })
+    .from(packs)
+    .innerJoin(products, eq(products.id, packs.productId))
+    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id))
+    .all()
+    .map((r) => ({ ...toPack(r.pack), productName: r.productName }));
+}
+
+/** A pack by its id, active or not (orders and subscriptions name packs that may since be inactive). */
+export function findPackById(id: number, db: DbOrTx = getDb()): Pack | undefined {
+  const row = db.select().from(packs).where(eq(packs.id, id)).get();
+  return row ? toPack(row) : undefined;
+}
+
+function trialName(db: DbOrTx = getDb()): string {
+  const row = db
+    .select({ name: packs.name })
+    .from(packs)
+    .where(and(eq(packs.trial, true), eq(packs.active, true)))
+    .orderBy(asc(packs.productId), asc(packs.position))
+    .get();
+  return row?.name ?? "pack d'essai";
 }
 
 /** "1 : « 3 masques d'essai », 0.99 ; 2 : « 6 masques + 2 offerts », 25.90 ; ..." */
-export function packsListText(): string {
-  return listPacks()
+export function packsListText(productId: number, db: DbOrTx = getDb()): string {
+  return listPacks(productId, {}, db)
     .map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`)
     .join(" ; ");
 }
 
 export const PACK_MESSAGES = {
-  unknown: () =>
-    `Pack inconnu : indiquez le pack par packId, par son nom exact (variantName) ou par son prix exact (price). Packs : ${packsListText()}.`,
+  unknown: (productId: number, db?: DbOrTx) => {
+    const list = packsListText(productId, db);
+    return list
+      ? `Pack inconnu : indiquez le pack par packId, par son nom exact (variantName) ou par son prix exact (price). Packs de ce produit : ${list}.`
+      : "Ce produit est vendu à l'unité, sans pack : n'indiquez ni packId ni variantName.";
+  },
+  notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: () => `Le pack d'essai « ${trialName()} » est limité à 1 exemplaire par commande.`,
-  trialUsed: () =>
-    `Le pack d'essai « ${trialName()} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
-  trialOneOffOnly: () =>
-    `Le pack d'essai « ${trialName()} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
+  trialQuantity: (name = trialName()) => `Le pack d'essai « ${name} » est limité à 1 exemplaire par commande.`,
+  trialUsed: (name = trialName()) =>
+    `Le pack d'essai « ${name} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
+  trialOneOffOnly: (name = trialName()) =>
+    `Le pack d'essai « ${name} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
 };
 
 export type PackReference = {
@@ -63,22 +110,50 @@ export type PackReference = {
 };
 
 /**
- * The pack a line names: by `packId` (an unknown id names none), else by its exact name,
- * else by its price when exactly one pack has that price. Undefined when it names none.
+ * The active pack of this product a line names: by `packId` (an unknown id, another product's
+ * or an inactive one names none), else by its exact name, else by its price when exactly one
+ * pack has that price. Undefined when it names none.
  */
-export function identifyPack(ref: PackReference): Pack | undefined {
-  const packs = listPacks();
-  if (ref.packId != null) return packs.find((p) => p.id === ref.packId);
+export function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Pack | undefined {
+  const list = listPacks(productId, {}, db);
+  if (ref.packId != null) return list.find((p) => p.id === ref.packId);
   const name = ref.variantName?.trim().toLowerCase();
   if (name) {
-    const byName = packs.find((p) => p.name.toLowerCase() === name);
+    const byName = list.find((p) => p.name.toLowerCase() === name);
     if (byName) return byName;
   }
   if (ref.priceCents != null) {
-    const byPrice = packs.filter((p) => p.priceCents === ref.priceCents);
+    const byPrice = list.filter((p) => p.priceCents === ref.priceCents);
     if (byPrice.length === 1) return byPrice[0];
   }
   return undefined;
+}
+
+/** What one line of an order or a cart sells: a pack, or the product itself as a single item. */
+export type SaleItem = { pack: Pack | null; name: string | null; priceCents: number; trial: boolean };
+
+type SellableProduct = { id: number; name: string; priceCents: number; saleWithoutPack: SaleWithoutPack };
+
+/**
+ * What a line naming this product (and maybe a pack) sells: the named active pack when the
+ * product has active packs, else the single item at the product's price when it is sold so.
+ * A ShopError-ready refusal message otherwise (`unknown` or `not_sold`).
+ */
+export function sellableItem(
+  product: SellableProduct,
+  ref: PackReference,
+  db: DbOrTx = getDb(),
+): { item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string } {
+  const active = listPacks(product.id, {}, db);
+  if (active.length === 0) {
+    if (product.saleWithoutPack !== "unit") return { refusal: "not_sold", message: PACK_MESSAGES.notSold(product.name) };
+    const namesAPack = ref.packId != null || Boolean(ref.variantName?.trim());
+    if (namesAPack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+    return { item: { pack: null, name: null, priceCents: product.priceCents, trial: false } };
+  }
+  const pack = identifyPack(product.id, ref, db);
+  if (!pack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+  return { item: { pack, name: pack.name, priceCents: pack.priceCents, trial: pack.trial } };
 }
 
 /** How many of this pack one order may hold. */
@@ -87,37 +162,42 @@ export function maxQuantityOf(pack: Pick<Pack, "trial">): number {
 }
 
 /** Why this quantity of this pack cannot be ordered, or null when it can. */
-export function quantityRefusal(pack: Pick<Pack, "trial">, quantity: number): string | null {
+export function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number): string | null {
   if (!Number.isInteger(quantity) || quantity < 1) return PACK_MESSAGES.oneLine();
   if (quantity <= maxQuantityOf(pack)) return null;
-  return pack.trial ? PACK_MESSAGES.trialQuantity() : PACK_MESSAGES.quantity();
+  return pack.trial ? PACK_MESSAGES.trialQuantity(pack.name ?? undefined) : PACK_MESSAGES.quantity();
 }
 
-function isTrialPackId(packId: number | null | undefined): boolean {
-  return packId != null && Boolean(findPackById(packId)?.trial);
+/** The trial packs among these lines' packs. */
+function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): { id: number; name: string }[] {
+  const ids = lines.map((l) => l.packId).filter((id): id is number => id != null);
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: packs.id, name: packs.name })
+    .from(packs)
+    .where(and(inArray(packs.id, ids), eq(packs.trial, true)))
+    .all();
 }
 
 /** Whether these lines hold the trial pack. */
-export function containsTrialPack(lines: { packId: number | null }[]): boolean {
-  return lines.some((l) => isTrialPackId(l.packId));
+export function containsTrialPack(lines: { packId: number | null }[], db?: DbOrTx): boolean {
+  return trialPacksOf(lines, db).length > 0;
 }
 
-/** Whether a paid (or since refunded) order of the trial pack exists for this email, other than `exceptOrderId`. */
+/** Whether a paid (or since refunded) order of a trial pack exists for this email, other than `exceptOrderId`. */
 export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: number): boolean {
-  const trialIds = listPacks()
-    .filter((p) => p.trial)
-    .map((p) => p.id);
   const normalized = email.trim().toLowerCase();
-  if (trialIds.length === 0 || normalized === "") return false;
+  if (normalized === "") return false;
   const row = db
     .select({ id: orders.id })
     .from(orders)
     .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .innerJoin(packs, eq(packs.id, orderItems.packId))
     .where(
       and(
         sql`lower(${orders.customerEmail}) = ${normalized}`,
         inArray(orders.paymentStatus, ["paid", "refunded"]),
-        inArray(orderItems.packId, trialIds),
+        eq(packs.trial, true),
         exceptOrderId === undefined ? undefined : ne(orders.id, exceptOrderId),
       ),
     )
@@ -128,11 +208,81 @@ export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: nu
 
 /** Why an order with these lines cannot go to this email (the trial pack already bought), or null. */
 export function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): string | null {
-  if (!input.email || !containsTrialPack(input.lines)) return null;
-  return hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed() : null;
+  if (!input.email) return null;
+  const trial = trialPacksOf(input.lines, db)[0];
+  if (!trial) return null;
+  return hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
-export function subscriptionRefusal(lines: { packId: number | null }[]): string | null {
-  return containsTrialPack(lines) ? PACK_MESSAGES.trialOneOffOnly() : null;
+export function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): string | null {
+  const trial = trialPacksOf(lines, db)[0];
+  return trial ? PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The storefront's view: the packs as shown, each crossed-out price only when lawful.
+
+export type ProductOffer = {
+  /** The active packs, in order; empty when the product is sold without packs or not sold. */
+  packs: ShopPack[];
+  /** The single item at the product's price, when the product has no active pack and is sold so. */
+  unitPriceCents: number | null;
+  /** Whether the product can be ordered at all (packs, or the single item). */
+  sold: boolean;
+};
+
+/** A product's packs on sale as the storefront shows them (the crossed-out price only when lawful at `now`). */
+export function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): ShopPack[] {
+  const list = listPacks(productId, {}, db);
+  const history = readPriceHistory(
+    db,
+    list.map((p) => p.id),
+  );
+  return list.map((p) => {
+    const check = checkReferencePrice(p, history.get(p.id) ?? [], now);
+    return {
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      masks: p.masks,
+      priceCents: p.priceCents,
+      popular: p.popular,
+      trial: p.trial,
+      crossedOutCents: check.lawful ? p.referencePriceCents : null,
+    };
+  });
+}
+
+/** What the product page sells for this product: its packs, or the single item, or nothing. */
+export function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): ProductOffer {
+  const list = shopPacks(product.id, now);
+  if (list.length > 0) return { packs: list, unitPriceCents: null, sold: true };
+  if (product.saleWithoutPack === "unit") return { packs: [], unitPriceCents: product.priceCents, sold: true };
+  return { packs: [], unitPriceCents: null, sold: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The back office's view: every pack with its price history and the crossed-out price check.
+
+export type AdminPack = Pack & { check: ReferenceCheck; history: PriceRecord[] };
+
+/** A product's packs (inactive ones too) for its admin form, each with its history and its check. */
+export function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): AdminPack[] {
+  const list = listPacks(productId, { includeInactive: true }, db);
+  const history = readPriceHistory(
+    db,
+    list.map((p) => p.id),
+  );
+  return list.map((p) => {
+    const records = history.get(p.id) ?? [];
+    return { ...p, check: checkReferencePrice(p, records, now), history: records };
+  });
+}
+
+/** The crossed-out price warnings of a product's packs on sale ("« name » : warning"), for the toast after saving. */
+export function crossedOutWarnings(productId: number, now: Date = new Date()): string[] {
+  return adminPacks(productId, now)
+    .filter((p) => p.active && p.check.warning)
+    .map((p) => `« ${p.name} » : ${p.check.warning}`);
 }

@@ -4,7 +4,10 @@ import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
 import type { SettingsInput } from "~/schemas/settings";
 
-export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id">;
+export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id"> & {
+  /** When the trial offer ends (ISO, UTC), or null: the product page's countdown banner. */
+  trialOfferEndsAt: string | null;
+};
 
 /** The SIREN: the first 9 digits of the SIRET ("921 458 303"). */
 export function sirenOf(siret: string): string {
@@ -26,6 +29,7 @@ export function getSettings(db: DbOrTx = getDb()): PublicSettings {
     siret: source.siret,
     vatNumber: source.vatNumber,
     defaultCarrier: source.defaultCarrier,
+    trialOfferEndsAt: row?.trialOfferEndsAt ?? null,
   };
 }
 

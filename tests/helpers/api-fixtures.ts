@@ -5,6 +5,7 @@ import { emails, subscriptions, users } from "~/db/schema";
 import { openAdminSession } from "~/services/admin-sessions.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
+import { createProduct } from "~/services/catalog.server";
 import { createContactRequest } from "~/services/contacts.server";
 import { createOrderFromApi } from "~/services/orders.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
@@ -121,6 +122,14 @@ const admin = async (call: ApiCall = {}): Promise<ApiCall> => ({ ...call, header
 export const VALID_REQUESTS: Record<string, Fixture> = {
   listProducts: async () => ({}),
   getProduct: async () => ({ params: { id: "1" } }),
+  updateProduct: async () => {
+    const sku = `SERUM-CONTRAT-${randomUUID().slice(0, 8)}`;
+    const product = createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    return admin({
+      params: { id: String(product.id) },
+      body: { name: "Sérum contrat", sku, price: "29,90", stock: 5, saleWithoutPack: "unit", packs: [{ name: "Duo de sérums", masks: 2, price: "49,90", position: 1 }] },
+    });
+  },
 
   addToCart: async () => ({ body: { productId: 1, packId: 2 } }),
   getCart: async () => {

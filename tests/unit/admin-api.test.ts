@@ -195,6 +195,7 @@ describe("admin API with a session", () => {
       "siteFooterText",
       "siteName",
       "sitePhone",
+      "trialOfferEndsAt",
       "vatNumber",
     ]);
     const badSiret = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siret: "123" }, { Cookie: cookie })));
@@ -202,6 +203,11 @@ describe("admin API with a session", () => {
     expect((await badSiret.json()).issues[0]).toMatchObject({ path: "siret", message: "Le SIRET compte 14 chiffres (par exemple 921 458 303 00017)." });
     const siret = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { siret: "92145830300025", defaultCarrier: "dpd" }, { Cookie: cookie })));
     expect(await siret.json()).toMatchObject({ siret: "921 458 303 00025", defaultCarrier: "dpd" });
+    // The trial offer's end: a Paris date and time, or an ISO instant; kept in UTC.
+    const offer = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { trialOfferEndsAt: "2026-12-24T18:00" }, { Cookie: cookie })));
+    expect(await offer.json()).toMatchObject({ trialOfferEndsAt: "2026-12-24T17:00:00.000Z", sitePhone: "01 23 45 67 89" });
+    const wrong = await (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", { trialOfferEndsAt: "Noël" }, { Cookie: cookie })));
+    expect(wrong.status).toBe(422);
   });
 });
 
@@ -219,6 +225,12 @@ describe("public endpoints", () => {
       sku: "ME-COLL-MASK-01",
       category: "Soin du visage",
       stock: expect.any(Number),
+      saleWithoutPack: "unit",
+      packs: [
+        { id: 1, name: "3 masques d'essai", description: expect.any(String), masks: 3, price: "0.99", originalPrice: "15.99", popular: false, trial: true },
+        { id: 2, name: "6 masques + 2 offerts", description: expect.any(String), masks: 8, price: "25.90", originalPrice: "31.80", popular: false, trial: false },
+        { id: 3, name: "9 masques + 3 offerts", description: expect.any(String), masks: 12, price: "32.90", originalPrice: "47.70", popular: true, trial: false },
+      ],
     });
     const list = await (productsApi.loader as Handler)(routeArgs(getRequest("/api/products")));
     expect((await list.json())[0]).toMatchObject({ id: 1, price: "25.90" });

@@ -120,14 +120,14 @@ describe("settings page", () => {
     defaultCarrier: "colissimo",
   };
 
-  it("saves the fields (the seller's identity and the default carrier included) and redirects with the toast", async () => {
+  it("saves the fields (the seller's identity, the default carrier, the trial offer's end read in Paris time) and redirects with the toast", async () => {
     const cookie = await adminCookie();
-    const response = await settingsAction(routeArgs(formRequest("/admin/settings", valid, { headers: { Cookie: cookie } })));
+    const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, trialOfferEndsAt: "2026-12-01T18:30" }, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/settings");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
-    expect(getSettings()).toEqual(valid);
+    expect(getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
     const data = await (await settingsLoader(routeArgs(getRequest("/admin/settings", { Cookie: cookie })))).json();
-    expect(data.settings).toEqual(valid);
+    expect(data.settings).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T18:30" });
   });
 
   it("refuses an invalid email with a French message and keeps the settings", async () => {

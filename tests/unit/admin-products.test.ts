@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
 import { action as listAction, loader as listLoader } from "~/routes/admin.products._index";
-import { action as editAction } from "~/routes/admin.products.edit.$id";
+import { action as editAction, loader as editLoaderRaw } from "~/routes/admin.products.edit.$id";
 import { action as newAction } from "~/routes/admin.products.new";
 import { loader as productApi } from "~/routes/api.products.$id";
 import { isAcceptableImageUrl, productSchema } from "~/schemas/product";
@@ -12,6 +12,7 @@ import { createProduct, deleteProduct, getProduct, SKU_TAKEN, updateProduct } fr
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
 
+const editLoader = (args: ReturnType<typeof routeArgs>, params: Record<string, string>) => editLoaderRaw({ ...args, params });
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
   for (const [k, v] of Object.entries(fields)) data.set(k, v);
@@ -101,6 +102,39 @@ describe("product pages", () => {
     expect(response.status).toBe(302);
     const api = await productApi(routeArgs(getRequest(`/api/products/${p.id}`), { id: String(p.id) }));
     expect(await api.json()).toMatchObject({ price: "19.99", originalPrice: null });
+  });
+
+  it("edits the packs with a plain form post: a new pack from the blank row, French errors, and back to the form when a crossed-out price is not lawful", async () => {
+    const cookie = await adminCookie();
+    const p = createProduct({ name: "Sérum", sku: "ME-SERUM-PACKS", priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    const post = (fields: Record<string, string>) =>
+      editAction(routeArgs(formRequest(`/admin/products/edit/${p.id}`, { ...valid, sku: "ME-SERUM-PACKS", ...fields }, { headers: { Cookie: cookie } }), { id: String(p.id) }));
+
+    // A wrong pack: 400, the French messages on its fields, nothing saved.
+    const refused = await post({ "packs[0].name": "Duo", "packs[0].masks": "0", "packs[0].price": "douze", "packs[0].active": "true" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).result.error).toMatchObject({
+      "packs[0].masks": ["Le nombre de masques doit être un nombre entier entre 1 et 100."],
+      "packs[0].price": ["Le prix du pack doit être un montant en euros, par exemple 25,90."],
+    });
+
+    // The new pack row filled in, with a reference price never charged: saved, and back to the form with the warning.
+    const saved = await post({ "packs[0].name": "Duo", "packs[0].masks": "2", "packs[0].price": "19,90", "packs[0].referencePrice": "24,90", "packs[0].active": "true" });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(`/admin/products/edit/${p.id}`);
+    const page = await (await editLoader(routeArgs(getRequest(`/admin/products/edit/${p.id}`, { Cookie: cookie })), { id: String(p.id) })).json();
+    const packId = page.product.packs[0].id;
+    expect(page.product.packs).toEqual([
+      expect.objectContaining({ name: "Duo", masks: "2", price: "19,90", referencePrice: "24,90", active: "true" }),
+      expect.objectContaining({ id: "", name: "", price: "" }),
+    ]);
+    expect(page.priceInfo[0]).toMatchObject({ lowestCents: null, warning: expect.stringContaining("Prix barré non conforme") });
+
+    // Deactivated, without reference price: saved, back to the list.
+    const off = await post({ "packs[0].id": packId, "packs[0].name": "Duo", "packs[0].masks": "2", "packs[0].price": "19,90", "packs[0].active": "false" });
+    expect(off.headers.get("Location")).toBe("/admin/products");
+    const api = await productApi(routeArgs(getRequest(`/api/products/${p.id}`), { id: String(p.id) }));
+    expect(await api.json()).toMatchObject({ packs: [], saleWithoutPack: "unit" });
   });
 
   it("asks for confirmation through ?delete=, then deletes on POST", async () => {

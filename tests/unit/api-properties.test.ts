@@ -40,6 +40,13 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   setContactRequestStatus: { status: "lu" },
   createUser: { username: "fuzz.user", email: "fuzz@example.fr", password: "motdepasse-fuzz-1" },
   updateSettings: { siteName: "Maison Éclat" },
+  updateProduct: {
+    name: "Masque Hydrogel au Collagène",
+    sku: "ME-COLL-MASK-01",
+    price: "25,90",
+    stock: 500,
+    packs: [{ id: 2, name: "6 masques + 2 offerts", masks: 8, price: "25,90", referencePrice: "31,80", position: 2 }],
+  },
   cancelSubscription: { when: "period_end" },
 };
 

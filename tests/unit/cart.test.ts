@@ -94,7 +94,8 @@ describe("cart service", () => {
     expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3, variantName: undefined });
     const byName = cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" });
     expect(addToCart(newCartId(), byName).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
-    expect(cartAddSchema.safeParse({ productId: 1 }).success).toBe(false);
+    // No pack named: refused by the cart service for a product sold in packs.
+    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).toThrow(/Pack inconnu/);
     expect(cartAddSchema.safeParse({ productId: "1.5", packId: 1 }).success).toBe(false);
     // A pack that does not exist: refused by the cart service, the packs listed.
     expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ALL_FAQ } from "~/lib/faq";
-import { PACKS } from "~/lib/packs";
-import { buildSearchIndex, faqAnchor, normalize, queryTerms, search, SEARCH_INDEX, SITE_PAGES } from "~/lib/search";
+import { SPEC_PACKS } from "~/lib/packs";
+import { buildSearchIndex, faqAnchor, normalize, queryTerms, search as searchIn, SITE_PAGES } from "~/lib/search";
 
+/** The index as the search page builds it, with the spec's packs on sale. */
+const SHOP_PACKS = SPEC_PACKS.map((p, i) => ({ ...p, id: i + 1, crossedOutCents: p.referencePriceCents }));
+const SEARCH_INDEX = buildSearchIndex(undefined, SHOP_PACKS);
+const search = (query: string, index = SEARCH_INDEX) => searchIn(query, index);
 const titles = (query: string) => search(query).map((r) => r.title);
 
 describe("normalize", () => {
@@ -99,7 +103,7 @@ describe("search", () => {
 describe("index", () => {
   it("holds the product, every pack, every FAQ question and every information page", () => {
     expect(SEARCH_INDEX.filter((e) => e.kind === "produit")).toHaveLength(1);
-    expect(SEARCH_INDEX.filter((e) => e.kind === "pack").map((e) => e.title)).toEqual(PACKS.map((p) => p.name));
+    expect(SEARCH_INDEX.filter((e) => e.kind === "pack").map((e) => e.title)).toEqual(SPEC_PACKS.map((p) => p.name));
     expect(SEARCH_INDEX.filter((e) => e.kind === "question").map((e) => e.title)).toEqual(ALL_FAQ.map((f) => f.question));
     expect(SEARCH_INDEX.filter((e) => e.kind === "page").map((e) => e.href).sort()).toEqual(
       ["/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/track-order"],

@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import { PRODUCT_ID } from "~/lib/brand";
 import { formatPrice } from "~/lib/money";
-import { PACKS } from "~/lib/packs";
 import { CheckIcon } from "./icons";
 import { Stars } from "./Stars";
 
@@ -13,8 +12,10 @@ const BENEFITS = [
   "Raffermit la peau et lisse les ridules",
 ];
 
-export function Hero() {
-  const trial = PACKS[0];
+/** The trial pack on sale (the landing page's loader reads it), or null when there is none. */
+export type HeroTrial = { masks: number; priceCents: number } | null;
+
+export function Hero({ trial }: { trial: HeroTrial }) {
   return (
     <section aria-labelledby="hero-title" className="overflow-hidden bg-gradient-to-b from-rose-50 to-ivory">
       <div className="container-page grid items-center gap-10 py-10 md:grid-cols-2 md:py-20">
@@ -37,9 +38,11 @@ export function Hero() {
             <Link to={ORDER_HREF} className="btn-primary whitespace-nowrap px-8 py-4 text-lg">
               Commander maintenant
             </Link>
-            <p className="text-sm text-ink-soft">
-              Coffret d'essai de 3 masques à <strong className="text-ink">{formatPrice(trial.priceCents)}</strong>
-            </p>
+            {trial ? (
+              <p className="text-sm text-ink-soft">
+                Coffret d'essai de {trial.masks} masques à <strong className="text-ink">{formatPrice(trial.priceCents)}</strong>
+              </p>
+            ) : null}
           </div>
           <p className="mt-6 flex items-center gap-2 text-sm text-ink-soft">
             <Stars />

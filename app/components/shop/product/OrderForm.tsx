@@ -1,76 +1,94 @@
 import { useFetcher } from "@remix-run/react";
 import { formatPrice } from "~/lib/money";
-import { DEFAULT_PACK_ID, PACKS } from "~/lib/packs";
+import { discountPercent, type ShopPack } from "~/lib/packs";
 
-function discountPercent(priceCents: number, originalCents: number) {
-  return originalCents > 0 ? Math.round((1 - priceCents / originalCents) * 100) : 0;
-}
+type Offer = { packs: ShopPack[]; unitPriceCents: number | null; sold: boolean };
 
 /**
- * 'NOS PACKS' selector and order button, in one form posted to the cart (/panier).
+ * 'NOS PACKS' selector (the product's own packs, the first one chosen at start) and order
+ * button, in one form posted to the cart (/panier). A product without pack shows its single
+ * price, or that it is not for sale.
  * The fetcher key "add-to-cart" is shared with the cart, which reacts to the result;
  * without JavaScript it is a plain POST that redirects to the cart page.
  */
-export function OrderForm({ productId, inStock }: { productId: number; inStock: boolean }) {
+export function OrderForm({ productId, inStock, offer }: { productId: number; inStock: boolean; offer: Offer }) {
   const fetcher = useFetcher({ key: "add-to-cart" });
   const busy = fetcher.state !== "idle";
+  if (!offer.sold) {
+    return (
+      <p id="packs" role="status" className="rounded-lg bg-sand px-4 py-3 text-center font-semibold text-ink">
+        Ce produit n'est pas en vente pour le moment.
+      </p>
+    );
+  }
+  const firstPackId = offer.packs[0]?.id;
 
   return (
     <fetcher.Form method="post" action="/panier" id="packs" className="scroll-mt-24">
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value="/panier" />
-      <fieldset>
-        <legend className="w-full">
-          <h2 className="text-sm font-semibold tracking-[0.2em] text-ink">NOS PACKS</h2>
-        </legend>
-        <div className="mt-3 space-y-3">
-          {PACKS.map((pack) => {
-            const nameId = `pack-${pack.id}-nom`;
-            const detailsId = `pack-${pack.id}-details`;
-            const off = discountPercent(pack.priceCents, pack.originalPriceCents);
-            return (
-              <label
-                key={pack.id}
-                className="relative flex cursor-pointer items-start gap-3 rounded-2xl border-2 border-ink/10 bg-white p-4 transition hover:border-rose-200 has-[:checked]:border-rose-600 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-600"
-              >
-                <input
-                  type="radio"
-                  name="packId"
-                  value={pack.id}
-                  defaultChecked={pack.id === DEFAULT_PACK_ID}
-                  aria-labelledby={nameId}
-                  aria-describedby={detailsId}
-                  className="mt-1 h-5 w-5 shrink-0 accent-rose-600 focus-visible:outline-none"
-                />
-                <span className="min-w-0 flex-1">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <span id={nameId} className="font-semibold text-ink">
-                      {pack.name}
-                    </span>
-                    {pack.popular ? (
-                      <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide text-white">Best Seller</span>
-                    ) : null}
-                  </span>
-                  <span id={detailsId} className="mt-1 block text-sm text-ink-soft">
-                    <span className="block">{pack.description}</span>
-                    <span className="mt-2 flex flex-wrap items-baseline gap-x-2">
-                      <span className="text-lg font-semibold text-ink">{formatPrice(pack.priceCents)}</span>
-                      <s className="text-ink-soft">
-                        <span className="sr-only">au lieu de </span>
-                        {formatPrice(pack.originalPriceCents)}
-                      </s>
-                      {pack.discount && off > 0 ? (
-                        <span className="rounded bg-sage-100 px-1.5 py-0.5 text-xs font-semibold text-sage-700">-{off}%</span>
+      {offer.unitPriceCents !== null ? (
+        <p className="text-2xl font-semibold text-ink" data-testid="unit-price">
+          {formatPrice(offer.unitPriceCents)}
+        </p>
+      ) : (
+        <fieldset>
+          <legend className="w-full">
+            <h2 className="text-sm font-semibold tracking-[0.2em] text-ink">NOS PACKS</h2>
+          </legend>
+          <div className="mt-3 space-y-3">
+            {offer.packs.map((pack) => {
+              const nameId = `pack-${pack.id}-nom`;
+              const detailsId = `pack-${pack.id}-details`;
+              const off = discountPercent(pack.priceCents, pack.crossedOutCents);
+              return (
+                <label
+                  key={pack.id}
+                  className="relative flex cursor-pointer items-start gap-3 rounded-2xl border-2 border-ink/10 bg-white p-4 transition hover:border-rose-200 has-[:checked]:border-rose-600 has-[:checked]:bg-rose-50 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-rose-600"
+                >
+                  <input
+                    type="radio"
+                    name="packId"
+                    value={pack.id}
+                    defaultChecked={pack.id === firstPackId}
+                    aria-labelledby={nameId}
+                    aria-describedby={detailsId}
+                    className="mt-1 h-5 w-5 shrink-0 accent-rose-600 focus-visible:outline-none"
+                  />
+                  <span className="min-w-0 flex-1">
+                    <span className="flex flex-wrap items-center gap-2">
+                      <span id={nameId} className="font-semibold text-ink">
+                        {pack.name}
+                      </span>
+                      {pack.popular ? (
+                        <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide text-white">
+                          Best Seller
+                        </span>
                       ) : null}
                     </span>
+                    <span id={detailsId} className="mt-1 block text-sm text-ink-soft">
+                      <span className="block">{pack.description}</span>
+                      <span className="mt-2 flex flex-wrap items-baseline gap-x-2">
+                        <span className="text-lg font-semibold text-ink">{formatPrice(pack.priceCents)}</span>
+                        {pack.crossedOutCents !== null ? (
+                          <s className="text-ink-soft">
+                            <span className="sr-only">au lieu de </span>
+                            {formatPrice(pack.crossedOutCents)}
+                          </s>
+                        ) : null}
+                        {off > 0 ? (
+                          <span className="rounded bg-sage-100 px-1.5 py-0.5 text-xs font-semibold text-sage-700">-{off}%</span>
+                        ) : null}
+                      </span>
+                    </span>
                   </span>
-                </span>
-              </label>
-            );
-          })}
-        </div>
-      </fieldset>
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+      )}
 
       {!inStock ? (
         <p role="status" className="mt-4 rounded-lg bg-rose-100 px-4 py-3 text-center font-semibold text-rose-700">
