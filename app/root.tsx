@@ -86,7 +86,7 @@ export default function App() {
       </main>
       {adminArea ? null : <Footer settings={data.settings} />}
       <CartDrawer drawer={cartDrawer} />
-      <Toaster toast={data.toast} />
+      <Toaster toast={data.toast} placement={adminArea ? "admin" : "shop"} />
     </Document>
   );
 }
