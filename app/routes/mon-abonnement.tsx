@@ -91,8 +91,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "cancel") {
     try {
       const done = await cancelSubscriptionRecord(access.record);
+      // Back to the top of the page, where its state now says "Résilié" (a phone was at the
+      // bottom, on the cancel button): the fragment scrolls there, with or without JavaScript.
       return redirectWithSuccess(
-        back,
+        `${back}#${STATE_ANCHOR}`,
         {
           message: done.outcome === "canceled" ? "Votre abonnement est résilié" : "Votre abonnement était déjà résilié",
           description: "Aucun autre prélèvement ne sera effectué. Une confirmation vous est envoyée par email.",
@@ -112,6 +114,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
   return json({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
 }
+
+/** The page's header: its state, and the answer to a cancellation. */
+const STATE_ANCHOR = "etat";
 
 const STATE_BADGES: Record<SubscriptionPageState, { label: string; className: string }> = {
   incomplete: { label: "En attente du premier paiement", className: "bg-ink/5 text-ink" },
@@ -175,13 +180,19 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
   return (
     <div className="container-page py-10 md:py-16">
       <div className="mx-auto max-w-3xl space-y-8">
-        <header>
+        <header id={STATE_ANCHOR} className="scroll-mt-24">
           <h1 className="font-serif text-3xl md:text-4xl">Mon abonnement</h1>
           <p className="mt-3 flex flex-wrap items-center gap-3">
             <span data-testid="subscription-state" className={`rounded-full px-3 py-1 text-sm font-semibold ${badge.className}`}>
               {stateLabel(view)}
             </span>
           </p>
+          {view.state === "canceled" ? (
+            <p role="status" data-testid="subscription-ended" className="mt-4 rounded-xl bg-sage-100 p-4 text-sage-700">
+              Votre abonnement est résilié : aucun autre prélèvement ne sera effectué. Les commandes déjà payées vous restent acquises et vous
+              sont livrées.
+            </p>
+          ) : null}
         </header>
 
         {view.payPath ? (

@@ -61,7 +61,7 @@ export type SubscriptionPageView = {
   canChangeAddress: boolean;
 };
 
-function stateOf(record: Subscription): SubscriptionPageState {
+export function stateOf(record: Subscription): SubscriptionPageState {
   if (record.status === "canceled") return "canceled";
   if (record.cancelAtPeriodEnd) return "cancel_scheduled";
   return record.status;
