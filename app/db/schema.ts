@@ -125,6 +125,9 @@ export const orders = sqliteTable(
     shippingPostalCode: text("shipping_postal_code"),
     shippingCity: text("shipping_city"),
     shippingCountry: text("shipping_country"),
+    /** Delivery details for the carrier, optional (delivery form): « Complément d'adresse », and a telephone kept as +33XXXXXXXXX. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
     trackingNumber: text("tracking_number"),
     isSubscription: integer("is_subscription", { mode: "boolean" }).notNull().default(false),
     stripeCustomerId: text("stripe_customer_id"),
@@ -196,6 +199,9 @@ export const subscriptions = sqliteTable(
     shippingPostalCode: text("shipping_postal_code"),
     shippingCity: text("shipping_city"),
     shippingCountry: text("shipping_country"),
+    /** As on the order (orders.shippingAddress2, orders.shippingPhone): copied to every renewal order. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
     firstOrderId: integer("first_order_id").references((): AnySQLiteColumn => orders.id, { onDelete: "set null" }),
     /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
     unpaidInvoiceId: text("unpaid_invoice_id"),

@@ -23,6 +23,7 @@ import { adminOrderFormSchema } from "~/schemas/admin-order";
 import { getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
+import { formatFrenchPhone } from "~/lib/phone";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
@@ -200,12 +201,13 @@ export default function AdminOrderDetail() {
             <dl>
               <Line label="Nom" value={order.customer} />
               <Line label="Email" value={order.email} />
-              <Line label="Téléphone" value={order.phone} />
+              <Line label="Téléphone" value={order.phone ? formatFrenchPhone(order.phone) : null} />
             </dl>
           </Card>
           <Card title="Adresse de livraison">
             <dl>
               <Line label="Adresse" value={order.shippingAddress} />
+              {order.shippingAddress2 ? <Line label="Complément d'adresse" value={order.shippingAddress2} /> : null}
               <Line label="Code postal et ville" value={cityLine} />
               <Line label="Pays" value={order.shippingCountry} />
             </dl>

@@ -12,6 +12,7 @@ import { formatPrice, shippingLabel } from "~/lib/money";
 import { PAYMENT_LABELS } from "~/lib/order-status";
 import { getAdminOrder } from "~/services/admin-orders.server";
 import { getSettings } from "~/services/settings.server";
+import { formatFrenchPhone } from "~/lib/phone";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   ...pageMeta(data ? `Facture commande #${data.order.id}` : "Facture", "Facture imprimable."),
@@ -71,8 +72,10 @@ export default function Invoice() {
           <div>
             <h2 className="font-semibold uppercase tracking-wide text-slate-600">Livraison</h2>
             <p className="mt-2">{order.shippingAddress || "-"}</p>
+            {order.shippingAddress2 ? <p>{order.shippingAddress2}</p> : null}
             <p>{[order.shippingPostalCode, order.shippingCity].filter(Boolean).join(" ") || "-"}</p>
             <p>{order.shippingCountry || "-"}</p>
+            {order.shippingPhone ? <p>Tél. {formatFrenchPhone(order.shippingPhone)}</p> : null}
           </div>
         </section>
 

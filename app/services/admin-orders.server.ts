@@ -32,9 +32,11 @@ const LIST_COLUMNS = {
   customerLastName: orders.customerLastName,
   trackingNumber: orders.trackingNumber,
   shippingAddress: orders.shippingAddress,
+  shippingAddress2: orders.shippingAddress2,
   shippingPostalCode: orders.shippingPostalCode,
   shippingCity: orders.shippingCity,
   shippingCountry: orders.shippingCountry,
+  shippingPhone: orders.shippingPhone,
   isSubscription: orders.isSubscription,
   stripeSubscriptionId: orders.stripeSubscriptionId,
   renewalNumber: orders.renewalNumber,
@@ -58,9 +60,11 @@ type ListRow = {
   customerLastName: string | null;
   trackingNumber: string | null;
   shippingAddress: string | null;
+  shippingAddress2: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
   shippingCountry: string | null;
+  shippingPhone: string | null;
   isSubscription: boolean;
   stripeSubscriptionId: string | null;
   renewalNumber: number | null;
@@ -97,12 +101,15 @@ function toSummary(row: ListRow) {
     userId: row.userId,
     customer: customerLabel(row),
     email: row.customerEmail || null,
-    phone: row.userPhone || null,
+    /** The telephone typed with the order (for the carrier), else the account's. */
+    phone: row.shippingPhone || row.userPhone || null,
     trackingNumber: row.trackingNumber,
     shippingAddress: row.shippingAddress,
+    shippingAddress2: row.shippingAddress2,
     shippingPostalCode: row.shippingPostalCode,
     shippingCity: row.shippingCity,
     shippingCountry: row.shippingCountry,
+    shippingPhone: row.shippingPhone,
     isSubscription: row.isSubscription,
     stripeSubscriptionId: row.stripeSubscriptionId,
     /** 1, 2... for a subscription's renewal order; null for any other order. */
@@ -250,9 +257,11 @@ export function orderToApi(order: AdminOrderSummary) {
     customerEmail: order.email,
     trackingNumber: order.trackingNumber,
     shippingAddress: order.shippingAddress,
+    shippingAddress2: order.shippingAddress2,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
+    shippingPhone: order.shippingPhone,
     isSubscription: order.isSubscription,
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,

@@ -1,9 +1,12 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getTextareaProps } from "@conform-to/react";
 
+/** A text field's metadata; an optional field may also be null (an API body's "no value"). */
+type TextFieldMetadata = FieldMetadata<string | undefined> | FieldMetadata<string | null | undefined>;
+
 type FieldProps = {
   label: string;
-  field: FieldMetadata<string | undefined>;
+  field: TextFieldMetadata;
   type?: "text" | "email" | "tel" | "password" | "number" | "search";
   autoComplete?: string;
   inputMode?: React.HTMLAttributes<HTMLInputElement>["inputMode"];
