@@ -241,7 +241,7 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
   );
 }
 
-const ADDRESS_FIELDS = ["firstName", "lastName", "address", "postalCode", "city"] as const;
+const ADDRESS_FIELDS = ["firstName", "lastName", "address", "address2", "postalCode", "city", "phone"] as const;
 
 function AddressSection({ view }: { view: SubscriptionPageView }) {
   const actionData = useActionData<typeof action>();
@@ -275,7 +275,19 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
         <br />
         {a.address}
         <br />
+        {a.address2 ? (
+          <>
+            {a.address2}
+            <br />
+          </>
+        ) : null}
         {a.postalCode} {a.city}, {a.country}
+        {a.phone ? (
+          <>
+            <br />
+            Téléphone : {a.phone}
+          </>
+        ) : null}
       </address>
       {view.canChangeAddress ? (
         <details className="mt-4" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -284,9 +296,26 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
             <input type="hidden" name="intent" value="address" />
             <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
             <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
-            <Field label="Adresse" field={fields.address} autoComplete="shipping street-address" maxLength={200} className="sm:col-span-2" />
+            <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" maxLength={200} className="sm:col-span-2" />
+            <Field
+              label="Complément d'adresse (facultatif)"
+              field={fields.address2}
+              autoComplete="shipping address-line2"
+              maxLength={100}
+              className="sm:col-span-2"
+              hint="Bâtiment, étage, code d'accès..."
+            />
             <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
             <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
+            <Field
+              label="Téléphone (facultatif)"
+              field={fields.phone}
+              type="tel"
+              autoComplete="shipping tel"
+              maxLength={30}
+              className="sm:col-span-2"
+              hint="Pour le transporteur, en cas de besoin lors de la livraison."
+            />
             {form.errors ? (
               <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
                 {form.errors.join(" ")}
