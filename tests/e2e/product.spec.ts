@@ -95,7 +95,8 @@ test.describe("product page", () => {
 
     await page.getByText(TERMS, { exact: true }).click();
     await expect(page.locator("#abonnement").getByText(SUBSCRIPTION_TEXT)).toBeVisible();
-    await expect(page.locator("#abonnement").getByText("Vous pouvez l'annuler à tout moment")).toBeVisible();
+    await expect(page.locator("#abonnement").getByText("Vous pouvez le résilier en ligne à tout moment")).toBeVisible();
+    await expect(page.locator("#abonnement").getByRole("link", { name: "Résilier mon abonnement" })).toHaveAttribute("href", "/abonnement/resilier");
     await expect(page.locator("#abonnement")).toContainText("débité aujourd'hui");
 
     await page.getByText(USE, { exact: true }).click();
