@@ -36,9 +36,9 @@ export const postalCodeField = safeText({ error: DELIVERY_MESSAGES.postalCode })
   .pipe(
     z
       .string()
-      .min(5, DELIVERY_MESSAGES.postalCode)
-      .regex(/^\d{5}$/, DELIVERY_MESSAGES.postalCodeFormat)
-      .refine((code) => !/^9[78]/.test(code), DELIVERY_MESSAGES.postalCodeOverseas)
+      .min(5, { message: DELIVERY_MESSAGES.postalCode, abort: true })
+      .regex(/^\d{5}$/, { message: DELIVERY_MESSAGES.postalCodeFormat, abort: true })
+      .refine((code) => !/^9[78]/.test(code), { message: DELIVERY_MESSAGES.postalCodeOverseas, abort: true })
       .refine((code) => /^(0[1-9]|[1-8]\d|9[0-5])/.test(code), DELIVERY_MESSAGES.postalCodeUnknown),
   )
   .meta({ description: "Code postal français à 5 chiffres (France métropolitaine et Corse)", examples: ["69003"] });
