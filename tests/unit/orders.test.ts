@@ -108,7 +108,7 @@ describe("checkout: the delivery form creates the order", () => {
       routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } })),
     );
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = (await response.json()) as { result: { error: Record<string, string[]> } };
     expect(body.result.error).toMatchObject({ postalCode: ["Saisissez un code postal à 5 chiffres"] });
     expect(count(orders)).toBe(before);
     expect(readCart(cartId).checkout).toBeNull();
