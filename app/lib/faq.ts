@@ -1,7 +1,12 @@
 import { USAGE } from "./brand";
 
 /** Questions of the landing page (spec: five questions) and of the FAQ page. */
-export type FaqEntry = { question: string; answer: string };
+export type FaqEntry = {
+  question: string;
+  answer: string;
+  /** A page of the shop that does what the answer says (shown after it). */
+  link?: { to: string; label: string };
+};
 
 export const LANDING_FAQ: FaqEntry[] = [
   {
@@ -38,6 +43,7 @@ export const MORE_FAQ: FaqEntry[] = [
   {
     question: "Comment fonctionne l'abonnement ?",
     answer: "Vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les 4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais, sur la page « Résilier mon abonnement » ou depuis le lien de vos emails.",
+    link: { to: "/abonnement/resilier", label: "Résilier mon abonnement" },
   },
   {
     question: "Puis-je retourner ma commande ?",
