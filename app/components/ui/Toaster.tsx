@@ -76,6 +76,12 @@ export function Toaster({ toast, placement = "shop" }: { toast?: ToastMessage | 
                 event.preventDefault();
                 setCurrent(null);
               }}
+              // A button also answers the space bar.
+              onKeyDown={(event) => {
+                if (event.key !== " ") return;
+                event.preventDefault();
+                setCurrent(null);
+              }}
               className="-m-1 flex h-8 w-8 shrink-0 items-center justify-center rounded text-lg leading-none no-underline opacity-70 hover:opacity-100"
               aria-label="Fermer la notification"
               data-testid="toast-close"
