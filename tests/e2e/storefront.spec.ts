@@ -179,3 +179,12 @@ test.describe("without JavaScript", () => {
     await expect(page.getByTestId("cart-line")).toContainText("6 masques + 2 offerts");
   });
 });
+
+test("the search and the FAQ lead to the online cancellation", async ({ page }) => {
+  await page.goto("/recherche?q=résilier");
+  await expect(page.getByTestId("search-results").getByRole("link").first()).toHaveAttribute("href", "/abonnement/resilier");
+  await page.goto("/faq#comment-fonctionne-l-abonnement");
+  const answer = page.locator("#comment-fonctionne-l-abonnement");
+  await expect(answer).toContainText("résilier en ligne");
+  await expect(answer.getByRole("link", { name: "Résilier mon abonnement" })).toHaveAttribute("href", "/abonnement/resilier");
+});
