@@ -97,7 +97,7 @@ export default function App() {
         </div>
       )}
       <CartDrawer drawer={cartDrawer} />
-      <Toaster toast={data.toast} />
+      <Toaster toast={data.toast} placement={adminArea ? "admin" : "shop"} />
     </Document>
   );
 }

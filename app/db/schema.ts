@@ -186,6 +186,9 @@ export const orders = sqliteTable(
     shippingPostalCode: text("shipping_postal_code"),
     shippingCity: text("shipping_city"),
     shippingCountry: text("shipping_country"),
+    /** Delivery details for the carrier, optional (delivery form): « Complément d'adresse », and a telephone kept as +33XXXXXXXXX. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
     trackingNumber: text("tracking_number"),
     /** The carrier of the tracking number (lib/carriers.ts); null: the settings' default carrier. */
     trackingCarrier: text("tracking_carrier").$type<Carrier>(),
@@ -259,6 +262,9 @@ export const subscriptions = sqliteTable(
     shippingPostalCode: text("shipping_postal_code"),
     shippingCity: text("shipping_city"),
     shippingCountry: text("shipping_country"),
+    /** As on the order (orders.shippingAddress2, orders.shippingPhone): copied to every renewal order. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
     firstOrderId: integer("first_order_id").references((): AnySQLiteColumn => orders.id, { onDelete: "set null" }),
     /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
     unpaidInvoiceId: text("unpaid_invoice_id"),
@@ -330,7 +336,7 @@ export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 /** What an invoice says, frozen when it is issued: later changes to the settings or the order never alter it. */
 export type InvoiceDocument = {
   seller: { legalName: string; address: string; siren: string; siret: string; vatNumber: string; email: string; phone: string };
-  buyer: { name: string; email: string | null; address: string | null; postalCode: string | null; city: string | null; country: string | null };
+  buyer: { name: string; email: string | null; address: string | null; address2?: string | null; postalCode: string | null; city: string | null; country: string | null };
   orderId: number;
   orderedAt: string;
   paidAt: string;

@@ -5,7 +5,7 @@ import { EmailLayout } from "./Layout";
 import { AddressBlock, Box, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
 import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
-import type { EmailContent, EmailOrder, EmailShop } from "./types";
+import type { EmailAddress, EmailContent, EmailShop } from "./types";
 
 /** The reminder a few days before a renewal: when, how much, what and where, and how to stop it. */
 export type RenewalReminderData = {
@@ -20,7 +20,7 @@ export type RenewalReminderData = {
   /** The pack as subscribed: `Masque Hydrogel au Collagène – 6 masques + 2 offerts`, its quantity and, when known, the number of masks. */
   pack: { name: string; quantity: number; masks: number | null };
   /** Where the renewal is shipped. */
-  address: Pick<EmailOrder, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry">;
+  address: EmailAddress;
   /** The signed link to the subscription's private page (services/subscription-link.server.ts). */
   manageUrl: string;
 };

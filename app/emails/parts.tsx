@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { addressLines } from "~/lib/company";
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { COLORS, FONTS, SMALL_STYLE, TEXT_STYLE } from "./theme";
-import type { EmailOrder } from "./types";
+import type { EmailAddress, EmailOrder } from "./types";
+import { formatFrenchPhone } from "~/lib/phone";
 
 /** The small building blocks of the emails, all inline-styled. */
 
@@ -97,10 +98,15 @@ export function OrderLines({ order }: { order: Pick<EmailOrder, "lines" | "subto
 }
 
 /** The delivery address of an order. */
-export function AddressBlock({ order }: { order: Pick<EmailOrder, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"> }) {
-  const lines = [order.customerName, ...addressLines(order.shippingAddress), `${order.shippingPostalCode} ${order.shippingCity}`, order.shippingCountry].filter(
-    (l) => l.trim() !== "",
-  );
+export function AddressBlock({ order }: { order: EmailAddress }) {
+  const lines = [
+    order.customerName,
+    ...addressLines(order.shippingAddress),
+    order.shippingAddress2 ?? "",
+    `${order.shippingPostalCode} ${order.shippingCity}`,
+    order.shippingCountry,
+    order.shippingPhone ? `Tél. ${formatFrenchPhone(order.shippingPhone)}` : "",
+  ].filter((l) => l.trim() !== "");
   return (
     <p style={{ ...TEXT_STYLE }}>
       {lines.map((line, i) => (

@@ -1,5 +1,6 @@
 import { formatPrice, shippingLabel } from "~/lib/money";
-import type { EmailOrder, EmailShop } from "./types";
+import type { EmailAddress, EmailOrder, EmailShop } from "./types";
+import { formatFrenchPhone } from "~/lib/phone";
 
 /**
  * The plain-text parts, written for reading: short paragraphs, labelled lines, links in full.
@@ -40,8 +41,15 @@ export function paragraphs(...parts: (string | null | undefined | false)[]): str
   return parts.filter((p): p is string => typeof p === "string" && p.trim() !== "").join("\n\n") + "\n";
 }
 
-export function addressText(order: Pick<EmailOrder, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry">): string {
-  return [oneLine(order.customerName), oneLine(order.shippingAddress), `${oneLine(order.shippingPostalCode)} ${oneLine(order.shippingCity)}`, oneLine(order.shippingCountry)]
+export function addressText(order: EmailAddress): string {
+  return [
+    oneLine(order.customerName),
+    oneLine(order.shippingAddress),
+    oneLine(order.shippingAddress2 ?? ""),
+    `${oneLine(order.shippingPostalCode)} ${oneLine(order.shippingCity)}`,
+    oneLine(order.shippingCountry),
+    order.shippingPhone ? `Tél. ${formatFrenchPhone(order.shippingPhone)}` : "",
+  ]
     .filter((l) => l.trim() !== "")
     .join("\n");
 }

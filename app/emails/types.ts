@@ -22,9 +22,13 @@ export type EmailOrder = {
   customerFirstName: string | null;
   customerEmail: string | null;
   shippingAddress: string;
+  /** « Complément d'adresse », if any. */
+  shippingAddress2?: string | null;
   shippingPostalCode: string;
   shippingCity: string;
   shippingCountry: string;
+  /** The carrier's telephone (+33...), if any. */
+  shippingPhone?: string | null;
   isSubscription: boolean;
   lines: EmailOrderLine[];
   subtotalCents: number;
@@ -45,3 +49,7 @@ export type EmailContactRequest = {
 
 /** One email, both parts. */
 export type EmailContent = { subject: string; html: string; text: string };
+
+/** What an address block prints: the name, the street and its complement, the town, the country, the carrier's telephone. */
+export type EmailAddress = Pick<EmailOrder, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"> &
+  Partial<Pick<EmailOrder, "shippingAddress2" | "shippingPhone">>;

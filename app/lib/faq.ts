@@ -1,10 +1,17 @@
+import { USAGE } from "./brand";
+
 /** Questions of the landing page (spec: five questions) and of the FAQ page. */
-export type FaqEntry = { question: string; answer: string };
+export type FaqEntry = {
+  question: string;
+  answer: string;
+  /** A page of the shop that does what the answer says (shown after it). */
+  link?: { to: string; label: string };
+};
 
 export const LANDING_FAQ: FaqEntry[] = [
   {
     question: "À quelle fréquence utiliser le masque ?",
-    answer: "Nous recommandons 1 à 2 masques par semaine pour entretenir l'hydratation, et jusqu'à 3 par semaine pendant une cure intensive.",
+    answer: USAGE.advice,
   },
   {
     question: "Convient-il à tous les types de peau ?",
@@ -35,7 +42,8 @@ export const MORE_FAQ: FaqEntry[] = [
   },
   {
     question: "Comment fonctionne l'abonnement ?",
-    answer: "Vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les 4 semaines à partir du 30e jour. Vous pouvez l'annuler à tout moment en nous contactant.",
+    answer: "Vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les 4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais, sur la page « Résilier mon abonnement » ou depuis le lien de vos emails.",
+    link: { to: "/abonnement/resilier", label: "Résilier mon abonnement" },
   },
   {
     question: "Puis-je retourner ma commande ?",

@@ -52,6 +52,13 @@ export const SITE_PAGES: SearchEntry[] = [
   },
   {
     kind: "page",
+    title: "Résilier mon abonnement",
+    summary: "Résiliez votre abonnement en ligne, à tout moment et sans frais, avec votre numéro de commande et votre email.",
+    href: "/abonnement/resilier",
+    keywords: "resilier resiliation annuler arreter stopper desabonner desabonnement prelevement sans engagement",
+  },
+  {
+    kind: "page",
     title: "Suivre ma commande",
     summary: "Saisissez votre numéro de commande pour connaître son état et son numéro de suivi.",
     href: "/track-order",

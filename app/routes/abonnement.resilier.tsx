@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
 import { actionError } from "~/http/action-errors.server";
@@ -82,6 +83,18 @@ export default function CancelSubscription() {
 
   const done = outcome && outcome.kind !== "refused" ? outcome : null;
 
+  // The confirmation replaces the form where the shopper pressed the button (low on a phone):
+  // it is brought into view and focused, so the answer is seen and read out. Without JavaScript
+  // the answer is a new page, shown from the top.
+  const confirmation = useRef<HTMLElement>(null);
+  const refusalRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const target = done ? confirmation.current : outcome?.kind === "refused" ? refusalRef.current : null;
+    if (!target) return;
+    target.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+  }, [done, outcome]);
+
   return (
     <div className="container-page py-10 md:py-16">
       <div className="mx-auto max-w-2xl">
@@ -93,10 +106,12 @@ export default function CancelSubscription() {
 
         {done ? (
           <section
+            ref={confirmation}
+            tabIndex={-1}
             role="status"
             aria-labelledby="resiliation-faite"
             data-testid="subscription-cancel-success"
-            className="mt-8 rounded-2xl bg-sage-100 p-6 text-sage-700"
+            className="mt-8 scroll-mt-24 rounded-2xl bg-sage-100 p-6 text-sage-700 focus:outline-none"
           >
             <h2 id="resiliation-faite" className="font-serif text-2xl">
               {done.kind === "canceled" ? "Votre abonnement a été résilié." : "Votre abonnement est déjà résilié."}
@@ -132,7 +147,13 @@ export default function CancelSubscription() {
             </section>
 
             {outcome?.kind === "refused" ? (
-              <p role="alert" data-testid="subscription-cancel-error" className="mt-6 rounded-lg bg-rose-100 p-4 text-rose-700">
+              <p
+                ref={refusalRef}
+                tabIndex={-1}
+                role="alert"
+                data-testid="subscription-cancel-error"
+                className="mt-6 scroll-mt-24 rounded-lg bg-rose-100 p-4 text-rose-700 focus:outline-none"
+              >
                 {outcome.message}
               </p>
             ) : null}

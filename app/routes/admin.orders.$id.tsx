@@ -27,6 +27,7 @@ import { findInvoice } from "~/services/invoices.server";
 import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
+import { formatFrenchPhone } from "~/lib/phone";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
@@ -247,12 +248,13 @@ export default function AdminOrderDetail() {
             <dl>
               <Line label="Nom" value={order.customer} />
               <Line label="Email" value={order.email} />
-              <Line label="Téléphone" value={order.phone} />
+              <Line label="Téléphone" value={order.phone ? formatFrenchPhone(order.phone) : null} />
             </dl>
           </Card>
           <Card title="Adresse de livraison">
             <dl>
               <Line label="Adresse" value={order.shippingAddress} />
+              {order.shippingAddress2 ? <Line label="Complément d'adresse" value={order.shippingAddress2} /> : null}
               <Line label="Code postal et ville" value={cityLine} />
               <Line label="Pays" value={order.shippingCountry} />
             </dl>

@@ -67,12 +67,16 @@ export default function Contact() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
-  const [banner, setBanner] = useState(actionData?.outcome ?? null);
+  // The banner of the last answer, until it has been shown for 5 s. Derived from the answer, so
+  // that mounting the page sets no state: a render of this component alone (children skipped)
+  // would drop the form's subscriptions to its error messages (Conform), and an empty submit
+  // with JavaScript would then show no message.
+  const [expired, setExpired] = useState<unknown>(null);
+  const banner = actionData?.outcome && expired !== actionData ? actionData.outcome : null;
 
   useEffect(() => {
-    setBanner(actionData?.outcome ?? null);
     if (!actionData?.outcome) return;
-    const timer = setTimeout(() => setBanner(null), BANNER_DURATION);
+    const timer = setTimeout(() => setExpired(actionData), BANNER_DURATION);
     return () => clearTimeout(timer);
   }, [actionData]);
 

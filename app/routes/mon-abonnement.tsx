@@ -92,8 +92,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "cancel") {
     try {
       const done = await cancelSubscriptionRecord(access.record);
+      // Back to the top of the page, where its state now says "Résilié" (a phone was at the
+      // bottom, on the cancel button): the fragment scrolls there, with or without JavaScript.
       return redirectWithSuccess(
-        back,
+        `${back}#${STATE_ANCHOR}`,
         {
           message: done.outcome === "canceled" ? "Votre abonnement est résilié" : "Votre abonnement était déjà résilié",
           description: "Aucun autre prélèvement ne sera effectué. Une confirmation vous est envoyée par email.",
@@ -113,6 +115,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
   return json({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
 }
+
+/** The page's header: its state, and the answer to a cancellation. */
+const STATE_ANCHOR = "etat";
 
 /** The labels of lib/subscription-status.ts, the same as the back office's. */
 const STATE_BADGES: Record<SubscriptionPageState, { label: string; className: string }> = {
@@ -177,13 +182,19 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
   return (
     <div className="container-page py-10 md:py-16">
       <div className="mx-auto max-w-3xl space-y-8">
-        <header>
+        <header id={STATE_ANCHOR} className="scroll-mt-24">
           <h1 className="font-serif text-3xl md:text-4xl">Mon abonnement</h1>
           <p className="mt-3 flex flex-wrap items-center gap-3">
             <span data-testid="subscription-state" className={`rounded-full px-3 py-1 text-sm font-semibold ${badge.className}`}>
               {stateLabel(view)}
             </span>
           </p>
+          {view.state === "canceled" ? (
+            <p role="status" data-testid="subscription-ended" className="mt-4 rounded-xl bg-sage-100 p-4 text-sage-700">
+              Votre abonnement est résilié : aucun autre prélèvement ne sera effectué. Les commandes déjà payées vous restent acquises et vous
+              sont livrées.
+            </p>
+          ) : null}
         </header>
 
         {view.payPath ? (
@@ -232,7 +243,7 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
   );
 }
 
-const ADDRESS_FIELDS = ["firstName", "lastName", "address", "postalCode", "city"] as const;
+const ADDRESS_FIELDS = ["firstName", "lastName", "address", "address2", "postalCode", "city", "phone"] as const;
 
 function AddressSection({ view }: { view: SubscriptionPageView }) {
   const actionData = useActionData<typeof action>();
@@ -266,7 +277,19 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
         <br />
         {a.address}
         <br />
+        {a.address2 ? (
+          <>
+            {a.address2}
+            <br />
+          </>
+        ) : null}
         {a.postalCode} {a.city}, {a.country}
+        {a.phone ? (
+          <>
+            <br />
+            Téléphone : {a.phone}
+          </>
+        ) : null}
       </address>
       {view.canChangeAddress ? (
         <details className="mt-4" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -275,9 +298,26 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
             <input type="hidden" name="intent" value="address" />
             <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
             <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
-            <Field label="Adresse" field={fields.address} autoComplete="shipping street-address" maxLength={200} className="sm:col-span-2" />
+            <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" maxLength={200} className="sm:col-span-2" />
+            <Field
+              label="Complément d'adresse (facultatif)"
+              field={fields.address2}
+              autoComplete="shipping address-line2"
+              maxLength={100}
+              className="sm:col-span-2"
+              hint="Bâtiment, étage, code d'accès..."
+            />
             <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
             <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
+            <Field
+              label="Téléphone (facultatif)"
+              field={fields.phone}
+              type="tel"
+              autoComplete="shipping tel"
+              maxLength={30}
+              className="sm:col-span-2"
+              hint="Pour le transporteur, en cas de besoin lors de la livraison."
+            />
             {form.errors ? (
               <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
                 {form.errors.join(" ")}

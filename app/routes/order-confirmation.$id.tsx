@@ -8,10 +8,12 @@ import { clientAddress } from "~/http/client-address.server";
 import { readOrderProof } from "~/http/order-proof.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
+import { formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders.server";
+import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data?.order
@@ -33,16 +35,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   try {
     const proof = await readOrderProof(request);
     const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id, proof)) : null;
-    return json({ order, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
+    const subscription = order ? orderSubscriptionView(order.id, order.owner) : null;
+    return json({ order, subscription, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return json({ order: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
+    return json({ order: null, subscription: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
   }
 }
 
 export default function OrderConfirmation() {
-  const { order, refusal } = useLoaderData<typeof loader>();
+  const { order, subscription, refusal } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
 
@@ -89,6 +92,8 @@ export default function OrderConfirmation() {
             {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
           </p>
         </div>
+
+        {subscription ? <SubscriptionSummary subscription={subscription} /> : null}
 
         <section aria-labelledby="order-info" className="mt-10 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8">
           <h2 id="order-info" className="sr-only">
@@ -164,5 +169,73 @@ export default function OrderConfirmation() {
         </div>
       </div>
     </div>
+  );
+}
+
+const SUBSCRIPTION_HEADINGS: Record<OrderSubscriptionView["state"], string> = {
+  incomplete: "Votre abonnement démarre",
+  active: "Votre abonnement est actif",
+  past_due: "Votre abonnement attend un paiement",
+  cancel_scheduled: "Votre abonnement prend fin",
+  canceled: "Votre abonnement est résilié",
+};
+
+/** A subscription's order: it is active, what it charges and when, the email sent, and where to cancel. */
+function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscriptionView }) {
+  const price = formatPrice(s.amountCents);
+  const ended = s.state === "canceled" || s.state === "cancel_scheduled";
+  return (
+    <section aria-labelledby="subscription-title" data-testid="subscription-summary" className="mt-10 rounded-2xl border border-sage-700/20 bg-sage-100/60 p-6 md:p-8">
+      <h2 id="subscription-title" className="font-serif text-2xl">
+        {SUBSCRIPTION_HEADINGS[s.state]}
+      </h2>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm text-ink-soft">Montant</dt>
+          <dd className="mt-1 font-semibold" data-testid="subscription-amount">
+            {price} toutes les 4 semaines
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-ink-soft">{ended ? "Fin de l'abonnement" : "Prochain prélèvement"}</dt>
+          <dd className="mt-1 font-semibold" data-testid="subscription-next-charge">
+            {ended
+              ? s.endsAt
+                ? `Le ${formatDate(s.endsAt)} : aucun autre prélèvement`
+                : "Aucun autre prélèvement"
+              : s.nextChargeAt
+                ? `Le ${formatDate(s.nextChargeAt)} (${price}), puis toutes les 4 semaines`
+                : `Dans 30 jours (${price}), puis toutes les 4 semaines`}
+          </dd>
+        </div>
+      </dl>
+      {s.confirmationEmail ? (
+        <p className="mt-4 text-sm text-ink-soft" data-testid="subscription-email">
+          {s.confirmationEmail.sent ? "Un email de confirmation vous a été envoyé" : "Un email de confirmation vous est envoyé"}
+          {s.confirmationEmail.to ? (
+            <>
+              {" "}
+              à <span className="font-semibold text-ink">{s.confirmationEmail.to}</span>
+            </>
+          ) : null}{" "}
+          : il contient le lien de votre espace abonnement, valable pour gérer ou résilier votre abonnement.
+        </p>
+      ) : null}
+      {ended ? null : (
+        <>
+          <p className="mt-4 text-sm text-ink-soft">Sans engagement : vous pouvez résilier en ligne, à tout moment et sans frais, avant chaque prélèvement.</p>
+          <div className="mt-4 flex flex-col gap-3 sm:flex-row">
+            {s.managePath ? (
+              <a href={s.managePath} className="btn-secondary" data-testid="subscription-manage-link">
+                Gérer ou résilier mon abonnement
+              </a>
+            ) : null}
+            <Link to={s.cancelPath} className="btn-secondary" data-testid="subscription-cancel-link">
+              Résilier en ligne
+            </Link>
+          </div>
+        </>
+      )}
+    </section>
   );
 }

@@ -63,9 +63,11 @@ export const apiOrderSchema = z.object({
     .meta({ description: "Adresse email du client (facultative à la création, requise avant le paiement ; PUT /api/orders/{id})" }),
   customerName: customerNameField.optional(),
   shippingAddress: deliveryFields.address,
+  shippingAddress2: deliveryFields.address2,
   shippingPostalCode: deliveryFields.postalCode,
   shippingCity: deliveryFields.city,
   shippingCountry: safeText().trim().min(2).max(60).optional(),
+  shippingPhone: deliveryFields.phone,
   items: z
     .array(apiOrderItemSchema, { error: "La commande doit contenir au moins un article." })
     .min(1, "La commande doit contenir au moins un article.")
@@ -84,7 +86,9 @@ export const apiOrderSchema = z.object({
     .meta({ description: "Client existant auquel rattacher la commande (jamais modifié) ; un identifiant inconnu est ignoré" }),
 });
 
-export type ApiOrderInput = z.infer<typeof apiOrderSchema>;
+type ParsedApiOrder = z.infer<typeof apiOrderSchema>;
+/** The parsed body; the optional delivery details may be left out by a caller that parsed nothing. */
+export type ApiOrderInput = Omit<ParsedApiOrder, "shippingAddress2" | "shippingPhone"> & Partial<Pick<ParsedApiOrder, "shippingAddress2" | "shippingPhone">>;
 
 /**
  * PUT /api/orders/{id}. Administrator: `status` (fulfilment) and `trackingNumber`.

@@ -10,8 +10,10 @@ export const subscriptionAddressSchema = z.object({
   firstName: deliveryFields.firstName,
   lastName: deliveryFields.lastName,
   address: deliveryFields.address,
+  address2: deliveryFields.address2,
   postalCode: deliveryFields.postalCode,
   city: deliveryFields.city,
+  phone: deliveryFields.phone,
 });
 
 export type SubscriptionAddressInput = z.infer<typeof subscriptionAddressSchema>;

@@ -44,9 +44,11 @@ const LIST_COLUMNS = {
   trackingNumber: orders.trackingNumber,
   trackingCarrier: orders.trackingCarrier,
   shippingAddress: orders.shippingAddress,
+  shippingAddress2: orders.shippingAddress2,
   shippingPostalCode: orders.shippingPostalCode,
   shippingCity: orders.shippingCity,
   shippingCountry: orders.shippingCountry,
+  shippingPhone: orders.shippingPhone,
   isSubscription: orders.isSubscription,
   stripeSubscriptionId: orders.stripeSubscriptionId,
   renewalNumber: orders.renewalNumber,
@@ -71,9 +73,11 @@ type ListRow = {
   trackingNumber: string | null;
   trackingCarrier: Carrier | null;
   shippingAddress: string | null;
+  shippingAddress2: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
   shippingCountry: string | null;
+  shippingPhone: string | null;
   isSubscription: boolean;
   stripeSubscriptionId: string | null;
   renewalNumber: number | null;
@@ -110,15 +114,18 @@ function toSummary(row: ListRow) {
     userId: row.userId,
     customer: customerLabel(row),
     email: row.customerEmail || null,
-    phone: row.userPhone || null,
+    /** The telephone typed with the order (for the carrier), else the account's. */
+    phone: row.shippingPhone || row.userPhone || null,
     trackingNumber: row.trackingNumber,
     trackingCarrier: row.trackingCarrier,
     /** The carrier's page to follow the parcel, when the number and its carrier are known. */
     trackingUrl: carrierTrackingUrl(row.trackingCarrier, row.trackingNumber),
     shippingAddress: row.shippingAddress,
+    shippingAddress2: row.shippingAddress2,
     shippingPostalCode: row.shippingPostalCode,
     shippingCity: row.shippingCity,
     shippingCountry: row.shippingCountry,
+    shippingPhone: row.shippingPhone,
     isSubscription: row.isSubscription,
     stripeSubscriptionId: row.stripeSubscriptionId,
     /** 1, 2... for a subscription's renewal order; null for any other order. */
@@ -313,9 +320,11 @@ export function orderToApi(order: AdminOrderSummary) {
     trackingCarrier: order.trackingCarrier,
     trackingUrl: order.trackingUrl,
     shippingAddress: order.shippingAddress,
+    shippingAddress2: order.shippingAddress2,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
+    shippingPhone: order.shippingPhone,
     isSubscription: order.isSubscription,
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,

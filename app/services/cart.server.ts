@@ -7,6 +7,7 @@ import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
 import type { DbOrTx } from "./customers.server";
 import { maxQuantityOf, PACK_MESSAGES, quantityRefusal, sellableItem, shopPacks, subscriptionRefusal } from "./packs.server";
+import { formatFrenchPhone } from "~/lib/phone";
 
 /** Shipping is free; stored on each order as 0 (the order keeps its own fee). */
 export const SHIPPING_CENTS = 0;
@@ -35,8 +36,11 @@ export type DeliveryDefaults = {
   lastName: string;
   email: string;
   address: string;
+  address2: string;
   postalCode: string;
   city: string;
+  /** As typed for the carrier: shown as 06 12 34 56 78. */
+  phone: string;
 };
 
 /** The unpaid order created by the delivery form for this cart. */
@@ -159,8 +163,10 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
       customerEmail: orders.customerEmail,
       customerName: orders.customerName,
       shippingAddress: orders.shippingAddress,
+      shippingAddress2: orders.shippingAddress2,
       shippingPostalCode: orders.shippingPostalCode,
       shippingCity: orders.shippingCity,
+      shippingPhone: orders.shippingPhone,
       firstName: orders.customerFirstName,
       lastName: orders.customerLastName,
     })
@@ -185,8 +191,10 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
       lastName: order.lastName ?? name.lastName,
       email: order.customerEmail ?? "",
       address: order.shippingAddress ?? "",
+      address2: order.shippingAddress2 ?? "",
       postalCode: order.shippingPostalCode ?? "",
       city: order.shippingCity ?? "",
+      phone: formatFrenchPhone(order.shippingPhone),
     },
     subscriptionRefusal: subscriptionRefusal(items),
   };

@@ -85,6 +85,7 @@ function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): InvoiceDo
       email: order.customerEmail,
       // The shop asks for one address, used for the delivery and the billing.
       address: order.shippingAddress,
+      address2: order.shippingAddress2,
       postalCode: order.shippingPostalCode,
       city: order.shippingCity,
       country: order.shippingCountry,

@@ -131,9 +131,13 @@ type OrderContact = {
   firstName: string;
   lastName: string;
   address: string;
+  /** « Complément d'adresse », optional. */
+  address2?: string | null;
   postalCode: string;
   city: string;
   country: string;
+  /** For the carrier, optional (+33XXXXXXXXX). */
+  phone?: string | null;
 };
 
 type OrderDraft = {
@@ -161,9 +165,11 @@ function snapshotValues(c: OrderContact) {
     customerFirstName: c.firstName || null,
     customerLastName: c.lastName || null,
     shippingAddress: c.address,
+    shippingAddress2: c.address2 ?? null,
     shippingPostalCode: c.postalCode,
     shippingCity: c.city,
     shippingCountry: c.country,
+    shippingPhone: c.phone ?? null,
   };
 }
 
@@ -248,9 +254,11 @@ export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
         firstName,
         lastName,
         address: input.shippingAddress,
+        address2: input.shippingAddress2 ?? null,
         postalCode: input.shippingPostalCode,
         city: input.shippingCity,
         country: input.shippingCountry || DELIVERY_COUNTRY,
+        phone: input.shippingPhone ?? null,
       },
       lines,
       userId: linkableCustomerId(tx, input.userId),
@@ -327,6 +335,10 @@ export type OrderSummary = {
   customerEmail: string | null;
   /** Null unless `owner`. */
   shippingAddress: string | null;
+  /** Null unless `owner`. */
+  shippingAddress2: string | null;
+  /** The carrier's telephone (+33...); null unless `owner`. */
+  shippingPhone: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
   shippingCountry: string | null;
@@ -389,6 +401,8 @@ function summarize(order: Order, owner: boolean): OrderSummary {
     customerName: owner ? order.customerName?.trim() || null : null,
     customerEmail: owner ? order.customerEmail : null,
     shippingAddress: owner ? order.shippingAddress : null,
+    shippingAddress2: owner ? order.shippingAddress2 : null,
+    shippingPhone: owner ? order.shippingPhone : null,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
@@ -453,9 +467,11 @@ export type ApiOrderView = {
   customerName: string | null;
   customerEmail: string | null;
   shippingAddress: string | null;
+  shippingAddress2: string | null;
   shippingPostalCode: string | null;
   shippingCity: string | null;
   shippingCountry: string | null;
+  shippingPhone: string | null;
   subtotal: string;
   shipping: string;
   total: string;
@@ -477,9 +493,11 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
     customerName: order.customerName,
     customerEmail: order.customerEmail,
     shippingAddress: order.shippingAddress,
+    shippingAddress2: order.shippingAddress2,
     shippingPostalCode: order.shippingPostalCode,
     shippingCity: order.shippingCity,
     shippingCountry: order.shippingCountry,
+    shippingPhone: order.shippingPhone,
     subtotal: centsToDecimal(order.subtotalCents),
     shipping: centsToDecimal(order.shippingCents),
     total: centsToDecimal(order.totalCents),

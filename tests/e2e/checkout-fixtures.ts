@@ -42,7 +42,7 @@ export async function fillDelivery(scope: Page | Locator, customer: Partial<Cust
   await scope.getByLabel("Prénom").fill(c.firstName);
   await scope.getByLabel("Nom", { exact: true }).fill(c.lastName);
   await scope.getByLabel("Email").fill(c.email);
-  await scope.getByLabel("Adresse").fill(c.address);
+  await scope.getByLabel("Adresse", { exact: true }).fill(c.address);
   await scope.getByLabel("Code postal").fill(c.postalCode);
   await scope.getByLabel("Ville").fill(c.city);
 }

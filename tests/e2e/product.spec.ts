@@ -87,7 +87,7 @@ test.describe("product page", () => {
     await page.goto("/product/1");
     if (javaScriptEnabled) await waitForHydration(page);
     await expect(page.locator("#abonnement").getByText(SUBSCRIPTION_TEXT)).toBeHidden();
-    await expect(page.locator("#utilisation").getByText("2 à 3 fois par semaine")).toBeHidden();
+    await expect(page.locator("#utilisation").getByText("2 masques par semaine")).toBeHidden();
     if (javaScriptEnabled) {
       await expect(page.getByRole("button", { name: TERMS })).toHaveAttribute("aria-expanded", "false");
       await expect(page.getByRole("button", { name: USE })).toHaveAttribute("aria-expanded", "false");
@@ -95,11 +95,12 @@ test.describe("product page", () => {
 
     await page.getByText(TERMS, { exact: true }).click();
     await expect(page.locator("#abonnement").getByText(SUBSCRIPTION_TEXT)).toBeVisible();
-    await expect(page.locator("#abonnement").getByText("Vous pouvez l'annuler à tout moment")).toBeVisible();
+    await expect(page.locator("#abonnement").getByText("Vous pouvez le résilier en ligne à tout moment")).toBeVisible();
+    await expect(page.locator("#abonnement").getByRole("link", { name: "Résilier mon abonnement" })).toHaveAttribute("href", "/abonnement/resilier");
     await expect(page.locator("#abonnement")).toContainText("débité aujourd'hui");
 
     await page.getByText(USE, { exact: true }).click();
-    await expect(page.locator("#utilisation").getByText("2 à 3 fois par semaine")).toBeVisible();
+    await expect(page.locator("#utilisation").getByText("2 masques par semaine")).toBeVisible();
     await expect(page.locator("#utilisation").getByText("15-20 minutes de pose")).toBeVisible();
     await expect(page.locator("#utilisation ol > li")).toHaveCount(6);
 

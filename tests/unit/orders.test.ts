@@ -12,7 +12,7 @@ import { deliverySchema } from "~/schemas/delivery";
 import { addToCart, clearCartAfterPayment, getCartLineCount, readCart, setLineQuantity } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
-import { OrderError } from "~/services/orders.server";
+import { getOrderSummary, OrderError } from "~/services/orders.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 
 const delivery = {
@@ -84,6 +84,34 @@ describe("checkout: the delivery form creates the order", () => {
     expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
     expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBe(orderId);
     expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
+  });
+
+  it("keeps the optional telephone and second address line on the order, for its owner only", async () => {
+    const { cartId } = await cartWith(2);
+    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
+    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
+    // The payment step shows them back as typed (the national form).
+    expect(readCart(cartId).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
+    expect(getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
+    // The order number alone shows neither.
+    expect(getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    // Left empty the second time: cleared, not kept from the first.
+    submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
+    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+  });
+
+  it("refuses a postal code that is not 5 digits from the page form: no order is made", async () => {
+    const { cartId, cookie } = await cartWith(2);
+    const before = count(orders);
+    const response = await cartAction(
+      routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } })),
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { result: { error: Record<string, string[]> } };
+    expect(body.result.error).toMatchObject({ postalCode: ["Saisissez un code postal à 5 chiffres"] });
+    expect(count(orders)).toBe(before);
+    expect(readCart(cartId).checkout).toBeNull();
   });
 
   it("is idempotent: submitted twice, one order; new delivery details update that unpaid order", async () => {
@@ -274,8 +302,10 @@ describe("GET /api/orders/{id}", () => {
         "paymentStatus",
         "shipping",
         "shippingAddress",
+        "shippingAddress2",
         "shippingCity",
         "shippingCountry",
+        "shippingPhone",
         "shippingPostalCode",
         "status",
         "subtotal",
@@ -338,7 +368,7 @@ describe("order confirmation pages", () => {
     for (const bad of ["abc", "-1", "1.5", "123456789", "9".repeat(5000)]) {
       const response = await confirmationById(routeArgs(getRequest(`/order-confirmation/${bad}`), { id: bad }));
       expect(response.status, bad).toBe(404);
-      expect(await response.json()).toEqual({ order: null, refusal: null });
+      expect(await response.json()).toEqual({ order: null, subscription: null, refusal: null });
     }
   });
 });

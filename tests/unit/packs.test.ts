@@ -24,7 +24,15 @@ const NOW = new Date("2026-11-25T12:00:00.000Z");
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
 const at = (priceCents: number, days: number): PriceRecord => ({ priceCents, startedAt: daysAgo(days) });
 
-const DELIVERY = { firstName: "Camille", lastName: "Martin", address: "8 rue des Fleurs", postalCode: "69003", city: "Lyon" };
+const DELIVERY = {
+  firstName: "Camille",
+  lastName: "Martin",
+  address: "8 rue des Fleurs",
+  postalCode: "69003",
+  city: "Lyon",
+  address2: null,
+  phone: null,
+};
 
 /** The product form's values as the admin service takes them (prices in cents). */
 function productValues(name: string, packs: Record<string, unknown>[] = []) {
@@ -48,7 +56,10 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
     // 15,99€ for two months, then 0,99€ since yesterday: 15,99€ is the lawful crossed-out price.
     const history = [at(1599, 61), at(99, 1)];
     expect(lowestBeforeCurrent(history, 99, NOW)).toEqual({ currentSince: daysAgo(1), lowestCents: 1599 });
-    expect(checkReferencePrice({ priceCents: 99, referencePriceCents: 1599 }, history, NOW)).toMatchObject({ lawful: true, warning: null });
+    expect(checkReferencePrice({ priceCents: 99, referencePriceCents: 1599 }, history, NOW)).toMatchObject({
+      lawful: true,
+      warning: null,
+    });
   });
 
   it("warns when the reference price is higher than that lowest price, naming it", () => {
@@ -56,7 +67,9 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
     const history = [at(1999, 90), at(1599, 21), at(999, 1)];
     const check = checkReferencePrice({ priceCents: 999, referencePriceCents: 1999 }, history, NOW);
     expect(check).toMatchObject({ lawful: false, lowestCents: 1599 });
-    expect(check.warning).toBe("Prix barré non conforme : le prix le plus bas des 30 derniers jours avant le prix actuel est 15,99€. Il ne sera pas affiché.");
+    expect(check.warning).toBe(
+      "Prix barré non conforme : le prix le plus bas des 30 derniers jours avant le prix actuel est 15,99€. Il ne sera pas affiché.",
+    );
     expect(checkReferencePrice({ priceCents: 999, referencePriceCents: 1599 }, history, NOW).lawful).toBe(true);
   });
 
@@ -76,10 +89,18 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
 
   it("refuses a crossed-out price when no other price was charged before (and says nothing without one)", () => {
     const history = [at(1800, 3)];
-    expect(checkReferencePrice({ priceCents: 1800, referencePriceCents: 2500 }, history, NOW).warning).toMatch(/aucun autre prix n'a été pratiqué/);
-    expect(checkReferencePrice({ priceCents: 1800, referencePriceCents: null }, history, NOW)).toMatchObject({ lawful: false, warning: null });
+    expect(checkReferencePrice({ priceCents: 1800, referencePriceCents: 2500 }, history, NOW).warning).toMatch(
+      /aucun autre prix n'a été pratiqué/,
+    );
+    expect(checkReferencePrice({ priceCents: 1800, referencePriceCents: null }, history, NOW)).toMatchObject({
+      lawful: false,
+      warning: null,
+    });
     // A future change does not count yet.
-    expect(lowestBeforeCurrent([at(2500, 40), { priceCents: 1800, startedAt: new Date(NOW.getTime() + DAY).toISOString() }], 2500, NOW).lowestCents).toBeNull();
+    expect(
+      lowestBeforeCurrent([at(2500, 40), { priceCents: 1800, startedAt: new Date(NOW.getTime() + DAY).toISOString() }], 2500, NOW)
+        .lowestCents,
+    ).toBeNull();
   });
 });
 
@@ -106,14 +127,25 @@ describe("the packs, read from the database", () => {
 
     // Sold as a single item: no pack to name, the product's price.
     const cartId = crypto.randomUUID();
-    expect(readCart(addToCart(cartId, { productId: single.id }).id).lines[0]).toMatchObject({ packId: null, unitPriceCents: 2990, variantName: null });
+    expect(readCart(addToCart(cartId, { productId: single.id }).id).lines[0]).toMatchObject({
+      packId: null,
+      unitPriceCents: 2990,
+      variantName: null,
+    });
     expect(() => addToCart(crypto.randomUUID(), { productId: single.id, packId: 2 })).toThrow(CartError);
 
     const withdrawn = newProduct("Crème de nuit", [], "not_sold");
     expect(productOffer(withdrawn)).toEqual({ packs: [], unitPriceCents: null, sold: false });
     expect(() => addToCart(crypto.randomUUID(), { productId: withdrawn.id })).toThrow("n'est pas en vente");
     expect(() =>
-      createOrderFromApi({ customerEmail: "a@example.fr", customerName: "A B", shippingAddress: "1 rue A", shippingPostalCode: "75001", shippingCity: "Paris", items: [{ productId: withdrawn.id, quantity: 1 }] } as never),
+      createOrderFromApi({
+        customerEmail: "a@example.fr",
+        customerName: "A B",
+        shippingAddress: "1 rue A",
+        shippingPostalCode: "75001",
+        shippingCity: "Paris",
+        items: [{ productId: withdrawn.id, quantity: 1 }],
+      } as never),
     ).toThrow(OrderError);
   });
 
@@ -127,18 +159,42 @@ describe("the packs, read from the database", () => {
     const [solo, duo] = listPacks(product.id);
     const { fields } = productValues("Sérum duo");
     updateProduct(product.id, { ...fields, sku: product.sku }, [
-      { id: solo.id, name: "Solo", description: "", masks: 1, price: 1090, referencePrice: null, popular: false, trial: false, position: 1, active: false },
+      {
+        id: solo.id,
+        name: "Solo",
+        description: "",
+        masks: 1,
+        price: 1090,
+        referencePrice: null,
+        popular: false,
+        trial: false,
+        position: 1,
+        active: false,
+      },
     ]);
     expect(shopPacks(product.id).map((p) => p.id)).toEqual([duo.id]);
     expect(() => addToCart(crypto.randomUUID(), { productId: product.id, packId: solo.id })).toThrow(/Pack inconnu/);
     // Another product's pack cannot be edited through this product.
-    expect(() => updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...listPacks(1)[0], id: 1, price: 1, referencePrice: null }])).toThrow("n'appartient pas à ce produit");
+    expect(() =>
+      updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...listPacks(1)[0], id: 1, price: 1, referencePrice: null }]),
+    ).toThrow("n'appartient pas à ce produit");
   });
 
   it("gives the API the packs on sale, with a crossed-out price only when lawful", () => {
     const product = newProduct("Sérum API", [{ name: "Trio", masks: 3, price: "24,90", referencePrice: "29,90" }]);
     const api = productToApi(getProduct(product.id)!);
-    expect(api.packs).toEqual([{ id: expect.any(Number), name: "Trio", description: "", masks: 3, price: "24.90", originalPrice: null, popular: false, trial: false }]);
+    expect(api.packs).toEqual([
+      {
+        id: expect.any(Number),
+        name: "Trio",
+        description: "",
+        masks: 3,
+        price: "24.90",
+        originalPrice: null,
+        popular: false,
+        trial: false,
+      },
+    ]);
     expect(productToApi(getProduct(1)!).packs.map((p) => [p.price, p.originalPrice])).toEqual([
       ["0.99", "15.99"],
       ["25.90", "31.80"],
@@ -162,7 +218,9 @@ describe("the product page's JSON-LD", () => {
       ["9 masques + 3 offerts", "32.90"],
     ]);
     const product = { id: 9, name: "Sérum </script><b>", description: "", images: [], stock: 0 };
-    const single = renderToStaticMarkup(createElement(ProductJsonLd, { product, offer: { packs: [], unitPriceCents: 2990, sold: true } }));
+    const single = renderToStaticMarkup(
+      createElement(ProductJsonLd, { product, offer: { packs: [], unitPriceCents: 2990, sold: true } }),
+    );
     expect(single).not.toContain("</script><b>");
     expect(jsonLd({ product, offer: { packs: [], unitPriceCents: 2990, sold: true } }).offers).toEqual([
       { "@type": "Offer", price: "29.90", priceCurrency: "EUR", availability: "https://schema.org/OutOfStock" },
@@ -187,7 +245,18 @@ describe("a price change", () => {
 
     const { fields } = productValues("Sérum historique");
     updateProduct(product.id, { ...fields, sku: product.sku }, [
-      { id: pack.id, name: "Coffret découverte", description: "", masks: 4, price: 2500, referencePrice: 3000, popular: false, trial: false, position: 0, active: true },
+      {
+        id: pack.id,
+        name: "Coffret découverte",
+        description: "",
+        masks: 4,
+        price: 2500,
+        referencePrice: 3000,
+        popular: false,
+        trial: false,
+        position: 0,
+        active: true,
+      },
     ]);
     const history = adminPacks(product.id)[0].history;
     expect(history.map((h) => h.priceCents)).toEqual([3000, 2500]);
@@ -196,8 +265,13 @@ describe("a price change", () => {
 
     // The order keeps the pack's name and price as they were.
     const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
-    expect(items).toEqual([expect.objectContaining({ packId: pack.id, unitPriceCents: 3000, variantName: "Coffret", quantity: 2 })]);
-    expect(getApiOrder(order.id, { admin: true })).toMatchObject({ total: "60.00", items: [{ price: "30.00", product: { variantName: "Coffret" } }] });
+    expect(items).toEqual([
+      expect.objectContaining({ packId: pack.id, unitPriceCents: 3000, variantName: "Coffret", quantity: 2 }),
+    ]);
+    expect(getApiOrder(order.id, { admin: true })).toMatchObject({
+      total: "60.00",
+      items: [{ price: "30.00", product: { variantName: "Coffret" } }],
+    });
   });
 
   it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", () => {
@@ -209,7 +283,20 @@ describe("a price change", () => {
     expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2000, current: true });
 
     const { fields } = productValues("Sérum panier");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [{ id: pack.id, name: "Flacon", description: "", masks: 1, price: 1700, referencePrice: null, popular: false, trial: false, position: 0, active: true }]);
+    updateProduct(product.id, { ...fields, sku: product.sku }, [
+      {
+        id: pack.id,
+        name: "Flacon",
+        description: "",
+        masks: 1,
+        price: 1700,
+        referencePrice: null,
+        popular: false,
+        trial: false,
+        position: 0,
+        active: true,
+      },
+    ]);
     const cart = readCart(cartId);
     expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1700, lineTotalCents: 1700 });
     expect(cart.checkout).toMatchObject({ amountCents: 2000, current: false });
@@ -217,13 +304,21 @@ describe("a price change", () => {
     // The delivery form again: the same order, at the new price.
     expect(submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" }).orderId).toBe(orderId);
     expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({ unitPriceCents: 1700 });
+    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({
+      unitPriceCents: 1700,
+    });
   });
 });
 
 describe("the product form's packs", () => {
   it("ignores the blank 'new pack' row and refuses wrong values with French messages", () => {
-    const ok = productSchema.safeParse({ name: "Sérum", sku: "SER-1", price: "29,90", stock: 1, packs: [{ name: "", price: "", masks: "", position: "3", active: "true" }] });
+    const ok = productSchema.safeParse({
+      name: "Sérum",
+      sku: "SER-1",
+      price: "29,90",
+      stock: 1,
+      packs: [{ name: "", price: "", masks: "", position: "3", active: "true" }],
+    });
     expect(ok.success && ok.data.packs).toEqual([]);
     const bad = productSchema.safeParse({
       name: "Sérum",
@@ -267,7 +362,10 @@ describe("the trial offer's banner", () => {
     expect(Math.abs(Date.parse(seeded) - Date.now() - 9 * 60 * 60 * 1000)).toBeLessThan(5 * 60 * 1000);
     expect((await loadProductPage(1)).banner).toEqual({ endsAt: seeded, text: "Fin de l'offre d'essai dans 9 heures" });
 
-    getDb().update(siteSettings).set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() }).run();
+    getDb()
+      .update(siteSettings)
+      .set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() })
+      .run();
     expect((await loadProductPage(1)).banner).toBeNull();
     getDb().update(siteSettings).set({ trialOfferEndsAt: seeded }).run();
   });
@@ -277,9 +375,20 @@ describe("the trial offer's banner", () => {
     expect(parisLocalToIso("2026-07-01T12:00")).toBe("2026-07-01T10:00:00.000Z");
     expect(parisLocalToIso("2026-02-30T12:00")).toBeNull();
     expect(toParisLocalInput("2026-07-01T10:00:00.000Z")).toBe("2026-07-01T12:00");
-    const base = { siteName: "Maison Éclat", siteEmail: "contact@maison-eclat.fr", siteDescription: "D", siteAddress: "A", sitePhone: "01 02 03 04 05", siteFooterText: "F" };
-    expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "2026-11-25T21:30" }).trialOfferEndsAt).toBe("2026-11-25T20:30:00.000Z");
-    expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "2026-11-25T21:30:00+01:00" }).trialOfferEndsAt).toBe("2026-11-25T20:30:00.000Z");
+    const base = {
+      siteName: "Maison Éclat",
+      siteEmail: "contact@maison-eclat.fr",
+      siteDescription: "D",
+      siteAddress: "A",
+      sitePhone: "01 02 03 04 05",
+      siteFooterText: "F",
+    };
+    expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "2026-11-25T21:30" }).trialOfferEndsAt).toBe(
+      "2026-11-25T20:30:00.000Z",
+    );
+    expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "2026-11-25T21:30:00+01:00" }).trialOfferEndsAt).toBe(
+      "2026-11-25T20:30:00.000Z",
+    );
     expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "" }).trialOfferEndsAt).toBeNull();
     expect(settingsSchema.safeParse({ ...base, trialOfferEndsAt: "demain" }).error?.issues[0].message).toBe(
       "La fin de l'offre d'essai doit être une date et une heure, par exemple 25/11/2026 21:30.",

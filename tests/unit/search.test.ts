@@ -83,8 +83,14 @@ describe("search", () => {
 
   it("ranks a title match above a match in the text", () => {
     const results = search("abonnement");
-    expect(results[0].title).toBe("Comment fonctionne l'abonnement ?");
+    expect(results.slice(0, 2).map((r) => r.title).sort()).toEqual(["Comment fonctionne l'abonnement ?", "Résilier mon abonnement"]);
     expect(results.map((r) => r.title)).toContain("Conditions générales de vente");
+  });
+
+  it("finds the online cancellation for « résilier », « résiliation » and « annuler mon abonnement »", () => {
+    for (const query of ["résilier", "Résiliation", "annuler mon abonnement", "résilier abonnement"]) {
+      expect(search(query)[0], query).toMatchObject({ title: "Résilier mon abonnement", href: "/abonnement/resilier" });
+    }
   });
 
   it("returns nothing for an empty query or an unknown word", () => {
@@ -106,7 +112,7 @@ describe("index", () => {
     expect(SEARCH_INDEX.filter((e) => e.kind === "pack").map((e) => e.title)).toEqual(SPEC_PACKS.map((p) => p.name));
     expect(SEARCH_INDEX.filter((e) => e.kind === "question").map((e) => e.title)).toEqual(ALL_FAQ.map((f) => f.question));
     expect(SEARCH_INDEX.filter((e) => e.kind === "page").map((e) => e.href).sort()).toEqual(
-      ["/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/track-order"],
+      ["/abonnement/resilier", "/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/track-order"],
     );
     expect(SITE_PAGES.every((p) => p.summary.length > 20)).toBe(true);
   });

@@ -130,7 +130,8 @@ describe("the subscription's private page", () => {
 
     const first = await post(path, { intent: "cancel" });
     expect(first.status).toBe(302);
-    expect(first.headers.get("Location")).toBe(path);
+    // Back to the page's top, where its state says it ended (a phone was on the cancel button, at the bottom).
+    expect(first.headers.get("Location")).toBe(`${path}#etat`);
     const ended = subscriptionRecord(record.id);
     expect(ended.status).toBe("canceled");
     expect(ended.canceledAt).not.toBeNull();

@@ -83,7 +83,7 @@ describe("the control character rule", () => {
 
   it("finds the text fields of the forms and of the API bodies", () => {
     expect(WITH_TEXT.map(([name]) => name)).toEqual(expect.arrayContaining(["contact", "delivery", "createOrder", "updateOrder", "createContactRequest", "addToCart"]));
-    expect(stringFields(deliverySchema).map((p) => p.join("."))).toEqual(["firstName", "lastName", "email", "address", "postalCode", "city"]);
+    expect(stringFields(deliverySchema).map((p) => p.join("."))).toEqual(["firstName", "lastName", "email", "address", "address2", "postalCode", "city", "phone"]);
   });
 
   it.each(WITH_TEXT)("%s: every text field refuses a NUL with 'Caractères non autorisés'", (_name, schema) => {

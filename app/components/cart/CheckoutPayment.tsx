@@ -44,7 +44,7 @@ export function CheckoutPayment({ checkout, onBack, onDone }: { checkout: Checko
         <p className="mt-1 flex justify-between gap-4">
           <span className="text-ink-soft">Livraison à</span>
           <span className="text-right">
-            {checkout.delivery.address}, {checkout.delivery.postalCode} {checkout.delivery.city}
+            {[checkout.delivery.address, checkout.delivery.address2, `${checkout.delivery.postalCode} ${checkout.delivery.city}`].filter(Boolean).join(", ")}
           </span>
         </p>
       </div>

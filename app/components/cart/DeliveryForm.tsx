@@ -59,9 +59,26 @@ export function DeliveryForm({
       <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
       <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
       <Field label="Email" field={fields.email} type="email" autoComplete="email" className="sm:col-span-2" maxLength={254} />
-      <Field label="Adresse" field={fields.address} autoComplete="shipping street-address" className="sm:col-span-2" maxLength={200} />
+      <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" className="sm:col-span-2" maxLength={200} />
+      <Field
+        label="Complément d'adresse (facultatif)"
+        field={fields.address2}
+        autoComplete="shipping address-line2"
+        className="sm:col-span-2"
+        maxLength={100}
+        hint="Bâtiment, étage, code d'accès..."
+      />
       <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
       <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
+      <Field
+        label="Téléphone (facultatif)"
+        field={fields.phone}
+        type="tel"
+        autoComplete="shipping tel"
+        className="sm:col-span-2"
+        maxLength={30}
+        hint="Pour le transporteur, en cas de besoin lors de la livraison."
+      />
       <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
       {form.errors?.length ? (
         <p id={form.errorId} role="alert" data-testid="delivery-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700 sm:col-span-2">

@@ -1,4 +1,5 @@
 import { formatPrice, shippingLabel } from "~/lib/money";
+import { formatFrenchPhone } from "~/lib/phone";
 import type { OrderSummary } from "~/services/orders.server";
 
 /** Pieces shared by the confirmation and tracking pages. */
@@ -10,7 +11,8 @@ import type { OrderSummary } from "~/services/orders.server";
 export function ShippingAddress({
   order,
 }: {
-  order: Pick<OrderSummary, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry">;
+  order: Pick<OrderSummary, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"> &
+    Partial<Pick<OrderSummary, "shippingAddress2" | "shippingPhone">>;
 }) {
   return (
     <address className="not-italic leading-relaxed text-ink-soft" data-testid="shipping-address">
@@ -26,9 +28,21 @@ export function ShippingAddress({
           <br />
         </>
       ) : null}
+      {order.shippingAddress2 ? (
+        <>
+          <span data-testid="shipping-address2">{order.shippingAddress2}</span>
+          <br />
+        </>
+      ) : null}
       {[order.shippingPostalCode, order.shippingCity].filter(Boolean).join(" ") || "-"}
       <br />
       {order.shippingCountry || "France"}
+      {order.shippingPhone ? (
+        <>
+          <br />
+          Téléphone : <span data-testid="shipping-phone">{formatFrenchPhone(order.shippingPhone)}</span>
+        </>
+      ) : null}
     </address>
   );
 }

@@ -47,9 +47,16 @@ export function useBillingForm({ id, prefill, customerName }: { id: string; pref
     if (fields[name].errors) form.validate({ name });
   }
 
+  /** True when the billing address is complete and valid (nothing shown, nothing focused). */
+  function isValid(): boolean {
+    const element = document.forms.namedItem(form.id);
+    return element ? parseWithZod(new FormData(element), { schema: billingSchema }).status === "success" : false;
+  }
+
   /**
    * The checked billing address, or null: then every field shows its message and the first
-   * invalid one gets the focus.
+   * invalid one gets the focus, scrolled to the middle of the screen (clear of the toasts at
+   * the top).
    */
   function validate(): Billing | null {
     const element = document.forms.namedItem(form.id);
@@ -59,11 +66,14 @@ export function useBillingForm({ id, prefill, customerName }: { id: string; pref
     form.validate();
     const first = BILLING_FIELDS.find((name) => submission.error?.[name]);
     const input = first ? element.elements.namedItem(first) : null;
-    if (input instanceof HTMLInputElement) input.focus();
+    if (input instanceof HTMLInputElement) {
+      input.focus({ preventScroll: true });
+      input.scrollIntoView({ block: "center" });
+    }
     return null;
   }
 
-  return { form, fields, onInput, validate };
+  return { form, fields, onInput, validate, isValid };
 }
 
 type BillingFieldsMetadata = Record<BillingField, FieldMetadata<string | undefined>>;

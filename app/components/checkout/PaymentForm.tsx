@@ -1,7 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { CardElement, Elements } from "@stripe/react-stripe-js";
 import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { DELIVERY } from "~/lib/brand";
 import { formatPrice } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { BillingFields, useBillingForm } from "./BillingFields";
@@ -54,16 +55,32 @@ function PaymentFormInner({
   const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({ complete: false, error: null, ready: false });
 
   const price = formatPrice(amountCents);
+  const consentRef = useRef<HTMLInputElement>(null);
+  const failureRef = useRef<HTMLDivElement>(null);
   const cardReady = card.complete && !card.error;
   const locked = flow.processing || flow.done;
   const payDisabled = !flow.ready || !cardReady || locked;
 
   useEffect(() => {
-    if (mode === "one_off") setConsentError(null);
+    if (mode === "one_off") {
+      setConsentError(null);
+      flow.resolve("consent");
+    }
+    // Only a change of formula: flow.resolve is a new function at each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mode]);
+
+  // A card or payment failure: its message (under the pay button) is brought to the middle of the
+  // screen, with the button just above it, clear of the toast at the top.
+  const failureCause = flow.failure?.cause;
+  useEffect(() => {
+    if (failureCause === "card" || failureCause === "payment") failureRef.current?.scrollIntoView({ block: "center" });
+  }, [failureCause, flow.failure]);
 
   function onCardChange(event: StripeCardElementChangeEvent) {
     setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
+    // Another card, or the card being corrected: the last card failure no longer applies.
+    flow.resolve("card");
   }
 
   /** The pay button: billing address, consent (subscription) and card first, then the flow. */
@@ -72,16 +89,19 @@ function PaymentFormInner({
     flow.clearFailure();
     const address = billing.validate();
     if (!address) {
-      flow.fail(PAYMENT_MESSAGES.missingFields);
+      flow.fail(PAYMENT_MESSAGES.missingFields, undefined, "billing");
       return;
     }
     if (mode === "subscription" && !consent) {
       setConsentError(PAYMENT_MESSAGES.consentRequired);
-      flow.fail({ title: PAYMENT_MESSAGES.missingFields.title, description: PAYMENT_MESSAGES.consentRequired });
+      const notice = { title: PAYMENT_MESSAGES.missingFields.title, description: PAYMENT_MESSAGES.consentRequired };
+      flow.fail(notice, notice, "consent");
+      consentRef.current?.focus({ preventScroll: true });
+      consentRef.current?.scrollIntoView({ block: "center" });
       return;
     }
     if (!cardReady) {
-      flow.fail(PAYMENT_MESSAGES.incompleteCard);
+      flow.fail(PAYMENT_MESSAGES.incompleteCard, undefined, "card");
       return;
     }
     void flow.pay(mode, address);
@@ -143,11 +163,15 @@ function PaymentFormInner({
           <div className="mt-3">
             <label className="flex gap-3 text-sm">
               <input
+                ref={consentRef}
                 type="checkbox"
                 checked={consent}
                 onChange={(event) => {
                   setConsent(event.target.checked);
-                  if (event.target.checked) setConsentError(null);
+                  if (event.target.checked) {
+                    setConsentError(null);
+                    flow.resolve("consent");
+                  }
                 }}
                 aria-invalid={consentError ? true : undefined}
                 aria-describedby={consentError ? `${id}-consent-error` : `${id}-terms`}
@@ -155,7 +179,8 @@ function PaymentFormInner({
               />
               <span>
                 J'accepte l'abonnement : {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour, jusqu'à ce que je le
-                résilie (possible à tout moment).
+                résilie (possible à tout moment, en ligne), selon les{" "}
+                <TermsLink href="/cgv#abonnement">conditions générales de vente</TermsLink>.
               </span>
             </label>
             <p id={`${id}-consent-error`} className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite">
@@ -165,7 +190,15 @@ function PaymentFormInner({
         ) : null}
       </fieldset>
 
-      <BillingFields id={id} fields={billing.fields} disabled={locked} onInput={billing.onInput} />
+      <BillingFields
+        id={id}
+        fields={billing.fields}
+        disabled={locked}
+        onInput={(event) => {
+          billing.onInput(event);
+          if (billing.isValid()) flow.resolve("billing");
+        }}
+      />
 
       <div role="group" aria-labelledby={`${id}-card-label`}>
         <p id={`${id}-card-label`} className="text-base font-semibold text-ink">
@@ -192,10 +225,15 @@ function PaymentFormInner({
 
       <div className="space-y-3">
         <button type="button" className="btn-primary w-full" disabled={payDisabled} aria-disabled={payDisabled} onClick={pay} data-testid="pay-button">
-          {flow.processing ? "Paiement en cours..." : `Payer ${price}`}
+          {flow.processing ? "Paiement en cours..." : mode === "subscription" ? `Payer ${price} puis toutes les 4 semaines` : `Payer ${price}`}
         </button>
+        <p className="text-center text-xs text-ink-soft" data-testid="pay-terms">
+          En payant, vous acceptez nos <TermsLink href="/cgv">conditions générales de vente</TermsLink>. Vous disposez d'un{" "}
+          <TermsLink href="/cgv#retractation">droit de rétractation de {DELIVERY.withdrawalDays} jours</TermsLink>
+          {mode === "subscription" ? " ; l'abonnement se résilie en ligne, à tout moment." : "."}
+        </p>
         {flow.failure ? (
-          <div role="alert" data-testid="payment-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700">
+          <div ref={failureRef} role="alert" data-testid="payment-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700">
             <p className="font-semibold">{flow.failure.title}</p>
             <p>{flow.failure.description}</p>
           </div>
@@ -207,5 +245,15 @@ function PaymentFormInner({
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** A link to the terms, opened in a new tab so that the payment step (and the card typed) stays. */
+function TermsLink({ href, children }: { href: string; children: React.ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noreferrer" className="underline underline-offset-2 hover:text-ink">
+      {children}
+      <span className="sr-only"> (nouvel onglet)</span>
+    </a>
   );
 }

@@ -1,6 +1,6 @@
 import { CardElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { useEffect, useRef, useState } from "react";
-import { showToast } from "~/components/ui/Toaster";
+import { dismissToast, showToast } from "~/components/ui/Toaster";
 import {
   cardErrorNotice,
   confirmationErrorNotice,
@@ -22,10 +22,20 @@ import {
  * the subscription attempt kept for 5 minutes, see payment-attempt.ts), the payment method
  * and the card confirmation by Stripe.js, then the server's word, asked again a few times
  * in case Stripe is slow to settle. Only the server's confirmation makes the order paid
- * (onPaid). Every failure shows a toast and the same message inline (failure).
+ * (onPaid). Every failure shows a toast (at the top of the screen) and the same message inline
+ * under the pay button (failure); fixing its cause (resolve) dismisses both.
  */
 
 export type PaymentMode = "one_off" | "subscription";
+
+/**
+ * What a failure is about, so that fixing it dismisses it: the billing address, the
+ * subscription's consent, the card field (incomplete, declined, wrong CVC...), or the payment.
+ */
+export type FailureCause = "billing" | "consent" | "card" | "payment";
+
+/** The key of the payment step's toasts (Toaster's dismissToast). */
+const TOAST_KEY = "payment";
 
 type SecretResult =
   | { kind: "secret"; clientSecret: string; subscriptionId?: string }
@@ -53,7 +63,7 @@ export function usePaymentFlow({
   const elements = useElements();
   const [processing, setProcessing] = useState(false);
   const [done, setDone] = useState(false);
-  const [failure, setFailure] = useState<PaymentNotice | null>(null);
+  const [failure, setFailure] = useState<(PaymentNotice & { cause: FailureCause }) | null>(null);
   const processingRef = useRef(false);
   const paidNotified = useRef(false);
 
@@ -63,6 +73,7 @@ export function usePaymentFlow({
     clearSubscriptionAttempt(orderId);
     setDone(true);
     setFailure(null);
+    dismissToast(TOAST_KEY);
     showToast({ message: PAYMENT_MESSAGES.paid.title, description: PAYMENT_MESSAGES.paid.description, type: "success" });
     onPaid(orderId);
   }
@@ -85,9 +96,16 @@ export function usePaymentFlow({
   }, [orderId]);
 
   /** A failure: a toast and the same message inline under the pay button. */
-  function fail(notice: PaymentNotice, inline: PaymentNotice = notice) {
-    showToast({ message: notice.title, description: notice.description, type: "error" });
-    setFailure(inline);
+  function fail(notice: PaymentNotice, inline: PaymentNotice = notice, cause: FailureCause = "payment") {
+    showToast({ message: notice.title, description: notice.description, type: "error", key: TOAST_KEY });
+    setFailure({ ...inline, cause });
+  }
+
+  /** The cause of the failure shown is fixed: its toast and its inline message go. */
+  function resolve(cause: FailureCause) {
+    if (failure?.cause !== cause) return;
+    setFailure(null);
+    dismissToast(TOAST_KEY);
   }
 
   /** The server's word on the order; asked again briefly in case Stripe is slow to settle. */
@@ -205,7 +223,7 @@ export function usePaymentFlow({
       });
       if (methodError || !paymentMethod) {
         if (subscription) clearSubscriptionAttempt(orderId);
-        fail(cardErrorNotice(methodError as ProviderError | undefined));
+        fail(cardErrorNotice(methodError as ProviderError | undefined), undefined, "card");
         return;
       }
 
@@ -213,7 +231,8 @@ export function usePaymentFlow({
       const alreadySucceeded = error?.code === "payment_intent_unexpected_state" && error.payment_intent?.status === "succeeded";
       if (error && !alreadySucceeded) {
         if (subscription) clearSubscriptionAttempt(orderId);
-        fail(confirmationErrorNotice(error as ProviderError));
+        const notice = confirmationErrorNotice(error as ProviderError);
+        fail(notice, notice, error?.type === "card_error" || error?.type === "validation_error" ? "card" : "payment");
         return;
       }
       if (paymentIntent && paymentIntent.status !== "succeeded" && paymentIntent.status !== "processing") {
@@ -253,8 +272,12 @@ export function usePaymentFlow({
     failure,
     /** A payment runs, or the order is paid: a new attempt is ignored. */
     isBusy: () => processingRef.current || done,
-    clearFailure: () => setFailure(null),
+    clearFailure: () => {
+      setFailure(null);
+      dismissToast(TOAST_KEY);
+    },
     fail,
+    resolve,
     pay,
   };
 }

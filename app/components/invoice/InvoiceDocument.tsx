@@ -85,6 +85,7 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
         </h2>
         <p className="mt-2 font-medium">{buyer.name}</p>
         {buyer.address ? <p>{buyer.address}</p> : null}
+        {buyer.address2 ? <p>{buyer.address2}</p> : null}
         {buyer.postalCode || buyer.city ? <p>{[buyer.postalCode, buyer.city].filter(Boolean).join(" ")}</p> : null}
         {buyer.country ? <p>{buyer.country}</p> : null}
         {buyer.email ? <p className="mt-1">{buyer.email}</p> : null}

@@ -2,7 +2,7 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
 import { useMemo, useRef, useState } from "react";
 import { CARD_OPTIONS } from "~/components/checkout/card-options";
-import { showToast } from "~/components/ui/Toaster";
+import { dismissToast, showToast } from "~/components/ui/Toaster";
 import { formatPrice } from "~/lib/money";
 import { cardErrorNotice, confirmationErrorNotice, PAYMENT_MESSAGES, type PaymentNotice, type ProviderError } from "~/lib/payment-messages";
 import { BILLING_COUNTRY } from "~/schemas/billing";
@@ -33,12 +33,17 @@ function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing
   const payDisabled = !stripe || !elements || !card.complete || Boolean(card.error) || processing;
 
   function fail(notice: PaymentNotice) {
-    showToast({ message: notice.title, description: notice.description, type: "error" });
+    showToast({ message: notice.title, description: notice.description, type: "error", key: "invoice-payment" });
     setFailure(notice);
   }
 
   function onCardChange(event: StripeCardElementChangeEvent) {
     setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
+    // The card is being changed: the last failure was about the previous one.
+    if (failure) {
+      setFailure(null);
+      dismissToast("invoice-payment");
+    }
   }
 
   async function pay() {

@@ -1,9 +1,12 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getTextareaProps } from "@conform-to/react";
 
+/** A text field's metadata; an optional field may also be null (an API body's "no value"). */
+type TextFieldMetadata = FieldMetadata<string | undefined> | FieldMetadata<string | null | undefined>;
+
 type FieldProps = {
   label: string;
-  field: FieldMetadata<string | undefined>;
+  field: TextFieldMetadata;
   type?: "text" | "email" | "tel" | "password" | "number" | "search";
   autoComplete?: string;
   inputMode?: React.HTMLAttributes<HTMLInputElement>["inputMode"];
@@ -15,13 +18,27 @@ type FieldProps = {
 /** Label, input, error message and their accessibility attributes, the same in every form. */
 export function Field({ label, field, type = "text", autoComplete, inputMode, maxLength, hint, className = "" }: FieldProps) {
   const props = getInputProps(field, { type, ariaAttributes: true });
+  const hintId = hint ? `${field.id}-hint` : undefined;
+  const describedBy = [props["aria-describedby"], hintId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={className}>
       <label htmlFor={field.id} className="block text-sm font-medium text-ink">
         {label}
       </label>
-      <input {...props} key={props.key} autoComplete={autoComplete} inputMode={inputMode} maxLength={maxLength} className="field-input mt-1" />
-      {hint ? <p className="mt-1 text-xs text-ink-soft">{hint}</p> : null}
+      <input
+        {...props}
+        key={props.key}
+        aria-describedby={describedBy}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        maxLength={maxLength}
+        className="field-input mt-1"
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-ink-soft">
+          {hint}
+        </p>
+      ) : null}
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
   );

@@ -41,6 +41,8 @@ export function renderRenewalReminder(email: EmailToRender, shop: EmailShop): Em
       shippingPostalCode: subscription.shippingPostalCode ?? order?.shippingPostalCode ?? "",
       shippingCity: subscription.shippingCity ?? order?.shippingCity ?? "",
       shippingCountry: subscription.shippingCountry ?? order?.shippingCountry ?? "",
+      shippingAddress2: subscription.shippingAddress ? subscription.shippingAddress2 : order?.shippingAddress2,
+      shippingPhone: subscription.shippingPhone ?? order?.shippingPhone,
     },
     manageUrl: subscriptionPageUrl(subscription.id),
   });

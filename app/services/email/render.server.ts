@@ -58,9 +58,11 @@ function emailOrder(order: Order): EmailOrder {
     customerFirstName: order.customerFirstName,
     customerEmail: order.customerEmail,
     shippingAddress: order.shippingAddress ?? "",
+    shippingAddress2: order.shippingAddress2,
     shippingPostalCode: order.shippingPostalCode ?? "",
     shippingCity: order.shippingCity ?? "",
     shippingCountry: order.shippingCountry ?? "",
+    shippingPhone: order.shippingPhone,
     isSubscription: order.isSubscription,
     lines: lines.map((l) => {
       const product = l.productName ?? l.currentName ?? "Produit";

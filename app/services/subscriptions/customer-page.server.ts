@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { orders, subscriptions, type FulfilmentStatus, type Subscription } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { splitFullName } from "~/lib/names";
+import { formatFrenchPhone } from "~/lib/phone";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { SubscriptionAddressInput } from "~/schemas/subscription-address";
 import { invoicePayKey } from "~/services/invoice-link.server";
@@ -53,7 +54,7 @@ export type SubscriptionPageView = {
   nextRenewalAt: string | null;
   /** When it ends or ended (ISO): the end of the period for a scheduled cancellation, the date for a cancelled one. */
   endsAt: string | null;
-  address: { firstName: string; lastName: string; address: string; postalCode: string; city: string; country: string };
+  address: { firstName: string; lastName: string; address: string; address2: string; postalCode: string; city: string; country: string; phone: string };
   orders: SubscriptionPageOrder[];
   /** The path to pay the failed renewal (its key included), when one is unpaid. */
   payPath: string | null;
@@ -61,7 +62,7 @@ export type SubscriptionPageView = {
   canChangeAddress: boolean;
 };
 
-function stateOf(record: Subscription): SubscriptionPageState {
+export function stateOf(record: Subscription): SubscriptionPageState {
   if (record.status === "canceled") return "canceled";
   if (record.cancelAtPeriodEnd) return "cancel_scheduled";
   return record.status;
@@ -103,9 +104,11 @@ export function subscriptionPageView(record: Subscription): SubscriptionPageView
       firstName: name.firstName,
       lastName: name.lastName,
       address: record.shippingAddress ?? "",
+      address2: record.shippingAddress2 ?? "",
       postalCode: record.shippingPostalCode ?? "",
       city: record.shippingCity ?? "",
       country: record.shippingCountry ?? DELIVERY_COUNTRY,
+      phone: formatFrenchPhone(record.shippingPhone),
     },
     orders: subscriptionOrders(record),
     payPath:
@@ -130,9 +133,11 @@ export function changeSubscriptionAddress(record: Subscription, input: Subscript
     .set({
       shippingName: `${input.firstName} ${input.lastName}`,
       shippingAddress: input.address,
+      shippingAddress2: input.address2,
       shippingPostalCode: input.postalCode,
       shippingCity: input.city,
       shippingCountry: DELIVERY_COUNTRY,
+      shippingPhone: input.phone,
     })
     .where(eq(subscriptions.id, record.id))
     .returning()

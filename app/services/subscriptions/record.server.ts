@@ -44,9 +44,11 @@ export function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubs
       status: "incomplete",
       shippingName: name,
       shippingAddress: order.shippingAddress,
+      shippingAddress2: order.shippingAddress2,
       shippingPostalCode: order.shippingPostalCode,
       shippingCity: order.shippingCity,
       shippingCountry: order.shippingCountry,
+      shippingPhone: order.shippingPhone,
       firstOrderId: order.id,
     })
     .returning()

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { FaqEntry } from "~/lib/faq";
+import { FaqAnswer } from "../FaqAnswer";
 import { ChevronIcon } from "./icons";
 import { useHydrated } from "~/components/ui/useHydrated";
 
@@ -48,7 +49,7 @@ export function FaqAccordion({ items, headingLevel = 3 }: Props) {
               <span>{item.question}</span>
               <ChevronIcon className="h-5 w-5 shrink-0 text-rose-600 transition group-open:rotate-180" />
             </summary>
-            <p className={answerClass}>{item.answer}</p>
+            <FaqAnswer entry={item} className={answerClass} />
           </details>
         ))}
       </div>
@@ -77,7 +78,7 @@ export function FaqAccordion({ items, headingLevel = 3 }: Props) {
               </button>
             </Heading>
             <div id={panelId} role="region" aria-labelledby={buttonId} hidden={!isOpen}>
-              <p className={answerClass}>{item.answer}</p>
+              <FaqAnswer entry={item} className={answerClass} />
             </div>
           </div>
         );

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY, USAGE } from "~/lib/brand";
 import { CheckIcon, ClockIcon } from "../landing/icons";
 
 const SKIN_TYPES = [
@@ -98,7 +98,11 @@ export function PurchaseTerms() {
       </p>
       <p>
         <strong className="text-ink">Abonnement :</strong> vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les
-        4 semaines à partir du 30e jour. Vous pouvez l'annuler à tout moment, sans frais, en nous contactant.
+        4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais :{" "}
+        <Link to="/abonnement/resilier" className="font-medium text-rose-700 underline">
+          Résilier mon abonnement
+        </Link>
+        , ou depuis le lien de vos emails.
       </p>
       <p>
         Vous choisissez l'achat unique ou l'abonnement au moment de la commande ; l'abonnement n'est jamais activé sans votre accord
@@ -131,7 +135,7 @@ export function RecommendedUse() {
         <span className="inline-flex items-center gap-1.5">
           <ClockIcon className="h-4 w-4 text-rose-600" /> 15-20 minutes de pose
         </span>
-        <span>2 à 3 fois par semaine</span>
+        <span>{USAGE.perWeek}</span>
       </p>
       <ol className="mt-3 list-decimal space-y-1.5 pl-5">
         {RECOMMENDED_STEPS.map((s) => (

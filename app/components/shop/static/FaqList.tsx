@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import type { FaqEntry } from "~/lib/faq";
+import { FaqAnswer } from "../FaqAnswer";
 import { faqAnchor } from "~/lib/search";
 
 /**
@@ -43,7 +44,7 @@ export function FaqList({ entries }: { entries: readonly FaqEntry[] }) {
                   <path d="M8 2v12M2 8h12" />
                 </svg>
               </summary>
-              <p id={id} className="scroll-mt-40 px-5 pb-5 leading-relaxed text-ink-soft">{entry.answer}</p>
+              <FaqAnswer id={id} entry={entry} className="scroll-mt-40 px-5 pb-5 leading-relaxed text-ink-soft" />
             </details>
           </li>
         );
