@@ -104,7 +104,8 @@ test.describe("the day of an administrator", () => {
       await expect(page.getByTestId("toast")).toContainText("Produit mis à jour");
       const api = await page.request.get("/api/products/1");
       expect(await api.json()).toMatchObject({ id: 1, price: "24.50" });
-      await expect(page.getByRole("row").filter({ hasText: "ME-COLL-MASK-01" })).toContainText("24,50€");
+      // The list shows what the shop sells it at: its packs, whose prices are edited with them.
+      await expect(page.getByRole("row").filter({ hasText: "ME-COLL-MASK-01" })).toContainText("3 packs : 0,99€ à 32,90€");
     } finally {
       await page.goto("/admin/products/edit/1");
       await page.getByLabel("Prix TTC (€)").fill(original);
