@@ -4,7 +4,7 @@ import { createContact, createPaidOrder, signIn, unique } from "./admin-fixtures
 
 test.describe("admin accessibility", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs once, in the JavaScript project");
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 180_000 });
 
   for (const width of [390, 1280]) {
     test(`admin pages at ${width}px: no serious or critical violation, one h1, no horizontal page scroll`, async ({ page, request }) => {
