@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { action, loader } from "~/routes/mon-abonnement";
+import { loader as confirmationLoader } from "~/routes/order-confirmation.$id";
+import type { OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
 import { renderEmail } from "~/services/email/render.server";
 import type { SubscriptionPageView } from "~/services/subscriptions/customer-page.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { subscriptionLink, subscriptionLinkQuery } from "~/services/subscription-link.server";
 import { getRequest, formRequest } from "../helpers/requests";
-import { getOrder, routeArgs, startTestEmulator, stopTestEmulator } from "./payments-fixtures";
+import { getOrder, routeArgs, startTestEmulator, stopTestEmulator, TEST_ORDER_TOKEN } from "./payments-fixtures";
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
 
 let emulator: StripeEmulatorHandle;
@@ -187,5 +189,38 @@ describe("the subscription's private page", () => {
       const { response } = await openPage(`${link.pathname}${link.search}`);
       expect(response.status, email.kind).toBe(200);
     }
+  });
+});
+
+describe("the order confirmation page of a subscription", () => {
+  async function confirmation(orderId: number, headers: Record<string, string> = {}) {
+    const response = await confirmationLoader(routeArgs(getRequest(`/order-confirmation/${orderId}`, headers), { id: String(orderId) }));
+    return ((await response.json()) as { subscription: OrderSubscriptionView | null }).subscription;
+  }
+
+  it("says it is active, what it charges, when next, and where to cancel; the private page's link for the owner only", async () => {
+    const { orderId, record } = await subscribed();
+    const mine = await confirmation(orderId, { "X-Order-Token": TEST_ORDER_TOKEN });
+    expect(mine).toMatchObject({
+      state: "active",
+      amountCents: record.amountCents,
+      nextChargeAt: record.currentPeriodEnd,
+      cancelPath: `/abonnement/resilier?commande=${orderId}`,
+      confirmationEmail: { to: getOrder(orderId).customerEmail },
+    });
+    // Day 30 after the payment.
+    const days = (new Date(mine!.nextChargeAt!).getTime() - new Date(getOrder(orderId).paidAt!).getTime()) / DAY_MS;
+    expect(Math.round(days)).toBe(30);
+    const opened = await openPage(mine!.managePath!);
+    expect(opened.body.subscription).toMatchObject({ id: record.id, state: "active" });
+
+    // The order number alone: no private link, no email address.
+    const anyone = await confirmation(orderId);
+    expect(anyone).toMatchObject({ state: "active", managePath: null, cancelPath: `/abonnement/resilier?commande=${orderId}` });
+    expect(anyone!.confirmationEmail?.to ?? null).toBeNull();
+
+    // Cancelled: no next charge, the date it ended.
+    await post(pagePath(record.id), { intent: "cancel" });
+    expect(await confirmation(orderId, { "X-Order-Token": TEST_ORDER_TOKEN })).toMatchObject({ state: "canceled", nextChargeAt: null, endsAt: expect.any(String) });
   });
 });
