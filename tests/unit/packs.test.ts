@@ -382,6 +382,10 @@ describe("the trial offer's banner", () => {
       siteAddress: "A",
       sitePhone: "01 02 03 04 05",
       siteFooterText: "F",
+      legalName: "Maison Éclat SAS",
+      siret: "92145830300017",
+      vatNumber: "FR51921458303",
+      defaultCarrier: "colissimo",
     };
     expect(settingsSchema.parse({ ...base, trialOfferEndsAt: "2026-11-25T21:30" }).trialOfferEndsAt).toBe(
       "2026-11-25T20:30:00.000Z",
