@@ -99,7 +99,7 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
 
   // The subscription's page says a payment is due and links to the pay page.
   await gotoReady(page, linkTo(text, "/mon-abonnement"), javaScriptEnabled);
-  await expect(page.getByTestId("subscription-state")).toHaveText("Paiement en attente");
+  await expect(page.getByTestId("subscription-state")).toHaveText("Paiement en retard");
   const payLink = linkTo(text, "/abonnement/payer");
   await expect(page.getByTestId("subscription-pay-link")).toHaveAttribute("href", payLink);
 
