@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -8,8 +9,17 @@ export const dataDir = `tests/.tmp/e2e-${port}`;
 export const emulatorURL = `http://127.0.0.1:${port + 11}`;
 export const baseURL = `http://127.0.0.1:${port}`;
 
+/**
+ * Debian's Chromium: its headless shell when installed (`chromium-headless-shell`, built from the
+ * same sources without the browser's window and GPU processes: about a third faster on this
+ * 2-core machine), else the browser itself. CHROMIUM_PATH chooses another one.
+ */
+const chromiumPath =
+  process.env.CHROMIUM_PATH ??
+  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: chromiumPath,
   args: [
     "--no-sandbox",
     "--disable-gpu",
