@@ -5,6 +5,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { AddressFields } from "~/components/ui/AddressFields";
 import { Field } from "~/components/ui/Field";
 import { actionError, refusalReply } from "~/http/action-errors.server";
 import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
@@ -298,26 +299,7 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
             <input type="hidden" name="intent" value="address" />
             <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
             <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
-            <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" maxLength={200} className="sm:col-span-2" />
-            <Field
-              label="Complément d'adresse (facultatif)"
-              field={fields.address2}
-              autoComplete="shipping address-line2"
-              maxLength={100}
-              className="sm:col-span-2"
-              hint="Bâtiment, étage, code d'accès..."
-            />
-            <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
-            <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
-            <Field
-              label="Téléphone (facultatif)"
-              field={fields.phone}
-              type="tel"
-              autoComplete="shipping tel"
-              maxLength={30}
-              className="sm:col-span-2"
-              hint="Pour le transporteur, en cas de besoin lors de la livraison."
-            />
+            <AddressFields fields={fields} />
             {form.errors ? (
               <p role="alert" className="text-sm text-rose-700 sm:col-span-2">
                 {form.errors.join(" ")}

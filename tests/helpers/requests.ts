@@ -25,3 +25,14 @@ export const routeArgs = (request: Request, params: Record<string, string> = {},
 
 /** The load context of a request whose TCP peer is `address` (see app/http/client-address.server.ts). */
 export const fromAddress = (address: string) => ({ clientAddress: address });
+
+/** The Response a loader or an action throws (a redirect, a 404...); fails when it throws none. */
+export async function thrown(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  throw new Error("expected a thrown Response");
+}

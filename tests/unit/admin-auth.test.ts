@@ -12,7 +12,7 @@ import { action as loginAction, loader as loginLoader } from "~/routes/admin_.lo
 import { action as logoutAction } from "~/routes/admin_.logout";
 import { adminRedirectTarget, credentialsHintFor, resetLoginRateLimit } from "~/services/admin-auth.server";
 import { hashPasswordSync } from "~/lib/passwords.server";
-import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 
 const PASSWORD = "motdepasse-test-1";
@@ -39,16 +39,6 @@ function freezeClock() {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date("2026-03-05T10:00:00Z"));
   return { advance: (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000) };
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 describe("adminRedirectTarget", () => {

@@ -7,18 +7,8 @@ import { action as detailAction, loader as detailLoader } from "~/routes/admin.o
 import { action as listAction, loader as listLoader } from "~/routes/admin.orders._index";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
 import { countAwaitingPayment, getAdminOrder, listAdminOrders, updateAdminOrder } from "~/services/admin-orders.server";
-import { formRequest, getRequest, routeArgs } from "../helpers/requests";
+import { formRequest, getRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
-}
 
 describe("order list", () => {
   it("lists newest first, filters by status and payment, searches by number or email", () => {

@@ -18,7 +18,7 @@ import { action as apiRevoke } from "~/routes/api.admin.sessions.$id";
 import { loader as apiUsers } from "~/routes/api.users";
 import { resetLoginRateLimit } from "~/services/admin-auth.server";
 import { ADMIN_SESSION_TTL_MS, type AdminSessionView } from "~/services/admin-sessions.server";
-import { formRequest, getRequest, jsonRequest, fromAddress, routeArgs } from "../helpers/requests";
+import { formRequest, getRequest, jsonRequest, fromAddress, routeArgs, thrown } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";
 
 /**
@@ -54,16 +54,6 @@ async function signIn(user: { username: string; password: string }, userAgent = 
   );
   expect(response.status).toBe(302);
   return cookieFrom(response, "__admin")!;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 /** The session API's status for this cookie: 200 while the session lives, 401 after. */

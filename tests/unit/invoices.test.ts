@@ -15,7 +15,7 @@ import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { renderEmail } from "~/services/email/render.server";
 import { emails } from "~/db/schema";
 import { updateAdminOrder } from "~/services/admin-orders.server";
-import { getRequest, routeArgs } from "../helpers/requests";
+import { getRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
 
 /** An unpaid order of `lines` (unit price in cents, quantity), the shipping given. */
@@ -26,16 +26,6 @@ function unpaidOrder(unitCents = 2590, quantity = 1, shippingCents = 0) {
 
 function sequenceOf(number: string) {
   return Number(number.slice(-6));
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 describe("VAT (lib/vat.ts)", () => {

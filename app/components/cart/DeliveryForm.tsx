@@ -2,6 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { AddressFields } from "~/components/ui/AddressFields";
 import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
 import { deliverySchema } from "~/schemas/delivery";
@@ -59,26 +60,7 @@ export function DeliveryForm({
       <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
       <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
       <Field label="Email" field={fields.email} type="email" autoComplete="email" className="sm:col-span-2" maxLength={254} />
-      <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" className="sm:col-span-2" maxLength={200} />
-      <Field
-        label="Complément d'adresse (facultatif)"
-        field={fields.address2}
-        autoComplete="shipping address-line2"
-        className="sm:col-span-2"
-        maxLength={100}
-        hint="Bâtiment, étage, code d'accès..."
-      />
-      <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
-      <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
-      <Field
-        label="Téléphone (facultatif)"
-        field={fields.phone}
-        type="tel"
-        autoComplete="shipping tel"
-        className="sm:col-span-2"
-        maxLength={30}
-        hint="Pour le transporteur, en cas de besoin lors de la livraison."
-      />
+      <AddressFields fields={fields} />
       <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
       {form.errors?.length ? (
         <p id={form.errorId} role="alert" data-testid="delivery-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700 sm:col-span-2">

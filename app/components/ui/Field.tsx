@@ -2,7 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, getTextareaProps } from "@conform-to/react";
 
 /** A text field's metadata; an optional field may also be null (an API body's "no value"). */
-type TextFieldMetadata = FieldMetadata<string | undefined> | FieldMetadata<string | null | undefined>;
+export type TextFieldMetadata = FieldMetadata<string | undefined> | FieldMetadata<string | null | undefined>;
 
 type FieldProps = {
   label: string;
