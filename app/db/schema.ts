@@ -5,6 +5,7 @@ import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
 import { SALE_WITHOUT_PACK } from "../lib/packs";
+import { AUDIT_ACTIONS } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
 
 /** Store UTC ISO timestamps; display in Europe/Paris. */
@@ -487,3 +488,27 @@ export type { EmailKind, EmailStatus };
 
 export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+
+/**
+ * What an administrator did to a customer's personal data (services/customer-data.server.ts):
+ * who, when, what and to which customer, never the data itself. `subjectId` is a plain number
+ * (no foreign key): the line outlives the account it names.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** As it was at the time: the line still names the administrator after their account is gone. */
+    actorUsername: text("actor_username").notNull(),
+    /** `customer.export`, `customer.erase`. */
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    subjectId: integer("subject_id").notNull(),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subjectId, t.at), index("audit_log_at_idx").on(t.at)],
+);
+
+export type AuditLine = typeof auditLog.$inferSelect;

@@ -11,6 +11,8 @@ import {
   contactCreatedResponseSchema,
   contactRequestListResponseSchema,
   contactRequestResponseSchema,
+  customerDataResponseSchema,
+  customerExportResponseSchema,
   createdOrderResponseSchema,
   emailListResponseSchema,
   emailResponseSchema,
@@ -615,6 +617,62 @@ export const API_OPERATIONS: ApiOperation[] = [
     errors: {
       409: "Abonnement déjà résilié (`code` subscription_canceled) ou en attente de son premier paiement (`code` subscription_incomplete)",
       503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/admin/customers/{id}",
+    file: "app/routes/api.admin.customers.$id.ts",
+    operationId: "getCustomer",
+    summary: "Un client et tout ce que la boutique garde de lui : compte, commandes, abonnements, emails, demandes de contact",
+    description:
+      "Les commandes, abonnements, demandes de contact et emails sont trouvés par le compte et par son adresse email (sans distinction de casse). " +
+      "`erasure` dit si l'effacement est possible maintenant, sinon pourquoi ; `audit` liste les exports et effacements de ce client.",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
+    success: { status: 200, description: "Le client", schema: customerDataResponseSchema },
+    errors: { 404: "Client introuvable" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/customers/{id}/export",
+    file: "app/routes/api.admin.customers.$id.export.ts",
+    operationId: "exportCustomer",
+    summary: "Export des données d'un client (RGPD, articles 15 et 20) : un fichier JSON à télécharger",
+    description:
+      "Clés en français ; ni mot de passe, ni empreinte, ni identifiant de paiement. L'export est inscrit au journal (`customer.export`).",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
+    success: {
+      status: 200,
+      description: "Le fichier d'export",
+      schema: customerExportResponseSchema,
+      headers: { "Content-Disposition": "attachment; filename=\"donnees-client-{id}-{AAAA-MM-JJ}.json\"" },
+    },
+    errors: { 404: "Client introuvable (`code` customer_not_found)" },
+  },
+  {
+    method: "post",
+    path: "/api/admin/customers/{id}/erase",
+    file: "app/routes/api.admin.customers.$id.erase.ts",
+    operationId: "eraseCustomer",
+    summary: "Efface les données personnelles d'un client (RGPD, article 17)",
+    description:
+      "Sans corps. En une transaction : le compte (noms, adresse, téléphone, mot de passe ; email et nom d'utilisateur remplacés par `efface-{id}@anonyme.invalid` et `efface-{id}`), " +
+      "les noms, email, adresses et téléphones de ses commandes et abonnements, ses demandes de contact (« [effacé] ») et le destinataire et le contenu des emails le concernant. " +
+      "Restent les montants, dates, numéros, statuts, le pays de livraison et les factures émises (obligation comptable de 10 ans, Code de commerce L123-22). " +
+      "Inscrit au journal (`customer.erase`) ; recommencer ne change rien de plus.",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
+    success: { status: 200, description: "Le client après l'effacement", schema: customerDataResponseSchema },
+    errors: {
+      404: "Client introuvable (`code` customer_not_found)",
+      409:
+        "Effacement refusé : commande payée pas encore expédiée (`code` customer_order_unshipped), abonnement actif (`code` customer_subscription_active) " +
+        "ou compte administrateur (`code` customer_is_admin) ; chaque empêchement dans `issues`",
     },
   },
   {

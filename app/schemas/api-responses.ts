@@ -5,6 +5,7 @@ import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
+import { AUDIT_ACTIONS } from "~/lib/audit";
 
 /**
  * Zod schemas of the JSON API's RESPONSES (the request bodies are the forms' schemas in
@@ -587,3 +588,126 @@ export const openApiDocumentResponseSchema = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
+
+// ---- A customer's personal data (services/customer-data.server.ts)
+
+const auditLineSchema = z.strictObject({
+  id,
+  at: isoDateSchema,
+  actor: z.string().describe("Nom d'utilisateur de l'administrateur, tel qu'il était"),
+  actorId: id.nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  label: z.string().describe("Libellé en français"),
+  customerId: id,
+});
+
+const shippingShape = {
+  address: nullableText,
+  address2: nullableText,
+  postalCode: nullableText,
+  city: nullableText,
+  country: nullableText,
+  phone: nullableText,
+};
+
+const issuedDocumentSchema = z.strictObject({ number: z.string(), issuedAt: isoDateSchema, total: moneySchema }).nullable();
+
+/** customerDataToApi: GET /api/admin/customers/{id} and POST /api/admin/customers/{id}/erase. */
+export const customerDataResponseSchema = z
+  .strictObject({
+    customer: z.strictObject({
+      id,
+      username: z.string(),
+      email: z.string(),
+      firstName: nullableText,
+      lastName: nullableText,
+      address: nullableText,
+      postalCode: nullableText,
+      city: nullableText,
+      country: nullableText,
+      phone: nullableText,
+      isAdmin: z.boolean(),
+      erased: z.boolean().describe("true une fois les données personnelles effacées"),
+      createdAt: isoDateSchema,
+      updatedAt: isoDateSchema,
+    }),
+    orders: z.array(
+      z.strictObject({
+        id,
+        createdAt: isoDateSchema,
+        paidAt: nullableDate,
+        status: fulfilmentStatus,
+        paymentStatus,
+        subtotal: moneySchema,
+        shippingCost: moneySchema,
+        total: moneySchema,
+        isSubscription: z.boolean(),
+        subscriptionId: id.nullable(),
+        renewalNumber: z.number().int().min(1).nullable(),
+        customerEmail: nullableText,
+        customerName: nullableText,
+        customerFirstName: nullableText,
+        customerLastName: nullableText,
+        shipping: z.strictObject(shippingShape),
+        trackingNumber: nullableText,
+        termsVersion: nullableText,
+        items: z.array(z.strictObject({ productName: nullableText, variantName: nullableText, quantity: z.number().int(), unitPrice: moneySchema })),
+        invoice: issuedDocumentSchema,
+        creditNote: issuedDocumentSchema,
+      }),
+    ),
+    subscriptions: z.array(
+      z.strictObject({
+        id,
+        status: z.enum(SUBSCRIPTION_STATUSES),
+        cancelAtPeriodEnd: z.boolean(),
+        productName: nullableText,
+        variantName: nullableText,
+        quantity: z.number().int(),
+        amount: moneySchema,
+        startedAt: nullableDate,
+        currentPeriodEnd: nullableDate,
+        canceledAt: nullableDate,
+        renewalCount: z.number().int().min(0),
+        firstOrderId: id.nullable(),
+        customerEmail: nullableText,
+        customerName: nullableText,
+        shipping: z.strictObject({ name: nullableText, ...shippingShape }),
+        createdAt: isoDateSchema,
+      }),
+    ),
+    emails: z.array(
+      z.strictObject({
+        id,
+        kind: z.enum(EMAIL_KINDS),
+        status: z.enum(EMAIL_STATUSES),
+        toAddress: z.string(),
+        orderId: id.nullable(),
+        contactRequestId: id.nullable(),
+        subject: nullableText,
+        createdAt: isoDateSchema,
+        sentAt: nullableDate,
+      }),
+    ),
+    contactRequests: z.array(
+      z.strictObject({ id, name: z.string(), email: z.string(), subject: z.string(), message: z.string(), status: z.enum(CONTACT_STATUSES), createdAt: isoDateSchema }),
+    ),
+    audit: z.array(auditLineSchema).describe("Exports et effacements de ce client, les plus récents d'abord"),
+    erasure: z
+      .strictObject({ allowed: z.boolean(), refusal: nullableText, reasons: z.array(z.string()) })
+      .describe("Si l'effacement est possible maintenant, sinon pourquoi (chaque commande payée non expédiée, chaque abonnement actif)"),
+  })
+  .describe("Un client : son compte (jamais de mot de passe ni d'empreinte), ses commandes, abonnements, emails et demandes de contact");
+
+/** GET /api/admin/customers/{id}/export: the export file, in French. */
+export const customerExportResponseSchema = z
+  .looseObject({
+    format: z.literal("export-donnees-client-v1"),
+    exporteLe: isoDateSchema,
+    client: z.looseObject({ id, email: z.string() }),
+    commandes: z.array(z.looseObject({ numero: id, total: moneySchema })),
+    abonnements: z.array(z.looseObject({ numero: id })),
+    emails: z.array(z.looseObject({ id })),
+    demandesDeContact: z.array(z.looseObject({ id })),
+  })
+  .describe("Le fichier d'export (clés en français) : client, commandes, abonnements, emails, demandes de contact");

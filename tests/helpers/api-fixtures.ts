@@ -11,7 +11,8 @@ import { createOrderFromApi } from "~/services/orders.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
-import { adminCookie } from "../unit/admin-helpers";
+import { findOrCreateCustomer } from "~/services/customers.server";
+import { adminCookie, insertOrder } from "../unit/admin-helpers";
 import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
 
@@ -75,6 +76,17 @@ function newPaidOrderId() {
 
 function newContactId() {
   return createContactRequest(VALID_CONTACT_BODY).id;
+}
+
+let customerKey = 0;
+
+/** A checkout customer with a delivered order, a contact request and its emails: nothing stands in the way of an erasure. */
+function newCustomerId() {
+  const email = `client.contrat.${++customerKey}@example.fr`;
+  const customer = findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
+  insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
+  createContactRequest({ ...VALID_CONTACT_BODY, email });
+  return customer.id;
 }
 
 let emailKey = 0;
@@ -212,6 +224,9 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
   cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
+  getCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
+  exportCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
+  eraseCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
   listUsers: async () => admin(),
   createUser: async () =>
     admin({
