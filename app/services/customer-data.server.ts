@@ -52,7 +52,15 @@ function audit(db: DbOrTx, actor: AuditActor, action: AuditAction, subjectId: nu
 }
 
 function auditView(row: typeof auditLog.$inferSelect) {
-  return { id: row.id, at: row.at, actor: row.actorUsername, actorId: row.actorId, action: row.action, label: AUDIT_ACTION_LABELS[row.action], customerId: row.subjectId };
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actorUsername,
+    actorId: row.actorId,
+    action: row.action,
+    label: AUDIT_ACTION_LABELS[row.action],
+    customerId: row.subjectId,
+  };
 }
 
 export type AuditView = ReturnType<typeof auditView>;
@@ -90,7 +98,9 @@ function recordIds(db: DbOrTx, account: Account) {
         eq(subscriptions.userId, account.id),
         sameEmail(subscriptions.customerEmail, account.email),
         orderIds.length ? inArray(subscriptions.firstOrderId, orderIds) : undefined,
-        orderIds.length ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})` : undefined,
+        orderIds.length
+          ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})`
+          : undefined,
       ),
     )
     .all()
@@ -121,7 +131,13 @@ function readOrders(db: DbOrTx, ids: number[]) {
   const rows = db.select().from(orders).where(inArray(orders.id, ids)).orderBy(desc(orders.createdAt), desc(orders.id)).all();
   const items = db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)).all();
   const documents = db
-    .select({ orderId: invoices.orderId, kind: invoices.kind, number: invoices.number, issuedAt: invoices.issuedAt, totalIncludingCents: invoices.totalIncludingCents })
+    .select({
+      orderId: invoices.orderId,
+      kind: invoices.kind,
+      number: invoices.number,
+      issuedAt: invoices.issuedAt,
+      totalIncludingCents: invoices.totalIncludingCents,
+    })
     .from(invoices)
     .where(inArray(invoices.orderId, ids))
     .all();
@@ -156,9 +172,16 @@ function readOrders(db: DbOrTx, ids: number[]) {
       termsVersion: o.termsVersion,
       items: items
         .filter((i) => i.orderId === o.id)
-        .map((i) => ({ productName: i.productName, variantName: i.variantName, quantity: i.quantity, unitPriceCents: i.unitPriceCents })),
+        .map((i) => ({
+          productName: i.productName,
+          variantName: i.variantName,
+          quantity: i.quantity,
+          unitPriceCents: i.unitPriceCents,
+        })),
       invoice: invoice ? { number: invoice.number, issuedAt: invoice.issuedAt, totalCents: invoice.totalIncludingCents } : null,
-      creditNote: creditNote ? { number: creditNote.number, issuedAt: creditNote.issuedAt, totalCents: creditNote.totalIncludingCents } : null,
+      creditNote: creditNote
+        ? { number: creditNote.number, issuedAt: creditNote.issuedAt, totalCents: creditNote.totalIncludingCents }
+        : null,
     };
   });
 }
@@ -251,21 +274,31 @@ function erasureBlockers(records: CustomerRecords): { path: string; message: str
   const blockers: { path: string; message: string }[] = [];
   for (const order of records.orders) {
     if (order.paymentStatus === "paid" && order.status !== "shipped" && order.status !== "delivered") {
-      blockers.push({ path: `orders.${order.id}`, message: `Effacement impossible : la commande n° ${order.id} n'est pas encore expédiée.` });
+      blockers.push({
+        path: `orders.${order.id}`,
+        message: `Effacement impossible : la commande n° ${order.id} n'est pas encore expédiée.`,
+      });
     }
   }
   for (const subscription of records.subscriptions) {
     if (RUNNING_SUBSCRIPTION.has(subscription.status)) {
-      blockers.push({ path: `subscriptions.${subscription.id}`, message: `Effacement impossible : l'abonnement n° ${subscription.id} est actif : résiliez-le d'abord.` });
+      blockers.push({
+        path: `subscriptions.${subscription.id}`,
+        message: `Effacement impossible : l'abonnement n° ${subscription.id} est actif : résiliez-le d'abord.`,
+      });
     }
   }
   return blockers;
 }
 
-export const ADMIN_NOT_ERASABLE = "Effacement impossible : ce compte est un compte administrateur. Retirez-lui d'abord ses droits d'administrateur.";
+export const ADMIN_NOT_ERASABLE =
+  "Effacement impossible : ce compte est un compte administrateur. Retirez-lui d'abord ses droits d'administrateur.";
 
 /** Why this customer cannot be erased now (the first reason, then every one), or null. */
-function erasureRefusal(account: Account, records: CustomerRecords): { message: string; code: string; issues: { path: string; message: string }[] } | null {
+function erasureRefusal(
+  account: Account,
+  records: CustomerRecords,
+): { message: string; code: string; issues: { path: string; message: string }[] } | null {
   if (account.isAdmin) return { message: ADMIN_NOT_ERASABLE, code: "customer_is_admin", issues: [] };
   const blockers = erasureBlockers(records);
   if (blockers.length === 0) return null;
@@ -306,7 +339,11 @@ function readCustomerData(db: DbOrTx, account: Account) {
       .orderBy(desc(auditLog.at), desc(auditLog.id))
       .all()
       .map(auditView),
-    erasure: { allowed: refusal === null, refusal: refusal?.message ?? null, reasons: refusal?.issues.map((i) => i.message) ?? [] },
+    erasure: {
+      allowed: refusal === null,
+      refusal: refusal?.message ?? null,
+      reasons: refusal?.issues.map((i) => i.message) ?? [],
+    },
   };
 }
 
@@ -378,9 +415,18 @@ function toExport(data: CustomerData, at: Date) {
       },
       numeroDeSuivi: o.trackingNumber,
       versionDesCgv: o.termsVersion,
-      articles: o.items.map((i) => ({ produit: i.productName, pack: i.variantName, quantite: i.quantity, prixUnitaire: money(i.unitPriceCents) })),
-      facture: o.invoice ? { numero: o.invoice.number, emiseLe: o.invoice.issuedAt, montantTtc: money(o.invoice.totalCents) } : null,
-      avoir: o.creditNote ? { numero: o.creditNote.number, emisLe: o.creditNote.issuedAt, montantTtc: money(o.creditNote.totalCents) } : null,
+      articles: o.items.map((i) => ({
+        produit: i.productName,
+        pack: i.variantName,
+        quantite: i.quantity,
+        prixUnitaire: money(i.unitPriceCents),
+      })),
+      facture: o.invoice
+        ? { numero: o.invoice.number, emiseLe: o.invoice.issuedAt, montantTtc: money(o.invoice.totalCents) }
+        : null,
+      avoir: o.creditNote
+        ? { numero: o.creditNote.number, emisLe: o.creditNote.issuedAt, montantTtc: money(o.creditNote.totalCents) }
+        : null,
     })),
     abonnements: data.subscriptions.map((s) => ({
       numero: s.id,
@@ -451,7 +497,12 @@ export function exportCustomerData(id: number, actor: AuditActor, at = new Date(
 // ---------------------------------------------------------------------------------------------
 // Erasure (article 17)
 
-function eraseEmails(tx: DbOrTx, account: Account, rows: Pick<Email, "id" | "kind" | "status" | "toAddress">[], placeholder: string) {
+function eraseEmails(
+  tx: DbOrTx,
+  account: Account,
+  rows: Pick<Email, "id" | "kind" | "status" | "toAddress">[],
+  placeholder: string,
+) {
   for (const row of rows) {
     const toCustomer = row.toAddress.toLowerCase() === account.email.toLowerCase() || row.toAddress === placeholder;
     // An email not sent yet never leaves: it would go to the placeholder address with an erased body.
@@ -485,7 +536,10 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
   return getDb().transaction((tx) => {
     const account = customerOr404(tx, id);
     const ids = recordIds(tx, account);
-    const refusal = erasureRefusal(account, { orders: readOrders(tx, ids.orderIds), subscriptions: readSubscriptions(tx, ids.subscriptionIds) });
+    const refusal = erasureRefusal(account, {
+      orders: readOrders(tx, ids.orderIds),
+      subscriptions: readSubscriptions(tx, ids.subscriptionIds),
+    });
     if (refusal) throw new ShopError(409, refusal.code, refusal.message, { issues: refusal.issues });
 
     const placeholder = erasedEmail(id);
@@ -567,7 +621,9 @@ export function customerDataToApi(data: CustomerData) {
       total: money(totalCents),
       items: items.map(({ unitPriceCents, ...i }) => ({ ...i, unitPrice: money(unitPriceCents) })),
       invoice: invoice ? { number: invoice.number, issuedAt: invoice.issuedAt, total: money(invoice.totalCents) } : null,
-      creditNote: creditNote ? { number: creditNote.number, issuedAt: creditNote.issuedAt, total: money(creditNote.totalCents) } : null,
+      creditNote: creditNote
+        ? { number: creditNote.number, issuedAt: creditNote.issuedAt, total: money(creditNote.totalCents) }
+        : null,
     })),
     subscriptions: data.subscriptions.map(({ amountCents, ...s }) => ({ ...s, amount: money(amountCents) })),
     emails: data.emails.map(({ text: _text, ...e }) => e),
