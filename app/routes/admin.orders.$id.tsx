@@ -250,6 +250,11 @@ export default function AdminOrderDetail() {
               <Line label="Email" value={order.email} />
               <Line label="Téléphone" value={order.phone ? formatFrenchPhone(order.phone) : null} />
             </dl>
+            {order.userId ? (
+              <Link to={`/admin/customers/${order.userId}`} className="mt-2 inline-block text-sm font-medium underline decoration-slate-300 hover:decoration-ink">
+                Fiche client
+              </Link>
+            ) : null}
           </Card>
           <Card title="Adresse de livraison">
             <dl>

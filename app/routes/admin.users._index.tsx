@@ -1,17 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
-import { Badge, PageHeader } from "~/components/admin/ui";
+import { Badge, buttonSmall, Card, PageHeader } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { queryId, readRowAction, unknownAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
-import { formatDate } from "~/lib/dates";
+import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { displayName } from "~/lib/names";
+import { listRecentAudit } from "~/services/customer-data.server";
 import { deleteUser, listUsers } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteId = queryId(request, "delete");
   const toDelete = users.find((u) => u.id === deleteId) ?? null;
-  return json({ users, toDelete }, { headers: NO_STORE_HEADERS });
+  return json({ users, toDelete, audit: listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,15 +68,41 @@ const TABLE: TableDefinition<UserRow> = {
     { header: "Inscription", cell: (u) => formatDate(u.createdAt) },
     { header: "Rôle", cell: (u) => (u.isAdmin ? <Badge tone="violet">Administrateur</Badge> : <Badge tone="gray">Client</Badge>) },
   ],
-  actions: (u) => <EditDeleteLinks id={u.id} editTo={`/admin/users/edit/${u.id}`} name={u.username} deletable={!u.self} />,
+  actions: (u) => (
+    <>
+      <Link to={`/admin/customers/${u.id}`} className={buttonSmall} aria-label={`Fiche client de ${u.username}`}>
+        Fiche client
+      </Link>
+      <EditDeleteLinks id={u.id} editTo={`/admin/users/edit/${u.id}`} name={u.username} deletable={!u.self} />
+    </>
+  ),
 };
 
 export default function AdminUsers() {
-  const { users, toDelete } = useLoaderData<typeof loader>();
+  const { users, toDelete, audit } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Utilisateurs" add={{ to: "/admin/users/new", label: "Ajouter un utilisateur" }} />
       <DataTable {...TABLE} label="Liste des utilisateurs" empty="Aucun utilisateur trouvé" rows={users} />
+      {audit.length ? (
+        <Card title="Derniers exports et effacements de données" className="mt-6">
+          <ul className="divide-y divide-slate-100" data-testid="audit-log">
+            {audit.map((line) => (
+              <li key={line.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                <span>
+                  {line.label} ·{" "}
+                  <Link to={`/admin/customers/${line.customerId}`} className="font-medium underline decoration-slate-300 hover:decoration-ink">
+                    client n°{line.customerId}
+                  </Link>
+                </span>
+                <span className="tabular-nums text-ink-soft">
+                  {formatDateTime(line.at)} · par {line.actor}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       {toDelete ? (
         <DeleteConfirmation
           id={toDelete.id}
