@@ -29,6 +29,8 @@ import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 export const CUSTOMER_NOT_FOUND = "Client introuvable";
 export const ERASED = "[effacé]";
 const ERASED_HTML = "<p>[effacé]</p>";
+/** The last error of an email erased before it was sent (it is marked failed, so it never leaves). */
+const ERASED_UNSENT = "Effacé à la demande du client avant son envoi.";
 
 /** The non-personal email address an erased account (and its orders, subscriptions and requests) gets: unique, and never deliverable (.invalid). */
 export function erasedEmail(id: number): string {
@@ -500,7 +502,7 @@ export function exportCustomerData(id: number, actor: AuditActor, at = new Date(
 function eraseEmails(
   tx: DbOrTx,
   account: Account,
-  rows: Pick<Email, "id" | "kind" | "status" | "toAddress">[],
+  rows: Pick<Email, "id" | "kind" | "status" | "toAddress" | "lastError">[],
   placeholder: string,
 ) {
   for (const row of rows) {
@@ -516,7 +518,7 @@ function eraseEmails(
         text: ERASED,
         attachments: [],
         payload: {},
-        lastError: unsent ? "Effacé à la demande du client avant son envoi." : null,
+        lastError: unsent || row.lastError === ERASED_UNSENT ? ERASED_UNSENT : null,
         ...(unsent ? { status: "failed" as const, sendingSince: null } : {}),
       })
       .where(eq(emails.id, row.id))
@@ -582,7 +584,13 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
     }
     if (ids.emailIds.length) {
       const rows = tx
-        .select({ id: emails.id, kind: emails.kind, status: emails.status, toAddress: emails.toAddress })
+        .select({
+          id: emails.id,
+          kind: emails.kind,
+          status: emails.status,
+          toAddress: emails.toAddress,
+          lastError: emails.lastError,
+        })
         .from(emails)
         .where(inArray(emails.id, ids.emailIds))
         .all();
