@@ -8,7 +8,10 @@ import { createPaidOrder, signIn, unique } from "./admin-fixtures";
  * shipped, and erases once it is delivered; amounts and order numbers stay.
  */
 
-test("an administrator exports a customer's data, then erases it once the order is delivered", async ({ page, javaScriptEnabled }) => {
+test("an administrator exports a customer's data, then erases it once the order is delivered", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.slow();
   await page.setViewportSize({ width: javaScriptEnabled ? 1280 : 390, height: 900 });
   const email = `rgpd+${unique()}@example.fr`;
@@ -32,7 +35,10 @@ test("an administrator exports a customer's data, then erases it once the order 
   await expect(page.getByTestId("customer-emails")).toContainText("Confirmation de commande");
 
   // The export: one JSON file named after the customer and the day.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Exporter les données (JSON)" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Exporter les données (JSON)" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^donnees-client-\d+-\d{4}-\d{2}-\d{2}\.json$/);
   const text = await readFile((await download.path())!, "utf8");
   const file = JSON.parse(text);
@@ -43,7 +49,9 @@ test("an administrator exports a customer's data, then erases it once the order 
 
   // Refused while the paid order is not shipped: the reason, and no erase button.
   await page.goto(customerUrl);
-  await expect(page.getByTestId("erasure-refusal")).toHaveText(`Effacement impossible : la commande n° ${order.id} n'est pas encore expédiée.`);
+  await expect(page.getByTestId("erasure-refusal")).toHaveText(
+    `Effacement impossible : la commande n° ${order.id} n'est pas encore expédiée.`,
+  );
   await expect(page.getByRole("link", { name: "Effacer les données personnelles" })).toHaveCount(0);
   await expect(page.getByTestId("customer-audit")).toContainText("Export des données (JSON)");
 
