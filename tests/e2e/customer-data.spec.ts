@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { createPaidOrder, signIn, unique } from "./admin-fixtures";
 
@@ -89,4 +90,40 @@ test("an administrator exports a customer's data, then erases it once the order 
   // The users list shows the last exports and erasures.
   await page.goto("/admin/users");
   await expect(page.getByTestId("audit-log")).toContainText("Effacement des données personnelles");
+});
+
+test.describe("the customer page's accessibility", () => {
+  test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs once, in the JavaScript project");
+
+  for (const width of [390, 1280]) {
+    test(`at ${width}px: no serious or critical violation, one h1, no horizontal page scroll, with and without the confirmation`, async ({
+      page,
+    }) => {
+      test.slow();
+      await page.setViewportSize({ width, height: 900 });
+      const email = `rgpd.a11y+${unique()}@example.fr`;
+      await createPaidOrder(page.request, email);
+      await signIn(page);
+      await page.goto("/admin/users");
+      await page
+        .getByRole("region", { name: "Liste des utilisateurs" })
+        .getByRole("row")
+        .filter({ hasText: email })
+        .getByRole("link", { name: /^Fiche client de / })
+        .click();
+      await expect(page).toHaveURL(/\/admin\/customers\/\d+$/);
+      const customerUrl = page.url();
+      for (const url of [customerUrl, `${customerUrl}?confirm=erase`]) {
+        await page.goto(url);
+        await expect(page.locator("h1")).toHaveCount(1);
+        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(blocking.map((v) => `${url} ${v.id}: ${v.help}`)).toEqual([]);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
+      }
+      // The refusal, in the confirmation too.
+      await expect(page.getByRole("alertdialog")).toContainText("n'est pas encore expédiée");
+    });
+  }
 });
