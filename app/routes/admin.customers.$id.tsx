@@ -71,7 +71,8 @@ const linkClass = "font-medium underline decoration-slate-300 hover:decoration-i
 /** What erasure keeps, and why: said before the confirmation and on the page. */
 const KEPT_TEXT =
   "Sont conservés : les montants, dates, numéros de commande, statuts et le pays de livraison, ainsi que les factures et avoirs émis. " +
-  "Les factures émises sont conservées 10 ans (obligation comptable, Code de commerce L123-22) : ce sont des pièces légales, elles gardent le nom et l'adresse de l'acheteur tels qu'ils y figurent.";
+  "Les factures émises sont conservées 10 ans (obligation comptable, Code de commerce L123-22) : ce sont des pièces légales, elles gardent le nom et l'adresse de l'acheteur tels qu'ils y figurent. " +
+  "Les paiements restent enregistrés chez le prestataire de paiement (Stripe), qui en est responsable.";
 
 export default function AdminCustomer() {
   const { customer: c, orders, subscriptions, emails, contactRequests, audit, erasure, confirm } = useLoaderData<typeof loader>();
@@ -236,8 +237,9 @@ export default function AdminCustomer() {
               </a>
               <p className="text-ink-soft">
                 Droit à l'effacement (article 17) : noms, email, adresses, téléphones, demandes de contact et contenu des emails
-                sont effacés de la boutique. {KEPT_TEXT}
+                sont effacés de la boutique.
               </p>
+              <p className="text-xs text-ink-soft">{KEPT_TEXT}</p>
               {c.erased ? (
                 <p
                   role="status"
@@ -247,7 +249,7 @@ export default function AdminCustomer() {
                   Les données personnelles de ce client ont été effacées.
                 </p>
               ) : null}
-              {erasure.allowed ? (
+              {c.erased ? null : erasure.allowed ? (
                 <Link to={`${pathname}?confirm=erase`} className={`${buttonDanger} w-full`} preventScrollReset>
                   Effacer les données personnelles
                 </Link>
