@@ -4,7 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
-import { Badge, buttonSmall, Card, PageHeader } from "~/components/admin/ui";
+import { EyeIcon, iconButton } from "~/components/admin/icons";
+import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { queryId, readRowAction, unknownAction } from "~/http/admin-pages.server";
@@ -70,8 +71,8 @@ const TABLE: TableDefinition<UserRow> = {
   ],
   actions: (u) => (
     <>
-      <Link to={`/admin/customers/${u.id}`} className={buttonSmall} aria-label={`Fiche client de ${u.username}`}>
-        Fiche client
+      <Link to={`/admin/customers/${u.id}`} className={iconButton} aria-label={`Fiche client de ${u.username}`} title="Fiche client">
+        <EyeIcon />
       </Link>
       <EditDeleteLinks id={u.id} editTo={`/admin/users/edit/${u.id}`} name={u.username} deletable={!u.self} />
     </>
