@@ -12,7 +12,8 @@ const images = path.join(root, "public/images");
 const BRAND = "Maison Éclat";
 
 const executablePath =
-  process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+  process.env.CHROMIUM_PATH ??
+  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 
 const svg = (name) => `data:image/svg+xml;base64,${readFileSync(path.join(images, name)).toString("base64")}`;
 
@@ -51,7 +52,10 @@ const logo = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><style>
 </style></head><body>
   <img src="/favicon.svg" alt="">
   <div class="serif">${BRAND}</div>
-</body></html>`.replace("/favicon.svg", `data:image/svg+xml;base64,${readFileSync(path.join(root, "public/favicon.svg")).toString("base64")}`);
+</body></html>`.replace(
+  "/favicon.svg",
+  `data:image/svg+xml;base64,${readFileSync(path.join(root, "public/favicon.svg")).toString("base64")}`,
+);
 
 const browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
 try {
