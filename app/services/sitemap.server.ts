@@ -20,14 +20,15 @@ import { listProducts } from "./catalog.server";
 
 type SitemapEntry = { path: string; lastmod: string };
 
-/** The pages written in the code, and whether they show the site settings. */
-const STATIC_PAGES: readonly { path: string; showsSettings: boolean }[] = [
-  { path: "/faq", showsSettings: false },
-  { path: "/contact", showsSettings: true },
-  { path: "/livraison", showsSettings: false },
-  { path: "/retours", showsSettings: false },
-  { path: "/mentions-legales", showsSettings: true },
-  { path: "/politique-confidentialite", showsSettings: true },
+/** The pages written in the code, and what else they show: the site settings, the terms of sale. */
+const STATIC_PAGES: readonly { path: string; shows?: "settings" | "terms" }[] = [
+  { path: "/faq" },
+  { path: "/contact", shows: "settings" },
+  { path: "/livraison" },
+  { path: "/retours" },
+  { path: "/cgv", shows: "terms" },
+  { path: "/mentions-legales", shows: "settings" },
+  { path: "/politique-confidentialite", shows: "settings" },
 ];
 
 let buildTime: string | undefined;
@@ -79,8 +80,15 @@ export function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()
   return [
     { path: "/", lastmod: latest(built, settings, landingProduct) },
     ...products.map((p) => ({ path: `/product/${p.id}`, lastmod: p.lastmod })),
-    { path: "/cgv", lastmod: latest(`${CURRENT_TERMS_VERSION}T00:00:00.000Z`, settings) },
-    ...STATIC_PAGES.map((page) => ({ path: page.path, lastmod: page.showsSettings ? latest(built, settings) : built })),
+    ...STATIC_PAGES.map((page) => ({
+      path: page.path,
+      lastmod:
+        page.shows === "terms"
+          ? latest(`${CURRENT_TERMS_VERSION}T00:00:00.000Z`, settings)
+          : page.shows === "settings"
+            ? latest(built, settings)
+            : built,
+    })),
   ].map((entry) => ({ path: entry.path, lastmod: w3cDate(entry.lastmod) }));
 }
 
