@@ -7,7 +7,7 @@ import { jsonLdText, type SellerSettings } from "~/lib/structured-data";
 export function JsonLd({ data }: { data: Parameters<typeof jsonLdText>[0] | null }) {
   const nonce = useNonce();
   if (!data) return null;
-  return <script type="application/ld+json" nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />;
+  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />;
 }
 
 /** The shop's public address and the seller's settings, from the root loader (undefined outside the shop's root). */
