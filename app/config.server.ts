@@ -218,5 +218,5 @@ export function getConfig(): AppConfig {
 /** The only configuration that reaches the browser. */
 export function getPublicConfig(): PublicConfig {
   const config = getConfig();
-  return { mode: config.mode, stripePublishableKey: config.stripe.publishableKey };
+  return { mode: config.mode, stripePublishableKey: config.stripe.publishableKey, publicUrl: config.publicUrl };
 }

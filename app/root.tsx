@@ -19,6 +19,7 @@ import { useCartDrawerState } from "~/components/cart/CartDrawerContext";
 import { DemoBanner } from "~/components/shop/DemoBanner";
 import { Footer } from "~/components/shop/Footer";
 import { Header } from "~/components/shop/Header";
+import { SeoTags } from "~/components/shop/seo/SeoTags";
 import { Toaster } from "~/components/ui/Toaster";
 import { getPublicConfig } from "~/config.server";
 import { useNonce } from "~/lib/nonce";
@@ -46,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 
-function Document({ children }: { children: React.ReactNode }) {
+/** `head`: the canonical link, the link preview and the robots meta of the page (SeoTags). */
+function Document({ children, head }: { children: React.ReactNode; head: React.ReactNode }) {
   const nonce = useNonce();
   return (
     <html lang="fr">
@@ -56,6 +58,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#fbf7f3" />
         <Meta />
         <Links />
+        {head}
       </head>
       <body className="flex min-h-screen flex-col">
         {children}
@@ -78,7 +81,7 @@ export default function App() {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <Document>
+    <Document head={<SeoTags publicUrl={data.config.publicUrl} siteName={data.settings.siteName} />}>
       <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Aller au contenu
       </a>
@@ -106,7 +109,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <Document>
+    <Document head={<meta name="robots" content="noindex" />}>
       <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
         <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
         <p className="mt-4 text-ink-soft">

@@ -17,6 +17,8 @@ export const PUBLIC_CATALOG = "public, max-age=30";
 export const PUBLIC_SETTINGS = "public, max-age=60";
 /** The API documentation (/docs/api and /api/openapi.json): 5 minutes. */
 export const PUBLIC_API_DOCS = "public, max-age=300";
+/** What search engines read (/robots.txt and /sitemap.xml): 1 hour. */
+export const PUBLIC_CRAWLER_FILES = "public, max-age=3600";
 
 type CachePolicy =
   | typeof NO_STORE
@@ -25,7 +27,8 @@ type CachePolicy =
   | typeof PRIVATE_NO_STORE
   | typeof PUBLIC_CATALOG
   | typeof PUBLIC_SETTINGS
-  | typeof PUBLIC_API_DOCS;
+  | typeof PUBLIC_API_DOCS
+  | typeof PUBLIC_CRAWLER_FILES;
 
 /** The header for a `headers` init or a route's `headers` export: `{ "Cache-Control": policy }`. */
 export function cacheControl(policy: CachePolicy) {

@@ -1,6 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
+import type { SeoHandle } from "~/lib/seo";
+
+/** No page here: no canonical link, noindex. */
+export const handle: SeoHandle = { seo: { indexable: () => false } };
 
 export const meta: MetaFunction = () => pageMeta("Page introuvable", "Cette page n'existe pas.");
 

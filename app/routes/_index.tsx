@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { ClosingCta } from "~/components/shop/landing/ClosingCta";
 import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
 import { Hero } from "~/components/shop/landing/Hero";
+import { OrganizationJsonLd } from "~/components/shop/seo/OrganizationJsonLd";
 import { PressLogos } from "~/components/shop/landing/PressLogos";
 import { Reasons } from "~/components/shop/landing/Reasons";
 import { Testimonials } from "~/components/shop/landing/Testimonials";
@@ -28,6 +29,7 @@ export default function Index() {
   const { trial } = useLoaderData<typeof loader>();
   return (
     <>
+      <OrganizationJsonLd />
       <Hero trial={trial} />
       <PressLogos />
       <Reasons />

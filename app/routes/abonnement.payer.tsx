@@ -19,7 +19,6 @@ import { openInvoicePayment, type InvoicePaymentView } from "~/services/subscrip
 
 export const meta: MetaFunction = () => [
   ...pageMeta("Régler mon abonnement", "Réglez l'échéance de votre abonnement avec la carte de votre choix."),
-  { name: "robots", content: "noindex, nofollow" },
   { name: "referrer", content: "no-referrer" },
 ];
 

@@ -24,7 +24,7 @@ import {
 } from "~/services/admin-auth.server";
 import { readPageForm } from "~/http/page-form.server";
 
-export const meta: MetaFunction = () => [...pageMeta("Connexion administrateur", "Accès au back office de la boutique."), { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => pageMeta("Connexion administrateur", "Accès au back office de la boutique.");
 
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 

@@ -13,10 +13,8 @@ import { getOrderInvoices } from "~/services/invoices.server";
 /** A printable page: the shell shows no demo banner on it (root.tsx). */
 export const handle = { printable: true };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  ...pageMeta(data?.invoice ? `Facture ${data.invoice.number}` : data ? `Facture de la commande #${data.orderId}` : "Facture", "Facture imprimable."),
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(data?.invoice ? `Facture ${data.invoice.number}` : data ? `Facture de la commande #${data.orderId}` : "Facture", "Facture imprimable.");
 
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 

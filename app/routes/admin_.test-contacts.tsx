@@ -11,7 +11,7 @@ import { listContactRequests } from "~/services/contacts.server";
  * Debug page of the original shop: lists the stored contact requests with their raw JSON.
  * Demo mode only: in live mode it does not exist (404), since it shows customers' messages.
  */
-export const meta: MetaFunction = () => [...pageMeta("Test des contacts", "Page de diagnostic (mode démo)."), { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => pageMeta("Test des contacts", "Page de diagnostic (mode démo).");
 
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 

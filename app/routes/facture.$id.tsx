@@ -7,10 +7,8 @@ import { pageMeta } from "~/lib/meta";
 /** A printable page: the shell shows no demo banner on it, and no header or footer in print (root.tsx). */
 export const handle = { printable: true };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  ...pageMeta(data?.document ? `Facture ${data.document.number}` : "Votre facture", "Facture de votre commande."),
-  { name: "robots", content: "noindex, nofollow" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(data?.document ? `Facture ${data.document.number}` : "Votre facture", "Facture de votre commande.");
 
 export const headers: HeadersFunction = () => CUSTOMER_DOCUMENT_HEADERS;
 

@@ -35,7 +35,6 @@ import {
 
 export const meta: MetaFunction = () => [
   ...pageMeta("Mon abonnement", "Votre abonnement aux masques : prochaines livraisons, adresse, commandes et résiliation."),
-  { name: "robots", content: "noindex, nofollow" },
   { name: "referrer", content: "same-origin" },
 ];
 

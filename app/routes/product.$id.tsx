@@ -17,6 +17,7 @@ import { DELIVERY } from "~/lib/brand";
 import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
+import type { SeoHandle } from "~/lib/seo";
 import { trialOfferBannerText } from "~/lib/offer-banner";
 import { getProduct } from "~/services/catalog.server";
 import { productOffer, type ProductOffer } from "~/services/packs.server";
@@ -43,6 +44,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     id: found.id,
     name: found.name,
     description: found.description,
+    sku: found.sku,
     category: found.category,
     images,
     stock: found.stock,
@@ -57,6 +59,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const banner = endsAt && text ? { endsAt, text } : null;
   return json({ product, imageIndex, offer, banner });
 }
+
+/** A product page for search engines and shared links (og:type product); an unknown product's page is not indexed. */
+export const handle: SeoHandle = {
+  seo: { type: "product", indexable: (data) => Boolean((data as { product?: unknown } | undefined)?.product) },
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const product = data?.product;

@@ -12,14 +12,11 @@ const SUGGESTIONS = ["collagène", "ingrédients", "livraison", "abonnement", "p
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const q = data?.query ?? "";
-  return [
-    ...pageMeta(
-      q ? `Recherche : ${q}` : "Recherche",
-      "Recherchez dans la boutique Maison Éclat : masque au collagène, packs, questions fréquentes, livraison, retours et informations légales.",
-    ),
-    // Result pages are for visitors, not for search engines.
-    { name: "robots", content: "noindex, follow" },
-  ];
+  // Result pages are for visitors, not for search engines: noindex (lib/seo.ts).
+  return pageMeta(
+    q ? `Recherche : ${q}` : "Recherche",
+    "Recherchez dans la boutique Maison Éclat : masque au collagène, packs, questions fréquentes, livraison, retours et informations légales.",
+  );
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,13 +1,11 @@
 import { eq } from "drizzle-orm";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orderItems, priceHistory, siteSettings } from "~/db/schema";
 import { parisLocalToIso, toParisLocalInput } from "~/lib/dates";
 import { timeLeftText, trialOfferBannerText } from "~/lib/offer-banner";
 import { SPEC_PACKS } from "~/lib/packs";
+import { jsonLdText, productJsonLd } from "~/lib/structured-data";
 import { loader as productLoader } from "~/routes/product.$id";
 import { productSchema } from "~/schemas/product";
 import { settingsSchema } from "~/schemas/settings";
@@ -205,27 +203,22 @@ describe("the packs, read from the database", () => {
 
 describe("the product page's JSON-LD", () => {
   it("offers the product's packs at their prices, or its single price, and nothing when it is not sold", async () => {
-    const jsonLd = (props: Parameters<typeof ProductJsonLd>[0]) => {
-      const html = renderToStaticMarkup(createElement(ProductJsonLd, props));
-      return html ? JSON.parse(html.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) : null;
-    };
+    const shop = { publicUrl: "https://boutique.example", settings: { siteName: "Maison Éclat", legalName: "Maison Éclat SAS" } };
     const page = await loadProductPage(1);
-    const data = jsonLd({ product: page.product!, offer: page.offer! });
+    const data = productJsonLd(page.product!, page.offer!, shop);
     expect(data).toMatchObject({ "@type": "Product", name: "Masque Hydrogel au Collagène" });
-    expect(data.offers.map((o: { name: string; price: string }) => [o.name, o.price])).toEqual([
+    expect((data!.offers as { name: string; price: string }[]).map((o) => [o.name, o.price])).toEqual([
       ["3 masques d'essai", "0.99"],
       ["6 masques + 2 offerts", "25.90"],
       ["9 masques + 3 offerts", "32.90"],
     ]);
-    const product = { id: 9, name: "Sérum </script><b>", description: "", images: [], stock: 0 };
-    const single = renderToStaticMarkup(
-      createElement(ProductJsonLd, { product, offer: { packs: [], unitPriceCents: 2990, sold: true } }),
-    );
-    expect(single).not.toContain("</script><b>");
-    expect(jsonLd({ product, offer: { packs: [], unitPriceCents: 2990, sold: true } }).offers).toEqual([
-      { "@type": "Offer", price: "29.90", priceCurrency: "EUR", availability: "https://schema.org/OutOfStock" },
+    const product = { id: 9, name: "Sérum </script><b>", description: "", sku: "SERUM-9", images: [], stock: 0 };
+    const single = productJsonLd(product, { packs: [], unitPriceCents: 2990, sold: true }, shop)!;
+    expect(jsonLdText(single)).not.toContain("</script><b>");
+    expect(single.offers).toEqual([
+      expect.objectContaining({ "@type": "Offer", price: "29.90", priceCurrency: "EUR", availability: "https://schema.org/OutOfStock" }),
     ]);
-    expect(jsonLd({ product, offer: { packs: [], unitPriceCents: null, sold: false } })).toBeNull();
+    expect(productJsonLd(product, { packs: [], unitPriceCents: null, sold: false }, shop)).toBeNull();
   });
 });
 

@@ -27,7 +27,7 @@ function injectEmulatorScript(): Promise<void> {
   });
 }
 
-export function loadShopStripe(config: PublicConfig): Promise<Stripe | null> {
+export function loadShopStripe(config: Pick<PublicConfig, "mode" | "stripePublishableKey">): Promise<Stripe | null> {
   if (typeof window === "undefined") return Promise.resolve(null);
   if (!loading) {
     const attempt = (async () => {
