@@ -279,7 +279,11 @@ export function terms20261125(settings: ShopContact): TermsOfSale {
         blocks: [
           {
             kind: "paragraph",
-            content: [`Notre service client répond à vos questions et réclamations (${hours}) depuis la page `, contact, " ou aux coordonnées suivantes :"],
+            content: [
+              `Notre service client répond à vos questions et réclamations (${hours}) depuis la page `,
+              contact,
+              " ou aux coordonnées suivantes :",
+            ],
           },
           { kind: "contact", name: settings.legalName || settings.siteName, contact: settings },
         ],

@@ -80,7 +80,9 @@ export function rcsLine(identity: Pick<LegalIdentity, "rcsCity" | "rcsNumber">):
 
 /** "Maison Éclat SAS, société par actions simplifiée au capital de 10 000 €", leaving out what is not filled in. */
 export function companyDescription(identity: Pick<LegalIdentity, "legalName" | "legalForm" | "shareCapital">): string {
-  const form = [identity.legalForm, identity.shareCapital ? `au capital de ${identity.shareCapital}` : ""].filter(Boolean).join(" ");
+  const form = [identity.legalForm, identity.shareCapital ? `au capital de ${identity.shareCapital}` : ""]
+    .filter(Boolean)
+    .join(" ");
   return [identity.legalName, form].filter(Boolean).join(", ");
 }
 

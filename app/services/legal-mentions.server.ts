@@ -21,7 +21,9 @@ const REQUIRED_MENTIONS: { label: string; fields: (keyof LegalIdentity)[] }[] = 
 
 /** The required mentions with at least one field left empty, in the order of the settings page. */
 export function missingLegalMentions(identity: LegalIdentity): string[] {
-  return REQUIRED_MENTIONS.filter((mention) => mention.fields.some((field) => identity[field].trim() === "")).map((mention) => mention.label);
+  return REQUIRED_MENTIONS.filter((mention) => mention.fields.some((field) => identity[field].trim() === "")).map(
+    (mention) => mention.label,
+  );
 }
 
 export type LegalMentionsWarning = {
