@@ -86,7 +86,10 @@ const RETENTION = [
   ["Emails que nous vous envoyons (confirmation, expédition, abonnement)", "conservés avec la commande ou la demande qu'ils concernent, pour la même durée, comme preuve de leur envoi."],
   ["Panier", "lié à votre navigateur pendant 30 jours après votre dernière visite (durée du cookie)."],
   ["Sessions d'administration de notre équipe", "12 heures au plus, puis la connexion est refusée."],
-  ["Adresses IP utilisées pour limiter les tentatives abusives (connexion, formulaires)", "15 minutes au plus."],
+  [
+    "Adresses IP utilisées pour limiter les tentatives abusives (connexion, formulaires)",
+    "prises en compte pendant 15 minutes au plus, puis effacées lors du nettoyage automatique suivant.",
+  ],
   ["Journaux techniques du serveur", "12 mois au plus."],
 ] as const;
 
