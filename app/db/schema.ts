@@ -321,6 +321,24 @@ export const siteSettings = sqliteTable("site_settings", {
   siret: text("siret").notNull().default(""),
   /** Intra-community VAT number, e.g. FR51921458303. */
   vatNumber: text("vat_number").notNull().default(""),
+  // The rest of the legal identity (legal notice, terms of sale, confirmation emails); "" until filled in.
+  /** E.g. "SAS" or "société par actions simplifiée". */
+  legalForm: text("legal_form").notNull().default(""),
+  /** E.g. "10 000 €". */
+  shareCapital: text("share_capital").notNull().default(""),
+  rcsCity: text("rcs_city").notNull().default(""),
+  /** The SIREN under which the company is registered, "921 458 303". */
+  rcsNumber: text("rcs_number").notNull().default(""),
+  publicationDirector: text("publication_director").notNull().default(""),
+  publicationDirectorRole: text("publication_director_role").notNull().default(""),
+  hostName: text("host_name").notNull().default(""),
+  hostAddress: text("host_address").notNull().default(""),
+  hostPhone: text("host_phone").notNull().default(""),
+  /** The consumer mediator (Code de la consommation L616-1). */
+  mediatorName: text("mediator_name").notNull().default(""),
+  mediatorAddress: text("mediator_address").notNull().default(""),
+  /** An https:// address. */
+  mediatorUrl: text("mediator_url").notNull().default(""),
   /** The carrier of the tracking numbers entered without one (lib/carriers.ts). */
   defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
   /** When the trial offer ends (ISO, UTC): the product page's countdown banner; null for no banner. */

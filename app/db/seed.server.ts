@@ -1,7 +1,7 @@
-import { eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Carrier } from "~/lib/carriers";
-import { COMPANY } from "~/lib/company";
+import type { LegalIdentity } from "~/lib/company";
 import { SPEC_PACKS } from "~/lib/packs";
 import { hashPasswordSync } from "~/lib/passwords.server";
 import * as schema from "./schema";
@@ -20,6 +20,28 @@ const SEED_PRODUCT = {
   stock: 500,
 };
 
+/**
+ * The seller's legal identity of the demo shop: a fictitious company, its host and its consumer
+ * mediator. A real shop replaces them in the settings before its first sale.
+ */
+export const DEMO_LEGAL_IDENTITY: LegalIdentity = {
+  legalName: "Maison Éclat SAS",
+  legalForm: "société par actions simplifiée",
+  shareCapital: "10 000 €",
+  rcsCity: "Paris",
+  rcsNumber: "921 458 303",
+  siret: "921 458 303 00017",
+  vatNumber: "FR51921458303",
+  publicationDirector: "Claire Dumont",
+  publicationDirectorRole: "Présidente",
+  hostName: "OVH SAS",
+  hostAddress: "2 rue Kellermann\n59100 Roubaix\nFrance",
+  hostPhone: "1007",
+  mediatorName: "CM2C (Centre de la Médiation de la Consommation de Conciliateurs de Justice)",
+  mediatorAddress: "49 rue de Ponthieu\n75008 Paris",
+  mediatorUrl: "https://www.cm2c.net",
+};
+
 export const DEFAULT_SETTINGS = {
   id: 1,
   siteName: "Maison Éclat",
@@ -28,16 +50,16 @@ export const DEFAULT_SETTINGS = {
   siteAddress: "12 rue des Lilas\n75011 Paris\nFrance",
   sitePhone: "01 84 60 12 34",
   siteFooterText: "© 2026 Maison Éclat. Tous droits réservés.",
-  ...demoSellerIdentity(),
+  ...DEMO_LEGAL_IDENTITY,
   defaultCarrier: "colissimo" as Carrier,
 };
 
-/**
- * The seller's identity on invoices: the demo company of the legal texts (lib/company.ts), a
- * fictitious one. A real shop replaces it in the settings before its first sale.
- */
-function demoSellerIdentity(): { legalName: string; siret: string; vatNumber: string } {
-  return { legalName: COMPANY.legalName, siret: `${COMPANY.siren} 00017`, vatNumber: COMPANY.vatNumber.replace(/\s+/g, "") };
+/** The legal identity's fields the seller's identity on invoices did not have yet (legal form to mediator). */
+function demoLegalMentions(): Omit<LegalIdentity, "legalName" | "siret" | "vatNumber"> {
+  return Object.fromEntries(Object.entries(DEMO_LEGAL_IDENTITY).filter(([field]) => !["legalName", "siret", "vatNumber"].includes(field))) as Omit<
+    LegalIdentity,
+    "legalName" | "siret" | "vatNumber"
+  >;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -91,7 +113,13 @@ export function seed(
   db.insert(schema.products).values(SEED_PRODUCT).onConflictDoNothing().run();
   db.insert(schema.siteSettings).values(DEFAULT_SETTINGS).onConflictDoNothing().run();
   // A database made before the seller's identity was kept gets the demo company's (never over an admin's).
-  db.update(schema.siteSettings).set(demoSellerIdentity()).where(eq(schema.siteSettings.legalName, "")).run();
+  const { legalName, siret, vatNumber } = DEMO_LEGAL_IDENTITY;
+  db.update(schema.siteSettings).set({ legalName, siret, vatNumber }).where(eq(schema.siteSettings.legalName, "")).run();
+  // A demo database made before the rest of the legal identity was kept gets the demo company's, while it still is the demo company.
+  db.update(schema.siteSettings)
+    .set(demoLegalMentions())
+    .where(and(eq(schema.siteSettings.legalName, DEMO_LEGAL_IDENTITY.legalName), eq(schema.siteSettings.hostName, ""), eq(schema.siteSettings.mediatorName, "")))
+    .run();
   seedSpecPacks(db);
   const admin = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername)).get();
   if (!admin) {

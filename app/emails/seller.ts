@@ -1,17 +1,25 @@
-import { addressOnOneLine, COMPANY, type ShopContact } from "~/lib/company";
+import { addressOnOneLine, companyDescription, rcsLine, urlLabel, type ShopContact } from "~/lib/company";
 import type { EmailShop } from "./types";
 
 /** The settings' view of the shop, as the legal texts take it. */
 export function shopContact(shop: EmailShop): ShopContact {
-  return { siteName: shop.name, siteEmail: shop.email, siteAddress: shop.address, sitePhone: shop.phone };
+  return { siteName: shop.name, siteEmail: shop.email, siteAddress: shop.address, sitePhone: shop.phone, ...shop.legal };
 }
 
-/** Who sells: the company's registered identity and its contact details, line by line. */
+/**
+ * Who sells: the company's registered identity, its contact details and its consumer mediator
+ * (Code de la consommation L616-1), line by line (what the settings hold of them).
+ */
 export function sellerLines(shop: EmailShop): string[] {
+  const { legal } = shop;
+  const registration = [rcsLine(legal), legal.siret ? `SIRET ${legal.siret}` : "", legal.vatNumber ? `TVA ${legal.vatNumber}` : ""].filter(Boolean).join(" – ");
   return [
-    `${COMPANY.legalName}, ${COMPANY.form} au capital de ${COMPANY.capital}`,
-    `${COMPANY.rcs} – TVA ${COMPANY.vatNumber}`,
+    companyDescription(legal) || shop.name,
+    registration,
     `Siège social : ${addressOnOneLine(shop.address)}`,
     `Email : ${shop.email} – Téléphone : ${shop.phone}`,
-  ];
+    legal.mediatorName
+      ? `En cas de litige, vous pouvez recourir gratuitement au médiateur de la consommation : ${[legal.mediatorName, addressOnOneLine(legal.mediatorAddress), legal.mediatorUrl ? urlLabel(legal.mediatorUrl) : ""].filter(Boolean).join(", ")}.`
+      : "",
+  ].filter(Boolean);
 }

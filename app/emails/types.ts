@@ -1,5 +1,7 @@
 /** What the email templates are given (read from the database by services/email/render.server.ts). */
 
+import type { LegalIdentity } from "~/lib/company";
+
 /** The shop as its emails present it: the site settings and the public address of the site. */
 export type EmailShop = {
   name: string;
@@ -9,6 +11,8 @@ export type EmailShop = {
   phone: string;
   /** `https://shop.example` (no trailing slash): every link of an email starts with it. */
   publicUrl: string;
+  /** The seller's legal identity, from the settings (the confirmation's seller block, the attached terms). */
+  legal: LegalIdentity;
 };
 
 export type EmailOrderLine = { name: string; quantity: number; unitPriceCents: number; lineTotalCents: number };

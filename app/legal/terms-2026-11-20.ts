@@ -1,5 +1,5 @@
 import { DELIVERY, OPENING_HOURS } from "~/lib/brand";
-import { addressOnOneLine, COMPANY, MEDIATOR, type ShopContact } from "~/lib/company";
+import { addressOnOneLine, companyDescription, rcsLine, urlLabel, type ShopContact } from "~/lib/company";
 import type { TermsOfSale } from "./terms-types";
 import { withdrawalForm } from "./withdrawal-form";
 
@@ -7,11 +7,13 @@ import { withdrawalForm } from "./withdrawal-form";
  * The terms of sale that took effect on 20 November 2026. Never edit a published version: an
  * order keeps the version it was made under (orders.terms_version), and its customer must be
  * able to read that text again. Write a new file for a new version (see terms-of-sale.ts).
+ * The seller's identity and its mediator come from the settings, like its contact details.
  */
 export function terms20261120(settings: ShopContact): TermsOfSale {
   const address = addressOnOneLine(settings.siteAddress);
   const hours = OPENING_HOURS.map((h) => `${h.days.toLowerCase()} : ${h.hours.toLowerCase()}`).join(" ; ");
   const contact = { link: "/contact", text: "Contact" };
+  const rcs = rcsLine(settings);
 
   return {
     version: "2026-11-20",
@@ -27,7 +29,7 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
           {
             kind: "paragraph",
             content: [
-              `Les présentes conditions générales de vente (CGV) régissent les ventes conclues à distance, sur le site ${settings.siteName}, entre la société ${COMPANY.legalName}, ${COMPANY.form} au capital de ${COMPANY.capital}, immatriculée au ${COMPANY.rcs}, dont le siège social est situé ${address} (ci-après « ${settings.siteName} » ou « nous »), et toute personne physique agissant en qualité de consommateur (ci-après « vous » ou « le client »).`,
+              `Les présentes conditions générales de vente (CGV) régissent les ventes conclues à distance, sur le site ${settings.siteName}, entre la société ${companyDescription(settings)}${rcs ? `, immatriculée au ${rcs}` : ""}, dont le siège social est situé ${address} (ci-après « ${settings.siteName} » ou « nous »), et toute personne physique agissant en qualité de consommateur (ci-après « vous » ou « le client »).`,
             ],
           },
           {
@@ -263,7 +265,7 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
             kind: "paragraph",
             content: [`Notre service client répond à vos questions et réclamations (${hours}) depuis la page `, contact, " ou aux coordonnées suivantes :"],
           },
-          { kind: "contact", name: COMPANY.legalName, contact: settings },
+          { kind: "contact", name: settings.legalName || settings.siteName, contact: settings },
         ],
       },
       {
@@ -310,7 +312,11 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
           },
           {
             kind: "paragraph",
-            content: [`${MEDIATOR.name}, ${MEDIATOR.address}, `, { link: MEDIATOR.website, text: MEDIATOR.website.replace("https://", "") }, "."],
+            content: [
+              [settings.mediatorName, addressOnOneLine(settings.mediatorAddress)].filter(Boolean).join(", "),
+              ...(settings.mediatorUrl ? [", ", { link: settings.mediatorUrl, text: urlLabel(settings.mediatorUrl) }] : []),
+              ".",
+            ],
           },
         ],
       },

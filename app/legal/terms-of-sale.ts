@@ -1,5 +1,6 @@
 import type { ShopContact } from "~/lib/company";
 import { terms20261120 } from "./terms-2026-11-20";
+import { terms20261125 } from "./terms-2026-11-25";
 import type { TermsOfSale } from "./terms-types";
 
 export type { Block, Inline, TermsOfSale, TermsSection } from "./terms-types";
@@ -12,15 +13,17 @@ export type { Block, Inline, TermsOfSale, TermsSection } from "./terms-types";
  * it to VERSIONS below and point CURRENT_TERMS_VERSION at it. The old versions stay here, so
  * an older order's terms can always be shown again as they were.
  *
- * The texts take the site settings (the company's address, email, phone) as a parameter: these
- * are the seller's contact details at the time of reading, not part of the agreement.
+ * The texts take the site settings (the company's identity, address, email, phone, its host and its
+ * consumer mediator) as a parameter: these are the seller's details at the time of reading, not
+ * part of the agreement.
  */
 const VERSIONS: Record<string, (settings: ShopContact) => TermsOfSale> = {
   "2026-11-20": terms20261120,
+  "2026-11-25": terms20261125,
 };
 
 /** The version in force: every new order is made under it. */
-export const CURRENT_TERMS_VERSION = "2026-11-20";
+export const CURRENT_TERMS_VERSION = "2026-11-25";
 
 export const TERMS_VERSIONS: readonly string[] = Object.keys(VERSIONS).sort();
 

@@ -1,4 +1,4 @@
-import { addressOnOneLine, COMPANY, type ShopContact } from "~/lib/company";
+import { addressOnOneLine, type ShopContact } from "~/lib/company";
 
 /**
  * The model withdrawal form (annexe à l'article R. 221-1 du Code de la consommation), addressed
@@ -9,7 +9,7 @@ export function withdrawalForm(contact: ShopContact): { title: string; paragraph
     title: "Modèle de formulaire de rétractation",
     paragraphs: [
       "(Veuillez compléter et renvoyer le présent formulaire uniquement si vous souhaitez vous rétracter du contrat.)",
-      `À l'attention de ${COMPANY.legalName}, ${addressOnOneLine(contact.siteAddress)}, ${contact.siteEmail} :`,
+      `À l'attention de ${contact.legalName || contact.siteName}, ${addressOnOneLine(contact.siteAddress)}, ${contact.siteEmail} :`,
       "Je/Nous (*) vous notifie/notifions (*) par la présente ma/notre (*) rétractation du contrat portant sur la vente du bien (*) ci-dessous :",
       "Commandé le (*) / reçu le (*) :",
       "Nom du (des) consommateur(s) :",

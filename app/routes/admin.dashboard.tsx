@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
@@ -9,12 +10,13 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { getDashboard } from "~/services/admin-dashboard.server";
+import { legalMentionsWarning } from "~/services/legal-mentions.server";
 
 export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json(getDashboard(), { headers: NO_STORE_HEADERS });
+  return json({ ...getDashboard(), legalWarning: legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [
@@ -36,10 +38,11 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders, legalWarning } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
+      <LegalMentionsWarning warning={legalWarning} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />
         <StatCard label="Produits" value={counts.products} to="/admin/products" />

@@ -21,7 +21,7 @@ import { settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
 
-export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées, identité du vendeur et transporteur de la boutique.");
+export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées, identité de la société, hébergeur, médiateur et transporteur de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -84,13 +84,14 @@ export default function AdminSettings() {
             <TextareaField label="Description du site" field={fields.siteDescription} rows={4} />
           </Card>
           <Card title="Coordonnées">
-            <TextareaField label="Adresse" field={fields.siteAddress} rows={3} />
+            <TextareaField label="Adresse du siège social" field={fields.siteAddress} rows={3} />
             <Field label="Téléphone" field={fields.sitePhone} type="tel" autoComplete="off" />
             <TextareaField label="Texte du pied de page" field={fields.siteFooterText} rows={2} />
           </Card>
-          <Card title="Identité du vendeur (factures)">
+          <Card title="Identité de la société" className="xl:col-span-2">
             <p className="mb-3 text-sm text-ink-soft">
-              Imprimées sur chaque facture et chaque avoir, avec l'adresse ci-dessus. Une facture déjà émise garde les informations de sa date d'émission.
+              Affichée dans les mentions légales, les conditions générales de vente et les emails de confirmation, et imprimée sur chaque facture et
+              chaque avoir avec l'adresse du siège ci-dessus. Une facture déjà émise garde les informations de sa date d'émission.
             </p>
             {demo ? (
               <p className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="demo-seller-note">
@@ -98,9 +99,38 @@ export default function AdminSettings() {
                 vente.
               </p>
             ) : null}
-            <Field label="Raison sociale" field={fields.legalName} autoComplete="off" />
-            <Field label="SIRET" field={fields.siret} autoComplete="off" inputMode="numeric" hint="14 chiffres ; le SIREN en est les 9 premiers." />
-            <Field label="Numéro de TVA intracommunautaire" field={fields.vatNumber} autoComplete="off" />
+            <div className="grid gap-x-4 sm:grid-cols-2">
+              <Field label="Raison sociale" field={fields.legalName} autoComplete="off" />
+              <Field label="Forme juridique" field={fields.legalForm} autoComplete="off" hint="Par exemple « SAS » ou « société par actions simplifiée »." />
+              <Field label="Capital social" field={fields.shareCapital} autoComplete="off" hint="Montant en euros, par exemple 10 000 €." />
+              <Field label="SIRET" field={fields.siret} autoComplete="off" inputMode="numeric" hint="14 chiffres ; le SIREN en est les 9 premiers." />
+              <Field label="Ville du greffe (RCS)" field={fields.rcsCity} autoComplete="off" hint="Par exemple Paris : « RCS Paris »." />
+              <Field label="Numéro RCS" field={fields.rcsNumber} autoComplete="off" inputMode="numeric" hint="Le SIREN : les 9 premiers chiffres du SIRET." />
+              <Field
+                label="Numéro de TVA intracommunautaire"
+                field={fields.vatNumber}
+                autoComplete="off"
+                hint="Code du pays puis le numéro, par exemple FR51 921 458 303."
+              />
+              <div className="hidden sm:block" aria-hidden="true" />
+              <Field label="Directeur ou directrice de la publication" field={fields.publicationDirector} autoComplete="off" />
+              <Field label="Fonction (facultatif)" field={fields.publicationDirectorRole} autoComplete="off" hint="Par exemple Présidente." />
+            </div>
+          </Card>
+          <Card title="Hébergeur">
+            <p className="mb-3 text-sm text-ink-soft">La société qui héberge le site, citée dans les mentions légales.</p>
+            <Field label="Nom de l'hébergeur" field={fields.hostName} autoComplete="off" />
+            <TextareaField label="Adresse de l'hébergeur" field={fields.hostAddress} rows={3} />
+            <Field label="Téléphone de l'hébergeur" field={fields.hostPhone} type="tel" autoComplete="off" />
+          </Card>
+          <Card title="Médiateur de la consommation">
+            <p className="mb-3 text-sm text-ink-soft">
+              Le médiateur auquel vos clients peuvent recourir gratuitement en cas de litige : cité dans les conditions générales de vente, les mentions
+              légales, la page de confirmation et le suivi de commande.
+            </p>
+            <Field label="Nom du médiateur" field={fields.mediatorName} autoComplete="off" />
+            <TextareaField label="Adresse postale du médiateur" field={fields.mediatorAddress} rows={3} />
+            <Field label="Site web du médiateur" field={fields.mediatorUrl} type="text" inputMode="url" autoComplete="off" hint="Adresse complète, commençant par https://" />
           </Card>
           <Card title="Expédition">
             <label htmlFor={fields.defaultCarrier.id} className="block text-sm font-medium">

@@ -2,25 +2,37 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CompanyContact, phoneHref } from "~/components/shop/static/CompanyContact";
-import { addressOnOneLine, COMPANY, HOST } from "~/lib/company";
+import { addressOnOneLine, companyDescription, directorLine, rcsLine } from "~/lib/company";
 import { LegalSection } from "~/components/shop/static/LegalSection";
 import { LEGAL_UPDATED_AT, StaticPage } from "~/components/shop/static/StaticPage";
 import { TextLink } from "~/components/shop/static/TextLink";
+import { MediatorNotice } from "~/components/shop/MediatorNotice";
 import { pageMeta } from "~/lib/meta";
 import { getSettings } from "~/services/settings.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
     "Mentions légales",
-    "Mentions légales du site Maison Éclat : éditeur, directrice de la publication, hébergeur, propriété intellectuelle et contact.",
+    "Mentions légales du site Maison Éclat : éditeur, direction de la publication, hébergeur, propriété intellectuelle, médiation et contact.",
   );
 
 export async function loader(_: LoaderFunctionArgs) {
   return json({ settings: getSettings() });
 }
 
+/** A line of the legal notice, left out while its value is not filled in in the settings. */
+function Item({ label, value }: { label: string; value: string }) {
+  return value ? (
+    <li>
+      {label} : {value}
+    </li>
+  ) : null;
+}
+
 export default function MentionsLegales() {
   const { settings } = useLoaderData<typeof loader>();
+  const company = settings.legalName || settings.siteName;
+  const host = [settings.hostName, addressOnOneLine(settings.hostAddress), settings.hostPhone ? `téléphone : ${settings.hostPhone}` : ""].filter(Boolean).join(", ");
   return (
     <StaticPage
       eyebrow="Informations légales"
@@ -29,13 +41,14 @@ export default function MentionsLegales() {
       intro={<p>Conformément à l'article 6 de la loi n° 2004-575 du 21 juin 2004 pour la confiance dans l'économie numérique.</p>}
     >
       <LegalSection id="editeur" title="Éditeur du site">
-        <p>
-          Le site {settings.siteName} est édité par {COMPANY.legalName}, {COMPANY.form} au capital de {COMPANY.capital}.
+        <p data-testid="legal-editor">
+          Le site {settings.siteName} est édité par {companyDescription(settings) || company}.
         </p>
-        <ul>
-          <li>Siège social : {addressOnOneLine(settings.siteAddress)}</li>
-          <li>Immatriculation : {COMPANY.rcs}</li>
-          <li>Numéro de TVA intracommunautaire : {COMPANY.vatNumber}</li>
+        <ul data-testid="legal-registration">
+          <Item label="Siège social" value={addressOnOneLine(settings.siteAddress)} />
+          <Item label="Immatriculation" value={rcsLine(settings)} />
+          <Item label="SIRET" value={settings.siret} />
+          <Item label="Numéro de TVA intracommunautaire" value={settings.vatNumber} />
           <li>
             Email : <TextLink to={`mailto:${settings.siteEmail}`}>{settings.siteEmail}</TextLink>
           </li>
@@ -45,24 +58,25 @@ export default function MentionsLegales() {
         </ul>
       </LegalSection>
 
-      <LegalSection id="publication" title="Directrice de la publication">
-        <p>
-          {COMPANY.director}, {COMPANY.directorRole} de {COMPANY.legalName}.
-        </p>
-      </LegalSection>
+      {settings.publicationDirector ? (
+        <LegalSection id="publication" title="Direction de la publication">
+          <p data-testid="legal-director">
+            {directorLine(settings)}
+            {settings.publicationDirectorRole ? ` de ${company}` : ""}.
+          </p>
+        </LegalSection>
+      ) : null}
 
-      <LegalSection id="hebergeur" title="Hébergeur">
-        <p>
-          Le site est hébergé par {HOST.name}, {HOST.address}, téléphone : {HOST.phone},{" "}
-          <TextLink to={HOST.website}>{HOST.website.replace("https://", "")}</TextLink>. Les données sont hébergées dans l'Union
-          européenne.
-        </p>
-      </LegalSection>
+      {host ? (
+        <LegalSection id="hebergeur" title="Hébergeur">
+          <p data-testid="legal-host">Le site est hébergé par {host}.</p>
+        </LegalSection>
+      ) : null}
 
       <LegalSection id="propriete-intellectuelle" title="Propriété intellectuelle">
         <p>
           L'ensemble des éléments du site (marque et logo {settings.siteName}, textes, photographies, illustrations, vidéos, mise en page)
-          est la propriété exclusive de {COMPANY.legalName} ou fait l'objet d'une autorisation d'utilisation. Toute reproduction,
+          est la propriété exclusive de {company} ou fait l'objet d'une autorisation d'utilisation. Toute reproduction,
           représentation, adaptation ou diffusion, totale ou partielle, sans notre autorisation écrite préalable est interdite et
           constitue une contrefaçon sanctionnée par les articles L. 335-2 et suivants du Code de la propriété intellectuelle.
         </p>
@@ -77,12 +91,18 @@ export default function MentionsLegales() {
         </p>
       </LegalSection>
 
+      {settings.mediatorName ? (
+        <LegalSection id="mediation" title="Médiation de la consommation">
+          <MediatorNotice settings={settings} />
+        </LegalSection>
+      ) : null}
+
       <LegalSection id="contact" title="Contact">
         <p>
           Pour toute question sur le site, écrivez-nous depuis la page <TextLink to="/contact">Contact</TextLink> ou aux coordonnées
           suivantes :
         </p>
-        <CompanyContact settings={settings} company={COMPANY.legalName} />
+        <CompanyContact settings={settings} company={company} />
       </LegalSection>
     </StaticPage>
   );

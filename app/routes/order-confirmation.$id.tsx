@@ -2,6 +2,7 @@ import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-r
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
+import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
@@ -167,6 +168,7 @@ export default function OrderConfirmation() {
             </a>
           ) : null}
         </div>
+        <ShopMediatorNotice className="mx-auto mt-8 max-w-2xl text-center text-sm text-ink-soft" />
       </div>
     </div>
   );

@@ -18,6 +18,7 @@ import { FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep, paymentReceived } fro
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { findTrackedOrder } from "~/services/orders.server";
+import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
 
 export const meta: MetaFunction = () =>
   pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
@@ -244,6 +245,7 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
           ) : null}
         </div>
       </div>
+      <ShopMediatorNotice className="mt-6 border-t border-ink/5 pt-4 text-sm text-ink-soft" />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
+import { legalIdentityOf } from "~/lib/company";
 import type { SettingsInput } from "~/schemas/settings";
 
 export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id"> & {
@@ -25,9 +26,7 @@ export function getSettings(db: DbOrTx = getDb()): PublicSettings {
     siteAddress: source.siteAddress,
     sitePhone: source.sitePhone,
     siteFooterText: source.siteFooterText,
-    legalName: source.legalName,
-    siret: source.siret,
-    vatNumber: source.vatNumber,
+    ...legalIdentityOf(source),
     defaultCarrier: source.defaultCarrier,
     trialOfferEndsAt: row?.trialOfferEndsAt ?? null,
   };

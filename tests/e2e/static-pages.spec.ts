@@ -52,7 +52,7 @@ test("Mentions légales: publisher, director of publication, host and contact", 
   await expect(main).toContainText("Maison Éclat SAS");
   await expect(main).toContainText(/RCS Paris \d{3} \d{3} \d{3}/);
   await expect(main).toContainText("Siège social : 12 rue des Lilas, 75011 Paris, France");
-  await expect(page.getByRole("heading", { name: "Directrice de la publication" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Direction de la publication" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Hébergeur" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Propriété intellectuelle" })).toBeVisible();
   await expect(main.getByRole("link", { name: "contact@maison-eclat.fr" }).first()).toHaveAttribute("href", "mailto:contact@maison-eclat.fr");

@@ -5,6 +5,9 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 const EMAIL = "suivi.e2e@example.fr";
 
+/** The consumer mediator of the settings (Code de la consommation L616-1); legal-settings.spec.ts changes it for a moment. */
+const MEDIATOR_LINE = /^En cas de litige, vous pouvez recourir gratuitement au médiateur de la consommation : .+, www\.[a-z0-9.-]+\.[a-z]+\.$/;
+
 /** An order through the API, as the spec's client sends it (its `status` is never honoured). */
 async function createOrder(request: APIRequestContext) {
   const response = await request.post("/api/orders", {
@@ -46,6 +49,7 @@ test("tracking finds an order created through the API and says its payment has n
   await expect(steps.nth(0)).toHaveAttribute("data-state", "later");
   await expect(page.getByTestId("shipping-address")).toContainText("44000 Nantes");
   await expect(page.getByTestId("tracking-total")).toHaveText("32,90€");
+  await expect(result.getByTestId("mediator-notice")).toHaveText(MEDIATOR_LINE);
   // The result can be bookmarked.
   await page.goto(`/track-order?id=${order.id}`);
   await expect(page.getByTestId("tracking-result")).toBeVisible();
@@ -101,9 +105,10 @@ test("order confirmation: the order, or 'Commande introuvable' with a 404", asyn
   await expect(page.getByTestId("order-status-badge")).toHaveText("En attente");
   await expect(page.getByRole("table")).toContainText("9 masques + 3 offerts");
   await expect(page.getByTestId("order-total")).toHaveText("32,90€");
-  await expect(page.getByText("Gratuite")).toBeVisible();
+  await expect(page.getByText("Gratuite", { exact: true })).toBeVisible();
   await expect(page.getByTestId("tracking-number")).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Continuer mes achats" })).toHaveAttribute("href", "/");
+  await expect(page.getByTestId("mediator-notice")).toHaveText(MEDIATOR_LINE);
 
   const missing = await page.goto("/order-confirmation/123456789");
   expect(missing?.status()).toBe(404);

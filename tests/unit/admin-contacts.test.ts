@@ -117,6 +117,18 @@ describe("settings page", () => {
     legalName: "Maison Éclat SAS",
     siret: "921 458 303 00017",
     vatNumber: "FR51921458303",
+    legalForm: "SAS",
+    shareCapital: "10 000 €",
+    rcsCity: "Paris",
+    rcsNumber: "921 458 303",
+    publicationDirector: "Claire Dumont",
+    publicationDirectorRole: "",
+    hostName: "Scaleway SAS",
+    hostAddress: "8 rue de la Ville-l'Évêque\n75008 Paris",
+    hostPhone: "01 84 13 00 00",
+    mediatorName: "Médiateur de la consommation FEVAD",
+    mediatorAddress: "BP 20015\n75362 Paris Cedex 8",
+    mediatorUrl: "https://www.mediateurfevad.fr",
     defaultCarrier: "colissimo",
   };
 

@@ -78,11 +78,27 @@ describe("versions of the terms of sale", () => {
     expect(termsVersionLabel("2026-11-20")).toBe("20 novembre 2026");
   });
 
+  it("keeps the text of 20 November 2026 as published, fixed prices included, for the orders made under it", () => {
+    expect(TERMS_VERSIONS).toEqual(expect.arrayContaining(["2026-11-20", "2026-11-25"]));
+    expect(CURRENT_TERMS_VERSION).toBe("2026-11-25");
+    const text = termsOfSaleText(termsOfSale("2026-11-20", getSettings()), { baseUrl: "https://boutique.example" });
+    expect(text).toContain("Version du 20 novembre 2026");
+    expect(text).toContain("\n- 6 masques + 2 offerts : 25,90€ au lieu de 31,80€\n");
+    expect(text).toContain(
+      "entre la société Maison Éclat SAS, société par actions simplifiée au capital de 10 000 €, immatriculée au RCS Paris 921 458 303, dont le siège social est situé 12 rue des Lilas, 75011 Paris, France",
+    );
+    expect(text).not.toContain("Se rétracter du contrat ici");
+  });
+
   it("reads as plain text: numbered headings, lists, the withdrawal form, absolute links to the shop", () => {
     const text = termsOfSaleText(termsOfSale(CURRENT_TERMS_VERSION, getSettings()), { baseUrl: "https://boutique.example" });
     expect(text).toMatch(/^CONDITIONS GÉNÉRALES DE VENTE\nVersion du \d+ \S+ \d{4}\n/);
     expect(text).toContain("\n\n8. DROIT DE RÉTRACTATION\n\n");
-    expect(text).toContain("\n- 6 masques + 2 offerts : 25,90€ au lieu de 31,80€\n");
+    // Prices are data (the packs): the current text refers to the product page and the checkout, and names no amount.
+    expect(text).toContain("Le prix de chaque pack est indiqué en euros, toutes taxes comprises (TVA française incluse), sur la fiche produit (https://boutique.example/product/1)");
+    expect(text).not.toMatch(/\d+,\d{2} ?€/);
+    expect(text).toContain("« Se rétracter du contrat ici »");
+    expect(text).toContain("article L. 221-24 du Code de la consommation");
     expect(text).toContain("à partir du 30e jour");
     expect(text).toContain("mentions légales (https://boutique.example/mentions-legales)");
     expect(text).toContain("--- Modèle de formulaire de rétractation ---");

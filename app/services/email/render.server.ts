@@ -8,6 +8,7 @@ import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
+import { shopContact } from "~/emails/seller";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
 import { renewalReceiptEmail } from "~/emails/RenewalReceiptEmail";
 import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
@@ -15,6 +16,7 @@ import { shopNewOrderEmail } from "~/emails/ShopNewOrderEmail";
 import { subscriptionCanceledEmail } from "~/emails/SubscriptionCanceledEmail";
 import { TermsDocument } from "~/emails/TermsDocument";
 import type { EmailContactRequest, EmailContent, EmailOrder, EmailShop } from "~/emails/types";
+import { legalIdentityOf } from "~/lib/company";
 import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
 import { getSettings } from "~/services/settings.server";
@@ -33,7 +35,14 @@ import { renderRenewalReminder } from "./render-reminder.server";
 
 function shopOf(): EmailShop {
   const settings = getSettings();
-  return { name: settings.siteName, email: settings.siteEmail, address: settings.siteAddress, phone: settings.sitePhone, publicUrl: getConfig().publicUrl };
+  return {
+    name: settings.siteName,
+    email: settings.siteEmail,
+    address: settings.siteAddress,
+    phone: settings.sitePhone,
+    publicUrl: getConfig().publicUrl,
+    legal: legalIdentityOf(settings),
+  };
 }
 
 function requireOrder(email: EmailToRender): Order {
@@ -111,7 +120,7 @@ export function termsFileName(shopName: string, version: string): string {
 /** The terms of sale the order was made under (the current ones for an order from before versions were kept), as an attachment. */
 export function termsAttachment(shop: EmailShop, termsVersion: string | null): EmailAttachment & { version: string } {
   const version = isTermsVersion(termsVersion) ? termsVersion : CURRENT_TERMS_VERSION;
-  const terms = termsOfSale(version, { siteName: shop.name, siteEmail: shop.email, siteAddress: shop.address, sitePhone: shop.phone });
+  const terms = termsOfSale(version, shopContact(shop));
   return {
     version,
     filename: termsFileName(shop.name, version),

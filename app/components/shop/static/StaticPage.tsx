@@ -37,4 +37,4 @@ export function StaticPage({
 }
 
 /** Date shown at the top of the legal notice and the privacy policy; change it whenever one of them changes (the terms of sale show their version, app/legal). */
-export const LEGAL_UPDATED_AT = "20 novembre 2026";
+export const LEGAL_UPDATED_AT = "25 novembre 2026";
