@@ -7,6 +7,9 @@ export const WITHDRAWAL_ORDER_SHAPE_MESSAGE =
   "Le numéro de commande comporte 9 chiffres : il figure dans l'email de confirmation de votre commande.";
 export const WITHDRAWAL_EMAIL_REQUIRED_MESSAGE = "L'adresse email est requise";
 export const WITHDRAWAL_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
+/** The one answer to every confirmed request, whether it matched an order or not (no order can be found out with the form). */
+export const WITHDRAWAL_NEUTRAL_MESSAGE =
+  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.";
 export const WITHDRAWAL_REASON_MAX = 1000;
 export const WITHDRAWAL_REASON_TOO_LONG_MESSAGE = `Le motif ne doit pas dépasser ${WITHDRAWAL_REASON_MAX} caractères.`;
 
@@ -18,11 +21,11 @@ export function isOrderNumberShape(value: string): boolean {
 
 /**
  * The online withdrawal form (/retractation): the order number and the checkout email,
- * both required, and an optional reason. `intent` tells the two steps apart: `review` shows
- * the request to confirm, `confirm` records it.
+ * both required, and an optional reason. `intent` tells the steps apart: `review` shows
+ * the request to confirm, `edit` goes back to the form with it, `confirm` records it.
  */
 export const withdrawalSchema = z.object({
-  intent: z.enum(["review", "confirm"]).default("review"),
+  intent: z.enum(["review", "edit", "confirm"]).default("review"),
   orderId: safeText({ error: WITHDRAWAL_ORDER_REQUIRED_MESSAGE })
     .trim()
     .min(1, WITHDRAWAL_ORDER_REQUIRED_MESSAGE)

@@ -5,6 +5,7 @@ import { displayName } from "~/lib/names";
 import { paymentReceived } from "~/lib/order-status";
 import { withdrawalDeadline, type WithdrawalDeadline } from "~/lib/withdrawal-deadline";
 import { parseOrderNumber } from "~/schemas/tracking";
+export { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
 import { queueWithdrawalAckEmail } from "./email/notifications.server";
 import { assertNotLimited, withdrawalFailuresByAddress } from "./limits.server";
 
@@ -21,10 +22,6 @@ import { assertNotLimited, withdrawalFailuresByAddress } from "./limits.server";
  *
  * One request per order: a second one records nothing new and sends no second email.
  */
-
-/** The one answer to every confirmed request, whether it matched an order or not. */
-export const WITHDRAWAL_NEUTRAL_MESSAGE =
-  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.";
 
 export const WITHDRAWAL_LIMITED_MESSAGE =
   "Trop de demandes de rétractation sans commande correspondante ont été envoyées depuis votre connexion.";
