@@ -200,7 +200,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Liste des commandes, les plus récentes d'abord",
     description:
       "Par défaut, les commandes payées (ou remboursées depuis) : un panier dont le paiement n'a pas été reçu n'est pas une commande. " +
-      "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`.",
+      "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`. " +
+      "Chaque commande indique sa rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
     tag: "Commandes",
     auth: "admin",
     query: [
@@ -252,7 +253,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "Avec le numéro seul : statut, date, articles, total, numéro de suivi, code postal et ville (`access: \"public\"`). " +
       "Le nom, la rue et l'email seulement à qui prouve posséder la commande (`access: \"owner\"`) : le navigateur qui l'a passée " +
-      "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur.",
+      "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur. " +
+      "Pour une session administrateur, la rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
     tag: "Commandes",
     auth: "public",
     pathParams: [{ name: "id", description: "Numéro de commande (9 chiffres)" }],
