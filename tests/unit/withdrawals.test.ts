@@ -1,5 +1,8 @@
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { OrderWithdrawal } from "~/components/admin/OrderWithdrawal";
 import { getDb } from "~/db/client.server";
 import { emails, orders, withdrawalRequests, type Email } from "~/db/schema";
 import { withdrawalDeadline, formatRequestMoment } from "~/lib/withdrawal-deadline";
@@ -297,6 +300,29 @@ describe("refund deadline", () => {
       urgency: "overdue",
       label: "Délai dépassé de 3 jours",
     });
+  });
+
+  it("highlights the order's block: amber from 3 days left, red once past, plain once refunded", () => {
+    const block = (now: string, refunded = false) =>
+      renderToStaticMarkup(
+        createElement(OrderWithdrawal, {
+          withdrawal: { requestedAt, reason: null, email: EMAIL, refunded, ...withdrawalDeadline(requestedAt, new Date(now)) },
+        }),
+      );
+    const calm = block("2026-11-26T10:00:00.000Z");
+    expect(calm).toContain("13 jours restants");
+    expect(calm).toContain('data-urgency="ok"');
+    expect(calm).not.toMatch(/bg-(amber|red)-50/);
+    const soon = block("2026-12-07T10:00:00.000Z");
+    expect(soon).toContain("2 jours restants");
+    expect(soon).toContain("bg-amber-50");
+    const late = block("2026-12-11T10:00:00.000Z");
+    expect(late).toContain("Délai dépassé de 2 jours");
+    expect(late).toContain("bg-red-50");
+    expect(late).toContain("Remboursement à faire avant le 09/12/2026 19:42");
+    const settled = block("2026-12-11T10:00:00.000Z", true);
+    expect(settled).toContain("Commande remboursée : la rétractation est traitée.");
+    expect(settled).not.toContain("Délai dépassé");
   });
 
   it("says the moment of a request in words, Paris time", () => {
