@@ -30,6 +30,7 @@ import {
   userListResponseSchema,
   userResponseSchema,
   webhookResponseSchema,
+  withdrawalAcceptedResponseSchema,
 } from "~/schemas/api-responses";
 import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
@@ -46,6 +47,7 @@ import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
+import { withdrawalApiSchema } from "~/schemas/withdrawal";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
@@ -388,6 +390,22 @@ export const API_OPERATIONS: ApiOperation[] = [
     body: contactSchema,
     success: { status: 201, description: "Demande enregistrée, avec son `id`", schema: contactCreatedResponseSchema },
     errors: { 429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
+  },
+  {
+    method: "post",
+    path: "/api/withdrawals",
+    file: "app/routes/api.withdrawals.ts",
+    operationId: "createWithdrawalRequest",
+    summary: "Rétractation du contrat en ligne (mêmes règles que le formulaire « Se rétracter du contrat »)",
+    description:
+      "Numéro de commande (9 chiffres), email de la commande et motif facultatif (1000 caractères au plus). " +
+      "La demande n'est enregistrée, avec son accusé de réception par email, que pour une commande payée dont l'email correspond (casse et espaces ignorés), une fois par commande. " +
+      "La réponse est toujours la même, qu'une commande corresponde ou non ; les demandes sans commande correspondante sont limitées par adresse.",
+    tag: "Commandes",
+    auth: "public",
+    body: withdrawalApiSchema,
+    success: { status: 200, description: "Réponse neutre", schema: withdrawalAcceptedResponseSchema },
+    errors: { 429: "Trop de demandes sans commande correspondante depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
 
   // ---- Administration

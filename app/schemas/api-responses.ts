@@ -323,6 +323,13 @@ export const contactCreatedResponseSchema = z.strictObject({
   createdAt: isoDateSchema,
 });
 
+/** POST /api/withdrawals: the one neutral answer, whether an order matched or not. */
+export const withdrawalAcceptedResponseSchema = z.strictObject({
+  message: z
+    .string()
+    .describe("Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »"),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Administration
 

@@ -40,3 +40,6 @@ export const withdrawalSchema = z.object({
 });
 
 export type WithdrawalInput = z.infer<typeof withdrawalSchema>;
+
+/** POST /api/withdrawals: the same fields, sent at once (an API client confirms by sending). */
+export const withdrawalApiSchema = withdrawalSchema.omit({ intent: true });

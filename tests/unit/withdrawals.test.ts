@@ -10,11 +10,12 @@ import { ShopError } from "~/lib/shop-error";
 import { loader as dashboardLoader } from "~/routes/admin.dashboard";
 import { loader as adminOrderLoader } from "~/routes/admin.orders.$id";
 import { loader as apiOrderLoader } from "~/routes/api.orders.$id";
+import { action as apiWithdrawalAction } from "~/routes/api.withdrawals";
 import { action as pageAction, loader as pageLoader } from "~/routes/retractation";
 import { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
 import { renderEmail } from "~/services/email/render.server";
 import { adminWithdrawal, listOpenWithdrawals, requestWithdrawal, resetWithdrawalRateLimit } from "~/services/withdrawals.server";
-import { formRequest, fromAddress, getRequest, routeArgs } from "../helpers/requests";
+import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
 
 const PUBLIC_URL = vi.hoisted(() => {
@@ -222,6 +223,35 @@ describe("the /retractation page", () => {
     expect(data.done).toBe(false);
     expect(data.rights.returnAddress).toEqual(["Maison Éclat SAS", "12 rue des Lilas", "75011 Paris", "France"]);
     expect(data.rights.modelFormPath).toBe("/cgv#retractation");
+  });
+});
+
+describe("POST /api/withdrawals", () => {
+  const post = (body: unknown, address = "192.0.2.20") =>
+    apiWithdrawalAction(routeArgs(jsonRequest("/api/withdrawals", "POST", body), {}, fromAddress(address)));
+
+  it("answers 200 with the same neutral message for a matching order and for anything else, recording only the match", async () => {
+    const orderId = insertOrder({ paymentStatus: "paid" });
+    const matching = await post({ orderId: String(orderId), email: "CAMILLE@example.fr", reason: "Changement d'avis" });
+    const unknown = await post({ orderId: "987654321", email: EMAIL });
+    for (const response of [matching, unknown]) {
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ message: WITHDRAWAL_NEUTRAL_MESSAGE });
+    }
+    expect(withdrawalsOf(orderId)).toHaveLength(1);
+    expect(acksOf(orderId)).toHaveLength(1);
+  });
+
+  it("refuses missing or malformed fields with the form's French messages", async () => {
+    const response = await post({ orderId: "12", reason: 5 });
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: "orderId", message: expect.stringContaining("9 chiffres") }),
+        expect.objectContaining({ path: "email", message: "L'adresse email est requise" }),
+      ]),
+    );
   });
 });
 
