@@ -307,6 +307,28 @@ export const contactRequests = sqliteTable(
 );
 
 /** A single row (id 1). */
+/**
+ * A withdrawal from the contract made online (/retractation, article L. 221-21 du Code de la
+ * consommation): one per order, recorded only for a paid order whose email matches.
+ */
+export const withdrawalRequests = sqliteTable(
+  "withdrawal_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** When the customer confirmed the request (ISO, UTC): the refund is due 14 days later (L. 221-24). */
+    requestedAt: text("requested_at").notNull(),
+    /** The reason, if the customer gave one (never required). */
+    reason: text("reason"),
+    /** The email as the customer typed it. */
+    email: text("email").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("withdrawal_requests_order_idx").on(t.orderId), index("withdrawal_requests_requested_idx").on(t.requestedAt)],
+);
+
 export const siteSettings = sqliteTable("site_settings", {
   id: integer("id").primaryKey(),
   siteName: text("site_name").notNull(),
@@ -530,3 +552,5 @@ export const auditLog = sqliteTable(
 );
 
 export type AuditLine = typeof auditLog.$inferSelect;
+
+export type WithdrawalRequest = typeof withdrawalRequests.$inferSelect;

@@ -41,6 +41,11 @@ function subscriptionTerms(data: OrderConfirmationData) {
   };
 }
 
+/** The online withdrawal page, the order number filled in (article L. 221-21 du Code de la consommation). */
+function withdrawalUrl(data: OrderConfirmationData): string {
+  return `${data.shop.publicUrl}/retractation?commande=${data.order.id}`;
+}
+
 export function orderConfirmationSubject(order: Pick<EmailOrder, "id">) {
   return `Confirmation de votre commande n°${order.id}`;
 }
@@ -101,6 +106,12 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
       <SubHeading>Droit de rétractation</SubHeading>
       <Paragraph small>{withdrawalIntro}</Paragraph>
       <Paragraph small>{withdrawalException}</Paragraph>
+      <Paragraph small>
+        <a href={withdrawalUrl(data)} style={LINK_STYLE}>
+          Se rétracter du contrat ici
+        </a>{" "}
+        : en ligne, avec le numéro de commande et votre adresse email ; un accusé de réception vous est envoyé.
+      </Paragraph>
       <WithdrawalFormBox title={form.title} paragraphs={form.paragraphs} />
 
       <SubHeading>Vendeur et conditions de vente</SubHeading>
@@ -141,6 +152,7 @@ function orderConfirmationText(data: OrderConfirmationData): string {
     heading("Droit de rétractation"),
     withdrawalIntro,
     withdrawalException,
+    `Se rétracter du contrat ici (en ligne, avec le numéro de commande et votre adresse email ; un accusé de réception vous est envoyé) : ${withdrawalUrl(data)}`,
     `--- ${form.title} ---\n\n${form.paragraphs.join("\n\n")}\n\n---`,
     heading("Vendeur et conditions de vente"),
     sellerLines(shop).join("\n"),

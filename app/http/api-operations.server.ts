@@ -32,6 +32,7 @@ import {
   userListResponseSchema,
   userResponseSchema,
   webhookResponseSchema,
+  withdrawalAcceptedResponseSchema,
 } from "~/schemas/api-responses";
 import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
@@ -48,6 +49,7 @@ import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
+import { withdrawalApiSchema } from "~/schemas/withdrawal";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
@@ -202,7 +204,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Liste des commandes, les plus récentes d'abord",
     description:
       "Par défaut, les commandes payées (ou remboursées depuis) : un panier dont le paiement n'a pas été reçu n'est pas une commande. " +
-      "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`.",
+      "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`. " +
+      "Chaque commande indique sa rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
     tag: "Commandes",
     auth: "admin",
     query: [
@@ -254,7 +257,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "Avec le numéro seul : statut, date, articles, total, numéro de suivi, code postal et ville (`access: \"public\"`). " +
       "Le nom, la rue et l'email seulement à qui prouve posséder la commande (`access: \"owner\"`) : le navigateur qui l'a passée " +
-      "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur.",
+      "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur. " +
+      "Pour une session administrateur, la rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
     tag: "Commandes",
     auth: "public",
     pathParams: [{ name: "id", description: "Numéro de commande (9 chiffres)" }],
@@ -388,6 +392,22 @@ export const API_OPERATIONS: ApiOperation[] = [
     body: contactSchema,
     success: { status: 201, description: "Demande enregistrée, avec son `id`", schema: contactCreatedResponseSchema },
     errors: { 429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
+  },
+  {
+    method: "post",
+    path: "/api/withdrawals",
+    file: "app/routes/api.withdrawals.ts",
+    operationId: "createWithdrawalRequest",
+    summary: "Rétractation du contrat en ligne (mêmes règles que le formulaire « Se rétracter du contrat »)",
+    description:
+      "Numéro de commande (9 chiffres), email de la commande et motif facultatif (1000 caractères au plus). " +
+      "La demande n'est enregistrée, avec son accusé de réception par email, que pour une commande payée dont l'email correspond (casse et espaces ignorés), une fois par commande. " +
+      "La réponse est toujours la même, qu'une commande corresponde ou non ; les demandes sans commande correspondante sont limitées par adresse.",
+    tag: "Commandes",
+    auth: "public",
+    body: withdrawalApiSchema,
+    success: { status: 200, description: "Réponse neutre", schema: withdrawalAcceptedResponseSchema },
+    errors: { 429: "Trop de demandes sans commande correspondante depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
   },
 
   // ---- Administration

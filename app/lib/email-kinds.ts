@@ -12,6 +12,7 @@ export const EMAIL_KINDS = [
   "shop_new_order",
   "shop_new_contact",
   "renewal_reminder",
+  "withdrawal_ack",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -25,6 +26,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   shop_new_order: "Boutique : nouvelle commande payée",
   shop_new_contact: "Boutique : nouvelle demande de contact",
   renewal_reminder: "Rappel avant renouvellement",
+  withdrawal_ack: "Accusé de réception de rétractation",
 };
 
 /**

@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
+import { WithdrawalsToProcess } from "~/components/admin/WithdrawalsToProcess";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
@@ -38,7 +39,7 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders, legalWarning, withdrawals } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
@@ -90,6 +91,10 @@ export default function Dashboard() {
           to="/admin/subscriptions"
           extra={<span className="text-ink-soft">Abonnements qui seront renouvelés</span>}
         />
+      </div>
+
+      <div className="mt-6">
+        <WithdrawalsToProcess withdrawals={withdrawals} />
       </div>
 
       <div className="mt-6 grid gap-6 xl:grid-cols-[2fr_1fr]">

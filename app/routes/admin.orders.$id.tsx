@@ -9,6 +9,7 @@ import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { emailKindLabel, EmailStatusBadge } from "~/components/admin/EmailParts";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { OrderTimeline } from "~/components/admin/OrderTimeline";
+import { OrderWithdrawal } from "~/components/admin/OrderWithdrawal";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
@@ -28,6 +29,7 @@ import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
 import { formatFrenchPhone } from "~/lib/phone";
+import { adminWithdrawal } from "~/services/withdrawals.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Commande #${data.order.id}` : "Commande introuvable", "Détails de la commande.");
@@ -47,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       /** Why no fulfilment step can be taken (unpaid or refunded), else null. */
       fulfilmentRefusal: fulfilmentRefusal(order.paymentStatus),
       defaultCarrier: getSettings().defaultCarrier,
+      withdrawal: adminWithdrawal(order.id),
     },
     { headers: NO_STORE_HEADERS },
   );
@@ -93,7 +96,7 @@ function Line({ label, value }: { label: string; value: string | null | undefine
 }
 
 export default function AdminOrderDetail() {
-  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier } = useLoaderData<typeof loader>();
+  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier, withdrawal } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
@@ -244,6 +247,7 @@ export default function AdminOrderDetail() {
         </div>
 
         <div className="space-y-6">
+          <OrderWithdrawal withdrawal={withdrawal} />
           <Card title="Client">
             <dl>
               <Line label="Nom" value={order.customer} />

@@ -6,7 +6,7 @@ import { actionError } from "~/http/action-errors.server";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
-import { buttonSecondary, buttonSmall, PageHeader } from "~/components/admin/ui";
+import { Badge, buttonSecondary, buttonSmall, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { readRowAction, unknownAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
@@ -18,6 +18,7 @@ import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
 import { countAwaitingPayment, listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
+import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique, et paniers en attente de paiement.");
 
@@ -25,7 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readOrderFilters(new URL(request.url));
   const result = listAdminOrders(filters);
-  return json({ ...result, filters, awaitingPayment: countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
+  const withdrawn = ordersWithWithdrawal(result.orders.map((o) => o.id));
+  const orders = result.orders.map((o) => ({ ...o, withdrawal: withdrawn.has(o.id) }));
+  return json({ ...result, orders, filters, awaitingPayment: countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -86,6 +89,7 @@ const TABLE: TableDefinition<OrderRow> = {
           {/* An unpaid checkout has no fulfilment step yet: its payment state only. */}
           {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} /> : null}
           <PaymentBadge status={o.paymentStatus} />
+          {o.withdrawal ? <Badge tone="violet">Rétractation</Badge> : null}
         </div>
       ),
     },

@@ -9,6 +9,7 @@ import { lookupOrderByNumber } from "~/services/limits.server";
 import { holdsOrder } from "~/services/order-access.server";
 import { getApiOrder, OrderError, updateOrderCheckout } from "~/services/orders.server";
 import { findOrder } from "~/services/payments/payment-state.server";
+import { withdrawalToApi } from "~/services/withdrawals.server";
 
 /**
  * /api/orders/{id}
@@ -16,7 +17,8 @@ import { findOrder } from "~/services/payments/payment-state.server";
  * GET: the order (what the confirmation and tracking pages show). With its number alone:
  * status, date, items, total, tracking number, postcode and city. The name, the street and
  * the email only to whoever proves they own it: the browser that created it (cart or
- * `orders` cookie), its token (X-Order-Token header or ?token=), or an administrator.
+ * `orders` cookie), its token (X-Order-Token header or ?token=), or an administrator, who
+ * also gets the order's online withdrawal (`withdrawal`, null when there is none).
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  *
  * PUT: the administrator's { status?, trackingNumber?, trackingCarrier? } (status one of the four
@@ -32,7 +34,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const id = parseId(params.id, "Numéro de commande");
     const proof = await readOrderProof(request);
     const order = lookupOrderByNumber(clientAddress(request, context), () => getApiOrder(id, proof));
-    return order ? apiJson(order) : apiError(404, NOT_FOUND);
+    if (!order) return apiError(404, NOT_FOUND);
+    return apiJson(proof.admin ? { ...order, withdrawal: withdrawalToApi(id) } : order);
   });
 }
 

@@ -113,6 +113,18 @@ const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid
 const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
 const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 
+/** withdrawalToApi: an order's online withdrawal (/retractation), in the administrator's views of the order. */
+const withdrawalResponseSchema = z
+  .strictObject({
+    requestedAt: isoDateSchema.describe("Date et heure de la demande (UTC)"),
+    reason: nullableText.describe("Motif indiqué par le client (facultatif)"),
+    email: z.string().describe("Adresse email saisie par le client"),
+    refundDeadline: isoDateSchema.describe("Date limite du remboursement : 14 jours après la demande (article L. 221-24 du Code de la consommation)"),
+    daysLeft: z.number().int().describe("Jours restants avant la date limite, en jours calendaires (heure de Paris) : 0 le dernier jour, négatif une fois dépassée"),
+  })
+  .nullable()
+  .describe("Rétractation demandée en ligne (null : aucune)");
+
 /**
  * toApiOrderView: GET /api/orders/{id}, POST /api/orders and a token holder's PUT /api/orders/{id}.
  * The order number alone gives the progress, the items, the total, the postcode and the city;
@@ -156,6 +168,7 @@ export const publicOrderResponseSchema = z.strictObject({
       product: z.strictObject({ name: z.string(), variantName: nullableText }),
     }),
   ),
+  withdrawal: withdrawalResponseSchema.optional().describe("Rétractation demandée en ligne (null : aucune) ; pour une session administrateur seulement"),
 });
 
 /** POST /api/orders: the order as its owner sees it, and its token, shown this once. */
@@ -198,6 +211,7 @@ export const adminOrderResponseSchema = z.strictObject({
     .min(1)
     .nullable()
     .describe("1, 2... pour une commande de renouvellement d'abonnement (« Renouvellement n°1 ») ; null pour toute autre commande"),
+  withdrawal: withdrawalResponseSchema,
 });
 
 export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
@@ -308,6 +322,13 @@ export const contactCreatedResponseSchema = z.strictObject({
   id,
   status: z.enum(CONTACT_STATUSES),
   createdAt: isoDateSchema,
+});
+
+/** POST /api/withdrawals: the one neutral answer, whether an order matched or not. */
+export const withdrawalAcceptedResponseSchema = z.strictObject({
+  message: z
+    .string()
+    .describe("Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »"),
 });
 
 // ---------------------------------------------------------------------------------------------

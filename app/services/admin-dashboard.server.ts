@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { orders, products, subscriptions, users } from "~/db/schema";
 import { countAwaitingPayment, ORDER_PAYMENT_STATUSES, recentOrders } from "./admin-orders.server";
 import { countContactRequests } from "./contacts.server";
+import { listOpenWithdrawals } from "./withdrawals.server";
 
 /**
  * The back office's dashboard: the counts of its cards and the most recent orders (spec: 5).
@@ -58,5 +59,7 @@ export function getDashboard() {
       status: o.status,
       paymentStatus: o.paymentStatus,
     })),
+    /** The withdrawals still to refund, the oldest first, with their refund deadline. */
+    withdrawals: listOpenWithdrawals(),
   };
 }

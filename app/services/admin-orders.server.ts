@@ -9,6 +9,7 @@ import { centsToDecimal } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
 import { getSettings } from "./settings.server";
+import { withdrawalToApi } from "./withdrawals.server";
 
 /**
  * The back office's view of orders: reading, filtering, and the fields an administrator
@@ -329,6 +330,7 @@ export function orderToApi(order: AdminOrderSummary) {
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,
     renewalNumber: order.renewalNumber,
+    withdrawal: withdrawalToApi(order.id),
   };
 }
 

@@ -25,6 +25,8 @@ export const LIMITS = {
   loginDelayPerUsername: { windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 },
   /** Failed subscription cancellations per address (wrong order number or email), 15 minutes. */
   cancelFailuresPerAddress: { windowMs: 15 * MINUTE, max: 10 },
+  /** Online withdrawals that matched no paid order (wrong number or email) per address, 15 minutes. */
+  withdrawalFailuresPerAddress: { windowMs: 15 * MINUTE, max: 10 },
   /** Unknown order numbers looked up per address (API, tracking, confirmation pages together), 10 minutes. */
   orderLookupMissesPerAddress: { windowMs: 10 * MINUTE, max: 20 },
   /** Public writes per address, each form or endpoint counted on its own, per 10 minutes. */
@@ -38,6 +40,7 @@ export const LIMITS = {
 export const loginFailuresByAddress = createRateLimiter({ name: "login-address", ...LIMITS.loginFailuresPerAddress });
 export const loginDelayByUsername = createBackoff({ name: "login-username", ...LIMITS.loginDelayPerUsername });
 export const cancelFailuresByAddress = createRateLimiter({ name: "cancel-address", ...LIMITS.cancelFailuresPerAddress });
+export const withdrawalFailuresByAddress = createRateLimiter({ name: "withdrawal-address", ...LIMITS.withdrawalFailuresPerAddress });
 const orderLookupMisses = createRateLimiter({ name: "order-lookup", ...LIMITS.orderLookupMissesPerAddress });
 
 const publicWrites = {
@@ -99,6 +102,6 @@ export function lookupOrderByNumber<T>(address: string, find: () => T | null | u
 
 /** Forgets every counter (tests). */
 export function resetAllRateLimits() {
-  for (const limiter of [loginFailuresByAddress, loginDelayByUsername, cancelFailuresByAddress, orderLookupMisses]) limiter.clear();
+  for (const limiter of [loginFailuresByAddress, loginDelayByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) limiter.clear();
   for (const { limiter } of Object.values(publicWrites)) limiter.clear();
 }

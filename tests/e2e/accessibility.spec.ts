@@ -16,6 +16,7 @@ const PUBLIC_PAGES: ReadonlyArray<readonly [string, readonly number[]]> = [
   ["/panier", [390, 1280]],
   ["/track-order", [390, 1280]],
   ["/abonnement/resilier", [390, 1280]],
+  ["/retractation", [390, 1280]],
   ["/cgv", [390]],
   ["/mentions-legales", [390]],
   ["/politique-confidentialite", [390]],

@@ -191,6 +191,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
 
   createContactRequest: async () => ({ body: VALID_CONTACT_BODY }),
+  createWithdrawalRequest: async () => ({ body: { orderId: "123456789", email: "camille@example.fr", reason: "Changement d'avis" } }),
 
   adminLogin: async () => ({
     body: { username: "admin", password: "motdepasse-test-1" },

@@ -36,6 +36,7 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   createSubscription: { orderId: 999999999, customerEmail: "camille@example.fr" },
   attachPaymentMethod: { subscriptionId: "sub_inconnu", paymentMethodId: "pm_inconnu", customerEmail: "camille@example.fr" },
   createContactRequest: VALID_CONTACT_BODY,
+  createWithdrawalRequest: { orderId: "123456789", email: "camille@example.fr", reason: "Changement d'avis" },
   adminLogin: { username: "fuzz", password: "mauvais-mot-de-passe" },
   setContactRequestStatus: { status: "lu" },
   createUser: { username: "fuzz.user", email: "fuzz@example.fr", password: "motdepasse-fuzz-1" },

@@ -104,6 +104,8 @@ describe("order_confirmation", () => {
       expect(part).toContain("article L. 221-28, 5° du Code de la consommation");
       expect(part).toContain("Modèle de formulaire de rétractation");
       expect(part).toContain("Je/Nous (*) vous notifie/notifions (*)");
+      expect(part).toContain("Se rétracter du contrat ici");
+      expect(part).toContain(`${PUBLIC_URL}/retractation?commande=${id}`);
       expect(part).toContain(`Conditions générales de vente, version du ${termsVersionLabel(CURRENT_TERMS_VERSION)}`);
       expect(part).not.toContain("/abonnement/resilier");
       expect(part).not.toContain("Votre abonnement");

@@ -16,6 +16,7 @@ const COLUMNS = [
     links: [
       { to: "/livraison", label: "Livraison" },
       { to: "/retours", label: "Retours" },
+      { to: "/retractation", label: "Se rétracter du contrat ici" },
       { to: "/faq", label: "FAQ" },
       { to: "/abonnement/resilier", label: "Résilier mon abonnement" },
       { to: "/contact", label: "Contact" },

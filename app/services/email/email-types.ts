@@ -32,4 +32,6 @@ export type EmailPayloads = {
   shop_new_contact: Record<string, never>;
   /** A renewal coming (the email's order is the subscription's first): which subscription, when (ISO) and how much, as reminded. */
   renewal_reminder: { subscriptionId: number; renewsAt: string; amountCents: number };
+  /** An online withdrawal (the email's order): when it was confirmed (ISO) and the reason given, if any. */
+  withdrawal_ack: { requestedAt: string; reason: string | null };
 };

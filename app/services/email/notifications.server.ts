@@ -62,6 +62,15 @@ export function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number,
   if (to) queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
 }
 
+/**
+ * A withdrawal was recorded (/retractation): its acknowledgement on a durable medium (article
+ * L. 221-21 du Code de la consommation), to the order's email, once per order.
+ */
+export function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["withdrawal_ack"]) {
+  const to = orderEmail(tx, orderId);
+  if (to) queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
+}
+
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
 export function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
   const row = tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).get();

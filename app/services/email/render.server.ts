@@ -15,6 +15,7 @@ import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
 import { shopNewOrderEmail } from "~/emails/ShopNewOrderEmail";
 import { subscriptionCanceledEmail } from "~/emails/SubscriptionCanceledEmail";
 import { TermsDocument } from "~/emails/TermsDocument";
+import { withdrawalAckEmail } from "~/emails/WithdrawalAckEmail";
 import type { EmailContactRequest, EmailContent, EmailOrder, EmailShop } from "~/emails/types";
 import { legalIdentityOf } from "~/lib/company";
 import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
@@ -219,5 +220,10 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       return rendered(shopNewContactEmail({ shop, contact: requireContact(email) }));
     case "renewal_reminder":
       return rendered(renderRenewalReminder(email, shop));
+    case "withdrawal_ack": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "withdrawal_ack");
+      return rendered(withdrawalAckEmail({ shop, order: emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
+    }
   }
 }

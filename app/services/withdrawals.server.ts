@@ -1,0 +1,157 @@
+import { asc, eq, inArray, ne } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orders, withdrawalRequests, type Order, type WithdrawalRequest } from "~/db/schema";
+import { displayName } from "~/lib/names";
+import { paymentReceived } from "~/lib/order-status";
+import { withdrawalDeadline, type WithdrawalDeadline } from "~/lib/withdrawal-deadline";
+import { parseOrderNumber } from "~/schemas/tracking";
+export { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
+import { queueWithdrawalAckEmail } from "./email/notifications.server";
+import { assertNotLimited, withdrawalFailuresByAddress } from "./limits.server";
+
+/**
+ * Online withdrawal from the contract (article L. 221-21 du Code de la consommation, its
+ * « fonctionnalité de rétractation »): the order number and the checkout email are enough.
+ *
+ * The request is recorded, and its acknowledgement queued (outbox, same transaction), only for
+ * a paid order (or one refunded since) whose email matches, whatever its case and spaces. Every
+ * other request (unknown number, wrong email, unpaid order) records nothing and sends nothing,
+ * and the page answers all of them with the same neutral text, so the form tells nobody
+ * whether an order exists. Those that matched nothing are counted per client address
+ * (limits.server.ts): past the limit, a 429 whatever is asked.
+ *
+ * One request per order: a second one records nothing new and sends no second email.
+ */
+
+export const WITHDRAWAL_LIMITED_MESSAGE =
+  "Trop de demandes de rétractation sans commande correspondante ont été envoyées depuis votre connexion.";
+
+/** What happened, for the service's callers and tests only: the page says the neutral text for all three. */
+export type WithdrawalOutcome = "recorded" | "already_recorded" | "no_match";
+
+const normalizeEmail = (email: string | null | undefined) => (email ?? "").trim().toLowerCase();
+
+/** A paid order (or refunded since) whose checkout email is the one typed. */
+function matches(order: Order | undefined, email: string): order is Order {
+  const expected = normalizeEmail(order?.customerEmail);
+  return !!order && paymentReceived(order.paymentStatus) && expected !== "" && expected === normalizeEmail(email);
+}
+
+/**
+ * Records the withdrawal of an order and queues its acknowledgement. Throws a ShopError 429
+ * when this address has sent too many requests that matched nothing.
+ */
+export function requestWithdrawal(
+  input: { orderId: number | string; email: string; reason?: string | null },
+  access: { address?: string; now?: Date } = {},
+): { outcome: WithdrawalOutcome } {
+  const address = access.address ?? "unknown";
+  assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
+  const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
+  const reason = input.reason?.trim() || null;
+  const requestedAt = (access.now ?? new Date()).toISOString();
+
+  const outcome = getDb().transaction((tx): WithdrawalOutcome => {
+    const order =
+      orderId === null || !Number.isSafeInteger(orderId)
+        ? undefined
+        : tx.select().from(orders).where(eq(orders.id, orderId)).get();
+    if (!matches(order, input.email)) return "no_match";
+    const inserted = tx
+      .insert(withdrawalRequests)
+      .values({ orderId: order.id, requestedAt, reason, email: input.email.trim() })
+      .onConflictDoNothing({ target: withdrawalRequests.orderId })
+      .run();
+    if (inserted.changes === 0) return "already_recorded";
+    queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
+    return "recorded";
+  });
+  if (outcome === "no_match") withdrawalFailuresByAddress.hit(address);
+  return { outcome };
+}
+
+export function findWithdrawal(orderId: number): WithdrawalRequest | undefined {
+  return getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).get();
+}
+
+/** The orders among `orderIds` that have a withdrawal request (the orders list's badge). */
+export function ordersWithWithdrawal(orderIds: number[]): Set<number> {
+  if (orderIds.length === 0) return new Set();
+  const rows = getDb()
+    .select({ orderId: withdrawalRequests.orderId })
+    .from(withdrawalRequests)
+    .where(inArray(withdrawalRequests.orderId, orderIds))
+    .all();
+  return new Set(rows.map((r) => r.orderId));
+}
+
+export type AdminWithdrawal = {
+  requestedAt: string;
+  reason: string | null;
+  email: string;
+  /** Whether the order is refunded in full (the request is then settled). */
+  refunded: boolean;
+} & WithdrawalDeadline;
+
+/** The back office's view of an order's withdrawal (null: none), its refund deadline counted at `now`. */
+export function adminWithdrawal(orderId: number, now: Date = new Date()): AdminWithdrawal | null {
+  const row = getDb()
+    .select({ request: withdrawalRequests, paymentStatus: orders.paymentStatus })
+    .from(withdrawalRequests)
+    .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
+    .where(eq(withdrawalRequests.orderId, orderId))
+    .get();
+  if (!row) return null;
+  const { requestedAt, reason, email } = row.request;
+  return { requestedAt, reason, email, refunded: row.paymentStatus === "refunded", ...withdrawalDeadline(requestedAt, now) };
+}
+
+export type OpenWithdrawal = { orderId: number; customer: string; email: string; requestedAt: string } & WithdrawalDeadline;
+
+/** The requests still to refund (their order is not refunded in full), the oldest first: the dashboard's list. */
+export function listOpenWithdrawals(now: Date = new Date()): OpenWithdrawal[] {
+  return getDb()
+    .select({
+      orderId: withdrawalRequests.orderId,
+      requestedAt: withdrawalRequests.requestedAt,
+      email: withdrawalRequests.email,
+      customerName: orders.customerName,
+      customerFirstName: orders.customerFirstName,
+      customerLastName: orders.customerLastName,
+      customerEmail: orders.customerEmail,
+    })
+    .from(withdrawalRequests)
+    .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
+    .where(ne(orders.paymentStatus, "refunded"))
+    .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
+    .all()
+    .map((r) => ({
+      orderId: r.orderId,
+      customer:
+        displayName({ firstName: r.customerFirstName, lastName: r.customerLastName }) ||
+        r.customerName?.trim() ||
+        r.customerEmail ||
+        r.email,
+      email: r.customerEmail || r.email,
+      requestedAt: r.requestedAt,
+      ...withdrawalDeadline(r.requestedAt, now),
+    }));
+}
+
+/** The withdrawal in the JSON API's order (null: none). */
+export function withdrawalToApi(orderId: number, now: Date = new Date()) {
+  const found = adminWithdrawal(orderId, now);
+  if (!found) return null;
+  return {
+    requestedAt: new Date(found.requestedAt).toISOString(),
+    reason: found.reason,
+    email: found.email,
+    refundDeadline: found.deadline,
+    daysLeft: found.daysLeft,
+  };
+}
+
+/** For tests. */
+export function resetWithdrawalRateLimit() {
+  withdrawalFailuresByAddress.clear();
+}
