@@ -45,6 +45,13 @@ export const SITE_PAGES: SearchEntry[] = [
   },
   {
     kind: "page",
+    title: "Rétractation : se rétracter du contrat en ligne",
+    summary: "Exercez votre droit de rétractation en ligne, dans les 14 jours suivant la réception, avec votre numéro de commande et votre email.",
+    href: "/retractation",
+    keywords: "retractation retracter renoncer annuler commande droit de retractation formulaire 14 jours",
+  },
+  {
+    kind: "page",
     title: "Questions fréquentes",
     summary: "Les réponses à vos questions sur le masque, la commande, la livraison et l'abonnement.",
     href: "/faq",

@@ -99,6 +99,11 @@ describe("search", () => {
     expect(search("xylophone")).toEqual([]);
   });
 
+  it("finds the online withdrawal for « rétractation » and « rétracter »", () => {
+    expect(search("rétractation")[0]).toMatchObject({ kind: "page", href: "/retractation" });
+    expect(search("se retracter").map((r) => r.href)).toContain("/retractation");
+  });
+
   it("searches the product under the name given by the catalog", () => {
     const index = buildSearchIndex({ id: 1, name: "Masque Velours Rosé", description: "Un soin doux." });
     expect(search("velours", index)[0]).toMatchObject({ kind: "produit", href: "/product/1" });
@@ -112,7 +117,7 @@ describe("index", () => {
     expect(SEARCH_INDEX.filter((e) => e.kind === "pack").map((e) => e.title)).toEqual(SPEC_PACKS.map((p) => p.name));
     expect(SEARCH_INDEX.filter((e) => e.kind === "question").map((e) => e.title)).toEqual(ALL_FAQ.map((f) => f.question));
     expect(SEARCH_INDEX.filter((e) => e.kind === "page").map((e) => e.href).sort()).toEqual(
-      ["/abonnement/resilier", "/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/track-order"],
+      ["/abonnement/resilier", "/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/retractation", "/track-order"],
     );
     expect(SITE_PAGES.every((p) => p.summary.length > 20)).toBe(true);
   });
