@@ -206,7 +206,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: [
       { name: "view", description: "orders (par défaut) : commandes payées ou remboursées ; unpaid : paniers en attente de paiement ; all : tout", schema: { type: "string", enum: ["orders", "unpaid", "all"] } },
       { name: "status", description: "Filtre de préparation", schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] } },
-      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded"] } },
+      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded", "partially_refunded"] } },
       { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
     ],
     success: { status: 200, description: "Les commandes", schema: adminOrderListResponseSchema },

@@ -108,7 +108,7 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 // Orders
 
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
-const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
+const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded, partially_refunded");
 const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
 const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 

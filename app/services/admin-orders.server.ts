@@ -21,7 +21,7 @@ import { getSettings } from "./settings.server";
  */
 
 /** The payment states of an order proper, and of a checkout awaiting its payment. */
-export const ORDER_PAYMENT_STATUSES: PaymentStatus[] = ["paid", "refunded"];
+export const ORDER_PAYMENT_STATUSES: PaymentStatus[] = ["paid", "partially_refunded", "refunded"];
 export const AWAITING_PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "failed"];
 
 const UNKNOWN_CUSTOMER = "Client inconnu";
@@ -254,7 +254,8 @@ const NOT_PAID_TRACKING_MESSAGE = "Paiement non reçu : un numéro de suivi ne s
 
 /** Why a fulfilment step cannot be taken on an order in this payment state (null: it can). */
 export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
-  if (paymentStatus === "paid") return null;
+  // A partial refund leaves the order to prepare and ship.
+  if (paymentStatus === "paid" || paymentStatus === "partially_refunded") return null;
   return paymentStatus === "refunded" ? REFUNDED_MESSAGE : NOT_PAID_MESSAGE;
 }
 
@@ -291,7 +292,7 @@ export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean 
     if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
 
     const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
-    if (after.status === "shipped" && before.status !== "shipped" && after.paymentStatus === "paid") {
+    if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
       queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }
     return true;
