@@ -15,6 +15,8 @@ import {
   emailListResponseSchema,
   emailResponseSchema,
   openApiDocumentResponseSchema,
+  orderRefundsResponseSchema,
+  refundCreatedResponseSchema,
   orderItemListResponseSchema,
   orderUpdateResponseSchema,
   paymentConfirmResponseSchema,
@@ -44,6 +46,7 @@ import {
 } from "~/schemas/payments";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
+import { refundSchema } from "~/schemas/refund";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
@@ -614,6 +617,43 @@ export const API_OPERATIONS: ApiOperation[] = [
     success: { status: 200, description: "L'abonnement après la résiliation", schema: subscriptionResponseSchema },
     errors: {
       409: "Abonnement déjà résilié (`code` subscription_canceled) ou en attente de son premier paiement (`code` subscription_incomplete)",
+      503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/admin/orders/{id}/refunds",
+    file: "app/routes/api.admin.orders.$id.refunds.ts",
+    operationId: "listOrderRefunds",
+    summary: "Les remboursements d'une commande, le montant remboursé et ce qui reste à rembourser",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    success: { status: 200, description: "La commande (vue de l'administration, avec son montant remboursé `refunded`) et ses remboursements, les plus anciens d'abord", schema: orderRefundsResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/orders/{id}/refunds",
+    file: "app/routes/api.admin.orders.$id.refunds.ts",
+    operationId: "refundOrder",
+    summary: "Rembourse une commande payée, en partie ou en totalité, par Stripe",
+    description:
+      "`amount` est un montant en euros (« 12.50 » ou « 12,50 ») ; absent ou null : tout ce qui reste à rembourser. `reason` (200 caractères au plus) est obligatoire. " +
+      "Le montant est d'abord réservé, puis remboursé chez Stripe sur la carte du paiement ; un avoir de ce montant est émis et le client reçoit un email. " +
+      "La commande devient « Partiellement remboursée » (`partially_refunded`) ou « Remboursée » (`refunded`). " +
+      "Une même clé (en-tête `Idempotency-Key` ou champ `idempotencyKey`, 8 à 100 caractères parmi lettres, chiffres, - et _) ne rembourse qu'une fois : " +
+      "la rejouer renvoie le premier remboursement (200, `replayed: true`).",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    body: refundSchema,
+    success: { status: 201, description: "Le remboursement, et l'état de la commande après lui", schema: refundCreatedResponseSchema },
+    errors: {
+      404: "Commande introuvable",
+      409:
+        "Commande non payée (`order_not_paid`), déjà entièrement remboursée (`order_refunded`), plus rien à rembourser (`nothing_to_refund`), " +
+        "payée par abonnement (`refund_unavailable`), clé déjà utilisée pour une autre commande ou pour un remboursement échoué, ou remboursement refusé par Stripe (`refund_refused` : rien n'est remboursé)",
+      422: "Montant ou motif invalides, ou montant supérieur à ce qui reste à rembourser (`amount_too_large`, le montant restant dans le message)",
       503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
     },
   },

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
-import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { parseIdOrNull } from "~/lib/ids";
 import { ShopError } from "~/lib/shop-error";
@@ -55,6 +55,8 @@ const LIST_COLUMNS = {
   subscriptionId: orders.subscriptionId,
   userUsername: users.username,
   userPhone: users.phone,
+  /** The refunds that succeeded (services/payments/refunds.server.ts), in cents. */
+  refundedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`,
 };
 
 type ListRow = {
@@ -84,6 +86,7 @@ type ListRow = {
   subscriptionId: number | null;
   userUsername: string | null;
   userPhone: string | null;
+  refundedCents: number;
 };
 
 type AdminOrderSummary = ReturnType<typeof toSummary>;
@@ -111,6 +114,7 @@ function toSummary(row: ListRow) {
     subtotalCents: row.subtotalCents,
     shippingCents: row.shippingCents,
     totalCents: row.totalCents,
+    refundedCents: row.refundedCents ?? 0,
     userId: row.userId,
     customer: customerLabel(row),
     email: row.customerEmail || null,
@@ -314,6 +318,7 @@ export function orderToApi(order: AdminOrderSummary) {
     subtotal: centsToDecimal(order.subtotalCents),
     shipping: centsToDecimal(order.shippingCents),
     total: centsToDecimal(order.totalCents),
+    refunded: centsToDecimal(order.refundedCents),
     userId: order.userId,
     customerName: order.customer,
     customerEmail: order.email,

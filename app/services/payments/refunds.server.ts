@@ -6,6 +6,7 @@ import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal, formatPrice } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
+import { REFUND_REASON_MAX } from "~/schemas/refund";
 import type { DbOrTx } from "~/services/customers.server";
 import { isStripeError, toShopError } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
@@ -27,7 +28,6 @@ import { findOrder, findOrderByPaymentIntent, settleRefundIn, succeededRefundCen
 
 export const STRIPE_ACTOR = "Stripe";
 export const STRIPE_REFUND_REASON = "Remboursement effectué depuis Stripe";
-export const REFUND_REASON_MAX = 200;
 
 export const REFUND_STATUS_LABELS: Record<RefundStatus, string> = {
   pending: "En cours",
@@ -42,17 +42,12 @@ const NO_PAYMENT_INTENT_MESSAGE =
   "Cette commande a été payée par abonnement : son remboursement se fait depuis le tableau de bord Stripe, il apparaîtra ici automatiquement.";
 const REASON_MESSAGE = "Indiquez le motif du remboursement.";
 const REASON_TOO_LONG_MESSAGE = `Le motif ne doit pas dépasser ${REFUND_REASON_MAX} caractères.`;
-const AMOUNT_POSITIVE_MESSAGE = "Le montant à rembourser doit être supérieur à 0,00 €.";
+const AMOUNT_POSITIVE_MESSAGE = "Le montant à rembourser doit être supérieur à 0,00€.";
 const KEY_OTHER_ORDER_MESSAGE = "Cette demande de remboursement a déjà servi pour une autre commande : rechargez la page.";
 const STRIPE_REFUSED_MESSAGE = "Stripe a refusé ce remboursement : aucun montant n'a été remboursé. Vérifiez le paiement dans le tableau de bord Stripe.";
 const STRIPE_TOO_LARGE_MESSAGE = "Stripe indique que ce montant dépasse ce qu'il reste à rembourser sur ce paiement : aucun montant n'a été remboursé.";
 
-/** 12,50 € (the refund messages' style: a space before the euro sign). */
-function euros(cents: number): string {
-  return formatPrice(cents).replace("€", " €");
-}
-
-export const amountTooLargeMessage = (remainingCents: number) => `Le montant dépasse ce qu'il reste à rembourser (${euros(remainingCents)}).`;
+export const amountTooLargeMessage = (remainingCents: number) => `Le montant dépasse ce qu'il reste à rembourser (${formatPrice(remainingCents)}).`;
 
 /** Who makes a refund from the back office: the administrator, by id and as named then. */
 export type RefundActor = { userId: number | null; name: string };
@@ -202,7 +197,7 @@ function refusalOf(error: unknown): ShopError {
   if (known) return known;
   const code = isStripeError(error) ? error.code : undefined;
   if (code === "charge_already_refunded" || code === "amount_too_large") return new ShopError(409, "refund_refused", STRIPE_TOO_LARGE_MESSAGE, { field: "amount" });
-  return new ShopError(402, "refund_refused", STRIPE_REFUSED_MESSAGE);
+  return new ShopError(409, "refund_refused", STRIPE_REFUSED_MESSAGE);
 }
 
 /**
@@ -233,7 +228,7 @@ function failureMessageOf(reason: string | null | undefined): string {
 /**
  * Refunds the order, in part or in full (all that remains by default). Throws a French ShopError:
  * 404 unknown order, 409 unpaid or already refunded order, 422 bad amount (more than what remains,
- * with that amount) or reason, 402/409/503 when Stripe refuses or cannot be reached (the
+ * with that amount) or reason, 409/503 when Stripe refuses or cannot be reached (the
  * reservation is then released).
  */
 export async function refundOrder(request: RefundRequest): Promise<RefundResult> {
