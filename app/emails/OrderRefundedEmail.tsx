@@ -40,7 +40,11 @@ function OrderRefundedEmail(data: OrderRefundedData) {
   const { shop, order } = data;
   const f = facts(data);
   return (
-    <EmailLayout shop={shop} title={orderRefundedSubject(order)} preheader={`${formatPrice(data.amountCents)} remboursés sur votre carte.`}>
+    <EmailLayout
+      shop={shop}
+      title={orderRefundedSubject(order)}
+      preheader={`${formatPrice(data.amountCents)} remboursés sur votre carte.`}
+    >
       <Heading>Votre remboursement</Heading>
       <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
       <Paragraph>{f.summary}</Paragraph>

@@ -26,7 +26,11 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const body = await readJsonBody(request, refundSchema);
     const header = request.headers.get("Idempotency-Key")?.trim();
     if (header && !/^[A-Za-z0-9_-]{8,100}$/.test(header)) {
-      throw new ShopError(400, "invalid_idempotency_key", "En-tête Idempotency-Key invalide : 8 à 100 lettres, chiffres, tirets ou soulignés.");
+      throw new ShopError(
+        400,
+        "invalid_idempotency_key",
+        "En-tête Idempotency-Key invalide : 8 à 100 lettres, chiffres, tirets ou soulignés.",
+      );
     }
     const { refund, replayed } = await refundOrder({
       orderId: id,

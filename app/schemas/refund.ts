@@ -47,3 +47,12 @@ export const refundSchema = z.object({
 });
 
 export type RefundInput = z.output<typeof refundSchema>;
+
+/** The back office's « Rembourser » form: the same fields, its key always sent, and the refund confirmed. */
+export const refundFormSchema = refundSchema.extend({
+  idempotencyKey: z
+    .string({ error: KEY_MESSAGE })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{8,100}$/, KEY_MESSAGE),
+  confirm: z.literal("on", { error: "Cochez la case pour confirmer le remboursement." }),
+});

@@ -44,15 +44,23 @@ const REASON_MESSAGE = "Indiquez le motif du remboursement.";
 const REASON_TOO_LONG_MESSAGE = `Le motif ne doit pas dépasser ${REFUND_REASON_MAX} caractères.`;
 const AMOUNT_POSITIVE_MESSAGE = "Le montant à rembourser doit être supérieur à 0,00€.";
 const KEY_OTHER_ORDER_MESSAGE = "Cette demande de remboursement a déjà servi pour une autre commande : rechargez la page.";
-const STRIPE_REFUSED_MESSAGE = "Stripe a refusé ce remboursement : aucun montant n'a été remboursé. Vérifiez le paiement dans le tableau de bord Stripe.";
-const STRIPE_TOO_LARGE_MESSAGE = "Stripe indique que ce montant dépasse ce qu'il reste à rembourser sur ce paiement : aucun montant n'a été remboursé.";
+const STRIPE_REFUSED_MESSAGE =
+  "Stripe a refusé ce remboursement : aucun montant n'a été remboursé. Vérifiez le paiement dans le tableau de bord Stripe.";
+const STRIPE_TOO_LARGE_MESSAGE =
+  "Stripe indique que ce montant dépasse ce qu'il reste à rembourser sur ce paiement : aucun montant n'a été remboursé.";
 
-export const amountTooLargeMessage = (remainingCents: number) => `Le montant dépasse ce qu'il reste à rembourser (${formatPrice(remainingCents)}).`;
+export const amountTooLargeMessage = (remainingCents: number) =>
+  `Le montant dépasse ce qu'il reste à rembourser (${formatPrice(remainingCents)}).`;
 
 /** Who makes a refund from the back office: the administrator, by id and as named then. */
 export type RefundActor = { userId: number | null; name: string };
 
-export function refundActorOf(admin: { id: number; username: string; firstName?: string | null; lastName?: string | null }): RefundActor {
+export function refundActorOf(admin: {
+  id: number;
+  username: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}): RefundActor {
   return { userId: admin.id, name: displayName(admin) ?? admin.username };
 }
 
@@ -94,7 +102,11 @@ export function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">
 export function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "paymentStatus">) {
   const db = getDb();
   const rows = listOrderRefunds(order.id, db);
-  const notes = db.select({ refundId: invoices.refundId, number: invoices.number }).from(invoices).where(eq(invoices.orderId, order.id)).all();
+  const notes = db
+    .select({ refundId: invoices.refundId, number: invoices.number })
+    .from(invoices)
+    .where(eq(invoices.orderId, order.id))
+    .all();
   const refundedCents = succeededRefundCents(db, order.id);
   return {
     refunds: rows.map((r) => ({
@@ -137,7 +149,8 @@ export function refundToApi(refund: OrderRefundView) {
 
 function assertRefundable(order: Order) {
   if (order.paymentStatus === "refunded") throw new ShopError(409, "order_refunded", ALREADY_REFUNDED_MESSAGE);
-  if (order.paymentStatus !== "paid" && order.paymentStatus !== "partially_refunded") throw new ShopError(409, "order_not_paid", NOT_PAID_MESSAGE);
+  if (order.paymentStatus !== "paid" && order.paymentStatus !== "partially_refunded")
+    throw new ShopError(409, "order_not_paid", NOT_PAID_MESSAGE);
   if (!order.stripePaymentIntentId) throw new ShopError(409, "refund_unavailable", NO_PAYMENT_INTENT_MESSAGE);
 }
 
@@ -150,7 +163,11 @@ function reserve(request: RefundRequest, reason: string): { refund: Refund; repl
     if (previous) {
       if (previous.orderId !== order.id) throw new ShopError(409, "idempotency_key_reused", KEY_OTHER_ORDER_MESSAGE);
       if (previous.status === "failed") {
-        throw new ShopError(409, "refund_failed", `Ce remboursement a déjà échoué : ${previous.failureMessage ?? STRIPE_REFUSED_MESSAGE} Rechargez la page pour en faire un nouveau.`);
+        throw new ShopError(
+          409,
+          "refund_failed",
+          `Ce remboursement a déjà échoué : ${previous.failureMessage ?? STRIPE_REFUSED_MESSAGE} Rechargez la page pour en faire un nouveau.`,
+        );
       }
       return { refund: previous, replayed: true, paymentIntentId: order.stripePaymentIntentId ?? "" };
     }
@@ -158,7 +175,8 @@ function reserve(request: RefundRequest, reason: string): { refund: Refund; repl
     const remaining = remainingRefundableCents(order, tx);
     if (remaining <= 0) throw new ShopError(409, "nothing_to_refund", NOTHING_LEFT_MESSAGE);
     const amount = request.amountCents ?? remaining;
-    if (!Number.isInteger(amount) || amount <= 0) throw new ShopError(422, "invalid_amount", AMOUNT_POSITIVE_MESSAGE, { field: "amount" });
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new ShopError(422, "invalid_amount", AMOUNT_POSITIVE_MESSAGE, { field: "amount" });
     if (amount > remaining) throw new ShopError(422, "amount_too_large", amountTooLargeMessage(remaining), { field: "amount" });
     const refund = tx
       .insert(refunds)
@@ -196,7 +214,8 @@ function refusalOf(error: unknown): ShopError {
   const known = toShopError(error);
   if (known) return known;
   const code = isStripeError(error) ? error.code : undefined;
-  if (code === "charge_already_refunded" || code === "amount_too_large") return new ShopError(409, "refund_refused", STRIPE_TOO_LARGE_MESSAGE, { field: "amount" });
+  if (code === "charge_already_refunded" || code === "amount_too_large")
+    return new ShopError(409, "refund_refused", STRIPE_TOO_LARGE_MESSAGE, { field: "amount" });
   return new ShopError(409, "refund_refused", STRIPE_REFUSED_MESSAGE);
 }
 
@@ -212,7 +231,11 @@ function recordStripeAnswer(refundId: number, stripeRefund: Pick<Stripe.Refund, 
     const next = before.stripeRefundId === stripeRefund.id && before.status !== "pending" ? before.status : status;
     const refund = tx
       .update(refunds)
-      .set({ stripeRefundId: stripeRefund.id, status: next, failureMessage: next === "failed" ? failureMessageOf(stripeRefund.failure_reason) : before.failureMessage })
+      .set({
+        stripeRefundId: stripeRefund.id,
+        status: next,
+        failureMessage: next === "failed" ? failureMessageOf(stripeRefund.failure_reason) : before.failureMessage,
+      })
       .where(eq(refunds.id, refundId))
       .returning()
       .get();
@@ -234,7 +257,8 @@ function failureMessageOf(reason: string | null | undefined): string {
 export async function refundOrder(request: RefundRequest): Promise<RefundResult> {
   const reason = checkReason(request.reason);
   const idempotencyKey = request.idempotencyKey.trim();
-  if (!idempotencyKey) throw new ShopError(422, "invalid_idempotency_key", "La demande de remboursement n'a pas de clé : rechargez la page.");
+  if (!idempotencyKey)
+    throw new ShopError(422, "invalid_idempotency_key", "La demande de remboursement n'a pas de clé : rechargez la page.");
   const { refund, replayed, paymentIntentId } = reserve({ ...request, idempotencyKey }, reason);
   if (replayed) return { refund, order: findOrder(refund.orderId)!, replayed };
 
@@ -242,12 +266,20 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
   try {
     const stripe = await getStripe();
     created = await stripe.refunds.create(
-      { payment_intent: paymentIntentId, amount: refund.amountCents, metadata: { orderId: String(refund.orderId), refundId: String(refund.id) } },
+      {
+        payment_intent: paymentIntentId,
+        amount: refund.amountCents,
+        metadata: { orderId: String(refund.orderId), refundId: String(refund.id) },
+      },
       { idempotencyKey: `refund-${idempotencyKey}` },
     );
   } catch (error) {
     const refusal = refusalOf(error);
-    getDb().update(refunds).set({ status: "failed", failureMessage: refusal.message }).where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending"))).run();
+    getDb()
+      .update(refunds)
+      .set({ status: "failed", failureMessage: refusal.message })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
+      .run();
     throw refusal;
   }
   const recorded = recordStripeAnswer(refund.id, created);
@@ -285,7 +317,12 @@ export function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLi
     if (known.stripeRefundId === stripeRefund.id && known.status === status) return false;
     const refund = tx
       .update(refunds)
-      .set({ stripeRefundId: stripeRefund.id, status, failureMessage: failureMessage ?? known.failureMessage, amountCents: known.stripeRefundId ? known.amountCents : stripeRefund.amount })
+      .set({
+        stripeRefundId: stripeRefund.id,
+        status,
+        failureMessage: failureMessage ?? known.failureMessage,
+        amountCents: known.stripeRefundId ? known.amountCents : stripeRefund.amount,
+      })
       .where(eq(refunds.id, known.id))
       .returning()
       .get();
