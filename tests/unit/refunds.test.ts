@@ -11,6 +11,10 @@ import { refundOrder, type RefundActor } from "~/services/payments/refunds.serve
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { getConfig } from "~/config.server";
 import { getStripe } from "~/services/stripe.server";
+import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
+import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
+import { orderLinkKey } from "~/services/order-link.server";
+import { ordersCsv } from "~/services/order-export.server";
 import { newRefundableOrderId } from "../helpers/api-fixtures";
 import { formRequest, getRequest, jsonRequest } from "../helpers/requests";
 import { adminCookie } from "./admin-helpers";
@@ -171,6 +175,25 @@ describe("refunds from the back office", () => {
     expect(notes[1].document.totals).toEqual({ excludingCents: 1325, vatCents: 265, includingCents: 1590 });
     expect(Number(notes[1].number.slice(-6))).toBe(Number(notes[0].number.slice(-6)) + 1);
     expect(refundEmails(orderId)).toHaveLength(2);
+
+    // The customer's invoice lists both refunds, each with its credit note, which opens by its number.
+    const key = orderLinkKey(orderId);
+    const page = await (
+      await customerInvoiceLoader(routeArgs(getRequest(`/facture/${orderId}?cle=${key}`), { id: String(orderId) }))
+    ).json();
+    expect(page.refunds.map((r) => [r.amountCents, r.creditNoteNumber])).toEqual([
+      [1000, notes[0].number],
+      [1590, notes[1].number],
+    ]);
+    const firstNote = await (
+      await customerCreditNoteLoader(routeArgs(getRequest(page.refunds[0].creditNotePath!), { id: String(orderId) }))
+    ).json();
+    expect(firstNote.document).toMatchObject({ kind: "credit_note", number: notes[0].number });
+
+    // The CSV export gives the refunded amount and the refund state.
+    const csv = ordersCsv({ q: String(orderId) });
+    expect(csv.split("\r\n")[0]).toContain('"Total";"Remboursé";"Remboursement"');
+    expect(csv).toContain('"25,90";"25,90";"Total"');
 
     // Every refund event again (as Stripe retries), and the charge's event under a new id: nothing more.
     for (const event of eventsAbout(orderId))
