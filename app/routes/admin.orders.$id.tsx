@@ -211,7 +211,7 @@ export default function AdminOrderDetail() {
             </dl>
           </Card>
 
-          <OrderRefunds orderId={order.id} totalCents={order.totalCents} {...refunds} refundKey={refundKey} lastResult={refundReply(data)} />
+          <OrderRefunds key={refundKey} orderId={order.id} totalCents={order.totalCents} {...refunds} refundKey={refundKey} lastResult={refundReply(data)} />
 
           <Card title="Suivi de la commande">
             <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />

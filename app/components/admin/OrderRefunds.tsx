@@ -35,7 +35,8 @@ function eurosField(cents: number): string {
 /**
  * The refunds of an order on its back-office page: what was refunded (date, amount, by whom,
  * Stripe's id, status, credit note) and, while something remains to refund on a paid order, the
- * « Rembourser » form (a plain form post, its key drawn when the page was rendered).
+ * « Rembourser » form (a plain form post, its key drawn when the page was rendered). The page
+ * mounts it again for each new key, so that after a refund it starts from what remains.
  */
 export function OrderRefunds({
   orderId,
@@ -61,7 +62,7 @@ export function OrderRefunds({
   const [form, fields] = useForm({
     id: `refund-${orderId}`,
     lastResult,
-    defaultValue: { amount: eurosField(remainingCents), reason: "", idempotencyKey: refundKey },
+    defaultValue: { amount: eurosField(remainingCents), reason: "" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: refundFormSchema }),
@@ -118,7 +119,8 @@ export function OrderRefunds({
         <Form method="post" {...getFormProps(form)} className="space-y-3 border-t border-slate-200 pt-4">
           <h3 className="font-semibold">Rembourser</h3>
           <input type="hidden" name="intent" value="refund" />
-          <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
+          {/* The page's key, never the one of a previous submission: a new page (after a refund) draws a new one. */}
+          <input type="hidden" name={fields.idempotencyKey.name} value={refundKey} />
           {form.errors?.length ? (
             <p id={form.errorId} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
               {form.errors.join(" ")}
