@@ -346,7 +346,7 @@ export type InvoiceDocument = {
   invoiceNumber?: string;
   invoiceIssuedAt?: string;
   /** A credit note of a refund: the amount refunded (including VAT) and why. */
-  refund?: { amountCents: number; reason: string };
+  refund?: { amountCents: number; reason: string; partial: boolean };
 };
 
 /**

@@ -180,7 +180,7 @@ export function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Da
     totals: vatTotals(lines),
     invoiceNumber: invoice.number,
     invoiceIssuedAt: invoice.issuedAt,
-    refund: { amountCents: refund.amountCents, reason: refund.reason },
+    refund: { amountCents: refund.amountCents, reason: refund.reason, partial: refund.amountCents !== invoice.totalIncludingCents },
   };
   return insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
 }
