@@ -39,8 +39,7 @@ export const refundSchema = z.object({
     .min(1, REASON_MESSAGE)
     .max(REFUND_REASON_MAX, `Le motif ne doit pas dépasser ${REFUND_REASON_MAX} caractères.`),
   /** One per form shown (or API request): a double submit or a replay refunds once. */
-  idempotencyKey: z
-    .string({ error: KEY_MESSAGE })
+  idempotencyKey: safeText({ error: KEY_MESSAGE })
     .trim()
     .regex(/^[A-Za-z0-9_-]{8,100}$/, KEY_MESSAGE)
     .optional(),
@@ -50,8 +49,7 @@ export type RefundInput = z.output<typeof refundSchema>;
 
 /** The back office's « Rembourser » form: the same fields, its key always sent, and the refund confirmed. */
 export const refundFormSchema = refundSchema.extend({
-  idempotencyKey: z
-    .string({ error: KEY_MESSAGE })
+  idempotencyKey: safeText({ error: KEY_MESSAGE })
     .trim()
     .regex(/^[A-Za-z0-9_-]{8,100}$/, KEY_MESSAGE),
   confirm: z.literal("on", { error: "Cochez la case pour confirmer le remboursement." }),
