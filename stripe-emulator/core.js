@@ -477,6 +477,11 @@ export class StripeEmulatorCore {
       (!params.status || i.status === params.status)));
     add("POST", "/v1/invoices/:id/pay", ({ args, params }) => this.#render(this.payInvoice(args[0], params), params));
     add("GET", "/v1/charges/:id", ({ args, params }) => this.#render(this.#get(args[0], "charge"), params));
+    // Refunds
+    add("POST", "/v1/refunds", ({ params }) => this.#render(this.createRefund(params), params));
+    add("GET", "/v1/refunds/:id", ({ args, params }) => this.#render(this.#get(args[0], "refund"), params));
+    add("GET", "/v1/refunds", ({ params }) => this.#list("/v1/refunds", "refund", params, (r) =>
+      (!params.charge || r.charge === params.charge) && (!params.payment_intent || r.payment_intent === params.payment_intent)));
     // Events
     add("GET", "/v1/events/:id", ({ args }) => structuredClone(this.#get(args[0], "event")));
     add("GET", "/v1/events", ({ params }) => {
@@ -492,6 +497,8 @@ export class StripeEmulatorCore {
     add("POST", "/v1/test_helpers/test_clocks/:id/advance", ({ args, params }) => this.#render(this.advanceTestClock(args[0], params), params));
     // Emulator-only helpers (not part of Stripe's API): a renewal now, whatever the time.
     add("POST", "/v1/test_helpers/emulator/subscriptions/:id/renew", ({ args, params }) => this.#render(this.renewSubscription(args[0]), params));
+    // Emulator-only: the card's bank sends a refund back (it fails after it succeeded), `failure_reason` optional.
+    add("POST", "/v1/test_helpers/emulator/refunds/:id/fail", ({ args, params }) => this.#render(this.failRefund(args[0], params), params));
     return routes;
   }
 
@@ -1088,6 +1095,9 @@ export class StripeEmulatorCore {
       payment_intent: pi.id,
       payment_method: pm.id,
       billing_details: pm.billing_details,
+      amount_refunded: 0,
+      refunded: false,
+      refunds: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
       status: outcome ? "failed" : "succeeded",
       failure_code: outcome?.code ?? null,
       failure_message: outcome?.message ?? null,
@@ -1145,6 +1155,113 @@ export class StripeEmulatorCore {
     pi.cancellation_reason = params.cancellation_reason || null;
     this.#emit("payment_intent.canceled", pi);
     return pi;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Refunds
+
+  /**
+   * `POST /v1/refunds`: refunds a succeeded charge, given by `charge` or by its `payment_intent`,
+   * in part (`amount`) or all that remains (the default). Like Stripe, a refund larger than what
+   * remains is refused (`charge_already_refunded` once nothing remains, else `amount_too_large`).
+   * The refund succeeds at once; `refund.created` then `charge.refunded` are sent.
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  createRefund(params) {
+    if (!params.charge && !params.payment_intent) {
+      throw invalid("One of the following params should be provided for this request: payment_intent or charge.", { code: "parameter_missing" });
+    }
+    /** @type {StripeObject} */
+    let charge;
+    if (params.charge) {
+      charge = this.#get(params.charge, "charge");
+      if (params.payment_intent && charge.payment_intent !== params.payment_intent) {
+        throw invalid(`The charge ${charge.id} does not belong to the PaymentIntent ${params.payment_intent}.`, { param: "charge" });
+      }
+    } else {
+      const pi = this.#get(params.payment_intent, "payment_intent");
+      if (pi.status !== "succeeded" || !pi.latest_charge) {
+        throw invalid(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, { code: "charge_not_refundable", param: "payment_intent" });
+      }
+      charge = this.#get(pi.latest_charge, "charge");
+    }
+    if (charge.status !== "succeeded") {
+      throw invalid(`Charge ${charge.id} has not succeeded: it cannot be refunded.`, { code: "charge_not_refundable", param: "charge" });
+    }
+    const remaining = charge.amount - charge.amount_refunded;
+    if (remaining <= 0) {
+      throw invalid(`Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded", charge: charge.id });
+    }
+    const amount = params.amount === undefined || params.amount === "" ? remaining : requireInt(params.amount, "amount", { min: 1 });
+    if (amount > remaining) {
+      const money = (/** @type {number} */ cents) => `€${(cents / 100).toFixed(2)}`;
+      throw invalid(`Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(remaining)})`, { code: "amount_too_large", param: "amount" });
+    }
+    const reasons = ["duplicate", "fraudulent", "requested_by_customer"];
+    if (params.reason && !reasons.includes(String(params.reason))) {
+      throw invalid(`Invalid reason: must be one of ${reasons.join(", ")}`, { param: "reason" });
+    }
+    const refund = this.#put({
+      id: this.#id("re"),
+      object: "refund",
+      amount,
+      balance_transaction: null,
+      charge: charge.id,
+      created: this.now(charge.customer),
+      currency: charge.currency,
+      destination_details: null,
+      failure_reason: null,
+      metadata: metadataParam(params.metadata),
+      payment_intent: charge.payment_intent ?? null,
+      reason: params.reason || null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: "succeeded",
+      transfer_reversal: null,
+      _customer: charge.customer,
+    });
+    const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
+    charge.amount_refunded += amount;
+    charge.refunded = charge.amount_refunded >= charge.amount;
+    this.#syncChargeRefunds(charge);
+    this.#emit("refund.created", refund);
+    this.#emit("charge.refunded", charge, previous);
+    return refund;
+  }
+
+  /**
+   * Emulator-only: a refund that succeeded comes back failed (the card was closed): its amount is
+   * no longer refunded on the charge; `refund.updated` and `refund.failed` are sent.
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  failRefund(id, params) {
+    const refund = this.#get(id, "refund");
+    if (refund.status === "failed" || refund.status === "canceled") {
+      throw invalid(`Refund ${refund.id} has already failed.`, { param: "id" });
+    }
+    const charge = this.#get(refund.charge, "charge");
+    const previous = { status: refund.status, failure_reason: refund.failure_reason };
+    refund.status = "failed";
+    refund.failure_reason = params.failure_reason || "expired_or_canceled_card";
+    charge.amount_refunded = Math.max(charge.amount_refunded - refund.amount, 0);
+    charge.refunded = charge.amount_refunded >= charge.amount;
+    this.#syncChargeRefunds(charge);
+    this.#emit("refund.updated", refund, previous);
+    this.#emit("refund.failed", refund);
+    return refund;
+  }
+
+  /**
+   * The charge's `refunds` list, newest first.
+   * @param {StripeObject} charge
+   * @returns {void}
+   */
+  #syncChargeRefunds(charge) {
+    const data = [...this.objects.values()].filter((o) => o.object === "refund" && o.charge === charge.id).reverse();
+    charge.refunds = { object: "list", data: data.map((r) => this.#plain(r)), has_more: false, total_count: data.length, url: `/v1/charges/${charge.id}/refunds` };
   }
 
   // -------------------------------------------------------------------------------------------

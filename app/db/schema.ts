@@ -3,7 +3,7 @@ import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, un
 import type { Carrier } from "../lib/carriers";
 import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
-import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus } from "../lib/statuses";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus, type RefundStatus } from "../lib/statuses";
 import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
@@ -19,8 +19,8 @@ const timestamps = {
     .$onUpdateFn(() => new Date().toISOString()),
 };
 
-export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES };
-export type { ContactStatus, FulfilmentStatus, PaymentStatus, SubscriptionStatus };
+export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES, SUBSCRIPTION_STATUSES };
+export type { ContactStatus, FulfilmentStatus, PaymentStatus, RefundStatus, SubscriptionStatus };
 
 export const products = sqliteTable("products", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -386,11 +386,13 @@ export type InvoiceDocument = {
   /** A credit note: the invoice it cancels. */
   invoiceNumber?: string;
   invoiceIssuedAt?: string;
+  /** A credit note of a refund: the amount refunded (including VAT) and why. */
+  refund?: { amountCents: number; reason: string; partial: boolean };
 };
 
 /**
- * An invoice, issued once when an order is paid, or a credit note (avoir), issued once when a
- * paid order is refunded, in the same transaction as the payment state. Numbers follow one
+ * An invoice, issued once when an order is paid, or a credit note (avoir), issued once per
+ * refund that succeeded, in the same transaction as the payment state. Numbers follow one
  * sequence per kind and per year, with no gap: F2026-000001..., A2026-000001...
  */
 export const invoices = sqliteTable(
@@ -407,6 +409,8 @@ export const invoices = sqliteTable(
       .references(() => orders.id),
     /** A credit note: the invoice it cancels. */
     creditedInvoiceId: integer("credited_invoice_id").references((): AnySQLiteColumn => invoices.id),
+    /** A credit note: the refund it was issued for (null for a credit note of a whole order from before refunds were kept). */
+    refundId: integer("refund_id").references((): AnySQLiteColumn => refunds.id),
     issuedAt: text("issued_at").notNull(),
     totalExcludingCents: integer("total_excluding_cents").notNull(),
     totalVatCents: integer("total_vat_cents").notNull(),
@@ -416,10 +420,48 @@ export const invoices = sqliteTable(
   (t) => [
     uniqueIndex("invoices_number_idx").on(t.number),
     uniqueIndex("invoices_kind_year_sequence_idx").on(t.kind, t.year, t.sequence),
-    // One invoice and at most one credit note per order.
-    uniqueIndex("invoices_order_kind_idx").on(t.orderId, t.kind),
+    // One invoice per order, and one credit note per refund.
+    uniqueIndex("invoices_order_invoice_idx").on(t.orderId).where(sql`kind = 'invoice'`),
+    uniqueIndex("invoices_refund_idx").on(t.refundId),
+    index("invoices_order_idx").on(t.orderId),
   ],
 );
+
+/**
+ * A refund of an order (services/payments/refunds.server.ts): made from the back office (the
+ * amount is reserved here, pending, before Stripe is asked), or at Stripe (its dashboard), then
+ * known from its webhook. Its status is Stripe's; each refund that succeeded has its credit note.
+ */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** Including VAT, in cents. */
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason").notNull(),
+    /** Stripe's refund (`re_…`), null until Stripe has answered. */
+    stripeRefundId: text("stripe_refund_id"),
+    status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
+    /** Who made it: the administrator (their id and name as shown then), or « Stripe » for a refund made at Stripe. */
+    actorUserId: integer("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    /** The back office's key for the request (a double submit reuses it); `stripe:re_…` for a refund made at Stripe. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** Why Stripe refused or failed it, when it did. */
+    failureMessage: text("failure_message"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("refunds_stripe_refund_idx").on(t.stripeRefundId),
+    uniqueIndex("refunds_idempotency_key_idx").on(t.idempotencyKey),
+    index("refunds_order_idx").on(t.orderId),
+  ],
+);
+
+export type Refund = typeof refunds.$inferSelect;
 
 /** The last number given in each sequence (kind and year), incremented in the issuing transaction. */
 export const invoiceCounters = sqliteTable(

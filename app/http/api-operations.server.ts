@@ -17,6 +17,8 @@ import {
   emailListResponseSchema,
   emailResponseSchema,
   openApiDocumentResponseSchema,
+  orderRefundsResponseSchema,
+  refundCreatedResponseSchema,
   orderItemListResponseSchema,
   orderUpdateResponseSchema,
   paymentConfirmResponseSchema,
@@ -47,6 +49,7 @@ import {
 } from "~/schemas/payments";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
+import { refundSchema } from "~/schemas/refund";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { userCreateSchema } from "~/schemas/user";
 import { withdrawalApiSchema } from "~/schemas/withdrawal";
@@ -211,7 +214,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: [
       { name: "view", description: "orders (par défaut) : commandes payées ou remboursées ; unpaid : paniers en attente de paiement ; all : tout", schema: { type: "string", enum: ["orders", "unpaid", "all"] } },
       { name: "status", description: "Filtre de préparation", schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] } },
-      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded"] } },
+      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded", "partially_refunded"] } },
       { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
     ],
     success: { status: 200, description: "Les commandes", schema: adminOrderListResponseSchema },
@@ -693,6 +696,43 @@ export const API_OPERATIONS: ApiOperation[] = [
       409:
         "Effacement refusé : commande payée pas encore expédiée (`code` customer_order_unshipped), abonnement actif (`code` customer_subscription_active) " +
         "ou compte administrateur (`code` customer_is_admin) ; chaque empêchement dans `issues`",
+    },
+  },
+  {
+    method: "get",
+    path: "/api/admin/orders/{id}/refunds",
+    file: "app/routes/api.admin.orders.$id.refunds.ts",
+    operationId: "listOrderRefunds",
+    summary: "Les remboursements d'une commande, le montant remboursé et ce qui reste à rembourser",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    success: { status: 200, description: "La commande (vue de l'administration, avec son montant remboursé `refunded`) et ses remboursements, les plus anciens d'abord", schema: orderRefundsResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/orders/{id}/refunds",
+    file: "app/routes/api.admin.orders.$id.refunds.ts",
+    operationId: "refundOrder",
+    summary: "Rembourse une commande payée, en partie ou en totalité, par Stripe",
+    description:
+      "`amount` est un montant en euros (« 12.50 » ou « 12,50 ») ; absent ou null : tout ce qui reste à rembourser. `reason` (200 caractères au plus) est obligatoire. " +
+      "Le montant est d'abord réservé, puis remboursé chez Stripe sur la carte du paiement ; un avoir de ce montant est émis et le client reçoit un email. " +
+      "La commande devient « Partiellement remboursée » (`partially_refunded`) ou « Remboursée » (`refunded`). " +
+      "Une même clé (en-tête `Idempotency-Key` ou champ `idempotencyKey`, 8 à 100 caractères parmi lettres, chiffres, - et _) ne rembourse qu'une fois : " +
+      "la rejouer renvoie le premier remboursement (200, `replayed: true`).",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Numéro de commande" }],
+    body: refundSchema,
+    success: { status: 201, description: "Le remboursement, et l'état de la commande après lui", schema: refundCreatedResponseSchema },
+    errors: {
+      404: "Commande introuvable",
+      409:
+        "Commande non payée (`order_not_paid`), déjà entièrement remboursée (`order_refunded`), plus rien à rembourser (`nothing_to_refund`), " +
+        "payée par abonnement (`refund_unavailable`), clé déjà utilisée pour une autre commande ou pour un remboursement échoué, ou remboursement refusé par Stripe (`refund_refused` : rien n'est remboursé)",
+      422: "Montant ou motif invalides, ou montant supérieur à ce qui reste à rembourser (`amount_too_large`, le montant restant dans le message)",
+      503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
     },
   },
   {

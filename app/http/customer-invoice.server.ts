@@ -3,7 +3,8 @@ import type { InvoiceKind } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { paymentReceived } from "~/lib/order-status";
 import { getOrderInvoices } from "~/services/invoices.server";
-import { orderLinkKeyMatches } from "~/services/order-link.server";
+import { orderCreditNotePath, orderLinkKeyMatches } from "~/services/order-link.server";
+import { getOrderRefunds } from "~/services/payments/refunds.server";
 import { findOrder } from "~/services/payments/payment-state.server";
 import { cacheControl, PRIVATE_NO_STORE } from "./cache-control";
 
@@ -26,7 +27,9 @@ export function loadCustomerDocument(request: Request, idParam: string | undefin
   if (!order || !orderLinkKeyMatches(order.id, key)) {
     throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
   }
-  const documents = getOrderInvoices(order.id);
+  const url = new URL(request.url);
+  const documents = getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
+  const refunds = getOrderRefunds(order).refunds.filter((r) => r.status === "succeeded");
   return json(
     {
       orderId: order.id,
@@ -35,6 +38,14 @@ export function loadCustomerDocument(request: Request, idParam: string | undefin
       document: kind === "invoice" ? documents.invoice : documents.creditNote,
       /** The other document of the order, when issued (a link from the invoice to its credit note and back). */
       hasCreditNote: documents.creditNote !== null,
+      /** The refunds made (date, amount, credit note and its link), listed under the invoice. */
+      refunds: refunds.map((r) => ({
+        id: r.id,
+        createdAt: r.createdAt,
+        amountCents: r.amountCents,
+        creditNoteNumber: r.creditNoteNumber,
+        creditNotePath: r.creditNoteNumber ? orderCreditNotePath(order.id, r.creditNoteNumber) : null,
+      })),
     },
     { headers: CUSTOMER_DOCUMENT_HEADERS },
   );

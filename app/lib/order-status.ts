@@ -21,23 +21,24 @@ export const PAYMENT_LABELS: Record<PaymentStatus, string> = {
   paid: "Payée",
   failed: "Échouée",
   refunded: "Remboursée",
+  partially_refunded: "Partiellement remboursée",
 };
 
 /** What a tracking lookup says of an order whose payment has not been received. */
 export const PAYMENT_NOT_RECEIVED = "Paiement non reçu : cette commande n'est pas encore payée.";
 
-/** Whether the order's payment has been received (paid, or paid then refunded). */
+/** Whether the order's payment has been received (paid, or paid then refunded in part or in full). */
 export function paymentReceived(paymentStatus: PaymentStatus): boolean {
-  return paymentStatus === "paid" || paymentStatus === "refunded";
+  return paymentStatus === "paid" || paymentStatus === "refunded" || paymentStatus === "partially_refunded";
 }
 
 /**
  * Where the order stands, in one phrase, for the tracking page and the API: the fulfilment step
- * once paid, 'Remboursée' once refunded, and never 'Commande reçue' before the payment.
+ * once paid (still after a partial refund), 'Remboursée' once refunded in full, and never 'Commande reçue' before the payment.
  */
 export function orderProgressLabel(order: { status: FulfilmentStatus; paymentStatus: PaymentStatus }): string {
   if (order.paymentStatus === "refunded") return PAYMENT_LABELS.refunded;
-  if (order.paymentStatus !== "paid") return PAYMENT_NOT_RECEIVED;
+  if (order.paymentStatus !== "paid" && order.paymentStatus !== "partially_refunded") return PAYMENT_NOT_RECEIVED;
   return FULFILMENT_LABELS[order.status];
 }
 

@@ -5,8 +5,11 @@
 
 export const FULFILMENT_STATUSES = ["pending", "processing", "shipped", "delivered"] as const;
 export type FulfilmentStatus = (typeof FULFILMENT_STATUSES)[number];
-export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded"] as const;
+export const PAYMENT_STATUSES = ["unpaid", "paid", "failed", "refunded", "partially_refunded"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** The states of a refund, as Stripe's (services/payments/refunds.server.ts). */
+export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 export const CONTACT_STATUSES = ["non_lu", "lu", "en_cours", "traite"] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 

@@ -8,6 +8,7 @@ import { redirectWithSuccess } from "remix-toast";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { emailKindLabel, EmailStatusBadge } from "~/components/admin/EmailParts";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
+import { OrderRefunds, refundReply } from "~/components/admin/OrderRefunds";
 import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { OrderWithdrawal } from "~/components/admin/OrderWithdrawal";
 import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
@@ -28,6 +29,9 @@ import { findInvoice } from "~/services/invoices.server";
 import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
+import { refundFormAction } from "~/http/admin-refund-form.server";
+import { getOrderRefunds } from "~/services/payments/refunds.server";
+import { randomUUID } from "node:crypto";
 import { formatFrenchPhone } from "~/lib/phone";
 import { adminWithdrawal } from "~/services/withdrawals.server";
 
@@ -50,6 +54,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       fulfilmentRefusal: fulfilmentRefusal(order.paymentStatus),
       defaultCarrier: getSettings().defaultCarrier,
       withdrawal: adminWithdrawal(order.id),
+      refunds: getOrderRefunds(order),
+      /** The « Rembourser » form's key, drawn for this page: a double submit refunds once. */
+      refundKey: randomUUID(),
     },
     { headers: NO_STORE_HEADERS },
   );
@@ -57,9 +64,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   requireSameOriginForm(request);
-  await requireAdmin(request);
+  const admin = await requireAdmin(request);
   const id = pageIdOr404(params.id, "Commande introuvable");
-  const submission = parseWithZod(await readPageForm(request), { schema: adminOrderFormSchema });
+  const formData = await readPageForm(request);
+  if (formData.get("intent") === "refund") return refundFormAction(id, formData, admin);
+  const submission = parseWithZod(formData, { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return json({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
@@ -96,8 +105,10 @@ function Line({ label, value }: { label: string; value: string | null | undefine
 }
 
 export default function AdminOrderDetail() {
-  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier, withdrawal } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier, withdrawal, refunds, refundKey } =
+    useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const actionData = data && "result" in data ? data : undefined;
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
 
@@ -203,6 +214,8 @@ export default function AdminOrderDetail() {
               </div>
             </dl>
           </Card>
+
+          <OrderRefunds key={refundKey} orderId={order.id} totalCents={order.totalCents} {...refunds} refundKey={refundKey} lastResult={refundReply(data)} />
 
           <Card title="Suivi de la commande">
             <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />

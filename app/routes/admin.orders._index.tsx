@@ -99,7 +99,7 @@ const TABLE: TableDefinition<OrderRow> = {
 
 const STATUS_OPTIONS = FULFILMENT_STEPS.map((s) => ({ value: s.status, label: s.label }));
 /** The payment choices of each tab: the orders are paid or refunded, the checkouts awaiting payment unpaid or failed. */
-const ORDER_PAYMENT_OPTIONS = (["paid", "refunded"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
+const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
 const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
 
 /** 'Voir', and 'Marquer livrée' while a paid order is not delivered (back to this page, filters kept). */
@@ -112,7 +112,7 @@ function OrderActions({ order }: { order: OrderRow }) {
       <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Voir la commande ${order.id}`}>
         Voir
       </Link>
-      {order.status !== "delivered" && order.paymentStatus === "paid" ? (
+      {order.status !== "delivered" && (order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded") ? (
         <Form method="post" preventScrollReset>
           <input type="hidden" name="intent" value="complete" />
           <input type="hidden" name="id" value={order.id} />

@@ -23,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  const { creditNote } = getOrderInvoices(order.id);
+  const { creditNote } = getOrderInvoices(order.id, new URL(request.url).searchParams.get("numero"));
   return json({ orderId: order.id, paymentStatus: order.paymentStatus, creditNote }, { headers: NO_STORE_HEADERS });
 }
 

@@ -9,6 +9,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
 import { getAdminOrder } from "~/services/admin-orders.server";
 import { getOrderInvoices } from "~/services/invoices.server";
+import { getOrderRefunds } from "~/services/payments/refunds.server";
 
 /** A printable page: the shell shows no demo banner on it (root.tsx). */
 export const handle = { printable: true };
@@ -24,12 +25,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const { invoice } = getOrderInvoices(order.id);
-  return json({ orderId: order.id, paymentStatus: order.paymentStatus, invoice }, { headers: NO_STORE_HEADERS });
+  const refunds = getOrderRefunds(order)
+    .refunds.filter((r) => r.status === "succeeded")
+    .map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      amountCents: r.amountCents,
+      creditNoteNumber: r.creditNoteNumber,
+      creditNotePath: r.creditNoteNumber ? `/admin/orders/${order.id}/credit-note?numero=${encodeURIComponent(r.creditNoteNumber)}` : null,
+    }));
+  return json({ orderId: order.id, paymentStatus: order.paymentStatus, invoice, refunds }, { headers: NO_STORE_HEADERS });
 }
 
 export default function AdminInvoice() {
-  const { orderId, paymentStatus, invoice } = useLoaderData<typeof loader>();
-  return <AdminInvoicePage orderId={orderId} kind="invoice" document={invoice} paymentStatus={paymentStatus} />;
+  const { orderId, paymentStatus, invoice, refunds } = useLoaderData<typeof loader>();
+  return <AdminInvoicePage orderId={orderId} kind="invoice" document={invoice} paymentStatus={paymentStatus} refunds={refunds} />;
 }
 
 export function ErrorBoundary() {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import type Stripe from "stripe";
 import { getConfig } from "~/config.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
-import { handleStripeEvent } from "~/services/payments/webhook.server";
+import { handleStripeEvent, prepareStripeEvent } from "~/services/payments/webhook.server";
 import { getStripeClient } from "~/services/stripe.server";
 
 /**
@@ -31,6 +31,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     } catch {
       return apiError(400, "Signature du webhook invalide");
     }
-    const { outcome } = handleStripeEvent(event);
+    const { outcome } = handleStripeEvent(await prepareStripeEvent(event));
     return apiJson({ received: true, type: event.type, outcome });
   });

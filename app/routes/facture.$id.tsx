@@ -17,5 +17,5 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => loadCus
 
 export default function CustomerInvoice() {
   const data = useLoaderData<typeof loader>();
-  return <CustomerInvoicePage kind="invoice" orderId={data.orderId} orderKey={data.key} paid={data.paid} document={data.document} hasCreditNote={data.hasCreditNote} />;
+  return <CustomerInvoicePage kind="invoice" orderId={data.orderId} orderKey={data.key} paid={data.paid} document={data.document} hasCreditNote={data.hasCreditNote} refunds={data.refunds} />;
 }

@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
@@ -78,7 +79,7 @@ export default function OrderConfirmation() {
     );
   }
 
-  const paid = order.paymentStatus === "paid";
+  const paid = paymentReceived(order.paymentStatus);
   return (
     <div className={`container-page py-10 md:py-16 ${loading ? "opacity-60" : ""}`} aria-busy={loading}>
       <div className="mx-auto max-w-3xl">

@@ -66,7 +66,7 @@ export type OrderView = (typeof ORDER_VIEWS)[number];
 /** Filters of the admin order list, the CSV export and GET /api/orders (query string). */
 const orderFiltersSchema = z.object({
   status: z.enum(["pending", "processing", "shipped", "delivered"]).optional().catch(undefined),
-  payment: z.enum(["unpaid", "paid", "failed", "refunded"]).optional().catch(undefined),
+  payment: z.enum(["unpaid", "paid", "failed", "refunded", "partially_refunded"]).optional().catch(undefined),
   view: z.enum(ORDER_VIEWS).optional().catch(undefined),
   q: safeText().trim().max(100).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(100000).optional().catch(undefined),

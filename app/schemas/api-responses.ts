@@ -4,7 +4,7 @@ import { SALE_WITHOUT_PACK } from "~/lib/packs";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
-import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES } from "~/lib/statuses";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES } from "~/lib/statuses";
 import { AUDIT_ACTIONS } from "~/lib/audit";
 
 /**
@@ -109,7 +109,7 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 // Orders
 
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
-const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded");
+const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded, partially_refunded");
 const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
 const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 
@@ -190,6 +190,7 @@ export const adminOrderResponseSchema = z.strictObject({
   subtotal: moneySchema,
   shipping: moneySchema,
   total: moneySchema,
+  refunded: moneySchema.describe("Montant remboursé (remboursements effectués), « 0.00 » sans remboursement"),
   userId: id.nullable(),
   customerName: z.string(),
   customerEmail: nullableText,
@@ -215,6 +216,36 @@ export const adminOrderResponseSchema = z.strictObject({
 });
 
 export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
+
+/** refundToApi: one refund of an order. */
+const refundSchema = z.strictObject({
+  id,
+  createdAt: isoDateSchema,
+  amount: moneySchema,
+  reason: z.string(),
+  status: z.enum(REFUND_STATUSES).describe("pending : en cours chez Stripe ; succeeded : effectué ; failed : refusé ou échoué (le montant peut être remboursé à nouveau)"),
+  by: z.string().describe("Qui l'a fait : le nom de l'administrateur, ou « Stripe » pour un remboursement fait depuis le tableau de bord Stripe"),
+  stripeRefundId: nullableText.describe("Le remboursement chez Stripe (re_…)"),
+  creditNoteNumber: nullableText.describe("Le numéro de l'avoir émis pour ce remboursement (A2026-000001), une fois effectué"),
+  failureMessage: nullableText,
+});
+
+/** GET /api/admin/orders/{id}/refunds. */
+const remainingSchema = moneySchema.describe("Ce qui peut encore être remboursé (total moins les remboursements effectués ou en cours), « 0.00 » pour une commande non payée");
+
+/** GET /api/admin/orders/{id}/refunds. */
+export const orderRefundsResponseSchema = z.strictObject({
+  order: adminOrderResponseSchema,
+  remaining: remainingSchema,
+  refunds: z.array(refundSchema),
+});
+
+/** POST /api/admin/orders/{id}/refunds: the refund, and its order after it. */
+export const refundCreatedResponseSchema = refundSchema.extend({
+  replayed: z.boolean().describe("true : cette clé avait déjà servi, c'est le remboursement d'alors (aucun nouveau remboursement)"),
+  order: adminOrderResponseSchema,
+  remaining: remainingSchema,
+});
 
 /** PUT /api/orders/{id}: the administrator gets the back office's view, a token holder the owner's view. */
 export const orderUpdateResponseSchema = z.union([adminOrderResponseSchema, publicOrderResponseSchema]);

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
-import { orderItems, orders, products, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { parseIdOrNull } from "~/lib/ids";
 import { ShopError } from "~/lib/shop-error";
@@ -22,7 +22,7 @@ import { withdrawalToApi } from "./withdrawals.server";
  */
 
 /** The payment states of an order proper, and of a checkout awaiting its payment. */
-export const ORDER_PAYMENT_STATUSES: PaymentStatus[] = ["paid", "refunded"];
+export const ORDER_PAYMENT_STATUSES: PaymentStatus[] = ["paid", "partially_refunded", "refunded"];
 export const AWAITING_PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "failed"];
 
 const UNKNOWN_CUSTOMER = "Client inconnu";
@@ -56,6 +56,8 @@ const LIST_COLUMNS = {
   subscriptionId: orders.subscriptionId,
   userUsername: users.username,
   userPhone: users.phone,
+  /** The refunds that succeeded (services/payments/refunds.server.ts), in cents. */
+  refundedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`,
 };
 
 type ListRow = {
@@ -85,6 +87,7 @@ type ListRow = {
   subscriptionId: number | null;
   userUsername: string | null;
   userPhone: string | null;
+  refundedCents: number;
 };
 
 type AdminOrderSummary = ReturnType<typeof toSummary>;
@@ -112,6 +115,7 @@ function toSummary(row: ListRow) {
     subtotalCents: row.subtotalCents,
     shippingCents: row.shippingCents,
     totalCents: row.totalCents,
+    refundedCents: row.refundedCents ?? 0,
     userId: row.userId,
     customer: customerLabel(row),
     email: row.customerEmail || null,
@@ -255,7 +259,8 @@ const NOT_PAID_TRACKING_MESSAGE = "Paiement non reçu : un numéro de suivi ne s
 
 /** Why a fulfilment step cannot be taken on an order in this payment state (null: it can). */
 export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
-  if (paymentStatus === "paid") return null;
+  // A partial refund leaves the order to prepare and ship.
+  if (paymentStatus === "paid" || paymentStatus === "partially_refunded") return null;
   return paymentStatus === "refunded" ? REFUNDED_MESSAGE : NOT_PAID_MESSAGE;
 }
 
@@ -292,7 +297,7 @@ export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean 
     if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
 
     const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
-    if (after.status === "shipped" && before.status !== "shipped" && after.paymentStatus === "paid") {
+    if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
       queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }
     return true;
@@ -314,6 +319,7 @@ export function orderToApi(order: AdminOrderSummary) {
     subtotal: centsToDecimal(order.subtotalCents),
     shipping: centsToDecimal(order.shippingCents),
     total: centsToDecimal(order.totalCents),
+    refunded: centsToDecimal(order.refundedCents),
     userId: order.userId,
     customerName: order.customer,
     customerEmail: order.email,

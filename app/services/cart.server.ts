@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
@@ -126,7 +127,7 @@ export function releasePaidCheckout(db: DbOrTx, cartId: string): boolean {
     .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
     .where(eq(carts.id, cartId))
     .get();
-  if (!row || row.paymentStatus !== "paid") return false;
+  if (!row || !paymentReceived(row.paymentStatus)) return false;
   if (row.checkoutKey === checkoutKeyFor(cartId, cartLineKeys(db, cartId))) {
     db.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
   }
@@ -173,7 +174,7 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
     .from(orders)
     .where(eq(orders.id, orderId))
     .get();
-  if (!order || order.paymentStatus === "paid") return null;
+  if (!order || paymentReceived(order.paymentStatus)) return null;
   // The order's own copy of what was typed: never an account found by the typed email.
   const name = splitFullName(order.customerName);
   const items = db.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, order.id)).all();

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
-import { invoiceCounters, invoices, orderItems, orders, type Invoice, type InvoiceDocument, type InvoiceKind } from "~/db/schema";
+import { invoiceCounters, invoices, orderItems, orders, type Invoice, type InvoiceDocument, type InvoiceKind, type Refund } from "~/db/schema";
 import { displayName } from "~/lib/names";
 import { vatLine, vatTotals, type VatLine } from "~/lib/vat";
 import { getSettings, sirenOf } from "./settings.server";
@@ -12,8 +12,8 @@ import { getSettings, sirenOf } from "./settings.server";
  *   payment state (payments/payment-state.server.ts), in the same transaction: a payment that
  *   does not commit issues no invoice, and a payment seen twice (the confirmation and the
  *   webhook, or a replayed webhook) issues one, since only the first one flips the order.
- * - A credit note (avoir) is issued when a paid order is refunded, in the same way, and
- *   refers to the invoice it cancels.
+ * - A credit note (avoir) is issued for each refund that succeeded, in the same way, for the
+ *   refunded amount, and refers to the invoice it cancels in part or in full.
  * - Numbers: one sequence per kind and per calendar year (Europe/Paris), with no gap and never
  *   reused: F2026-000001, F2026-000002... and A2026-000001... The counter row of the sequence is
  *   incremented in the issuing transaction (SQLite lets one writer at a time in, so two payments
@@ -47,12 +47,24 @@ function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): number {
   return row.last;
 }
 
+/** The order's invoice, or its latest credit note. */
 export function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Invoice | undefined {
   return db
     .select()
     .from(invoices)
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
+    .orderBy(desc(invoices.id))
     .get();
+}
+
+/** The order's credit notes, oldest first (one per refund). */
+export function findCreditNotes(orderId: number, db: DbOrTx = getDb()): Invoice[] {
+  return db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, "credit_note")))
+    .orderBy(asc(invoices.id))
+    .all();
 }
 
 /** The invoice's lines: each item, then the shipping when it is charged. */
@@ -98,7 +110,15 @@ function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): InvoiceDo
   };
 }
 
-function insertDocument(tx: DbOrTx, kind: InvoiceKind, orderId: number, document: InvoiceDocument, issuedAt: Date, creditedInvoiceId: number | null): Invoice {
+function insertDocument(
+  tx: DbOrTx,
+  kind: InvoiceKind,
+  orderId: number,
+  document: InvoiceDocument,
+  issuedAt: Date,
+  creditedInvoiceId: number | null,
+  refundId: number | null = null,
+): Invoice {
   const year = invoiceYear(issuedAt);
   const sequence = nextSequence(tx, kind, year);
   return tx
@@ -110,6 +130,7 @@ function insertDocument(tx: DbOrTx, kind: InvoiceKind, orderId: number, document
       sequence,
       orderId,
       creditedInvoiceId,
+      refundId,
       issuedAt: issuedAt.toISOString(),
       totalExcludingCents: document.totals.excludingCents,
       totalVatCents: document.totals.vatCents,
@@ -133,16 +154,35 @@ export function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): I
 }
 
 /**
- * Issues the credit note of a refunded order, in the caller's transaction (the one that marks it
- * refunded): the whole invoice is credited. One per order; none without an invoice.
+ * The lines of a refund's credit note: the invoice's own lines when the refund credits the whole
+ * invoice at once, else one line for the refunded amount (including VAT) at the standard rate.
  */
-export function issueCreditNoteIn(tx: DbOrTx, orderId: number, now = new Date()): Invoice | null {
-  const existing = findInvoice(orderId, "credit_note", tx);
+function refundLines(invoice: Invoice, refund: Pick<Refund, "amountCents" | "reason">): VatLine[] {
+  if (refund.amountCents === invoice.totalIncludingCents) return invoice.document.lines;
+  const label = `Remboursement partiel de la facture ${invoice.number}`;
+  return [vatLine({ label, detail: refund.reason.trim() || null, quantity: 1, unitIncludingCents: refund.amountCents })];
+}
+
+/**
+ * Issues the credit note of a refund that succeeded, in the caller's transaction (the one that
+ * records it): it credits the refunded amount, with its amounts before VAT, VAT and including VAT.
+ * One per refund (the unique index on its refund says so too); none without an invoice.
+ */
+export function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Date()): Invoice | null {
+  const existing = tx.select().from(invoices).where(eq(invoices.refundId, refund.id)).get();
   if (existing) return existing;
-  const invoice = findInvoice(orderId, "invoice", tx);
+  const invoice = findInvoice(refund.orderId, "invoice", tx);
   if (!invoice) return null;
-  const document: InvoiceDocument = { ...invoice.document, invoiceNumber: invoice.number, invoiceIssuedAt: invoice.issuedAt };
-  return insertDocument(tx, "credit_note", orderId, document, now, invoice.id);
+  const lines = refundLines(invoice, refund);
+  const document: InvoiceDocument = {
+    ...invoice.document,
+    lines,
+    totals: vatTotals(lines),
+    invoiceNumber: invoice.number,
+    invoiceIssuedAt: invoice.issuedAt,
+    refund: { amountCents: refund.amountCents, reason: refund.reason, partial: refund.amountCents !== invoice.totalIncludingCents },
+  };
+  return insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
 }
 
 /** An invoice or a credit note as the pages show it. */
@@ -152,8 +192,20 @@ function toView(invoice: Invoice | undefined): InvoiceView | null {
   return invoice ? { kind: invoice.kind, number: invoice.number, issuedAt: invoice.issuedAt, document: invoice.document } : null;
 }
 
-/** The order's invoice and credit note, each null until issued. */
-export function getOrderInvoices(orderId: number): { invoice: InvoiceView | null; creditNote: InvoiceView | null } {
+/**
+ * The order's invoice (null until issued) and its credit notes, oldest first; `creditNote` is the
+ * one asked for by its number, else the latest (null when there is none, or no such number).
+ */
+export function getOrderInvoices(
+  orderId: number,
+  creditNoteNumber?: string | null,
+): { invoice: InvoiceView | null; creditNote: InvoiceView | null; creditNotes: InvoiceView[] } {
   const db = getDb();
-  return { invoice: toView(findInvoice(orderId, "invoice", db)), creditNote: toView(findInvoice(orderId, "credit_note", db)) };
+  const creditNotes = findCreditNotes(orderId, db);
+  const creditNote = creditNoteNumber ? creditNotes.find((c) => c.number === creditNoteNumber) : creditNotes.at(-1);
+  return {
+    invoice: toView(findInvoice(orderId, "invoice", db)),
+    creditNote: toView(creditNote),
+    creditNotes: creditNotes.map((c) => toView(c)!),
+  };
 }

@@ -6,13 +6,19 @@ import { listAllAdminOrders } from "./admin-orders.server";
 
 /** CSV export of the order list, with the same filters as the page (semicolons and a BOM, for French spreadsheets). */
 
-const HEADER = ["Commande", "Date", "Client", "Email", "Statut", "Paiement", "Sous-total", "Livraison", "Total", "Numéro de suivi", "Adresse", "Code postal", "Ville", "Pays"];
+const HEADER = ["Commande", "Date", "Client", "Email", "Statut", "Paiement", "Sous-total", "Livraison", "Total", "Remboursé", "Remboursement", "Numéro de suivi", "Adresse", "Code postal", "Ville", "Pays"];
 
 /** A cell for spreadsheets: quoted, and never read as a formula (=, +, -, @ at the start). */
 function cell(value: string | number | null | undefined): string {
   let text = value == null ? "" : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** Where the order's refunds stand: none, in part, or in full. */
+function refundState(refundedCents: number, totalCents: number): string {
+  if (refundedCents <= 0) return "Aucun";
+  return refundedCents >= totalCents ? "Total" : "Partiel";
 }
 
 /** An amount as French spreadsheets read it: "25,90". */
@@ -30,6 +36,8 @@ export function ordersCsv(filters: OrderFilters): string {
       amount(o.subtotalCents),
       amount(o.shippingCents),
       amount(o.totalCents),
+      amount(o.refundedCents),
+      refundState(o.refundedCents, o.totalCents),
       o.trackingNumber,
       o.shippingAddress,
       o.shippingPostalCode,

@@ -44,9 +44,14 @@ export function orderInvoicePath(orderId: number): string {
   return `/facture/${orderId}?cle=${orderLinkKey(orderId)}`;
 }
 
-/** The order's credit note for its customer, with the same key (app/routes/avoir.$id.tsx). */
-export function orderCreditNotePath(orderId: number): string {
-  return `/avoir/${orderId}?cle=${orderLinkKey(orderId)}`;
+/** The order's credit note for its customer (the latest, or the one of this number), with the same key (app/routes/avoir.$id.tsx). */
+export function orderCreditNotePath(orderId: number, number?: string | null): string {
+  const which = number ? `&numero=${encodeURIComponent(number)}` : "";
+  return `/avoir/${orderId}?cle=${orderLinkKey(orderId)}${which}`;
+}
+
+export function orderCreditNoteUrl(orderId: number, number?: string | null): string {
+  return `${getConfig().publicUrl}${orderCreditNotePath(orderId, number)}`;
 }
 
 export function orderInvoiceUrl(orderId: number): string {

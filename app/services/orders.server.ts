@@ -5,7 +5,7 @@ import { CURRENT_TERMS_VERSION } from "~/legal/terms-of-sale";
 import { centsToDecimal } from "~/lib/money";
 import { displayName, splitFullName } from "~/lib/names";
 import { carrierTrackingUrl, CARRIER_LABELS, type Carrier } from "~/lib/carriers";
-import { orderProgressLabel, visibleTrackingNumber } from "~/lib/order-status";
+import { orderProgressLabel, paymentReceived, visibleTrackingNumber } from "~/lib/order-status";
 import { ShopError, type ShopIssue } from "~/lib/shop-error";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
@@ -272,7 +272,7 @@ export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
 export type OrderCheckoutUpdate = { customerEmail?: string; customerName?: string; isSubscription?: boolean };
 
 function isPaid(order: Pick<Order, "paymentStatus">) {
-  return order.paymentStatus === "paid" || order.paymentStatus === "refunded";
+  return paymentReceived(order.paymentStatus);
 }
 
 /**

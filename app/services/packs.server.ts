@@ -196,7 +196,7 @@ export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: nu
     .where(
       and(
         sql`lower(${orders.customerEmail}) = ${normalized}`,
-        inArray(orders.paymentStatus, ["paid", "refunded"]),
+        inArray(orders.paymentStatus, ["paid", "refunded", "partially_refunded"]),
         eq(packs.trial, true),
         exceptOrderId === undefined ? undefined : ne(orders.id, exceptOrderId),
       ),

@@ -9,6 +9,7 @@ import { createProduct } from "~/services/catalog.server";
 import { createContactRequest } from "~/services/contacts.server";
 import { createOrderFromApi } from "~/services/orders.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
+import { startOneOffPayment } from "~/services/payments/one-off.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { findOrCreateCustomer } from "~/services/customers.server";
@@ -123,6 +124,16 @@ export async function newSubscriptionId(): Promise<number> {
   return getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).get()!.id;
 }
 
+/** A one-off order paid with the success card at the emulator (so it can be refunded there). */
+export async function newRefundableOrderId(): Promise<number> {
+  const orderId = createTestOrder();
+  const started = await startOneOffPayment(orderId, TEST_ACCESS);
+  if (!("clientSecret" in started) || !started.clientSecret) throw new Error("No client secret for the test payment.");
+  await browserPay(started.clientSecret, CARDS.success);
+  markOrderPaid(orderId, { paymentIntentId: started.paymentIntentId });
+  return orderId;
+}
+
 let loginAddress = 0;
 
 const seededAdminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
@@ -228,6 +239,8 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   getCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
   exportCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
   eraseCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
+  listOrderRefunds: async () => admin({ params: { id: String(await newRefundableOrderId()) } }),
+  refundOrder: async () => admin({ params: { id: String(await newRefundableOrderId()) }, body: { amount: "10,00", reason: "Geste commercial" } }),
   listUsers: async () => admin(),
   createUser: async () =>
     admin({

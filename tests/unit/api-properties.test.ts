@@ -49,6 +49,7 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
     packs: [{ id: 2, name: "6 masques + 2 offerts", masks: 8, price: "25,90", referencePrice: "31,80", position: 2 }],
   },
   cancelSubscription: { when: "period_end" },
+  refundOrder: { amount: "1.00", reason: "Geste commercial" },
 };
 
 type Target = { params: Record<string, string>; headers: Record<string, string> };

@@ -10,7 +10,7 @@ import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
 import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
 import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
 import { orderInvoiceUrl, orderLinkKey } from "~/services/order-link.server";
-import { markOrderPaid, markOrderPaidIn, markOrderRefunded } from "~/services/payments/payment-state.server";
+import { markOrderPaid, markOrderPaidIn } from "~/services/payments/payment-state.server";
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { renderEmail } from "~/services/email/render.server";
 import { emails } from "~/db/schema";
@@ -156,29 +156,58 @@ describe("invoice numbering", () => {
 });
 
 describe("credit notes", () => {
-  it("a refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", () => {
+  /** Stripe's charge.refunded for the order's payment, listing the charge's refunds. */
+  const refundedEvent = (id: number, eventId: string, list: Array<{ id: string; amount: number }>) =>
+    ({
+      id: eventId,
+      type: "charge.refunded",
+      data: {
+        object: {
+          id: `ch_${id}`,
+          refunded: list.reduce((sum, r) => sum + r.amount, 0) >= 2590,
+          payment_intent: `pi_${id}`,
+          metadata: {},
+          refunds: { object: "list", has_more: false, data: list.map((r) => ({ ...r, object: "refund", status: "succeeded", metadata: {}, payment_intent: `pi_${id}` })) },
+        },
+      },
+    }) as unknown as Stripe.Event;
+
+  it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", () => {
     const id = unpaidOrder(2590);
-    expect(markOrderRefunded(id)).toBe(false);
+    expect(handleStripeEvent(refundedEvent(id, `evt_refund_unpaid_${id}`, [{ id: `re_unpaid_${id}`, amount: 2590 }])).outcome).toBe("ignored");
+    expect(findInvoice(id, "credit_note")).toBeUndefined();
     markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const invoice = findInvoice(id, "invoice")!;
-    const event = (eventId: string) =>
-      ({ id: eventId, type: "charge.refunded", data: { object: { id: `ch_${id}`, refunded: true, payment_intent: `pi_${id}`, metadata: {} } } }) as unknown as Stripe.Event;
-    expect(handleStripeEvent(event(`evt_refund_${id}`)).outcome).toBe("order_refunded");
-    expect(handleStripeEvent(event(`evt_refund_again_${id}`)).outcome).toBe("ignored");
+    const full = [{ id: `re_full_${id}`, amount: 2590 }];
+    expect(handleStripeEvent(refundedEvent(id, `evt_refund_${id}`, full)).outcome).toBe("order_refunded");
+    // The same refund in another event (Stripe sends refund.updated, or the event again under another id): nothing more.
+    expect(handleStripeEvent(refundedEvent(id, `evt_refund_again_${id}`, full)).outcome).toBe("ignored");
     const credit = findInvoice(id, "credit_note")!;
     expect(credit.number).toMatch(/^A\d{4}-\d{6}$/);
     expect(credit.creditedInvoiceId).toBe(invoice.id);
-    expect(credit.document).toMatchObject({ invoiceNumber: invoice.number, totals: invoice.document.totals });
+    expect(credit.document).toMatchObject({ invoiceNumber: invoice.number, totals: invoice.document.totals, lines: invoice.document.lines });
     expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
     expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(2);
   });
 
-  it("a partial refund changes nothing", () => {
+  it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", () => {
     const id = unpaidOrder(2590);
     markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const partial = { id: `evt_partial_${id}`, type: "charge.refunded", data: { object: { refunded: false, payment_intent: `pi_${id}`, metadata: {} } } } as unknown as Stripe.Event;
-    expect(handleStripeEvent(partial).outcome).toBe("ignored");
-    expect(findInvoice(id, "credit_note")).toBeUndefined();
+    const invoice = findInvoice(id, "invoice")!;
+    expect(handleStripeEvent(refundedEvent(id, `evt_partial_${id}`, [{ id: `re_part_${id}`, amount: 1000 }])).outcome).toBe("order_refunded");
+    const credit = findInvoice(id, "credit_note")!;
+    expect(credit.document.totals).toEqual({ excludingCents: 833, vatCents: 167, includingCents: 1000 });
+    expect(credit.document.lines).toEqual([expect.objectContaining({ label: `Remboursement partiel de la facture ${invoice.number}`, quantity: 1, includingCents: 1000, rateBp: 2000 })]);
+    expect(credit.totalIncludingCents).toBe(1000);
+    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("partially_refunded");
+
+    // The rest, later: a second credit note, the next number of the sequence, and the order refunded.
+    const both = [{ id: `re_part_${id}`, amount: 1000 }, { id: `re_rest_${id}`, amount: 1590 }];
+    expect(handleStripeEvent(refundedEvent(id, `evt_rest_${id}`, both)).outcome).toBe("order_refunded");
+    const notes = getDb().select().from(invoices).where(eq(invoices.orderId, id)).all().filter((i) => i.kind === "credit_note");
+    expect(notes.map((n) => n.totalIncludingCents)).toEqual([1000, 1590]);
+    expect(sequenceOf(notes[1].number)).toBe(sequenceOf(notes[0].number) + 1);
+    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
   });
 });
 

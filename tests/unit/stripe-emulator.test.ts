@@ -198,3 +198,48 @@ describe("Stripe-shaped API", () => {
     }
   });
 });
+
+describe("refunds", () => {
+  async function paidIntent(amount: number) {
+    const pi = await stripe.paymentIntents.create({ amount, currency: "eur", allowed_payment_method_types: ["card"] });
+    const card = (await newCard("4242424242424242")).body;
+    return stripe.paymentIntents.confirm(pi.id, { payment_method: card.id });
+  }
+
+  it("refunds in part then the rest, follows on the charge, sends its events and refuses more than what remains", async () => {
+    const pi = await paidIntent(2590);
+    const first = await stripe.refunds.create({ payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } }, { idempotencyKey: "refund-a" });
+    expect(first).toMatchObject({ object: "refund", amount: 1000, status: "succeeded", payment_intent: pi.id, metadata: { orderId: "123" } });
+    // The same key: the same refund, not a second one.
+    const again = await stripe.refunds.create({ payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } }, { idempotencyKey: "refund-a" });
+    expect(again.id).toBe(first.id);
+
+    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1600 })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "amount_too_large", param: "amount" });
+    const rest = await stripe.refunds.create({ charge: first.charge as string });
+    expect(rest.amount).toBe(1590);
+    const charge = await stripe.charges.retrieve(first.charge as string);
+    expect(charge).toMatchObject({ amount_refunded: 2590, refunded: true });
+    expect(charge.refunds?.data.map((r) => r.id).sort()).toEqual([first.id, rest.id].sort());
+    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1 })).rejects.toMatchObject({ code: "charge_already_refunded" });
+    expect((await stripe.refunds.retrieve(first.id)).amount).toBe(1000);
+    expect((await stripe.refunds.list({ payment_intent: pi.id })).data).toHaveLength(2);
+
+    const types = emulator.events.filter((e) => (e.data.object as { id: string; charge?: string }).id === charge.id || (e.data.object as { charge?: string }).charge === charge.id).map((e) => e.type);
+    expect(types).toEqual(["charge.succeeded", "refund.created", "charge.refunded", "refund.created", "charge.refunded"]);
+    const last = [...emulator.events].reverse().find((e) => e.type === "charge.refunded")!;
+    expect(last.data).toMatchObject({ object: { amount_refunded: 2590, refunded: true }, previous_attributes: { amount_refunded: 1000, refunded: false } });
+  });
+
+  it("refuses a refund of an unpaid intent, and a refund that fails gives its amount back on the charge", async () => {
+    const unpaid = await stripe.paymentIntents.create({ amount: 990, currency: "eur", allowed_payment_method_types: ["card"] });
+    await expect(stripe.refunds.create({ payment_intent: unpaid.id })).rejects.toMatchObject({ code: "charge_not_refundable" });
+    await expect(stripe.refunds.create({})).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
+
+    const pi = await paidIntent(990);
+    const refund = await stripe.refunds.create({ payment_intent: pi.id });
+    const failed = await raw(`/v1/test_helpers/emulator/refunds/${refund.id}/fail`, { method: "POST", body: "" });
+    expect(failed.body).toMatchObject({ status: "failed", failure_reason: "expired_or_canceled_card" });
+    expect(await stripe.charges.retrieve(refund.charge as string)).toMatchObject({ amount_refunded: 0, refunded: false });
+    expect([...emulator.events].reverse().find((e) => e.type === "refund.updated")!.data.object).toMatchObject({ id: refund.id, status: "failed" });
+  });
+});

@@ -14,6 +14,7 @@ const PAYMENT_TONES: Record<PaymentStatus, Tone> = {
   paid: "green",
   failed: "red",
   refunded: "violet",
+  partially_refunded: "violet",
 };
 
 export function FulfilmentBadge({ status }: { status: FulfilmentStatus }) {

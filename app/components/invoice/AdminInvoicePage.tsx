@@ -4,6 +4,7 @@ import { useHydrated } from "~/components/admin/ui";
 import type { InvoiceKind, PaymentStatus } from "~/db/schema";
 import { PAYMENT_LABELS } from "~/lib/order-status";
 import { InvoiceDocument, InvoiceToolbar, type InvoiceDocumentView } from "./InvoiceDocument";
+import { InvoiceRefunds, type InvoiceRefundRow } from "./InvoiceRefunds";
 
 const MISSING: Record<InvoiceKind, string> = {
   invoice: "Aucune facture n'a été émise pour cette commande : la facture est émise au paiement, jamais avant.",
@@ -16,11 +17,13 @@ export function AdminInvoicePage({
   kind,
   document,
   paymentStatus,
+  refunds = [],
 }: {
   orderId: number;
   kind: InvoiceKind;
   document: SerializeFrom<InvoiceDocumentView> | null;
   paymentStatus: PaymentStatus;
+  refunds?: InvoiceRefundRow[];
 }) {
   const hydrated = useHydrated();
   const back = (
@@ -34,6 +37,7 @@ export function AdminInvoicePage({
         <>
           <InvoiceToolbar back={back} hydrated={hydrated} kind={kind} />
           <InvoiceDocument invoice={document as InvoiceDocumentView} />
+          {kind === "invoice" ? <InvoiceRefunds refunds={refunds} /> : null}
         </>
       ) : (
         <div className="mx-auto max-w-2xl rounded-xl bg-white p-6 shadow-sm" data-testid="invoice-missing">

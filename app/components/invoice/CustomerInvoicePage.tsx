@@ -3,6 +3,7 @@ import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { InvoiceKind } from "~/db/schema";
 import { InvoiceDocument, InvoiceToolbar, type InvoiceDocumentView } from "./InvoiceDocument";
+import { InvoiceRefunds, type InvoiceRefundRow } from "./InvoiceRefunds";
 
 type Props = {
   kind: InvoiceKind;
@@ -11,10 +12,12 @@ type Props = {
   paid: boolean;
   document: SerializeFrom<InvoiceDocumentView> | null;
   hasCreditNote: boolean;
+  /** The refunds made on the order (shown under the invoice). */
+  refunds?: InvoiceRefundRow[];
 };
 
 /** The customer's invoice or credit note, opened from an email's link; a clear message while it is not issued. */
-export function CustomerInvoicePage({ kind, orderId, orderKey, paid, document, hasCreditNote }: Props) {
+export function CustomerInvoicePage({ kind, orderId, orderKey, paid, document, hasCreditNote, refunds = [] }: Props) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const trackHref = `/track-order?id=${orderId}&cle=${encodeURIComponent(orderKey)}`;
@@ -58,6 +61,7 @@ export function CustomerInvoicePage({ kind, orderId, orderKey, paid, document, h
     <div className="bg-slate-100 px-4 py-6 print:bg-white print:p-0">
       <InvoiceToolbar back={back} hydrated={hydrated} kind={kind} />
       <InvoiceDocument invoice={document as InvoiceDocumentView} />
+      {kind === "invoice" ? <InvoiceRefunds refunds={refunds} /> : null}
     </div>
   );
 }

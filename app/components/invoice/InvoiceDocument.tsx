@@ -185,7 +185,7 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
       <div className="mt-8 space-y-1 text-xs text-slate-600">
         {credit ? (
           <p>
-            Cet avoir annule la facture n°&nbsp;{doc.invoiceNumber} : la commande n°&nbsp;{doc.orderId} a été remboursée de {formatPrice(totals.includingCents)}, par le moyen de
+            Cet avoir annule {doc.refund?.partial ? "en partie " : ""}la facture n°&nbsp;{doc.invoiceNumber} : la commande n°&nbsp;{doc.orderId} a été remboursée de {formatPrice(totals.includingCents)}, par le moyen de
             paiement utilisé.
           </p>
         ) : (

@@ -21,6 +21,11 @@ export type EmailPayloads = {
   /** The tracking number when the order was set to shipped, if there was one. */
   /** The tracking number and its carrier (lib/carriers.ts) when it was shipped; a payload queued before carriers were kept has none. */
   order_shipped: { trackingNumber: string | null; trackingCarrier?: Carrier | null };
+  /**
+   * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
+   * credit note's number when one was issued.
+   */
+  order_refunded: { refundId: number; amountCents: number; remainingPaidCents: number; creditNoteNumber: string | null };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */

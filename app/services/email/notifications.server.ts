@@ -34,6 +34,12 @@ export function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payload: Ema
   if (to) queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
 }
 
+/** A refund succeeded: the customer is told, once per refund (made from the back office or at Stripe). */
+export function queueOrderRefundedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_refunded"]) {
+  const to = orderEmail(tx, orderId);
+  if (to) queueEmail(tx, { kind: "order_refunded", orderId, to, payload, once: `refund:${payload.refundId}` });
+}
+
 /**
  * A paid subscription ended: the confirmation the law requires (L215-1-1), about its first
  * order, once per subscription (its record's id) or, without a record, per order.

@@ -7,6 +7,7 @@ import { contactRequests, orderItems, orders, products, type EmailAttachment, ty
 import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
+import { orderRefundedEmail } from "~/emails/OrderRefundedEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
 import { shopContact } from "~/emails/seller";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
@@ -22,7 +23,7 @@ import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/term
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
 import { getSettings } from "~/services/settings.server";
 import { findInvoice } from "../invoices.server";
-import { orderInvoiceUrl, orderTrackingUrl } from "../order-link.server";
+import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "../order-link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
 import { findSubscriptionByStripeId } from "../subscriptions/record.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
@@ -181,6 +182,21 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
           trackingNumber: number,
           carrier: carrier ? CARRIER_LABELS[carrier] : null,
           carrierUrl: carrierTrackingUrl(carrier, number),
+        }),
+      );
+    }
+    case "order_refunded": {
+      const row = requireOrder(email);
+      const payload = payloadOf(email, "order_refunded");
+      if (typeof payload.amountCents !== "number") throw new Error(`Email ${email.id} (${email.kind}) : le montant remboursé manque.`);
+      const number = payload.creditNoteNumber ?? null;
+      return rendered(
+        orderRefundedEmail({
+          shop,
+          order: emailOrder(row),
+          amountCents: payload.amountCents,
+          remainingPaidCents: payload.remainingPaidCents ?? 0,
+          creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
         }),
       );
     }

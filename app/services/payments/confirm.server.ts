@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { findOrder, markOrderPaid } from "./payment-state.server";
@@ -10,7 +11,7 @@ import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server"
 export async function confirmOrderPayment(orderId: number): Promise<{ paid: boolean }> {
   const order = findOrder(orderId);
   if (!order) return { paid: false };
-  if (order.paymentStatus === "paid") return { paid: true };
+  if (paymentReceived(order.paymentStatus)) return { paid: true };
   if (!order.stripeSubscriptionId && !order.stripePaymentIntentId) return { paid: false };
   const stripe = await getStripe();
 
@@ -30,5 +31,6 @@ export async function confirmOrderPayment(orderId: number): Promise<{ paid: bool
     }
   }
   // The webhook may have been faster.
-  return { paid: findOrder(orderId)?.paymentStatus === "paid" };
+  const after = findOrder(orderId);
+  return { paid: after ? paymentReceived(after.paymentStatus) : false };
 }

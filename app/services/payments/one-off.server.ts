@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { centsToDecimal } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
@@ -45,7 +46,7 @@ const PROCESSING_MESSAGE = "Le paiement de cette commande est en cours de traite
 export async function startOneOffPayment(orderId: number, access: PaymentAccess): Promise<PaymentStart> {
   const order = loadOrder(orderId);
   assertOwner(order, access);
-  if (order.paymentStatus === "paid") return { paid: true, orderId };
+  if (paymentReceived(order.paymentStatus)) return { paid: true, orderId };
   assertPayable(order);
   assertCustomerEmail(order);
   assertPackRules(order, "one_off");

@@ -1,12 +1,13 @@
+import { paymentReceived } from "~/lib/order-status";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orderItems, orders, products, type Order, type Subscription } from "~/db/schema";
+import { orderItems, orders, products, refunds, type Order, type PaymentStatus, type Refund, type Subscription } from "~/db/schema";
 import { splitFullName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
 import type { DbOrTx } from "~/services/customers.server";
 import type { EmailPayloads } from "~/services/email/email-types";
-import { queueOrderPaidEmails, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
-import { issueCreditNoteIn, issueInvoiceIn } from "~/services/invoices.server";
+import { queueOrderPaidEmails, queueOrderRefundedEmail, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
+import { issueInvoiceIn, issueRefundCreditNoteIn } from "~/services/invoices.server";
 import { holdsOrder } from "~/services/order-access.server";
 import { newOrderId } from "~/services/order-ids.server";
 import { activateSubscription, ensureSubscriptionRecord, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
@@ -14,7 +15,7 @@ import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/pac
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
- * `paidAt`, the invoice issued with the payment and the credit note issued with a refund
+ * `paidAt`, the invoice issued with the payment and the credit note issued with each refund
  * (services/invoices.server.ts, in the same transaction), the stock decrement on payment, the Stripe ids (`stripePaymentIntentId`,
  * `stripeSubscriptionId`, `stripeCustomerId`), `isSubscription` and `subscriptionCanceledAt`.
  * It also holds the checks that say whether an order may be paid, and by whom.
@@ -103,7 +104,7 @@ export function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscr
 
 /** Not paid (nor refunded), not empty, and its products in stock. */
 export function assertPayable(order: OrderWithItems) {
-  if (order.paymentStatus === "paid" || order.paymentStatus === "refunded") throw alreadyPaidError();
+  if (paymentReceived(order.paymentStatus)) throw alreadyPaidError();
   if (order.items.length === 0 || order.totalCents <= 0) throw new ShopError(409, "order_empty", EMPTY_ORDER_MESSAGE);
   assertInStock(order);
 }
@@ -266,23 +267,48 @@ export function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = g
   return db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).get();
 }
 
-/**
- * The paid order was refunded in full: paid -> refunded, and its credit note issued in the
- * same transaction (once). Returns true only the first time.
- */
-export function markOrderRefundedIn(tx: DbOrTx, orderId: number): boolean {
-  const updated = tx
-    .update(orders)
-    .set({ paymentStatus: "refunded" })
-    .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "paid")))
-    .run();
-  if (updated.changes !== 1) return false;
-  issueCreditNoteIn(tx, orderId);
-  return true;
+/** The refunds of the order that succeeded, in cents. */
+export function succeededRefundCents(tx: DbOrTx, orderId: number): number {
+  const row = tx
+    .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")))
+    .get();
+  return row?.total ?? 0;
 }
 
-export function markOrderRefunded(orderId: number): boolean {
-  return getDb().transaction((tx) => markOrderRefundedIn(tx, orderId));
+/** What the refunds that succeeded make of a paid order: refunded in full, in part, or not at all. */
+export function refundedPaymentStatus(totalCents: number, refundedCents: number): PaymentStatus {
+  if (refundedCents <= 0) return "paid";
+  return refundedCents >= totalCents ? "refunded" : "partially_refunded";
+}
+
+/**
+ * Brings the order's payment state in line with its refunds, once a refund's status is recorded
+ * (services/payments/refunds.server.ts, in the same transaction): the credit note of a refund that
+ * succeeded is issued and its customer told (once per refund, whatever the number of calls), then
+ * the order is paid, partially refunded or refunded as the sum of its succeeded refunds says (a
+ * refund that failed gives its amount back). Returns the order's payment status.
+ */
+export function settleRefundIn(tx: DbOrTx, refund: Refund): PaymentStatus | null {
+  const order = findOrder(refund.orderId, tx);
+  if (!order) return null;
+  if (!paymentReceived(order.paymentStatus)) return order.paymentStatus;
+  const refundedCents = succeededRefundCents(tx, order.id);
+  const next = refundedPaymentStatus(order.totalCents, refundedCents);
+  if (next !== order.paymentStatus) {
+    tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id)).run();
+  }
+  if (refund.status === "succeeded") {
+    const creditNote = issueRefundCreditNoteIn(tx, refund);
+    queueOrderRefundedEmail(tx, order.id, {
+      refundId: refund.id,
+      amountCents: refund.amountCents,
+      remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
+      creditNoteNumber: creditNote?.number ?? null,
+    });
+  }
+  return next;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
@@ -169,7 +170,7 @@ export async function createOrderSubscription(
 ): Promise<SubscriptionStart> {
   const order = loadOrder(orderId);
   assertOwner(order, access);
-  if (order.paymentStatus === "paid") {
+  if (paymentReceived(order.paymentStatus)) {
     throw order.isSubscription ? subscriptionExistsError() : alreadyPaidError();
   }
   assertPayable(order);

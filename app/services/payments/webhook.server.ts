@@ -1,8 +1,10 @@
+import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import type { DbOrTx } from "~/services/customers.server";
+import { getStripe } from "~/services/stripe.server";
 import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
 import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "~/services/subscriptions/renewals.server";
 import {
@@ -11,9 +13,9 @@ import {
   findOrderByPaymentIntent,
   findOrderBySubscription,
   markOrderPaidIn,
-  markOrderRefundedIn,
   markSubscriptionCanceled,
 } from "./payment-state.server";
+import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 
 /** Stripe's webhook events, already verified by the route. */
@@ -25,8 +27,22 @@ export type WebhookOutcome =
   | "payment_failed"
   | "subscription_ended"
   | "order_refunded"
+  | "refund_updated"
   | Exclude<RenewalOutcome, "ignored">
   | "ignored";
+
+/**
+ * What a verified event needs from Stripe before it is handled: a `charge.refunded` whose charge
+ * does not list its refunds (Stripe's recent API versions leave them out) gets them, so the
+ * handling itself stays one synchronous transaction.
+ */
+export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Event> {
+  if (event.type !== "charge.refunded") return event;
+  const charge = event.data.object;
+  if (charge.refunds?.data && !charge.refunds.has_more) return event;
+  const list = await (await getStripe()).refunds.list({ charge: charge.id, limit: 100 });
+  return { ...event, data: { ...event.data, object: { ...charge, refunds: list } } } as Stripe.Event;
+}
 
 /**
  * Handles one verified Stripe event, exactly once: its id is recorded in the same
@@ -89,13 +105,22 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
     case "customer.subscription.deleted":
       return subscriptionEnded(tx, event.data.object);
     case "charge.refunded": {
-      // A refund made at Stripe (its dashboard): in full, the order is refunded and its credit note issued.
+      // A refund, in part or in full, made here or at Stripe (its dashboard): each of the charge's refunds is recorded once.
       const charge = event.data.object;
-      if (!charge.refunded) return "ignored";
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
       const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
       if (!order) return "ignored";
-      return markOrderRefundedIn(tx, order.id) ? "order_refunded" : "ignored";
+      let changed = false;
+      for (const refund of charge.refunds?.data ?? []) {
+        if (reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
+      }
+      return changed ? "order_refunded" : "ignored";
+    }
+    case "refund.created":
+    case "refund.updated": {
+      // A refund's status (a failed refund gives its amount back).
+      const refund = event.data.object;
+      return reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
     }
     default:
       return "ignored";
@@ -113,7 +138,7 @@ function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): WebhookOutcome
     recordSubscriptionCanceled(tx, record, endedAt);
     return "subscription_ended";
   }
-  if (order.paymentStatus !== "paid" && order.paymentStatus !== "refunded") {
+  if (!paymentReceived(order.paymentStatus)) {
     // An unpaid subscription that ended: the order can start a new payment.
     const record = findSubscriptionByStripeId(tx, sub.id);
     if (record) recordSubscriptionCanceled(tx, record, endedAt);

@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import type { Order, Subscription } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
@@ -37,7 +38,7 @@ function isCancellable(order: Order | undefined, email: string): order is Order 
     !!order &&
     order.isSubscription &&
     !!order.stripeSubscriptionId &&
-    (order.paymentStatus === "paid" || order.paymentStatus === "refunded") &&
+    paymentReceived(order.paymentStatus) &&
     normalizeEmail(order.customerEmail) !== "" &&
     normalizeEmail(order.customerEmail) === normalizeEmail(email)
   );

@@ -1,3 +1,4 @@
+import { paymentReceived } from "~/lib/order-status";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emails, orders } from "~/db/schema";
@@ -42,7 +43,7 @@ export function orderSubscriptionView(orderId: number, owner: boolean, now: Date
     .from(orders)
     .where(eq(orders.id, orderId))
     .get();
-  if (!order || order.paymentStatus !== "paid") return null;
+  if (!order || !paymentReceived(order.paymentStatus)) return null;
   const record =
     (order.subscriptionId !== null ? findSubscription(db, order.subscriptionId) : undefined) ??
     (order.isSubscription && order.stripeSubscriptionId ? findSubscriptionByStripeId(db, order.stripeSubscriptionId) : undefined);

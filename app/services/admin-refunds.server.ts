@@ -1,0 +1,16 @@
+import { centsToDecimal } from "~/lib/money";
+import { ShopError } from "~/lib/shop-error";
+import { getAdminOrder, orderToApi } from "./admin-orders.server";
+import { getOrderRefunds, refundToApi } from "./payments/refunds.server";
+
+/** The back office's view of an order's refunds, for the JSON API. */
+export function orderRefundsToApi(orderId: number) {
+  const order = getAdminOrder(orderId);
+  if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
+  const state = getOrderRefunds(order);
+  return {
+    order: orderToApi(order),
+    remaining: centsToDecimal(state.refundable ? state.remainingCents : 0),
+    refunds: state.refunds.map(refundToApi),
+  };
+}
