@@ -275,7 +275,9 @@ const RUNNING_SUBSCRIPTION = new Set(["active", "past_due"]);
 function erasureBlockers(records: CustomerRecords): { path: string; message: string }[] {
   const blockers: { path: string; message: string }[] = [];
   for (const order of records.orders) {
-    if (order.paymentStatus === "paid" && order.status !== "shipped" && order.status !== "delivered") {
+    // Paid, in full or after a partial refund: the rest is still to be shipped.
+    const toShip = order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded";
+    if (toShip && order.status !== "shipped" && order.status !== "delivered") {
       blockers.push({
         path: `orders.${order.id}`,
         message: `Effacement impossible : la commande n° ${order.id} n'est pas encore expédiée.`,

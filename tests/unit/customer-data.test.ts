@@ -258,6 +258,18 @@ describe("the erasure is refused", () => {
     expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
   });
 
+  it("while a partially refunded order is not shipped, but not for a fully refunded one", () => {
+    const c = customerWithHistory();
+    const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
+    insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
+    expect(getCustomerData(c.id)!.erasure).toMatchObject({
+      allowed: false,
+      reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
+    });
+    getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open)).run();
+    expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
+  });
+
   it("while a subscription is active: cancel it first", async () => {
     const c = customerWithHistory();
     getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription)).run();
