@@ -120,7 +120,7 @@ test.describe("after a card payment", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "card payment needs JavaScript");
   test.describe.configure({ timeout: 120_000 });
 
-  test("paid with 4242, withdrawn from the footer's link: acknowledgement in the mailbox, request in the back office", async ({
+  test("paid with 4242, withdrawn from the footer's link: acknowledgement in the mailbox, request in the back office, refunded in full with its email", async ({
     page,
     browser,
     paymentStep,
@@ -189,6 +189,34 @@ test.describe("after a card payment", () => {
 
     await admin.goto(`/admin/orders?q=${orderId}`);
     await expect(admin.getByRole("row").filter({ hasText: `#${orderId}` })).toContainText("Rétractation");
+
+    // The administrator refunds the whole amount (prefilled) through Stripe: the order reads « Remboursée »,
+    // the customer gets the refund email, and the request leaves the dashboard's list.
+    await admin.goto(`/admin/orders/${orderId}`);
+    await admin.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await expect(admin.getByLabel("Montant à rembourser (€)")).toHaveValue("25,90");
+    await admin.getByLabel("Motif").fill("Rétractation du client");
+    await admin.getByLabel(/Je confirme ce remboursement/).check();
+    await admin.getByRole("button", { name: "Rembourser" }).click();
+    await expect(admin.getByText("Remboursée", { exact: true })).toBeVisible();
+    await expect(admin.getByTestId("refunded-amount")).toHaveText("25,90€");
+    await expect(admin.getByTestId("order-refunds").getByRole("listitem")).toHaveCount(1);
+    await expect(admin.getByTestId("order-refunds")).toContainText("Rétractation du client");
+
+    await admin.goto(`/admin/emails?order=${orderId}`);
+    const refundEmail = admin.getByRole("row").filter({ hasText: `Remboursement de votre commande n°${orderId}` });
+    await expect(async () => {
+      await admin.reload();
+      await expect(refundEmail).toHaveAttribute("data-status", "sent", { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(refundEmail).toContainText(email);
+    await refundEmail.getByRole("link", { name: /^Voir/ }).click();
+    await expect(admin.getByTestId("email-text")).toContainText("25,90€");
+
+    await admin.goto("/admin/dashboard");
+    await expect(
+      admin.getByTestId("withdrawals-to-process").getByRole("link", { name: new RegExp(`Commande #${orderId}`) }),
+    ).toHaveCount(0);
     await admin.context().close();
   });
 });
