@@ -62,6 +62,8 @@ export default defineConfig({
       PORT: String(port),
       NODE_ENV: "production",
       SHOP_MODE: "demo",
+      // Test data is made from many client addresses (tests/helpers/e2e.ts, testShopperHeaders).
+      TRUST_PROXY: "1",
       DATABASE_URL: `${dataDir}/shop.db`,
       PUBLIC_URL: baseURL,
       ADMIN_USERNAME: "admin",

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { EMULATOR, emulatorAuth } from "../helpers/e2e";
+import { EMULATOR, emulatorAuth, testShopperHeaders } from "../helpers/e2e";
 
 /** The e2e server seeds this administrator (playwright.config.ts). */
 export const ADMIN = { username: "admin", password: "motdepasse-e2e-1" };
@@ -33,6 +33,7 @@ export async function createContact(request: APIRequestContext, subject: string,
 /** An order of our own, through the public order API (pack 2: 6 masques + 2 offerts). */
 export async function createOrder(request: APIRequestContext, email: string) {
   const response = await request.post("/api/orders", {
+    headers: testShopperHeaders(),
     data: {
       customerEmail: email,
       customerName: "Camille Martin",

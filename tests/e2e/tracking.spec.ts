@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { testShopperHeaders } from "../helpers/e2e";
 
 /** Runs with and without JavaScript: the tracking form is a plain GET form. */
 
@@ -11,6 +12,7 @@ const MEDIATOR_LINE = /^En cas de litige, vous pouvez recourir gratuitement au m
 /** An order through the API, as the spec's client sends it (its `status` is never honoured). */
 async function createOrder(request: APIRequestContext) {
   const response = await request.post("/api/orders", {
+    headers: testShopperHeaders(),
     data: {
       total: "32.90",
       status: "delivered",

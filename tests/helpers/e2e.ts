@@ -26,3 +26,14 @@ export function emulatorAuth() {
   const key = readFileSync(path.join(dataDir, ".stripe-emulator-key"), "utf8").trim();
   return { Authorization: `Bearer ${key}` };
 }
+
+/**
+ * A client address of its own for a request that makes test data (an order through the API):
+ * the e2e server trusts one proxy (TRUST_PROXY=1), so each order comes from a different shopper,
+ * as in real life, and the suite's many orders stay under the per-address limits that the
+ * browser's own requests (from 127.0.0.1, no header) still meet.
+ */
+export function testShopperHeaders() {
+  const octet = () => 1 + Math.floor(Math.random() * 250);
+  return { "X-Forwarded-For": `10.${octet()}.${octet()}.${octet()}` };
+}
