@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { BROWSER_ENCODING, getRaw, runChild, shippedJs } from "./bench/http.js";
-import { ROOT, startShop } from "./bench/shop.js";
+import { ROOT, startShopOrExit } from "./bench/shop.js";
 
 /** @param {string} name @param {number} fallback */
 function envNumber(name, fallback) {
@@ -76,7 +76,7 @@ async function packToBuy(origin) {
 /** @param {number} ms */
 const ms = (ms) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
 
-const shop = await startShop({ env: { TRUST_PROXY: "1" } });
+const shop = await startShopOrExit({ env: { TRUST_PROXY: "1" } });
 /** @type {{ kill(): Promise<void> } | null} */
 let bare = null;
 try {

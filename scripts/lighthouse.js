@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { ROOT, startShop } from "./bench/shop.js";
+import { ROOT, startShopOrExit } from "./bench/shop.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const CHROME_FLAGS = [
@@ -53,7 +53,7 @@ function foreignRequests(lhr, origin) {
   return (details?.items ?? []).map((item) => item.url ?? "").filter((url) => /^https?:/.test(url) && !url.startsWith(origin));
 }
 
-const shop = await startShop();
+const shop = await startShopOrExit();
 /** @type {chromeLauncher.LaunchedChrome | null} */
 let chrome = null;
 try {

@@ -22,6 +22,19 @@ export function freePort() {
 }
 
 /**
+ * startShop(), or its reason for failing in one message (no build, the shop refused to start)
+ * and exit code 1.
+ * @param {{ env?: Record<string, string> }} [options]
+ * @returns {Promise<RunningShop>}
+ */
+export function startShopOrExit(options) {
+  return startShop(options).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
+
+/**
  * @typedef {{
  *   url: string,
  *   port: number,
