@@ -43,7 +43,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const cartCount = await getCartCount(request);
   const data = { toast, config: getPublicConfig(), settings: getSettings(), cartCount };
   // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
-  return json(data satisfies RootPublicData, { headers });
+  // The toast cookie is written back (its message consumed) only to a visitor who sent one: a
+  // plain page view sets no cookie, so it can be served from the page cache (server/page-cache.js).
+  return json(data satisfies RootPublicData, hasToastCookie(request) ? { headers } : undefined);
+}
+
+function hasToastCookie(request: Request) {
+  return /(?:^|;\s*)toast-session=/.test(request.headers.get("Cookie") ?? "");
 }
 
 
