@@ -233,9 +233,9 @@ export function createPageCache(options) {
    * @param {"HIT" | "STALE" | "MISS"} outcome
    */
   function send(req, res, entry, outcome) {
-    const accepted = req.acceptsEncodings("br", "gzip", "identity");
+    // Brotli whenever accepted (browsers list gzip first, with the same weight).
     /** @type {Encoding} */
-    const encoding = accepted === "br" || accepted === "gzip" ? accepted : "identity";
+    const encoding = req.acceptsEncodings("br") === "br" ? "br" : req.acceptsEncodings("gzip") === "gzip" ? "gzip" : "identity";
     const body = entry.bodies[encoding];
     res.status(200);
     for (const [name, value] of entry.headers) res.setHeader(name, value);
