@@ -16,8 +16,9 @@ import zlib from "node:zlib";
  * - an entry is fresh for 60 s; then it is still served while one background render replaces
  *   it (stale-while-revalidate, one render at a time per page), at most 10 minutes;
  * - the database holds the version of the public pages (table page_cache_version), bumped by
- *   the catalog, price, settings and sold-out writes of any process; it is read at most every
- *   250 ms, and an entry rendered under an older version is never served;
+ *   the catalog, price, settings and sold-out writes of any process; it is read on each request
+ *   (one row by primary key: microseconds), so an entry rendered under an older version is
+ *   never served and an edit shows on the very next view;
  * - the trial offer's banner disappears at the offer's end: no entry rendered before the end
  *   is served after it;
  * - a new build is a new process, hence an empty cache (the build's version is in the key too).
@@ -76,7 +77,7 @@ const DROPPED_HEADERS = new Set([
  *   now?: () => number,
  *   ttlMs?: number,
  *   staleMs?: number,
- *   versionCheckMs?: number,
+ *   versionCheckMs?: number, // how long a read version is trusted (0: read on each request)
  *   maxEntries?: number,
  *   maxBytes?: number,
  * }} PageCacheOptions
@@ -125,12 +126,15 @@ export function createPageCache(options) {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 60_000;
   const staleMs = options.staleMs ?? 600_000;
-  const versionCheckMs = options.versionCheckMs ?? 250;
+  const versionCheckMs = options.versionCheckMs ?? 0;
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 2_000_000;
 
   /** @type {Map<string, Entry>} */
   const entries = new Map();
+  /** Pages found not shareable (a 404, a redirect, a cookie set): live until then, not rendered twice. */
+  /** @type {Map<string, number>} */
+  const unshareable = new Map();
   /** Renders under way, one per key: concurrent misses wait for the same one. */
   /** @type {Map<string, Promise<Entry | null>>} */
   const rendering = new Map();
@@ -141,7 +145,10 @@ export function createPageCache(options) {
   function currentState() {
     if (now() - checkedAt >= versionCheckMs) {
       const read = options.readState();
-      if (read.version !== state.version) entries.clear();
+      if (read.version !== state.version) {
+        entries.clear();
+        unshareable.clear();
+      }
       state = read;
       checkedAt = now();
     }
@@ -217,7 +224,11 @@ export function createPageCache(options) {
             entries.delete(key);
             if (entries.size >= maxEntries) entries.delete(/** @type {string} */ (entries.keys().next().value));
             entries.set(key, entry);
-          } else entries.delete(key);
+          } else {
+            entries.delete(key);
+            if (unshareable.size >= maxEntries) unshareable.delete(/** @type {string} */ (unshareable.keys().next().value));
+            unshareable.set(key, now() + ttlMs);
+          }
           return entry;
         })
         .finally(() => rendering.delete(key));
@@ -261,6 +272,10 @@ export function createPageCache(options) {
       const { version } = currentState();
       const entry = entries.get(key);
       const at = now();
+      if ((unshareable.get(key) ?? 0) > at) {
+        res.setHeader("X-Cache", "BYPASS");
+        return next();
+      }
       if (entry && entry.version === version && at < entry.freshUntil) return send(req, res, entry, "HIT");
       if (entry && entry.version === version && at < entry.staleUntil) {
         fill(key, origin + req.path, loadContext).catch((error) => console.error(error));

@@ -196,6 +196,12 @@ describe("the page cache", () => {
     expect(await withCookie.text()).toMatch(/^<p>live/);
     expect((await shop.get("/product/99")).headers.get("x-cache")).toBe("BYPASS");
     expect(shop.cache.size()).toBe(0);
+    // Not tried again for 60 s: straight to the live render.
+    expect((await shop.get("/cgv")).headers.get("x-cache")).toBe("BYPASS");
+    expect(shop.renders).toHaveLength(2);
+    shop.clock.now += 61_000;
+    await shop.get("/cgv");
+    expect(shop.renders).toHaveLength(3);
   });
 
   it("after 60 s serves the stale page while one background render refreshes it", async () => {
