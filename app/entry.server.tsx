@@ -14,6 +14,8 @@ import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.s
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { startShop, stopShop } from "~/services/lifecycle.server";
+// server/page-cache.js reads the public pages' version through the build.
+export { readPageCacheState } from "~/services/page-cache-version.server";
 
 // `npm run dev` (remix-serve) calls no startShop: the email sender and the subscriptions'
 // scheduler start with the first request.

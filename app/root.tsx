@@ -39,11 +39,20 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toast, headers } = await getToast(request);
+  const { toast } = await getToast(request);
   const cartCount = await getCartCount(request);
   const data = { toast, config: getPublicConfig(), settings: getSettings(), cartCount };
   // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
-  return json(data satisfies RootPublicData, { headers });
+  // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
+  // page view sets no cookie, so it can come from the page cache (server/page-cache.js).
+  return json(data satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
+}
+
+/** remix-toast's cookie (its default options), expired. */
+const TOAST_COOKIE_DELETION = "toast-session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax";
+
+function hasToastCookie(request: Request) {
+  return /(?:^|;\s*)toast-session=/.test(request.headers.get("Cookie") ?? "");
 }
 
 

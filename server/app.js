@@ -1,8 +1,10 @@
 // @ts-check
 import http from "node:http";
 import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createPageCache } from "./page-cache.js";
 
 /**
  * The shop's HTTP server: an Express app around Remix's request handler, and the listening
@@ -14,10 +16,12 @@ import express from "express";
 
 /**
  * The Express app: fingerprinted build assets cached for a year, the other public files for a
- * week, everything else answered by Remix. No access log unless `logRequests`.
+ * week, everything else answered by Remix. No access log unless `logRequests`. The public pages
+ * of anonymous visitors come from the page cache (server/page-cache.js) when the build gives
+ * their version (`readPageCacheState`, exported by app/entry.server.tsx), unless `pageCache` is false.
  *
  * @param {ServerBuild} build the Remix server build (build/index.js)
- * @param {{ logRequests?: boolean, mode?: string }} [options]
+ * @param {{ logRequests?: boolean, mode?: string, pageCache?: boolean }} [options]
  */
 export function createApp(build, options = {}) {
   const app = express();
@@ -30,7 +34,13 @@ export function createApp(build, options = {}) {
   // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts).
   /** @param {import("express").Request} req */
   const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
-  app.all("*", createRequestHandler({ build, mode: options.mode ?? process.env.NODE_ENV, getLoadContext }));
+  const mode = options.mode ?? process.env.NODE_ENV;
+  const entry = /** @type {{ readPageCacheState?: () => import("./page-cache.js").PageCacheState }} */ (build.entry.module);
+  if (options.pageCache !== false && entry.readPageCacheState) {
+    const render = createRemixHandler(build, mode);
+    app.use(createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version }));
+  }
+  app.all("*", createRequestHandler({ build, mode, getLoadContext }));
   return app;
 }
 

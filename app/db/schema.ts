@@ -563,6 +563,16 @@ export const leases = sqliteTable("leases", {
   expiresAt: integer("expires_at").notNull(),
 });
 
+/**
+ * The version of what the public pages show (catalog, prices, settings, stock running out):
+ * one row, bumped by every write that changes them. Each process's page cache
+ * (server/page-cache.js) drops the pages it rendered under an older version.
+ */
+export const pageCacheVersion = sqliteTable("page_cache_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
 /** An attached file: `content` is its text, or its bytes in base64 when `encoding` says so (a PDF). */
 export type EmailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
 export type Email = typeof emails.$inferSelect;

@@ -7,6 +7,7 @@ import { ShopError } from "~/lib/shop-error";
 import type { PackInput } from "~/schemas/product";
 import type { DbOrTx } from "./customers.server";
 import { listPacks, shopPacks } from "./packs.server";
+import { bumpPageCacheVersion } from "./page-cache-version.server";
 import { recordPrice } from "./price-history.server";
 
 export function getProduct(id: number) {
@@ -100,6 +101,7 @@ export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
     return getDb().transaction((tx) => {
       const product = tx.insert(products).values(fields).returning().get();
       saveProductPacks(tx, product.id, packs);
+      bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -118,6 +120,7 @@ export function updateProduct(id: number, fields: ProductFields, packs: PackInpu
         .returning()
         .get();
       if (product) saveProductPacks(tx, id, packs);
+      bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -144,6 +147,7 @@ export function deleteProduct(id: number): DeleteProductResult {
         .get()?.n ?? 0;
     if (ordered > 0) return { deleted: false, reason: "ordered", orders: ordered } as const;
     tx.delete(products).where(eq(products.id, id)).run();
+    bumpPageCacheVersion(tx);
     return { deleted: true } as const;
   });
 }

@@ -4,6 +4,7 @@ import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
 import { legalIdentityOf } from "~/lib/company";
 import type { SettingsInput } from "~/schemas/settings";
+import { bumpPageCacheVersion } from "./page-cache-version.server";
 
 export type PublicSettings = Omit<typeof DEFAULT_SETTINGS, "id"> & {
   /** When the trial offer ends (ISO, UTC), or null: the product page's countdown banner. */
@@ -33,10 +34,12 @@ export function getSettings(db: DbOrTx = getDb()): PublicSettings {
 }
 
 export function updateSettings(input: SettingsInput): PublicSettings {
-  getDb()
-    .insert(siteSettings)
-    .values({ ...DEFAULT_SETTINGS, ...input, id: 1 })
-    .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } })
-    .run();
+  getDb().transaction((tx) => {
+    tx.insert(siteSettings)
+      .values({ ...DEFAULT_SETTINGS, ...input, id: 1 })
+      .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } })
+      .run();
+    bumpPageCacheVersion(tx);
+  });
   return getSettings();
 }

@@ -49,11 +49,20 @@ test.describe("shop shell", () => {
     await page.waitForURL((url) => url.pathname === "/", { timeout: 9_000 });
   });
 
-  test("pages are served with a nonce-based Content-Security-Policy", async ({ page }) => {
-    const response = await page.goto("/contact");
-    const csp = response?.headers()["content-security-policy"] ?? "";
-    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:\/\/js\.stripe\.com/);
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(response?.headers()["x-content-type-options"]).toBe("nosniff");
+  test("pages are served with a Content-Security-Policy: a nonce when rendered live, the scripts' hashes from the page cache", async ({
+    page,
+  }) => {
+    const live = await page.goto("/panier");
+    const policy = live?.headers()["content-security-policy"] ?? "";
+    expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:\/\/js\.stripe\.com/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(live?.headers()["x-content-type-options"]).toBe("nosniff");
+
+    const shared = await page.goto("/contact");
+    const sharedPolicy = shared?.headers()["content-security-policy"] ?? "";
+    expect(sharedPolicy).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+ https:\/\/js\.stripe\.com/);
+    expect(sharedPolicy).not.toContain("nonce");
+    expect(sharedPolicy).toContain("frame-ancestors 'none'");
+    expect(shared?.headers()["x-content-type-options"]).toBe("nosniff");
   });
 });

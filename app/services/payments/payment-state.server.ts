@@ -10,6 +10,7 @@ import { queueOrderPaidEmails, queueOrderRefundedEmail, queueSubscriptionCancele
 import { issueInvoiceIn, issueRefundCreditNoteIn } from "~/services/invoices.server";
 import { holdsOrder } from "~/services/order-access.server";
 import { newOrderId } from "~/services/order-ids.server";
+import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription, ensureSubscriptionRecord, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
 
@@ -187,10 +188,14 @@ function decrementStock(tx: DbOrTx, orderId: number) {
   const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
   for (const item of items) {
     if (item.productId === null) continue;
-    tx.update(products)
+    const left = tx
+      .update(products)
       .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
       .where(eq(products.id, item.productId))
-      .run();
+      .returning({ stock: products.stock })
+      .get();
+    // Sold out: the public pages say so from now on.
+    if (left?.stock === 0) bumpPageCacheVersion(tx);
   }
 }
 

@@ -1,0 +1,29 @@
+import { eq, sql } from "drizzle-orm";
+import { getDb, type DbOrTx } from "~/db/client.server";
+import { pageCacheVersion, siteSettings } from "~/db/schema";
+
+/**
+ * The public pages' version (table page_cache_version): every write that changes what an
+ * anonymous visitor sees bumps it, in the write's own transaction. The page cache of every
+ * process (server/page-cache.js) reads it and drops the pages rendered under an older one.
+ */
+
+/** Bumps the version: the public pages of every process are rendered again. */
+export function bumpPageCacheVersion(db: DbOrTx = getDb()) {
+  db.insert(pageCacheVersion)
+    .values({ id: 1, version: 1 })
+    .onConflictDoUpdate({ target: pageCacheVersion.id, set: { version: sql`${pageCacheVersion.version} + 1` } })
+    .run();
+}
+
+/**
+ * What the page cache needs, read in one go (server/page-cache.js calls it through the build's
+ * entry): the version, and when the trial offer ends (its banner disappears then, so a page
+ * rendered before may not be served after it), in milliseconds since the epoch or null.
+ */
+export function readPageCacheState(db: DbOrTx = getDb()): { version: number; offerEndsAt: number | null } {
+  const row = db.select({ version: pageCacheVersion.version }).from(pageCacheVersion).get();
+  const settings = db.select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).where(eq(siteSettings.id, 1)).get();
+  const end = Date.parse(settings?.endsAt ?? "");
+  return { version: row?.version ?? 0, offerEndsAt: Number.isNaN(end) ? null : end };
+}

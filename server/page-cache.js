@@ -1,0 +1,298 @@
+// @ts-check
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+/**
+ * The full-page cache of the public pages, one per process.
+ *
+ * An anonymous visitor (none of the shop's personal cookies) asking for a public page (the
+ * allowlist below, no query string but campaign tags) gets a page rendered once for everyone:
+ * rendered from a request that carries no cookie at all, kept only when it is a 200 HTML
+ * answer that sets no cookie, and stored already compressed (brotli and gzip). Anything else
+ * goes to the live render, as before.
+ *
+ * Freshness:
+ * - an entry is fresh for 60 s; then it is still served while one background render replaces
+ *   it (stale-while-revalidate, one render at a time per page), at most 10 minutes;
+ * - the database holds the version of the public pages (table page_cache_version), bumped by
+ *   the catalog, price, settings and sold-out writes of any process; it is read on each request
+ *   (one row by primary key: microseconds), so an entry rendered under an older version is
+ *   never served and an edit shows on the very next view;
+ * - the trial offer's banner disappears at the offer's end: no entry rendered before the end
+ *   is served after it;
+ * - a new build is a new process, hence an empty cache (the build's version is in the key too).
+ *
+ * The live render puts a fresh nonce in the Content-Security-Policy of each page; a shared page
+ * cannot, so its inline scripts are allowed by their sha256 hashes instead (the nonce attributes
+ * are removed), computed once when the page enters the cache. The policy stays the same otherwise.
+ *
+ * Answers carry `X-Cache`: HIT, STALE (served while being refreshed), MISS (rendered now) or
+ * BYPASS (a public page rendered live for a visitor with a personal cookie or a query string).
+ */
+
+/** Shared caches (a CDN) may keep an anonymous page 60 s, and serve it stale while they refresh it. */
+export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+const VARY = "Accept-Encoding, Cookie";
+
+/** The public pages: nothing in them depends on the visitor. */
+const PUBLIC_PAGES = [
+  /^\/$/,
+  /^\/product\/\d+$/,
+  /^\/(?:faq|livraison|retours|cgv|mentions-legales|politique-confidentialite|contact)$/,
+];
+/** Query parameters that change nothing on the page (campaign tags): they do not prevent caching. */
+const HARMLESS_PARAMETER = /^(?:utm_[a-z_]+|gclid|fbclid|msclkid)$/;
+/** The shop's cookies that make a page personal: cart badge, remembered orders, back office, toasts. */
+export const PERSONAL_COOKIES = ["cart", "orders", "__admin", "toast-session"];
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Headers not copied from the rendered page into the stored one. */
+const DROPPED_HEADERS = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "date",
+  "keep-alive",
+]);
+
+/**
+ * @typedef {{ version: number, offerEndsAt: number | null }} PageCacheState
+ * @typedef {"br" | "gzip" | "identity"} Encoding
+ * @typedef {{
+ *   version: number,
+ *   freshUntil: number,
+ *   staleUntil: number,
+ *   headers: [string, string][],
+ *   bodies: Record<Encoding, Buffer>,
+ * }} Entry
+ * @typedef {{
+ *   render(request: Request, loadContext: Record<string, unknown>): Promise<Response>,
+ *   readState(): PageCacheState,
+ *   buildVersion: string,
+ *   now?: () => number,
+ *   ttlMs?: number,
+ *   staleMs?: number,
+ *   versionCheckMs?: number, // how long a read version is trusted (0: read on each request)
+ *   maxEntries?: number,
+ *   maxBytes?: number,
+ * }} PageCacheOptions
+ */
+
+/** @param {string} path */
+export function isPublicPage(path) {
+  return PUBLIC_PAGES.some((pattern) => pattern.test(path));
+}
+
+/** @param {string | undefined} header the request's Cookie header */
+export function hasPersonalCookie(header) {
+  if (!header) return false;
+  return header.split(";").some((pair) => PERSONAL_COOKIES.includes(pair.split("=")[0].trim()));
+}
+
+/** @param {URLSearchParams} query */
+function harmlessQuery(query) {
+  return [...query.keys()].every((name) => HARMLESS_PARAMETER.test(name));
+}
+
+/**
+ * The page's inline scripts allowed by hash instead of by nonce: the HTML without the nonce
+ * attributes, and the `'sha256-…'` sources of its inline scripts.
+ *
+ * @param {string} html
+ * @param {string | null} nonce
+ */
+export function hashInlineScripts(html, nonce) {
+  const stripped = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
+  /** @type {Set<string>} */
+  const sources = new Set();
+  for (const [, attributes, content] of stripped.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(attributes) || content.length === 0) continue;
+    sources.add(`'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`);
+  }
+  return { html: stripped, sources: [...sources] };
+}
+
+/**
+ * The cache as an Express middleware, placed before the Remix handler.
+ *
+ * @param {PageCacheOptions} options
+ */
+export function createPageCache(options) {
+  const now = options.now ?? Date.now;
+  const ttlMs = options.ttlMs ?? 60_000;
+  const staleMs = options.staleMs ?? 600_000;
+  const versionCheckMs = options.versionCheckMs ?? 0;
+  const maxEntries = options.maxEntries ?? 500;
+  const maxBytes = options.maxBytes ?? 2_000_000;
+
+  /** @type {Map<string, Entry>} */
+  const entries = new Map();
+  /** Pages found not shareable (a 404, a redirect, a cookie set): live until then, not rendered twice. */
+  /** @type {Map<string, number>} */
+  const unshareable = new Map();
+  /** Renders under way, one per key: concurrent misses wait for the same one. */
+  /** @type {Map<string, Promise<Entry | null>>} */
+  const rendering = new Map();
+  /** @type {PageCacheState} */
+  let state = { version: -1, offerEndsAt: null };
+  let checkedAt = -Infinity;
+
+  function currentState() {
+    if (now() - checkedAt >= versionCheckMs) {
+      const read = options.readState();
+      if (read.version !== state.version) {
+        entries.clear();
+        unshareable.clear();
+      }
+      state = read;
+      checkedAt = now();
+    }
+    return state;
+  }
+
+  /**
+   * Renders the page from a request without any cookie; an entry when it may be shared.
+   *
+   * @param {string} url
+   * @param {Record<string, unknown>} loadContext
+   * @returns {Promise<Entry | null>}
+   */
+  async function renderEntry(url, loadContext) {
+    const { version, offerEndsAt } = currentState();
+    const renderedAt = now();
+    const response = await options.render(new Request(url, { headers: { Accept: "text/html" } }), loadContext);
+    const body = Buffer.from(await response.arrayBuffer());
+    const shareable =
+      response.status === 200 &&
+      !response.headers.has("Set-Cookie") &&
+      (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
+      body.length <= maxBytes;
+    if (!shareable) return null;
+
+    const policy = response.headers.get("Content-Security-Policy");
+    const nonce = policy?.match(/'nonce-([^']+)'/)?.[1] ?? null;
+    const { html, sources } = hashInlineScripts(body.toString("utf8"), nonce);
+    /** @type {[string, string][]} */
+    const headers = [];
+    response.headers.forEach((value, name) => {
+      if (DROPPED_HEADERS.has(name)) return;
+      if (name === "content-security-policy" && nonce) value = value.replace(`'nonce-${nonce}'`, sources.join(" "));
+      if (name === "cache-control") value = PUBLIC_PAGE_CACHE_CONTROL;
+      if (name === "vary") value = VARY;
+      headers.push([name, value]);
+    });
+    if (!response.headers.has("Cache-Control")) headers.push(["cache-control", PUBLIC_PAGE_CACHE_CONTROL]);
+    if (!response.headers.has("Vary")) headers.push(["vary", VARY]);
+
+    const identity = Buffer.from(html, "utf8");
+    const [br, gz] = await Promise.all([
+      brotli(identity, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+      }),
+      gzip(identity, { level: 9 }),
+    ]);
+    // An entry never outlives the trial offer it may announce.
+    const offerEnd = offerEndsAt !== null && offerEndsAt > renderedAt ? offerEndsAt : Infinity;
+    return {
+      version,
+      freshUntil: Math.min(renderedAt + ttlMs, offerEnd),
+      staleUntil: Math.min(renderedAt + ttlMs + staleMs, offerEnd),
+      headers,
+      bodies: { br, gzip: gz, identity },
+    };
+  }
+
+  /**
+   * One render at a time per key; its entry replaces the stored one (or removes it when the
+   * page may no longer be shared).
+   *
+   * @param {string} key
+   * @param {string} url
+   * @param {Record<string, unknown>} loadContext
+   */
+  function fill(key, url, loadContext) {
+    let pending = rendering.get(key);
+    if (!pending) {
+      pending = renderEntry(url, loadContext)
+        .then((entry) => {
+          if (entry) {
+            entries.delete(key);
+            if (entries.size >= maxEntries) entries.delete(/** @type {string} */ (entries.keys().next().value));
+            entries.set(key, entry);
+          } else {
+            entries.delete(key);
+            if (unshareable.size >= maxEntries) unshareable.delete(/** @type {string} */ (unshareable.keys().next().value));
+            unshareable.set(key, now() + ttlMs);
+          }
+          return entry;
+        })
+        .finally(() => rendering.delete(key));
+      rendering.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * @param {import("express").Request} req
+   * @param {import("express").Response} res
+   * @param {Entry} entry
+   * @param {"HIT" | "STALE" | "MISS"} outcome
+   */
+  function send(req, res, entry, outcome) {
+    // Brotli whenever accepted (browsers list gzip first, with the same weight).
+    /** @type {Encoding} */
+    const encoding = req.acceptsEncodings("br") === "br" ? "br" : req.acceptsEncodings("gzip") === "gzip" ? "gzip" : "identity";
+    const body = entry.bodies[encoding];
+    res.status(200);
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", body.length);
+    res.setHeader("X-Cache", outcome);
+    if (req.method === "HEAD") res.end();
+    else res.end(body);
+  }
+
+  /** @type {import("express").RequestHandler} */
+  async function pageCache(req, res, next) {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !isPublicPage(req.path)) return next();
+    const query = new URL(req.originalUrl, "http://shop").searchParams;
+    if (hasPersonalCookie(req.headers.cookie) || !harmlessQuery(query)) {
+      res.setHeader("X-Cache", "BYPASS");
+      return next();
+    }
+    try {
+      const origin = `${req.protocol}://${req.get("host")}`;
+      const key = `${options.buildVersion} ${origin}${req.path}`;
+      const loadContext = { clientAddress: req.socket.remoteAddress };
+      const { version } = currentState();
+      const entry = entries.get(key);
+      const at = now();
+      if ((unshareable.get(key) ?? 0) > at) {
+        res.setHeader("X-Cache", "BYPASS");
+        return next();
+      }
+      if (entry && entry.version === version && at < entry.freshUntil) return send(req, res, entry, "HIT");
+      if (entry && entry.version === version && at < entry.staleUntil) {
+        fill(key, origin + req.path, loadContext).catch((error) => console.error(error));
+        return send(req, res, entry, "STALE");
+      }
+      const fresh = await fill(key, origin + req.path, loadContext);
+      if (fresh) return send(req, res, fresh, "MISS");
+      // Not shareable (a 404, a redirect, a cookie set): rendered live for this visitor.
+      res.setHeader("X-Cache", "BYPASS");
+      return next();
+    } catch (error) {
+      return next(error);
+    }
+  }
+
+  return Object.assign(pageCache, {
+    /** The number of stored pages (tests). */
+    size: () => entries.size,
+  });
+}
