@@ -8,7 +8,11 @@ import { orderLockName, withOrderLock } from "~/services/payments/order-lock.ser
 /** The payment start lock lives in the database: what one process holds, every other sees. */
 
 function lockRow(orderId: number) {
-  return getDb().select().from(leases).where(eq(leases.name, orderLockName(orderId))).get();
+  return getDb()
+    .select()
+    .from(leases)
+    .where(eq(leases.name, orderLockName(orderId)))
+    .get();
 }
 
 describe("the payment start lock", () => {
@@ -25,7 +29,9 @@ describe("the payment start lock", () => {
   });
 
   it("is given back when the start fails", async () => {
-    await expect(withOrderLock(43, () => Promise.reject(new Error("Stripe indisponible")))).rejects.toThrow("Stripe indisponible");
+    await expect(withOrderLock(43, () => Promise.reject(new Error("Stripe indisponible")))).rejects.toThrow(
+      "Stripe indisponible",
+    );
     expect(lockRow(43)).toBeUndefined();
   });
 
@@ -34,7 +40,11 @@ describe("the payment start lock", () => {
     expect(acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
     await expect(withOrderLock(44, async () => "refusé")).rejects.toMatchObject({ status: 409 });
     // It died: nobody renews or releases; its lock expires.
-    getDb().update(leases).set({ expiresAt: Date.now() - 1 }).where(eq(leases.name, orderLockName(44))).run();
+    getDb()
+      .update(leases)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(leases.name, orderLockName(44)))
+      .run();
     await expect(withOrderLock(44, async () => "repris")).resolves.toBe("repris");
     expect(lockRow(44)).toBeUndefined();
   });
