@@ -85,10 +85,29 @@ export function getStripeClient(): Stripe {
 export async function getStripe(): Promise<Stripe> {
   const config = getConfig();
   if (config.mode === "live") return getStripeClient();
-  const emulator = await ensureStripeEmulator();
+  const emulator = await stripeEmulatorAddress();
   const key = `demo:${emulator.port}`;
   if (!client || client.key !== key) client = { stripe: buildClient(emulator.port), key };
   return client.stripe;
+}
+
+/**
+ * Set by the server entry on its worker processes (server/index.js): the emulator runs once, in
+ * the primary process, on STRIPE_EMULATOR_PORT; the workers only talk to it.
+ */
+function emulatorRunsElsewhere() {
+  return process.env.SHOP_STRIPE_EMULATOR_SHARED === "1";
+}
+
+/** Where the demo emulator answers: this process's, or the one the primary process runs. */
+export async function stripeEmulatorAddress(): Promise<{ host: string; port: number; url: string }> {
+  const config = getConfig();
+  if (config.mode === "demo" && emulatorRunsElsewhere()) {
+    const port = config.stripe.emulatorPort;
+    return { host: EMULATOR_HOST, port, url: `http://${EMULATOR_HOST}:${port}` };
+  }
+  const { host, port, url } = await ensureStripeEmulator();
+  return { host, port, url };
 }
 
 /** Starts the local emulator once per process (demo mode only). */
