@@ -151,6 +151,14 @@ async function runPrimary(shop) {
     process.exit(1);
   }
 
+  // An email queued in one worker wakes the others' senders (app/services/email/sender.server.ts).
+  cluster.on("message", (from, message) => {
+    if (message?.shop !== "email-queued") return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker && worker !== from && worker.isConnected()) worker.send(message);
+    }
+  });
+
   // The first worker alone: a failure it reports (port taken, database unreadable) is told once.
   if (!(await listening(fork()))) return giveUp();
   const others = Array.from({ length: processes - 1 }, () => listening(fork()));
