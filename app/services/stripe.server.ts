@@ -7,7 +7,8 @@ import { ConfigError, getConfig } from "~/config.server";
  * The one Stripe SDK client of the process.
  * Live mode: Stripe's API with the real secret key.
  * Demo mode: the same SDK pointed at the local emulator (stripe-emulator/server.js), started once
- * per process on 127.0.0.1 only: by the server entry before it listens (startShop), or on first
+ * per process on 127.0.0.1 only: by the server entry before it listens (startShop; with several
+ * processes, by the primary alone, and the workers use it on STRIPE_EMULATOR_PORT), or on first
  * use where there is no server entry (unit tests, `remix dev`). It is loaded with a run-time path
  * so the production bundle never contains it and live mode never loads it.
  */
