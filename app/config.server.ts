@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { PublicConfig, ShopMode } from "~/lib/public-config";
@@ -13,6 +14,8 @@ import type { PublicConfig, ShopMode } from "~/lib/public-config";
  */
 
 export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
+
+const PROCESSES_EXPECTED = "attendu un nombre de processus, de 1 à 64";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -38,6 +41,13 @@ const envSchema = z.object({
   MAIL_FROM: z.string().optional(),
   /** Reverse proxies in front of the server (0: clients connect directly); see http/client-address.server.ts. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Server processes sharing the port and the database (server/index.js); by default one per core. */
+  WEB_CONCURRENCY: z.coerce
+    .number({ error: PROCESSES_EXPECTED })
+    .int({ error: PROCESSES_EXPECTED })
+    .min(1, { error: PROCESSES_EXPECTED })
+    .max(64, { error: PROCESSES_EXPECTED })
+    .optional(),
 });
 
 export type Mode = ShopMode;
@@ -64,6 +74,8 @@ export type AppConfig = {
     testClocks: boolean;
   };
   trustProxy: number;
+  /** Server processes (WEB_CONCURRENCY): 1 serves from the one process; more, from as many workers. */
+  processes: number;
   /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
   smtpUrl: string | null;
   mailFrom: string | null;
@@ -200,6 +212,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           testClocks: true,
         },
     trustProxy: e.TRUST_PROXY,
+    processes: e.WEB_CONCURRENCY ?? Math.min(os.availableParallelism(), 64),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? null,
   };

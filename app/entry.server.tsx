@@ -13,7 +13,7 @@ import { startEmailSender } from "~/services/email/sender.server";
 import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
-export { startShop, stopShop } from "~/services/lifecycle.server";
+export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { apiError, handleApi, requireSameOriginApi } from "~/http/api.server";
 import { NO_STORE } from "~/http/cache-control";
-import { ensureStripeEmulator } from "~/services/stripe.server";
+import { stripeEmulatorAddress } from "~/services/stripe.server";
 
 /**
  * /stripe-emulator/api/*: demo mode only (404 in live mode). The browser's stand-in for
@@ -32,7 +32,7 @@ async function forward(request: Request, splat: string | undefined) {
   const body = method === "GET" ? undefined : await request.text();
   if (body && body.length > MAX_BODY_BYTES) return apiError(413, "Corps de requête trop volumineux");
 
-  const emulator = await ensureStripeEmulator();
+  const emulator = await stripeEmulatorAddress();
   const search = new URL(request.url).search;
   const response = await fetch(`${emulator.url}/${target}${search}`, {
     method,

@@ -7,7 +7,8 @@ import { ConfigError, getConfig } from "~/config.server";
  * The one Stripe SDK client of the process.
  * Live mode: Stripe's API with the real secret key.
  * Demo mode: the same SDK pointed at the local emulator (stripe-emulator/server.js), started once
- * per process on 127.0.0.1 only: by the server entry before it listens (startShop), or on first
+ * per process on 127.0.0.1 only: by the server entry before it listens (startShop; with several
+ * processes, by the primary alone, and the workers use it on STRIPE_EMULATOR_PORT), or on first
  * use where there is no server entry (unit tests, `remix dev`). It is loaded with a run-time path
  * so the production bundle never contains it and live mode never loads it.
  */
@@ -85,10 +86,29 @@ export function getStripeClient(): Stripe {
 export async function getStripe(): Promise<Stripe> {
   const config = getConfig();
   if (config.mode === "live") return getStripeClient();
-  const emulator = await ensureStripeEmulator();
+  const emulator = await stripeEmulatorAddress();
   const key = `demo:${emulator.port}`;
   if (!client || client.key !== key) client = { stripe: buildClient(emulator.port), key };
   return client.stripe;
+}
+
+/**
+ * Set by the server entry on its worker processes (server/index.js): the emulator runs once, in
+ * the primary process, on STRIPE_EMULATOR_PORT; the workers only talk to it.
+ */
+function emulatorRunsElsewhere() {
+  return process.env.SHOP_STRIPE_EMULATOR_SHARED === "1";
+}
+
+/** Where the demo emulator answers: this process's, or the one the primary process runs. */
+export async function stripeEmulatorAddress(): Promise<{ host: string; port: number; url: string }> {
+  const config = getConfig();
+  if (config.mode === "demo" && emulatorRunsElsewhere()) {
+    const port = config.stripe.emulatorPort;
+    return { host: EMULATOR_HOST, port, url: `http://${EMULATOR_HOST}:${port}` };
+  }
+  const { host, port, url } = await ensureStripeEmulator();
+  return { host, port, url };
 }
 
 /** Starts the local emulator once per process (demo mode only). */

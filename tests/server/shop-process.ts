@@ -74,6 +74,9 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<ShopP
       LOG_REQUESTS: "",
       SMTP_URL: "",
       MAIL_FROM: "",
+      // One process unless a test asks for more (tests/server/cluster.test.ts).
+      WEB_CONCURRENCY: "1",
+      SHOP_EXPOSE_WORKER: "",
       ...env,
     },
   });

@@ -125,4 +125,16 @@ describe("configuration and modes", () => {
     expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "production" })).toBe('Configuration invalide :\n  - SHOP_MODE: attendu "demo" ou "live"');
     expect(() => readConfig({ DATABASE_URL: db(), PORT: "abc" })).toThrow(/PORT/);
   });
+
+  it("runs one process per core unless WEB_CONCURRENCY says how many (1 to 64)", () => {
+    expect(readConfig({ DATABASE_URL: db() }).processes).toBe(Math.min(os.availableParallelism(), 64));
+    expect(readConfig({ DATABASE_URL: db(), WEB_CONCURRENCY: "" }).processes).toBe(Math.min(os.availableParallelism(), 64));
+    expect(readConfig({ DATABASE_URL: db(), WEB_CONCURRENCY: "1" }).processes).toBe(1);
+    expect(readConfig({ DATABASE_URL: db(), WEB_CONCURRENCY: "3" }).processes).toBe(3);
+    for (const wrong of ["0", "65", "1,5", "deux"]) {
+      expect(refusal({ DATABASE_URL: db(), WEB_CONCURRENCY: wrong })).toBe(
+        "Configuration invalide :\n  - WEB_CONCURRENCY: attendu un nombre de processus, de 1 à 64",
+      );
+    }
+  });
 });

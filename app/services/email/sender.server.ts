@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { getConfig } from "~/config.server";
 import type { Email } from "~/db/schema";
 import { getSettings } from "~/services/settings.server";
@@ -166,12 +167,31 @@ export function createEmailSender(options: SenderOptions): EmailSender {
 
 let running: EmailSender | undefined;
 
+/**
+ * Between the workers of a multi-process start (server/index.js): an email queued in one worker
+ * wakes the senders of the others through the primary, so the lease holder sends it at once
+ * instead of at its next poll.
+ */
+export const EMAIL_QUEUED_MESSAGE = { shop: "email-queued" } as const;
+
+function isEmailQueuedMessage(message: unknown) {
+  return typeof message === "object" && message !== null && (message as { shop?: unknown }).shop === EMAIL_QUEUED_MESSAGE.shop;
+}
+
+function onPeerMessage(message: unknown) {
+  if (isEmailQueuedMessage(message)) running?.wake();
+}
+
 /** Starts the sender of this process (server start): it sends what is due at once, then keeps watching. */
 export function startEmailSender(options: SenderOptions): EmailSender {
   if (running) return running;
   const sender = createEmailSender(options);
   running = sender;
-  setQueuedListener(() => sender.wake());
+  setQueuedListener(() => {
+    sender.wake();
+    if (cluster.isWorker && process.connected) process.send?.(EMAIL_QUEUED_MESSAGE);
+  });
+  if (cluster.isWorker) process.on("message", onPeerMessage);
   sender.wake();
   return sender;
 }
@@ -181,6 +201,7 @@ export async function stopEmailSender() {
   const sender = running;
   running = undefined;
   setQueuedListener(undefined);
+  process.off("message", onPeerMessage);
   await sender?.stop();
 }
 
