@@ -45,7 +45,11 @@ test.describe("accessibility", () => {
         const title = await page.title();
         expect(title.length).toBeGreaterThan(5);
         expect(await page.locator('meta[name="description"]').getAttribute("content")).toBeTruthy();
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        const axe = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+        // The API documentation draws its ~60 operations with one component: axe checks the page's frame and the
+        // public sections, and leaves out the administration section (over a third of a 600 kB page), same markup.
+        if (path === "/docs/api") axe.exclude("#administration");
+        const results = await axe.analyze();
         const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
         expect(
           blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`),
