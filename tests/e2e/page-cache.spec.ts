@@ -20,11 +20,12 @@ function collectErrors(page: Page) {
 test.describe("page cache", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "hydration and the cart drawer need JavaScript");
 
-  test("the second anonymous view of / is a cache hit that hydrates without a policy violation", async ({ page }) => {
+  test("a repeated anonymous view of / is a cache hit that hydrates without a policy violation", async ({ page }) => {
     const errors = collectErrors(page);
-    await gotoReady(page, "/");
-    const second = await gotoReady(page, "/");
-    const headers = second!.headers();
+    // Each worker process keeps its own cache (one per core): a view may first reach a worker that
+    // has not stored the page yet; within a few views, every worker has it.
+    let headers: Record<string, string> = {};
+    for (let view = 0; view < 6 && headers["x-cache"] !== "HIT"; view++) headers = (await gotoReady(page, "/"))!.headers();
     expect(headers["x-cache"]).toBe("HIT");
     expect(headers["set-cookie"]).toBeUndefined();
     expect(headers["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=600");
