@@ -20,6 +20,11 @@ export function openDatabase(file: string, options: { adminUsername: string; adm
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema });
+  // Several processes share the file (one per core). A deferred transaction that reads, then
+  // writes after another process has written, fails at once with SQLITE_BUSY: busy_timeout
+  // cannot help it. BEGIN IMMEDIATE takes the write lock first, waiting up to busy_timeout.
+  const deferredTransaction = db.transaction.bind(db);
+  db.transaction = ((run, config) => deferredTransaction(run, { behavior: "immediate", ...config })) as Db["transaction"];
   migrate(db, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
   seed(db, options);
   return { db, sqlite };

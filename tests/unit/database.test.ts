@@ -31,3 +31,27 @@ describe("database start-up", () => {
     second.sqlite.close();
   });
 });
+
+describe("transactions shared by several processes", () => {
+  it("take the write lock when they begin, so a second process's write waits for them", () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
+    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
+    const first = openDatabase(file, options);
+    const second = openDatabase(file, options);
+    second.sqlite.pragma("busy_timeout = 0");
+    const otherWrite = () => second.sqlite.prepare("UPDATE site_settings SET site_name = site_name").run();
+    try {
+      // Inside the first process's transaction, before it has written anything, the other one cannot write.
+      first.db.transaction((tx) => {
+        tx.select().from(products).all();
+        expect(otherWrite).toThrow(/database is locked/);
+        tx.update(products).set({ name: "Masque" }).where(eq(products.id, 1)).run();
+      });
+      // Once it has committed, the other process writes.
+      expect(otherWrite).not.toThrow();
+    } finally {
+      first.sqlite.close();
+      second.sqlite.close();
+    }
+  });
+});
