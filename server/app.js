@@ -26,20 +26,21 @@ import { createPageCache } from "./page-cache.js";
 export function createApp(build, options = {}) {
   const app = express();
   app.disable("x-powered-by");
-  app.use(compression());
   if (options.logRequests) app.use(logRequest);
+  const mode = options.mode ?? process.env.NODE_ENV;
+  const entry = /** @type {{ readPageCacheState?: () => import("./page-cache.js").PageCacheState }} */ (build.entry.module);
+  if (options.pageCache !== false && entry.readPageCacheState) {
+    // First: a cached page is already compressed, and no public page is a file of public/.
+    const render = createRemixHandler(build, mode);
+    app.use(createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version }));
+  }
+  app.use(compression());
   // public/build/*: file names carry a content hash.
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "7d" }));
   // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts).
   /** @param {import("express").Request} req */
   const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
-  const mode = options.mode ?? process.env.NODE_ENV;
-  const entry = /** @type {{ readPageCacheState?: () => import("./page-cache.js").PageCacheState }} */ (build.entry.module);
-  if (options.pageCache !== false && entry.readPageCacheState) {
-    const render = createRemixHandler(build, mode);
-    app.use(createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version }));
-  }
   app.all("*", createRequestHandler({ build, mode, getLoadContext }));
   return app;
 }
