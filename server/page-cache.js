@@ -29,6 +29,9 @@ import zlib from "node:zlib";
  *
  * Answers carry `X-Cache`: HIT, STALE (served while being refreshed), MISS (rendered now) or
  * BYPASS (a public page rendered live for a visitor with a personal cookie or a query string).
+ *
+ * The public catalog of the API is kept the same way (same version, same cookie rule), for a
+ * shorter time since it gives the stock (PUBLIC_API below).
  */
 
 /** Shared caches (a CDN) may keep an anonymous page 60 s, and serve it stale while they refresh it. */
@@ -41,6 +44,15 @@ const PUBLIC_PAGES = [
   /^\/product\/\d+$/,
   /^\/(?:faq|livraison|retours|cgv|mentions-legales|politique-confidentialite|contact)$/,
 ];
+/**
+ * The public catalog of the API (GET /api/products and /api/products/{id}): the same JSON for
+ * every client. It gives the stock, which a sale changes without a new version of the pages,
+ * so an answer is kept 5 s and served stale at most 25 s more: never older than the 30 s its
+ * own Cache-Control allows.
+ */
+const PUBLIC_API = [/^\/api\/products(?:\/\d+)?$/];
+const API_TTL_MS = 5_000;
+const API_STALE_MS = 25_000;
 /** Query parameters that change nothing on the page (campaign tags): they do not prevent caching. */
 const HARMLESS_PARAMETER = /^(?:utm_[a-z_]+|gclid|fbclid|msclkid)$/;
 /** The shop's cookies that make a page personal: cart badge, remembered orders, back office, toasts. */
@@ -86,6 +98,11 @@ const DROPPED_HEADERS = new Set([
 /** @param {string} path */
 export function isPublicPage(path) {
   return PUBLIC_PAGES.some((pattern) => pattern.test(path));
+}
+
+/** @param {string} path */
+export function isPublicApi(path) {
+  return PUBLIC_API.some((pattern) => pattern.test(path));
 }
 
 /** @param {string | undefined} header the request's Cookie header */
@@ -165,31 +182,47 @@ export function createPageCache(options) {
   async function renderEntry(url, loadContext) {
     const { version, offerEndsAt } = currentState();
     const renderedAt = now();
-    const response = await options.render(new Request(url, { headers: { Accept: "text/html" } }), loadContext);
+    const api = isPublicApi(new URL(url).pathname);
+    const accept = api ? "application/json" : "text/html";
+    const response = await options.render(new Request(url, { headers: { Accept: accept } }), loadContext);
     const body = Buffer.from(await response.arrayBuffer());
     const shareable =
       response.status === 200 &&
       !response.headers.has("Set-Cookie") &&
-      (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
+      (response.headers.get("Content-Type") ?? "").startsWith(accept) &&
       body.length <= maxBytes;
     if (!shareable) return null;
+    if (api) {
+      const answer = new Response(null, { headers: response.headers });
+      answer.headers.set("Vary", VARY);
+      return storedEntry(answer, body, { version, renderedAt, offerEndsAt: null, ttlMs: API_TTL_MS, staleMs: API_STALE_MS });
+    }
 
     const policy = response.headers.get("Content-Security-Policy");
     const nonce = policy?.match(/'nonce-([^']+)'/)?.[1] ?? null;
     const { html, sources } = hashInlineScripts(body.toString("utf8"), nonce);
+    const page = new Response(null, { headers: response.headers });
+    if (nonce && policy) page.headers.set("Content-Security-Policy", policy.replace(`'nonce-${nonce}'`, sources.join(" ")));
+    page.headers.set("Cache-Control", PUBLIC_PAGE_CACHE_CONTROL);
+    page.headers.set("Vary", VARY);
+    return storedEntry(page, Buffer.from(html, "utf8"), { version, renderedAt, offerEndsAt, ttlMs, staleMs });
+  }
+
+  /**
+   * The entry of a shareable answer: its headers (but those of one connection), and its body
+   * compressed once with brotli and gzip.
+   *
+   * @param {Response} response
+   * @param {Buffer} identity
+   * @param {{ version: number, renderedAt: number, offerEndsAt: number | null, ttlMs: number, staleMs: number }} timing
+   * @returns {Promise<Entry>}
+   */
+  async function storedEntry(response, identity, { version, renderedAt, offerEndsAt, ttlMs, staleMs }) {
     /** @type {[string, string][]} */
     const headers = [];
     response.headers.forEach((value, name) => {
-      if (DROPPED_HEADERS.has(name)) return;
-      if (name === "content-security-policy" && nonce) value = value.replace(`'nonce-${nonce}'`, sources.join(" "));
-      if (name === "cache-control") value = PUBLIC_PAGE_CACHE_CONTROL;
-      if (name === "vary") value = VARY;
-      headers.push([name, value]);
+      if (!DROPPED_HEADERS.has(name)) headers.push([name, value]);
     });
-    if (!response.headers.has("Cache-Control")) headers.push(["cache-control", PUBLIC_PAGE_CACHE_CONTROL]);
-    if (!response.headers.has("Vary")) headers.push(["vary", VARY]);
-
-    const identity = Buffer.from(html, "utf8");
     const [br, gz] = await Promise.all([
       brotli(identity, {
         params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
@@ -259,7 +292,7 @@ export function createPageCache(options) {
 
   /** @type {import("express").RequestHandler} */
   async function pageCache(req, res, next) {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !isPublicPage(req.path)) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || !(isPublicPage(req.path) || isPublicApi(req.path))) return next();
     const query = new URL(req.originalUrl, "http://shop").searchParams;
     if (hasPersonalCookie(req.headers.cookie) || !harmlessQuery(query)) {
       res.setHeader("X-Cache", "BYPASS");

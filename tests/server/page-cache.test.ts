@@ -116,5 +116,27 @@ describe("the page cache of the production server", () => {
     const after = await page("/product/1");
     expect(after.headers.get("X-Cache")).toBe("MISS");
     expect(await after.text()).toContain("29,40");
+
+    // The API's public catalog is cached too, and gives the new price at once.
+    const api = await page("/api/products/1");
+    expect(api.headers.get("X-Cache")).toBe("MISS");
+    expect(((await api.json()) as typeof product).packs.find((p) => p.id === 3)?.price).toBe("29.40");
+    expect((await page("/api/products/1")).headers.get("X-Cache")).toBe("HIT");
+  });
+
+  it("answers the API's public catalog from the cache, and never caches an admin's answer", async () => {
+    await page("/api/products");
+    const cached = await page("/api/products", { "Accept-Encoding": "gzip" });
+    expect(cached.headers.get("X-Cache")).toBe("HIT");
+    expect(cached.headers.get("Content-Encoding")).toBe("gzip");
+    expect(cached.headers.get("Cache-Control")).toBe("public, max-age=30");
+    expect(cached.headers.getSetCookie()).toEqual([]);
+    expect(Array.isArray(await cached.json())).toBe(true);
+    expect((await page("/api/products/999")).status).toBe(404);
+    expect((await page("/api/products/999")).headers.get("X-Cache")).toBe("BYPASS");
+
+    const login = await sendJson("POST", "/api/admin/login", { username: "admin", password: "motdepasse-cache-1" });
+    const admin = cookieOf(login, "__admin")!;
+    expect((await page("/api/products", { Cookie: admin })).headers.get("X-Cache")).toBe("BYPASS");
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPageCache, hashInlineScripts, hasPersonalCookie, isPublicPage } from "../../server/page-cache.js";
+import { createPageCache, hashInlineScripts, hasPersonalCookie, isPublicApi, isPublicPage } from "../../server/page-cache.js";
 
 /**
  * The page cache as a middleware in front of a fake Remix handler: what enters the cache,
@@ -174,7 +174,7 @@ describe("the page cache", () => {
 
   it("leaves other pages, methods and query strings to the live render; campaign tags are harmless", async () => {
     const shop = await setup();
-    for (const path of ["/panier", "/recherche?q=masque", "/admin", "/api/products"]) {
+    for (const path of ["/panier", "/recherche?q=masque", "/admin", "/api/cart", "/api/orders/1", "/api/products/1/x"]) {
       const response = await shop.get(path);
       expect(response.headers.get("x-cache"), path).toBeNull();
     }
@@ -183,6 +183,43 @@ describe("the page cache", () => {
     expect((await shop.get("/faq?utm_source=lettre")).headers.get("x-cache")).toBe("MISS");
     expect((await shop.get("/faq")).headers.get("x-cache")).toBe("HIT");
     expect(shop.renders).toHaveLength(1);
+  });
+
+  it("keeps the public catalog of the API 5 s, then serves it stale while it is fetched again, never past 30 s", async () => {
+    expect(isPublicApi("/api/products")).toBe(true);
+    expect(isPublicApi("/api/products/12")).toBe(true);
+    expect(isPublicApi("/api/products/abc")).toBe(false);
+    expect(isPublicApi("/api/settings")).toBe(false);
+    const shop = await setup({
+      renderPage: (request, n) => ({
+        html: JSON.stringify({ id: 1, stock: 100 - n }),
+        headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=30", "Content-Security-Policy": "" },
+        status: request.headers.get("Accept") === "application/json" ? 200 : 406,
+      }),
+    });
+    const first = await shop.get("/api/products/1");
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=30");
+    expect(first.headers.get("content-type")).toContain("application/json");
+    expect(await first.json()).toEqual({ id: 1, stock: 99 });
+    const gz = await shop.get("/api/products/1", { "Accept-Encoding": "gzip" });
+    expect(gz.headers.get("x-cache")).toBe("HIT");
+    expect(gz.headers.get("vary")).toBe("Accept-Encoding, Cookie");
+
+    shop.clock.now += 5_001;
+    const stale = await shop.get("/api/products/1");
+    expect(stale.headers.get("x-cache")).toBe("STALE");
+    expect(await stale.json()).toEqual({ id: 1, stock: 99 });
+    await settle();
+    expect(await (await shop.get("/api/products/1")).json()).toEqual({ id: 1, stock: 98 });
+
+    shop.clock.now += 30_001;
+    const late = await shop.get("/api/products/1");
+    expect(late.headers.get("x-cache")).toBe("MISS");
+    expect(await late.json()).toEqual({ id: 1, stock: 97 });
+
+    shop.state.version += 1;
+    expect(await (await shop.get("/api/products/1")).json()).toEqual({ id: 1, stock: 96 });
   });
 
   it("never stores an answer that sets a cookie, nor one that is not a 200", async () => {
