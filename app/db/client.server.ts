@@ -19,6 +19,7 @@ export function openDatabase(file: string, options: { adminUsername: string; adm
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
+  reuseStatements(sqlite);
   const db = drizzle(sqlite, { schema });
   // Several processes share the file (one per core). A deferred transaction that reads, then
   // writes after another process has written, fails at once with SQLITE_BUSY: busy_timeout
@@ -28,6 +29,28 @@ export function openDatabase(file: string, options: { adminUsername: string; adm
   migrate(db, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
   seed(db, options);
   return { db, sqlite };
+}
+
+/**
+ * drizzle prepares each query it runs, and SQLite compiles a statement at each prepare: the
+ * same SQL text now reuses its compiled statement (the 500 most recently used are kept).
+ * A statement is handed back as new: rows as objects until drizzle asks for arrays (`raw()`).
+ */
+export function reuseStatements(sqlite: Database.Database, max = 500) {
+  const compile = sqlite.prepare.bind(sqlite);
+  const statements = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = statements.get(source);
+    if (statement) {
+      statements.delete(source);
+      if (statement.reader) statement.raw(false);
+    } else {
+      statement = compile(source);
+      if (statements.size >= max) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(source, statement);
+    return statement;
+  }) as Database.Database["prepare"];
 }
 
 declare global {
