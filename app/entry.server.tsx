@@ -68,9 +68,18 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+/**
+ * The JSON of a page's loader or action, with its length: the server then leaves short answers
+ * uncompressed (server/app.js), and most of these are a few hundred bytes.
+ */
+export const handleDataRequest: HandleDataRequestFunction = async (response) => {
   applySecurityHeaders(response.headers);
-  return response;
+  if (!response.body || response.headers.has("Content-Length") || !response.headers.get("Content-Type")?.startsWith("application/json")) {
+    return response;
+  }
+  const body = await response.text();
+  response.headers.set("Content-Length", String(Buffer.byteLength(body)));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
 export function handleError(error: unknown, { request }: { request: Request }) {

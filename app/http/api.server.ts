@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import type { TypedResponse } from "@remix-run/node";
 import type { z } from "zod";
 import type { ShopError } from "~/lib/shop-error";
 import { toShopError } from "~/services/stripe-errors.server";
@@ -16,14 +16,26 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 type ApiIssue = { path: string; message: string };
 
+/**
+ * A JSON answer with its length: the server compresses only answers of 1 kB or more (a short
+ * one gains nothing), and without a length it would compress them all.
+ */
+export function sizedJson<T>(data: T, init: ResponseInit = {}): TypedResponse<T> {
+  const body = JSON.stringify(data);
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Content-Length", String(Buffer.byteLength(body)));
+  return new Response(body, { ...init, headers }) as TypedResponse<T>;
+}
+
 export function apiJson<T>(data: T, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE);
-  return json(data, { ...init, headers });
+  return sizedJson(data, { ...init, headers });
 }
 
 export function apiError(status: number, error: string, issues: ApiIssue[] = [], headers: HeadersInit = {}) {
-  return json({ error, issues }, { status, headers: { ...NO_STORE_HEADERS, ...headers } });
+  return sizedJson({ error, issues }, { status, headers: { ...NO_STORE_HEADERS, ...headers } });
 }
 
 export function noContent() {

@@ -93,6 +93,20 @@ describe("the demo shop", () => {
     const favicon = await fetch(`${demo.url}/favicon.svg`);
     expect(favicon.status).toBe(200);
     expect(favicon.headers.get("Cache-Control")).toBe("public, max-age=604800");
+    // Short JSON answers go as they are (with their length), long ones compressed.
+    const short = await fetch(`${demo.url}/api/orders/123456789`, { headers: { "Accept-Encoding": "br, gzip" } });
+    expect(short.status).toBe(404);
+    expect(short.headers.get("Content-Encoding")).toBeNull();
+    expect(Number(short.headers.get("Content-Length"))).toBe(new TextEncoder().encode(await short.text()).length);
+    const added = await fetch(`${demo.url}/panier?_data=routes%2Fpanier`, {
+      method: "POST",
+      headers: { Origin: demo.url, "Accept-Encoding": "br, gzip", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "intent=add&productId=1&packId=2&redirectTo=%2Fpanier",
+    });
+    expect(added.headers.get("Content-Encoding")).toBeNull();
+    expect(await added.json()).toMatchObject({ ok: true, count: 1 });
+    const long = await fetch(`${demo.url}/api/openapi.json`, { headers: { "Accept-Encoding": "br, gzip" } });
+    expect(long.headers.get("Content-Encoding")).toBe("br");
 
     // A payment started through the API: the emulator holds its PaymentIntent.
     const order = await postJson(`${demo.url}/api/orders`, {
