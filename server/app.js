@@ -1,5 +1,6 @@
 // @ts-check
 import http from "node:http";
+import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
@@ -37,7 +38,10 @@ export function createApp(build, options = {}) {
   app.use(compression());
   // public/build/*: file names carry a content hash.
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "7d" }));
+  // public/ holds files only (favicon.svg, images/…): a path without an extension is a page or
+  // an API call, answered without looking on disk first.
+  const publicFiles = express.static("public", { maxAge: "7d" });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts).
   /** @param {import("express").Request} req */
   const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
