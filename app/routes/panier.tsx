@@ -23,7 +23,7 @@ import {
 import { deliverySchema } from "~/schemas/delivery";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { ensureCartId, readCartId } from "~/services/cart-session.server";
-import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
+import { CartError, clearCart, putInCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!parsed.success) return fail(CART_TOASTS.addFailed, 400, "Produit ou pack invalide");
       const { cartId, setCookie } = await ensureCartId(request);
       try {
-        const cart = addToCart(cartId, parsed.data);
+        const cart = putInCart(cartId, parsed.data);
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
         if (error instanceof CartError) {

@@ -278,6 +278,15 @@ function touchCart(db: DbOrTx, cartId: string) {
  * line at quantity 1, named and priced from the pack (never from what the browser sent).
  */
 export function addToCart(cartId: string, input: CartAddInput): CartView {
+  putInCart(cartId, input);
+  return readCart(cartId);
+}
+
+/**
+ * What addToCart writes, without reading the cart back: the cart then holds this one line,
+ * quantity 1 (what the product page's button needs for the badge).
+ */
+export function putInCart(cartId: string, input: CartAddInput): { count: 1 } {
   getDb().transaction((tx) => {
     releasePaidCheckout(tx, cartId);
     const product = tx
@@ -303,7 +312,7 @@ export function addToCart(cartId: string, input: CartAddInput): CartView {
       })
       .run();
   });
-  return readCart(cartId);
+  return { count: 1 };
 }
 
 /**

@@ -118,6 +118,17 @@ describe("/panier action (the one cart action)", () => {
     expect(readCart(cartId).lines[0]).toMatchObject({ quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" });
   });
 
+  it("answers the badge's count of the cart as it really is after adding to a cart that held 3 packs", async () => {
+    const { cartId, cookie, lineId } = await cartWithPack2();
+    setLineQuantity(cartId, lineId, 3);
+    expect(readCart(cartId).count).toBe(3);
+    const response = await cartAction(
+      routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "3", redirectTo: "/panier" }, { headers: { "Sec-Fetch-Mode": "cors", Cookie: cookie } })),
+    );
+    expect(await response.json()).toMatchObject({ ok: true, intent: "add", count: 1 });
+    expect(readCart(cartId)).toMatchObject({ count: 1, lines: [{ packId: 3, quantity: 1 }] });
+  });
+
   it("redirects a visitor without JavaScript to a same-site redirectTo only", async () => {
     const ok = await cartAction(routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "1", redirectTo: "/panier" }, { headers: { "Sec-Fetch-Mode": "navigate" } })));
     expect(ok.status).toBe(302);
