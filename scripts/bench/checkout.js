@@ -10,6 +10,7 @@
 // The parent sends { origin, shoppers, warmupSeconds, seconds, productId, packId } and gets
 // back the measure's { checkouts, rps, p50, p99, errors, errorSamples } plus orderIds, every
 // order number returned (warm-up included).
+import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { serveParent } from "./http.js";
 
@@ -28,14 +29,18 @@ function newShopper() {
   return { n, address: `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`, cookies: new Map() };
 }
 
+/** Keep-alive connections shared by the shoppers, as browsers keep theirs open. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
 /**
- * One request of a shopper, cookies kept like a browser does.
+ * One request of a shopper, cookies kept like a browser does. node:http rather than fetch:
+ * the load generator shares the machine with the shop, so it must cost as little as it can.
  * @param {string} origin
  * @param {ReturnType<typeof newShopper>} shopper
  * @param {string} path
  * @param {Record<string, string>} [form] posted urlencoded when given
  */
-async function request(origin, shopper, path, form) {
+function request(origin, shopper, path, form) {
   /** @type {Record<string, string>} */
   const headers = {
     "X-Forwarded-For": shopper.address,
@@ -44,30 +49,39 @@ async function request(origin, shopper, path, form) {
     Accept: "*/*",
   };
   if (shopper.cookies.size > 0) headers.Cookie = [...shopper.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  if (form) {
+  const body = form ? new URLSearchParams(form).toString() : undefined;
+  if (body !== undefined) {
     headers["Content-Type"] = "application/x-www-form-urlencoded;charset=UTF-8";
+    headers["Content-Length"] = String(Buffer.byteLength(body));
     headers.Origin = origin;
   }
-  const res = await fetch(origin + path, {
-    method: form ? "POST" : "GET",
-    headers,
-    body: form ? new URLSearchParams(form).toString() : undefined,
+  return new Promise((resolve, reject) => {
+    const req = http.request(origin + path, { method: form ? "POST" : "GET", headers, agent }, (res) => {
+      for (const cookie of res.headers["set-cookie"] ?? []) {
+        const [pair] = cookie.split(";");
+        const eq = pair.indexOf("=");
+        shopper.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+      }
+      /** @type {Buffer[]} */
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        if (res.statusCode !== 200) {
+          reject(new Error(`${form?.intent ?? "GET"} ${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          return;
+        }
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          reject(new Error(`${form?.intent ?? "GET"} ${path}: not JSON: ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
   });
-  for (const cookie of res.headers.getSetCookie()) {
-    const [pair] = cookie.split(";");
-    const eq = pair.indexOf("=");
-    shopper.cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  const text = await res.text();
-  /** @type {any} */
-  let body = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: kept as text in the error below
-  }
-  if (res.status !== 200) throw new Error(`${form?.intent ?? "GET"} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
-  return body;
 }
 
 /**
