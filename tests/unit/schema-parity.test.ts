@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
 import { is, SQL, type InferInsertModel, type InferSelectModel } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -169,6 +171,14 @@ describe("the PostgreSQL schema matches the SQLite schema", () => {
     expect(pg.isoInstant("2026-11-25T22:23:01+01:00")).toBe("2026-11-25T21:23:01.000Z");
     expect(pg.isoInstant("2026-11-25 16:53:01.123-04:30")).toBe("2026-11-25T21:23:01.123Z");
     expect(() => pg.isoInstant("demain")).toThrow(/illisible/);
+  });
+
+  it("has its migrations in drizzle-pg up to date (npm run db:generate:pg -- --name <nom>)", async () => {
+    const journal = JSON.parse(readFileSync("drizzle-pg/meta/_journal.json", "utf8")) as { entries: { idx: number }[] };
+    const last = journal.entries.at(-1)!;
+    const snapshot = JSON.parse(readFileSync(`drizzle-pg/meta/${String(last.idx).padStart(4, "0")}_snapshot.json`, "utf8"));
+    const current = generateDrizzleJson(pg as Record<string, unknown>, snapshot.id);
+    expect(await generateMigration(snapshot, current)).toEqual([]);
   });
 
   it("gives the services the same row types", () => {
