@@ -1,11 +1,14 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { asc, count, is, type SQL } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -19,6 +22,7 @@ import { refundOrder } from "~/services/payments/refunds.server";
 import { databaseRateLimitStore } from "~/services/rate-limit.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { newRefundableOrderId } from "../helpers/api-fixtures";
+import { copyOrder } from "../../scripts/db-copy-to-postgres.js";
 import { postgresBinaries, startPostgres, type TestPostgres } from "../helpers/postgres";
 import { adminCookie } from "./admin-helpers";
 import { setUpTestEmulator } from "./emulator-fixtures";
@@ -211,5 +215,96 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining("Fichier SQLite introuvable") });
     const mysql = await copy(process.env.DATABASE_URL!, "mysql://root@localhost/shop");
     expect(mysql).toMatchObject({ code: 1, stderr: expect.stringContaining("URL PostgreSQL attendue") });
+  });
+
+  it("refuses a SQLite file from an older version, copying nothing", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "shop-old-"));
+    const admin = new pg.Client({ connectionString: server.url });
+    try {
+      await admin.connect();
+      await admin.query("CREATE DATABASE older");
+      const file = path.join(dir, "old.db");
+      getDb();
+      globalThis.__shopDb!.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      copyFileSync(process.env.DATABASE_URL!, file);
+      const old = new Database(file);
+      old.exec("ALTER TABLE orders DROP COLUMN renewal_number; DROP TABLE page_cache_version");
+      old.close();
+      const target = server.url.replace(/\/shop$/, "/older");
+      const refused = await copy(file, target);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("colonne orders.renewal_number absente du fichier SQLite");
+      expect(refused.stderr).toContain("table page_cache_version absente du fichier SQLite");
+      expect(refused.stderr).toContain("démarrant la boutique dessus une fois");
+      const other = new pg.Client({ connectionString: target });
+      await other.connect();
+      try {
+        expect((await other.query("SELECT count(*)::int AS n FROM products")).rows[0].n).toBe(0);
+      } finally {
+        await other.end();
+      }
+    } finally {
+      await admin.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the order of the copy", () => {
+  const table = (name: string, references: { table: string; nullable: boolean }[] = []) => ({
+    name,
+    columns: [],
+    primaryKey: ["id"],
+    references: references.map((r) => ({ ...r, columns: [`${r.table}_id`] })),
+  });
+
+  it("copies each table after the tables it references", () => {
+    const order = copyOrder(
+      [
+        table("order_items", [{ table: "orders", nullable: false }]),
+        table("orders", [{ table: "users", nullable: true }]),
+        table("users"),
+      ],
+      new Map(),
+    );
+    expect(order.map((step) => [step.table.name, step.deferred])).toEqual([
+      ["users", []],
+      ["orders", []],
+      ["order_items", []],
+    ]);
+  });
+
+  it("breaks a cycle at the table with fewer rows, filling in its reference afterwards, and defers references to the same table", () => {
+    const tables = [
+      table("orders", [{ table: "subscriptions", nullable: true }]),
+      table("subscriptions", [{ table: "orders", nullable: true }]),
+      table("emails", [{ table: "orders", nullable: true }]),
+      table("invoices", [
+        { table: "orders", nullable: false },
+        { table: "invoices", nullable: true },
+      ]),
+    ];
+    const order = copyOrder(
+      tables,
+      new Map([
+        ["orders", 10],
+        ["subscriptions", 2],
+      ]),
+    );
+    expect(order.map((step) => [step.table.name, step.deferred])).toEqual([
+      ["subscriptions", ["orders_id"]],
+      ["orders", []],
+      ["emails", []],
+      ["invoices", ["invoices_id"]],
+    ]);
+  });
+
+  it("refuses a cycle of required references", () => {
+    const tables = [
+      table("a", [{ table: "b", nullable: false }]),
+      table("b", [{ table: "a", nullable: true }]),
+      table("c", [{ table: "c", nullable: false }]),
+    ];
+    expect(() => copyOrder(tables, new Map())).toThrow(/Références circulaires sans colonne facultative entre les tables c/);
   });
 });
