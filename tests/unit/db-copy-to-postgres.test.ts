@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -215,6 +216,19 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining("Fichier SQLite introuvable") });
     const mysql = await copy(process.env.DATABASE_URL!, "mysql://root@localhost/shop");
     expect(mysql).toMatchObject({ code: 1, stderr: expect.stringContaining("URL PostgreSQL attendue") });
+    // Nothing listens on the port of a server that is not started: the password stays out of the message.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const unreachable = await copy(process.env.DATABASE_URL!, `postgres://boutique:secret@127.0.0.1:${closed}/boutique`);
+    expect(unreachable).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`Connexion à PostgreSQL impossible (postgres://boutique:***@127.0.0.1:${closed}/boutique)`),
+    });
+    expect(unreachable.stderr).not.toContain("secret");
   });
 
   it("refuses a SQLite file from an older version, copying nothing", async () => {
