@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { DatabaseUrlError, parseDatabaseUrl, type DatabaseTarget } from "~/db/database-url";
 import type { PublicConfig, ShopMode } from "~/lib/public-config";
 
 /**
@@ -57,6 +58,9 @@ export type AppConfig = {
   nodeEnv: "development" | "production" | "test";
   port: number;
   publicUrl: string;
+  /** Where DATABASE_URL points (db/database-url.ts). */
+  database: DatabaseTarget;
+  /** The SQLite file (resolved), or ":memory:"; a PostgreSQL database is refused when the database opens (db/client.server.ts). */
   databasePath: string;
   dataDir: string;
   sessionSecrets: string[];
@@ -108,6 +112,16 @@ export class ConfigError extends Error {
 
 type Env = z.infer<typeof envSchema>;
 
+/** DATABASE_URL's target; an unknown scheme stops the start-up before any folder is made. */
+function databaseTarget(value: string): DatabaseTarget {
+  try {
+    return parseDatabaseUrl(value);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** The mode from SHOP_MODE and the Stripe keys (see the comment at the top of this file). */
 function resolveMode(e: Env): Mode {
   const keys = [
@@ -148,7 +162,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
   const e = parsed.data;
   const mode = resolveMode(e);
   const live = mode === "live";
-  const databasePath = e.DATABASE_URL === ":memory:" ? ":memory:" : path.resolve(e.DATABASE_URL.replace(/^file:/, ""));
+  const database = databaseTarget(e.DATABASE_URL);
+  const databasePath = database.dialect === "postgresql" || database.path === ":memory:" ? ":memory:" : path.resolve(database.path);
   const dataDir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
 
   if (live) {
@@ -190,6 +205,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    database,
     databasePath,
     dataDir,
     sessionSecrets,

@@ -3,7 +3,7 @@ import Database, { type RunResult } from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { getConfig } from "~/config.server";
+import { ConfigError, getConfig } from "~/config.server";
 import * as schema from "./schema";
 import { seed } from "./seed.server";
 
@@ -61,6 +61,13 @@ declare global {
 export function getDb(): Db {
   if (!globalThis.__shopDb) {
     const config = getConfig();
+    if (config.database.dialect === "postgresql") {
+      throw new ConfigError(
+        "DATABASE_URL désigne une base PostgreSQL, mais dans cette version les services de la boutique fonctionnent sur SQLite : " +
+          "indiquez un fichier SQLite (DATABASE_URL=./data/shop.db). Pour préparer le passage, " +
+          "npm run db:copy-to-postgres -- <fichier SQLite> <URL PostgreSQL> copie les données de la boutique dans PostgreSQL.",
+      );
+    }
     globalThis.__shopDb = openDatabase(config.databasePath, {
       adminUsername: config.adminUsername,
       adminPassword: config.adminPassword,
