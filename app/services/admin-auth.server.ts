@@ -72,11 +72,11 @@ export async function getAdminUser(request: Request): Promise<SignedInAdmin | nu
   if (token === null) return null;
   const session = findAdminSession(token);
   if (!session) return null;
-  const row = getDb()
+  const [row] = await getDb()
     .select(ADMIN_COLUMNS)
     .from(users)
     .where(and(eq(users.id, session.userId), eq(users.isAdmin, true)))
-    .get();
+    .limit(1);
   return row ? { ...row, sessionId: session.id } : null;
 }
 
@@ -174,11 +174,11 @@ const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$$
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
   const retryAfterSeconds = loginRetryAfterSeconds(address, input.username);
   if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
-  const row = getDb()
+  const [row] = await getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.username, input.username))
-    .get();
+    .limit(1);
   let passwordOk: boolean;
   try {
     passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);

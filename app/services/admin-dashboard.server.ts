@@ -13,14 +13,14 @@ import { listOpenWithdrawals } from "./withdrawals.server";
 
 const DASHBOARD_RECENT_ORDERS = 5;
 
-function dashboardCounts() {
+async function dashboardCounts() {
   const db = getDb();
-  const count = (table: typeof users | typeof products) => db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
+  const count = async (table: typeof users | typeof products) => (await db.select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]?.n ?? 0;
   const contacts = countContactRequests();
   return {
     users: count(users),
     products: count(products),
-    orders: db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).get()?.n ?? 0,
+    orders: (await db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).limit(1))[0]?.n ?? 0,
     awaitingPayment: countAwaitingPayment(),
     contacts: contacts.total,
     unreadContacts: contacts.unread,
@@ -35,8 +35,8 @@ function dashboardCounts() {
  *   will renew (`active` and not ending at its period's end; a past-due one is counted once
  *   paid again).
  */
-function subscriptionFigures() {
-  const row = getDb()
+async function subscriptionFigures() {
+  const [row] = await getDb()
     .select({
       active: sql<number>`count(*)`,
       pastDue: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'past_due' then 1 else 0 end), 0)`,
@@ -44,7 +44,7 @@ function subscriptionFigures() {
     })
     .from(subscriptions)
     .where(inArray(subscriptions.status, ["active", "past_due"]))
-    .get();
+    .limit(1);
   return { active: row?.active ?? 0, pastDue: row?.pastDue ?? 0, recurringCents: row?.recurringCents ?? 0 };
 }
 

@@ -164,25 +164,25 @@ function baseQuery(where: SQL | undefined) {
 }
 
 /** How many checkouts await their payment (the dashboard and the list's tab). */
-export function countAwaitingPayment(): number {
+export async function countAwaitingPayment(): Promise<number> {
   return (
-    getDb()
+    (await getDb()
       .select({ n: sql<number>`count(*)` })
       .from(orders)
       .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
-      .get()?.n ?? 0
+      .limit(1))[0]?.n ?? 0
   );
 }
 
 /** One page of orders, newest first. */
-export function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
+export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
   const total =
-    getDb()
+    (await getDb()
       .select({ n: sql<number>`count(*)` })
       .from(orders)
       .leftJoin(users, eq(users.id, orders.userId))
       .where(whereFor(filters))
-      .get()?.n ?? 0;
+      .limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows = baseQuery(whereFor(filters))
@@ -209,8 +209,8 @@ type AdminOrderItem = {
   image: string | null;
 };
 
-export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
-  const rows = getDb()
+export async function getAdminOrderItems(orderId: number): Promise<AdminOrderItem[]> {
+  const rows = await getDb()
     .select({
       id: orderItems.id,
       productId: orderItems.productId,
@@ -224,8 +224,7 @@ export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, orderId))
-    .orderBy(orderItems.id)
-    .all();
+    .orderBy(orderItems.id);
   return rows.map((r) => ({
     id: r.id,
     productId: r.productId,
@@ -238,8 +237,8 @@ export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
   }));
 }
 
-export function orderExists(id: number): boolean {
-  return Boolean(getDb().select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get());
+export async function orderExists(id: number): Promise<boolean> {
+  return Boolean((await getDb().select({ id: orders.id }).from(orders).where(eq(orders.id, id)).limit(1))[0]);
 }
 
 /** An order with its customer and items, or undefined. */
@@ -271,13 +270,13 @@ export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
  * A tracking number without a carrier gets the order's, else the settings' default carrier.
  * A paid order set to shipped queues the shipping notice, in the same transaction (once per order).
  */
-export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean {
-  return getDb().transaction((tx) => {
-    const before = tx
+export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Promise<boolean> {
+  return await getDb().transaction(async (tx) => {
+    const [before] = await tx
       .select({ status: orders.status, paymentStatus: orders.paymentStatus, trackingNumber: orders.trackingNumber, trackingCarrier: orders.trackingCarrier })
       .from(orders)
       .where(eq(orders.id, id))
-      .get();
+      .limit(1);
     if (!before) return false;
     const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
     if (update.status !== undefined) set.status = update.status;
@@ -296,7 +295,7 @@ export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean 
     const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
     if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
 
-    const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
+    const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
     if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
       queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }

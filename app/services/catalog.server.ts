@@ -10,12 +10,12 @@ import { listPacks, shopPacks } from "./packs.server";
 import { bumpPageCacheVersion } from "./page-cache-version.server";
 import { recordPrice } from "./price-history.server";
 
-export function getProduct(id: number) {
-  return getDb().select().from(products).where(eq(products.id, id)).get();
+export async function getProduct(id: number) {
+  return (await getDb().select().from(products).where(eq(products.id, id)).limit(1))[0];
 }
 
-export function listProducts() {
-  return getDb().select().from(products).orderBy(asc(products.id)).all();
+export async function listProducts() {
+  return await getDb().select().from(products).orderBy(asc(products.id));
 }
 
 // ---------------------------------------------------------------------------
@@ -47,7 +47,7 @@ type ProductFields = {
 export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
   const existing = new Map(listPacks(productId, { includeInactive: true }, db).map((p) => [p.id, p]));
   const at = now.toISOString();
-  inputs.forEach((input, index) => {
+  inputs.forEach(async (input, index) => {
     const values = {
       name: input.name,
       description: input.description,
@@ -64,10 +64,10 @@ export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInpu
       if (!before) {
         throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, { field: `packs[${index}].id` });
       }
-      db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id)).run();
+      await db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id));
       if (before.priceCents !== input.price) recordPrice(db, input.id, input.price, at);
     } else {
-      const created = db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id }).get();
+      const [created] = await db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id });
       recordPrice(db, created.id, input.price, at);
     }
   });
@@ -79,12 +79,12 @@ export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInpu
   }
 }
 
-function assertSkuFree(sku: string, exceptId?: number) {
-  const clash = getDb()
+async function assertSkuFree(sku: string, exceptId?: number) {
+  const [clash] = await getDb()
     .select({ id: products.id })
     .from(products)
     .where(and(sql`lower(${products.sku}) = lower(${sku})`, exceptId === undefined ? undefined : ne(products.id, exceptId)))
-    .get();
+    .limit(1);
   if (clash) throw skuTaken();
 }
 
@@ -95,11 +95,11 @@ function translateSkuError(error: unknown): never {
   throw error;
 }
 
-export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
+export async function createProduct(fields: ProductFields, packs: PackInput[] = []) {
   assertSkuFree(fields.sku);
   try {
-    return getDb().transaction((tx) => {
-      const product = tx.insert(products).values(fields).returning().get();
+    return await getDb().transaction(async (tx) => {
+      const [product] = await tx.insert(products).values(fields).returning();
       saveProductPacks(tx, product.id, packs);
       bumpPageCacheVersion(tx);
       return product;
@@ -109,16 +109,15 @@ export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
   }
 }
 
-export function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
+export async function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
   assertSkuFree(fields.sku, id);
   try {
-    return getDb().transaction((tx) => {
-      const product = tx
+    return await getDb().transaction(async (tx) => {
+      const [product] = await tx
         .update(products)
         .set({ ...fields, updatedAt: new Date().toISOString() })
         .where(eq(products.id, id))
-        .returning()
-        .get();
+        .returning();
       if (product) saveProductPacks(tx, id, packs);
       bumpPageCacheVersion(tx);
       return product;
@@ -134,19 +133,19 @@ const FEATURED_PRODUCT_ID = 1;
 type DeleteProductResult = { deleted: true } | { deleted: false; reason: "not_found" | "featured" | "ordered"; orders?: number };
 
 /** Deletes a product unless orders reference it (their history must stay readable) or the landing page sells it. */
-export function deleteProduct(id: number): DeleteProductResult {
-  return getDb().transaction((tx) => {
-    const product = tx.select({ id: products.id }).from(products).where(eq(products.id, id)).get();
+export async function deleteProduct(id: number): Promise<DeleteProductResult> {
+  return await getDb().transaction(async (tx) => {
+    const [product] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1);
     if (!product) return { deleted: false, reason: "not_found" } as const;
     if (id === FEATURED_PRODUCT_ID) return { deleted: false, reason: "featured" } as const;
     const ordered =
-      tx
+      (await tx
         .select({ n: sql<number>`count(distinct ${orderItems.orderId})` })
         .from(orderItems)
         .where(eq(orderItems.productId, id))
-        .get()?.n ?? 0;
+        .limit(1))[0]?.n ?? 0;
     if (ordered > 0) return { deleted: false, reason: "ordered", orders: ordered } as const;
-    tx.delete(products).where(eq(products.id, id)).run();
+    await tx.delete(products).where(eq(products.id, id));
     bumpPageCacheVersion(tx);
     return { deleted: true } as const;
   });

@@ -26,9 +26,8 @@ export function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDE
 }
 
 /** Gives the lease up (at shutdown), so another process need not wait for it to expire. */
-export function releaseLease(name: string, holder = PROCESS_HOLDER) {
-  getDb()
+export async function releaseLease(name: string, holder = PROCESS_HOLDER) {
+  await getDb()
     .delete(leases)
-    .where(and(eq(leases.name, name), eq(leases.holder, holder)))
-    .run();
+    .where(and(eq(leases.name, name), eq(leases.holder, holder)));
 }

@@ -81,12 +81,12 @@ type PricedLine = {
 export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): PricedLine[] {
   if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.", { field: path });
   if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
-  return lines.map((line, index) => {
-    const product = db
+  return lines.map(async (line, index) => {
+    const [product] = await db
       .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
       .where(eq(products.id, line.productId))
-      .get();
+      .limit(1);
     if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
     if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
     const sale = sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
@@ -184,10 +184,9 @@ function orderValues(db: DbOrTx, draft: OrderDraft) {
   };
 }
 
-function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
-  db.insert(orderItems)
-    .values(lines.map((l) => ({ orderId, ...l })))
-    .run();
+async function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
+  await db.insert(orderItems)
+    .values(lines.map((l) => ({ orderId, ...l })));
 }
 
 /** Refuses the trial pack for an email that already bought it. */
@@ -197,10 +196,10 @@ function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId:
 }
 
 /** Links or creates the customer, creates the order and its items. Call inside a transaction. */
-export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
+export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number> {
   assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
   const id = newOrderId(db);
-  db.insert(orders)
+  await db.insert(orders)
     .values({
       id,
       status: "pending",
@@ -212,21 +211,19 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
       // The terms of sale accepted with this order; rewriteUnpaidOrder keeps them.
       termsVersion: CURRENT_TERMS_VERSION,
       ...orderValues(db, draft),
-    })
-    .run();
+    });
   insertItems(db, id, draft.lines);
   return id;
 }
 
 /** Rewrites an unpaid order with new delivery details (and, if asked, new items). Call inside a transaction. */
-export function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
+export async function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
   assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
-  db.update(orders)
+  await db.update(orders)
     .set({ ...orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
-    .where(eq(orders.id, orderId))
-    .run();
+    .where(eq(orders.id, orderId));
   if (options.replaceItems) {
-    db.delete(orderItems).where(eq(orderItems.orderId, orderId)).run();
+    await db.delete(orderItems).where(eq(orderItems.orderId, orderId));
     insertItems(db, orderId, draft.lines);
   }
 }
@@ -241,10 +238,10 @@ export type CreatedApiOrder = ApiOrderView & {
  * (pending, unpaid). The customer named by `userId` or found by email is linked, never changed.
  * Answers the order as its owner sees it, with its token.
  */
-export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
+export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedApiOrder> {
   const { firstName, lastName } = splitFullName(input.customerName);
   const { token, hash } = newOrderToken();
-  const id = getDb().transaction((tx) => {
+  const id = await getDb().transaction(async (tx) => {
     const lines = priceOrderLines(tx, input.items);
     assertClientAmounts(input, lines);
     assertTrialAvailable(tx, input.customerEmail ?? null, lines);
@@ -281,14 +278,14 @@ function isPaid(order: Pick<Order, "paymentStatus">) {
  * (the mode is chosen when the payment starts) but is refused for the trial pack.
  * Returns false when there is no such order.
  */
-export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): boolean {
-  return getDb().transaction((tx) => {
-    const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): Promise<boolean> {
+  return await getDb().transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) return false;
     const hasChange = update.customerEmail !== undefined || update.customerName !== undefined || update.isSubscription !== undefined;
     if (!hasChange) return true;
     if (isPaid(order)) throw new OrderError("already_paid", "Cette commande a déjà été réglée : ses informations ne peuvent plus changer.");
-    const lines = tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
     if (update.isSubscription === true) {
       const refusal = subscriptionRefusal(lines);
       if (refusal) throw new OrderError("trial_one_off_only", refusal, { field: "isSubscription" });
@@ -314,7 +311,7 @@ export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate
       set.customerFirstName = firstName || null;
       set.customerLastName = lastName || null;
     }
-    if (Object.keys(set).length) tx.update(orders).set(set).where(eq(orders.id, orderId)).run();
+    if (Object.keys(set).length) await tx.update(orders).set(set).where(eq(orders.id, orderId));
     return true;
   });
 }
@@ -367,13 +364,13 @@ export type OrderSummary = {
   }[];
 };
 
-function findOrderRow(id: number): Order | undefined {
+async function findOrderRow(id: number): Promise<Order | undefined> {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  return getDb().select().from(orders).where(eq(orders.id, id)).get();
+  return (await getDb().select().from(orders).where(eq(orders.id, id)).limit(1))[0];
 }
 
-function summarize(order: Order, owner: boolean): OrderSummary {
-  const items = getDb()
+async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
+  const items = await getDb()
     .select({
       id: orderItems.id,
       productId: orderItems.productId,
@@ -387,8 +384,7 @@ function summarize(order: Order, owner: boolean): OrderSummary {
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.id))
-    .all();
+    .orderBy(asc(orderItems.id));
   return {
     id: order.id,
     createdAt: order.createdAt,

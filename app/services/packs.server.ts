@@ -41,40 +41,38 @@ function toPack(row: PackRow): Pack {
 }
 
 /** A product's packs in their order: the active ones, or all of them with `includeInactive`. */
-export function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Pack[] {
-  return db
+export async function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Promise<Pack[]> {
+  return (await db
     .select()
     .from(packs)
     .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
-    .orderBy(asc(packs.position), asc(packs.id))
-    .all()
+    .orderBy(asc(packs.position), asc(packs.id)))
     .map(toPack);
 }
 
 /** Every pack of every product (the admin's filters), with its product's name. */
-export function listAllPacks(db: DbOrTx = getDb()): (Pack & { productName: string })[] {
-  return db
+export async function listAllPacks(db: DbOrTx = getDb()): Promise<(Pack & { productName: string })[]> {
+  return (await db
     .select({ pack: packs, productName: products.name })
     .from(packs)
     .innerJoin(products, eq(products.id, packs.productId))
-    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id))
-    .all()
+    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id)))
     .map((r) => ({ ...toPack(r.pack), productName: r.productName }));
 }
 
 /** A pack by its id, active or not (orders and subscriptions name packs that may since be inactive). */
-export function findPackById(id: number, db: DbOrTx = getDb()): Pack | undefined {
-  const row = db.select().from(packs).where(eq(packs.id, id)).get();
+export async function findPackById(id: number, db: DbOrTx = getDb()): Promise<Pack | undefined> {
+  const [row] = await db.select().from(packs).where(eq(packs.id, id)).limit(1);
   return row ? toPack(row) : undefined;
 }
 
-function trialName(db: DbOrTx = getDb()): string {
-  const row = db
+async function trialName(db: DbOrTx = getDb()): Promise<string> {
+  const [row] = await db
     .select({ name: packs.name })
     .from(packs)
     .where(and(eq(packs.trial, true), eq(packs.active, true)))
     .orderBy(asc(packs.productId), asc(packs.position))
-    .get();
+    .limit(1);
   return row?.name ?? "pack d'essai";
 }
 
@@ -169,14 +167,13 @@ export function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | nu
 }
 
 /** The trial packs among these lines' packs. */
-function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): { id: number; name: string }[] {
+async function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): Promise<{ id: number; name: string }[]> {
   const ids = lines.map((l) => l.packId).filter((id): id is number => id != null);
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({ id: packs.id, name: packs.name })
     .from(packs)
-    .where(and(inArray(packs.id, ids), eq(packs.trial, true)))
-    .all();
+    .where(and(inArray(packs.id, ids), eq(packs.trial, true)));
 }
 
 /** Whether these lines hold the trial pack. */
@@ -185,10 +182,10 @@ export function containsTrialPack(lines: { packId: number | null }[], db?: DbOrT
 }
 
 /** Whether a paid (or since refunded) order of a trial pack exists for this email, other than `exceptOrderId`. */
-export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: number): boolean {
+export async function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: number): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
   if (normalized === "") return false;
-  const row = db
+  const [row] = await db
     .select({ id: orders.id })
     .from(orders)
     .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
@@ -201,8 +198,7 @@ export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: nu
         exceptOrderId === undefined ? undefined : ne(orders.id, exceptOrderId),
       ),
     )
-    .limit(1)
-    .get();
+    .limit(1);
   return Boolean(row);
 }
 

@@ -56,17 +56,17 @@ function w3cDate(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function settingsUpdatedAt(db: DbOrTx): string | null {
-  return db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).get()?.at ?? null;
+async function settingsUpdatedAt(db: DbOrTx): Promise<string | null> {
+  return (await db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1))[0]?.at ?? null;
 }
 
-function packsUpdatedAt(db: DbOrTx, productId: number): string | null {
+async function packsUpdatedAt(db: DbOrTx, productId: number): Promise<string | null> {
   return (
-    db
+    (await db
       .select({ at: max(packs.updatedAt) })
       .from(packs)
       .where(eq(packs.productId, productId))
-      .get()?.at ?? null
+      .limit(1))[0]?.at ?? null
   );
 }
 

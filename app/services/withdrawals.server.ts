@@ -41,21 +41,21 @@ function matches(order: Order | undefined, email: string): order is Order {
  * Records the withdrawal of an order and queues its acknowledgement. Throws a ShopError 429
  * when this address has sent too many requests that matched nothing.
  */
-export function requestWithdrawal(
+export async function requestWithdrawal(
   input: { orderId: number | string; email: string; reason?: string | null },
   access: { address?: string; now?: Date } = {},
-): { outcome: WithdrawalOutcome } {
+): Promise<{ outcome: WithdrawalOutcome }> {
   const address = access.address ?? "unknown";
   assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
   const reason = input.reason?.trim() || null;
   const requestedAt = (access.now ?? new Date()).toISOString();
 
-  const outcome = getDb().transaction((tx): WithdrawalOutcome => {
+  const outcome = await getDb().transaction(async (tx): WithdrawalOutcome => {
     const order =
       orderId === null || !Number.isSafeInteger(orderId)
         ? undefined
-        : tx.select().from(orders).where(eq(orders.id, orderId)).get();
+        : (await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
     if (!matches(order, input.email)) return "no_match";
     const inserted = tx
       .insert(withdrawalRequests)
@@ -70,18 +70,17 @@ export function requestWithdrawal(
   return { outcome };
 }
 
-export function findWithdrawal(orderId: number): WithdrawalRequest | undefined {
-  return getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).get();
+export async function findWithdrawal(orderId: number): Promise<WithdrawalRequest | undefined> {
+  return (await getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).limit(1))[0];
 }
 
 /** The orders among `orderIds` that have a withdrawal request (the orders list's badge). */
-export function ordersWithWithdrawal(orderIds: number[]): Set<number> {
+export async function ordersWithWithdrawal(orderIds: number[]): Promise<Set<number>> {
   if (orderIds.length === 0) return new Set();
-  const rows = getDb()
+  const rows = await getDb()
     .select({ orderId: withdrawalRequests.orderId })
     .from(withdrawalRequests)
-    .where(inArray(withdrawalRequests.orderId, orderIds))
-    .all();
+    .where(inArray(withdrawalRequests.orderId, orderIds));
   return new Set(rows.map((r) => r.orderId));
 }
 
@@ -94,13 +93,13 @@ export type AdminWithdrawal = {
 } & WithdrawalDeadline;
 
 /** The back office's view of an order's withdrawal (null: none), its refund deadline counted at `now`. */
-export function adminWithdrawal(orderId: number, now: Date = new Date()): AdminWithdrawal | null {
-  const row = getDb()
+export async function adminWithdrawal(orderId: number, now: Date = new Date()): Promise<AdminWithdrawal | null> {
+  const [row] = await getDb()
     .select({ request: withdrawalRequests, paymentStatus: orders.paymentStatus })
     .from(withdrawalRequests)
     .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
     .where(eq(withdrawalRequests.orderId, orderId))
-    .get();
+    .limit(1);
   if (!row) return null;
   const { requestedAt, reason, email } = row.request;
   return { requestedAt, reason, email, refunded: row.paymentStatus === "refunded", ...withdrawalDeadline(requestedAt, now) };
@@ -109,8 +108,8 @@ export function adminWithdrawal(orderId: number, now: Date = new Date()): AdminW
 export type OpenWithdrawal = { orderId: number; customer: string; email: string; requestedAt: string } & WithdrawalDeadline;
 
 /** The requests still to refund (their order is not refunded in full), the oldest first: the dashboard's list. */
-export function listOpenWithdrawals(now: Date = new Date()): OpenWithdrawal[] {
-  return getDb()
+export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenWithdrawal[]> {
+  return (await getDb()
     .select({
       orderId: withdrawalRequests.orderId,
       requestedAt: withdrawalRequests.requestedAt,
@@ -123,8 +122,7 @@ export function listOpenWithdrawals(now: Date = new Date()): OpenWithdrawal[] {
     .from(withdrawalRequests)
     .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
     .where(ne(orders.paymentStatus, "refunded"))
-    .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
-    .all()
+    .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id)))
     .map((r) => ({
       orderId: r.orderId,
       customer:

@@ -93,8 +93,8 @@ function newCustomerId() {
 let emailKey = 0;
 
 /** An outbox row written directly (the outbox service queues them in the shop): sent by default. */
-export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
-  return getDb()
+export async function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
+  return (await getDb()
     .insert(emails)
     .values({
       kind: "contact_ack",
@@ -111,8 +111,7 @@ export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) 
       attachments: [{ filename: "cgv.txt", contentType: "text/plain", content: Buffer.from("CGV").toString("base64") }],
       ...overrides,
     })
-    .returning({ id: emails.id })
-    .get().id;
+    .returning({ id: emails.id }))[0].id;
 }
 
 /** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
@@ -121,7 +120,7 @@ export async function newSubscriptionId(): Promise<number> {
   const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
   await browserPay(started.clientSecret, CARDS.success);
   markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
-  return getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).get()!.id;
+  return (await getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).limit(1))[0]!.id;
 }
 
 /** A one-off order paid with the success card at the emulator (so it can be refunded there). */
@@ -136,7 +135,7 @@ export async function newRefundableOrderId(): Promise<number> {
 
 let loginAddress = 0;
 
-const seededAdminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
+const seededAdminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
 
 type Fixture = (ctx: FixtureContext) => Promise<ApiCall>;
 

@@ -127,7 +127,7 @@ describe("admin API with a session", () => {
     }
     expect(await listed("q=api-order@example.fr&view=unpaid")).toEqual([expect.objectContaining({ status: "pending", trackingNumber: null })]);
 
-    getDb().update(ordersTable).set({ paymentStatus: "paid" }).where(eq(ordersTable.id, id)).run();
+    await getDb().update(ordersTable).set({ paymentStatus: "paid" }).where(eq(ordersTable.id, id));
     const shipped = await put({ status: "Expédiée", trackingNumber: "6A12345678901", trackingCarrier: "Chronopost" });
     expect(shipped.status).toBe(200);
     expect(await shipped.json()).toMatchObject({

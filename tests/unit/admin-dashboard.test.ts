@@ -8,12 +8,11 @@ import { adminCookie, insertOrder } from "./admin-helpers";
 /** The dashboard's subscription figures: who subscribes now, and what the next 4 weeks bring. */
 
 let stripeId = 0;
-function subscription(overrides: Partial<typeof subscriptions.$inferInsert>) {
+async function subscription(overrides: Partial<typeof subscriptions.$inferInsert>) {
   const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid" });
-  getDb()
+  await getDb()
     .insert(subscriptions)
-    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides })
-    .run();
+    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides });
 }
 
 describe("dashboard: subscriptions", () => {

@@ -17,9 +17,9 @@ import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
 let nextKey = 0;
 
 /** An outbox row, as the outbox and the sender would leave it (test data written directly). */
-function insertEmail(overrides: Partial<typeof emails.$inferInsert> = {}) {
+async function insertEmail(overrides: Partial<typeof emails.$inferInsert> = {}) {
   const key = ++nextKey;
-  return getDb()
+  return (await getDb()
     .insert(emails)
     .values({
       kind: "order_confirmation",
@@ -35,8 +35,7 @@ function insertEmail(overrides: Partial<typeof emails.$inferInsert> = {}) {
       sentAt: new Date().toISOString(),
       ...overrides,
     })
-    .returning()
-    .get();
+    .returning())[0];
 }
 
 /** The toast a redirect carries, as the next page's root loader reads it. */
@@ -46,8 +45,8 @@ async function toastOf(response: Response) {
   return (await getToast(getRequest("/admin/emails", { Cookie: cookie! }))).toast;
 }
 
-function readEmail(id: number) {
-  return getDb().select().from(emails).where(eq(emails.id, id)).get()!;
+async function readEmail(id: number) {
+  return (await getDb().select().from(emails).where(eq(emails.id, id)).limit(1))[0]!;
 }
 
 const failed = {

@@ -64,7 +64,7 @@ describe("order list", () => {
     );
     expect(refused.headers.get("Location")).toBe("/admin/orders?view=unpaid");
     expect(cookieFrom(refused, "toast-session")).not.toBeNull();
-    expect(getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, unpaid)).get()!.s).toBe("pending");
+    expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, unpaid)).limit(1))[0]!.s).toBe("pending");
 
     const id = insertOrder({ customerEmail: "complete@example.fr", paymentStatus: "paid" });
     const page = await listLoader(routeArgs(getRequest("/admin/orders?q=complete%40example.fr&status=bogus", { Cookie: cookie })));
@@ -75,7 +75,7 @@ describe("order list", () => {
       routeArgs(formRequest("/admin/orders?index", { intent: "complete", id: String(id), redirectTo: "/admin/orders?q=complete%40example.fr" }, { headers: { Cookie: cookie } })),
     );
     expect(response.headers.get("Location")).toBe("/admin/orders?q=complete%40example.fr");
-    expect(getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, id)).get()!.s).toBe("delivered");
+    expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.s).toBe("delivered");
   });
 
   it("exports the filtered list as CSV, safe for spreadsheets", async () => {
@@ -115,9 +115,9 @@ describe("order detail", () => {
 
   it("shows items with 'Produit inconnu' when the product is gone, and the order's own shipping", async () => {
     const cookie = await adminCookie();
-    const gone = getDb().insert(products).values({ name: "Ancien", sku: "ME-GONE-01", priceCents: 500, stock: 0 }).returning().get();
+    const [gone] = await getDb().insert(products).values({ name: "Ancien", sku: "ME-GONE-01", priceCents: 500, stock: 0 }).returning();
     const id = insertOrder({ shippingCents: 0 }, { productId: gone.id, productName: null });
-    getDb().delete(products).where(eq(products.id, gone.id)).run();
+    await getDb().delete(products).where(eq(products.id, gone.id));
     const data = await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json();
     expect(data.order.items[0]).toMatchObject({ name: "Produit inconnu", image: null });
     expect(data.order.shippingCents).toBe(0);
@@ -125,7 +125,7 @@ describe("order detail", () => {
 
   it("shows the order's own first and last name on the customer card, never the linked account's; else the username", async () => {
     const cookie = await adminCookie();
-    const user = getDb().insert(users).values({ username: "client-42", email: "c42@example.fr", firstName: "Jeanne", lastName: "Durand", phone: "0601020304" }).returning().get();
+    const [user] = await getDb().insert(users).values({ username: "client-42", email: "c42@example.fr", firstName: "Jeanne", lastName: "Durand", phone: "0601020304" }).returning();
     const detail = async (id: number) => (await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json()).order;
     const own = insertOrder({ userId: user.id, customerName: "Julie Dumas", customerFirstName: "Julie", customerLastName: "Dumas" });
     expect(await detail(own)).toMatchObject({ customer: "Julie Dumas", phone: "0601020304", email: "camille@example.fr" });

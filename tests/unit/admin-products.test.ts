@@ -86,7 +86,7 @@ describe("product pages", () => {
     const cookie = await adminCookie();
     const created = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "ME-PAGE-01" }, { headers: { Cookie: cookie } })));
     expect(created.status).toBe(302);
-    const row = getDb().select().from(products).where(eq(products.sku, "ME-PAGE-01")).get()!;
+    const row = (await getDb().select().from(products).where(eq(products.sku, "ME-PAGE-01")).limit(1))[0]!;
     expect(row.priceCents).toBe(2590);
     const dup = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "me-page-01" }, { headers: { Cookie: cookie } })));
     expect(dup.status).toBe(409);

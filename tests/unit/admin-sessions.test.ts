@@ -33,13 +33,12 @@ let counter = 0;
 beforeEach(() => resetLoginRateLimit());
 
 /** A fresh administrator of this test (so that changing their password or rights touches no other test). */
-function newAdmin(password = "motdepasse-session-1") {
+async function newAdmin(password = "motdepasse-session-1") {
   const username = `gerant${++counter}`;
-  const id = getDb()
+  const id = (await getDb()
     .insert(users)
     .values({ username, email: `${username}@example.fr`, passwordHash: hashPasswordSync(password), isAdmin: true })
-    .returning({ id: users.id })
-    .get().id;
+    .returning({ id: users.id }))[0].id;
   return { id, username, password, email: `${username}@example.fr` };
 }
 
@@ -71,7 +70,7 @@ async function pageOutcome(cookie: string): Promise<string> {
   }
 }
 
-const sessionRows = (userId: number) => getDb().select().from(adminSessions).where(eq(adminSessions.userId, userId)).all();
+const sessionRows = async (userId: number) => await getDb().select().from(adminSessions).where(eq(adminSessions.userId, userId));
 
 async function listed(cookie: string): Promise<AdminSessionView[]> {
   const response = await apiSessions(routeArgs(getRequest("/api/admin/sessions", { Cookie: cookie })));
@@ -216,7 +215,7 @@ describe("password and rights changes", () => {
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
     await edit(bossCookie, user, {});
-    expect(getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).get()!.isAdmin).toBe(false);
+    expect((await getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).limit(1))[0]!.isAdmin).toBe(false);
     expect(sessionRows(user.id)).toHaveLength(0);
     await edit(bossCookie, user, { isAdmin: "on" });
     expect(await apiStatus(cookie)).toBe(401);
@@ -242,7 +241,7 @@ describe("expiry", () => {
     const user = newAdmin();
     const cookie = await signIn(user);
     const pageCookie = await signIn(user);
-    getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
+    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
     expect(await apiStatus(cookie)).toBe(401);
     expect(sessionRows(user.id)).toHaveLength(1);
     expect(await pageOutcome(pageCookie)).toBe("302 /admin/login");
@@ -253,7 +252,7 @@ describe("expiry", () => {
     const user = newAdmin();
     await signIn(user);
     await signIn(user);
-    getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
+    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
     await signIn(user);
     expect(sessionRows(user.id)).toHaveLength(1);
   });

@@ -28,26 +28,25 @@ async function subscribed(card: string = CARDS.success) {
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, card));
-  const record = getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).get()!;
+  const record = (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1))[0]!;
   expect(record).toMatchObject({ status: "active", firstOrderId: orderId });
   return record;
 }
 
-function emailsOfKind(kind: "subscription_canceled" | "renewal_receipt", orderIds: number[]) {
-  return getDb()
+async function emailsOfKind(kind: "subscription_canceled" | "renewal_receipt", orderIds: number[]) {
+  return (await getDb()
     .select()
     .from(emails)
-    .where(eq(emails.kind, kind))
-    .all()
+    .where(eq(emails.kind, kind)))
     .filter((e) => e.orderId !== null && orderIds.includes(e.orderId));
 }
 
 let nextFirstOrder = 0;
 
 /** A subscription record written directly (the list's filters need no Stripe). */
-function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
+async function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
   const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
-  return getDb()
+  return (await getDb()
     .insert(subscriptions)
     .values({
       stripeSubscriptionId: `sub_filter_${++nextFirstOrder}_${Math.random().toString(36).slice(2)}`,
@@ -56,8 +55,7 @@ function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) 
       firstOrderId,
       ...values,
     })
-    .returning()
-    .get().id;
+    .returning())[0].id;
 }
 
 async function apiGet(loader: typeof apiListLoader, path: string, params: Record<string, string> = {}) {
@@ -225,7 +223,7 @@ describe("the admin's cancellations", () => {
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).cancel_at_period_end).toBe(true);
 
     // The webhook alone records it too (as when the change comes from Stripe's dashboard).
-    getDb().update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, record.id)).run();
+    await getDb().update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, record.id));
     await withWebhooks(async () => {
       await undoScheduledCancellation(record.id).catch(() => undefined); // not planned here any more: refused
       await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
@@ -263,11 +261,10 @@ describe("simulating the next renewal with the test clock", () => {
       if (outcome.outcome === "order_created") created.push(outcome.orderId);
     }
 
-    const renewals = getDb()
+    const renewals = (await getDb()
       .select()
       .from(orders)
-      .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber)))
-      .all()
+      .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber))))
       .sort((a, b) => a.renewalNumber! - b.renewalNumber!);
     expect(renewals.map((o) => [o.id, o.renewalNumber, o.paymentStatus, o.status])).toEqual(created.map((id, i) => [id, i + 1, "paid", "pending"]));
     expect(emailsOfKind("renewal_receipt", created)).toHaveLength(3);
@@ -324,7 +321,7 @@ describe("the admin pages", () => {
       pageAction({ request: formRequest(`/admin/subscriptions/${record.id}`, { intent }, { headers: { Cookie: cookie } }), params: { id: String(record.id) }, context: {} });
     const simulated = await withWebhooks(() => post("simulate_renewal"));
     expect(simulated.status).toBe(302);
-    const order = getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).get()!;
+    const order = (await getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).limit(1))[0]!;
     expect(await toastOf(simulated)).toMatchObject({ type: "success", description: `Renouvellement n°1 simulé : commande #${order.id} créée.` });
 
     expect(await toastOf(await withWebhooks(() => post("cancel_now")))).toMatchObject({ type: "success", message: "Abonnement résilié" });

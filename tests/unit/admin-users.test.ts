@@ -21,8 +21,8 @@ import { formRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, expectNoSecrets } from "./admin-helpers";
 
 const base = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "", phone: "" };
-const adminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
-const hashOf = (id: number) => getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).get()!.h;
+const adminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
+const hashOf = async (id: number) => (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1))[0]!.h;
 
 describe("user schema: password rules", () => {
   it("needs at least 10 characters when creating", () => {
@@ -68,7 +68,7 @@ describe("user service", () => {
     await expect(updateUser(me, me, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
       CANNOT_DEMOTE_SELF,
     );
-    expect(getDb().select({ a: users.isAdmin }).from(users).where(eq(users.id, me)).get()!.a).toBe(true);
+    expect((await getDb().select({ a: users.isAdmin }).from(users).where(eq(users.id, me)).limit(1))[0]!.a).toBe(true);
   });
 
   it("the last administrator can be neither removed nor demoted", async () => {
@@ -103,7 +103,7 @@ describe("user pages", () => {
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/admin/users");
     expect(cookieFrom(ok, "toast-session")).not.toBeNull();
-    const claire = getDb().select().from(users).where(eq(users.username, "claire")).get()!;
+    const claire = (await getDb().select().from(users).where(eq(users.username, "claire")).limit(1))[0]!;
     expect(claire.isAdmin).toBe(true);
 
     const bad = await newAction(
@@ -126,7 +126,7 @@ describe("user pages", () => {
 
     const del = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(me) }, { headers: { Cookie: cookie } })));
     expect(del.headers.get("Location")).toBe("/admin/users");
-    expect(getDb().select().from(users).where(eq(users.id, me)).get()).toBeDefined();
+    expect((await getDb().select().from(users).where(eq(users.id, me)).limit(1))[0]).toBeDefined();
   });
 
   it("the thrown rule error carries a status for the API", () => {

@@ -80,12 +80,12 @@ describe("cart service", () => {
     expect(readCart(theirs).lines).toHaveLength(1);
   });
 
-  it("refuses a product that is out of stock, and an unknown product", () => {
-    getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1)).run();
+  it("refuses a product that is out of stock, and an unknown product", async () => {
+    await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
       expect(() => addToCart(newCartId(), { productId: 1, packId: 1 })).toThrow(/rupture/);
     } finally {
-      getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1)).run();
+      await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
     expect(() => addToCart(newCartId(), { productId: 999, packId: 1 })).toThrow(CartError);
   });
@@ -255,6 +255,6 @@ describe("cart API", () => {
     expect(readCart(theirs.cartId).lines).toHaveLength(1);
     const own = await apiCartClear(routeArgs(jsonRequest(`/api/cart/user/${mine.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), { userId: mine.cartId }));
     expect(own.status).toBe(204);
-    expect(getDb().select().from(cartLines).where(eq(cartLines.cartId, mine.cartId)).all()).toEqual([]);
+    expect(await getDb().select().from(cartLines).where(eq(cartLines.cartId, mine.cartId))).toEqual([]);
   });
 });

@@ -23,13 +23,13 @@ import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
  * and keeps what the accounts need, and is refused while an order or a subscription is open.
  */
 
-const admin = () => getDb().select().from(users).where(eq(users.username, "admin")).get()!;
+const admin = async () => (await getDb().select().from(users).where(eq(users.username, "admin")).limit(1))[0]!;
 const actor = () => ({ id: admin().id, username: admin().username });
 
 let customerKey = 0;
 
 /** A checkout customer with: a paid, delivered order (invoice and emails), an anonymous order typed with the same email in capitals, a contact request and a canceled subscription. */
-function customerWithHistory() {
+async function customerWithHistory() {
   const n = ++customerKey;
   const email = `camille.rgpd${n}@example.fr`;
   const { id } = findOrCreateCustomer(getDb(), {
@@ -41,7 +41,7 @@ function customerWithHistory() {
     city: "Paris",
     country: "France",
   });
-  getDb().update(users).set({ phone: "+33612345678" }).where(eq(users.id, id)).run();
+  await getDb().update(users).set({ phone: "+33612345678" }).where(eq(users.id, id));
   const paid = insertOrder({
     userId: id,
     customerEmail: email,
@@ -55,7 +55,7 @@ function customerWithHistory() {
     subtotalCents: 4990,
   });
   markOrderPaid(paid, { paymentIntentId: `pi_rgpd_${paid}` });
-  getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, paid)).run();
+  await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, paid));
   const anonymous = insertOrder({
     userId: null,
     customerEmail: email.toUpperCase(),
@@ -68,7 +68,7 @@ function customerWithHistory() {
     subject: "Ma peau sensible",
     message: "Bonjour, mon adresse est 8 rue des Lilas.",
   });
-  const subscription = getDb()
+  const subscription = (await getDb()
     .insert(subscriptions)
     .values({
       userId: id,
@@ -86,8 +86,7 @@ function customerWithHistory() {
       shippingCountry: "France",
       shippingPhone: "+33612345678",
     })
-    .returning()
-    .get().id;
+    .returning())[0].id;
   return { id, email, name: `Rgpd${n}`, paid, anonymous, contact: contact.id, subscription };
 }
 
@@ -104,20 +103,19 @@ beforeAll(async () => {
 });
 
 /** Everything stored about a customer, as rows. */
-function rowsOf(c: Customer) {
+async function rowsOf(c: Customer) {
   const db = getDb();
   const orderIds = [c.paid, c.anonymous];
   return {
-    user: db.select().from(users).where(eq(users.id, c.id)).get()!,
-    orders: db.select().from(orders).where(inArray(orders.id, orderIds)).all(),
-    subscription: db.select().from(subscriptions).where(eq(subscriptions.id, c.subscription)).get()!,
-    contact: db.select().from(contactRequests).where(eq(contactRequests.id, c.contact)).get()!,
-    emails: db
+    user: (await db.select().from(users).where(eq(users.id, c.id)).limit(1))[0]!,
+    orders: await db.select().from(orders).where(inArray(orders.id, orderIds)),
+    subscription: (await db.select().from(subscriptions).where(eq(subscriptions.id, c.subscription)).limit(1))[0]!,
+    contact: (await db.select().from(contactRequests).where(eq(contactRequests.id, c.contact)).limit(1))[0]!,
+    emails: (await db
       .select()
-      .from(emails)
-      .all()
+      .from(emails))
       .filter((e) => (e.orderId !== null && orderIds.includes(e.orderId)) || e.contactRequestId === c.contact),
-    invoice: db.select().from(invoices).where(eq(invoices.orderId, c.paid)).get()!,
+    invoice: (await db.select().from(invoices).where(eq(invoices.orderId, c.paid)).limit(1))[0]!,
   };
 }
 
@@ -200,7 +198,7 @@ describe("the export", () => {
   });
 
   it("is recorded in the audit log: who, when, which customer, and no personal data", async () => {
-    const before = getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id)).all().length;
+    const before = (await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id))).length;
     const response = await apiExportLoader(
       routeArgs(getRequest(`/api/admin/customers/${b.id}/export`, { Cookie: cookie }), { id: String(b.id) }),
     );
@@ -209,7 +207,7 @@ describe("the export", () => {
       new RegExp(`attachment; filename="donnees-client-${b.id}-\\d{4}-\\d{2}-\\d{2}\\.json"`),
     );
     expect((await response.json()).client.email).toBe(b.email);
-    const lines = getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id)).all();
+    const lines = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id));
     expect(lines).toHaveLength(before + 1);
     const line = lines.at(-1)!;
     expect(line).toMatchObject({ action: "customer.export", actorId: admin().id, actorUsername: "admin", subjectId: b.id });
@@ -254,11 +252,11 @@ describe("the erasure is refused", () => {
     });
 
     // Shipped: the erasure goes through.
-    getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open)).run();
+    await getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open));
     expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
   });
 
-  it("while a partially refunded order is not shipped, but not for a fully refunded one", () => {
+  it("while a partially refunded order is not shipped, but not for a fully refunded one", async () => {
     const c = customerWithHistory();
     const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
     insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
@@ -266,13 +264,13 @@ describe("the erasure is refused", () => {
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
-    getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open)).run();
+    await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open));
     expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
   });
 
   it("while a subscription is active: cancel it first", async () => {
     const c = customerWithHistory();
-    getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription)).run();
+    await getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription));
     const before = snapshotDatabase();
     const api = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${c.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(c.id) }),
@@ -305,11 +303,10 @@ describe("the erasure is refused", () => {
 describe("the erasure", () => {
   it("anonymises everything personal, keeps amounts, dates, numbers, statuses and invoices, and leaves other customers alone", async () => {
     // The confirmation left; the other emails are still queued: erased, they never leave.
-    getDb()
+    await getDb()
       .update(emails)
       .set({ status: "sent", sentAt: new Date().toISOString(), subject: "Confirmation", html: "<p>Camille</p>", text: "Camille" })
-      .where(eq(emails.dedupeKey, `order_confirmation:order:${a.paid}`))
-      .run();
+      .where(eq(emails.dedupeKey, `order_confirmation:order:${a.paid}`));
     const before = rowsOf(a);
     const otherBefore = JSON.stringify(rowsOf(b));
     const response = await pageAction(
@@ -406,7 +403,7 @@ describe("the erasure", () => {
 
     expect(JSON.stringify(rowsOf(b))).toBe(otherBefore);
 
-    const line = getDb().select().from(auditLog).where(eq(auditLog.subjectId, a.id)).all().at(-1)!;
+    const line = (await getDb().select().from(auditLog).where(eq(auditLog.subjectId, a.id))).at(-1)!;
     expect(line).toMatchObject({ action: "customer.erase", actorUsername: "admin", subjectId: a.id });
     expect(JSON.stringify(line)).not.toMatch(new RegExp(`${a.email}|${a.name}|Lilas`));
 

@@ -33,7 +33,7 @@ function email(kind: Email["kind"], refs: { orderId?: number; contactRequestId?:
   };
 }
 
-function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsVersion?: string | null } = {}) {
+async function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsVersion?: string | null } = {}) {
   const cartId = crypto.randomUUID();
   addToCart(cartId, { productId: 1, packId: options.packId ?? 2 });
   const { orderId } = submitDelivery(
@@ -47,7 +47,7 @@ function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsV
       city: "Lyon",
     }),
   );
-  getDb()
+  await getDb()
     .update(orders)
     .set({
       paymentStatus: "paid",
@@ -56,8 +56,7 @@ function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsV
       isSubscription: options.subscription ?? false,
       ...(options.termsVersion !== undefined ? { termsVersion: options.termsVersion } : {}),
     })
-    .where(eq(orders.id, orderId))
-    .run();
+    .where(eq(orders.id, orderId));
   return orderId;
 }
 

@@ -42,7 +42,7 @@ afterAll(async () => {
   await stopTestEmulator();
 });
 beforeEach(async () => {
-  getDb().delete(emails).run();
+  await getDb().delete(emails);
   inbox = await startSmtpInbox();
 });
 afterEach(async () => {
@@ -63,13 +63,12 @@ function sender(options: { url?: string; holder?: string; maxAttempts?: number }
   return created;
 }
 
-const rows = () => getDb().select().from(emails).orderBy(emails.id).all();
-const rowsOf = (orderId: number, kind: string) =>
-  getDb()
+const rows = async () => await getDb().select().from(emails).orderBy(emails.id);
+const rowsOf = async (orderId: number, kind: string) =>
+  await getDb()
     .select()
     .from(emails)
-    .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")))
-    .all();
+    .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")));
 
 /** An order paid at Stripe whose webhook has not been delivered yet. */
 async function paidAtStripe() {
@@ -175,11 +174,10 @@ describe("failures", () => {
   it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
     const contact = createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
     // A process took the acknowledgement, then died before marking it sent.
-    getDb()
+    await getDb()
       .update(emails)
       .set({ status: "sending", attempts: 1, sendingSince: new Date().toISOString() })
-      .where(and(eq(emails.contactRequestId, contact.id), eq(emails.kind, "contact_ack")))
-      .run();
+      .where(and(eq(emails.contactRequestId, contact.id), eq(emails.kind, "contact_ack")));
     await sender().runOnce();
     await sender({ holder: "another" }).runOnce();
     await inbox.waitFor(2);
@@ -215,10 +213,10 @@ describe("the other emails", () => {
     expect(shipped.text).toContain("6A12345678901");
   });
 
-  it("no shipping notice for an unpaid order: it cannot be shipped", () => {
+  it("no shipping notice for an unpaid order: it cannot be shipped", async () => {
     const orderId = createTestOrder({ email: "camille.martin@example.fr" });
     expect(() => updateAdminOrder(orderId, { status: "shipped" })).toThrow(/^Paiement non reçu/);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.status).toBe("pending");
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.status).toBe("pending");
     expect(rowsOf(orderId, "order_shipped")).toHaveLength(0);
   });
 

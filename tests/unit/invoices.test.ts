@@ -55,7 +55,7 @@ describe("invoice numbering", () => {
     expect(invoiceYear(new Date("2026-12-31T22:30:00.000Z"))).toBe(2026);
   });
 
-  it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", () => {
+  it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", async () => {
     const id = unpaidOrder(3290);
     expect(findInvoice(id, "invoice")).toBeUndefined();
     expect(markOrderPaid(id, { paymentIntentId: `pi_${id}` })).toBe(true);
@@ -73,30 +73,30 @@ describe("invoice numbering", () => {
     } as unknown as Stripe.Event;
     expect(handleStripeEvent(event).outcome).toBe("already_paid");
     expect(handleStripeEvent(event).outcome).toBe("duplicate");
-    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(1);
+    expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(1);
   });
 
-  it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", () => {
+  it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", async () => {
     const [a, b, c] = [unpaidOrder(), unpaidOrder(), unpaidOrder()];
     markOrderPaid(a, { paymentIntentId: `pi_${a}` });
     // A payment whose transaction fails after the invoice was issued: nothing of it stays, its number neither.
-    expect(() =>
-      getDb().transaction((tx) => {
+    expect(async () =>
+      await getDb().transaction(async (tx) => {
         markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
         throw new Error("the transaction fails");
       }),
     ).toThrow("the transaction fails");
     expect(findInvoice(b, "invoice")).toBeUndefined();
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).get()!.p).toBe("unpaid");
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).limit(1))[0]!.p).toBe("unpaid");
     markOrderPaid(c, { paymentIntentId: `pi_${c}` });
     markOrderPaid(b, { paymentIntentId: `pi_${b}` });
     const numbers = [a, c, b].map((id) => sequenceOf(findInvoice(id, "invoice")!.number));
     expect(numbers).toEqual([numbers[0], numbers[0] + 1, numbers[0] + 2]);
   });
 
-  it("two payments in one transaction get two numbers in a row, never the same one", () => {
+  it("two payments in one transaction get two numbers in a row, never the same one", async () => {
     const [a, b] = [unpaidOrder(), unpaidOrder()];
-    getDb().transaction((tx) => {
+    await getDb().transaction(async (tx) => {
       markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
       markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
     });
@@ -104,9 +104,9 @@ describe("invoice numbering", () => {
     expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
     // Issuing again for an invoiced order returns its invoice and uses no number.
     const year = findInvoice(b, "invoice")!.year;
-    const before = getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last;
-    expect(getDb().transaction((tx) => issueInvoiceIn(tx, b))!.number).toBe(nb);
-    expect(getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
+    const before = (await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last;
+    expect((await getDb().transaction(async (tx) => issueInvoiceIn(tx, b)))!.number).toBe(nb);
+    expect((await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
   });
 
   it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", () => {
@@ -132,13 +132,13 @@ describe("invoice numbering", () => {
     }
   });
 
-  it("starts a new sequence each year", () => {
+  it("starts a new sequence each year", async () => {
     const [a, b] = [unpaidOrder(), unpaidOrder()];
-    const first = getDb().transaction((tx) => {
-      tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a)).run();
+    const first = await getDb().transaction(async (tx) => {
+      await tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a));
       return issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z"))!;
     });
-    const second = getDb().transaction((tx) => issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z"))!);
+    const second = await getDb().transaction(async (tx) => issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z"))!);
     expect(first.number).toBe("F2031-000001");
     expect(second.number).toBe("F2032-000001");
   });
@@ -172,7 +172,7 @@ describe("credit notes", () => {
       },
     }) as unknown as Stripe.Event;
 
-  it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", () => {
+  it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", async () => {
     const id = unpaidOrder(2590);
     expect(handleStripeEvent(refundedEvent(id, `evt_refund_unpaid_${id}`, [{ id: `re_unpaid_${id}`, amount: 2590 }])).outcome).toBe("ignored");
     expect(findInvoice(id, "credit_note")).toBeUndefined();
@@ -186,11 +186,11 @@ describe("credit notes", () => {
     expect(credit.number).toMatch(/^A\d{4}-\d{6}$/);
     expect(credit.creditedInvoiceId).toBe(invoice.id);
     expect(credit.document).toMatchObject({ invoiceNumber: invoice.number, totals: invoice.document.totals, lines: invoice.document.lines });
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
-    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(2);
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("refunded");
+    expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(2);
   });
 
-  it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", () => {
+  it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", async () => {
     const id = unpaidOrder(2590);
     markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const invoice = findInvoice(id, "invoice")!;
@@ -199,15 +199,15 @@ describe("credit notes", () => {
     expect(credit.document.totals).toEqual({ excludingCents: 833, vatCents: 167, includingCents: 1000 });
     expect(credit.document.lines).toEqual([expect.objectContaining({ label: `Remboursement partiel de la facture ${invoice.number}`, quantity: 1, includingCents: 1000, rateBp: 2000 })]);
     expect(credit.totalIncludingCents).toBe(1000);
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("partially_refunded");
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("partially_refunded");
 
     // The rest, later: a second credit note, the next number of the sequence, and the order refunded.
     const both = [{ id: `re_part_${id}`, amount: 1000 }, { id: `re_rest_${id}`, amount: 1590 }];
     expect(handleStripeEvent(refundedEvent(id, `evt_rest_${id}`, both)).outcome).toBe("order_refunded");
-    const notes = getDb().select().from(invoices).where(eq(invoices.orderId, id)).all().filter((i) => i.kind === "credit_note");
+    const notes = (await getDb().select().from(invoices).where(eq(invoices.orderId, id))).filter((i) => i.kind === "credit_note");
     expect(notes.map((n) => n.totalIncludingCents)).toEqual([1000, 1590]);
     expect(sequenceOf(notes[1].number)).toBe(sequenceOf(notes[0].number) + 1);
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("refunded");
   });
 });
 
@@ -243,10 +243,10 @@ describe("invoice pages", () => {
     expect(anonymous.status).toBe(302);
   });
 
-  it("the confirmation email links the customer's invoice with its number", () => {
+  it("the confirmation email links the customer's invoice with its number", async () => {
     const id = unpaidOrder();
     markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_confirmation")!;
+    const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_confirmation")!;
     const rendered = renderEmail(row);
     const number = findInvoice(id, "invoice")!.number;
     expect(rendered.text).toContain(`Votre facture n°${number} : ${orderInvoiceUrl(id)}`);
@@ -269,11 +269,11 @@ describe("carriers (lib/carriers.ts)", () => {
     expect(parseCarrier("La Poste")).toBeNull();
   });
 
-  it("the shipped email names the carrier and links its tracking page", () => {
+  it("the shipped email names the carrier and links its tracking page", async () => {
     const id = unpaidOrder();
     markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
-    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_shipped")!;
+    const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_shipped")!;
     expect(row.payload).toEqual({ trackingNumber: "0987 6543", trackingCarrier: "dpd" });
     const rendered = renderEmail(row);
     expect(rendered.text).toContain("Transporteur : DPD");

@@ -203,7 +203,7 @@ function confirmationEmail(orderId: number): EmailToRender {
   };
 }
 
-function paidOrder() {
+async function paidOrder() {
   const cartId = crypto.randomUUID();
   addToCart(cartId, { productId: 1, packId: 2 });
   const delivery = {
@@ -215,7 +215,7 @@ function paidOrder() {
     city: "Lyon",
   };
   const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: "2026-12-01T09:30:00.000Z" }).where(eq(orders.id, orderId)).run();
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: "2026-12-01T09:30:00.000Z" }).where(eq(orders.id, orderId));
   return orderId;
 }
 

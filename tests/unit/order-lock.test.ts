@@ -7,12 +7,12 @@ import { orderLockName, withOrderLock } from "~/services/payments/order-lock.ser
 
 /** The payment start lock lives in the database: what one process holds, every other sees. */
 
-function lockRow(orderId: number) {
-  return getDb()
+async function lockRow(orderId: number) {
+  return (await getDb()
     .select()
     .from(leases)
     .where(eq(leases.name, orderLockName(orderId)))
-    .get();
+    .limit(1))[0];
 }
 
 describe("the payment start lock", () => {
@@ -40,11 +40,10 @@ describe("the payment start lock", () => {
     expect(acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
     await expect(withOrderLock(44, async () => "refusé")).rejects.toMatchObject({ status: 409 });
     // It died: nobody renews or releases; its lock expires.
-    getDb()
+    await getDb()
       .update(leases)
       .set({ expiresAt: Date.now() - 1 })
-      .where(eq(leases.name, orderLockName(44)))
-      .run();
+      .where(eq(leases.name, orderLockName(44)));
     await expect(withOrderLock(44, async () => "repris")).resolves.toBe("repris");
     expect(lockRow(44)).toBeUndefined();
   });

@@ -38,11 +38,11 @@ async function post(body: unknown) {
   return { status: response.status, body: await response.json() };
 }
 
-function markPaid(orderId: number) {
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId)).run();
+async function markPaid(orderId: number) {
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
-const count = () => getDb().select({ n: sql<number>`count(*)` }).from(orders).get()!.n;
+const count = async () => (await getDb().select({ n: sql<number>`count(*)` }).from(orders).limit(1))[0]!.n;
 
 describe("the spec's POST /api/orders body", () => {
   it("is accepted as it is: 201, the pack named by its price, with an order token", async () => {
@@ -59,7 +59,7 @@ describe("the spec's POST /api/orders body", () => {
     });
     expect(created.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // No email yet: no customer account; userId 3 names no client here, so nothing is linked.
-    expect(getDb().select().from(orders).where(eq(orders.id, created.body.id)).get()).toMatchObject({ userId: null, customerEmail: null });
+    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]).toMatchObject({ userId: null, customerEmail: null });
   });
 
   it("never honours a status: 'paid' and 'delivered' still make a pending, unpaid order", async () => {
@@ -122,19 +122,18 @@ describe("the spec's POST /api/orders body", () => {
   });
 
   it("links the client named by userId without changing it", async () => {
-    const [client] = getDb()
+    const [client] = await getDb()
       .insert(users)
       .values({ username: `client-${Date.now()}`, email: newEmail(), firstName: "Aline", lastName: "Roux", address: "1 rue Haute", city: "Lille", postalCode: "59000" })
-      .returning()
-      .all();
+      .returning();
     const created = await post({ ...SPEC_BODY, userId: client.id, customerName: "Quelqu'un d'autre" });
     expect(created.status).toBe(201);
-    expect(getDb().select().from(orders).where(eq(orders.id, created.body.id)).get()!.userId).toBe(client.id);
-    expect(getDb().select().from(users).where(eq(users.id, client.id)).get()).toEqual(client);
+    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]!.userId).toBe(client.id);
+    expect((await getDb().select().from(users).where(eq(users.id, client.id)).limit(1))[0]).toEqual(client);
     // An administrator is not a client to link an order to.
-    const admin = getDb().select().from(users).where(eq(users.isAdmin, true)).get()!;
+    const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const notAdmin = await post({ ...SPEC_BODY, userId: admin.id });
-    expect(getDb().select().from(orders).where(eq(orders.id, notAdmin.body.id)).get()!.userId).toBeNull();
+    expect((await getDb().select().from(orders).where(eq(orders.id, notAdmin.body.id)).limit(1))[0]!.userId).toBeNull();
   });
 });
 
@@ -203,6 +202,6 @@ describe("the trial pack: once per email", () => {
     const noJs = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
     expect(noJs.status).toBe(409);
     expect(() => submitDelivery(cartId, deliverySchema.parse(fields))).toThrow(OrderError);
-    expect(getDb().select().from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId)).where(eq(orders.cartId, cartId)).all()).toEqual([]);
+    expect(await getDb().select().from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId)).where(eq(orders.cartId, cartId))).toEqual([]);
   });
 });

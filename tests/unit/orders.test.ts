@@ -24,8 +24,8 @@ const delivery = {
   city: "Lyon",
 };
 
-function count(table: typeof users | typeof orders | typeof orderItems) {
-  return getDb().select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+async function count(table: typeof users | typeof orders | typeof orderItems) {
+  return (await getDb().select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]!.n;
 }
 
 async function cartWith(packId: 1 | 2 | 3) {
@@ -34,8 +34,8 @@ async function cartWith(packId: 1 | 2 | 3) {
   return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
 }
 
-function markPaid(orderId: number) {
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId)).run();
+async function markPaid(orderId: number) {
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
 describe("delivery form schema", () => {
@@ -63,7 +63,7 @@ describe("checkout: the delivery form creates the order", () => {
     expect(String(orderId)).toMatch(/^[1-9]\d{8}$/);
     expect(count(users)).toBe(before.users + 1);
     expect(count(orders)).toBe(before.orders + 1);
-    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({
       status: "pending",
       paymentStatus: "unpaid",
@@ -78,18 +78,18 @@ describe("checkout: the delivery form creates the order", () => {
       shippingCountry: "France",
       cartId,
     });
-    const customer = getDb().select().from(users).where(eq(users.id, order.userId!)).get()!;
+    const customer = (await getDb().select().from(users).where(eq(users.id, order.userId!)).limit(1))[0]!;
     expect(customer).toMatchObject({ email: "camille.martin@example.fr", passwordHash: null, isAdmin: false, country: "France", firstName: "Camille" });
-    const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId));
     expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
-    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBe(orderId);
+    expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBe(orderId);
     expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
   });
 
   it("keeps the optional telephone and second address line on the order, for its owner only", async () => {
     const { cartId } = await cartWith(2);
     const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
-    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The payment step shows them back as typed (the national form).
     expect(readCart(cartId).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
@@ -98,7 +98,7 @@ describe("checkout: the delivery form creates the order", () => {
     expect(getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
     // Left empty the second time: cleared, not kept from the first.
     submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({ shippingAddress2: null, shippingPhone: null });
   });
 
   it("refuses a postal code that is not 5 digits from the page form: no order is made", async () => {
@@ -125,8 +125,8 @@ describe("checkout: the delivery form creates the order", () => {
     expect(changed.orderId).toBe(first.orderId);
     expect(count(orders)).toBe(ordersBefore);
     expect(count(users)).toBe(usersBefore);
-    expect(getDb().select().from(orders).where(eq(orders.id, first.orderId)).get()).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId)).all()).toHaveLength(1);
+    expect((await getDb().select().from(orders).where(eq(orders.id, first.orderId)).limit(1))[0]).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
+    expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId))).toHaveLength(1);
   });
 
   it("rewrites the unpaid order when the cart changes before payment, but not once a payment was started", async () => {
@@ -136,35 +136,35 @@ describe("checkout: the delivery form creates the order", () => {
     expect(readCart(cartId).checkout?.current).toBe(false);
     const rewritten = submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(rewritten).toEqual({ orderId, created: false });
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
 
-    getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId)).run();
+    await getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId));
     addToCart(cartId, { productId: 1, packId: 3 });
     const fresh = submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(fresh.created).toBe(true);
     expect(fresh.orderId).not.toBe(orderId);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
   });
 
   it("writes nothing when the order cannot be made (one transaction)", async () => {
     const { cartId } = await cartWith(2);
     const before = { users: count(users), orders: count(orders), items: count(orderItems) };
-    getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1)).run();
+    await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
       expect(() => submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).toThrow(OrderError);
     } finally {
-      getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1)).run();
+      await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
     expect({ users: count(users), orders: count(orders), items: count(orderItems) }).toEqual(before);
     expect(() => submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).toThrow(/vide/);
   });
 
   it("reuses the customer found by email and never modifies an administrator's account", async () => {
-    const admin = getDb().select().from(users).where(eq(users.isAdmin, true)).get()!;
+    const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const { cartId } = await cartWith(1);
     const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.userId).toBe(admin.id);
-    expect(getDb().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.userId).toBe(admin.id);
+    expect((await getDb().select().from(users).where(eq(users.id, admin.id)).limit(1))[0]).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
   });
 
   it("empties the cart once its order is paid (a reload shows an empty cart)", async () => {
@@ -182,7 +182,7 @@ describe("checkout: the delivery form creates the order", () => {
     const second = submitDelivery(other.cartId, deliverySchema.parse(delivery));
     markPaid(second.orderId);
     clearCartAfterPayment(second.orderId);
-    expect(getDb().select().from(carts).where(eq(carts.id, other.cartId)).get()!.checkoutOrderId).toBeNull();
+    expect((await getDb().select().from(carts).where(eq(carts.id, other.cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
     expect(readCart(other.cartId).lines).toEqual([]);
   });
 });
@@ -222,10 +222,10 @@ describe("/panier delivery and complete intents", () => {
     const early = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
     expect(early.headers.get("Location")).toBe(`/order-confirmation/${orderId}`);
     expect(readCart(cartId).lines).toHaveLength(1);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.paymentStatus).toBe("unpaid");
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.paymentStatus).toBe("unpaid");
     markPaid(orderId);
     await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
-    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBeNull();
+    expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
     const noId = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })));
     expect(noId.headers.get("Location")).toBe("/");
   });
@@ -259,14 +259,14 @@ describe("POST /api/orders", () => {
     });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(response.headers.get("Location")).toBe(`/api/orders/${body.id}`);
-    const stored = getDb().select().from(orders).where(eq(orders.id, body.id)).get()!;
+    const stored = (await getDb().select().from(orders).where(eq(orders.id, body.id)).limit(1))[0]!;
     // Only the token's SHA-256 is kept.
     expect(stored.tokenHash).toBe(createHash("sha256").update(body.token).digest("hex"));
     expect(JSON.stringify(stored)).not.toContain(body.token);
     // An unknown userId (the original's fallback 9999) links nothing: the email's new customer.
     expect(stored.userId).not.toBe(9999);
     expect(stored.customerName).toBe("Jeanne de Lattre");
-    expect(getDb().select().from(users).where(eq(users.id, stored.userId!)).get()).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
+    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
   });
 
   it("refuses invalid bodies with JSON errors", async () => {
@@ -287,7 +287,7 @@ describe("POST /api/orders", () => {
 describe("GET /api/orders/{id}", () => {
   it("gives the order with decimal prices; the number alone shows no name, street or email", async () => {
     const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
-    getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id)).run();
+    await getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id));
     const response = await getOrder(routeArgs(getRequest(`/api/orders/${created.id}`), { id: String(created.id) }));
     expect(response.status).toBe(200);
     const body = await response.json();

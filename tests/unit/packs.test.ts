@@ -103,13 +103,13 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
 });
 
 describe("the packs, read from the database", () => {
-  it("seeds the spec's three packs for product 1, with a labelled demo history that makes their crossed-out prices lawful", () => {
+  it("seeds the spec's three packs for product 1, with a labelled demo history that makes their crossed-out prices lawful", async () => {
     const packs = listPacks(1);
     expect(packs.map((p) => [p.id, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular])).toEqual(
       SPEC_PACKS.map((p, i) => [i + 1, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular]),
     );
     expect(shopPacks(1).map((p) => p.crossedOutCents)).toEqual([1599, 3180, 4770]);
-    const demo = getDb().select().from(priceHistory).where(eq(priceHistory.note, DEMO_HISTORY_NOTE)).all();
+    const demo = await getDb().select().from(priceHistory).where(eq(priceHistory.note, DEMO_HISTORY_NOTE));
     expect(demo.map((r) => r.priceCents).sort((a, b) => a - b)).toEqual([1599, 3180, 4770]);
     expect(adminPacks(1).every((p) => p.check.warning === null)).toBe(true);
   });
@@ -223,7 +223,7 @@ describe("the product page's JSON-LD", () => {
 });
 
 describe("a price change", () => {
-  it("is recorded in the price history, and changes no order already made", () => {
+  it("is recorded in the price history, and changes no order already made", async () => {
     const product = newProduct("Sérum historique", [{ name: "Coffret", masks: 4, price: "30,00" }]);
     const [pack] = listPacks(product.id);
     const order = createOrderFromApi({
@@ -257,7 +257,7 @@ describe("a price change", () => {
     expect(shopPacks(product.id)[0]).toMatchObject({ priceCents: 2500, crossedOutCents: 3000 });
 
     // The order keeps the pack's name and price as they were.
-    const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
+    const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id));
     expect(items).toEqual([
       expect.objectContaining({ packId: pack.id, unitPriceCents: 3000, variantName: "Coffret", quantity: 2 }),
     ]);
@@ -267,7 +267,7 @@ describe("a price change", () => {
     });
   });
 
-  it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", () => {
+  it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", async () => {
     const product = newProduct("Sérum panier", [{ name: "Flacon", masks: 1, price: "20,00" }]);
     const [pack] = listPacks(product.id);
     const cartId = crypto.randomUUID();
@@ -297,7 +297,7 @@ describe("a price change", () => {
     // The delivery form again: the same order, at the new price.
     expect(submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" }).orderId).toBe(orderId);
     expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({
+    expect((await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).limit(1))[0]).toMatchObject({
       unitPriceCents: 1700,
     });
   });
@@ -351,16 +351,15 @@ describe("the trial offer's banner", () => {
   });
 
   it("is seeded 9 hours ahead, shown on the trial pack's product page, and gone after its end", async () => {
-    const seeded = getDb().select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).get()!.endsAt!;
+    const seeded = (await getDb().select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).limit(1))[0]!.endsAt!;
     expect(Math.abs(Date.parse(seeded) - Date.now() - 9 * 60 * 60 * 1000)).toBeLessThan(5 * 60 * 1000);
     expect((await loadProductPage(1)).banner).toEqual({ endsAt: seeded, text: "Fin de l'offre d'essai dans 9 heures" });
 
-    getDb()
+    await getDb()
       .update(siteSettings)
-      .set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() })
-      .run();
+      .set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() });
     expect((await loadProductPage(1)).banner).toBeNull();
-    getDb().update(siteSettings).set({ trialOfferEndsAt: seeded }).run();
+    await getDb().update(siteSettings).set({ trialOfferEndsAt: seeded });
   });
 
   it("reads the settings' date and time in Paris time, and accepts an ISO instant from the API", () => {

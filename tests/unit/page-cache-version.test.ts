@@ -59,18 +59,18 @@ describe("the public pages' version", () => {
     expect(version()).toBe(before + 1);
   });
 
-  it("is bumped by a settings change, and gives the trial offer's end", () => {
+  it("is bumped by a settings change, and gives the trial offer's end", async () => {
     const before = version();
     const end = new Date(Date.now() + 3_600_000);
-    getDb().update(siteSettings).set({ trialOfferEndsAt: end.toISOString() }).where(eq(siteSettings.id, 1)).run();
+    await getDb().update(siteSettings).set({ trialOfferEndsAt: end.toISOString() }).where(eq(siteSettings.id, 1));
     expect(readPageCacheState().offerEndsAt).toBe(end.getTime());
     const { trialOfferEndsAt: _end, ...settings } = getSettings();
     updateSettings(settingsSchema.parse({ ...settings, siteName: "Maison Éclat Paris" }));
     expect(version()).toBe(before + 1);
   });
 
-  it("is bumped when a paid order sells the last unit of a product, not before", () => {
-    getDb().update(products).set({ stock: 2 }).where(eq(products.id, 1)).run();
+  it("is bumped when a paid order sells the last unit of a product, not before", async () => {
+    await getDb().update(products).set({ stock: 2 }).where(eq(products.id, 1));
     const before = version();
     const first = createOrderFromApi(ORDER_BODY);
     markOrderPaid(first.id, { paymentIntentId: `pi_${first.id}` });

@@ -218,11 +218,10 @@ describe("the browser cannot mark an order paid", () => {
 
 describe("payable orders only", () => {
   it("refuses to start a payment for an out-of-stock order with a French 409", async () => {
-    const [product] = getDb()
+    const [product] = await getDb()
       .insert(products)
       .values({ name: "Masque épuisé", sku: `EPUISE-${Date.now()}`, priceCents: 2590, stock: 0 })
-      .returning()
-      .all();
+      .returning();
     const orderId = createTestOrder({ productId: product.id });
     const started = await start(orderId);
     expect(started.status).toBe(409);

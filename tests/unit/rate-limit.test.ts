@@ -12,10 +12,10 @@ const WINDOW = 10 * MINUTE;
 /** A window start: the fixed windows are aligned on multiples of their length. */
 const T0 = 2_000_000 * WINDOW;
 
-const rows = () => getDb().select().from(rateLimits).all();
+const rows = async () => await getDb().select().from(rateLimits);
 
-beforeEach(() => {
-  getDb().delete(rateLimits).run();
+beforeEach(async () => {
+  await getDb().delete(rateLimits);
 });
 
 describe("createRateLimiter (sliding-window counter in the database)", () => {

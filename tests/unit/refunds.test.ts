@@ -27,26 +27,24 @@ const ADMIN: RefundActor = { userId: null, name: "Claire Admin" };
 let keys = 0;
 const newKey = () => `test-key-${Date.now()}-${keys++}`;
 
-function refundRows(orderId: number) {
-  return getDb().select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id).all();
+async function refundRows(orderId: number) {
+  return await getDb().select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id);
 }
 
-function creditNotes(orderId: number) {
-  return getDb()
+async function creditNotes(orderId: number) {
+  return await getDb()
     .select()
     .from(invoices)
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, "credit_note")))
-    .orderBy(invoices.id)
-    .all();
+    .orderBy(invoices.id);
 }
 
-function refundEmails(orderId: number) {
-  return getDb()
+async function refundEmails(orderId: number) {
+  return await getDb()
     .select()
     .from(emails)
     .where(and(eq(emails.orderId, orderId), eq(emails.kind, "order_refunded")))
-    .orderBy(emails.id)
-    .all();
+    .orderBy(emails.id);
 }
 
 /** The refunds Stripe holds for the order's payment. */

@@ -42,10 +42,10 @@ function scheduler(holder = `test-${Math.random()}`) {
   return created;
 }
 
-beforeEach(() => {
-  getDb().delete(emails).run();
-  getDb().delete(subscriptions).run();
-  getDb().delete(leases).run();
+beforeEach(async () => {
+  await getDb().delete(emails);
+  await getDb().delete(subscriptions);
+  await getDb().delete(leases);
 });
 afterEach(() => {
   schedulers.splice(0).forEach((s) => s.stop());
@@ -53,9 +53,9 @@ afterEach(() => {
 
 let stripeId = 0;
 /** An active subscription of pack 2 (8 masks) at 25,90€, renewing at RENEWS_AT unless told. */
-function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}): Subscription {
+async function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}): Promise<Subscription> {
   const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid", customerFirstName: "Camille", customerEmail: "camille@example.fr" });
-  return getDb()
+  return (await getDb()
     .insert(subscriptions)
     .values({
       customerEmail: "camille@example.fr",
@@ -78,11 +78,10 @@ function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}
       firstOrderId,
       ...overrides,
     })
-    .returning()
-    .get();
+    .returning())[0];
 }
 
-const reminders = () => getDb().select().from(emails).where(eq(emails.kind, "renewal_reminder")).orderBy(emails.id).all();
+const reminders = async () => await getDb().select().from(emails).where(eq(emails.kind, "renewal_reminder")).orderBy(emails.id);
 
 describe("which renewals are reminded, and when", () => {
   it("a renewal 6 days ahead gets exactly one reminder: not at the next tick, nor after a restart", () => {
@@ -124,13 +123,13 @@ describe("which renewals are reminded, and when", () => {
     expect(ticker.tick(at("2026-12-20T09:00:00.000Z", HOUR))).toEqual({ holding: true, queued: 0 });
   });
 
-  it("the next period gets its own reminder, once", () => {
+  it("the next period gets its own reminder, once", async () => {
     const sub = subscription();
     const ticker = scheduler();
     ticker.tick(SIX_DAYS_BEFORE);
     // Renewed: one more renewal, the next one 28 days later (as recordRenewalPaid does).
     const next = "2027-01-20T09:00:00.000Z";
-    getDb().update(subscriptions).set({ currentPeriodEnd: next, renewalCount: 1 }).where(eq(subscriptions.id, sub.id)).run();
+    await getDb().update(subscriptions).set({ currentPeriodEnd: next, renewalCount: 1 }).where(eq(subscriptions.id, sub.id));
     expect(ticker.tick(at(RENEWS_AT, HOUR))).toEqual({ holding: true, queued: 0 });
     expect(ticker.tick(at(next, -6 * DAY))).toEqual({ holding: true, queued: 1 });
     expect(ticker.tick(at(next, -5 * DAY))).toEqual({ holding: true, queued: 0 });
@@ -140,10 +139,10 @@ describe("which renewals are reminded, and when", () => {
     ]);
   });
 
-  it("a period end corrected by a few seconds (Stripe's own date replacing the estimate) is not reminded twice", () => {
+  it("a period end corrected by a few seconds (Stripe's own date replacing the estimate) is not reminded twice", async () => {
     const sub = subscription();
     queueDueRenewalReminders(SIX_DAYS_BEFORE);
-    getDb().update(subscriptions).set({ currentPeriodEnd: "2026-12-23T09:00:04.000Z" }).where(eq(subscriptions.id, sub.id)).run();
+    await getDb().update(subscriptions).set({ currentPeriodEnd: "2026-12-23T09:00:04.000Z" }).where(eq(subscriptions.id, sub.id));
     expect(queueDueRenewalReminders(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toBe(0);
     expect(reminders()).toHaveLength(1);
   });
@@ -186,18 +185,18 @@ describe("the process's scheduler", () => {
     startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now: () => SIX_DAYS_BEFORE });
     try {
       await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
-      expect(getDb().select().from(leases).all()).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
+      expect(await getDb().select().from(leases)).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
       // Still ticking: a reminder removed by hand is queued again at the next tick.
-      getDb().delete(emails).run();
+      await getDb().delete(emails);
       await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
     } finally {
       stopSubscriptionScheduler();
     }
-    expect(getDb().select().from(leases).all()).toEqual([]);
-    getDb().delete(emails).run();
+    expect(await getDb().select().from(leases)).toEqual([]);
+    await getDb().delete(emails);
     await sleep(150);
     expect(reminders()).toHaveLength(0);
-    expect(getDb().select().from(leases).all()).toEqual([]);
+    expect(await getDb().select().from(leases)).toEqual([]);
   });
 });
 

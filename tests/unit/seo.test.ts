@@ -228,10 +228,10 @@ describe("sitemap.xml", () => {
     }
   });
 
-  it("dates a product page by its product's or packs' last change, the terms by their version, the other pages by the build", () => {
+  it("dates a product page by its product's or packs' last change, the terms by their version, the other pages by the build", async () => {
     const product = newProduct({ packs: [{ name: "Duo", price: 2500 }] });
-    getDb().update(products).set({ updatedAt: "2026-01-10T08:00:00.000Z" }).where(eq(products.id, product.id)).run();
-    getDb().update(packs).set({ updatedAt: "2026-02-03T10:20:30.456Z" }).where(eq(packs.productId, product.id)).run();
+    await getDb().update(products).set({ updatedAt: "2026-01-10T08:00:00.000Z" }).where(eq(products.id, product.id));
+    await getDb().update(packs).set({ updatedAt: "2026-02-03T10:20:30.456Z" }).where(eq(packs.productId, product.id));
     const built = "2026-03-01T12:00:00.000Z";
     const entries = new Map(sitemapEntries(built).map((e) => [e.path, e.lastmod]));
     expect(entries.get(`/product/${product.id}`)).toBe("2026-02-03T10:20:30Z");

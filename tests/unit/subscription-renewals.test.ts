@@ -136,25 +136,23 @@ async function renew(subscriptionId: string): Promise<Stripe.Invoice> {
   return (await response.json()) as Stripe.Invoice;
 }
 
-function record(subscriptionId: string) {
-  return getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).get();
+async function record(subscriptionId: string) {
+  return (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).limit(1))[0];
 }
 
-function renewalOrders(recordId: number) {
-  return getDb()
+async function renewalOrders(recordId: number) {
+  return (await getDb()
     .select()
     .from(orders)
-    .where(and(eq(orders.subscriptionId, recordId)))
-    .all()
+    .where(and(eq(orders.subscriptionId, recordId))))
     .filter((o) => o.renewalNumber !== null);
 }
 
-function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
-  return getDb()
+async function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
+  return await getDb()
     .select()
     .from(emails)
-    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)))
-    .all();
+    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)));
 }
 
 function eventsFor(type: string, objectId: string) {
@@ -208,7 +206,7 @@ describe("subscription renewals", () => {
       subscriptionId: row.id,
       termsVersion: getOrder(orderId).termsVersion,
     });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id)).all()).toMatchObject([
+    expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id))).toMatchObject([
       { productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" },
     ]);
     expect(productStock()).toBe(stockBefore - 1);

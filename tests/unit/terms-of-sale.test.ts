@@ -110,14 +110,14 @@ describe("versions of the terms of sale", () => {
 describe("orders record the terms of sale they were made under", () => {
   const delivery = { firstName: "Inès", lastName: "Morel", email: "ines.morel@example.fr", address: "3 rue du Port", postalCode: "44000", city: "Nantes" };
 
-  it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", () => {
+  it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", async () => {
     const cartId = crypto.randomUUID();
     addToCart(cartId, { productId: 1, packId: 2 });
     const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    const version = () => getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).get()!.v;
+    const version = async () => (await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.v;
     expect(version()).toBe(CURRENT_TERMS_VERSION);
     // An order made under an older text keeps it when its delivery details change.
-    getDb().update(orders).set({ termsVersion: "2025-01-01" }).where(eq(orders.id, orderId)).run();
+    await getDb().update(orders).set({ termsVersion: "2025-01-01" }).where(eq(orders.id, orderId));
     const again = submitDelivery(cartId, deliverySchema.parse({ ...delivery, city: "Rezé", postalCode: "44400" }));
     expect(again.orderId).toBe(orderId);
     expect(version()).toBe("2025-01-01");
@@ -138,6 +138,6 @@ describe("orders record the terms of sale they were made under", () => {
     );
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: number };
-    expect(getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).get()!.v).toBe(CURRENT_TERMS_VERSION);
+    expect((await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.v).toBe(CURRENT_TERMS_VERSION);
   });
 });

@@ -62,7 +62,7 @@ describe("/track-order loader", () => {
 
   it("finds an order by its number, with status, progress data and address", async () => {
     const order = newOrder();
-    getDb().update(orders).set({ status: "shipped", trackingNumber: "6A12345678901" }).where(eq(orders.id, order.id)).run();
+    await getDb().update(orders).set({ status: "shipped", trackingNumber: "6A12345678901" }).where(eq(orders.id, order.id));
     const response = await track(`?id=${order.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
@@ -133,7 +133,7 @@ describe("/track-order loader", () => {
 
   it("hides a tracking number stored as 'null' or empty", async () => {
     const order = newOrder();
-    getDb().update(orders).set({ status: "shipped", trackingNumber: "null" }).where(eq(orders.id, order.id)).run();
+    await getDb().update(orders).set({ status: "shipped", trackingNumber: "null" }).where(eq(orders.id, order.id));
     expect((await track(`?id=${order.id}`)).body.order?.trackingNumber).toBeNull();
   });
 

@@ -30,16 +30,15 @@ beforeEach(() => {
   resetWithdrawalRateLimit();
 });
 
-function withdrawalsOf(orderId: number) {
-  return getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).all();
+async function withdrawalsOf(orderId: number) {
+  return await getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId));
 }
 
-function acksOf(orderId: number): Email[] {
-  return getDb()
+async function acksOf(orderId: number): Promise<Email[]> {
+  return (await getDb()
     .select()
     .from(emails)
-    .where(eq(emails.orderId, orderId))
-    .all()
+    .where(eq(emails.orderId, orderId)))
     .filter((e) => e.kind === "withdrawal_ack");
 }
 
@@ -79,12 +78,12 @@ describe("requestWithdrawal", () => {
     expect(withdrawalsOf(orderId)[0].reason).toBeNull();
   });
 
-  it("records nothing and sends nothing for an unknown order, a wrong email, an unpaid or failed order", () => {
+  it("records nothing and sends nothing for an unknown order, a wrong email, an unpaid or failed order", async () => {
     const unpaid = insertOrder({ paymentStatus: "unpaid" });
     const failed = insertOrder({ paymentStatus: "failed" });
     const paid = insertOrder({ paymentStatus: "paid" });
     const noEmail = insertOrder({ paymentStatus: "paid", customerEmail: null });
-    const before = getDb().select().from(emails).all().length;
+    const before = (await getDb().select().from(emails)).length;
 
     expect(requestWithdrawal({ orderId: "987654321", email: EMAIL }).outcome).toBe("no_match");
     expect(requestWithdrawal({ orderId: paid, email: "autre@example.fr" }).outcome).toBe("no_match");
@@ -93,7 +92,7 @@ describe("requestWithdrawal", () => {
     expect(requestWithdrawal({ orderId: noEmail, email: "" }).outcome).toBe("no_match");
 
     for (const id of [unpaid, failed, paid, noEmail]) expect(withdrawalsOf(id)).toEqual([]);
-    expect(getDb().select().from(emails).all()).toHaveLength(before);
+    expect(await getDb().select().from(emails)).toHaveLength(before);
   });
 
   it("keeps one request per order: a second one records nothing new and sends no second email", () => {
@@ -392,7 +391,7 @@ describe("back office", () => {
     ).json();
     expect(anonymous).not.toHaveProperty("withdrawal");
 
-    getDb().update(orders).set({ paymentStatus: "refunded" }).where(eq(orders.id, orderId)).run();
+    await getDb().update(orders).set({ paymentStatus: "refunded" }).where(eq(orders.id, orderId));
     expect(listOpenWithdrawals().map((w) => w.orderId)).not.toContain(orderId);
     expect(adminWithdrawal(orderId)?.refunded).toBe(true);
   });

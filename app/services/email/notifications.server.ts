@@ -11,13 +11,13 @@ import { queueEmail } from "./outbox.server";
  */
 
 /** The shop's own address (site settings), read in the transaction. */
-function shopAddress(tx: DbOrTx): string {
-  const row = tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).get();
+async function shopAddress(tx: DbOrTx): Promise<string> {
+  const [row] = await tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   return row?.email ?? DEFAULT_SETTINGS.siteEmail;
 }
 
-function orderEmail(tx: DbOrTx, orderId: number): string | null {
-  const row = tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).get();
+async function orderEmail(tx: DbOrTx, orderId: number): Promise<string | null> {
+  const [row] = await tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).limit(1);
   return row?.email?.trim() || null;
 }
 
@@ -78,8 +78,8 @@ export function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, payload: Em
 }
 
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
-export function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
-  const row = tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).get();
+export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
+  const [row] = await tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).limit(1);
   if (!row) return;
   queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
   queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: shopAddress(tx), payload: {} });

@@ -13,14 +13,14 @@ import type { EmailPayloads, EmailToRender } from "./email-types";
  * and the date and amount the scheduler reminded (the payload). The private page's link is
  * made now, at the first attempt, so it stays valid SUBSCRIPTION_LINK_DAYS from the sending.
  */
-export function renderRenewalReminder(email: EmailToRender, shop: EmailShop): EmailContent {
+export async function renderRenewalReminder(email: EmailToRender, shop: EmailShop): Promise<EmailContent> {
   const payload = (email.payload ?? {}) as Partial<EmailPayloads["renewal_reminder"]>;
   const db = getDb();
   const subscription = payload.subscriptionId === undefined ? undefined : findSubscription(db, payload.subscriptionId);
   if (!subscription || !payload.renewsAt) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${payload.subscriptionId ?? "(aucun)"} n'existe plus.`);
   const firstOrderId = email.orderId ?? subscription.firstOrderId;
   if (firstOrderId == null) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${subscription.id} n'a plus de première commande.`);
-  const order = db.select().from(orders).where(eq(orders.id, firstOrderId)).get();
+  const [order] = await db.select().from(orders).where(eq(orders.id, firstOrderId)).limit(1);
 
   // The number of masks only when the pack is still the one subscribed to (same name).
   const pack = subscription.packId == null ? undefined : findPackById(subscription.packId);

@@ -47,20 +47,19 @@ function shopOf(): EmailShop {
   };
 }
 
-function requireOrder(email: EmailToRender): Order {
-  const order = email.orderId == null ? undefined : getDb().select().from(orders).where(eq(orders.id, email.orderId)).get();
+async function requireOrder(email: EmailToRender): Promise<Order> {
+  const order = email.orderId == null ? undefined : (await getDb().select().from(orders).where(eq(orders.id, email.orderId)).limit(1))[0];
   if (!order) throw new Error(`Email ${email.id} (${email.kind}) : la commande ${email.orderId ?? "(aucune)"} n'existe plus.`);
   return order;
 }
 
-function emailOrder(order: Order): EmailOrder {
-  const lines = getDb()
+async function emailOrder(order: Order): Promise<EmailOrder> {
+  const lines = await getDb()
     .select({ productName: orderItems.productName, currentName: products.name, variantName: orderItems.variantName, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents })
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.id))
-    .all();
+    .orderBy(asc(orderItems.id));
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -102,9 +101,9 @@ function subscriptionUrlOf(order: Order, email: EmailToRender): string | null {
   return subscriptionPageUrl(id, Number.isNaN(createdAt.getTime()) ? new Date() : createdAt);
 }
 
-function requireContact(email: EmailToRender): EmailContactRequest {
+async function requireContact(email: EmailToRender): Promise<EmailContactRequest> {
   const row =
-    email.contactRequestId == null ? undefined : getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).get();
+    email.contactRequestId == null ? undefined : (await getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).limit(1))[0];
   if (!row) throw new Error(`Email ${email.id} (${email.kind}) : la demande de contact ${email.contactRequestId ?? "(aucune)"} n'existe plus.`);
   return { name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.createdAt };
 }

@@ -42,20 +42,20 @@ const orderNotFoundError = () => new ShopError(404, "order_not_found", ORDER_NOT
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-export function findOrder(orderId: number, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
 }
 
-export function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).get();
+export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).limit(1))[0];
 }
 
 /** The order and its lines, or a thrown 404 `order_not_found`. */
-export function loadOrder(orderId: number): OrderWithItems {
+export async function loadOrder(orderId: number): Promise<OrderWithItems> {
   const db = getDb();
   const order = findOrder(orderId, db);
   if (!order) throw orderNotFoundError();
-  const items = db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
   return { ...order, items };
 }
 
@@ -111,17 +111,16 @@ export function assertPayable(order: OrderWithItems) {
 }
 
 /** An order whose products are out of stock cannot be paid. */
-function assertInStock(order: OrderWithItems) {
+async function assertInStock(order: OrderWithItems) {
   const needed = new Map<number, number>();
   for (const item of order.items) {
     if (item.productId !== null) needed.set(item.productId, (needed.get(item.productId) ?? 0) + item.quantity);
   }
   if (needed.size === 0) return;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ id: products.id, stock: products.stock })
     .from(products)
-    .where(inArray(products.id, [...needed.keys()]))
-    .all();
+    .where(inArray(products.id, [...needed.keys()]));
   for (const [productId, quantity] of needed) {
     const row = rows.find((r) => r.id === productId);
     if (!row || row.stock < quantity) throw new ShopError(409, "out_of_stock", OUT_OF_STOCK_MESSAGE);
@@ -142,8 +141,8 @@ type PaymentSource = {
  * Marks the order paid, once: unpaid (or failed) -> paid, and the stock of its products
  * decremented once. Returns true only the first time.
  */
-export function markOrderPaid(orderId: number, source: PaymentSource): boolean {
-  return getDb().transaction((tx) => markOrderPaidIn(tx, orderId, source));
+export async function markOrderPaid(orderId: number, source: PaymentSource): Promise<boolean> {
+  return await getDb().transaction(async (tx) => markOrderPaidIn(tx, orderId, source));
 }
 
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
@@ -184,16 +183,15 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
   return true;
 }
 
-function decrementStock(tx: DbOrTx, orderId: number) {
-  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+async function decrementStock(tx: DbOrTx, orderId: number) {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
   for (const item of items) {
     if (item.productId === null) continue;
-    const left = tx
+    const [left] = await tx
       .update(products)
       .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
       .where(eq(products.id, item.productId))
-      .returning({ stock: products.stock })
-      .get();
+      .returning({ stock: products.stock });
     // Sold out: the public pages say so from now on.
     if (left?.stock === 0) bumpPageCacheVersion(tx);
   }
@@ -208,8 +206,8 @@ export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt
  * is decremented once. One order per Stripe invoice: when the invoice already has its order
  * (a replayed or reordered webhook), nothing is written and null is returned.
  */
-export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): number | null {
-  const existing = tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).get();
+export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): Promise<number | null> {
+  const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).limit(1);
   if (existing) return null;
   const id = newOrderId(tx);
   // The renewals are made under the terms the subscription was taken out with.
@@ -248,7 +246,7 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
     .run();
   if (inserted.changes !== 1) return null;
   const quantity = Math.max(record.quantity, 1);
-  tx.insert(orderItems)
+  await tx.insert(orderItems)
     .values({
       orderId: id,
       productId: record.productId,
@@ -258,8 +256,7 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
       unitPriceCents: Math.round(renewal.amountCents / quantity),
       productName: record.productName,
       variantName: record.variantName,
-    })
-    .run();
+    });
   decrementStock(tx, id);
   issueInvoiceIn(tx, id);
   return id;
@@ -268,17 +265,17 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
 // ---------------------------------------------------------------------------------------------
 // Refunds
 
-export function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).get();
+export async function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).limit(1))[0];
 }
 
 /** The refunds of the order that succeeded, in cents. */
-export function succeededRefundCents(tx: DbOrTx, orderId: number): number {
-  const row = tx
+export async function succeededRefundCents(tx: DbOrTx, orderId: number): Promise<number> {
+  const [row] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")))
-    .get();
+    .limit(1);
   return row?.total ?? 0;
 }
 
@@ -295,14 +292,14 @@ export function refundedPaymentStatus(totalCents: number, refundedCents: number)
  * the order is paid, partially refunded or refunded as the sum of its succeeded refunds says (a
  * refund that failed gives its amount back). Returns the order's payment status.
  */
-export function settleRefundIn(tx: DbOrTx, refund: Refund): PaymentStatus | null {
+export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<PaymentStatus | null> {
   const order = findOrder(refund.orderId, tx);
   if (!order) return null;
   if (!paymentReceived(order.paymentStatus)) return order.paymentStatus;
   const refundedCents = succeededRefundCents(tx, order.id);
   const next = refundedPaymentStatus(order.totalCents, refundedCents);
   if (next !== order.paymentStatus) {
-    tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id)).run();
+    await tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id));
   }
   if (refund.status === "succeeded") {
     const creditNote = issueRefundCreditNoteIn(tx, refund);
@@ -320,23 +317,23 @@ export function settleRefundIn(tx: DbOrTx, refund: Refund): PaymentStatus | null
 // Payment attempts: the Stripe objects an unpaid order is being paid with
 
 /** The one-off attempt: the order's current PaymentIntent. */
-export function recordPaymentIntent(orderId: number, paymentIntentId: string) {
-  getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId)).run();
+export async function recordPaymentIntent(orderId: number, paymentIntentId: string) {
+  await getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId));
 }
 
 /** The Stripe customer that the order's subscription bills. */
-export function recordStripeCustomer(orderId: number, customerId: string) {
-  getDb().update(orders).set({ stripeCustomerId: customerId }).where(eq(orders.id, orderId)).run();
+export async function recordStripeCustomer(orderId: number, customerId: string) {
+  await getDb().update(orders).set({ stripeCustomerId: customerId }).where(eq(orders.id, orderId));
 }
 
 /** The subscription attempt: the order is now paid through this subscription. */
-export function recordSubscription(orderId: number, subscriptionId: string) {
-  getDb().update(orders).set({ stripeSubscriptionId: subscriptionId, isSubscription: true }).where(eq(orders.id, orderId)).run();
+export async function recordSubscription(orderId: number, subscriptionId: string) {
+  await getDb().update(orders).set({ stripeSubscriptionId: subscriptionId, isSubscription: true }).where(eq(orders.id, orderId));
 }
 
 /** An unpaid subscription that ended or was dropped: the order can start a new payment. */
-export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
-  db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId)).run();
+export async function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
+  await db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId));
 }
 
 /**

@@ -69,7 +69,7 @@ const subscriptionNotFoundError = () => new ShopError(404, "subscription_not_fou
 async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promise<string> {
   const item = order.items[0];
   const db = getDb();
-  const product = item.productId !== null ? db.select().from(products).where(eq(products.id, item.productId)).get() : undefined;
+  const product = item.productId !== null ? (await db.select().from(products).where(eq(products.id, item.productId)).limit(1))[0] : undefined;
   const id = `shop-product-${item.productId ?? "commande"}`;
   const existing = await retrieveOrNull(() => stripe.products.retrieve(id));
   if (existing) return existing.id;

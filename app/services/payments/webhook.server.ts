@@ -48,8 +48,8 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  * Handles one verified Stripe event, exactly once: its id is recorded in the same
  * transaction as its effect, so a replay changes nothing.
  */
-export function handleStripeEvent(event: Stripe.Event): { outcome: WebhookOutcome } {
-  return getDb().transaction((tx) => {
+export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
+  return await getDb().transaction(async (tx) => {
     const recorded = tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
     if (recorded.changes === 0) return { outcome: "duplicate" as const };
     return { outcome: applyEvent(tx, event) };

@@ -43,7 +43,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     if (!record.cancelAtPeriodEnd) {
       const stripe = await getStripe();
       const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
-      getDb().transaction((tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+      await getDb().transaction(async (tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
     }
     return { outcome: "cancel_scheduled", subscriptionId: id };
   }
@@ -52,7 +52,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     // The cancellation email goes to the customer of the first order (the webhook may have recorded it first: once).
     markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
   } else {
-    getDb().transaction((tx) => recordSubscriptionCanceled(tx, record, canceledAt));
+    await getDb().transaction(async (tx) => recordSubscriptionCanceled(tx, record, canceledAt));
   }
   return { outcome: "canceled", subscriptionId: id };
 }
@@ -65,6 +65,6 @@ export async function undoScheduledCancellation(id: number): Promise<{ outcome: 
   }
   const stripe = await getStripe();
   const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: false });
-  getDb().transaction((tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+  await getDb().transaction(async (tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
   return { outcome: "cancel_undone", subscriptionId: id };
 }

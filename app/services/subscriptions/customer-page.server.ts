@@ -69,13 +69,12 @@ export function stateOf(record: Subscription): SubscriptionPageState {
 }
 
 /** The first order and every renewal order, oldest first. */
-function subscriptionOrders(record: Subscription): SubscriptionPageOrder[] {
-  const rows = getDb()
+async function subscriptionOrders(record: Subscription): Promise<SubscriptionPageOrder[]> {
+  const rows = await getDb()
     .select({ id: orders.id, createdAt: orders.createdAt, paidAt: orders.paidAt, totalCents: orders.totalCents, status: orders.status, renewalNumber: orders.renewalNumber })
     .from(orders)
     .where(record.firstOrderId === null ? eq(orders.subscriptionId, record.id) : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)))
-    .orderBy(asc(orders.createdAt), asc(orders.renewalNumber))
-    .all();
+    .orderBy(asc(orders.createdAt), asc(orders.renewalNumber));
   return rows.map((o) => ({
     id: o.id,
     createdAt: o.paidAt ?? o.createdAt,
@@ -126,9 +125,9 @@ export const SUBSCRIPTION_ENDED_MESSAGE = "Cet abonnement est résilié : il n'y
  * The delivery address of the next renewals: the next renewal order is made from it (see
  * createRenewalOrderIn); the orders already made keep theirs. Refused once the subscription ended.
  */
-export function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Subscription {
+export async function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Promise<Subscription> {
   if (record.status === "canceled") throw new ShopError(409, "subscription_canceled", SUBSCRIPTION_ENDED_MESSAGE);
-  return getDb()
+  return (await getDb()
     .update(subscriptions)
     .set({
       shippingName: `${input.firstName} ${input.lastName}`,
@@ -140,6 +139,5 @@ export function changeSubscriptionAddress(record: Subscription, input: Subscript
       shippingPhone: input.phone,
     })
     .where(eq(subscriptions.id, record.id))
-    .returning()
-    .get();
+    .returning())[0];
 }

@@ -169,11 +169,11 @@ export async function awaitRenewalOutcome(simulated: SimulatedRenewal, options: 
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   const { subscriptionId, renewalNumber } = simulated;
   for (;;) {
-    const order = getDb()
+    const [order] = await getDb()
       .select({ id: orders.id })
       .from(orders)
       .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.renewalNumber, renewalNumber)))
-      .get();
+      .limit(1);
     if (order) return { outcome: "order_created", orderId: order.id, renewalNumber };
     const record = findSubscription(getDb(), subscriptionId);
     if (record?.status === "past_due" && record.unpaidInvoiceId && (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)) {
