@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = `/admin/customers/${id}`;
   if ((await readPageForm(request)).get("intent") !== "erase") return unknownAction(back);
   try {
-    eraseCustomerData(id, admin);
+    await eraseCustomerData(id, admin);
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la bo
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const products = listProducts().map((p) => ({
+  const products = (await listProducts()).map((p) => ({
     id: p.id,
     name: p.name,
     image: p.images?.[0] ?? null,
@@ -45,7 +45,7 @@ function saleSummary(product: Parameters<typeof productOffer>[0]): string {
 export async function action({ request }: ActionFunctionArgs) {
   const { id, intent } = await readRowAction(request);
   if (intent !== "delete" || id === null) return unknownAction("/admin/products");
-  const result = deleteProduct(id);
+  const result = await deleteProduct(id);
   if (result.deleted) {
     return redirectWithSuccess("/admin/products", { message: "Produit supprimé", description: "Le produit a été retiré du catalogue." });
   }

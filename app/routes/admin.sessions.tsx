@@ -18,7 +18,7 @@ const PATH = "/admin/sessions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  return json({ sessions: listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
+  return json({ sessions: await listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

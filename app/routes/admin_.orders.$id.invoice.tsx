@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const { invoice } = getOrderInvoices(order.id);
-  const refunds = getOrderRefunds(order)
+  const refunds = (await getOrderRefunds(order))
     .refunds.filter((r) => r.status === "succeeded")
     .map((r) => ({
       id: r.id,

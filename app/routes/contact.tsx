@@ -24,7 +24,7 @@ export const meta: MetaFunction = () =>
 export const headers: HeadersFunction = pageHeaders();
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: getSettings() });
+  return json({ settings: await getSettings() });
 }
 
 type Outcome = "success" | "error" | "limited";

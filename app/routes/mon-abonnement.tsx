@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ result: submission.reply() }, { status: 400, headers: PRIVATE_HEADERS });
     }
     try {
-      changeSubscriptionAddress(access.record, submission.value);
+      await changeSubscriptionAddress(access.record, submission.value);
     } catch (error) {
       const refusal = actionError(error);
       if (!refusal) throw error;

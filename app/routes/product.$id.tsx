@@ -32,7 +32,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   if (id === null) return json(none, { status: 404 });
   let found: ReturnType<typeof getProduct>;
   try {
-    found = getProduct(id);
+    found = await getProduct(id);
   } catch (error) {
     console.error("product not loaded", error);
     return json(none, { status: 503 });
@@ -54,7 +54,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const offer: ProductOffer = productOffer(found, now);
   // The countdown only where the trial offer is sold, and only until its end (the page is never
   // kept by a shared cache: it is rendered again at each visit).
-  const endsAt = getSettings().trialOfferEndsAt;
+  const endsAt = (await getSettings()).trialOfferEndsAt;
   const text = offer.packs.some((p) => p.trial) ? trialOfferBannerText(endsAt, now) : null;
   const banner = endsAt && text ? { endsAt, text } : null;
   return json({ product, imageIndex, offer, banner });

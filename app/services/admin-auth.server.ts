@@ -70,7 +70,7 @@ async function readSessionToken(request: Request): Promise<string | null> {
 export async function getAdminUser(request: Request): Promise<SignedInAdmin | null> {
   const token = await readSessionToken(request);
   if (token === null) return null;
-  const session = findAdminSession(token);
+  const session = await findAdminSession(token);
   if (!session) return null;
   const [row] = await getDb()
     .select(ADMIN_COLUMNS)
@@ -91,15 +91,15 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
  */
 export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request, address: string): Promise<string> {
   const previous = await readSessionToken(request);
-  if (previous !== null) deleteAdminSessionByToken(previous);
-  const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
+  if (previous !== null) await deleteAdminSessionByToken(previous);
+  const { token } = await openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
   return adminCookie().serialize(token);
 }
 
 /** Ends the request's admin session in the database and returns the Set-Cookie value that clears the cookie. */
 export async function destroyAdminSession(request: Request): Promise<string> {
   const token = await readSessionToken(request);
-  if (token !== null) deleteAdminSessionByToken(token);
+  if (token !== null) await deleteAdminSessionByToken(token);
   return clearAdminCookie();
 }
 

@@ -16,12 +16,12 @@ const DASHBOARD_RECENT_ORDERS = 5;
 async function dashboardCounts() {
   const db = getDb();
   const count = async (table: typeof users | typeof products) => (await db.select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]?.n ?? 0;
-  const contacts = countContactRequests();
+  const contacts = await countContactRequests();
   return {
-    users: count(users),
-    products: count(products),
+    users: await count(users),
+    products: await count(products),
     orders: (await db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).limit(1))[0]?.n ?? 0,
-    awaitingPayment: countAwaitingPayment(),
+    awaitingPayment: await countAwaitingPayment(),
     contacts: contacts.total,
     unreadContacts: contacts.unread,
   };
@@ -48,10 +48,10 @@ async function subscriptionFigures() {
   return { active: row?.active ?? 0, pastDue: row?.pastDue ?? 0, recurringCents: row?.recurringCents ?? 0 };
 }
 
-export function getDashboard() {
+export async function getDashboard() {
   return {
-    counts: dashboardCounts(),
-    subscriptions: subscriptionFigures(),
+    counts: await dashboardCounts(),
+    subscriptions: await subscriptionFigures(),
     orders: recentOrders(DASHBOARD_RECENT_ORDERS).map((o) => ({
       id: o.id,
       createdAt: o.createdAt,
@@ -60,6 +60,6 @@ export function getDashboard() {
       paymentStatus: o.paymentStatus,
     })),
     /** The withdrawals still to refund, the oldest first, with their refund deadline. */
-    withdrawals: listOpenWithdrawals(),
+    withdrawals: await listOpenWithdrawals(),
   };
 }

@@ -242,11 +242,11 @@ export async function orderExists(id: number): Promise<boolean> {
 }
 
 /** An order with its customer and items, or undefined. */
-export function getAdminOrder(id: number) {
+export async function getAdminOrder(id: number) {
   const row = baseQuery(eq(orders.id, id)).get();
   if (!row) return undefined;
   // Customer card of the spec: first and last name (the order's own), else username, else 'Client inconnu'.
-  return { ...toSummary(row), items: getAdminOrderItems(id) };
+  return { ...toSummary(row), items: await getAdminOrderItems(id) };
 }
 
 export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
@@ -293,7 +293,7 @@ export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Pr
       }
     }
     const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
-    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
+    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = (await getSettings(tx)).defaultCarrier;
 
     const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
     if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
@@ -304,8 +304,8 @@ export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Pr
 }
 
 /** The list's 'mark complete' button: the order is delivered. */
-export function markOrderDelivered(id: number): boolean {
-  return updateAdminOrder(id, { status: "delivered" });
+export async function markOrderDelivered(id: number): Promise<boolean> {
+  return await updateAdminOrder(id, { status: "delivered" });
 }
 
 /** The shape of an order in the JSON API (prices as decimal strings). */

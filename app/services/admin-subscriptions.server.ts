@@ -65,8 +65,8 @@ function whereFor(filters: SubscriptionFilters): SQL | undefined {
   return and(...parts);
 }
 
-function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): string {
-  return row.variantName?.trim() || (row.packId ? findPackById(row.packId)?.name : undefined) || row.productName?.trim() || "Pack inconnu";
+async function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): Promise<string> {
+  return row.variantName?.trim() || (row.packId ? (await findPackById(row.packId))?.name : undefined) || row.productName?.trim() || "Pack inconnu";
 }
 
 function toSummary(row: Subscription) {

@@ -83,7 +83,7 @@ export class CartError extends Error {
 /** Number of items in a cart (sum of quantities), for the header badge; a paid cart counts 0. */
 export async function getCartLineCount(cartId: string): Promise<number> {
   return await getDb().transaction(async (tx) => {
-    releasePaidCheckout(tx, cartId);
+    await releasePaidCheckout(tx, cartId);
     const [row] = await tx
       .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
       .from(cartLines)
@@ -127,7 +127,7 @@ export async function releasePaidCheckout(db: DbOrTx, cartId: string): Promise<b
     .where(eq(carts.id, cartId))
     .limit(1);
   if (!row || !paymentReceived(row.paymentStatus)) return false;
-  if (row.checkoutKey === checkoutKeyFor(cartId, cartLineKeys(db, cartId))) {
+  if (row.checkoutKey === checkoutKeyFor(cartId, await cartLineKeys(db, cartId))) {
     await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
   }
   await db.update(carts).set({ checkoutOrderId: null }).where(eq(carts.id, cartId));
@@ -139,7 +139,7 @@ export async function clearCartAfterPayment(orderId: number): Promise<void> {
   const db = getDb();
   await db.transaction(async (tx) => {
     const [order] = await tx.select({ cartId: orders.cartId }).from(orders).where(eq(orders.id, orderId)).limit(1);
-    if (order?.cartId) releasePaidCheckout(tx, order.cartId);
+    if (order?.cartId) await releasePaidCheckout(tx, order.cartId);
   });
 }
 
@@ -210,7 +210,7 @@ export async function readCart(cartId: string | null): Promise<CartView> {
   return await db.transaction(async (tx) => {
     const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).limit(1);
     if (!cart) return { id: cartId, ...EMPTY_CART };
-    releasePaidCheckout(tx, cartId);
+    await releasePaidCheckout(tx, cartId);
     const rows = await tx
       .select({
         id: cartLines.id,
@@ -259,7 +259,7 @@ export async function readCart(cartId: string | null): Promise<CartView> {
       subtotalCents,
       shippingCents: SHIPPING_CENTS,
       totalCents: subtotalCents + SHIPPING_CENTS,
-      checkout: readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
+      checkout: await readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
     };
   });
 }
@@ -274,9 +274,9 @@ async function touchCart(db: DbOrTx, cartId: string) {
  * Adds a product: the cart holds one product at a time, so its content is replaced by one
  * line at quantity 1, named and priced from the pack (never from what the browser sent).
  */
-export function addToCart(cartId: string, input: CartAddInput): CartView {
-  putInCart(cartId, input);
-  return readCart(cartId);
+export async function addToCart(cartId: string, input: CartAddInput): Promise<CartView> {
+  await putInCart(cartId, input);
+  return await readCart(cartId);
 }
 
 /**
@@ -285,7 +285,7 @@ export function addToCart(cartId: string, input: CartAddInput): CartView {
  */
 export async function putInCart(cartId: string, input: CartAddInput): Promise<{ count: 1 }> {
   await getDb().transaction(async (tx) => {
-    releasePaidCheckout(tx, cartId);
+    await releasePaidCheckout(tx, cartId);
     const [product] = await tx
       .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
@@ -295,7 +295,7 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
     if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
     const sale = sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
     if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
-    touchCart(tx, cartId);
+    await touchCart(tx, cartId);
     await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
     await tx.insert(cartLines)
       .values({
@@ -333,14 +333,14 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
       if (refusal) throw new CartError("quantity_limit", refusal);
       await tx.update(cartLines).set({ quantity }).where(where);
     }
-    touchCart(tx, cartId);
+    await touchCart(tx, cartId);
   });
-  return readCart(cartId);
+  return await readCart(cartId);
 }
 
 export async function clearCart(cartId: string): Promise<CartView> {
   await getDb().delete(cartLines).where(eq(cartLines.cartId, cartId));
-  return readCart(cartId);
+  return await readCart(cartId);
 }
 
 /** Cart items as the JSON API gives them (spec section 3 'Cart item'), prices as decimal strings. */

@@ -44,8 +44,8 @@ type ProductFields = {
  * they are: a pack is never deleted, only deactivated. Every new price is recorded in the price
  * history, from `now`.
  */
-export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
-  const existing = new Map(listPacks(productId, { includeInactive: true }, db).map((p) => [p.id, p]));
+export async function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
+  const existing = new Map((await listPacks(productId, { includeInactive: true }, db)).map((p) => [p.id, p]));
   const at = now.toISOString();
   inputs.forEach(async (input, index) => {
     const values = {
@@ -65,14 +65,14 @@ export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInpu
         throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, { field: `packs[${index}].id` });
       }
       await db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id));
-      if (before.priceCents !== input.price) recordPrice(db, input.id, input.price, at);
+      if (before.priceCents !== input.price) await recordPrice(db, input.id, input.price, at);
     } else {
       const [created] = await db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id });
-      recordPrice(db, created.id, input.price, at);
+      await recordPrice(db, created.id, input.price, at);
     }
   });
   const names = new Set<string>();
-  for (const pack of listPacks(productId, { includeInactive: true }, db)) {
+  for (const pack of await listPacks(productId, { includeInactive: true }, db)) {
     const key = pack.name.toLowerCase();
     if (names.has(key)) throw new ShopError(422, "pack_name_taken", `Deux packs de ce produit s'appellent « ${pack.name} » : choisissez un nom unique.`, { field: "packs" });
     names.add(key);
@@ -96,12 +96,12 @@ function translateSkuError(error: unknown): never {
 }
 
 export async function createProduct(fields: ProductFields, packs: PackInput[] = []) {
-  assertSkuFree(fields.sku);
+  await assertSkuFree(fields.sku);
   try {
     return await getDb().transaction(async (tx) => {
       const [product] = await tx.insert(products).values(fields).returning();
       saveProductPacks(tx, product.id, packs);
-      bumpPageCacheVersion(tx);
+      await bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -110,7 +110,7 @@ export async function createProduct(fields: ProductFields, packs: PackInput[] = 
 }
 
 export async function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
-  assertSkuFree(fields.sku, id);
+  await assertSkuFree(fields.sku, id);
   try {
     return await getDb().transaction(async (tx) => {
       const [product] = await tx
@@ -119,7 +119,7 @@ export async function updateProduct(id: number, fields: ProductFields, packs: Pa
         .where(eq(products.id, id))
         .returning();
       if (product) saveProductPacks(tx, id, packs);
-      bumpPageCacheVersion(tx);
+      await bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -146,7 +146,7 @@ export async function deleteProduct(id: number): Promise<DeleteProductResult> {
         .limit(1))[0]?.n ?? 0;
     if (ordered > 0) return { deleted: false, reason: "ordered", orders: ordered } as const;
     await tx.delete(products).where(eq(products.id, id));
-    bumpPageCacheVersion(tx);
+    await bumpPageCacheVersion(tx);
     return { deleted: true } as const;
   });
 }

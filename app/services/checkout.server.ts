@@ -45,7 +45,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
   for (let attempt = 0; ; attempt++) {
     try {
       return await getDb().transaction(async (tx) => {
-        releasePaidCheckout(tx, cartId);
+        await releasePaidCheckout(tx, cartId);
         const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
         const checkoutKey = checkoutKeyFor(cartId, lines);
@@ -62,7 +62,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
           // The same content at a new price (the admin changed the pack): the order follows it.
-          rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: itemsDiffer(tx, sameContent.id, draft.lines) });
+          await rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: await itemsDiffer(tx, sameContent.id, draft.lines) });
           orderId = sameContent.id;
         } else {
           const [cart] = await tx.select({ checkoutOrderId: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1);
@@ -70,10 +70,10 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
             ? (await tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).limit(1))[0]
             : undefined;
           if (previous && isOpen(previous) && paymentNotStarted(previous)) {
-            rewriteUnpaidOrder(tx, previous.id, draft, { replaceItems: true });
+            await rewriteUnpaidOrder(tx, previous.id, draft, { replaceItems: true });
             orderId = previous.id;
           } else {
-            orderId = insertOrder(tx, draft);
+            orderId = await insertOrder(tx, draft);
             created = true;
           }
         }
@@ -100,7 +100,7 @@ export async function completeCheckout(cartId: string, orderId: number): Promise
       .where(eq(orders.id, orderId))
       .limit(1);
     if (!order || order.cartId !== cartId) return { paid: false };
-    releasePaidCheckout(tx, cartId);
+    await releasePaidCheckout(tx, cartId);
     return { paid: order.paymentStatus === "paid" };
   });
 }

@@ -8,7 +8,7 @@ import { queueContactEmails } from "./email/notifications.server";
 export async function createContactRequest(input: ContactInput) {
   return await getDb().transaction(async (tx) => {
     const [created] = await tx.insert(contactRequests).values({ ...input, status: "non_lu" }).returning();
-    queueContactEmails(tx, created.id);
+    await queueContactEmails(tx, created.id);
     return created;
   });
 }
@@ -42,7 +42,7 @@ export async function openContactRequest(id: number) {
   await db.update(contactRequests)
     .set({ status: "lu" })
     .where(sql`${contactRequests.id} = ${id} and ${contactRequests.status} = 'non_lu'`);
-  return getContactRequest(id);
+  return await getContactRequest(id);
 }
 
 export async function deleteContactRequest(id: number) {

@@ -303,9 +303,9 @@ function erasureRefusal(
 }
 
 async function readCustomerData(db: DbOrTx, account: Account) {
-  const ids = recordIds(db, account);
-  const customerOrders = readOrders(db, ids.orderIds);
-  const customerSubscriptions = readSubscriptions(db, ids.subscriptionIds);
+  const ids = await recordIds(db, account);
+  const customerOrders = await readOrders(db, ids.orderIds);
+  const customerSubscriptions = await readSubscriptions(db, ids.subscriptionIds);
   const refusal = erasureRefusal(account, { orders: customerOrders, subscriptions: customerSubscriptions });
   return {
     customer: {
@@ -326,8 +326,8 @@ async function readCustomerData(db: DbOrTx, account: Account) {
     },
     orders: customerOrders,
     subscriptions: customerSubscriptions,
-    emails: readEmails(db, ids.emailIds),
-    contactRequests: readContacts(db, ids.contactIds),
+    emails: await readEmails(db, ids.emailIds),
+    contactRequests: await readContacts(db, ids.contactIds),
     audit: (await db
       .select()
       .from(auditLog)
@@ -343,16 +343,16 @@ async function readCustomerData(db: DbOrTx, account: Account) {
 }
 
 /** Everything the shop holds about one customer, or undefined. */
-export function getCustomerData(id: number) {
+export async function getCustomerData(id: number) {
   const db = getDb();
-  const account = findAccount(db, id);
-  return account ? readCustomerData(db, account) : undefined;
+  const account = await findAccount(db, id);
+  return account ? await readCustomerData(db, account) : undefined;
 }
 
 export type CustomerData = NonNullable<ReturnType<typeof getCustomerData>>;
 
-function customerOr404(db: DbOrTx, id: number): Account {
-  const account = findAccount(db, id);
+async function customerOr404(db: DbOrTx, id: number): Promise<Account> {
+  const account = await findAccount(db, id);
   if (!account) throw new ShopError(404, "customer_not_found", CUSTOMER_NOT_FOUND);
   return account;
 }
@@ -483,8 +483,8 @@ export function exportFilename(id: number, at: Date): string {
 export async function exportCustomerData(id: number, actor: AuditActor, at = new Date()): Promise<{ filename: string; data: CustomerExport }> {
   return await getDb().transaction(async (tx) => {
     const account = customerOr404(tx, id);
-    const data = readCustomerData(tx, account);
-    audit(tx, actor, "customer.export", id);
+    const data = await readCustomerData(tx, account);
+    await audit(tx, actor, "customer.export", id);
     return { filename: exportFilename(id, at), data: toExport(data, at) };
   });
 }
@@ -529,10 +529,10 @@ async function eraseEmails(
 export async function eraseCustomerData(id: number, actor: AuditActor): Promise<CustomerData> {
   return await getDb().transaction(async (tx) => {
     const account = customerOr404(tx, id);
-    const ids = recordIds(tx, account);
+    const ids = await recordIds(tx, account);
     const refusal = erasureRefusal(account, {
-      orders: readOrders(tx, ids.orderIds),
-      subscriptions: readSubscriptions(tx, ids.subscriptionIds),
+      orders: await readOrders(tx, ids.orderIds),
+      subscriptions: await readSubscriptions(tx, ids.subscriptionIds),
     });
     if (refusal) throw new ShopError(409, refusal.code, refusal.message, { issues: refusal.issues });
 
@@ -582,7 +582,7 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         })
         .from(emails)
         .where(inArray(emails.id, ids.emailIds));
-      eraseEmails(tx, account, rows, placeholder);
+      await eraseEmails(tx, account, rows, placeholder);
     }
     await tx.update(users)
       .set({
@@ -598,8 +598,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         phone: null,
       })
       .where(and(eq(users.id, id), eq(users.isAdmin, false)));
-    audit(tx, actor, "customer.erase", id);
-    return readCustomerData(tx, customerOr404(tx, id));
+    await audit(tx, actor, "customer.erase", id);
+    return await readCustomerData(tx, customerOr404(tx, id));
   });
 }
 

@@ -78,8 +78,8 @@ async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number)
 async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Promise<InvoiceDocument | null> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
   if (!order) return null;
-  const settings = getSettings(tx);
-  const lines = documentLines(tx, orderId, order.shippingCents);
+  const settings = await getSettings(tx);
+  const lines = await documentLines(tx, orderId, order.shippingCents);
   return {
     seller: {
       legalName: settings.legalName || settings.siteName,
@@ -118,7 +118,7 @@ async function insertDocument(
   refundId: number | null = null,
 ): Promise<Invoice> {
   const year = invoiceYear(issuedAt);
-  const sequence = nextSequence(tx, kind, year);
+  const sequence = await nextSequence(tx, kind, year);
   return (await tx
     .insert(invoices)
     .values({
@@ -142,12 +142,12 @@ async function insertDocument(
  * Issues the paid order's invoice, in the caller's transaction (the one that marks it paid).
  * An order has one invoice: when it already has it, that one is returned and no number is used.
  */
-export function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): Invoice | null {
-  const existing = findInvoice(orderId, "invoice", tx);
+export async function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): Promise<Invoice | null> {
+  const existing = await findInvoice(orderId, "invoice", tx);
   if (existing) return existing;
-  const document = buildDocument(tx, orderId, now.toISOString());
+  const document = await buildDocument(tx, orderId, now.toISOString());
   if (!document) return null;
-  return insertDocument(tx, "invoice", orderId, document, now, null);
+  return await insertDocument(tx, "invoice", orderId, document, now, null);
 }
 
 /**
@@ -168,7 +168,7 @@ function refundLines(invoice: Invoice, refund: Pick<Refund, "amountCents" | "rea
 export async function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Date()): Promise<Invoice | null> {
   const [existing] = await tx.select().from(invoices).where(eq(invoices.refundId, refund.id)).limit(1);
   if (existing) return existing;
-  const invoice = findInvoice(refund.orderId, "invoice", tx);
+  const invoice = await findInvoice(refund.orderId, "invoice", tx);
   if (!invoice) return null;
   const lines = refundLines(invoice, refund);
   const document: InvoiceDocument = {
@@ -179,7 +179,7 @@ export async function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = 
     invoiceIssuedAt: invoice.issuedAt,
     refund: { amountCents: refund.amountCents, reason: refund.reason, partial: refund.amountCents !== invoice.totalIncludingCents },
   };
-  return insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
+  return await insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
 }
 
 /** An invoice or a credit note as the pages show it. */
@@ -193,15 +193,15 @@ function toView(invoice: Invoice | undefined): InvoiceView | null {
  * The order's invoice (null until issued) and its credit notes, oldest first; `creditNote` is the
  * one asked for by its number, else the latest (null when there is none, or no such number).
  */
-export function getOrderInvoices(
+export async function getOrderInvoices(
   orderId: number,
   creditNoteNumber?: string | null,
-): { invoice: InvoiceView | null; creditNote: InvoiceView | null; creditNotes: InvoiceView[] } {
+): Promise<{ invoice: InvoiceView | null; creditNote: InvoiceView | null; creditNotes: InvoiceView[] }> {
   const db = getDb();
-  const creditNotes = findCreditNotes(orderId, db);
+  const creditNotes = await findCreditNotes(orderId, db);
   const creditNote = creditNoteNumber ? creditNotes.find((c) => c.number === creditNoteNumber) : creditNotes.at(-1);
   return {
-    invoice: toView(findInvoice(orderId, "invoice", db)),
+    invoice: toView(await findInvoice(orderId, "invoice", db)),
     creditNote: toView(creditNote),
     creditNotes: creditNotes.map((c) => toView(c)!),
   };

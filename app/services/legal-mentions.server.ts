@@ -36,7 +36,7 @@ export type LegalMentionsWarning = {
  * What the dashboard of a live shop warns about: the legal mentions not filled in, and the demo
  * company's identity left in place. Null in demo mode, or when everything is in order.
  */
-export function legalMentionsWarning(settings: LegalIdentity = getSettings()): LegalMentionsWarning | null {
+export async function legalMentionsWarning(settings: LegalIdentity = await getSettings()): Promise<LegalMentionsWarning | null> {
   if (getConfig().mode !== "live") return null;
   const missing = missingLegalMentions(settings);
   const demoCompany = settings.legalName === DEMO_LEGAL_IDENTITY.legalName || settings.siret === DEMO_LEGAL_IDENTITY.siret;

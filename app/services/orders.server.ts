@@ -151,11 +151,11 @@ type OrderDraft = {
 };
 
 /** The customer account the order is linked to: the one named, else the email's (found or created, never changed). */
-function customerIdFor(db: DbOrTx, draft: OrderDraft): number | null {
+async function customerIdFor(db: DbOrTx, draft: OrderDraft): Promise<number | null> {
   if (draft.userId != null) return draft.userId;
   const c = draft.contact;
   if (!c.email) return null;
-  return findOrCreateCustomer(db, { ...c, email: c.email }).id;
+  return (await findOrCreateCustomer(db, { ...c, email: c.email })).id;
 }
 
 function snapshotValues(c: OrderContact) {
@@ -198,7 +198,7 @@ function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId:
 /** Links or creates the customer, creates the order and its items. Call inside a transaction. */
 export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number> {
   assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
-  const id = newOrderId(db);
+  const id = await newOrderId(db);
   await db.insert(orders)
     .values({
       id,
@@ -212,7 +212,7 @@ export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number
       termsVersion: CURRENT_TERMS_VERSION,
       ...orderValues(db, draft),
     });
-  insertItems(db, id, draft.lines);
+  await insertItems(db, id, draft.lines);
   return id;
 }
 
@@ -224,7 +224,7 @@ export async function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: Ord
     .where(eq(orders.id, orderId));
   if (options.replaceItems) {
     await db.delete(orderItems).where(eq(orderItems.orderId, orderId));
-    insertItems(db, orderId, draft.lines);
+    await insertItems(db, orderId, draft.lines);
   }
 }
 
@@ -245,7 +245,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
     const lines = priceOrderLines(tx, input.items);
     assertClientAmounts(input, lines);
     assertTrialAvailable(tx, input.customerEmail ?? null, lines);
-    return insertOrder(tx, {
+    return await insertOrder(tx, {
       contact: {
         email: input.customerEmail ?? null,
         firstName,
@@ -258,7 +258,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
         phone: input.shippingPhone ?? null,
       },
       lines,
-      userId: linkableCustomerId(tx, input.userId),
+      userId: await linkableCustomerId(tx, input.userId),
       tokenHash: hash,
     });
   });
@@ -295,7 +295,7 @@ export async function updateOrderCheckout(orderId: number, update: OrderCheckout
       assertTrialAvailable(tx, update.customerEmail, lines, orderId);
       const name = splitFullName(update.customerName ?? order.customerName);
       set.customerEmail = update.customerEmail;
-      set.userId = findOrCreateCustomer(tx, {
+      set.userId = (await findOrCreateCustomer(tx, {
         email: update.customerEmail,
         firstName: order.customerFirstName ?? name.firstName,
         lastName: order.customerLastName ?? name.lastName,
@@ -303,7 +303,7 @@ export async function updateOrderCheckout(orderId: number, update: OrderCheckout
         postalCode: order.shippingPostalCode ?? "",
         city: order.shippingCity ?? "",
         country: order.shippingCountry ?? DELIVERY_COUNTRY,
-      }).id;
+      })).id;
     }
     if (update.customerName !== undefined) {
       const { firstName, lastName } = splitFullName(update.customerName);
@@ -421,9 +421,9 @@ async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
   };
 }
 
-function documentLinks(orderId: number, owner: boolean) {
-  const invoice = owner ? findInvoice(orderId, "invoice") : undefined;
-  const creditNote = invoice ? findInvoice(orderId, "credit_note") : undefined;
+async function documentLinks(orderId: number, owner: boolean) {
+  const invoice = owner ? await findInvoice(orderId, "invoice") : undefined;
+  const creditNote = invoice ? await findInvoice(orderId, "credit_note") : undefined;
   return {
     invoicePath: invoice ? orderInvoicePath(orderId) : null,
     invoiceNumber: invoice?.number ?? null,
@@ -436,20 +436,20 @@ function documentLinks(orderId: number, owner: boolean) {
  * the items, the total, the postcode and the city. The name, the street and the email only
  * for a request that proves it owns the order (see order-access.server.ts).
  */
-export function getOrderSummary(id: number, proof: OrderProof = {}): OrderSummary | null {
-  const order = findOrderRow(id);
-  return order ? summarize(order, ownsOrder(order, proof)) : null;
+export async function getOrderSummary(id: number, proof: OrderProof = {}): Promise<OrderSummary | null> {
+  const order = await findOrderRow(id);
+  return order ? await summarize(order, ownsOrder(order, proof)) : null;
 }
 
 /**
  * The tracking page: with an email typed, the order only when it is that order's email (then
  * with its full details); an unknown number and a wrong email give the same answer (null).
  */
-export function findTrackedOrder(id: number, proof: OrderProof): OrderSummary | null {
-  const order = findOrderRow(id);
+export async function findTrackedOrder(id: number, proof: OrderProof): Promise<OrderSummary | null> {
+  const order = await findOrderRow(id);
   if (!order) return null;
   if (proof.email != null && proof.email.trim() !== "" && !ownsOrder(order, { email: proof.email })) return null;
-  return summarize(order, ownsOrder(order, proof));
+  return await summarize(order, ownsOrder(order, proof));
 }
 
 /** GET /api/orders/{id} (spec section 7): prices as decimal strings; name, street and email for the owner only. */

@@ -77,8 +77,8 @@ async function trialName(db: DbOrTx = getDb()): Promise<string> {
 }
 
 /** "1 : « 3 masques d'essai », 0.99 ; 2 : « 6 masques + 2 offerts », 25.90 ; ..." */
-export function packsListText(productId: number, db: DbOrTx = getDb()): string {
-  return listPacks(productId, {}, db)
+export async function packsListText(productId: number, db: DbOrTx = getDb()): Promise<string> {
+  return (await listPacks(productId, {}, db))
     .map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`)
     .join(" ; ");
 }
@@ -93,10 +93,10 @@ export const PACK_MESSAGES = {
   notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: (name = trialName()) => `Le pack d'essai « ${name} » est limité à 1 exemplaire par commande.`,
-  trialUsed: (name = trialName()) =>
+  trialQuantity: async (name = await trialName()) => `Le pack d'essai « ${name} » est limité à 1 exemplaire par commande.`,
+  trialUsed: async (name = await trialName()) =>
     `Le pack d'essai « ${name} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
-  trialOneOffOnly: (name = trialName()) =>
+  trialOneOffOnly: async (name = await trialName()) =>
     `Le pack d'essai « ${name} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
 };
 
@@ -112,8 +112,8 @@ export type PackReference = {
  * or an inactive one names none), else by its exact name, else by its price when exactly one
  * pack has that price. Undefined when it names none.
  */
-export function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Pack | undefined {
-  const list = listPacks(productId, {}, db);
+export async function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Promise<Pack | undefined> {
+  const list = await listPacks(productId, {}, db);
   if (ref.packId != null) return list.find((p) => p.id === ref.packId);
   const name = ref.variantName?.trim().toLowerCase();
   if (name) {
@@ -137,12 +137,12 @@ type SellableProduct = { id: number; name: string; priceCents: number; saleWitho
  * product has active packs, else the single item at the product's price when it is sold so.
  * A ShopError-ready refusal message otherwise (`unknown` or `not_sold`).
  */
-export function sellableItem(
+export async function sellableItem(
   product: SellableProduct,
   ref: PackReference,
   db: DbOrTx = getDb(),
-): { item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string } {
-  const active = listPacks(product.id, {}, db);
+): Promise<{ item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string }> {
+  const active = await listPacks(product.id, {}, db);
   if (active.length === 0) {
     if (product.saleWithoutPack !== "unit") return { refusal: "not_sold", message: PACK_MESSAGES.notSold(product.name) };
     const namesAPack = ref.packId != null || Boolean(ref.variantName?.trim());
@@ -177,8 +177,8 @@ async function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = get
 }
 
 /** Whether these lines hold the trial pack. */
-export function containsTrialPack(lines: { packId: number | null }[], db?: DbOrTx): boolean {
-  return trialPacksOf(lines, db).length > 0;
+export async function containsTrialPack(lines: { packId: number | null }[], db?: DbOrTx): Promise<boolean> {
+  return (await trialPacksOf(lines, db)).length > 0;
 }
 
 /** Whether a paid (or since refunded) order of a trial pack exists for this email, other than `exceptOrderId`. */
@@ -203,16 +203,16 @@ export async function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderI
 }
 
 /** Why an order with these lines cannot go to this email (the trial pack already bought), or null. */
-export function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): string | null {
+export async function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): Promise<string | null> {
   if (!input.email) return null;
-  const trial = trialPacksOf(input.lines, db)[0];
+  const trial = (await trialPacksOf(input.lines, db))[0];
   if (!trial) return null;
-  return hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed(trial.name) : null;
+  return await hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
-export function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): string | null {
-  const trial = trialPacksOf(lines, db)[0];
+export async function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): Promise<string | null> {
+  const trial = (await trialPacksOf(lines, db))[0];
   return trial ? PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
 }
 
@@ -229,9 +229,9 @@ export type ProductOffer = {
 };
 
 /** A product's packs on sale as the storefront shows them (the crossed-out price only when lawful at `now`). */
-export function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): ShopPack[] {
-  const list = listPacks(productId, {}, db);
-  const history = readPriceHistory(
+export async function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): Promise<ShopPack[]> {
+  const list = await listPacks(productId, {}, db);
+  const history = await readPriceHistory(
     db,
     list.map((p) => p.id),
   );
@@ -264,9 +264,9 @@ export function productOffer(product: { id: number; priceCents: number; saleWith
 export type AdminPack = Pack & { check: ReferenceCheck; history: PriceRecord[] };
 
 /** A product's packs (inactive ones too) for its admin form, each with its history and its check. */
-export function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): AdminPack[] {
-  const list = listPacks(productId, { includeInactive: true }, db);
-  const history = readPriceHistory(
+export async function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): Promise<AdminPack[]> {
+  const list = await listPacks(productId, { includeInactive: true }, db);
+  const history = await readPriceHistory(
     db,
     list.map((p) => p.id),
   );

@@ -38,7 +38,7 @@ export async function updateSettings(input: SettingsInput): Promise<PublicSettin
     await tx.insert(siteSettings)
       .values({ ...DEFAULT_SETTINGS, ...input, id: 1 })
       .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } });
-    bumpPageCacheVersion(tx);
+    await bumpPageCacheVersion(tx);
   });
-  return getSettings();
+  return await getSettings();
 }

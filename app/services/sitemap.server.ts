@@ -71,9 +71,9 @@ async function packsUpdatedAt(db: DbOrTx, productId: number): Promise<string | n
 }
 
 /** The public pages and their last change: the landing page, each product on sale, then the pages of the code. */
-export function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()): SitemapEntry[] {
-  const settings = settingsUpdatedAt(db);
-  const products = listProducts()
+export async function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()): Promise<SitemapEntry[]> {
+  const settings = await settingsUpdatedAt(db);
+  const products = (await listProducts())
     .filter((product) => productOffer(product).sold)
     .map((product) => ({ id: product.id, lastmod: latest(product.updatedAt, packsUpdatedAt(db, product.id)) }));
   const landingProduct = products.find((p) => p.id === PRODUCT_ID)?.lastmod;

@@ -84,7 +84,7 @@ function translateUniqueError(error: unknown): never {
 }
 
 export async function createUser(input: UserCreateInput): Promise<SafeUser> {
-  assertUnique(input);
+  await assertUnique(input);
   const passwordHash = await hashPassword(input.password);
   const { password: _password, ...fields } = input;
   try {
@@ -109,9 +109,9 @@ export async function updateUser(
   options: { actorSessionId?: string } = {},
 ): Promise<SafeUser | undefined> {
   const db = getDb();
-  const current = getUser(id);
+  const current = await getUser(id);
   if (!current) return undefined;
-  assertUnique(input, id);
+  await assertUnique(input, id);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { password: _password, ...fields } = input;
   try {

@@ -137,8 +137,8 @@ export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenW
 }
 
 /** The withdrawal in the JSON API's order (null: none). */
-export function withdrawalToApi(orderId: number, now: Date = new Date()) {
-  const found = adminWithdrawal(orderId, now);
+export async function withdrawalToApi(orderId: number, now: Date = new Date()) {
+  const found = await adminWithdrawal(orderId, now);
   if (!found) return null;
   return {
     requestedAt: new Date(found.requestedAt).toISOString(),

@@ -61,32 +61,32 @@ export async function cartCookieFor(cartId: string) {
 export async function newCart() {
   const cartId = randomUUID();
   addToCart(cartId, { productId: 1, packId: 2 });
-  return { cartId, cookie: await cartCookieFor(cartId), lineId: String(readCart(cartId).lines[0].id) };
+  return { cartId, cookie: await cartCookieFor(cartId), lineId: String((await readCart(cartId)).lines[0].id) };
 }
 
-function newOrderId() {
-  return createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] }).id;
+async function newOrderId() {
+  return (await createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] })).id;
 }
 
 /** A paid order: the fulfilment steps are refused before the payment. */
-function newPaidOrderId() {
+async function newPaidOrderId() {
   const id = newOrderId();
-  markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
+  await markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
   return id;
 }
 
-function newContactId() {
-  return createContactRequest(VALID_CONTACT_BODY).id;
+async function newContactId() {
+  return (await createContactRequest(VALID_CONTACT_BODY)).id;
 }
 
 let customerKey = 0;
 
 /** A checkout customer with a delivered order, a contact request and its emails: nothing stands in the way of an erasure. */
-function newCustomerId() {
+async function newCustomerId() {
   const email = `client.contrat.${++customerKey}@example.fr`;
-  const customer = findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
-  insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
-  createContactRequest({ ...VALID_CONTACT_BODY, email });
+  const customer = await findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
+  await insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
+  await createContactRequest({ ...VALID_CONTACT_BODY, email });
   return customer.id;
 }
 
@@ -116,20 +116,20 @@ export async function newEmailId(overrides: Partial<typeof emails.$inferInsert> 
 
 /** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
 export async function newSubscriptionId(): Promise<number> {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
   await browserPay(started.clientSecret, CARDS.success);
-  markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
+  await markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
   return (await getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).limit(1))[0]!.id;
 }
 
 /** A one-off order paid with the success card at the emulator (so it can be refunded there). */
 export async function newRefundableOrderId(): Promise<number> {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const started = await startOneOffPayment(orderId, TEST_ACCESS);
   if (!("clientSecret" in started) || !started.clientSecret) throw new Error("No client secret for the test payment.");
   await browserPay(started.clientSecret, CARDS.success);
-  markOrderPaid(orderId, { paymentIntentId: started.paymentIntentId });
+  await markOrderPaid(orderId, { paymentIntentId: started.paymentIntentId });
   return orderId;
 }
 
@@ -146,7 +146,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   getProduct: async () => ({ params: { id: "1" } }),
   updateProduct: async () => {
     const sku = `SERUM-CONTRAT-${randomUUID().slice(0, 8)}`;
-    const product = createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    const product = await createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
     return admin({
       params: { id: String(product.id) },
       body: { name: "Sérum contrat", sku, price: "29,90", stock: 5, saleWithoutPack: "unit", packs: [{ name: "Duo de sérums", masks: 2, price: "49,90", position: 1 }] },
@@ -180,11 +180,11 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   updateOrder: async () => admin({ params: { id: String(newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
   listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
 
-  startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
-  confirmPayment: async () => ({ body: { orderId: createTestOrder() } }),
-  createSubscription: async () => ({ body: { orderId: createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
+  startPayment: async () => ({ body: { orderId: await createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
+  confirmPayment: async () => ({ body: { orderId: await createTestOrder() } }),
+  createSubscription: async () => ({ body: { orderId: await createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
   attachPaymentMethod: async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const sub = await createOrderSubscription(orderId, {}, TEST_ACCESS);
     const paymentMethodId = await browserCreatePaymentMethod(CARDS.success);
     return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId }, headers: { "X-Order-Token": TEST_ORDER_TOKEN } };
@@ -211,7 +211,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   adminSession: async () => admin(),
   listAdminSessions: async () => admin(),
   // Another session of the same administrator, opened elsewhere.
-  revokeAdminSession: async () => admin({ params: { id: openAdminSession(seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" }).id } }),
+  revokeAdminSession: async () => admin({ params: { id: (await openAdminSession(await seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" })).id } }),
   listContactRequests: async () => {
     newContactId();
     return admin();
@@ -224,11 +224,11 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
     return {};
   },
   listEmails: async () => {
-    newEmailId();
+    await newEmailId();
     return admin({ query: "status=sent&to=camille" });
   },
-  getEmail: async () => admin({ params: { id: String(newEmailId()) } }),
-  resendEmail: async () => admin({ params: { id: String(newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
+  getEmail: async () => admin({ params: { id: String(await newEmailId()) } }),
+  resendEmail: async () => admin({ params: { id: String(await newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
   listSubscriptions: async () => {
     await newSubscriptionId();
     return admin({ query: "status=active&q=camille&minAmount=1,00&startedFrom=2020-01-01&maxRenewals=0" });

@@ -24,7 +24,7 @@ const { withWebhooks } = setUpTestEmulator();
 
 /** A subscription taken out as a shopper does (card 4242), its webhooks delivered: its record. */
 async function subscribed(card: string = CARDS.success) {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, card));
@@ -45,7 +45,7 @@ let nextFirstOrder = 0;
 
 /** A subscription record written directly (the list's filters need no Stripe). */
 async function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
-  const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
+  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
   return (await getDb()
     .insert(subscriptions)
     .values({
@@ -65,8 +65,8 @@ async function apiGet(loader: typeof apiListLoader, path: string, params: Record
 
 describe("the subscription list's filters", () => {
   const ids: Record<string, number> = {};
-  beforeAll(() => {
-    ids.lea = insertSubscription({
+  beforeAll(async () => {
+    ids.lea = await insertSubscription({
       customerEmail: "lea.dupont@filtre.example",
       customerName: "Léa Dupont",
       packId: 2,
@@ -77,7 +77,7 @@ describe("the subscription list's filters", () => {
       currentPeriodEnd: "2026-04-02T09:00:00.000Z",
       renewalCount: 0,
     });
-    ids.marc = insertSubscription({
+    ids.marc = await insertSubscription({
       customerEmail: "marc@filtre.example",
       customerName: "Marc Petit",
       packId: 3,
@@ -89,7 +89,7 @@ describe("the subscription list's filters", () => {
       renewalCount: 2,
       unpaidInvoiceId: "in_unpaid",
     });
-    ids.ines = insertSubscription({
+    ids.ines = await insertSubscription({
       customerEmail: "ines@filtre.example",
       customerName: "Inès Moreau",
       packId: 2,
@@ -102,17 +102,17 @@ describe("the subscription list's filters", () => {
     });
   });
 
-  const found = (query: string) => {
+  const found = async (query: string) => {
     const search = new URLSearchParams(query);
     if (!search.has("q")) search.set("q", "filtre.example");
     const { filters, issues } = readSubscriptionFilters(new URL(`http://localhost/admin/subscriptions?${search}`));
     expect(issues).toEqual([]);
-    return listAdminSubscriptions(filters)
+    return (await listAdminSubscriptions(filters))
       .subscriptions.map((s) => s.id)
       .sort((a, b) => a - b);
   };
 
-  it("filters by status, customer, pack, amount, dates and number of renewals", () => {
+  it("filters by status, customer, pack, amount, dates and number of renewals", async () => {
     expect(found("")).toEqual([ids.lea, ids.marc, ids.ines].sort((a, b) => a - b));
     expect(found("status=past_due")).toEqual([ids.marc]);
     expect(found("q=DUPONT")).toEqual([ids.lea]); // the name, any case
@@ -125,7 +125,7 @@ describe("the subscription list's filters", () => {
     expect(found("minRenewals=1")).toEqual([ids.marc, ids.ines].sort((a, b) => a - b));
     expect(found("minRenewals=1&maxRenewals=1")).toEqual([ids.ines]);
     // A canceled subscription has no next renewal.
-    expect(listAdminSubscriptions({ q: "ines@filtre" }).subscriptions[0]).toMatchObject({ status: "canceled", nextRenewalAt: null, pack: "6 masques + 2 offerts" });
+    expect((await listAdminSubscriptions({ q: "ines@filtre" })).subscriptions[0]).toMatchObject({ status: "canceled", nextRenewalAt: null, pack: "6 masques + 2 offerts" });
   });
 
   it("GET /api/admin/subscriptions applies the same filters, and refuses an unreadable one with French details (400)", async () => {
@@ -158,7 +158,7 @@ describe("the subscription list's filters", () => {
 describe("a subscription's detail", () => {
   it("has its facts, address, Stripe ids, orders and a date-sorted timeline (API too)", async () => {
     const record = await subscribed();
-    const detail = getAdminSubscription(record.id)!;
+    const detail = (await getAdminSubscription(record.id))!;
     expect(detail).toMatchObject({
       id: record.id,
       customer: "Camille Martin",
@@ -188,9 +188,9 @@ describe("the admin's cancellations", () => {
     const stripe = await getStripe();
     await withWebhooks(() => cancelSubscriptionAsAdmin(record.id, { when: "now" }));
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).status).toBe("canceled");
-    expect(getAdminSubscription(record.id)).toMatchObject({ status: "canceled", canceledAt: expect.any(String), nextRenewalAt: null });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
-    expect(getAdminSubscription(record.id)!.timeline.at(-1)?.kind).toMatch(/canceled|email/);
+    expect(await getAdminSubscription(record.id)).toMatchObject({ status: "canceled", canceledAt: expect.any(String), nextRenewalAt: null });
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect((await getAdminSubscription(record.id))!.timeline.at(-1)?.kind).toMatch(/canceled|email/);
 
     await expect(cancelSubscriptionAsAdmin(record.id, { when: "now" })).rejects.toMatchObject({ status: 409, code: "subscription_canceled" });
     const response = await apiCancelAction({
@@ -200,7 +200,7 @@ describe("the admin's cancellations", () => {
     });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: expect.stringMatching(/^Cet abonnement est déjà résilié le \d{2}\/\d{2}\/\d{4}\.$/), code: "subscription_canceled" });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
   });
 
   it("at the end of the period (API): Stripe's cancel_at_period_end, recorded by the webhook, can be undone; then the subscription ends at the next period", async () => {
@@ -228,20 +228,20 @@ describe("the admin's cancellations", () => {
       await undoScheduledCancellation(record.id).catch(() => undefined); // not planned here any more: refused
       await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
     });
-    expect(getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: true });
+    expect(await getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: true });
 
     await withWebhooks(() => undoScheduledCancellation(record.id));
-    expect(getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
+    expect(await getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).cancel_at_period_end).toBe(false);
     await expect(undoScheduledCancellation(record.id)).rejects.toMatchObject({ status: 409, code: "no_cancellation_planned" });
 
     await withWebhooks(() => cancelSubscriptionAsAdmin(record.id, { when: "period_end" }));
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(0);
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(0);
     const simulated = await withWebhooks(() => simulateNextRenewal(record.id, { pollMs: 10 }));
     expect(await awaitRenewalOutcome(simulated, { timeoutMs: 1000 })).toMatchObject({ outcome: "ended" });
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).status).toBe("canceled");
-    expect(getAdminSubscription(record.id)).toMatchObject({ status: "canceled", renewalCount: 0 });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect(await getAdminSubscription(record.id)).toMatchObject({ status: "canceled", renewalCount: 0 });
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
     await expect(simulateNextRenewal(record.id)).rejects.toMatchObject({ status: 409, code: "subscription_canceled" });
   });
 });
@@ -267,8 +267,8 @@ describe("simulating the next renewal with the test clock", () => {
       .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber))))
       .sort((a, b) => a.renewalNumber! - b.renewalNumber!);
     expect(renewals.map((o) => [o.id, o.renewalNumber, o.paymentStatus, o.status])).toEqual(created.map((id, i) => [id, i + 1, "paid", "pending"]));
-    expect(emailsOfKind("renewal_receipt", created)).toHaveLength(3);
-    const detail = getAdminSubscription(record.id)!;
+    expect(await emailsOfKind("renewal_receipt", created)).toHaveLength(3);
+    const detail = (await getAdminSubscription(record.id))!;
     expect(detail).toMatchObject({ renewalCount: 3, status: "active" });
     expect(detail.timeline.filter((e) => e.kind === "renewal").map((e) => e.orderId)).toEqual(created);
     // The clock moved past each period: the next renewal is after its time.
@@ -289,7 +289,7 @@ describe("simulating the next renewal with the test clock", () => {
       items: [{ price_data: { currency: "eur", product: "clockless-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
       payment_behavior: "default_incomplete",
     });
-    const id = insertSubscription({ customerEmail: "ancien@example.fr", stripeSubscriptionId: sub.id });
+    const id = await insertSubscription({ customerEmail: "ancien@example.fr", stripeSubscriptionId: sub.id });
     await expect(simulateNextRenewal(id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("ne peut pas être simulé") });
     expect(await subscriptionTestClock(id)).toBeNull();
     await expect(simulateNextRenewal(999_999)).rejects.toMatchObject({ status: 404, message: "Abonnement introuvable" });

@@ -45,7 +45,7 @@ describe("user schema: password rules", () => {
 describe("user service", () => {
   it("hashes the password (scrypt) and never stores it in clear", async () => {
     const user = await createUser(userCreateSchema.parse({ username: "hugo", email: "hugo@example.fr", password: "motdepasse-hugo" }));
-    const hash = hashOf(user.id)!;
+    const hash = (await hashOf(user.id))!;
     expect(hash).toMatch(/^scrypt\$/);
     expect(hash).not.toContain("motdepasse-hugo");
     expect(await verifyPassword("motdepasse-hugo", hash)).toBe(true);
@@ -63,8 +63,8 @@ describe("user service", () => {
   });
 
   it("an administrator can neither delete nor demote themself", async () => {
-    const me = adminId();
-    expect(() => deleteUser(me, me)).toThrow(CANNOT_DELETE_SELF);
+    const me = await adminId();
+    await expect(deleteUser(me, me)).rejects.toThrow(CANNOT_DELETE_SELF);
     await expect(updateUser(me, me, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
       CANNOT_DEMOTE_SELF,
     );
@@ -72,10 +72,10 @@ describe("user service", () => {
   });
 
   it("the last administrator can be neither removed nor demoted", async () => {
-    const last = adminId();
+    const last = await adminId();
     // An actor other than the target (e.g. an API client acting for a just-demoted admin).
     const someoneElse = 987654;
-    expect(() => deleteUser(someoneElse, last)).toThrow(LAST_ADMIN_DELETE);
+    await expect(deleteUser(someoneElse, last)).rejects.toThrow(LAST_ADMIN_DELETE);
     await expect(updateUser(someoneElse, last, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
       LAST_ADMIN_DEMOTE,
     );
@@ -86,11 +86,11 @@ describe("user service", () => {
 
   it("changes the password only when a new one is given", async () => {
     const user = await createUser(userCreateSchema.parse({ username: "paul", email: "paul@example.fr", password: "motdepasse-paul" }));
-    const before = hashOf(user.id);
-    await updateUser(adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }));
-    expect(hashOf(user.id)).toBe(before);
-    await updateUser(adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }));
-    expect(await verifyPassword("nouveau-motdepasse", hashOf(user.id))).toBe(true);
+    const before = await hashOf(user.id);
+    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }));
+    expect(await hashOf(user.id)).toBe(before);
+    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }));
+    expect(await verifyPassword("nouveau-motdepasse", await hashOf(user.id))).toBe(true);
   });
 });
 
@@ -117,7 +117,7 @@ describe("user pages", () => {
 
   it("refuses to demote oneself from the edit form, and to delete oneself from the list", async () => {
     const cookie = await adminCookie();
-    const me = adminId();
+    const me = await adminId();
     const response = await editAction(
       routeArgs(formRequest(`/admin/users/edit/${me}`, { ...base, username: "admin", email: "admin@maison-eclat.fr" }, { headers: { Cookie: cookie } }), { id: String(me) }),
     );
@@ -129,10 +129,10 @@ describe("user pages", () => {
     expect((await getDb().select().from(users).where(eq(users.id, me)).limit(1))[0]).toBeDefined();
   });
 
-  it("the thrown rule error carries a status for the API", () => {
+  it("the thrown rule error carries a status for the API", async () => {
     let thrown: unknown;
     try {
-      deleteUser(adminId(), adminId());
+      await deleteUser(await adminId(), await adminId());
     } catch (error) {
       thrown = error;
     }

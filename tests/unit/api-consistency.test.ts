@@ -83,8 +83,8 @@ describe("an order from POST /api/orders and one from the delivery form", () => 
   it("are indistinguishable afterwards: same stored order, items and customer, same API answers", async () => {
     const fromForm = await orderThroughDeliveryForm("Camille.Formulaire@Example.fr");
     const fromApi = await orderThroughApi("Camille.API@Example.fr");
-    const form = storedOrder(fromForm);
-    const api = storedOrder(fromApi);
+    const form = await storedOrder(fromForm);
+    const api = await storedOrder(fromApi);
 
     // Only the record's own identity differs (and the form's link to the cart it came from, for the payment step).
     // (and the API's order token, which the shop's own pages do without: they have the cart cookie).
@@ -155,7 +155,7 @@ describe("a contact request from POST /api/contact and one from the contact form
 
   it("are indistinguishable afterwards: same stored request, same admin API answer", async () => {
     const count = async () => (await getDb().select().from(contactRequests)).length;
-    const before = count();
+    const before = await count();
     const form = await contactFormAction(routeArgs(formRequest("/contact", message)));
     expect(form.status).toBe(200);
     expect(((await form.json()) as { outcome: string }).outcome).toBe("success");
@@ -164,7 +164,7 @@ describe("a contact request from POST /api/contact and one from the contact form
     const api = await callOperation(op("createContactRequest"), { body: message });
     expect(api.status).toBe(201);
     const apiId = (api.body as { id: number }).id;
-    expect(count()).toBe(before + 2);
+    expect(await count()).toBe(before + 2);
     const apiRow = (await getDb().select().from(contactRequests).where(eq(contactRequests.id, apiId)).limit(1))[0]!;
 
     const own = ["id", "createdAt", "updatedAt"];

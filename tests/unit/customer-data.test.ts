@@ -24,7 +24,7 @@ import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
  */
 
 const admin = async () => (await getDb().select().from(users).where(eq(users.username, "admin")).limit(1))[0]!;
-const actor = () => ({ id: admin().id, username: admin().username });
+const actor = async () => ({ id: (await admin()).id, username: (await admin()).username });
 
 let customerKey = 0;
 
@@ -32,7 +32,7 @@ let customerKey = 0;
 async function customerWithHistory() {
   const n = ++customerKey;
   const email = `camille.rgpd${n}@example.fr`;
-  const { id } = findOrCreateCustomer(getDb(), {
+  const { id } = await findOrCreateCustomer(getDb(), {
     email,
     firstName: "Camille",
     lastName: `Rgpd${n}`,
@@ -42,7 +42,7 @@ async function customerWithHistory() {
     country: "France",
   });
   await getDb().update(users).set({ phone: "+33612345678" }).where(eq(users.id, id));
-  const paid = insertOrder({
+  const paid = await insertOrder({
     userId: id,
     customerEmail: email,
     customerName: `Camille Rgpd${n}`,
@@ -54,15 +54,15 @@ async function customerWithHistory() {
     totalCents: 4990,
     subtotalCents: 4990,
   });
-  markOrderPaid(paid, { paymentIntentId: `pi_rgpd_${paid}` });
+  await markOrderPaid(paid, { paymentIntentId: `pi_rgpd_${paid}` });
   await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, paid));
-  const anonymous = insertOrder({
+  const anonymous = await insertOrder({
     userId: null,
     customerEmail: email.toUpperCase(),
     customerName: `Camille Rgpd${n}`,
     tokenHash: "a".repeat(64),
   });
-  const contact = createContactRequest({
+  const contact = await createContactRequest({
     name: `Camille Rgpd${n}`,
     email,
     subject: "Ma peau sensible",
@@ -97,8 +97,8 @@ let b: Customer;
 let cookie: string;
 
 beforeAll(async () => {
-  a = customerWithHistory();
-  b = customerWithHistory();
+  a = await customerWithHistory();
+  b = await customerWithHistory();
   cookie = await adminCookie();
 });
 
@@ -210,7 +210,7 @@ describe("the export", () => {
     const lines = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id));
     expect(lines).toHaveLength(before + 1);
     const line = lines.at(-1)!;
-    expect(line).toMatchObject({ action: "customer.export", actorId: admin().id, actorUsername: "admin", subjectId: b.id });
+    expect(line).toMatchObject({ action: "customer.export", actorId: (await admin()).id, actorUsername: "admin", subjectId: b.id });
     expect(Date.now() - Date.parse(line.at)).toBeLessThan(60_000);
     expect(JSON.stringify(line)).not.toMatch(new RegExp(`${b.email}|${b.name}|Lilas`));
   });
@@ -218,10 +218,10 @@ describe("the export", () => {
 
 describe("the erasure is refused", () => {
   it("while a paid order is not shipped: the reason in French, a 409 with its code and details from the API, and nothing changed", async () => {
-    const c = customerWithHistory();
-    const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
+    const c = await customerWithHistory();
+    const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
     const before = snapshotDatabase();
-    expect(() => eraseCustomerData(c.id, actor())).toThrow(
+    await expect(eraseCustomerData(c.id, actor())).rejects.toThrow(
       `Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`,
     );
     const api = await apiEraseAction(
@@ -253,23 +253,23 @@ describe("the erasure is refused", () => {
 
     // Shipped: the erasure goes through.
     await getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open));
-    expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
+    expect((await eraseCustomerData(c.id, actor())).customer.erased).toBe(true);
   });
 
   it("while a partially refunded order is not shipped, but not for a fully refunded one", async () => {
-    const c = customerWithHistory();
-    const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
-    insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
+    const c = await customerWithHistory();
+    const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
+    await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
     expect(getCustomerData(c.id)!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
     await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open));
-    expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
+    expect((await eraseCustomerData(c.id, actor())).customer.erased).toBe(true);
   });
 
   it("while a subscription is active: cancel it first", async () => {
-    const c = customerWithHistory();
+    const c = await customerWithHistory();
     await getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription));
     const before = snapshotDatabase();
     const api = await apiEraseAction(
@@ -287,8 +287,8 @@ describe("the erasure is refused", () => {
   it("for an administrator's account", async () => {
     const before = snapshotDatabase();
     const api = await apiEraseAction(
-      routeArgs(jsonRequest(`/api/admin/customers/${admin().id}/erase`, "POST", undefined, { Cookie: cookie }), {
-        id: String(admin().id),
+      routeArgs(jsonRequest(`/api/admin/customers/${(await admin()).id}/erase`, "POST", undefined, { Cookie: cookie }), {
+        id: String((await admin()).id),
       }),
     );
     expect(api.status).toBe(409);
@@ -307,8 +307,8 @@ describe("the erasure", () => {
       .update(emails)
       .set({ status: "sent", sentAt: new Date().toISOString(), subject: "Confirmation", html: "<p>Camille</p>", text: "Camille" })
       .where(eq(emails.dedupeKey, `order_confirmation:order:${a.paid}`));
-    const before = rowsOf(a);
-    const otherBefore = JSON.stringify(rowsOf(b));
+    const before = await rowsOf(a);
+    const otherBefore = JSON.stringify(await rowsOf(b));
     const response = await pageAction(
       routeArgs(formRequest(`/admin/customers/${a.id}`, { intent: "erase" }, { headers: { Cookie: cookie } }), {
         id: String(a.id),
@@ -317,7 +317,7 @@ describe("the erasure", () => {
     expect(response.status).toBe(302);
     expect(await toastOf(response)).toMatchObject({ type: "success", message: "Données effacées" });
 
-    const after = rowsOf(a);
+    const after = await rowsOf(a);
     const placeholder = erasedEmail(a.id);
     expect(after.user).toMatchObject({
       email: placeholder,
@@ -401,7 +401,7 @@ describe("the erasure", () => {
     expect(everything).not.toContain("Lilas");
     expect(everything).not.toContain("612345678");
 
-    expect(JSON.stringify(rowsOf(b))).toBe(otherBefore);
+    expect(JSON.stringify(await rowsOf(b))).toBe(otherBefore);
 
     const line = (await getDb().select().from(auditLog).where(eq(auditLog.subjectId, a.id))).at(-1)!;
     expect(line).toMatchObject({ action: "customer.erase", actorUsername: "admin", subjectId: a.id });
@@ -422,8 +422,8 @@ describe("the erasure", () => {
 
   it("can be repeated harmlessly, and the API answers the anonymised customer", async () => {
     // The same rows, only their time of update moves.
-    const withoutUpdateTimes = () =>
-      JSON.stringify(rowsOf(a), (key, value: unknown) => (key === "updatedAt" ? undefined : value));
+    const withoutUpdateTimes = async () =>
+      JSON.stringify(await rowsOf(a), (key, value: unknown) => (key === "updatedAt" ? undefined : value));
     const before = withoutUpdateTimes();
     const response = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${a.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(a.id) }),
@@ -466,7 +466,7 @@ describe("the admin API's errors", () => {
     expect(getCustomerData(b.id)!.customer.erased).toBe(false);
   });
 
-  it("the service refuses an unknown customer with a 404", () => {
-    expect(() => exportCustomerData(999999, actor())).toThrow("Client introuvable");
+  it("the service refuses an unknown customer with a 404", async () => {
+    await expect(exportCustomerData(999999, actor())).rejects.toThrow("Client introuvable");
   });
 });

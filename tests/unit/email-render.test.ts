@@ -36,7 +36,7 @@ function email(kind: Email["kind"], refs: { orderId?: number; contactRequestId?:
 async function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsVersion?: string | null } = {}) {
   const cartId = crypto.randomUUID();
   addToCart(cartId, { productId: 1, packId: options.packId ?? 2 });
-  const { orderId } = submitDelivery(
+  const { orderId } = await submitDelivery(
     cartId,
     deliverySchema.parse({
       firstName: "Camille",
@@ -79,8 +79,8 @@ function expectWellFormed(rendered: ReturnType<typeof renderEmail>, { quotesUser
 }
 
 describe("order_confirmation", () => {
-  it("for a one-off purchase: number, date, pack, 25,90€, free shipping, address, estimate, tracking link, seller, withdrawal, terms attached", () => {
-    const id = paidOrder();
+  it("for a one-off purchase: number, date, pack, 25,90€, free shipping, address, estimate, tracking link, seller, withdrawal, terms attached", async () => {
+    const id = await paidOrder();
     const rendered = renderEmail(email("order_confirmation", { orderId: id }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Confirmation de votre commande n°${id}`);
@@ -126,8 +126,8 @@ describe("order_confirmation", () => {
     expect(rendered.html).toContain(terms.filename);
   });
 
-  it("for a subscription: charged today, then every 4 weeks from day 30, cancellable at any time, with the cancellation link", () => {
-    const id = paidOrder({ subscription: true });
+  it("for a subscription: charged today, then every 4 weeks from day 30, cancellable at any time, with the cancellation link", async () => {
+    const id = await paidOrder({ subscription: true });
     const rendered = renderEmail(email("order_confirmation", { orderId: id }));
     expectWellFormed(rendered);
     const cancelUrl = `${PUBLIC_URL}/abonnement/resilier?commande=${id}`;
@@ -147,8 +147,8 @@ describe("order_confirmation", () => {
     expect(await prefilled("")).toBeNull();
   });
 
-  it("attaches the terms the order was made under, the current ones for an order from before versions were kept", () => {
-    const id = paidOrder({ termsVersion: null });
+  it("attaches the terms the order was made under, the current ones for an order from before versions were kept", async () => {
+    const id = await paidOrder({ termsVersion: null });
     const rendered = renderEmail(email("order_confirmation", { orderId: id }));
     expect(rendered.attachments[0].filename).toBe(`CGV-Maison-Eclat-${CURRENT_TERMS_VERSION}.html`);
   });
@@ -160,8 +160,8 @@ describe("order_confirmation", () => {
 });
 
 describe("order_shipped", () => {
-  it("gives the tracking number, the tracking link and the delivery estimate", () => {
-    const id = paidOrder();
+  it("gives the tracking number, the tracking link and the delivery estimate", async () => {
+    const id = await paidOrder();
     const rendered = renderEmail(email("order_shipped", { orderId: id }, { trackingNumber: "6A12345678901" }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Votre commande n°${id} a été expédiée`);
@@ -176,8 +176,8 @@ describe("order_shipped", () => {
 });
 
 describe("subscription_canceled", () => {
-  it("confirms the cancellation with its end date and what happens next", () => {
-    const id = paidOrder({ subscription: true });
+  it("confirms the cancellation with its end date and what happens next", async () => {
+    const id = await paidOrder({ subscription: true });
     const rendered = renderEmail(email("subscription_canceled", { orderId: id }, { endsAt: "2026-12-15T10:00:00.000Z", canceledBy: "customer" }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Résiliation de votre abonnement (commande n°${id})`);
@@ -193,8 +193,8 @@ describe("subscription_canceled", () => {
 describe("contact emails", () => {
   const message = { name: "Zoé <b>Hack</b>", email: "zoe@example.fr", subject: "Question\r\nBcc: tous@example.fr", message: "Bonjour,\n<script>alert('x')</script>\nMerci !" };
 
-  it("contact_ack copies the message, escaped, with the opening hours", () => {
-    const contact = createContactRequest(message);
+  it("contact_ack copies the message, escaped, with the opening hours", async () => {
+    const contact = await createContactRequest(message);
     const rendered = renderEmail(email("contact_ack", { contactRequestId: contact.id }));
     expectWellFormed(rendered, { quotesUserText: true });
     expect(rendered.subject).toBe("Nous avons bien reçu votre message");
@@ -208,8 +208,8 @@ describe("contact emails", () => {
     expect(rendered.text).toContain("Dimanche : Fermé");
   });
 
-  it("shop_new_contact goes to the shop with the sender, the message and the admin link; the subject stays on one line", () => {
-    const contact = createContactRequest(message);
+  it("shop_new_contact goes to the shop with the sender, the message and the admin link; the subject stays on one line", async () => {
+    const contact = await createContactRequest(message);
     const rendered = renderEmail(email("shop_new_contact", { contactRequestId: contact.id }));
     expectWellFormed(rendered, { quotesUserText: true });
     expect(rendered.subject).toBe("Nouvelle demande de contact : Question Bcc: tous@example.fr");
@@ -226,8 +226,8 @@ describe("contact emails", () => {
 });
 
 describe("shop_new_order", () => {
-  it("tells the shop who bought what, for how much, one-off or subscription, with the admin link", () => {
-    const id = paidOrder({ subscription: true, packId: 3 });
+  it("tells the shop who bought what, for how much, one-off or subscription, with the admin link", async () => {
+    const id = await paidOrder({ subscription: true, packId: 3 });
     const rendered = renderEmail(email("shop_new_order", { orderId: id }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Nouvelle commande payée n°${id}`);

@@ -14,11 +14,11 @@ beforeEach(() => resetAllRateLimits());
 
 /** The read-only link of the emails: `?cle=` shows the name and the street of that order only. */
 
-function newOrder(street: string) {
+async function newOrder(street: string) {
   const cartId = crypto.randomUUID();
   addToCart(cartId, { productId: 1, packId: 2 });
   const delivery = { firstName: "Noémie", lastName: "Roux", email: `noemie.${crypto.randomUUID().slice(0, 8)}@example.fr`, address: street, postalCode: "31000", city: "Toulouse" };
-  return submitDelivery(cartId, deliverySchema.parse(delivery)).orderId;
+  return (await submitDelivery(cartId, deliverySchema.parse(delivery))).orderId;
 }
 
 type Seen = { order: { shippingAddress: string | null; customerName: string | null; shippingCity: string | null; owner: boolean } | null };

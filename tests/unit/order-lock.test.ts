@@ -24,7 +24,7 @@ describe("the payment start lock", () => {
     release();
     await expect(first).resolves.toBe("premier");
     // Given back at the end: the row is gone and the next start goes through.
-    expect(lockRow(41)).toBeUndefined();
+    expect(await lockRow(41)).toBeUndefined();
     await expect(withOrderLock(41, async () => "ensuite")).resolves.toBe("ensuite");
   });
 
@@ -32,7 +32,7 @@ describe("the payment start lock", () => {
     await expect(withOrderLock(43, () => Promise.reject(new Error("Stripe indisponible")))).rejects.toThrow(
       "Stripe indisponible",
     );
-    expect(lockRow(43)).toBeUndefined();
+    expect(await lockRow(43)).toBeUndefined();
   });
 
   it("held by another process, refuses; once that process died and the lock expired, it is taken over", async () => {
@@ -45,6 +45,6 @@ describe("the payment start lock", () => {
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(leases.name, orderLockName(44)));
     await expect(withOrderLock(44, async () => "repris")).resolves.toBe("repris");
-    expect(lockRow(44)).toBeUndefined();
+    expect(await lockRow(44)).toBeUndefined();
   });
 });

@@ -102,7 +102,7 @@ describe("an existing customer is never changed by someone else's checkout", () 
     expect(await adminPage(victimOrder)).toMatchObject({ customer: "Victoire Durand", email, shippingAddress: VICTIM.address, shippingCity: "Bordeaux" });
     expect(await adminPage(formOrder)).toMatchObject({ customer: "Malo Intrus", shippingAddress: "1 impasse du Piège", shippingCity: "Marseille" });
     // Once paid, its invoice bills the order's own name and address.
-    markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
+    await markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
     const invoice = (await (await invoiceLoader(routeArgs(getRequest(`/admin/orders/${victimOrder}/invoice`, { Cookie: cookie }), { id: String(victimOrder) }))).json()) as {
       invoice: { document: { buyer: Record<string, unknown> } };
     };
@@ -245,7 +245,7 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     expect(invalid.status).toBe(422);
     const checkout = await update(created.id, { customerName: "Nom Corrigé" }, { Cookie: cookie });
     expect(checkout.body).toMatchObject({ customerName: "Nom Corrigé" });
-    markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
+    await markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
     const adminUpdate = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
     expect(adminUpdate.status).toBe(200);
     expect(adminUpdate.body).toMatchObject({ id: created.id, status: "shipped", trackingNumber: "6A12345678901", paymentStatus: "paid" });

@@ -57,12 +57,12 @@ describe("delivery form schema", () => {
 describe("checkout: the delivery form creates the order", () => {
   it("creates the customer, the order and its items in one go, priced from the pack", async () => {
     const { cartId } = await cartWith(2);
-    const before = { users: count(users), orders: count(orders) };
-    const { orderId, created } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const before = { users: await count(users), orders: await count(orders) };
+    const { orderId, created } = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(created).toBe(true);
     expect(String(orderId)).toMatch(/^[1-9]\d{8}$/);
-    expect(count(users)).toBe(before.users + 1);
-    expect(count(orders)).toBe(before.orders + 1);
+    expect(await count(users)).toBe(before.users + 1);
+    expect(await count(orders)).toBe(before.orders + 1);
     const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({
       status: "pending",
@@ -83,64 +83,64 @@ describe("checkout: the delivery form creates the order", () => {
     const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId));
     expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
     expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBe(orderId);
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
   });
 
   it("keeps the optional telephone and second address line on the order, for its owner only", async () => {
     const { cartId } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
     const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The payment step shows them back as typed (the national form).
-    expect(readCart(cartId).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
+    expect((await readCart(cartId)).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
     expect(getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The order number alone shows neither.
     expect(getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
     // Left empty the second time: cleared, not kept from the first.
-    submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
+    await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({ shippingAddress2: null, shippingPhone: null });
   });
 
   it("refuses a postal code that is not 5 digits from the page form: no order is made", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const before = count(orders);
+    const before = await count(orders);
     const response = await cartAction(
       routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } })),
     );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { result: { error: Record<string, string[]> } };
     expect(body.result.error).toMatchObject({ postalCode: ["Saisissez un code postal à 5 chiffres"] });
-    expect(count(orders)).toBe(before);
-    expect(readCart(cartId).checkout).toBeNull();
+    expect(await count(orders)).toBe(before);
+    expect((await readCart(cartId)).checkout).toBeNull();
   });
 
   it("is idempotent: submitted twice, one order; new delivery details update that unpaid order", async () => {
     const { cartId } = await cartWith(2);
-    const first = submitDelivery(cartId, deliverySchema.parse(delivery));
-    const ordersBefore = count(orders);
-    const usersBefore = count(users);
-    const second = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const first = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    const ordersBefore = await count(orders);
+    const usersBefore = await count(users);
+    const second = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(second).toEqual({ orderId: first.orderId, created: false });
-    const changed = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
+    const changed = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
     expect(changed.orderId).toBe(first.orderId);
-    expect(count(orders)).toBe(ordersBefore);
-    expect(count(users)).toBe(usersBefore);
+    expect(await count(orders)).toBe(ordersBefore);
+    expect(await count(users)).toBe(usersBefore);
     expect((await getDb().select().from(orders).where(eq(orders.id, first.orderId)).limit(1))[0]).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
     expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId))).toHaveLength(1);
   });
 
   it("rewrites the unpaid order when the cart changes before payment, but not once a payment was started", async () => {
     const { cartId } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    setLineQuantity(cartId, readCart(cartId).lines[0].id, 2);
-    expect(readCart(cartId).checkout?.current).toBe(false);
-    const rewritten = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    await setLineQuantity(cartId, (await readCart(cartId)).lines[0].id, 2);
+    expect((await readCart(cartId)).checkout?.current).toBe(false);
+    const rewritten = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(rewritten).toEqual({ orderId, created: false });
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
 
     await getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId));
     addToCart(cartId, { productId: 1, packId: 3 });
-    const fresh = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const fresh = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(fresh.created).toBe(true);
     expect(fresh.orderId).not.toBe(orderId);
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
@@ -148,42 +148,42 @@ describe("checkout: the delivery form creates the order", () => {
 
   it("writes nothing when the order cannot be made (one transaction)", async () => {
     const { cartId } = await cartWith(2);
-    const before = { users: count(users), orders: count(orders), items: count(orderItems) };
+    const before = { users: await count(users), orders: await count(orders), items: await count(orderItems) };
     await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
-      expect(() => submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).toThrow(OrderError);
+      await expect(submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).rejects.toThrow(OrderError);
     } finally {
       await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
-    expect({ users: count(users), orders: count(orders), items: count(orderItems) }).toEqual(before);
-    expect(() => submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).toThrow(/vide/);
+    expect({ users: await count(users), orders: await count(orders), items: await count(orderItems) }).toEqual(before);
+    await expect(submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).rejects.toThrow(/vide/);
   });
 
   it("reuses the customer found by email and never modifies an administrator's account", async () => {
     const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const { cartId } = await cartWith(1);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.userId).toBe(admin.id);
     expect((await getDb().select().from(users).where(eq(users.id, admin.id)).limit(1))[0]).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
   });
 
   it("empties the cart once its order is paid (a reload shows an empty cart)", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    expect(completeCheckout(cartId, orderId)).toEqual({ paid: false });
-    expect(readCart(cartId).lines).toHaveLength(1);
-    markPaid(orderId);
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(await completeCheckout(cartId, orderId)).toEqual({ paid: false });
+    expect((await readCart(cartId)).lines).toHaveLength(1);
+    await markPaid(orderId);
     // The header badge already reads the paid cart as empty.
-    expect(getCartLineCount(cartId)).toBe(0);
+    expect(await getCartLineCount(cartId)).toBe(0);
     const data = await (await cartLoader(routeArgs(getRequest("/panier", { Cookie: cookie })))).json();
     expect(data.cart).toMatchObject({ lines: [], checkout: null });
 
     const other = await cartWith(3);
-    const second = submitDelivery(other.cartId, deliverySchema.parse(delivery));
-    markPaid(second.orderId);
-    clearCartAfterPayment(second.orderId);
+    const second = await submitDelivery(other.cartId, deliverySchema.parse(delivery));
+    await markPaid(second.orderId);
+    await clearCartAfterPayment(second.orderId);
     expect((await getDb().select().from(carts).where(eq(carts.id, other.cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
-    expect(readCart(other.cartId).lines).toEqual([]);
+    expect((await readCart(other.cartId)).lines).toEqual([]);
   });
 });
 
@@ -204,26 +204,26 @@ describe("/panier delivery and complete intents", () => {
     const noJs = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
     expect(noJs.status).toBe(302);
     expect(noJs.headers.get("Location")).toBe("/panier?etape=paiement");
-    expect(readCart(cartId).checkout?.orderId).toBe(body.orderId);
+    expect((await readCart(cartId)).checkout?.orderId).toBe(body.orderId);
     const page = await (await cartLoader(routeArgs(getRequest("/panier?etape=paiement", { Cookie: cookie })))).json();
     expect(page.step).toBe("paiement");
   });
 
   it("creates nothing when the honeypot is filled", async () => {
     const { cookie } = await cartWith(2);
-    const before = count(orders);
+    const before = await count(orders);
     await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, website: "http://spam" }, { headers: { Cookie: cookie } })));
-    expect(count(orders)).toBe(before);
+    expect(await count(orders)).toBe(before);
   });
 
   it("'complete' empties the cart only when the server has the order paid, then shows the confirmation", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
     const early = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
     expect(early.headers.get("Location")).toBe(`/order-confirmation/${orderId}`);
-    expect(readCart(cartId).lines).toHaveLength(1);
+    expect((await readCart(cartId)).lines).toHaveLength(1);
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.paymentStatus).toBe("unpaid");
-    markPaid(orderId);
+    await markPaid(orderId);
     await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
     expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
     const noId = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })));

@@ -39,9 +39,9 @@ function productValues(name: string, packs: Record<string, unknown>[] = []) {
   return { fields: { ...rest, priceCents: price, originalPriceCents: originalPrice }, packs: packInputs };
 }
 
-function newProduct(name: string, packs: Record<string, unknown>[] = [], saleWithoutPack: "unit" | "not_sold" = "unit") {
+async function newProduct(name: string, packs: Record<string, unknown>[] = [], saleWithoutPack: "unit" | "not_sold" = "unit") {
   const { fields, packs: inputs } = productValues(name, packs);
-  return createProduct({ ...fields, saleWithoutPack }, inputs);
+  return await createProduct({ ...fields, saleWithoutPack }, inputs);
 }
 
 async function loadProductPage(id: number) {
@@ -104,7 +104,7 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
 
 describe("the packs, read from the database", () => {
   it("seeds the spec's three packs for product 1, with a labelled demo history that makes their crossed-out prices lawful", async () => {
-    const packs = listPacks(1);
+    const packs = await listPacks(1);
     expect(packs.map((p) => [p.id, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular])).toEqual(
       SPEC_PACKS.map((p, i) => [i + 1, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular]),
     );
@@ -125,7 +125,7 @@ describe("the packs, read from the database", () => {
 
     // Sold as a single item: no pack to name, the product's price.
     const cartId = crypto.randomUUID();
-    expect(readCart(addToCart(cartId, { productId: single.id }).id).lines[0]).toMatchObject({
+    expect((await readCart(addToCart(cartId, { productId: single.id }).id)).lines[0]).toMatchObject({
       packId: null,
       unitPriceCents: 2990,
       variantName: null,
@@ -135,28 +135,26 @@ describe("the packs, read from the database", () => {
     const withdrawn = newProduct("Crème de nuit", [], "not_sold");
     expect(productOffer(withdrawn)).toEqual({ packs: [], unitPriceCents: null, sold: false });
     expect(() => addToCart(crypto.randomUUID(), { productId: withdrawn.id })).toThrow("n'est pas en vente");
-    expect(() =>
-      createOrderFromApi({
+    await expect(createOrderFromApi({
         customerEmail: "a@example.fr",
         customerName: "A B",
         shippingAddress: "1 rue A",
         shippingPostalCode: "75001",
         shippingCity: "Paris",
         items: [{ productId: withdrawn.id, quantity: 1 }],
-      } as never),
-    ).toThrow(OrderError);
+      } as never)).rejects.toThrow(OrderError);
   });
 
-  it("sells a product's own packs only, and a deactivated pack no more", () => {
+  it("sells a product's own packs only, and a deactivated pack no more", async () => {
     const product = newProduct("Sérum duo", [
       { name: "Duo", masks: 2, price: "19,90", position: 2 },
       { name: "Solo", masks: 1, price: "10,90", position: 1 },
     ]);
     expect(shopPacks(product.id).map((p) => p.name)).toEqual(["Solo", "Duo"]);
     expect(() => addToCart(crypto.randomUUID(), { productId: product.id, packId: 1 })).toThrow(/Pack inconnu/);
-    const [solo, duo] = listPacks(product.id);
+    const [solo, duo] = await listPacks(product.id);
     const { fields } = productValues("Sérum duo");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: solo.id,
         name: "Solo",
@@ -173,14 +171,12 @@ describe("the packs, read from the database", () => {
     expect(shopPacks(product.id).map((p) => p.id)).toEqual([duo.id]);
     expect(() => addToCart(crypto.randomUUID(), { productId: product.id, packId: solo.id })).toThrow(/Pack inconnu/);
     // Another product's pack cannot be edited through this product.
-    expect(() =>
-      updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...listPacks(1)[0], id: 1, price: 1, referencePrice: null }]),
-    ).toThrow("n'appartient pas à ce produit");
+    await expect(updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...listPacks(1)[0], id: 1, price: 1, referencePrice: null }])).rejects.toThrow("n'appartient pas à ce produit");
   });
 
-  it("gives the API the packs on sale, with a crossed-out price only when lawful", () => {
+  it("gives the API the packs on sale, with a crossed-out price only when lawful", async () => {
     const product = newProduct("Sérum API", [{ name: "Trio", masks: 3, price: "24,90", referencePrice: "29,90" }]);
-    const api = productToApi(getProduct(product.id)!);
+    const api = productToApi((await getProduct(product.id))!);
     expect(api.packs).toEqual([
       {
         id: expect.any(Number),
@@ -193,7 +189,7 @@ describe("the packs, read from the database", () => {
         trial: false,
       },
     ]);
-    expect(productToApi(getProduct(1)!).packs.map((p) => [p.price, p.originalPrice])).toEqual([
+    expect(productToApi((await getProduct(1))!).packs.map((p) => [p.price, p.originalPrice])).toEqual([
       ["0.99", "15.99"],
       ["25.90", "31.80"],
       ["32.90", "47.70"],
@@ -225,8 +221,8 @@ describe("the product page's JSON-LD", () => {
 describe("a price change", () => {
   it("is recorded in the price history, and changes no order already made", async () => {
     const product = newProduct("Sérum historique", [{ name: "Coffret", masks: 4, price: "30,00" }]);
-    const [pack] = listPacks(product.id);
-    const order = createOrderFromApi({
+    const [pack] = await listPacks(product.id);
+    const order = await createOrderFromApi({
       customerEmail: "camille.historique@example.fr",
       customerName: "Camille Martin",
       shippingAddress: "8 rue des Fleurs",
@@ -237,7 +233,7 @@ describe("a price change", () => {
     expect(order.total).toBe("60.00");
 
     const { fields } = productValues("Sérum historique");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: pack.id,
         name: "Coffret découverte",
@@ -269,14 +265,14 @@ describe("a price change", () => {
 
   it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", async () => {
     const product = newProduct("Sérum panier", [{ name: "Flacon", masks: 1, price: "20,00" }]);
-    const [pack] = listPacks(product.id);
+    const [pack] = await listPacks(product.id);
     const cartId = crypto.randomUUID();
     addToCart(cartId, { productId: product.id, packId: pack.id });
-    const { orderId } = submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" });
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2000, current: true });
+    const { orderId } = await submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" });
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 2000, current: true });
 
     const { fields } = productValues("Sérum panier");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: pack.id,
         name: "Flacon",
@@ -290,13 +286,13 @@ describe("a price change", () => {
         active: true,
       },
     ]);
-    const cart = readCart(cartId);
+    const cart = await readCart(cartId);
     expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1700, lineTotalCents: 1700 });
     expect(cart.checkout).toMatchObject({ amountCents: 2000, current: false });
 
     // The delivery form again: the same order, at the new price.
-    expect(submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" }).orderId).toBe(orderId);
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
+    expect((await submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" })).orderId).toBe(orderId);
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
     expect((await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).limit(1))[0]).toMatchObject({
       unitPriceCents: 1700,
     });

@@ -54,25 +54,25 @@ describe("createRateLimiter (sliding-window counter in the database)", () => {
     expect(limiter.isLimited("x", T0 + WINDOW + SECOND)).toBe(true);
   });
 
-  it("keeps two rows per key at most: a write deletes the key's rows that no longer count", () => {
+  it("keeps two rows per key at most: a write deletes the key's rows that no longer count", async () => {
     const limiter = createRateLimiter({ name: "test-c", windowMs: WINDOW, max: 100 });
     for (let w = 0; w < 5; w++) {
       limiter.hit("x", T0 + w * WINDOW);
       limiter.hit("x", T0 + w * WINDOW + MINUTE);
     }
-    expect(rows().map((r) => [r.key, r.windowStart, r.count])).toEqual([
+    expect((await rows()).map((r) => [r.key, r.windowStart, r.count])).toEqual([
       ["test-c:x", T0 + 3 * WINDOW, 2],
       ["test-c:x", T0 + 4 * WINDOW, 2],
     ]);
   });
 
-  it("the sweep deletes every expired row, whatever its key", () => {
+  it("the sweep deletes every expired row, whatever its key", async () => {
     const limiter = createRateLimiter({ name: "test-d", windowMs: WINDOW, max: 100 });
     for (let i = 0; i < 5; i++) limiter.hit(`address-${i}`, T0);
     limiter.hit("recent", T0 + 2 * WINDOW);
-    expect(rows()).toHaveLength(6);
+    expect(await rows()).toHaveLength(6);
     expect(sweepRateLimits(T0 + 2 * WINDOW)).toBe(5);
-    expect(rows().map((r) => r.key)).toEqual(["test-d:recent"]);
+    expect((await rows()).map((r) => r.key)).toEqual(["test-d:recent"]);
   });
 
   it("reset forgets one key, clear forgets the limiter's keys and no other limiter's", () => {
@@ -89,10 +89,10 @@ describe("createRateLimiter (sliding-window counter in the database)", () => {
     expect(b.isLimited("x", T0)).toBe(true);
   });
 
-  it("counts every hit in one row per window (one upsert each)", () => {
+  it("counts every hit in one row per window (one upsert each)", async () => {
     const limiter = createRateLimiter({ name: "test-f", windowMs: WINDOW, max: 1000 });
     for (let i = 0; i < 250; i++) limiter.hit("x", T0 + i);
-    expect(rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
+    expect(await rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
   });
 
   it("refuses a name that could overlap another limiter's keys", () => {

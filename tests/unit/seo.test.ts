@@ -35,7 +35,7 @@ function findKeysDeep(value: unknown, keys: string[], found: string[] = []): str
   return found;
 }
 
-function productProblems(data: Record<string, unknown> | null): string[] {
+async function productProblems(data: Record<string, unknown> | null): Promise<string[]> {
   if (!data) return ["no Product"];
   const problems: string[] = [];
   if (data["@context"] !== "https://schema.org") problems.push("@context");
@@ -49,7 +49,7 @@ function productProblems(data: Record<string, unknown> | null): string[] {
   )
     problems.push("image");
   if (typeof data.sku !== "string" || !data.sku) problems.push("sku");
-  if ((data.brand as { name?: unknown } | undefined)?.name !== getSettings().siteName) problems.push("brand");
+  if ((data.brand as { name?: unknown } | undefined)?.name !== (await getSettings()).siteName) problems.push("brand");
   const offers = data.offers as Record<string, unknown>[] | undefined;
   if (!Array.isArray(offers) || offers.length === 0) problems.push("offers");
   (offers ?? []).forEach((offer, i) => {
@@ -76,13 +76,13 @@ async function productPageJsonLd(id: number) {
 }
 
 let skuCount = 0;
-function newProduct(fields: {
+async function newProduct(fields: {
   stock?: number;
   saleWithoutPack?: "unit" | "not_sold";
   packs?: { name: string; price: number; active?: boolean }[];
 }) {
   skuCount += 1;
-  return createProduct(
+  return (await createProduct(
     {
       name: `Sérum test ${skuCount}`,
       sku: `SEO-TEST-${skuCount}`,
@@ -105,7 +105,7 @@ function newProduct(fields: {
       position,
       active: p.active ?? true,
     })),
-  )!;
+  ))!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ describe("the product page's Product data", () => {
       priceCurrency: "EUR",
       availability: "https://schema.org/InStock",
       url: `${publicUrl()}/product/1`,
-      seller: { "@type": "Organization", name: getSettings().legalName || getSettings().siteName },
+      seller: { "@type": "Organization", name: (await getSettings()).legalName || (await getSettings()).siteName },
       shippingDetails: { shippingRate: { value: "0.00", currency: "EUR" }, shippingDestination: { addressCountry: "FR" } },
       hasMerchantReturnPolicy: { merchantReturnDays: 14, applicableCountry: "FR" },
     });
@@ -288,8 +288,8 @@ describe("the product page's Product data", () => {
 });
 
 describe("the landing page's Organization data", () => {
-  it("names the shop from the site settings, with its logo, email, international phone and postal address", () => {
-    const settings = getSettings();
+  it("names the shop from the site settings, with its logo, email, international phone and postal address", async () => {
+    const settings = await getSettings();
     const data = organizationJsonLd(settings, publicUrl());
     expect(data).toEqual({
       "@context": "https://schema.org",

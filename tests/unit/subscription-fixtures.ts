@@ -18,7 +18,7 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
 
   /** A subscription whose first invoice is paid, its webhooks delivered: its record is active. */
   async function subscribed() {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
     const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
     const paid = await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));

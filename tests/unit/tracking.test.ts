@@ -33,8 +33,8 @@ const ORDER_BODY = {
   items: [{ productId: 1, quantity: 1, packId: 3 }],
 };
 
-function newOrder() {
-  return createOrderFromApi(ORDER_BODY);
+async function newOrder() {
+  return await createOrderFromApi(ORDER_BODY);
 }
 
 describe("order number parsing", () => {
@@ -116,9 +116,9 @@ describe("/track-order loader", () => {
     const api = await (await getOrder(routeArgs(getRequest(`/api/orders/${order.id}`), { id: String(order.id) }))).json();
     expect(api.progressLabel).toBe("Paiement non reçu : cette commande n'est pas encore payée.");
 
-    markOrderPaid(order.id, { paymentIntentId: `pi_${order.id}` });
+    await markOrderPaid(order.id, { paymentIntentId: `pi_${order.id}` });
     expect((await track(`?id=${order.id}`)).body.order).toMatchObject({ progressLabel: "Commande reçue", trackingUrl: null });
-    updateAdminOrder(order.id, { status: "shipped", trackingNumber: "XW 1234 5678", trackingCarrier: "mondial_relay" });
+    await updateAdminOrder(order.id, { status: "shipped", trackingNumber: "XW 1234 5678", trackingCarrier: "mondial_relay" });
     expect((await track(`?id=${order.id}`)).body.order).toMatchObject({
       progressLabel: "Expédiée",
       trackingNumber: "XW 1234 5678",
@@ -126,8 +126,8 @@ describe("/track-order loader", () => {
     });
     // Without a carrier chosen, the settings' default one (Colissimo in the demo data).
     const other = newOrder();
-    markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
-    updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
+    await markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
+    await updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
     expect((await track(`?id=${other.id}`)).body.order).toMatchObject({ trackingCarrier: "colissimo", trackingUrl: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A999" });
   });
 

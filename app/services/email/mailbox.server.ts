@@ -184,7 +184,7 @@ export async function resendEmailOrRefuse(id: number): Promise<EmailDetail> {
     }
     throw new ShopError(409, "email_not_failed", EMAIL_NOT_RESENDABLE);
   }
-  return getEmail(id)!;
+  return (await getEmail(id))!;
 }
 
 /** The shape of an email in the JSON API (the list: no content). */

@@ -35,8 +35,8 @@ import { renderRenewalReminder } from "./render-reminder.server";
  * the result is kept on the row, so a resend sends the same email.
  */
 
-function shopOf(): EmailShop {
-  const settings = getSettings();
+async function shopOf(): Promise<EmailShop> {
+  const settings = await getSettings();
   return {
     name: settings.siteName,
     email: settings.siteEmail,
@@ -94,8 +94,8 @@ async function emailOrder(order: Order): Promise<EmailOrder> {
  * The link to the private page of the order's subscription (null for a one-off order), valid
  * SUBSCRIPTION_LINK_DAYS from the email's creation.
  */
-function subscriptionUrlOf(order: Order, email: EmailToRender): string | null {
-  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId)?.id : undefined);
+async function subscriptionUrlOf(order: Order, email: EmailToRender): Promise<string | null> {
+  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? (await findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId))?.id : undefined);
   if (!id) return null;
   const createdAt = new Date(email.createdAt);
   return subscriptionPageUrl(id, Number.isNaN(createdAt.getTime()) ? new Date() : createdAt);
@@ -131,8 +131,8 @@ export function termsAttachment(shop: EmailShop, termsVersion: string | null): E
 }
 
 /** The order's invoice (issued with its payment, so before its confirmation is queued): its number and the customer's link. */
-function invoiceLinkOf(orderId: number): { number: string; url: string } | null {
-  const invoice = findInvoice(orderId, "invoice");
+async function invoiceLinkOf(orderId: number): Promise<{ number: string; url: string } | null> {
+  const invoice = await findInvoice(orderId, "invoice");
   return invoice ? { number: invoice.number, url: orderInvoiceUrl(orderId) } : null;
 }
 
@@ -149,17 +149,17 @@ function rendered(content: EmailContent, attachments: EmailAttachment[] = []): R
 }
 
 /** Subject, HTML and text parts, and attachments of an outbox email. Throws when its order or contact request is gone. */
-export function renderEmail(email: EmailToRender): RenderedEmail {
+export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> {
   const shop = shopOf();
   switch (email.kind) {
     case "order_confirmation": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
       const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
       const subscriptionUrl = row.isSubscription ? subscriptionUrlOf(row, email) : null;
       const content = orderConfirmationEmail({
         shop,
-        order: emailOrder(row),
+        order: await emailOrder(row),
         termsVersion: version,
         termsFileName: attachment.filename,
         firstRenewalAt,
@@ -169,7 +169,7 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       return rendered(content, [attachment]);
     }
     case "order_shipped": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "order_shipped");
       const trackingNumber = (payload.trackingNumber ?? row.trackingNumber)?.trim() || null;
       const number = trackingNumber === "null" ? null : trackingNumber;
@@ -177,7 +177,7 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       return rendered(
         orderShippedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           trackingNumber: number,
           carrier: carrier ? CARRIER_LABELS[carrier] : null,
           carrierUrl: carrierTrackingUrl(carrier, number),
@@ -185,14 +185,14 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       );
     }
     case "order_refunded": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "order_refunded");
       if (typeof payload.amountCents !== "number") throw new Error(`Email ${email.id} (${email.kind}) : le montant remboursé manque.`);
       const number = payload.creditNoteNumber ?? null;
       return rendered(
         orderRefundedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           amountCents: payload.amountCents,
           remainingPaidCents: payload.remainingPaidCents ?? 0,
           creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
@@ -200,25 +200,25 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       );
     }
     case "subscription_canceled": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
-      return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(subscriptionCanceledEmail({ shop, order: await emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: subscriptionUrlOf(row, email) }));
     }
     case "renewal_receipt": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_receipt");
       const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
-      return rendered(renewalReceiptEmail({ shop, order: emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(renewalReceiptEmail({ shop, order: await emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: subscriptionUrlOf(row, email) }));
     }
     case "renewal_payment_failed": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_payment_failed");
       if (!payload.invoiceId || !payload.payUrl) throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
       return rendered(
         renewalPaymentFailedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           invoiceId: payload.invoiceId,
           amountCents: payload.amountCents ?? row.totalCents,
           payUrl: payload.payUrl,
@@ -228,17 +228,17 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       );
     }
     case "contact_ack":
-      return rendered(contactAckEmail({ shop, contact: requireContact(email) }));
+      return rendered(contactAckEmail({ shop, contact: await requireContact(email) }));
     case "shop_new_order":
-      return rendered(shopNewOrderEmail({ shop, order: emailOrder(requireOrder(email)) }));
+      return rendered(shopNewOrderEmail({ shop, order: await emailOrder(await requireOrder(email)) }));
     case "shop_new_contact":
-      return rendered(shopNewContactEmail({ shop, contact: requireContact(email) }));
+      return rendered(shopNewContactEmail({ shop, contact: await requireContact(email) }));
     case "renewal_reminder":
-      return rendered(renderRenewalReminder(email, shop));
+      return rendered(await renderRenewalReminder(email, shop));
     case "withdrawal_ack": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
-      return rendered(withdrawalAckEmail({ shop, order: emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
+      return rendered(withdrawalAckEmail({ shop, order: await emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
     }
   }
 }

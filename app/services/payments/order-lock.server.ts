@@ -28,6 +28,6 @@ export async function withOrderLock<T>(orderId: number, run: () => Promise<T>): 
   try {
     return await run();
   } finally {
-    releaseLease(name, holder);
+    await releaseLease(name, holder);
   }
 }

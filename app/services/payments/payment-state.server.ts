@@ -53,15 +53,15 @@ export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx
 /** The order and its lines, or a thrown 404 `order_not_found`. */
 export async function loadOrder(orderId: number): Promise<OrderWithItems> {
   const db = getDb();
-  const order = findOrder(orderId, db);
+  const order = await findOrder(orderId, db);
   if (!order) throw orderNotFoundError();
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
   return { ...order, items };
 }
 
 /** The order's payment state, or null when there is no such order. */
-export function getOrderPaymentState(orderId: number) {
-  const order = findOrder(orderId);
+export async function getOrderPaymentState(orderId: number) {
+  const order = await findOrder(orderId);
   if (!order) return null;
   return {
     orderId: order.id,
@@ -104,10 +104,10 @@ export function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscr
 }
 
 /** Not paid (nor refunded), not empty, and its products in stock. */
-export function assertPayable(order: OrderWithItems) {
+export async function assertPayable(order: OrderWithItems) {
   if (paymentReceived(order.paymentStatus)) throw alreadyPaidError();
   if (order.items.length === 0 || order.totalCents <= 0) throw new ShopError(409, "order_empty", EMPTY_ORDER_MESSAGE);
-  assertInStock(order);
+  await assertInStock(order);
 }
 
 /** An order whose products are out of stock cannot be paid. */
@@ -146,7 +146,7 @@ export async function markOrderPaid(orderId: number, source: PaymentSource): Pro
 }
 
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
-export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): boolean {
+export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): Promise<boolean> {
   const now = new Date().toISOString();
   const changes: Partial<typeof orders.$inferInsert> = { paymentStatus: "paid", paidAt: now };
   if (source.subscriptionId) {
@@ -170,12 +170,12 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
     .set({ stockDecrementedAt: now })
     .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
     .run();
-  if (stamped.changes === 1) decrementStock(tx, orderId);
+  if (stamped.changes === 1) await decrementStock(tx, orderId);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
-    const order = findOrder(orderId, tx);
+    const order = await findOrder(orderId, tx);
     if (order?.stripeSubscriptionId) {
-      activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
+      await activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
     }
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
@@ -193,7 +193,7 @@ async function decrementStock(tx: DbOrTx, orderId: number) {
       .where(eq(products.id, item.productId))
       .returning({ stock: products.stock });
     // Sold out: the public pages say so from now on.
-    if (left?.stock === 0) bumpPageCacheVersion(tx);
+    if (left?.stock === 0) await bumpPageCacheVersion(tx);
   }
 }
 
@@ -209,9 +209,9 @@ export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt
 export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): Promise<number | null> {
   const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).limit(1);
   if (existing) return null;
-  const id = newOrderId(tx);
+  const id = await newOrderId(tx);
   // The renewals are made under the terms the subscription was taken out with.
-  const first = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId, tx);
+  const first = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId, tx);
   const name = splitFullName(record.shippingName ?? record.customerName);
   const inserted = tx
     .insert(orders)
@@ -257,7 +257,7 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
       productName: record.productName,
       variantName: record.variantName,
     });
-  decrementStock(tx, id);
+  await decrementStock(tx, id);
   issueInvoiceIn(tx, id);
   return id;
 }
@@ -293,16 +293,16 @@ export function refundedPaymentStatus(totalCents: number, refundedCents: number)
  * refund that failed gives its amount back). Returns the order's payment status.
  */
 export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<PaymentStatus | null> {
-  const order = findOrder(refund.orderId, tx);
+  const order = await findOrder(refund.orderId, tx);
   if (!order) return null;
   if (!paymentReceived(order.paymentStatus)) return order.paymentStatus;
-  const refundedCents = succeededRefundCents(tx, order.id);
+  const refundedCents = await succeededRefundCents(tx, order.id);
   const next = refundedPaymentStatus(order.totalCents, refundedCents);
   if (next !== order.paymentStatus) {
     await tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id));
   }
   if (refund.status === "succeeded") {
-    const creditNote = issueRefundCreditNoteIn(tx, refund);
+    const creditNote = await issueRefundCreditNoteIn(tx, refund);
     queueOrderRefundedEmail(tx, order.id, {
       refundId: refund.id,
       amountCents: refund.amountCents,
@@ -348,14 +348,14 @@ export function markSubscriptionCanceled(
   canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"],
   db: DbOrTx = getDb(),
 ) {
-  const record = (tx: DbOrTx) => {
+  const record = async (tx: DbOrTx) => {
     const updated = tx
       .update(orders)
       .set({ subscriptionCanceledAt: canceledAt })
       .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
       .run();
-    const order = findOrder(orderId, tx);
-    const record = order?.stripeSubscriptionId ? ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
+    const order = await findOrder(orderId, tx);
+    const record = order?.stripeSubscriptionId ? await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
     const ended = record ? recordSubscriptionCanceled(tx, record, canceledAt) : false;
     if (updated.changes === 1 || ended) {
       queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);

@@ -94,19 +94,19 @@ async function reservedCents(tx: DbOrTx, orderId: number): Promise<number> {
 }
 
 /** What can still be refunded: the total less the refunds that succeeded or are under way. */
-export function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">, db: DbOrTx = getDb()): number {
-  return Math.max(order.totalCents - reservedCents(db, order.id), 0);
+export async function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">, db: DbOrTx = getDb()): Promise<number> {
+  return Math.max(order.totalCents - await reservedCents(db, order.id), 0);
 }
 
 /** The order's refunds as the pages show them, with the number of each one's credit note. */
 export async function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "paymentStatus">) {
   const db = getDb();
-  const rows = listOrderRefunds(order.id, db);
+  const rows = await listOrderRefunds(order.id, db);
   const notes = await db
     .select({ refundId: invoices.refundId, number: invoices.number })
     .from(invoices)
     .where(eq(invoices.orderId, order.id));
-  const refundedCents = succeededRefundCents(db, order.id);
+  const refundedCents = await succeededRefundCents(db, order.id);
   return {
     refunds: rows.map((r) => ({
       id: r.id,
@@ -156,7 +156,7 @@ function assertRefundable(order: Order) {
 /** The reservation: the same key's refund (a replay), or a new pending row for the amount asked. */
 async function reserve(request: RefundRequest, reason: string): Promise<{ refund: Refund; replayed: boolean; paymentIntentId: string }> {
   return await getDb().transaction(async (tx) => {
-    const order = findOrder(request.orderId, tx);
+    const order = await findOrder(request.orderId, tx);
     if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
     const [previous] = await tx.select().from(refunds).where(eq(refunds.idempotencyKey, request.idempotencyKey)).limit(1);
     if (previous) {
@@ -236,7 +236,7 @@ async function recordStripeAnswer(refundId: number, stripeRefund: Pick<Stripe.Re
       })
       .where(eq(refunds.id, refundId))
       .returning();
-    settleRefundIn(tx, refund);
+    await settleRefundIn(tx, refund);
     return refund;
   });
 }
@@ -256,8 +256,8 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
   const idempotencyKey = request.idempotencyKey.trim();
   if (!idempotencyKey)
     throw new ShopError(422, "invalid_idempotency_key", "La demande de remboursement n'a pas de clé : rechargez la page.");
-  const { refund, replayed, paymentIntentId } = reserve({ ...request, idempotencyKey }, reason);
-  if (replayed) return { refund, order: findOrder(refund.orderId)!, replayed };
+  const { refund, replayed, paymentIntentId } = await reserve({ ...request, idempotencyKey }, reason);
+  if (replayed) return { refund, order: (await findOrder(refund.orderId))!, replayed };
 
   let created: Stripe.Refund;
   try {
@@ -278,8 +278,8 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
     throw refusal;
   }
-  const recorded = recordStripeAnswer(refund.id, created);
-  return { refund: recorded, order: findOrder(recorded.orderId)!, replayed: false };
+  const recorded = await recordStripeAnswer(refund.id, created);
+  return { refund: recorded, order: (await findOrder(recorded.orderId))!, replayed: false };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,16 +321,16 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
       })
       .where(eq(refunds.id, known.id))
       .returning();
-    settleRefundIn(tx, refund);
+    await settleRefundIn(tx, refund);
     return true;
   }
   const target =
     order ??
-    (() => {
+    (async () => {
       const orderId = parseIdOrNull(stripeRefund.metadata?.orderId);
-      const byMetadata = orderId === null ? undefined : findOrder(orderId, tx);
+      const byMetadata = orderId === null ? undefined : await findOrder(orderId, tx);
       const paymentIntentId = idOf(stripeRefund.payment_intent);
-      return byMetadata ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      return byMetadata ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
     })();
   if (!target || stripeRefund.amount <= 0) return false;
   const [inserted] = await tx
@@ -349,6 +349,6 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
     .onConflictDoNothing()
     .returning();
   if (!inserted) return false;
-  settleRefundIn(tx, inserted);
+  await settleRefundIn(tx, inserted);
   return true;
 }

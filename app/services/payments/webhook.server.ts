@@ -56,12 +56,12 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
   });
 }
 
-function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | undefined): Order | undefined {
+async function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | undefined): Promise<Order | undefined> {
   const orderId = parseIdOrNull(metadata?.orderId);
-  return orderId === null ? undefined : findOrder(orderId, tx);
+  return orderId === null ? undefined : await findOrder(orderId, tx);
 }
 
-function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
+async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutcome> {
   switch (event.type) {
     case "payment_intent.succeeded": {
       const pi = event.data.object;
@@ -82,7 +82,7 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       if (invoice.billing_reason === "subscription_cycle") return applyRenewalPaid(tx, invoice, subscriptionId);
       if (invoice.billing_reason !== "subscription_create") return "ignored";
       const order =
-        orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? findOrderBySubscription(subscriptionId, tx);
+        orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? await findOrderBySubscription(subscriptionId, tx);
       if (!order) return "ignored";
       if (!invoicePaysOrder(invoice, order, subscriptionId)) return "ignored";
       const paid = markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
@@ -99,7 +99,7 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       const sub = event.data.object;
       // Stripe gave up (after failed renewals, per the account's settings): the subscription has ended.
       if (sub.status === "canceled" || sub.status === "unpaid") return subscriptionEnded(tx, sub);
-      recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
+      await recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
       return "ignored";
     }
     case "customer.subscription.deleted":
@@ -108,11 +108,11 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       // A refund, in part or in full, made here or at Stripe (its dashboard): each of the charge's refunds is recorded once.
       const charge = event.data.object;
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
       if (!order) return "ignored";
       let changed = false;
       for (const refund of charge.refunds?.data ?? []) {
-        if (reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
+        if (await reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
       }
       return changed ? "order_refunded" : "ignored";
     }
@@ -120,7 +120,7 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
     case "refund.updated": {
       // A refund's status (a failed refund gives its amount back).
       const refund = event.data.object;
-      return reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
+      return await reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
     }
     default:
       return "ignored";
@@ -128,21 +128,21 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
 }
 
 /** The subscription ended at Stripe: deleted, or updated to canceled or unpaid. */
-function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): WebhookOutcome {
-  const order = findOrderBySubscription(sub.id, tx);
+async function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): Promise<WebhookOutcome> {
+  const order = await findOrderBySubscription(sub.id, tx);
   const endedAtSeconds = sub.canceled_at ?? sub.ended_at;
   const endedAt = endedAtSeconds ? new Date(endedAtSeconds * 1000).toISOString() : new Date().toISOString();
   if (!order) {
-    const record = findSubscriptionByStripeId(tx, sub.id);
+    const record = await findSubscriptionByStripeId(tx, sub.id);
     if (!record) return "ignored";
     recordSubscriptionCanceled(tx, record, endedAt);
     return "subscription_ended";
   }
   if (!paymentReceived(order.paymentStatus)) {
     // An unpaid subscription that ended: the order can start a new payment.
-    const record = findSubscriptionByStripeId(tx, sub.id);
+    const record = await findSubscriptionByStripeId(tx, sub.id);
     if (record) recordSubscriptionCanceled(tx, record, endedAt);
-    clearSubscription(order.id, tx);
+    await clearSubscription(order.id, tx);
   } else {
     // A paid subscription ended (cancelled online, by us at Stripe, or Stripe giving up after failed renewals).
     const by = sub.status === "unpaid" || sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";

@@ -17,8 +17,8 @@ import { cancelAtStripeNow } from "./stripe-cancel.server";
 
 const notFound = () => new ShopError(404, "subscription_not_found", "Abonnement introuvable");
 
-function loadCancellable(id: number): Subscription {
-  const record = findSubscription(getDb(), id);
+async function loadCancellable(id: number): Promise<Subscription> {
+  const record = await findSubscription(getDb(), id);
   if (!record) throw notFound();
   if (record.status === "canceled") {
     const when = record.canceledAt ? ` le ${formatDate(record.canceledAt)}` : "";
@@ -43,7 +43,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     if (!record.cancelAtPeriodEnd) {
       const stripe = await getStripe();
       const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
-      await getDb().transaction(async (tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+      await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
     }
     return { outcome: "cancel_scheduled", subscriptionId: id };
   }
@@ -65,6 +65,6 @@ export async function undoScheduledCancellation(id: number): Promise<{ outcome: 
   }
   const stripe = await getStripe();
   const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: false });
-  await getDb().transaction(async (tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+  await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
   return { outcome: "cancel_undone", subscriptionId: id };
 }

@@ -59,7 +59,7 @@ export async function cancelSubscription(
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
   assertNotLimited(cancelFailuresByAddress, address, "Trop de tentatives.");
 
-  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? findOrder(orderId) : undefined;
+  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? await findOrder(orderId) : undefined;
   if (!isCancellable(order, input.email)) {
     cancelFailuresByAddress.hit(address);
     throw notFound();
@@ -73,7 +73,7 @@ export async function cancelSubscription(
  * ended now at Stripe, the date recorded, one confirmation email. Idempotent.
  */
 export async function cancelSubscriptionRecord(record: Subscription): Promise<SubscriptionCancelResult> {
-  const order = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId);
+  const order = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId);
   if (!order) throw notFound();
   if (record.status === "canceled" && record.canceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: record.canceledAt };
@@ -90,7 +90,7 @@ async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: st
   const outcome: SubscriptionCancelResult["outcome"] = alreadyEnded ? "already_canceled" : "canceled";
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
   markSubscriptionCanceled(order.id, canceledAt, "customer");
-  return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
+  return { outcome, orderId: order.id, canceledAt: (await findOrder(order.id))?.subscriptionCanceledAt ?? canceledAt };
 }
 
 /** For tests. */

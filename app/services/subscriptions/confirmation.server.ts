@@ -45,8 +45,8 @@ export async function orderSubscriptionView(orderId: number, owner: boolean, now
     .limit(1);
   if (!order || !paymentReceived(order.paymentStatus)) return null;
   const record =
-    (order.subscriptionId !== null ? findSubscription(db, order.subscriptionId) : undefined) ??
-    (order.isSubscription && order.stripeSubscriptionId ? findSubscriptionByStripeId(db, order.stripeSubscriptionId) : undefined);
+    (order.subscriptionId !== null ? await findSubscription(db, order.subscriptionId) : undefined) ??
+    (order.isSubscription && order.stripeSubscriptionId ? await findSubscriptionByStripeId(db, order.stripeSubscriptionId) : undefined);
   if (!record) return null;
   const state = stateOf(record);
   const ongoing = state === "active" || state === "past_due" || state === "incomplete";

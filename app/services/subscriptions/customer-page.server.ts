@@ -23,10 +23,10 @@ export type SubscriptionPageAccess =
   | { ok: false; reason: "invalid" | "expired" };
 
 /** The link's subscription, or why not: a link to a subscription that does not exist is as invalid as a forged one. */
-export function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): SubscriptionPageAccess {
+export async function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): Promise<SubscriptionPageAccess> {
   const check = checkSubscriptionLink(params, now);
   if (!check.ok) return check;
-  const record = findSubscription(getDb(), check.id);
+  const record = await findSubscription(getDb(), check.id);
   return record ? { ok: true, record } : { ok: false, reason: "invalid" };
 }
 
@@ -86,7 +86,7 @@ async function subscriptionOrders(record: Subscription): Promise<SubscriptionPag
 }
 
 /** What the page shows. */
-export function subscriptionPageView(record: Subscription): SubscriptionPageView {
+export async function subscriptionPageView(record: Subscription): Promise<SubscriptionPageView> {
   const state = stateOf(record);
   const name = splitFullName(record.shippingName ?? record.customerName);
   const ongoing = state === "active" || state === "past_due" || state === "incomplete";
@@ -109,7 +109,7 @@ export function subscriptionPageView(record: Subscription): SubscriptionPageView
       country: record.shippingCountry ?? DELIVERY_COUNTRY,
       phone: formatFrenchPhone(record.shippingPhone),
     },
-    orders: subscriptionOrders(record),
+    orders: await subscriptionOrders(record),
     payPath:
       record.status === "past_due" && record.unpaidInvoiceId
         ? `/abonnement/payer?facture=${encodeURIComponent(record.unpaidInvoiceId)}&cle=${invoicePayKey(record.unpaidInvoiceId)}`

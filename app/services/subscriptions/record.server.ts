@@ -20,7 +20,7 @@ export async function findSubscription(db: DbOrTx, id: number): Promise<Subscrip
 
 /** The subscription's record, created from its first order when there is none yet; the order is linked to it. */
 export async function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubscriptionId: string }): Promise<Subscription> {
-  const existing = findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
+  const existing = await findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
   if (existing) {
     if (order.subscriptionId !== existing.id) await tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id));
     return existing;
@@ -72,7 +72,7 @@ export async function activateSubscription(
   order: Order & { stripeSubscriptionId: string },
   at: { paidAt: string; currentPeriodEnd?: string | null },
 ): Promise<Subscription> {
-  const record = ensureSubscriptionRecord(tx, order);
+  const record = await ensureSubscriptionRecord(tx, order);
   const periodEnd = at.currentPeriodEnd ?? new Date(new Date(at.paidAt).getTime() + 30 * DAY_MS).toISOString();
   return (await tx
     .update(subscriptions)

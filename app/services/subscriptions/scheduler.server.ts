@@ -46,12 +46,12 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
   let holding = false;
   let stopped = false;
 
-  function tick(now: Date = clock()): TickResult {
+  async function tick(now: Date = clock()): Promise<TickResult> {
     if (stopped) return { holding: false };
     // The lease runs on the real clock: it says which process is alive, not what is due.
     holding = acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
-    const queued = queueDueRenewalReminders(now);
+    const queued = await queueDueRenewalReminders(now);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -59,9 +59,9 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
 
   return {
     tick,
-    stop() {
+    async stop() {
       stopped = true;
-      if (holding) releaseLease(LEASE, holder);
+      if (holding) await releaseLease(LEASE, holder);
       holding = false;
     },
   };
