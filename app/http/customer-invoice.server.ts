@@ -28,7 +28,7 @@ export async function loadCustomerDocument(request: Request, idParam: string | u
     throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
   }
   const url = new URL(request.url);
-  const documents = getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
+  const documents = await getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
   const refunds = (await getOrderRefunds(order)).refunds.filter((r) => r.status === "succeeded");
   return json(
     {

@@ -40,7 +40,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
+  const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const invoice = await findInvoice(order.id, "invoice");
   const creditNote = await findInvoice(order.id, "credit_note");

@@ -38,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "complete" || id === null) return unknownAction(target);
   let found: boolean;
   try {
-    found = markOrderDelivered(id);
+    found = await markOrderDelivered(id);
   } catch (error) {
     // An unpaid order cannot be delivered: the refusal's French message.
     const refusal = actionError(error);

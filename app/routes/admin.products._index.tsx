@@ -32,8 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
-function saleSummary(product: Parameters<typeof productOffer>[0]): string {
-  const offer = productOffer(product);
+async function saleSummary(product: Parameters<typeof productOffer>[0]): Promise<string> {
+  const offer = await productOffer(product);
   if (offer.packs.length === 0) return offer.unitPriceCents !== null ? `${formatPrice(offer.unitPriceCents)} à l'unité` : "Non vendu";
   const prices = offer.packs.map((p) => p.priceCents);
   const count = `${offer.packs.length} pack${offer.packs.length > 1 ? "s" : ""}`;

@@ -33,9 +33,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const id = parseId(params.id, "Numéro de commande");
     const proof = await readOrderProof(request);
-    const order = lookupOrderByNumber(clientAddress(request, context), () => getApiOrder(id, proof));
+    const order = await lookupOrderByNumber(clientAddress(request, context), async () => await getApiOrder(id, proof));
     if (!order) return apiError(404, NOT_FOUND);
-    return apiJson(proof.admin ? { ...order, withdrawal: withdrawalToApi(id) } : order);
+    return apiJson(proof.admin ? { ...order, withdrawal: await withdrawalToApi(id) } : order);
   });
 }
 
@@ -60,8 +60,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         throw error;
       }
       if (parsed?.success) await updateAdminOrder(id, parsed.data);
-      const order = getAdminOrder(id);
-      return order ? apiJson(orderToApi(order)) : apiError(404, NOT_FOUND);
+      const order = await getAdminOrder(id);
+      return order ? apiJson(await orderToApi(order)) : apiError(404, NOT_FOUND);
     }
 
     if (!proof.token) {
@@ -80,6 +80,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (error instanceof OrderError) return apiError(error.status, error.message, error.apiIssues());
       throw error;
     }
-    return apiJson(getApiOrder(id, { token: proof.token }));
+    return apiJson(await getApiOrder(id, { token: proof.token }));
   });
 }

@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const input = submission.value;
-    throttlePublicWrite("contact-form", clientAddress(request, context), () => createContactRequest(input));
+    await throttlePublicWrite("contact-form", clientAddress(request, context), async () => await createContactRequest(input));
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {

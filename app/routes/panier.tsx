@@ -141,7 +141,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
         const delivery = submission.value;
         // Counted per client address (limits.server.ts); past the limit, a 429 with the message on the form.
-        const { orderId } = throttlePublicWrite("delivery-form", clientAddress(request, context), () => submitDelivery(cartId, delivery));
+        const { orderId } = await throttlePublicWrite("delivery-form", clientAddress(request, context), async () => await submitDelivery(cartId, delivery));
         // This browser now proves it owns the order (its name and street show on its pages).
         const remembered = await rememberOrder(request, orderId);
         if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });

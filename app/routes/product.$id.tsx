@@ -51,7 +51,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   };
   const imageIndex = parseImageIndex(new URL(request.url).searchParams.get("image"), images.length);
   const now = new Date();
-  const offer: ProductOffer = productOffer(found, now);
+  const offer: ProductOffer = await productOffer(found, now);
   // The countdown only where the trial offer is sold, and only until its end (the page is never
   // kept by a shared cache: it is rendered again at each visit).
   const endsAt = (await getSettings()).trialOfferEndsAt;

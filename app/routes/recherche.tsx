@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const product = await getProduct(PRODUCT_ID);
   const index = buildSearchIndex(
     product ? { id: product.id, name: product.name, description: product.description } : undefined,
-    shopPacks(PRODUCT_ID),
+    await shopPacks(PRODUCT_ID),
   );
   const results = search(query, index).map(({ kind, title, summary, href }) => ({ kind, title, summary, href }));
   return json({ query, results });

@@ -132,14 +132,14 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
 const usernameKey = (username: string) => username.trim().toLowerCase();
 
 /** Seconds before this address and username may try again; 0 when they may now. */
-function loginRetryAfterSeconds(address: string, username: string): number {
-  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
+async function loginRetryAfterSeconds(address: string, username: string): Promise<number> {
+  return Math.max(await loginFailuresByAddress.retryAfterSeconds(address), await loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
 }
 
 /** For tests. */
-export function resetLoginRateLimit() {
-  loginFailuresByAddress.clear();
-  loginDelayByUsername.clear();
+export async function resetLoginRateLimit() {
+  await loginFailuresByAddress.clear();
+  await loginDelayByUsername.clear();
 }
 
 const BUSY_RETRY_SECONDS = 5;
@@ -172,7 +172,7 @@ const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$$
  * the password is wrong or the user is not an administrator.
  */
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const retryAfterSeconds = loginRetryAfterSeconds(address, input.username);
+  const retryAfterSeconds = await loginRetryAfterSeconds(address, input.username);
   if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
   const [row] = await getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
@@ -187,12 +187,12 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
     throw error;
   }
   if (!row || !passwordOk || !row.isAdmin) {
-    loginFailuresByAddress.hit(address);
-    loginDelayByUsername.hit(usernameKey(input.username));
+    await loginFailuresByAddress.hit(address);
+    await loginDelayByUsername.hit(usernameKey(input.username));
     throw new AdminLoginError("invalid");
   }
   // A successful sign-in clears the username's failures (the address keeps its count).
-  loginDelayByUsername.reset(usernameKey(input.username));
+  await loginDelayByUsername.reset(usernameKey(input.username));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
 }
 

@@ -297,7 +297,7 @@ export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Pr
 
     const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
     if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
-      queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
+      await queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }
     return true;
   });
@@ -309,7 +309,7 @@ export async function markOrderDelivered(id: number): Promise<boolean> {
 }
 
 /** The shape of an order in the JSON API (prices as decimal strings). */
-export function orderToApi(order: AdminOrderSummary) {
+export async function orderToApi(order: AdminOrderSummary) {
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -335,7 +335,7 @@ export function orderToApi(order: AdminOrderSummary) {
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,
     renewalNumber: order.renewalNumber,
-    withdrawal: withdrawalToApi(order.id),
+    withdrawal: await withdrawalToApi(order.id),
   };
 }
 

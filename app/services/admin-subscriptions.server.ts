@@ -69,13 +69,13 @@ async function packLabel(row: Pick<Subscription, "packId" | "variantName" | "pro
   return row.variantName?.trim() || (row.packId ? (await findPackById(row.packId))?.name : undefined) || row.productName?.trim() || "Pack inconnu";
 }
 
-function toSummary(row: Subscription) {
+async function toSummary(row: Subscription) {
   return {
     id: row.id,
     customer: row.customerName?.trim() || UNKNOWN_CUSTOMER,
     email: row.customerEmail || null,
     packId: row.packId,
-    pack: packLabel(row),
+    pack: await packLabel(row),
     quantity: row.quantity,
     amountCents: row.amountCents,
     status: row.status,
@@ -183,7 +183,7 @@ export async function getAdminSubscription(id: number) {
     .map(({ event }) => event);
 
   return {
-    ...toSummary(row),
+    ...await toSummary(row),
     stripeSubscriptionId: row.stripeSubscriptionId,
     stripeCustomerId: row.stripeCustomerId,
     unpaidInvoiceId: row.unpaidInvoiceId,

@@ -196,7 +196,7 @@ async function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, 
       city: order.shippingCity ?? "",
       phone: formatFrenchPhone(order.shippingPhone),
     },
-    subscriptionRefusal: subscriptionRefusal(items),
+    subscriptionRefusal: await subscriptionRefusal(items),
   };
 }
 
@@ -293,7 +293,7 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
       .limit(1);
     if (!product) throw new CartError("product_not_found", "Produit introuvable");
     if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
-    const sale = sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
+    const sale = await sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
     if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
     await touchCart(tx, cartId);
     await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
@@ -328,8 +328,8 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
     if (quantity < 1) {
       await tx.delete(cartLines).where(where);
     } else {
-      const sale = sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
-      const refusal = "item" in sale ? quantityRefusal(sale.item, quantity) : UNAVAILABLE_LINE;
+      const sale = await sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
+      const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity) : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
       await tx.update(cartLines).set({ quantity }).where(where);
     }

@@ -100,7 +100,7 @@ export async function createProduct(fields: ProductFields, packs: PackInput[] = 
   try {
     return await getDb().transaction(async (tx) => {
       const [product] = await tx.insert(products).values(fields).returning();
-      saveProductPacks(tx, product.id, packs);
+      await saveProductPacks(tx, product.id, packs);
       await bumpPageCacheVersion(tx);
       return product;
     });
@@ -118,7 +118,7 @@ export async function updateProduct(id: number, fields: ProductFields, packs: Pa
         .set({ ...fields, updatedAt: new Date().toISOString() })
         .where(eq(products.id, id))
         .returning();
-      if (product) saveProductPacks(tx, id, packs);
+      if (product) await saveProductPacks(tx, id, packs);
       await bumpPageCacheVersion(tx);
       return product;
     });
@@ -152,7 +152,7 @@ export async function deleteProduct(id: number): Promise<DeleteProductResult> {
 }
 
 /** The public catalog shape of GET /api/products(/{id}): prices as decimal strings, and the packs on sale. */
-export function productToApi(product: typeof products.$inferSelect, now = new Date()) {
+export async function productToApi(product: typeof products.$inferSelect, now = new Date()) {
   return {
     id: product.id,
     name: product.name,
@@ -163,7 +163,7 @@ export function productToApi(product: typeof products.$inferSelect, now = new Da
     category: product.category,
     stock: product.stock,
     saleWithoutPack: product.saleWithoutPack,
-    packs: shopPacks(product.id, now).map((p) => ({
+    packs: (await shopPacks(product.id, now)).map((p) => ({
       id: p.id,
       name: p.name,
       description: p.description,

@@ -482,7 +482,7 @@ export function exportFilename(id: number, at: Date): string {
 /** The customer's data as one JSON document, the export recorded in the audit log. 404 for an unknown customer. */
 export async function exportCustomerData(id: number, actor: AuditActor, at = new Date()): Promise<{ filename: string; data: CustomerExport }> {
   return await getDb().transaction(async (tx) => {
-    const account = customerOr404(tx, id);
+    const account = await customerOr404(tx, id);
     const data = await readCustomerData(tx, account);
     await audit(tx, actor, "customer.export", id);
     return { filename: exportFilename(id, at), data: toExport(data, at) };
@@ -528,7 +528,7 @@ async function eraseEmails(
  */
 export async function eraseCustomerData(id: number, actor: AuditActor): Promise<CustomerData> {
   return await getDb().transaction(async (tx) => {
-    const account = customerOr404(tx, id);
+    const account = await customerOr404(tx, id);
     const ids = await recordIds(tx, account);
     const refusal = erasureRefusal(account, {
       orders: await readOrders(tx, ids.orderIds),
@@ -599,7 +599,7 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
       })
       .where(and(eq(users.id, id), eq(users.isAdmin, false)));
     await audit(tx, actor, "customer.erase", id);
-    return await readCustomerData(tx, customerOr404(tx, id));
+    return await readCustomerData(tx, await customerOr404(tx, id));
   });
 }
 

@@ -89,9 +89,9 @@ export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "ite
       .limit(1);
     if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
     if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
-    const sale = sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
+    const sale = await sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
     if ("refusal" in sale) throw new OrderError(sale.refusal, sale.message, { field: `${path}.${index}` });
-    const refusal = quantityRefusal(sale.item, line.quantity);
+    const refusal = await quantityRefusal(sale.item, line.quantity);
     if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
     return {
       productId: product.id,
@@ -173,13 +173,13 @@ function snapshotValues(c: OrderContact) {
   };
 }
 
-function orderValues(db: DbOrTx, draft: OrderDraft) {
+async function orderValues(db: DbOrTx, draft: OrderDraft) {
   const subtotalCents = subtotalOf(draft.lines);
   return {
     subtotalCents,
     shippingCents: SHIPPING_CENTS,
     totalCents: subtotalCents + SHIPPING_CENTS,
-    userId: customerIdFor(db, draft),
+    userId: await customerIdFor(db, draft),
     ...snapshotValues(draft.contact),
   };
 }
@@ -190,14 +190,14 @@ async function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
 }
 
 /** Refuses the trial pack for an email that already bought it. */
-function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId: number | null }[], orderId?: number, field = "customerEmail") {
-  const refusal = trialRefusal(db, { email, lines, orderId });
+async function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId: number | null }[], orderId?: number, field = "customerEmail") {
+  const refusal = await trialRefusal(db, { email, lines, orderId });
   if (refusal) throw new OrderError("trial_used", refusal, { field });
 }
 
 /** Links or creates the customer, creates the order and its items. Call inside a transaction. */
 export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number> {
-  assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
+  await assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
   const id = await newOrderId(db);
   await db.insert(orders)
     .values({
@@ -210,7 +210,7 @@ export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number
       tokenHash: draft.tokenHash ?? null,
       // The terms of sale accepted with this order; rewriteUnpaidOrder keeps them.
       termsVersion: CURRENT_TERMS_VERSION,
-      ...orderValues(db, draft),
+      ...await orderValues(db, draft),
     });
   await insertItems(db, id, draft.lines);
   return id;
@@ -218,9 +218,9 @@ export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number
 
 /** Rewrites an unpaid order with new delivery details (and, if asked, new items). Call inside a transaction. */
 export async function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
-  assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
+  await assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
   await db.update(orders)
-    .set({ ...orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
+    .set({ ...await orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
     .where(eq(orders.id, orderId));
   if (options.replaceItems) {
     await db.delete(orderItems).where(eq(orderItems.orderId, orderId));
@@ -244,7 +244,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
   const id = await getDb().transaction(async (tx) => {
     const lines = priceOrderLines(tx, input.items);
     assertClientAmounts(input, lines);
-    assertTrialAvailable(tx, input.customerEmail ?? null, lines);
+    await assertTrialAvailable(tx, input.customerEmail ?? null, lines);
     return await insertOrder(tx, {
       contact: {
         email: input.customerEmail ?? null,
@@ -262,7 +262,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
       tokenHash: hash,
     });
   });
-  return { ...getApiOrder(id, { admin: true })!, token };
+  return { ...(await getApiOrder(id, { admin: true }))!, token };
 }
 
 /** The checkout fields of PUT /api/orders/{id}, for the order's owner (or an administrator). */
@@ -287,12 +287,12 @@ export async function updateOrderCheckout(orderId: number, update: OrderCheckout
     if (isPaid(order)) throw new OrderError("already_paid", "Cette commande a déjà été réglée : ses informations ne peuvent plus changer.");
     const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
     if (update.isSubscription === true) {
-      const refusal = subscriptionRefusal(lines);
+      const refusal = await subscriptionRefusal(lines);
       if (refusal) throw new OrderError("trial_one_off_only", refusal, { field: "isSubscription" });
     }
     const set: Partial<typeof orders.$inferInsert> = {};
     if (update.customerEmail !== undefined && update.customerEmail !== order.customerEmail) {
-      assertTrialAvailable(tx, update.customerEmail, lines, orderId);
+      await assertTrialAvailable(tx, update.customerEmail, lines, orderId);
       const name = splitFullName(update.customerName ?? order.customerName);
       set.customerEmail = update.customerEmail;
       set.userId = (await findOrCreateCustomer(tx, {
@@ -406,8 +406,8 @@ async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
     trackingCarrier: order.trackingCarrier,
     trackingUrl: carrierTrackingUrl(order.trackingCarrier, visibleTrackingNumber(order.trackingNumber)),
     progressLabel: orderProgressLabel(order),
-    ...documentLinks(order.id, owner),
-    hasTrialPack: subscriptionRefusal(items) !== null,
+    ...await documentLinks(order.id, owner),
+    hasTrialPack: await subscriptionRefusal(items) !== null,
     items: items.map((i) => ({
       id: i.id,
       productId: i.productId,
@@ -513,7 +513,7 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
   };
 }
 
-export function getApiOrder(id: number, proof: OrderProof = {}): ApiOrderView | null {
-  const order = getOrderSummary(id, proof);
+export async function getApiOrder(id: number, proof: OrderProof = {}): Promise<ApiOrderView | null> {
+  const order = await getOrderSummary(id, proof);
   return order ? toApiOrderView(order) : null;
 }

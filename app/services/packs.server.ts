@@ -84,8 +84,8 @@ export async function packsListText(productId: number, db: DbOrTx = getDb()): Pr
 }
 
 export const PACK_MESSAGES = {
-  unknown: (productId: number, db?: DbOrTx) => {
-    const list = packsListText(productId, db);
+  unknown: async (productId: number, db?: DbOrTx) => {
+    const list = await packsListText(productId, db);
     return list
       ? `Pack inconnu : indiquez le pack par packId, par son nom exact (variantName) ou par son prix exact (price). Packs de ce produit : ${list}.`
       : "Ce produit est vendu à l'unité, sans pack : n'indiquez ni packId ni variantName.";
@@ -146,11 +146,11 @@ export async function sellableItem(
   if (active.length === 0) {
     if (product.saleWithoutPack !== "unit") return { refusal: "not_sold", message: PACK_MESSAGES.notSold(product.name) };
     const namesAPack = ref.packId != null || Boolean(ref.variantName?.trim());
-    if (namesAPack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+    if (namesAPack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
     return { item: { pack: null, name: null, priceCents: product.priceCents, trial: false } };
   }
-  const pack = identifyPack(product.id, ref, db);
-  if (!pack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+  const pack = await identifyPack(product.id, ref, db);
+  if (!pack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
   return { item: { pack, name: pack.name, priceCents: pack.priceCents, trial: pack.trial } };
 }
 
@@ -160,10 +160,10 @@ export function maxQuantityOf(pack: Pick<Pack, "trial">): number {
 }
 
 /** Why this quantity of this pack cannot be ordered, or null when it can. */
-export function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number): string | null {
+export async function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number): Promise<string | null> {
   if (!Number.isInteger(quantity) || quantity < 1) return PACK_MESSAGES.oneLine();
   if (quantity <= maxQuantityOf(pack)) return null;
-  return pack.trial ? PACK_MESSAGES.trialQuantity(pack.name ?? undefined) : PACK_MESSAGES.quantity();
+  return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined) : PACK_MESSAGES.quantity();
 }
 
 /** The trial packs among these lines' packs. */
@@ -207,13 +207,13 @@ export async function trialRefusal(db: DbOrTx, input: { email: string | null | u
   if (!input.email) return null;
   const trial = (await trialPacksOf(input.lines, db))[0];
   if (!trial) return null;
-  return await hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed(trial.name) : null;
+  return await hasBoughtTrialPack(db, input.email, input.orderId) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
 export async function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): Promise<string | null> {
   const trial = (await trialPacksOf(lines, db))[0];
-  return trial ? PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
+  return trial ? await PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,8 +251,8 @@ export async function shopPacks(productId: number, now: Date = new Date(), db: D
 }
 
 /** What the product page sells for this product: its packs, or the single item, or nothing. */
-export function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): ProductOffer {
-  const list = shopPacks(product.id, now);
+export async function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): Promise<ProductOffer> {
+  const list = await shopPacks(product.id, now);
   if (list.length > 0) return { packs: list, unitPriceCents: null, sold: true };
   if (product.saleWithoutPack === "unit") return { packs: [], unitPriceCents: product.priceCents, sold: true };
   return { packs: [], unitPriceCents: null, sold: false };
@@ -277,8 +277,8 @@ export async function adminPacks(productId: number, now: Date = new Date(), db: 
 }
 
 /** The crossed-out price warnings of a product's packs on sale ("« name » : warning"), for the toast after saving. */
-export function crossedOutWarnings(productId: number, now: Date = new Date()): string[] {
-  return adminPacks(productId, now)
+export async function crossedOutWarnings(productId: number, now: Date = new Date()): Promise<string[]> {
+  return (await adminPacks(productId, now))
     .filter((p) => p.active && p.check.warning)
     .map((p) => `« ${p.name} » : ${p.check.warning}`);
 }

@@ -193,9 +193,9 @@ export function createRateLimiter({
       const start = Math.floor(now / windowMs) * windowMs;
       await store.increment(storeKey(key), start, now, start + 2 * windowMs);
     },
-    reset: (key) => store.delete(storeKey(key)),
+    reset: async (key) => await store.delete(storeKey(key)),
     retryAfterSeconds: async (key, now = Date.now()) => Math.ceil((await wait(key, now)) / 1000),
-    clear: () => store.deletePrefix(storeKey("")),
+    clear: async () => await store.deletePrefix(storeKey("")),
   };
 }
 

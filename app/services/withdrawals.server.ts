@@ -46,7 +46,7 @@ export async function requestWithdrawal(
   access: { address?: string; now?: Date } = {},
 ): Promise<{ outcome: WithdrawalOutcome }> {
   const address = access.address ?? "unknown";
-  assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
+  await assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
   const reason = input.reason?.trim() || null;
   const requestedAt = (access.now ?? new Date()).toISOString();
@@ -63,10 +63,10 @@ export async function requestWithdrawal(
       .onConflictDoNothing({ target: withdrawalRequests.orderId })
       .run();
     if (inserted.changes === 0) return "already_recorded";
-    queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
+    await queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
     return "recorded";
   });
-  if (outcome === "no_match") withdrawalFailuresByAddress.hit(address);
+  if (outcome === "no_match") await withdrawalFailuresByAddress.hit(address);
   return { outcome };
 }
 
@@ -150,6 +150,6 @@ export async function withdrawalToApi(orderId: number, now: Date = new Date()) {
 }
 
 /** For tests. */
-export function resetWithdrawalRateLimit() {
-  withdrawalFailuresByAddress.clear();
+export async function resetWithdrawalRateLimit() {
+  await withdrawalFailuresByAddress.clear();
 }

@@ -60,7 +60,7 @@ export async function cartCookieFor(cartId: string) {
 /** A new visitor's cart holding pack 2, with its Cookie header and line id. */
 export async function newCart() {
   const cartId = randomUUID();
-  addToCart(cartId, { productId: 1, packId: 2 });
+  await addToCart(cartId, { productId: 1, packId: 2 });
   return { cartId, cookie: await cartCookieFor(cartId), lineId: String((await readCart(cartId)).lines[0].id) };
 }
 
@@ -70,7 +70,7 @@ async function newOrderId() {
 
 /** A paid order: the fulfilment steps are refused before the payment. */
 async function newPaidOrderId() {
-  const id = newOrderId();
+  const id = await newOrderId();
   await markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
   return id;
 }
@@ -172,13 +172,13 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
 
   listOrders: async () => {
-    newOrderId();
+    await newOrderId();
     return admin({ query: "payment=unpaid" });
   },
   createOrder: async () => ({ body: SPEC_ORDER_BODY }),
-  getOrder: async () => ({ params: { id: String(newOrderId()) } }),
-  updateOrder: async () => admin({ params: { id: String(newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
-  listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
+  getOrder: async () => ({ params: { id: String(await newOrderId()) } }),
+  updateOrder: async () => admin({ params: { id: String(await newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
+  listOrderItems: async () => admin({ params: { id: String(await newOrderId()) } }),
 
   startPayment: async () => ({ body: { orderId: await createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
   confirmPayment: async () => ({ body: { orderId: await createTestOrder() } }),
@@ -213,14 +213,14 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   // Another session of the same administrator, opened elsewhere.
   revokeAdminSession: async () => admin({ params: { id: (await openAdminSession(await seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" })).id } }),
   listContactRequests: async () => {
-    newContactId();
+    await newContactId();
     return admin();
   },
-  getContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
-  setContactRequestStatus: async () => admin({ params: { id: String(newContactId()) }, body: { status: "en_cours" } }),
-  deleteContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
+  getContactRequest: async () => admin({ params: { id: String(await newContactId()) } }),
+  setContactRequestStatus: async () => admin({ params: { id: String(await newContactId()) }, body: { status: "en_cours" } }),
+  deleteContactRequest: async () => admin({ params: { id: String(await newContactId()) } }),
   listContactRequestsDemo: async () => {
-    newContactId();
+    await newContactId();
     return {};
   },
   listEmails: async () => {
@@ -235,9 +235,9 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
   cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
-  getCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
-  exportCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
-  eraseCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
+  getCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
+  exportCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
+  eraseCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   listOrderRefunds: async () => admin({ params: { id: String(await newRefundableOrderId()) } }),
   refundOrder: async () => admin({ params: { id: String(await newRefundableOrderId()) }, body: { amount: "10,00", reason: "Geste commercial" } }),
   listUsers: async () => admin(),

@@ -21,8 +21,8 @@ const SCRYPT_HEAVY_MS = 120_000;
 let ipCounter = 0;
 /** Each test signs in from its own address, so the per-address limit of one test does not leak into another. */
 let ip = "";
-beforeEach(() => {
-  resetLoginRateLimit();
+beforeEach(async () => {
+  await resetLoginRateLimit();
   ip = `198.51.100.${++ipCounter}`;
 });
 

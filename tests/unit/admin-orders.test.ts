@@ -44,16 +44,16 @@ describe("order list", () => {
       refunded: await insertOrder({ customerEmail: email, paymentStatus: "refunded" }),
     };
     const listed = async (filters: Parameters<typeof listAdminOrders>[0]) => (await listAdminOrders({ q: email, ...filters })).orders.map((o) => o.id).sort();
-    expect(listed({})).toEqual([ids.paid, ids.refunded].sort());
-    expect(listed({ view: "unpaid" })).toEqual([ids.unpaid, ids.failed].sort());
-    expect(listed({ view: "all" })).toHaveLength(4);
-    expect(listed({ payment: "unpaid" })).toEqual([ids.unpaid]);
+    expect(await listed({})).toEqual([ids.paid, ids.refunded].sort());
+    expect(await listed({ view: "unpaid" })).toEqual([ids.unpaid, ids.failed].sort());
+    expect(await listed({ view: "all" })).toHaveLength(4);
+    expect(await listed({ payment: "unpaid" })).toEqual([ids.unpaid]);
     expect(await countAwaitingPayment()).toBeGreaterThanOrEqual(2);
   });
 
   it("names an order without a customer 'Client inconnu'", async () => {
     const id = await insertOrder({ customerEmail: null, customerName: null, userId: null });
-    expect(getAdminOrder(id)?.customer).toBe("Client inconnu");
+    expect((await getAdminOrder(id))?.customer).toBe("Client inconnu");
   });
 
   it("the page loader reads the filters from the URL and the mark-complete action sets delivered, unless the order is unpaid", async () => {
@@ -151,7 +151,7 @@ describe("order detail", () => {
       const field = fields.status === "pending" ? "trackingNumber" : "status";
       expect(body.result.error?.[field]?.[0]).toMatch(/^Paiement non reçu : /);
     }
-    expect(getAdminOrder(id)).toMatchObject({ status: "pending", trackingNumber: null });
+    expect(await getAdminOrder(id)).toMatchObject({ status: "pending", trackingNumber: null });
     await expect(updateAdminOrder(id, { status: "processing" })).rejects.toThrow(/Paiement non reçu/);
     // A refunded order is not prepared either.
     const refunded = await insertOrder({ paymentStatus: "refunded" });
@@ -166,10 +166,10 @@ describe("order detail", () => {
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/orders/${id}`);
-    expect(getAdminOrder(id)).toMatchObject({ status: "shipped", trackingNumber: "6A123" });
+    expect(await getAdminOrder(id)).toMatchObject({ status: "shipped", trackingNumber: "6A123" });
     const cleared = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, { status: "Livrée", trackingNumber: "" }, { headers: { Cookie: cookie } }), { id: String(id) }));
     expect(cleared.status).toBe(302);
-    expect(getAdminOrder(id)).toMatchObject({ status: "delivered", trackingNumber: null });
+    expect(await getAdminOrder(id)).toMatchObject({ status: "delivered", trackingNumber: null });
   });
 
   it("refuses an unknown status with a French message", async () => {

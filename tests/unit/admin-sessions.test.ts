@@ -30,7 +30,7 @@ const CHROME_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML,
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
 let counter = 0;
-beforeEach(() => resetLoginRateLimit());
+beforeEach(async () => await resetLoginRateLimit());
 
 /** A fresh administrator of this test (so that changing their password or rights touches no other test). */
 async function newAdmin(password = "motdepasse-session-1") {
@@ -264,12 +264,12 @@ describe("expiry", () => {
       getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
     const seen = async () => (await sessionRows(user.id))[0].lastSeenAt;
     set(30_000);
-    const before = seen();
+    const before = await seen();
     expect(await apiStatus(cookie)).toBe(200);
-    expect(seen()).toBe(before);
+    expect(await seen()).toBe(before);
     set(90_000);
     expect(await apiStatus(cookie)).toBe(200);
-    expect(Date.now() - Date.parse(seen())).toBeLessThan(5_000);
+    expect(Date.now() - Date.parse(await seen())).toBeLessThan(5_000);
   });
 });
 

@@ -22,14 +22,14 @@ function newCartId() {
 /** A cart holding pack 2, with the Cookie header that identifies it. */
 async function cartWithPack2() {
   const cartId = newCartId();
-  addToCart(cartId, { productId: 1, packId: 2 });
+  await addToCart(cartId, { productId: 1, packId: 2 });
   return { cartId, cookie: await cookieFor(cartId), lineId: (await readCart(cartId)).lines[0].id };
 }
 
 describe("cart service", () => {
-  it("adds one line at quantity 1, named and priced from the pack", () => {
+  it("adds one line at quantity 1, named and priced from the pack", async () => {
     const cartId = newCartId();
-    const cart = addToCart(cartId, { productId: 1, packId: 2 });
+    const cart = await addToCart(cartId, { productId: 1, packId: 2 });
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ productId: 1, packId: 2, quantity: 1, variantName: "6 masques + 2 offerts", unitPriceCents: 2590, originalPriceCents: 3180 });
     expect(cart).toMatchObject({ count: 1, subtotalCents: 2590, shippingCents: 0, totalCents: 2590 });
@@ -37,9 +37,9 @@ describe("cart service", () => {
 
   it("replaces the cart's content when another pack is added (one product at a time)", async () => {
     const cartId = newCartId();
-    addToCart(cartId, { productId: 1, packId: 2 });
+    await addToCart(cartId, { productId: 1, packId: 2 });
     await setLineQuantity(cartId, (await readCart(cartId)).lines[0].id, 3);
-    const cart = addToCart(cartId, { productId: 1, packId: 3 });
+    const cart = await addToCart(cartId, { productId: 1, packId: 3 });
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ packId: 3, quantity: 1, variantName: "9 masques + 3 offerts", unitPriceCents: 3290 });
     expect(cart.totalCents).toBe(3290);
@@ -47,22 +47,22 @@ describe("cart service", () => {
 
   it("changes quantities and removes a line whose quantity goes below 1", async () => {
     const cartId = newCartId();
-    const lineId = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
+    const lineId = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0].id;
     expect(await setLineQuantity(cartId, lineId, 3)).toMatchObject({ count: 3, totalCents: 7770 });
     expect((await setLineQuantity(cartId, lineId, 0)).lines).toEqual([]);
-    const again = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
+    const again = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0].id;
     expect((await setLineQuantity(cartId, again, -4)).lines).toEqual([]);
   });
 
   it("takes at most 10 of a pack and exactly 1 of the trial pack (pack 1 × 4 would be 12 masks for 3,96€)", async () => {
     const cartId = newCartId();
-    const line = addToCart(cartId, { productId: 1, packId: 2 }).lines[0];
+    const line = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0];
     expect(line).toMatchObject({ maxQuantity: 10, quantityNote: null });
     expect(await setLineQuantity(cartId, line.id, 10)).toMatchObject({ count: 10, totalCents: 25900 });
     await expect(setLineQuantity(cartId, line.id, 11)).rejects.toThrow("La quantité d'un pack est limitée à 10 par commande.");
     expect((await readCart(cartId)).lines[0].quantity).toBe(10);
 
-    const trial = addToCart(cartId, { productId: 1, packId: 1 }).lines[0];
+    const trial = (await addToCart(cartId, { productId: 1, packId: 1 })).lines[0];
     expect(trial).toMatchObject({ quantity: 1, maxQuantity: 1, quantityNote: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." });
     await expect(setLineQuantity(cartId, trial.id, 4)).rejects.toThrow(/limité à 1 exemplaire/);
     expect(await readCart(cartId)).toMatchObject({ count: 1, totalCents: 99 });
@@ -71,8 +71,8 @@ describe("cart service", () => {
   it("never touches a line of another cart", async () => {
     const mine = newCartId();
     const theirs = newCartId();
-    const theirLine = addToCart(theirs, { productId: 1, packId: 2 }).lines[0].id;
-    addToCart(mine, { productId: 1, packId: 1 });
+    const theirLine = (await addToCart(theirs, { productId: 1, packId: 2 })).lines[0].id;
+    await addToCart(mine, { productId: 1, packId: 1 });
     await expect(setLineQuantity(mine, theirLine, 5)).rejects.toThrow(CartError);
     await expect(setLineQuantity(mine, theirLine, 0)).rejects.toThrow(CartError);
     expect((await readCart(theirs)).lines[0]).toMatchObject({ id: theirLine, quantity: 1 });
@@ -83,23 +83,23 @@ describe("cart service", () => {
   it("refuses a product that is out of stock, and an unknown product", async () => {
     await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
-      expect(() => addToCart(newCartId(), { productId: 1, packId: 1 })).toThrow(/rupture/);
+      await expect(addToCart(newCartId(), { productId: 1, packId: 1 })).rejects.toThrow(/rupture/);
     } finally {
       await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
-    expect(() => addToCart(newCartId(), { productId: 999, packId: 1 })).toThrow(CartError);
+    await expect(addToCart(newCartId(), { productId: 999, packId: 1 })).rejects.toThrow(CartError);
   });
 
-  it("reads a pack from packId, or from its exact name for API clients, and ignores prices", () => {
+  it("reads a pack from packId, or from its exact name for API clients, and ignores prices", async () => {
     expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3, variantName: undefined });
     const byName = cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" });
-    expect(addToCart(newCartId(), byName).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
+    expect((await addToCart(newCartId(), byName)).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
     // No pack named: refused by the cart service for a product sold in packs.
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).toThrow(/Pack inconnu/);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).rejects.toThrow(/Pack inconnu/);
     expect(cartAddSchema.safeParse({ productId: "1.5", packId: 1 }).success).toBe(false);
     // A pack that does not exist: refused by the cart service, the packs listed.
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).toThrow(CartError);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).rejects.toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).rejects.toThrow(CartError);
   });
 });
 

@@ -126,8 +126,8 @@ async function toastOf(response: Response) {
 }
 
 describe("what the shop holds about a customer", () => {
-  it("gathers the customer's orders (by account and by email, whatever its case), subscription, emails and contact requests, and nothing of another customer", () => {
-    const data = getCustomerData(a.id)!;
+  it("gathers the customer's orders (by account and by email, whatever its case), subscription, emails and contact requests, and nothing of another customer", async () => {
+    const data = (await getCustomerData(a.id))!;
     expect(data.customer).toMatchObject({
       id: a.id,
       email: a.email,
@@ -221,7 +221,7 @@ describe("the erasure is refused", () => {
     const c = await customerWithHistory();
     const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
     const before = snapshotDatabase();
-    await expect(eraseCustomerData(c.id, actor())).rejects.toThrow(
+    await expect(eraseCustomerData(c.id, await actor())).rejects.toThrow(
       `Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`,
     );
     const api = await apiEraseAction(
@@ -246,26 +246,26 @@ describe("the erasure is refused", () => {
       description: expect.stringContaining(`la commande n° ${open}`),
     });
     expect(snapshotDatabase()).toBe(before);
-    expect(getCustomerData(c.id)!.erasure).toMatchObject({
+    expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
 
     // Shipped: the erasure goes through.
     await getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open));
-    expect((await eraseCustomerData(c.id, actor())).customer.erased).toBe(true);
+    expect((await eraseCustomerData(c.id, await actor())).customer.erased).toBe(true);
   });
 
   it("while a partially refunded order is not shipped, but not for a fully refunded one", async () => {
     const c = await customerWithHistory();
     const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
     await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
-    expect(getCustomerData(c.id)!.erasure).toMatchObject({
+    expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
     await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open));
-    expect((await eraseCustomerData(c.id, actor())).customer.erased).toBe(true);
+    expect((await eraseCustomerData(c.id, await actor())).customer.erased).toBe(true);
   });
 
   it("while a subscription is active: cancel it first", async () => {
@@ -424,7 +424,7 @@ describe("the erasure", () => {
     // The same rows, only their time of update moves.
     const withoutUpdateTimes = async () =>
       JSON.stringify(await rowsOf(a), (key, value: unknown) => (key === "updatedAt" ? undefined : value));
-    const before = withoutUpdateTimes();
+    const before = await withoutUpdateTimes();
     const response = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${a.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(a.id) }),
     );
@@ -432,7 +432,7 @@ describe("the erasure", () => {
     const body = await response.json();
     expect(body.customer).toMatchObject({ id: a.id, erased: true, email: erasedEmail(a.id), firstName: null });
     expect(body.orders).toHaveLength(2);
-    expect(withoutUpdateTimes()).toBe(before);
+    expect(await withoutUpdateTimes()).toBe(before);
   });
 });
 
@@ -463,10 +463,10 @@ describe("the admin API's errors", () => {
       routeArgs(jsonRequest(`/api/admin/customers/${b.id}/erase`, "POST"), { id: String(b.id) }),
     );
     expect(anonymous.status).toBe(401);
-    expect(getCustomerData(b.id)!.customer.erased).toBe(false);
+    expect((await getCustomerData(b.id))!.customer.erased).toBe(false);
   });
 
   it("the service refuses an unknown customer with a 404", async () => {
-    await expect(exportCustomerData(999999, actor())).rejects.toThrow("Client introuvable");
+    await expect(exportCustomerData(999999, await actor())).rejects.toThrow("Client introuvable");
   });
 });

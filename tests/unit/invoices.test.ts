@@ -56,7 +56,7 @@ describe("invoice numbering", () => {
   });
 
   it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", async () => {
-    const id = unpaidOrder(3290);
+    const id = await unpaidOrder(3290);
     expect(await findInvoice(id, "invoice")).toBeUndefined();
     expect(await markOrderPaid(id, { paymentIntentId: `pi_${id}` })).toBe(true);
     const invoice = (await findInvoice(id, "invoice"))!;
@@ -77,12 +77,12 @@ describe("invoice numbering", () => {
   });
 
   it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", async () => {
-    const [a, b, c] = [unpaidOrder(), unpaidOrder(), unpaidOrder()];
+    const [a, b, c] = [await unpaidOrder(), await unpaidOrder(), await unpaidOrder()];
     await markOrderPaid(a, { paymentIntentId: `pi_${a}` });
     // A payment whose transaction fails after the invoice was issued: nothing of it stays, its number neither.
     expect(async () =>
       await getDb().transaction(async (tx) => {
-        markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+        await markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
         throw new Error("the transaction fails");
       }),
     ).toThrow("the transaction fails");
@@ -95,29 +95,29 @@ describe("invoice numbering", () => {
   });
 
   it("two payments in one transaction get two numbers in a row, never the same one", async () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
     await getDb().transaction(async (tx) => {
-      markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
-      markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+      await markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
+      await markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
     });
     const [na, nb] = [(await findInvoice(a, "invoice"))!.number, (await findInvoice(b, "invoice"))!.number];
     expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
     // Issuing again for an invoiced order returns its invoice and uses no number.
     const year = (await findInvoice(b, "invoice"))!.year;
     const before = (await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last;
-    expect((await getDb().transaction(async (tx) => issueInvoiceIn(tx, b)))!.number).toBe(nb);
+    expect((await getDb().transaction(async (tx) => await issueInvoiceIn(tx, b)))!.number).toBe(nb);
     expect((await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
   });
 
   it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", async () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
     // Another process's connection to the same database file, in the middle of a payment.
     const other = openDatabase(process.env.DATABASE_URL!, { adminUsername: "admin", adminPassword: "motdepasse-test-1" });
     const here = globalThis.__shopDb!.sqlite;
     here.pragma("busy_timeout = 50");
     try {
       other.sqlite.exec("BEGIN IMMEDIATE");
-      expect(markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
+      expect(await markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
       // This process cannot issue a number meanwhile (the database is locked): nothing of its payment is written.
       await expect(markOrderPaid(b, { paymentIntentId: `pi_${b}` })).rejects.toThrow(/locked|busy/i);
       expect(await findInvoice(b, "invoice")).toBeUndefined();
@@ -133,18 +133,18 @@ describe("invoice numbering", () => {
   });
 
   it("starts a new sequence each year", async () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
     const first = await getDb().transaction(async (tx) => {
       await tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a));
-      return issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z"))!;
+      return (await issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z")))!;
     });
-    const second = await getDb().transaction(async (tx) => issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z"))!);
+    const second = await getDb().transaction(async (tx) => (await issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z")))!);
     expect(first.number).toBe("F2031-000001");
     expect(second.number).toBe("F2032-000001");
   });
 
   it("puts the shipping on its own line when it is charged", async () => {
-    const id = unpaidOrder(2590, 2, 590);
+    const id = await unpaidOrder(2590, 2, 590);
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const doc = (await findInvoice(id, "invoice"))!.document;
     expect(doc.lines.map((l) => [l.label, l.quantity, l.includingCents])).toEqual([
@@ -173,7 +173,7 @@ describe("credit notes", () => {
     }) as unknown as Stripe.Event;
 
   it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", async () => {
-    const id = unpaidOrder(2590);
+    const id = await unpaidOrder(2590);
     expect((await handleStripeEvent(refundedEvent(id, `evt_refund_unpaid_${id}`, [{ id: `re_unpaid_${id}`, amount: 2590 }]))).outcome).toBe("ignored");
     expect(await findInvoice(id, "credit_note")).toBeUndefined();
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
@@ -191,7 +191,7 @@ describe("credit notes", () => {
   });
 
   it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", async () => {
-    const id = unpaidOrder(2590);
+    const id = await unpaidOrder(2590);
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const invoice = (await findInvoice(id, "invoice"))!;
     expect((await handleStripeEvent(refundedEvent(id, `evt_partial_${id}`, [{ id: `re_part_${id}`, amount: 1000 }]))).outcome).toBe("order_refunded");
@@ -213,7 +213,7 @@ describe("credit notes", () => {
 
 describe("invoice pages", () => {
   it("the customer's page needs the order's key: 404 for a forged one, a clear message before the payment, the invoice after", async () => {
-    const id = unpaidOrder(2590);
+    const id = await unpaidOrder(2590);
     const page = (key: string) => customerInvoiceLoader(routeArgs(getRequest(`/facture/${id}?cle=${encodeURIComponent(key)}`), { id: String(id) }));
     const forged = await thrown(page("A".repeat(43)));
     expect(forged.status).toBe(404);
@@ -234,7 +234,7 @@ describe("invoice pages", () => {
 
   it("the admin's invoice page needs a session, and says when no invoice has been issued", async () => {
     const cookie = await adminCookie();
-    const id = unpaidOrder();
+    const id = await unpaidOrder();
     const load = () => adminInvoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`, { Cookie: cookie }), { id: String(id) }));
     expect(await (await load()).json()).toMatchObject({ orderId: id, invoice: null, paymentStatus: "unpaid" });
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
@@ -244,10 +244,10 @@ describe("invoice pages", () => {
   });
 
   it("the confirmation email links the customer's invoice with its number", async () => {
-    const id = unpaidOrder();
+    const id = await unpaidOrder();
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_confirmation")!;
-    const rendered = renderEmail(row);
+    const rendered = await renderEmail(row);
     const number = (await findInvoice(id, "invoice"))!.number;
     expect(rendered.text).toContain(`Votre facture n°${number} : ${orderInvoiceUrl(id)}`);
     expect(rendered.html).toContain(orderInvoiceUrl(id).replace(/&/g, "&amp;"));
@@ -270,12 +270,12 @@ describe("carriers (lib/carriers.ts)", () => {
   });
 
   it("the shipped email names the carrier and links its tracking page", async () => {
-    const id = unpaidOrder();
+    const id = await unpaidOrder();
     await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     await updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
     const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_shipped")!;
     expect(row.payload).toEqual({ trackingNumber: "0987 6543", trackingCarrier: "dpd" });
-    const rendered = renderEmail(row);
+    const rendered = await renderEmail(row);
     expect(rendered.text).toContain("Transporteur : DPD");
     expect(rendered.text).toContain("Suivre le colis sur le site de DPD : https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
     expect(rendered.html).toContain("https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");

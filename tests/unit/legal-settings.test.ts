@@ -205,7 +205,7 @@ function confirmationEmail(orderId: number): EmailToRender {
 
 async function paidOrder() {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId: 2 });
+  await addToCart(cartId, { productId: 1, packId: 2 });
   const delivery = {
     firstName: "Camille",
     lastName: "Martin",
@@ -253,7 +253,7 @@ describe("the legal texts read the settings", () => {
 
   it("changing the RCS, the host and the mediator changes the legal notice, the terms of sale and the next confirmation email", async () => {
     const earlier = await paidOrder();
-    const sentBefore = renderEmail(confirmationEmail(earlier));
+    const sentBefore = await renderEmail(confirmationEmail(earlier));
     expect(sentBefore.text).toContain("RCS Paris 921 458 303");
 
     await updateSettings(settingsSchema.parse({ ...await getSettings(), ...NEW_IDENTITY }));
@@ -280,7 +280,7 @@ describe("the legal texts read the settings", () => {
     expect(cgv).not.toContain("CM2C");
 
     // The next confirmation email, its seller block and its attached terms.
-    const next = renderEmail(confirmationEmail(await paidOrder()));
+    const next = await renderEmail(confirmationEmail(await paidOrder()));
     for (const part of [next.html, next.text]) {
       expect(part).toContain("Atelier Lumière SARL, société à responsabilité limitée au capital de 5 000 €");
       expect(part).toContain("RCS Bordeaux 303 265 045 – SIRET 303 265 045 00031 – TVA FR40303265045");

@@ -17,7 +17,7 @@ import { adminCookie, cookieFrom } from "./admin-helpers";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 
 // Every test here creates orders from one client address: the per-address limit is not what they test.
-beforeEach(() => resetAllRateLimits());
+beforeEach(async () => await resetAllRateLimits());
 
 /**
  * Customers' data: an anonymous checkout never changes an existing customer, every page reads
@@ -39,7 +39,7 @@ const VICTIM = {
 
 async function newCartCookie(packId = 2) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId });
+  await addToCart(cartId, { productId: 1, packId });
   return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
 }
 

@@ -190,7 +190,7 @@ describe("the trial pack: once per email", () => {
     const paid = await createOrderFromApi({ ...SPEC_BODY, customerEmail: email, total: 99, items: [{ productId: 1, quantity: 1, packId: 1 }] });
     await markPaid(paid.id);
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: 1, packId: 1 });
+    await addToCart(cartId, { productId: 1, packId: 1 });
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
     const fields = { intent: "delivery", firstName: "Camille", lastName: "Martin", email, address: "8 rue des Fleurs", postalCode: "69003", city: "Lyon" };
     const response = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie } })));

@@ -30,7 +30,7 @@ async function count(table: typeof users | typeof orders | typeof orderItems) {
 
 async function cartWith(packId: 1 | 2 | 3) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId });
+  await addToCart(cartId, { productId: 1, packId });
   return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
 }
 
@@ -93,9 +93,9 @@ describe("checkout: the delivery form creates the order", () => {
     expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The payment step shows them back as typed (the national form).
     expect((await readCart(cartId)).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
-    expect(getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
+    expect(await getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The order number alone shows neither.
-    expect(getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    expect(await getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
     // Left empty the second time: cleared, not kept from the first.
     await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({ shippingAddress2: null, shippingPhone: null });
@@ -139,7 +139,7 @@ describe("checkout: the delivery form creates the order", () => {
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
 
     await getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId));
-    addToCart(cartId, { productId: 1, packId: 3 });
+    await addToCart(cartId, { productId: 1, packId: 3 });
     const fresh = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(fresh.created).toBe(true);
     expect(fresh.orderId).not.toBe(orderId);

@@ -26,19 +26,19 @@ const ORDER_BODY = {
 
 describe("the public pages' version", () => {
   it("is bumped by a product's creation and by a price edit", async () => {
-    const before = version();
+    const before = await version();
     const parsed = productSchema.parse({ name: "Coffret", sku: "ME-CACHE-1", price: "29,90", stock: 20, packs: [] });
     const { price, originalPrice, packs, ...rest } = parsed;
     const fields = { ...rest, priceCents: price, originalPriceCents: originalPrice };
     const product = (await createProduct(fields, packs))!;
-    expect(version()).toBe(before + 1);
+    expect(await version()).toBe(before + 1);
     await updateProduct(product.id, { ...fields, priceCents: 2490 }, packs);
-    expect(version()).toBe(before + 2);
+    expect(await version()).toBe(before + 2);
     expect((await getProduct(product.id))?.priceCents).toBe(2490);
   });
 
   it("is bumped by a pack's new price", async () => {
-    const before = version();
+    const before = await version();
     const product = (await getProduct(1))!;
     const [pack] = await listPacks(1);
     const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = product;
@@ -56,29 +56,29 @@ describe("the public pages' version", () => {
         active: pack.active,
       },
     ]);
-    expect(version()).toBe(before + 1);
+    expect(await version()).toBe(before + 1);
   });
 
   it("is bumped by a settings change, and gives the trial offer's end", async () => {
-    const before = version();
+    const before = await version();
     const end = new Date(Date.now() + 3_600_000);
     await getDb().update(siteSettings).set({ trialOfferEndsAt: end.toISOString() }).where(eq(siteSettings.id, 1));
     expect((await readPageCacheState()).offerEndsAt).toBe(end.getTime());
     const { trialOfferEndsAt: _end, ...settings } = await getSettings();
     await updateSettings(settingsSchema.parse({ ...settings, siteName: "Maison Éclat Paris" }));
-    expect(version()).toBe(before + 1);
+    expect(await version()).toBe(before + 1);
   });
 
   it("is bumped when a paid order sells the last unit of a product, not before", async () => {
     await getDb().update(products).set({ stock: 2 }).where(eq(products.id, 1));
-    const before = version();
+    const before = await version();
     const first = await createOrderFromApi(ORDER_BODY);
     await markOrderPaid(first.id, { paymentIntentId: `pi_${first.id}` });
     expect((await getProduct(1))?.stock).toBe(1);
-    expect(version()).toBe(before);
+    expect(await version()).toBe(before);
     const last = await createOrderFromApi(ORDER_BODY);
     await markOrderPaid(last.id, { paymentIntentId: `pi_${last.id}` });
     expect((await getProduct(1))?.stock).toBe(0);
-    expect(version()).toBe(before + 1);
+    expect(await version()).toBe(before + 1);
   });
 });

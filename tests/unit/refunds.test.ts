@@ -113,7 +113,7 @@ describe("refunds from the back office", () => {
     });
     expect(await stripeRefunds(orderId)).toHaveLength(1);
     // Our own refund came back through the webhook (refund.created, charge.refunded): matched, not counted twice.
-    expect(eventsAbout(orderId).map((e) => e.type)).toEqual(["refund.created", "charge.refunded"]);
+    expect((await eventsAbout(orderId)).map((e) => e.type)).toEqual(["refund.created", "charge.refunded"]);
 
     const invoice = (await findInvoice(orderId, "invoice"))!;
     const notes = await creditNotes(orderId);
@@ -123,7 +123,7 @@ describe("refunds from the back office", () => {
 
     const mail = await refundEmails(orderId);
     expect(mail).toHaveLength(1);
-    const rendered = renderEmail(mail[0]);
+    const rendered = await renderEmail(mail[0]);
     expect(rendered.subject).toBe(`Remboursement de votre commande n°${orderId}`);
     expect(rendered.text).toContain("Montant remboursé : 25,90€");
     expect(rendered.text).not.toContain("Montant restant payé");
@@ -150,7 +150,7 @@ describe("refunds from the back office", () => {
     );
     expect(first.refund).toMatchObject({ amountCents: 1000, status: "succeeded" });
     expect((await getOrder(orderId)).paymentStatus).toBe("partially_refunded");
-    const partialMail = renderEmail((await refundEmails(orderId))[0]);
+    const partialMail = await renderEmail((await refundEmails(orderId))[0]);
     expect(partialMail.text).toContain("Montant remboursé : 10,00€");
     expect(partialMail.text).toContain("Montant restant payé : 15,90€");
 
@@ -194,9 +194,9 @@ describe("refunds from the back office", () => {
     expect(csv).toContain('"25,90";"25,90";"Total"');
 
     // Every refund event again (as Stripe retries), and the charge's event under a new id: nothing more.
-    for (const event of eventsAbout(orderId))
+    for (const event of await eventsAbout(orderId))
       expect((await (await replayEvent(emulator(), event)).json()).outcome).toBe("duplicate");
-    const charge = [...eventsAbout(orderId)].reverse().find((e) => e.type === "charge.refunded")!;
+    const charge = [...await eventsAbout(orderId)].reverse().find((e) => e.type === "charge.refunded")!;
     expect((await handleStripeEvent({ ...charge, id: `${charge.id}_again` } as unknown as Stripe.Event)).outcome).toBe("ignored");
     expect(await refundRows(orderId)).toHaveLength(2);
     expect(await creditNotes(orderId)).toHaveLength(2);

@@ -86,7 +86,7 @@ const reminders = async () => await getDb().select().from(emails).where(eq(email
 describe("which renewals are reminded, and when", () => {
   it("a renewal 6 days ahead gets exactly one reminder: not at the next tick, nor after a restart", async () => {
     const sub = await subscription();
-    expect(scheduler("process-a").tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 1 });
+    expect(await scheduler("process-a").tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 1 });
     const [row] = await reminders();
     expect(row).toMatchObject({
       toAddress: "camille@example.fr",
@@ -97,42 +97,42 @@ describe("which renewals are reminded, and when", () => {
     });
 
     const first = schedulers[0];
-    expect(first.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
+    expect(await first.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
     // A restart: the process stops (its lease released) and a new scheduler starts, later that day.
-    first.stop();
-    expect(scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({ holding: true, queued: 0 });
+    await first.stop();
+    expect(await scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({ holding: true, queued: 0 });
     expect(await reminders()).toHaveLength(1);
   });
 
   it("a renewal 10 days ahead waits until it is 7 days away; one less than 24 hours away is not reminded", async () => {
     const sub = await subscription();
     const ticker = scheduler();
-    expect(ticker.tick(at(RENEWS_AT, -10 * DAY))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(RENEWS_AT, -7 * DAY - 60_000))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(RENEWS_AT, -7 * DAY))).toEqual({ holding: true, queued: 1 });
+    expect(await ticker.tick(at(RENEWS_AT, -10 * DAY))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(RENEWS_AT, -7 * DAY - 60_000))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(RENEWS_AT, -7 * DAY))).toEqual({ holding: true, queued: 1 });
     expect((await reminders()).map((r) => r.payload.subscriptionId)).toEqual([sub.id]);
 
     // Found only 23 hours before its renewal (the shop was stopped for a week): too late to be of use.
     const late = await subscription({ currentPeriodEnd: "2026-12-24T09:00:00.000Z" });
-    expect(ticker.tick(at("2026-12-24T09:00:00.000Z", -23 * HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at("2026-12-24T09:00:00.000Z", -23 * HOUR))).toEqual({ holding: true, queued: 0 });
     // 25 hours before, it would still have been sent.
-    expect(ticker.tick(at("2026-12-24T09:00:00.000Z", -25 * HOUR))).toEqual({ holding: true, queued: 1 });
+    expect(await ticker.tick(at("2026-12-24T09:00:00.000Z", -25 * HOUR))).toEqual({ holding: true, queued: 1 });
     expect((await reminders()).map((r) => r.payload.subscriptionId)).toEqual([sub.id, late.id]);
     // A past renewal date (a renewal whose webhook is late) is never reminded.
     await subscription({ currentPeriodEnd: "2026-12-20T09:00:00.000Z" });
-    expect(ticker.tick(at("2026-12-20T09:00:00.000Z", HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at("2026-12-20T09:00:00.000Z", HOUR))).toEqual({ holding: true, queued: 0 });
   });
 
   it("the next period gets its own reminder, once", async () => {
     const sub = await subscription();
     const ticker = scheduler();
-    ticker.tick(SIX_DAYS_BEFORE);
+    await ticker.tick(SIX_DAYS_BEFORE);
     // Renewed: one more renewal, the next one 28 days later (as recordRenewalPaid does).
     const next = "2027-01-20T09:00:00.000Z";
     await getDb().update(subscriptions).set({ currentPeriodEnd: next, renewalCount: 1 }).where(eq(subscriptions.id, sub.id));
-    expect(ticker.tick(at(RENEWS_AT, HOUR))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(next, -6 * DAY))).toEqual({ holding: true, queued: 1 });
-    expect(ticker.tick(at(next, -5 * DAY))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(RENEWS_AT, HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(next, -6 * DAY))).toEqual({ holding: true, queued: 1 });
+    expect(await ticker.tick(at(next, -5 * DAY))).toEqual({ holding: true, queued: 0 });
     expect((await reminders()).map((r) => [r.payload.renewsAt, r.dedupeKey])).toEqual([
       [RENEWS_AT, `renewal_reminder:subscription:${sub.id}:2026-12-23`],
       [next, `renewal_reminder:subscription:${sub.id}:2027-01-20`],
@@ -152,7 +152,7 @@ describe("which renewals are reminded, and when", () => {
     await subscription({ cancelAtPeriodEnd: true });
     await subscription({ status: "past_due", unpaidInvoiceId: "in_unpaid" });
     await subscription({ status: "incomplete" });
-    expect(scheduler().tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 0 });
+    expect(await scheduler().tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 0 });
     expect(await reminders()).toHaveLength(0);
   });
 });
@@ -162,12 +162,12 @@ describe("several processes", () => {
     await subscription();
     const a = scheduler("process-a");
     const b = scheduler("process-b");
-    const results = [a.tick(SIX_DAYS_BEFORE), b.tick(SIX_DAYS_BEFORE)];
+    const results = [await a.tick(SIX_DAYS_BEFORE), await b.tick(SIX_DAYS_BEFORE)];
     expect(results).toEqual([{ holding: true, queued: 1 }, { holding: false }]);
     expect(await reminders()).toHaveLength(1);
     // Process a stops: b takes over at its next tick, and finds nothing more to queue.
-    a.stop();
-    expect(b.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
+    await a.stop();
+    expect(await b.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
     expect(await reminders()).toHaveLength(1);
   });
 
@@ -184,13 +184,13 @@ describe("the process's scheduler", () => {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now: () => SIX_DAYS_BEFORE });
     try {
-      await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
+      await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
       expect(await getDb().select().from(leases)).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
       // Still ticking: a reminder removed by hand is queued again at the next tick.
       await getDb().delete(emails);
-      await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
+      await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
     } finally {
-      stopSubscriptionScheduler();
+      await stopSubscriptionScheduler();
     }
     expect(await getDb().select().from(leases)).toEqual([]);
     await getDb().delete(emails);
@@ -212,7 +212,7 @@ describe("the reminder email", () => {
     const sub = await subscription();
     await queueDueRenewalReminders(SIX_DAYS_BEFORE);
     const [row] = await reminders();
-    const email = renderEmail(row);
+    const email = await renderEmail(row);
     expect(email.subject).toBe("Votre abonnement sera renouvelé le 23 décembre 2026");
     expect(email.attachments).toEqual([]);
     for (const part of [email.text, email.html]) {

@@ -19,8 +19,8 @@ import { cookieFrom } from "./admin-helpers";
  * order lookups (misses only) and public writes. Every refusal is a 429 in French with Retry-After.
  */
 
-beforeEach(() => {
-  resetAllRateLimits();
+beforeEach(async () => {
+  await resetAllRateLimits();
   // A frozen clock at the start of a window, so a test never straddles two windows.
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date("2026-03-05T10:00:00Z"));

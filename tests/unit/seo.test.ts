@@ -203,9 +203,9 @@ function parseSitemap(xml: string) {
 
 describe("sitemap.xml", () => {
   it("lists the public pages and each product on sale, with absolute URLs and valid dates", async () => {
-    const notSold = newProduct({ saleWithoutPack: "not_sold" });
-    const unit = newProduct({ saleWithoutPack: "unit" });
-    const response = sitemapLoader();
+    const notSold = await newProduct({ saleWithoutPack: "not_sold" });
+    const unit = await newProduct({ saleWithoutPack: "unit" });
+    const response = await sitemapLoader();
     expect(response.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
     const entries = parseSitemap(await response.text());
     const base = publicUrl();
@@ -229,11 +229,11 @@ describe("sitemap.xml", () => {
   });
 
   it("dates a product page by its product's or packs' last change, the terms by their version, the other pages by the build", async () => {
-    const product = newProduct({ packs: [{ name: "Duo", price: 2500 }] });
+    const product = await newProduct({ packs: [{ name: "Duo", price: 2500 }] });
     await getDb().update(products).set({ updatedAt: "2026-01-10T08:00:00.000Z" }).where(eq(products.id, product.id));
     await getDb().update(packs).set({ updatedAt: "2026-02-03T10:20:30.456Z" }).where(eq(packs.productId, product.id));
     const built = "2026-03-01T12:00:00.000Z";
-    const entries = new Map(sitemapEntries(built).map((e) => [e.path, e.lastmod]));
+    const entries = new Map((await sitemapEntries(built)).map((e) => [e.path, e.lastmod]));
     expect(entries.get(`/product/${product.id}`)).toBe("2026-02-03T10:20:30Z");
     expect(entries.get("/faq")).toBe("2026-03-01T12:00:00Z");
     expect(entries.get("/cgv")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -244,7 +244,7 @@ describe("sitemap.xml", () => {
 describe("the product page's Product data", () => {
   it("describes product 1 with one offer per active pack, at its price, in stock, sold by the shop", async () => {
     const data = await productPageJsonLd(1);
-    expect(productProblems(data)).toEqual([]);
+    expect(await productProblems(data)).toEqual([]);
     const offers = data!.offers as Record<string, unknown>[];
     const page = await (await productLoader(routeArgs(getRequest("/product/1"), { id: "1" }))).json();
     const onSale = page.offer!.packs;
@@ -262,16 +262,16 @@ describe("the product page's Product data", () => {
   });
 
   it("offers a product without active packs at its own price, and says when it is out of stock", async () => {
-    const product = newProduct({ stock: 0, packs: [{ name: "Ancien duo", price: 2500, active: false }] });
+    const product = await newProduct({ stock: 0, packs: [{ name: "Ancien duo", price: 2500, active: false }] });
     const data = await productPageJsonLd(product.id);
-    expect(productProblems(data)).toEqual([]);
+    expect(await productProblems(data)).toEqual([]);
     expect(data!.offers).toEqual([
       expect.objectContaining({ name: product.name, price: "19.90", availability: "https://schema.org/OutOfStock" }),
     ]);
   });
 
   it("publishes no Product data for a product that is not sold", async () => {
-    const product = newProduct({ saleWithoutPack: "not_sold" });
+    const product = await newProduct({ saleWithoutPack: "not_sold" });
     expect(await productPageJsonLd(product.id)).toBeNull();
   });
 

@@ -26,8 +26,8 @@ const EMAIL = "camille.martin@example.fr"; // the checkout email of createTestOr
 
 const { emulator, withWebhooks } = setUpTestEmulator();
 
-beforeEach(() => {
-  resetSubscriptionCancelRateLimit();
+beforeEach(async () => {
+  await resetSubscriptionCancelRateLimit();
 });
 
 /** A subscription order whose first charge was paid (4242), as after a real checkout. */

@@ -180,7 +180,7 @@ describe("the subscription's private page", () => {
     ];
     expect(sent.map((e) => e.kind)).toEqual(["order_confirmation", "renewal_receipt", "renewal_payment_failed", "subscription_canceled"]);
     for (const email of sent) {
-      const rendered = renderEmail(email);
+      const rendered = await renderEmail(email);
       const url = rendered.text.match(/https?:\/\/\S+\/mon-abonnement\?\S+/)?.[0];
       expect(url, email.kind).toBeDefined();
       expect(rendered.html).toContain(url!.replaceAll("&", "&amp;"));

@@ -96,7 +96,7 @@ describe("paying a failed renewal (/abonnement/payer)", () => {
 
   it("no longer offers to pay once the subscription is cancelled", async () => {
     const { record, invoiceId } = await failedRenewal();
-    await withWebhooks(() => cancelSubscriptionRecord(subscriptionRecord(record.id)));
+    await withWebhooks(async () => cancelSubscriptionRecord(await subscriptionRecord(record.id)));
     expect((await subscriptionRecord(record.id)).status).toBe("canceled");
     const { response, view } = await openPayPage(invoiceId, invoicePayKey(invoiceId));
     expect(response.status).toBe(200);

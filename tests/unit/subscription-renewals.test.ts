@@ -234,7 +234,7 @@ describe("subscription renewals", () => {
     const receipts = await emailsOf("renewal_receipt", renewal.id);
     expect(receipts).toHaveLength(1);
     expect(await emailsOf("shop_new_order", renewal.id)).toHaveLength(1);
-    const rendered = renderEmail(receipts[0]);
+    const rendered = await renderEmail(receipts[0]);
     expect(rendered.subject).toBe(`Votre abonnement : renouvellement n°1 payé (commande n°${renewal.id})`);
     expect(rendered.text).toContain("25,90€");
     expect(rendered.text).toContain("6 masques + 2 offerts");
@@ -302,7 +302,7 @@ describe("subscription renewals", () => {
     expect(link.searchParams.get("facture")).toBe(invoice.id);
     expect(invoicePayKeyMatches(invoice.id!, link.searchParams.get("cle"))).toBe(true);
     expect(invoicePayKeyMatches("in_other", link.searchParams.get("cle"))).toBe(false);
-    const rendered = renderEmail(sent[0]);
+    const rendered = await renderEmail(sent[0]);
     expect(rendered.text).toContain(payUrl);
     expect(rendered.text).toContain("25,90€");
 

@@ -112,7 +112,7 @@ describe("orders record the terms of sale they were made under", () => {
 
   it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", async () => {
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: 1, packId: 2 });
+    await addToCart(cartId, { productId: 1, packId: 2 });
     const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
     const version = async () => (await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.v;
     expect(await version()).toBe(CURRENT_TERMS_VERSION);

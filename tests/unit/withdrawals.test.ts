@@ -26,8 +26,8 @@ const PUBLIC_URL = vi.hoisted(() => {
 
 const EMAIL = "camille@example.fr"; // insertOrder's checkout email
 
-beforeEach(() => {
-  resetWithdrawalRateLimit();
+beforeEach(async () => {
+  await resetWithdrawalRateLimit();
 });
 
 async function withdrawalsOf(orderId: number) {
@@ -262,7 +262,7 @@ describe("withdrawal_ack email", () => {
       { now: new Date("2026-11-25T18:42:00.000Z") },
     );
     const [queued] = await acksOf(orderId);
-    const rendered = renderEmail(queued);
+    const rendered = await renderEmail(queued);
 
     expect(rendered.subject).toBe(`Accusé de réception de votre rétractation (commande n°${orderId})`);
     expect(rendered.html).toContain("Je préfère &lt;un autre&gt; produit");
@@ -287,7 +287,7 @@ describe("withdrawal_ack email", () => {
   it("leaves the reason out when none was given", async () => {
     const orderId = await insertOrder({ paymentStatus: "paid" });
     await requestWithdrawal({ orderId, email: EMAIL }, { now: new Date("2026-12-01T07:05:00.000Z") });
-    const rendered = renderEmail((await acksOf(orderId))[0]);
+    const rendered = await renderEmail((await acksOf(orderId))[0]);
     expect(rendered.text).toContain("le 1er décembre 2026 à 08:05");
     expect(rendered.text).not.toContain("motif");
   });

@@ -150,13 +150,13 @@ function rendered(content: EmailContent, attachments: EmailAttachment[] = []): R
 
 /** Subject, HTML and text parts, and attachments of an outbox email. Throws when its order or contact request is gone. */
 export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> {
-  const shop = shopOf();
+  const shop = await shopOf();
   switch (email.kind) {
     case "order_confirmation": {
       const row = await requireOrder(email);
       const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
       const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
-      const subscriptionUrl = row.isSubscription ? subscriptionUrlOf(row, email) : null;
+      const subscriptionUrl = row.isSubscription ? await subscriptionUrlOf(row, email) : null;
       const content = orderConfirmationEmail({
         shop,
         order: await emailOrder(row),
@@ -164,7 +164,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         termsFileName: attachment.filename,
         firstRenewalAt,
         subscriptionUrl,
-        invoice: invoiceLinkOf(row.id),
+        invoice: await invoiceLinkOf(row.id),
       });
       return rendered(content, [attachment]);
     }
@@ -203,13 +203,13 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       const row = await requireOrder(email);
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
-      return rendered(subscriptionCanceledEmail({ shop, order: await emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(subscriptionCanceledEmail({ shop, order: await emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: await subscriptionUrlOf(row, email) }));
     }
     case "renewal_receipt": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_receipt");
       const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
-      return rendered(renewalReceiptEmail({ shop, order: await emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(renewalReceiptEmail({ shop, order: await emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: await subscriptionUrlOf(row, email) }));
     }
     case "renewal_payment_failed": {
       const row = await requireOrder(email);
@@ -223,7 +223,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           amountCents: payload.amountCents ?? row.totalCents,
           payUrl: payload.payUrl,
           renewalNumber: payload.renewalNumber ?? 1,
-          subscriptionUrl: subscriptionUrlOf(row, email),
+          subscriptionUrl: await subscriptionUrlOf(row, email),
         }),
       );
     }

@@ -82,7 +82,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
           ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
           : options.render(email);
       if (email.subject === null) await storeRendered(email.id, rendered);
-      const outcome = await transport.deliver({ ...senderAddresses(), to: email.toAddress, ...rendered });
+      const outcome = await transport.deliver({ ...await senderAddresses(), to: email.toAddress, ...rendered });
       await markEmailSent(email.id, outcome);
     } catch (error) {
       const failedAttempts = email.attempts;

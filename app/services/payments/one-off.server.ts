@@ -47,9 +47,9 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
   const order = await loadOrder(orderId);
   assertOwner(order, access);
   if (paymentReceived(order.paymentStatus)) return { paid: true, orderId };
-  assertPayable(order);
+  await assertPayable(order);
   assertCustomerEmail(order);
-  assertPackRules(order, "one_off");
+  await assertPackRules(order, "one_off");
 
   return withOrderLock<PaymentStart>(orderId, async () => {
     const stripe = await getStripe();

@@ -95,11 +95,11 @@ export function assertCustomerEmail(order: Order) {
  * The pack rules at payment time: the trial pack only as a one-off purchase, and only when
  * that email has not bought it yet (another order of it may have been paid meanwhile).
  */
-export function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
-  if (mode === "subscription" && subscriptionRefusal(order.items)) {
-    throw new ShopError(409, "trial_one_off_only", PACK_MESSAGES.trialOneOffOnly());
+export async function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
+  if (mode === "subscription" && await subscriptionRefusal(order.items)) {
+    throw new ShopError(409, "trial_one_off_only", await PACK_MESSAGES.trialOneOffOnly());
   }
-  const refusal = trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
+  const refusal = await trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
   if (refusal) throw new ShopError(409, "trial_used", refusal, { field: "customerEmail" });
 }
 
@@ -142,7 +142,7 @@ type PaymentSource = {
  * decremented once. Returns true only the first time.
  */
 export async function markOrderPaid(orderId: number, source: PaymentSource): Promise<boolean> {
-  return await getDb().transaction(async (tx) => markOrderPaidIn(tx, orderId, source));
+  return await getDb().transaction(async (tx) => await markOrderPaidIn(tx, orderId, source));
 }
 
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
@@ -163,7 +163,7 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     .run();
   if (updated.changes !== 1) return false;
   // The invoice, with its number, in the transaction that makes the order paid (once).
-  issueInvoiceIn(tx, orderId);
+  await issueInvoiceIn(tx, orderId);
 
   const stamped = tx
     .update(orders)
@@ -179,7 +179,7 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     }
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
-  queueOrderPaidEmails(tx, orderId);
+  await queueOrderPaidEmails(tx, orderId);
   return true;
 }
 
@@ -258,7 +258,7 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
       variantName: record.variantName,
     });
   await decrementStock(tx, id);
-  issueInvoiceIn(tx, id);
+  await issueInvoiceIn(tx, id);
   return id;
 }
 
@@ -303,7 +303,7 @@ export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<Paymen
   }
   if (refund.status === "succeeded") {
     const creditNote = await issueRefundCreditNoteIn(tx, refund);
-    queueOrderRefundedEmail(tx, order.id, {
+    await queueOrderRefundedEmail(tx, order.id, {
       refundId: refund.id,
       amountCents: refund.amountCents,
       remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
@@ -342,7 +342,7 @@ export async function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
  * cancellation's confirmation to the customer (L215-1-1) in the same transaction, once per
  * subscription.
  */
-export function markSubscriptionCanceled(
+export async function markSubscriptionCanceled(
   orderId: number,
   canceledAt: string,
   canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"],
@@ -358,9 +358,9 @@ export function markSubscriptionCanceled(
     const record = order?.stripeSubscriptionId ? await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
     const ended = record ? recordSubscriptionCanceled(tx, record, canceledAt) : false;
     if (updated.changes === 1 || ended) {
-      queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
+      await queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
     }
   };
   if (db === getDb()) getDb().transaction(record);
-  else record(db);
+  else await record(db);
 }

@@ -120,7 +120,7 @@ export async function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "
       creditNoteNumber: notes.find((n) => n.refundId === r.id)?.number ?? null,
     })),
     refundedCents,
-    remainingCents: remainingRefundableCents(order, db),
+    remainingCents: await remainingRefundableCents(order, db),
     refundable: order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded",
   };
 }
@@ -171,7 +171,7 @@ async function reserve(request: RefundRequest, reason: string): Promise<{ refund
       return { refund: previous, replayed: true, paymentIntentId: order.stripePaymentIntentId ?? "" };
     }
     assertRefundable(order);
-    const remaining = remainingRefundableCents(order, tx);
+    const remaining = await remainingRefundableCents(order, tx);
     if (remaining <= 0) throw new ShopError(409, "nothing_to_refund", NOTHING_LEFT_MESSAGE);
     const amount = request.amountCents ?? remaining;
     if (!Number.isInteger(amount) || amount <= 0)

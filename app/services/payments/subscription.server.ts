@@ -173,9 +173,9 @@ export async function createOrderSubscription(
   if (paymentReceived(order.paymentStatus)) {
     throw order.isSubscription ? subscriptionExistsError() : alreadyPaidError();
   }
-  assertPayable(order);
+  await assertPayable(order);
   assertCustomerEmail(order);
-  assertPackRules(order, "subscription");
+  await assertPackRules(order, "subscription");
 
   return withOrderLock<SubscriptionStart>(orderId, async () => {
     const stripe = await getStripe();

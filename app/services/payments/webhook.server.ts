@@ -52,7 +52,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
   return await getDb().transaction(async (tx) => {
     const recorded = tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
     if (recorded.changes === 0) return { outcome: "duplicate" as const };
-    return { outcome: applyEvent(tx, event) };
+    return { outcome: await applyEvent(tx, event) };
   });
 }
 
@@ -65,13 +65,13 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
   switch (event.type) {
     case "payment_intent.succeeded": {
       const pi = event.data.object;
-      const order = orderFromMetadata(tx, pi.metadata);
+      const order = await orderFromMetadata(tx, pi.metadata);
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
-      return markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id }) ? "order_paid" : "already_paid";
+      return await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id }) ? "order_paid" : "already_paid";
     }
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
-      const order = orderFromMetadata(tx, event.data.object.metadata);
+      const order = await orderFromMetadata(tx, event.data.object.metadata);
       return order ? "payment_failed" : "ignored";
     }
     case "invoice.paid": {
@@ -79,36 +79,36 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return "ignored";
       // A renewal: an order of its own, whatever the state of the first one.
-      if (invoice.billing_reason === "subscription_cycle") return applyRenewalPaid(tx, invoice, subscriptionId);
+      if (invoice.billing_reason === "subscription_cycle") return await applyRenewalPaid(tx, invoice, subscriptionId);
       if (invoice.billing_reason !== "subscription_create") return "ignored";
       const order =
-        orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? await findOrderBySubscription(subscriptionId, tx);
+        await orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? await findOrderBySubscription(subscriptionId, tx);
       if (!order) return "ignored";
       if (!invoicePaysOrder(invoice, order, subscriptionId)) return "ignored";
-      const paid = markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
+      const paid = await markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
       return paid ? "order_paid" : "already_paid";
     }
     case "invoice.payment_failed": {
       const invoice = event.data.object;
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return "ignored";
-      if (invoice.billing_reason === "subscription_cycle") return applyRenewalFailed(tx, invoice, subscriptionId);
+      if (invoice.billing_reason === "subscription_cycle") return await applyRenewalFailed(tx, invoice, subscriptionId);
       return "payment_failed";
     }
     case "customer.subscription.updated": {
       const sub = event.data.object;
       // Stripe gave up (after failed renewals, per the account's settings): the subscription has ended.
-      if (sub.status === "canceled" || sub.status === "unpaid") return subscriptionEnded(tx, sub);
+      if (sub.status === "canceled" || sub.status === "unpaid") return await subscriptionEnded(tx, sub);
       await recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
       return "ignored";
     }
     case "customer.subscription.deleted":
-      return subscriptionEnded(tx, event.data.object);
+      return await subscriptionEnded(tx, event.data.object);
     case "charge.refunded": {
       // A refund, in part or in full, made here or at Stripe (its dashboard): each of the charge's refunds is recorded once.
       const charge = event.data.object;
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      const order = await orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
       if (!order) return "ignored";
       let changed = false;
       for (const refund of charge.refunds?.data ?? []) {
@@ -146,7 +146,7 @@ async function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): Promise<
   } else {
     // A paid subscription ended (cancelled online, by us at Stripe, or Stripe giving up after failed renewals).
     const by = sub.status === "unpaid" || sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";
-    markSubscriptionCanceled(order.id, endedAt, by, tx);
+    await markSubscriptionCanceled(order.id, endedAt, by, tx);
   }
   return "subscription_ended";
 }

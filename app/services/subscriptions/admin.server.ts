@@ -38,7 +38,7 @@ export type AdminCancelOutcome = { outcome: "canceled" | "cancel_scheduled"; sub
  * webhook then records the end and sends the email). 409 when already canceled or never paid.
  */
 export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscriptionCancel): Promise<AdminCancelOutcome> {
-  const record = loadCancellable(id);
+  const record = await loadCancellable(id);
   if (input.when === "period_end") {
     if (!record.cancelAtPeriodEnd) {
       const stripe = await getStripe();
@@ -50,7 +50,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
   const { canceledAt } = await cancelAtStripeNow(record.stripeSubscriptionId);
   if (record.firstOrderId) {
     // The cancellation email goes to the customer of the first order (the webhook may have recorded it first: once).
-    markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
+    await markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
   } else {
     await getDb().transaction(async (tx) => recordSubscriptionCanceled(tx, record, canceledAt));
   }
@@ -59,7 +59,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
 
 /** Undoes a cancellation planned at the end of the period: the renewals go on. 409 when none is planned. */
 export async function undoScheduledCancellation(id: number): Promise<{ outcome: "cancel_undone"; subscriptionId: number }> {
-  const record = loadCancellable(id);
+  const record = await loadCancellable(id);
   if (!record.cancelAtPeriodEnd) {
     throw new ShopError(409, "no_cancellation_planned", "Aucune résiliation n'est prévue pour cet abonnement.");
   }

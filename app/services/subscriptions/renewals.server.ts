@@ -42,7 +42,7 @@ function paidAtOf(invoice: Stripe.Invoice): string {
 /** `invoice.paid` for a renewal (`subscription_cycle`): one order per invoice, the subscription active again. */
 export async function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
   if (invoice.status !== "paid" || invoice.currency !== CURRENCY || invoice.amount_paid <= 0) return "ignored";
-  const record = recordFor(tx, stripeSubscriptionId);
+  const record = await recordFor(tx, stripeSubscriptionId);
   if (!record) return "ignored";
   const paidAt = paidAtOf(invoice);
   const orderId = await createRenewalOrderIn(tx, record, {
@@ -54,17 +54,17 @@ export async function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stri
   if (orderId === null) return "already_recorded";
   await recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
   const updated = await findSubscription(tx, record.id);
-  queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
+  await queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
   return "renewal_recorded";
 }
 
 /** `invoice.payment_failed` for a renewal: past due, the invoice to pay kept, the customer told once per invoice. */
 export async function applyRenewalFailed(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
-  const record = recordFor(tx, stripeSubscriptionId);
+  const record = await recordFor(tx, stripeSubscriptionId);
   if (!record || record.status === "canceled" || !invoice.id) return "ignored";
   await recordRenewalFailed(tx, record, invoice.id);
   if (record.firstOrderId !== null) {
-    queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
+    await queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
       invoiceId: invoice.id,
       amountCents: invoice.amount_due,
       payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),

@@ -99,10 +99,10 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
 }
 
 /** Stops it (server shutdown): no tick after this, and the lease is released. */
-export function stopSubscriptionScheduler() {
+export async function stopSubscriptionScheduler() {
   const state = running;
   running = undefined;
   if (!state) return;
   clearTimeout(state.timer);
-  state.scheduler.stop();
+  await state.scheduler.stop();
 }
