@@ -114,21 +114,22 @@ export async function listAdminSessions(userId: number, currentId: string | null
 }
 
 /** Revokes one of the user's sessions (by public id); false when the user has no such session. */
-export function revokeAdminSession(userId: number, id: string): boolean {
+export async function revokeAdminSession(userId: number, id: string): Promise<boolean> {
   if (!SESSION_ID_PATTERN.test(id)) return false;
-  const deleted = getDb()
+  const deleted = await getDb()
     .delete(adminSessions)
     .where(and(eq(adminSessions.id, id), eq(adminSessions.userId, userId)))
-    .run();
-  return deleted.changes > 0;
+    .returning({ id: adminSessions.id });
+  return deleted.length > 0;
 }
 
 /**
  * Deletes the user's sessions, all of them or all but `keepId` (the session the administrator
  * is using). Returns how many were deleted. Pass the transaction when called inside one.
  */
-export function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): number {
+export async function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): Promise<number> {
   const db = options.tx ?? getDb();
   const where = options.keepId ? and(eq(adminSessions.userId, userId), ne(adminSessions.id, options.keepId)) : eq(adminSessions.userId, userId);
-  return db.delete(adminSessions).where(where).run().changes;
+  const deleted = await db.delete(adminSessions).where(where).returning({ id: adminSessions.id });
+  return deleted.length;
 }

@@ -132,8 +132,8 @@ export async function updateUser(
         .set({ ...fields, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date().toISOString() })
         .where(eq(users.id, id))
         .returning(SAFE_USER_COLUMNS);
-      if (target.isAdmin && !fields.isAdmin) revokeUserSessions(id, { tx });
-      else if (passwordHash) revokeUserSessions(id, { tx, keepId: id === actorId ? options.actorSessionId : null });
+      if (target.isAdmin && !fields.isAdmin) await revokeUserSessions(id, { tx });
+      else if (passwordHash) await revokeUserSessions(id, { tx, keepId: id === actorId ? options.actorSessionId : null });
       return updated;
     });
   } catch (error) {

@@ -57,12 +57,12 @@ export async function requestWithdrawal(
         ? undefined
         : (await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
     if (!matches(order, input.email)) return "no_match";
-    const inserted = tx
+    const inserted = await tx
       .insert(withdrawalRequests)
       .values({ orderId: order.id, requestedAt, reason, email: input.email.trim() })
       .onConflictDoNothing({ target: withdrawalRequests.orderId })
-      .run();
-    if (inserted.changes === 0) return "already_recorded";
+      .returning({ id: withdrawalRequests.id });
+    if (inserted.length === 0) return "already_recorded";
     await queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
     return "recorded";
   });

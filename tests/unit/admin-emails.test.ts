@@ -97,7 +97,7 @@ describe("mailbox service", () => {
   it("puts a failed email back in the queue as it is: pending, no attempt, due now, last error kept", async () => {
     const email = await insertEmail({ ...failed, nextAttemptAt: "2030-01-01T00:00:00.000Z", sendingSince: "2026-01-01T00:00:00.000Z" });
     const before = Date.now();
-    expect(resendEmail(email.id)).toBe(true);
+    expect(await resendEmail(email.id)).toBe(true);
     const row = await readEmail(email.id);
     expect(row).toMatchObject({ status: "pending", attempts: 0, lastError: failed.lastError, sendingSince: null });
     expect(Date.parse(row.nextAttemptAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -105,16 +105,16 @@ describe("mailbox service", () => {
     // The content is kept to be sent as it was.
     expect(row).toMatchObject({ subject: email.subject, html: email.html, text: email.text });
     // Now pending: a second click does nothing.
-    expect(resendEmail(email.id)).toBe(false);
+    expect(await resendEmail(email.id)).toBe(false);
   });
 
   it("never puts back a sent, pending or sending email, nor an unknown one", async () => {
     for (const status of ["sent", "pending", "sending"] as const) {
       const email = await insertEmail({ status, attempts: 2 });
-      expect(resendEmail(email.id), status).toBe(false);
+      expect(await resendEmail(email.id), status).toBe(false);
       expect(await readEmail(email.id)).toMatchObject({ status, attempts: 2 });
     }
-    expect(resendEmail(999_999_999)).toBe(false);
+    expect(await resendEmail(999_999_999)).toBe(false);
   });
 
   it("says a pending email is not rendered yet", async () => {

@@ -260,14 +260,15 @@ describe("expiry", () => {
   it("writes last_seen_at at most once a minute", async () => {
     const user = await newAdmin();
     const cookie = await signIn(user);
-    const set = (ms: number) =>
-      getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
+    const set = async (ms: number) => {
+      await getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id));
+    };
     const seen = async () => (await sessionRows(user.id))[0].lastSeenAt;
-    set(30_000);
+    await set(30_000);
     const before = await seen();
     expect(await apiStatus(cookie)).toBe(200);
     expect(await seen()).toBe(before);
-    set(90_000);
+    await set(90_000);
     expect(await apiStatus(cookie)).toBe(200);
     expect(Date.now() - Date.parse(await seen())).toBeLessThan(5_000);
   });

@@ -161,7 +161,7 @@ describe("failures", () => {
 
     const back = await startSmtpInbox(port);
     try {
-      expect(resendEmail(failed.id)).toBe(true);
+      expect(await resendEmail(failed.id)).toBe(true);
       await sender({ url: back.url }).runOnce();
       const received = await back.waitFor(1);
       expect(received.some((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toBe(true);

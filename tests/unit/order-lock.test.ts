@@ -37,7 +37,7 @@ describe("the payment start lock", () => {
 
   it("held by another process, refuses; once that process died and the lock expired, it is taken over", async () => {
     // Another process took the lock a moment ago.
-    expect(acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
+    expect(await acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
     await expect(withOrderLock(44, async () => "refusé")).rejects.toMatchObject({ status: 409 });
     // It died: nobody renews or releases; its lock expires.
     await getDb()

@@ -160,14 +160,14 @@ export async function getEmailAttachment(id: number, index: number): Promise<{ f
  * Returns false when there is no such email or it is not failed (pending or sending: already
  * queued; sent: it left). One conditional update, so two clicks cannot both queue it.
  */
-export function resendEmail(id: number): boolean {
+export async function resendEmail(id: number): Promise<boolean> {
   const now = new Date().toISOString();
-  const result = getDb()
+  const result = await getDb()
     .update(emails)
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, sendingSince: null, updatedAt: now })
     .where(and(eq(emails.id, id), inArray(emails.status, RESENDABLE)))
-    .run();
-  if (result.changes === 0) return false;
+    .returning({ id: emails.id });
+  if (result.length === 0) return false;
   // The sender of this process sends it now rather than at its next round.
   wakeEmailSender();
   return true;
@@ -178,7 +178,7 @@ export const EMAIL_NOT_RESENDABLE = "Seul un email en échec peut être renvoyé
 
 /** resendEmail for the pages and the API: the email back in the queue, or a ShopError (404 unknown, 409 not failed). */
 export async function resendEmailOrRefuse(id: number): Promise<EmailDetail> {
-  if (!resendEmail(id)) {
+  if (!await resendEmail(id)) {
     if (!(await getDb().select({ id: emails.id }).from(emails).where(eq(emails.id, id)).limit(1))[0]) {
       throw new ShopError(404, "email_not_found", EMAIL_NOT_FOUND);
     }

@@ -24,20 +24,20 @@ async function orderEmail(tx: DbOrTx, orderId: number): Promise<string | null> {
 /** An order was paid: its confirmation to the customer, and the news to the shop. */
 export async function queueOrderPaidEmails(tx: DbOrTx, orderId: number) {
   const to = await orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_confirmation", orderId, to, payload: {} });
-  queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
+  if (to) await queueEmail(tx, { kind: "order_confirmation", orderId, to, payload: {} });
+  await queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
 }
 
 /** An order was set to shipped (once per order, even if the status goes back and forth). */
 export async function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_shipped"]) {
   const to = await orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
+  if (to) await queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
 }
 
 /** A refund succeeded: the customer is told, once per refund (made from the back office or at Stripe). */
 export async function queueOrderRefundedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_refunded"]) {
   const to = await orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_refunded", orderId, to, payload, once: `refund:${payload.refundId}` });
+  if (to) await queueEmail(tx, { kind: "order_refunded", orderId, to, payload, once: `refund:${payload.refundId}` });
 }
 
 /**
@@ -52,20 +52,20 @@ export async function queueSubscriptionCanceledEmail(
 ) {
   const to = await orderEmail(tx, orderId);
   const once = subscriptionId === undefined ? undefined : `subscription:${subscriptionId}`;
-  if (to) queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload, once });
+  if (to) await queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload, once });
 }
 
 /** A renewal was paid: its order's receipt to the customer, and the news to the shop (once per order). */
 export async function queueRenewalPaidEmails(tx: DbOrTx, orderId: number, payload: EmailPayloads["renewal_receipt"]) {
   const to = await orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "renewal_receipt", orderId, to, payload });
-  queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
+  if (to) await queueEmail(tx, { kind: "renewal_receipt", orderId, to, payload });
+  await queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
 }
 
 /** A renewal's payment failed: the customer is told, with a link to pay it, once per invoice (about the first order). */
 export async function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number, payload: EmailPayloads["renewal_payment_failed"]) {
   const to = await orderEmail(tx, firstOrderId);
-  if (to) queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
+  if (to) await queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
 }
 
 /**
@@ -74,13 +74,13 @@ export async function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: n
  */
 export async function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["withdrawal_ack"]) {
   const to = await orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
+  if (to) await queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
 }
 
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
 export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
   const [row] = await tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).limit(1);
   if (!row) return;
-  queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
-  queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });
+  await queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
+  await queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });
 }

@@ -42,8 +42,8 @@ export function setQueuedListener(listener: (() => void) | undefined) {
  * Queues an email in `db` (the event's transaction). A second call for the same kind and
  * entity (a replayed webhook, a second click) queues nothing. True when it was queued.
  */
-export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): boolean {
-  const result = db
+export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): Promise<boolean> {
+  const result = await db
     .insert(emails)
     .values({
       kind: email.kind,
@@ -54,10 +54,10 @@ export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K
       payload: email.payload,
     })
     .onConflictDoNothing({ target: emails.dedupeKey })
-    .run();
-  // After the caller's transaction: better-sqlite3 transactions are synchronous, so this runs once it has committed.
-  if (result.changes === 1 && onQueued) setImmediate(onQueued);
-  return result.changes === 1;
+    .returning({ id: emails.id });
+  // At the next turn of the event loop: the sender's queries wait for the caller's transaction to end.
+  if (result.length === 1 && onQueued) setImmediate(onQueued);
+  return result.length === 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,12 +117,13 @@ export async function markEmailAttemptFailed(id: number, error: string, retryAt:
  * process died, so that email may be sent once more; never more than that, since the next
  * attempt ends in sent or in pending again. Returns how many were taken back.
  */
-export function recoverInterruptedEmails(now = new Date()): number {
-  return getDb()
+export async function recoverInterruptedEmails(now = new Date()): Promise<number> {
+  const recovered = await getDb()
     .update(emails)
     .set({ status: "pending", sendingSince: null, nextAttemptAt: now.toISOString() })
     .where(eq(emails.status, "sending"))
-    .run().changes;
+    .returning({ id: emails.id });
+  return recovered.length;
 }
 
 /** When the next email is due (to sleep until then), or null when none is pending. */

@@ -93,13 +93,13 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   }
 
   async function sendDue() {
-    if (!acquireLease(LEASE, leaseMs, holder)) {
+    if (!await acquireLease(LEASE, leaseMs, holder)) {
       holding = false;
       return;
     }
     if (!holding) {
       holding = true;
-      recoverInterruptedEmails();
+      await recoverInterruptedEmails();
     }
     for (;;) {
       if (stopped) return;
@@ -107,7 +107,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       if (!email) return;
       await attempt(email);
       // Renew the lease between emails: a long queue must not let it expire.
-      if (!acquireLease(LEASE, leaseMs, holder)) {
+      if (!await acquireLease(LEASE, leaseMs, holder)) {
         holding = false;
         return;
       }

@@ -156,21 +156,21 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     changes.stripePaymentIntentId = source.paymentIntentId;
     changes.isSubscription = false;
   }
-  const updated = tx
+  const updated = await tx
     .update(orders)
     .set(changes)
     .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
-    .run();
-  if (updated.changes !== 1) return false;
+    .returning({ id: orders.id });
+  if (updated.length !== 1) return false;
   // The invoice, with its number, in the transaction that makes the order paid (once).
   await issueInvoiceIn(tx, orderId);
 
-  const stamped = tx
+  const stamped = await tx
     .update(orders)
     .set({ stockDecrementedAt: now })
     .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
-    .run();
-  if (stamped.changes === 1) await decrementStock(tx, orderId);
+    .returning({ id: orders.id });
+  if (stamped.length === 1) await decrementStock(tx, orderId);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
     const order = await findOrder(orderId, tx);
@@ -213,7 +213,7 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
   // The renewals are made under the terms the subscription was taken out with.
   const first = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId, tx);
   const name = splitFullName(record.shippingName ?? record.customerName);
-  const inserted = tx
+  const inserted = await tx
     .insert(orders)
     .values({
       id,
@@ -243,8 +243,8 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
       termsVersion: first?.termsVersion ?? null,
     })
     .onConflictDoNothing()
-    .run();
-  if (inserted.changes !== 1) return null;
+    .returning({ id: orders.id });
+  if (inserted.length !== 1) return null;
   const quantity = Math.max(record.quantity, 1);
   await tx.insert(orderItems)
     .values({
@@ -349,18 +349,18 @@ export async function markSubscriptionCanceled(
   db: DbOrTx = getDb(),
 ) {
   const record = async (tx: DbOrTx) => {
-    const updated = tx
+    const updated = await tx
       .update(orders)
       .set({ subscriptionCanceledAt: canceledAt })
       .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
-      .run();
+      .returning({ id: orders.id });
     const order = await findOrder(orderId, tx);
     const record = order?.stripeSubscriptionId ? await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
-    const ended = record ? recordSubscriptionCanceled(tx, record, canceledAt) : false;
-    if (updated.changes === 1 || ended) {
+    const ended = record ? await recordSubscriptionCanceled(tx, record, canceledAt) : false;
+    if (updated.length === 1 || ended) {
       await queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
     }
   };
-  if (db === getDb()) getDb().transaction(record);
+  if (db === getDb()) await getDb().transaction(record);
   else await record(db);
 }

@@ -50,8 +50,8 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
   return await getDb().transaction(async (tx) => {
-    const recorded = tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
-    if (recorded.changes === 0) return { outcome: "duplicate" as const };
+    const recorded = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+    if (recorded.length === 0) return { outcome: "duplicate" as const };
     return { outcome: await applyEvent(tx, event) };
   });
 }
@@ -135,13 +135,13 @@ async function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): Promise<
   if (!order) {
     const record = await findSubscriptionByStripeId(tx, sub.id);
     if (!record) return "ignored";
-    recordSubscriptionCanceled(tx, record, endedAt);
+    await recordSubscriptionCanceled(tx, record, endedAt);
     return "subscription_ended";
   }
   if (!paymentReceived(order.paymentStatus)) {
     // An unpaid subscription that ended: the order can start a new payment.
     const record = await findSubscriptionByStripeId(tx, sub.id);
-    if (record) recordSubscriptionCanceled(tx, record, endedAt);
+    if (record) await recordSubscriptionCanceled(tx, record, endedAt);
     await clearSubscription(order.id, tx);
   } else {
     // A paid subscription ended (cancelled online, by us at Stripe, or Stripe giving up after failed renewals).

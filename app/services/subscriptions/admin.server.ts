@@ -52,7 +52,7 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     // The cancellation email goes to the customer of the first order (the webhook may have recorded it first: once).
     await markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
   } else {
-    await getDb().transaction(async (tx) => recordSubscriptionCanceled(tx, record, canceledAt));
+    await getDb().transaction(async (tx) => await recordSubscriptionCanceled(tx, record, canceledAt));
   }
   return { outcome: "canceled", subscriptionId: id };
 }

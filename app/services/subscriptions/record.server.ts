@@ -112,12 +112,11 @@ export async function recordCancelAtPeriodEnd(tx: DbOrTx, stripeSubscriptionId: 
 }
 
 /** The subscription ended: canceled, once (the first date is kept). True the first time. */
-export function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): boolean {
-  return (
-    tx
-      .update(subscriptions)
-      .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
-      .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
-      .run().changes === 1
-  );
+export async function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): Promise<boolean> {
+  const canceled = await tx
+    .update(subscriptions)
+    .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
+    .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
+    .returning({ id: subscriptions.id });
+  return canceled.length === 1;
 }

@@ -86,7 +86,7 @@ export async function queueDueRenewalReminders(now: Date = new Date()): Promise<
         const address = sub.email?.trim() || sub.orderEmail?.trim();
         if (!address || sub.firstOrderId == null || !sub.renewsAt) continue;
         const payload = { subscriptionId: sub.id, renewsAt: sub.renewsAt, amountCents: sub.amountCents };
-        if (queueEmail(tx, { kind: "renewal_reminder", orderId: sub.firstOrderId, to: address, payload, once: reminderOnce(sub.id, sub.renewsAt) })) queued++;
+        if (await queueEmail(tx, { kind: "renewal_reminder", orderId: sub.firstOrderId, to: address, payload, once: reminderOnce(sub.id, sub.renewsAt) })) queued++;
       }
       return queued;
     },

@@ -49,7 +49,7 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
   async function tick(now: Date = clock()): Promise<TickResult> {
     if (stopped) return { holding: false };
     // The lease runs on the real clock: it says which process is alive, not what is due.
-    holding = acquireLease(LEASE, leaseMs, holder);
+    holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
     const queued = await queueDueRenewalReminders(now);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
