@@ -17,16 +17,18 @@ export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la bo
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const products = (await listProducts()).map((p) => ({
-    id: p.id,
-    name: p.name,
-    image: p.images?.[0] ?? null,
-    sku: p.sku,
-    // What the shop sells it at: its packs on sale, else its own price, else nothing.
-    sale: saleSummary(p),
-    category: p.category,
-    stock: p.stock,
-  }));
+  const products = await Promise.all(
+    (await listProducts()).map(async (p) => ({
+      id: p.id,
+      name: p.name,
+      image: p.images?.[0] ?? null,
+      sku: p.sku,
+      // What the shop sells it at: its packs on sale, else its own price, else nothing.
+      sale: await saleSummary(p),
+      category: p.category,
+      stock: p.stock,
+    })),
+  );
   const deleteId = queryId(request, "delete");
   const toDelete = products.find((p) => p.id === deleteId) ?? null;
   return json({ products, toDelete }, { headers: NO_STORE_HEADERS });

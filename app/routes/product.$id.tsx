@@ -30,7 +30,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = parseIdOrNull(params.id);
   const none = { product: null, imageIndex: 0, offer: null, banner: null };
   if (id === null) return json(none, { status: 404 });
-  let found: ReturnType<typeof getProduct>;
+  let found: Awaited<ReturnType<typeof getProduct>>;
   try {
     found = await getProduct(id);
   } catch (error) {

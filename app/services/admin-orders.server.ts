@@ -90,7 +90,7 @@ type ListRow = {
   refundedCents: number;
 };
 
-type AdminOrderSummary = ReturnType<typeof toSummary>;
+type AdminOrderSummary = Awaited<ReturnType<typeof toSummary>>;
 
 /**
  * The customer's name as the order keeps it (what was typed with the order), else the linked
@@ -249,7 +249,7 @@ export async function getAdminOrder(id: number) {
   return { ...toSummary(row), items: await getAdminOrderItems(id) };
 }
 
-export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
+export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getAdminOrder>>>;
 
 const NOT_PAID_MESSAGE =
   "Paiement non reçu : cette commande n'est pas encore payée. Elle ne peut passer « En préparation », « Expédiée » ou « Livrée » qu'une fois payée.";

@@ -90,7 +90,7 @@ async function toSummary(row: Subscription) {
   };
 }
 
-export type AdminSubscriptionSummary = ReturnType<typeof toSummary>;
+export type AdminSubscriptionSummary = Awaited<ReturnType<typeof toSummary>>;
 
 /** One page of subscriptions, the most recent first. */
 export async function listAdminSubscriptions(filters: SubscriptionFilters, pageSize = PAGE_SIZE) {
@@ -200,7 +200,7 @@ export async function getAdminSubscription(id: number) {
   };
 }
 
-export type AdminSubscriptionDetail = NonNullable<ReturnType<typeof getAdminSubscription>>;
+export type AdminSubscriptionDetail = NonNullable<Awaited<ReturnType<typeof getAdminSubscription>>>;
 
 // ---------------------------------------------------------------------------------------------
 // JSON API shapes (amounts as decimal strings)

@@ -230,11 +230,12 @@ export async function readCart(cartId: string | null): Promise<CartView> {
       .orderBy(asc(cartLines.id));
     // Each line at today's price of its pack (or of the product sold as a single item): the
     // price shown is the price the delivery form's order will charge.
-    const lines: CartLineView[] = rows.map((r) => {
-      const sale = sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
+    const lines: CartLineView[] = await Promise.all(
+      rows.map(async (r) => {
+      const sale = await sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
       const item = "item" in sale ? sale.item : null;
       const unit = item?.priceCents ?? r.variantPriceCents ?? r.productPriceCents;
-      const crossedOut = item?.pack ? (shopPacks(r.productId, new Date(), tx).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
+      const crossedOut = item?.pack ? ((await shopPacks(r.productId, new Date(), tx)).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
       return {
         id: r.id,
         productId: r.productId,
@@ -247,9 +248,10 @@ export async function readCart(cartId: string | null): Promise<CartView> {
         lineTotalCents: unit * r.quantity,
         image: r.images[0] ?? null,
         maxQuantity: item ? maxQuantityOf(item) : 1,
-        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? PACK_MESSAGES.trialQuantity(item.name ?? undefined) : null,
+        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined) : null,
       };
-    });
+      }),
+    );
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
     const checkoutOrderId = (await tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1))[0]?.id ?? null;
     return {

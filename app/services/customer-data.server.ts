@@ -256,8 +256,8 @@ async function readContacts(db: DbOrTx, ids: number[]) {
 }
 
 type CustomerRecords = {
-  orders: ReturnType<typeof readOrders>;
-  subscriptions: ReturnType<typeof readSubscriptions>;
+  orders: Awaited<ReturnType<typeof readOrders>>;
+  subscriptions: Awaited<ReturnType<typeof readSubscriptions>>;
 };
 
 /** Subscriptions that still charge or may charge: they must be cancelled before an erasure. */
@@ -349,7 +349,7 @@ export async function getCustomerData(id: number) {
   return account ? await readCustomerData(db, account) : undefined;
 }
 
-export type CustomerData = NonNullable<ReturnType<typeof getCustomerData>>;
+export type CustomerData = NonNullable<Awaited<ReturnType<typeof getCustomerData>>>;
 
 async function customerOr404(db: DbOrTx, id: number): Promise<Account> {
   const account = await findAccount(db, id);

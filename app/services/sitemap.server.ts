@@ -73,9 +73,11 @@ async function packsUpdatedAt(db: DbOrTx, productId: number): Promise<string | n
 /** The public pages and their last change: the landing page, each product on sale, then the pages of the code. */
 export async function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()): Promise<SitemapEntry[]> {
   const settings = await settingsUpdatedAt(db);
-  const products = (await listProducts())
-    .filter((product) => productOffer(product).sold)
-    .map((product) => ({ id: product.id, lastmod: latest(product.updatedAt, packsUpdatedAt(db, product.id)) }));
+  const products: { id: number; lastmod: string }[] = [];
+  for (const product of await listProducts()) {
+    if (!(await productOffer(product)).sold) continue;
+    products.push({ id: product.id, lastmod: latest(product.updatedAt, await packsUpdatedAt(db, product.id)) });
+  }
   const landingProduct = products.find((p) => p.id === PRODUCT_ID)?.lastmod;
   return [
     { path: "/", lastmod: latest(built, settings, landingProduct) },

@@ -90,7 +90,7 @@ async function customerWithHistory() {
   return { id, email, name: `Rgpd${n}`, paid, anonymous, contact: contact.id, subscription };
 }
 
-type Customer = ReturnType<typeof customerWithHistory>;
+type Customer = Awaited<ReturnType<typeof customerWithHistory>>;
 
 let a: Customer;
 let b: Customer;

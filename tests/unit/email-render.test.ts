@@ -66,7 +66,7 @@ function foreignUrls(html: string) {
 }
 
 /** `quotesUserText`: the text part quotes what a visitor typed, as typed (tags included). */
-function expectWellFormed(rendered: ReturnType<typeof renderEmail>, { quotesUserText = false } = {}) {
+function expectWellFormed(rendered: Awaited<ReturnType<typeof renderEmail>>, { quotesUserText = false } = {}) {
   expect(rendered.html.startsWith("<!doctype html><html lang=\"fr\">")).toBe(true);
   expect(rendered.html).toContain("Maison Éclat");
   expect(rendered.html).toContain("12 rue des Lilas, 75011 Paris, France");

@@ -116,8 +116,9 @@ export function createEmailSender(options: SenderOptions): EmailSender {
 
   async function schedule() {
     if (stopped) return;
-    clearTimeout(timer);
     const due = holding ? await nextDueAt() : null;
+    if (stopped) return;
+    clearTimeout(timer);
     const wait = due ? Math.min(Math.max(due.getTime() - Date.now(), 0), pollMs) : pollMs;
     timer = setTimeout(() => void runOnce(), wait);
     timer.unref();
@@ -139,9 +140,9 @@ export function createEmailSender(options: SenderOptions): EmailSender {
           console.error("Email sender round failed", error);
         }
       } while (again && !stopped);
-    })().finally(() => {
+    })().finally(async () => {
       round = null;
-      schedule();
+      await schedule();
     });
     return round;
   }

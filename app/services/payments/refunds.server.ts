@@ -125,7 +125,7 @@ export async function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "
   };
 }
 
-export type OrderRefunds = ReturnType<typeof getOrderRefunds>;
+export type OrderRefunds = Awaited<ReturnType<typeof getOrderRefunds>>;
 export type OrderRefundView = OrderRefunds["refunds"][number];
 
 /** A refund in the JSON API (amounts as decimal strings). */

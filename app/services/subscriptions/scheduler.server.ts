@@ -32,9 +32,9 @@ export type TickResult = { holding: false } | { holding: true; queued: number };
 
 export type SubscriptionScheduler = {
   /** One tick now: takes or renews the lease, then queues what is due at `now`. */
-  tick(now?: Date): TickResult;
+  tick(now?: Date): Promise<TickResult>;
   /** No more ticks; gives the lease up. */
-  stop(): void;
+  stop(): Promise<void>;
 };
 
 export function createSubscriptionScheduler(options: SchedulerOptions = {}): SubscriptionScheduler {
@@ -81,10 +81,10 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
   running = state;
   const intervalMs = options.intervalMs ?? 60_000;
   const loop = (delay: number) => {
-    state.timer = setTimeout(() => {
+    state.timer = setTimeout(async () => {
       if (running !== state) return;
       try {
-        scheduler.tick();
+        await scheduler.tick();
       } catch (error) {
         // The database itself failed (locked, closed): the next tick tries again.
         console.error("Subscription scheduler tick failed", error);
