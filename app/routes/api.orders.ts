@@ -18,7 +18,7 @@ import { createOrderFromApi, OrderError } from "~/services/orders.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
     await requireAdminApi(request);
-    const orders = listAllAdminOrders(readOrderFilters(new URL(request.url)));
+    const orders = await listAllAdminOrders(readOrderFilters(new URL(request.url)));
     return apiJson(orders.map(orderToApi));
   });
 }

@@ -52,7 +52,7 @@ export async function getDashboard() {
   return {
     counts: await dashboardCounts(),
     subscriptions: await subscriptionFigures(),
-    orders: recentOrders(DASHBOARD_RECENT_ORDERS).map((o) => ({
+    orders: (await recentOrders(DASHBOARD_RECENT_ORDERS)).map((o) => ({
       id: o.id,
       createdAt: o.createdAt,
       totalCents: o.totalCents,

@@ -185,17 +185,16 @@ export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_P
       .limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = baseQuery(whereFor(filters))
+  const rows = await baseQuery(whereFor(filters))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+    .offset((page - 1) * pageSize);
   return { orders: rows.map(toSummary), total, page, pageCount, pageSize };
 }
 
 /** Every order matching the filters, newest first (CSV export, GET /api/orders). */
-export function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
-  return baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+export async function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
+  return (await baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
 }
 
 type AdminOrderItem = {
@@ -243,7 +242,7 @@ export async function orderExists(id: number): Promise<boolean> {
 
 /** An order with its customer and items, or undefined. */
 export async function getAdminOrder(id: number) {
-  const row = baseQuery(eq(orders.id, id)).get();
+  const [row] = await baseQuery(eq(orders.id, id)).limit(1);
   if (!row) return undefined;
   // Customer card of the spec: first and last name (the order's own), else username, else 'Client inconnu'.
   return { ...toSummary(row), items: await getAdminOrderItems(id) };
@@ -350,6 +349,6 @@ export function orderItemToApi(item: AdminOrderItem) {
 }
 
 /** The most recent orders, paid or since refunded, newest first (the dashboard). */
-export function recentOrders(limit: number) {
-  return baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+export async function recentOrders(limit: number) {
+  return (await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
 }

@@ -47,7 +47,7 @@ type ProductFields = {
 export async function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
   const existing = new Map((await listPacks(productId, { includeInactive: true }, db)).map((p) => [p.id, p]));
   const at = now.toISOString();
-  inputs.forEach(async (input, index) => {
+  for (const [index, input] of inputs.entries()) {
     const values = {
       name: input.name,
       description: input.description,
@@ -70,7 +70,7 @@ export async function saveProductPacks(db: DbOrTx, productId: number, inputs: Pa
       const [created] = await db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id });
       await recordPrice(db, created.id, input.price, at);
     }
-  });
+  }
   const names = new Set<string>();
   for (const pack of await listPacks(productId, { includeInactive: true }, db)) {
     const key = pack.name.toLowerCase();

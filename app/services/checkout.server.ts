@@ -51,7 +51,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         const checkoutKey = checkoutKeyFor(cartId, lines);
         const draft = {
           contact: { ...delivery, country: DELIVERY_COUNTRY },
-          lines: priceOrderLines(tx, lines, "cart"),
+          lines: await priceOrderLines(tx, lines, "cart"),
           cartId,
           checkoutKey,
         };

@@ -78,10 +78,11 @@ type PricedLine = {
  * a quantity the pack allows. The order items keep this name and price: a later change of the
  * pack changes no order. `path` prefixes the refusals' fields ("items").
  */
-export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): PricedLine[] {
+export async function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): Promise<PricedLine[]> {
   if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.", { field: path });
   if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
-  return lines.map(async (line, index) => {
+  const priced: PricedLine[] = [];
+  for (const [index, line] of lines.entries()) {
     const [product] = await db
       .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
@@ -93,15 +94,16 @@ export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "ite
     if ("refusal" in sale) throw new OrderError(sale.refusal, sale.message, { field: `${path}.${index}` });
     const refusal = await quantityRefusal(sale.item, line.quantity);
     if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
-    return {
+    priced.push({
       productId: product.id,
       packId: sale.item.pack?.id ?? null,
       quantity: line.quantity,
       unitPriceCents: sale.item.priceCents,
       productName: product.name,
       variantName: sale.item.name,
-    };
-  });
+    });
+  }
+  return priced;
 }
 
 const subtotalOf = (lines: PricedLine[]) => lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
@@ -242,7 +244,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
   const { firstName, lastName } = splitFullName(input.customerName);
   const { token, hash } = newOrderToken();
   const id = await getDb().transaction(async (tx) => {
-    const lines = priceOrderLines(tx, input.items);
+    const lines = await priceOrderLines(tx, input.items);
     assertClientAmounts(input, lines);
     await assertTrialAvailable(tx, input.customerEmail ?? null, lines);
     return await insertOrder(tx, {

@@ -93,11 +93,11 @@ export const PACK_MESSAGES = {
   notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: async (name = await trialName()) => `Le pack d'essai « ${name} » est limité à 1 exemplaire par commande.`,
-  trialUsed: async (name = await trialName()) =>
-    `Le pack d'essai « ${name} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
-  trialOneOffOnly: async (name = await trialName()) =>
-    `Le pack d'essai « ${name} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
+  trialQuantity: async (name?: string) => `Le pack d'essai « ${name ?? (await trialName())} » est limité à 1 exemplaire par commande.`,
+  trialUsed: async (name?: string) =>
+    `Le pack d'essai « ${name ?? (await trialName())} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
+  trialOneOffOnly: async (name?: string) =>
+    `Le pack d'essai « ${name ?? (await trialName())} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
 };
 
 export type PackReference = {

@@ -80,17 +80,18 @@ describe("invoice numbering", () => {
     const [a, b, c] = [await unpaidOrder(), await unpaidOrder(), await unpaidOrder()];
     await markOrderPaid(a, { paymentIntentId: `pi_${a}` });
     // A payment whose transaction fails after the invoice was issued: nothing of it stays, its number neither.
-    expect(async () =>
-      await getDb().transaction(async (tx) => {
+    await expect(
+      getDb().transaction(async (tx) => {
         await markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
         throw new Error("the transaction fails");
       }),
-    ).toThrow("the transaction fails");
+    ).rejects.toThrow("the transaction fails");
     expect(await findInvoice(b, "invoice")).toBeUndefined();
     expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).limit(1))[0]!.p).toBe("unpaid");
     await markOrderPaid(c, { paymentIntentId: `pi_${c}` });
     await markOrderPaid(b, { paymentIntentId: `pi_${b}` });
-    const numbers = [a, c, b].map((id) => sequenceOf(findInvoice(id, "invoice")!.number));
+    const numbers: number[] = [];
+    for (const id of [a, c, b]) numbers.push(sequenceOf((await findInvoice(id, "invoice"))!.number));
     expect(numbers).toEqual([numbers[0], numbers[0] + 1, numbers[0] + 2]);
   });
 

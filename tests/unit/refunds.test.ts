@@ -189,7 +189,7 @@ describe("refunds from the back office", () => {
     expect(firstNote.document).toMatchObject({ kind: "credit_note", number: notes[0].number });
 
     // The CSV export gives the refunded amount and the refund state.
-    const csv = ordersCsv({ q: String(orderId) });
+    const csv = await ordersCsv({ q: String(orderId) });
     expect(csv.split("\r\n")[0]).toContain('"Total";"Remboursé";"Remboursement"');
     expect(csv).toContain('"25,90";"25,90";"Total"');
 

@@ -47,8 +47,8 @@ beforeEach(async () => {
   await getDb().delete(subscriptions);
   await getDb().delete(leases);
 });
-afterEach(() => {
-  schedulers.splice(0).forEach((s) => s.stop());
+afterEach(async () => {
+  for (const s of schedulers.splice(0)) await s.stop();
 });
 
 let stripeId = 0;

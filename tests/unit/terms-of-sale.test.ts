@@ -74,7 +74,8 @@ describe("versions of the terms of sale", () => {
     expect(isTermsVersion(CURRENT_TERMS_VERSION)).toBe(true);
     expect(isTermsVersion("1999-01-01")).toBe(false);
     expect(termsOfSale(null, await getSettings()).version).toBe(CURRENT_TERMS_VERSION);
-    expect(() => termsOfSale("1999-01-01", getSettings())).toThrow(/inconnue/);
+    const settings = await getSettings();
+    expect(() => termsOfSale("1999-01-01", settings)).toThrow(/inconnue/);
     expect(termsVersionLabel("2026-11-20")).toBe("20 novembre 2026");
   });
 

@@ -25,7 +25,7 @@ export const MAX_ATTEMPTS = 6;
 const LEASE = "email-sender";
 
 export type SenderOptions = {
-  render: (email: EmailToRender) => RenderedEmail;
+  render: (email: EmailToRender) => Promise<RenderedEmail> | RenderedEmail;
   transport?: EmailTransport;
   /** How often it looks for due emails when nothing wakes it (ms). */
   pollMs?: number;
@@ -80,7 +80,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       rendered =
         email.subject !== null && email.html !== null && email.text !== null
           ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
-          : options.render(email);
+          : await options.render(email);
       if (email.subject === null) await storeRendered(email.id, rendered);
       const outcome = await transport.deliver({ ...await senderAddresses(), to: email.toAddress, ...rendered });
       await markEmailSent(email.id, outcome);
