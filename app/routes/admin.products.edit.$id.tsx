@@ -23,7 +23,7 @@ const euros = (cents: number | null) => (cents === null ? "" : centsToDecimal(ce
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const product = recordOr404(params.id, NOT_FOUND, getProduct);
+  const product = await recordOr404(params.id, NOT_FOUND, getProduct);
   const packs = await adminPacks(product.id);
   return json(
     {
