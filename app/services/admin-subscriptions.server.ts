@@ -106,7 +106,7 @@ export async function listAdminSubscriptions(filters: SubscriptionFilters, pageS
     .orderBy(desc(sql`coalesce(${subscriptions.startedAt}, ${subscriptions.createdAt})`), desc(subscriptions.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { subscriptions: rows.map(toSummary), total, page, pageCount, pageSize };
+  return { subscriptions: await Promise.all(rows.map(toSummary)), total, page, pageCount, pageSize };
 }
 
 type TimelineEvent = {

@@ -18,7 +18,7 @@ function paymentNotStarted(order: Pick<Order, "stripePaymentIntentId" | "stripeS
 }
 
 /** Whether the order's items are not these priced lines (a pack's name or price changed since). */
-async function itemsDiffer(db: DbOrTx, orderId: number, lines: ReturnType<typeof priceOrderLines>): Promise<boolean> {
+async function itemsDiffer(db: DbOrTx, orderId: number, lines: Awaited<ReturnType<typeof priceOrderLines>>): Promise<boolean> {
   const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
   if (items.length !== lines.length) return true;
   return items.some((item, i) => {

@@ -51,7 +51,7 @@ export async function requestWithdrawal(
   const reason = input.reason?.trim() || null;
   const requestedAt = (access.now ?? new Date()).toISOString();
 
-  const outcome = await getDb().transaction(async (tx): WithdrawalOutcome => {
+  const outcome = await getDb().transaction(async (tx): Promise<WithdrawalOutcome> => {
     const order =
       orderId === null || !Number.isSafeInteger(orderId)
         ? undefined

@@ -326,12 +326,12 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
   }
   const target =
     order ??
-    (async () => {
+    (await (async () => {
       const orderId = parseIdOrNull(stripeRefund.metadata?.orderId);
       const byMetadata = orderId === null ? undefined : await findOrder(orderId, tx);
       const paymentIntentId = idOf(stripeRefund.payment_intent);
       return byMetadata ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
-    })();
+    })());
   if (!target || stripeRefund.amount <= 0) return false;
   const [inserted] = await tx
     .insert(refunds)
