@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
     await requireAdminApi(request);
     const orders = await listAllAdminOrders(readOrderFilters(new URL(request.url)));
-    return apiJson(orders.map(orderToApi));
+    return apiJson(await Promise.all(orders.map(orderToApi)));
   });
 }
 

@@ -196,7 +196,7 @@ async function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, 
       city: order.shippingCity ?? "",
       phone: formatFrenchPhone(order.shippingPhone),
     },
-    subscriptionRefusal: await subscriptionRefusal(items),
+    subscriptionRefusal: await subscriptionRefusal(items, db),
   };
 }
 
@@ -248,7 +248,7 @@ export async function readCart(cartId: string | null): Promise<CartView> {
         lineTotalCents: unit * r.quantity,
         image: r.images[0] ?? null,
         maxQuantity: item ? maxQuantityOf(item) : 1,
-        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined) : null,
+        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined, tx) : null,
       };
       }),
     );
@@ -331,7 +331,7 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
       await tx.delete(cartLines).where(where);
     } else {
       const sale = await sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
-      const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity) : UNAVAILABLE_LINE;
+      const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity, tx) : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
       await tx.update(cartLines).set({ quantity }).where(where);
     }

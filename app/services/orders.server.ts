@@ -92,7 +92,7 @@ export async function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path 
     if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
     const sale = await sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
     if ("refusal" in sale) throw new OrderError(sale.refusal, sale.message, { field: `${path}.${index}` });
-    const refusal = await quantityRefusal(sale.item, line.quantity);
+    const refusal = await quantityRefusal(sale.item, line.quantity, db);
     if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
     priced.push({
       productId: product.id,
@@ -289,7 +289,7 @@ export async function updateOrderCheckout(orderId: number, update: OrderCheckout
     if (isPaid(order)) throw new OrderError("already_paid", "Cette commande a déjà été réglée : ses informations ne peuvent plus changer.");
     const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
     if (update.isSubscription === true) {
-      const refusal = await subscriptionRefusal(lines);
+      const refusal = await subscriptionRefusal(lines, tx);
       if (refusal) throw new OrderError("trial_one_off_only", refusal, { field: "isSubscription" });
     }
     const set: Partial<typeof orders.$inferInsert> = {};

@@ -93,7 +93,7 @@ export const PACK_MESSAGES = {
   notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: async (name?: string) => `Le pack d'essai « ${name ?? (await trialName())} » est limité à 1 exemplaire par commande.`,
+  trialQuantity: async (name?: string, db?: DbOrTx) => `Le pack d'essai « ${name ?? (await trialName(db))} » est limité à 1 exemplaire par commande.`,
   trialUsed: async (name?: string) =>
     `Le pack d'essai « ${name ?? (await trialName())} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
   trialOneOffOnly: async (name?: string) =>
@@ -160,10 +160,10 @@ export function maxQuantityOf(pack: Pick<Pack, "trial">): number {
 }
 
 /** Why this quantity of this pack cannot be ordered, or null when it can. */
-export async function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number): Promise<string | null> {
+export async function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number, db?: DbOrTx): Promise<string | null> {
   if (!Number.isInteger(quantity) || quantity < 1) return PACK_MESSAGES.oneLine();
   if (quantity <= maxQuantityOf(pack)) return null;
-  return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined) : PACK_MESSAGES.quantity();
+  return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined, db) : PACK_MESSAGES.quantity();
 }
 
 /** The trial packs among these lines' packs. */

@@ -80,17 +80,18 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
   const state: Running = { scheduler, timer: undefined };
   running = state;
   const intervalMs = options.intervalMs ?? 60_000;
+  const tickThenLoop = async () => {
+    if (running !== state) return;
+    try {
+      await scheduler.tick();
+    } catch (error) {
+      // The database itself failed (locked, closed): the next tick tries again.
+      console.error("Subscription scheduler tick failed", error);
+    }
+    if (running === state) loop(intervalMs);
+  };
   const loop = (delay: number) => {
-    state.timer = setTimeout(async () => {
-      if (running !== state) return;
-      try {
-        await scheduler.tick();
-      } catch (error) {
-        // The database itself failed (locked, closed): the next tick tries again.
-        console.error("Subscription scheduler tick failed", error);
-      }
-      if (running === state) loop(intervalMs);
-    }, delay);
+    state.timer = setTimeout(() => void tickThenLoop(), delay);
     // Never keeps the process alive on its own.
     state.timer.unref();
   };
