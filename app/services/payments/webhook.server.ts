@@ -34,7 +34,7 @@ export type WebhookOutcome =
 /**
  * What a verified event needs from Stripe before it is handled: a `charge.refunded` whose charge
  * does not list its refunds (Stripe's recent API versions leave them out) gets them, so the
- * handling itself stays one synchronous transaction.
+ * handling itself stays one transaction that awaits nothing but the database.
  */
 export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Event> {
   if (event.type !== "charge.refunded") return event;
