@@ -8,7 +8,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
     const id = parseId(params.id, "Numéro de commande");
-    if (!await orderExists(id)) return apiError(404, "Commande introuvable");
+    if (!(await orderExists(id))) return apiError(404, "Commande introuvable");
     return apiJson((await getAdminOrderItems(id)).map(orderItemToApi));
   });
 

@@ -24,9 +24,9 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
     await requireAdminApi(request);
     const id = parseId(params.id, "Identifiant de produit");
-    if (!await getProduct(id)) return apiError(404, "Produit introuvable");
+    if (!(await getProduct(id))) return apiError(404, "Produit introuvable");
     const { fields, packs } = productFields(await readJsonBody(request, productSchema));
     const product = await updateProduct(id, fields, packs);
     if (!product) return apiError(404, "Produit introuvable");
-    return apiJson({ ...await productToApi(product), crossedOutWarnings: await crossedOutWarnings(id) });
+    return apiJson({ ...(await productToApi(product)), crossedOutWarnings: await crossedOutWarnings(id) });
   });

@@ -15,7 +15,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "PATCH") return methodNotAllowed(["GET", "PATCH"]);
     await requireAdminApi(request);
     const changes = await readJsonBody(request, settingsPatchSchema);
-    const merged = settingsSchema.safeParse({ ...await getSettings(), ...changes });
+    const merged = settingsSchema.safeParse({ ...(await getSettings()), ...changes });
     if (!merged.success) return apiError(422, "Données invalides", zodIssues(merged.error));
     return apiJson(await updateSettings(merged.data));
   });

@@ -86,41 +86,42 @@ const sameEmail = (column: SQLiteColumn, email: string): SQL => sql`lower(${colu
 
 /** The ids of the customer's orders, subscriptions, contact requests and emails. */
 async function recordIds(db: DbOrTx, account: Account) {
-  const orderIds = (await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(or(eq(orders.userId, account.id), sameEmail(orders.customerEmail, account.email))))
-    .map((r) => r.id);
-  const subscriptionIds = (await db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      or(
-        eq(subscriptions.userId, account.id),
-        sameEmail(subscriptions.customerEmail, account.email),
-        orderIds.length ? inArray(subscriptions.firstOrderId, orderIds) : undefined,
-        orderIds.length
-          ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})`
-          : undefined,
-      ),
-    ))
-    .map((r) => r.id);
-  const contactIds = (await db
-    .select({ id: contactRequests.id })
-    .from(contactRequests)
-    .where(sameEmail(contactRequests.email, account.email)))
-    .map((r) => r.id);
-  const emailIds = (await db
-    .select({ id: emails.id })
-    .from(emails)
-    .where(
-      or(
-        sameEmail(emails.toAddress, account.email),
-        orderIds.length ? inArray(emails.orderId, orderIds) : undefined,
-        contactIds.length ? inArray(emails.contactRequestId, contactIds) : undefined,
-      ),
-    ))
-    .map((r) => r.id);
+  const orderIds = (
+    await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(or(eq(orders.userId, account.id), sameEmail(orders.customerEmail, account.email)))
+  ).map((r) => r.id);
+  const subscriptionIds = (
+    await db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(
+        or(
+          eq(subscriptions.userId, account.id),
+          sameEmail(subscriptions.customerEmail, account.email),
+          orderIds.length ? inArray(subscriptions.firstOrderId, orderIds) : undefined,
+          orderIds.length
+            ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})`
+            : undefined,
+        ),
+      )
+  ).map((r) => r.id);
+  const contactIds = (
+    await db.select({ id: contactRequests.id }).from(contactRequests).where(sameEmail(contactRequests.email, account.email))
+  ).map((r) => r.id);
+  const emailIds = (
+    await db
+      .select({ id: emails.id })
+      .from(emails)
+      .where(
+        or(
+          sameEmail(emails.toAddress, account.email),
+          orderIds.length ? inArray(emails.orderId, orderIds) : undefined,
+          contactIds.length ? inArray(emails.contactRequestId, contactIds) : undefined,
+        ),
+      )
+  ).map((r) => r.id);
   return { orderIds, subscriptionIds, contactIds, emailIds };
 }
 
@@ -185,37 +186,38 @@ async function readOrders(db: DbOrTx, ids: number[]) {
 
 async function readSubscriptions(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  return (await db
-    .select()
-    .from(subscriptions)
-    .where(inArray(subscriptions.id, ids))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id)))
-    .map((s) => ({
-      id: s.id,
-      status: s.status,
-      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      productName: s.productName,
-      variantName: s.variantName,
-      quantity: s.quantity,
-      amountCents: s.amountCents,
-      startedAt: s.startedAt,
-      currentPeriodEnd: s.currentPeriodEnd,
-      canceledAt: s.canceledAt,
-      renewalCount: s.renewalCount,
-      firstOrderId: s.firstOrderId,
-      customerEmail: s.customerEmail,
-      customerName: s.customerName,
-      shipping: {
-        name: s.shippingName,
-        address: s.shippingAddress,
-        address2: s.shippingAddress2,
-        postalCode: s.shippingPostalCode,
-        city: s.shippingCity,
-        country: s.shippingCountry,
-        phone: s.shippingPhone,
-      },
-      createdAt: s.createdAt,
-    }));
+  return (
+    await db
+      .select()
+      .from(subscriptions)
+      .where(inArray(subscriptions.id, ids))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+  ).map((s) => ({
+    id: s.id,
+    status: s.status,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    productName: s.productName,
+    variantName: s.variantName,
+    quantity: s.quantity,
+    amountCents: s.amountCents,
+    startedAt: s.startedAt,
+    currentPeriodEnd: s.currentPeriodEnd,
+    canceledAt: s.canceledAt,
+    renewalCount: s.renewalCount,
+    firstOrderId: s.firstOrderId,
+    customerEmail: s.customerEmail,
+    customerName: s.customerName,
+    shipping: {
+      name: s.shippingName,
+      address: s.shippingAddress,
+      address2: s.shippingAddress2,
+      postalCode: s.shippingPostalCode,
+      city: s.shippingCity,
+      country: s.shippingCountry,
+      phone: s.shippingPhone,
+    },
+    createdAt: s.createdAt,
+  }));
 }
 
 async function readEmails(db: DbOrTx, ids: number[]) {
@@ -328,12 +330,9 @@ async function readCustomerData(db: DbOrTx, account: Account) {
     subscriptions: customerSubscriptions,
     emails: await readEmails(db, ids.emailIds),
     contactRequests: await readContacts(db, ids.contactIds),
-    audit: (await db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.subjectId, account.id))
-      .orderBy(desc(auditLog.at), desc(auditLog.id)))
-      .map(auditView),
+    audit: (
+      await db.select().from(auditLog).where(eq(auditLog.subjectId, account.id)).orderBy(desc(auditLog.at), desc(auditLog.id))
+    ).map(auditView),
     erasure: {
       allowed: refusal === null,
       refusal: refusal?.message ?? null,
@@ -480,7 +479,11 @@ export function exportFilename(id: number, at: Date): string {
 }
 
 /** The customer's data as one JSON document, the export recorded in the audit log. 404 for an unknown customer. */
-export async function exportCustomerData(id: number, actor: AuditActor, at = new Date()): Promise<{ filename: string; data: CustomerExport }> {
+export async function exportCustomerData(
+  id: number,
+  actor: AuditActor,
+  at = new Date(),
+): Promise<{ filename: string; data: CustomerExport }> {
   return await getDb().transaction(async (tx) => {
     const account = await customerOr404(tx, id);
     const data = await readCustomerData(tx, account);
@@ -502,7 +505,8 @@ async function eraseEmails(
     const toCustomer = row.toAddress.toLowerCase() === account.email.toLowerCase() || row.toAddress === placeholder;
     // An email not sent yet never leaves: it would go to the placeholder address with an erased body.
     const unsent = row.status === "pending" || row.status === "sending";
-    await tx.update(emails)
+    await tx
+      .update(emails)
       .set({
         toAddress: toCustomer ? placeholder : row.toAddress,
         // The shop's notice of a contact request repeats the subject the customer typed.
@@ -538,7 +542,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
 
     const placeholder = erasedEmail(id);
     if (ids.orderIds.length) {
-      await tx.update(orders)
+      await tx
+        .update(orders)
         .set({
           customerEmail: placeholder,
           customerName: null,
@@ -553,7 +558,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         .where(inArray(orders.id, ids.orderIds));
     }
     if (ids.subscriptionIds.length) {
-      await tx.update(subscriptions)
+      await tx
+        .update(subscriptions)
         .set({
           customerEmail: placeholder,
           customerName: null,
@@ -567,7 +573,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         .where(inArray(subscriptions.id, ids.subscriptionIds));
     }
     if (ids.contactIds.length) {
-      await tx.update(contactRequests)
+      await tx
+        .update(contactRequests)
         .set({ name: ERASED, email: placeholder, subject: ERASED, message: ERASED })
         .where(inArray(contactRequests.id, ids.contactIds));
     }
@@ -584,7 +591,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         .where(inArray(emails.id, ids.emailIds));
       await eraseEmails(tx, account, rows, placeholder);
     }
-    await tx.update(users)
+    await tx
+      .update(users)
       .set({
         username: erasedUsername(id),
         email: placeholder,

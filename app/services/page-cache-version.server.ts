@@ -10,7 +10,8 @@ import { pageCacheVersion, siteSettings } from "~/db/schema";
 
 /** Bumps the version: the public pages of every process are rendered again. */
 export async function bumpPageCacheVersion(db: DbOrTx = getDb()) {
-  await db.insert(pageCacheVersion)
+  await db
+    .insert(pageCacheVersion)
     .values({ id: 1, version: 1 })
     .onConflictDoUpdate({ target: pageCacheVersion.id, set: { version: sql`${pageCacheVersion.version} + 1` } });
 }
@@ -22,7 +23,11 @@ export async function bumpPageCacheVersion(db: DbOrTx = getDb()) {
  */
 export async function readPageCacheState(db: DbOrTx = getDb()): Promise<{ version: number; offerEndsAt: number | null }> {
   const [row] = await db.select({ version: pageCacheVersion.version }).from(pageCacheVersion).limit(1);
-  const [settings] = await db.select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
+  const [settings] = await db
+    .select({ endsAt: siteSettings.trialOfferEndsAt })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+    .limit(1);
   const end = Date.parse(settings?.endsAt ?? "");
   return { version: row?.version ?? 0, offerEndsAt: Number.isNaN(end) ? null : end };
 }

@@ -35,7 +35,8 @@ export async function getSettings(db: DbOrTx = getDb()): Promise<PublicSettings>
 
 export async function updateSettings(input: SettingsInput): Promise<PublicSettings> {
   await getDb().transaction(async (tx) => {
-    await tx.insert(siteSettings)
+    await tx
+      .insert(siteSettings)
       .values({ ...DEFAULT_SETTINGS, ...input, id: 1 })
       .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } });
     await bumpPageCacheVersion(tx);

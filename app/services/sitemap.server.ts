@@ -57,16 +57,20 @@ function w3cDate(iso: string): string {
 }
 
 async function settingsUpdatedAt(db: DbOrTx): Promise<string | null> {
-  return (await db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1))[0]?.at ?? null;
+  return (
+    (await db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1))[0]?.at ?? null
+  );
 }
 
 async function packsUpdatedAt(db: DbOrTx, productId: number): Promise<string | null> {
   return (
-    (await db
-      .select({ at: max(packs.updatedAt) })
-      .from(packs)
-      .where(eq(packs.productId, productId))
-      .limit(1))[0]?.at ?? null
+    (
+      await db
+        .select({ at: max(packs.updatedAt) })
+        .from(packs)
+        .where(eq(packs.productId, productId))
+        .limit(1)
+    )[0]?.at ?? null
   );
 }
 

@@ -109,31 +109,32 @@ export type OpenWithdrawal = { orderId: number; customer: string; email: string;
 
 /** The requests still to refund (their order is not refunded in full), the oldest first: the dashboard's list. */
 export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenWithdrawal[]> {
-  return (await getDb()
-    .select({
-      orderId: withdrawalRequests.orderId,
-      requestedAt: withdrawalRequests.requestedAt,
-      email: withdrawalRequests.email,
-      customerName: orders.customerName,
-      customerFirstName: orders.customerFirstName,
-      customerLastName: orders.customerLastName,
-      customerEmail: orders.customerEmail,
-    })
-    .from(withdrawalRequests)
-    .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
-    .where(ne(orders.paymentStatus, "refunded"))
-    .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id)))
-    .map((r) => ({
-      orderId: r.orderId,
-      customer:
-        displayName({ firstName: r.customerFirstName, lastName: r.customerLastName }) ||
-        r.customerName?.trim() ||
-        r.customerEmail ||
-        r.email,
-      email: r.customerEmail || r.email,
-      requestedAt: r.requestedAt,
-      ...withdrawalDeadline(r.requestedAt, now),
-    }));
+  return (
+    await getDb()
+      .select({
+        orderId: withdrawalRequests.orderId,
+        requestedAt: withdrawalRequests.requestedAt,
+        email: withdrawalRequests.email,
+        customerName: orders.customerName,
+        customerFirstName: orders.customerFirstName,
+        customerLastName: orders.customerLastName,
+        customerEmail: orders.customerEmail,
+      })
+      .from(withdrawalRequests)
+      .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
+      .where(ne(orders.paymentStatus, "refunded"))
+      .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
+  ).map((r) => ({
+    orderId: r.orderId,
+    customer:
+      displayName({ firstName: r.customerFirstName, lastName: r.customerLastName }) ||
+      r.customerName?.trim() ||
+      r.customerEmail ||
+      r.email,
+    email: r.customerEmail || r.email,
+    requestedAt: r.requestedAt,
+    ...withdrawalDeadline(r.requestedAt, now),
+  }));
 }
 
 /** The withdrawal in the JSON API's order (null: none). */

@@ -68,25 +68,27 @@ async function customerWithHistory() {
     subject: "Ma peau sensible",
     message: "Bonjour, mon adresse est 8 rue des Lilas.",
   });
-  const subscription = (await getDb()
-    .insert(subscriptions)
-    .values({
-      userId: id,
-      customerEmail: email,
-      customerName: `Camille Rgpd${n}`,
-      amountCents: 4990,
-      stripeSubscriptionId: `sub_rgpd_${n}`,
-      status: "canceled",
-      canceledAt: new Date().toISOString(),
-      firstOrderId: paid,
-      shippingName: `Camille Rgpd${n}`,
-      shippingAddress: "8 rue des Lilas",
-      shippingPostalCode: "75011",
-      shippingCity: "Paris",
-      shippingCountry: "France",
-      shippingPhone: "+33612345678",
-    })
-    .returning())[0].id;
+  const subscription = (
+    await getDb()
+      .insert(subscriptions)
+      .values({
+        userId: id,
+        customerEmail: email,
+        customerName: `Camille Rgpd${n}`,
+        amountCents: 4990,
+        stripeSubscriptionId: `sub_rgpd_${n}`,
+        status: "canceled",
+        canceledAt: new Date().toISOString(),
+        firstOrderId: paid,
+        shippingName: `Camille Rgpd${n}`,
+        shippingAddress: "8 rue des Lilas",
+        shippingPostalCode: "75011",
+        shippingCity: "Paris",
+        shippingCountry: "France",
+        shippingPhone: "+33612345678",
+      })
+      .returning()
+  )[0].id;
   return { id, email, name: `Rgpd${n}`, paid, anonymous, contact: contact.id, subscription };
 }
 
@@ -111,10 +113,9 @@ async function rowsOf(c: Customer) {
     orders: await db.select().from(orders).where(inArray(orders.id, orderIds)),
     subscription: (await db.select().from(subscriptions).where(eq(subscriptions.id, c.subscription)).limit(1))[0]!,
     contact: (await db.select().from(contactRequests).where(eq(contactRequests.id, c.contact)).limit(1))[0]!,
-    emails: (await db
-      .select()
-      .from(emails))
-      .filter((e) => (e.orderId !== null && orderIds.includes(e.orderId)) || e.contactRequestId === c.contact),
+    emails: (await db.select().from(emails)).filter(
+      (e) => (e.orderId !== null && orderIds.includes(e.orderId)) || e.contactRequestId === c.contact,
+    ),
     invoice: (await db.select().from(invoices).where(eq(invoices.orderId, c.paid)).limit(1))[0]!,
   };
 }
@@ -210,7 +211,12 @@ describe("the export", () => {
     const lines = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id));
     expect(lines).toHaveLength(before + 1);
     const line = lines.at(-1)!;
-    expect(line).toMatchObject({ action: "customer.export", actorId: (await admin()).id, actorUsername: "admin", subjectId: b.id });
+    expect(line).toMatchObject({
+      action: "customer.export",
+      actorId: (await admin()).id,
+      actorUsername: "admin",
+      subjectId: b.id,
+    });
     expect(Date.now() - Date.parse(line.at)).toBeLessThan(60_000);
     expect(JSON.stringify(line)).not.toMatch(new RegExp(`${b.email}|${b.name}|Lilas`));
   });
@@ -258,7 +264,12 @@ describe("the erasure is refused", () => {
 
   it("while a partially refunded order is not shipped, but not for a fully refunded one", async () => {
     const c = await customerWithHistory();
-    const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
+    const open = await insertOrder({
+      userId: c.id,
+      customerEmail: c.email,
+      paymentStatus: "partially_refunded",
+      status: "pending",
+    });
     await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
     expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,

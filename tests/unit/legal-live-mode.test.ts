@@ -46,7 +46,7 @@ describe("legal mentions on the dashboard of a live shop", () => {
     const { getSettings, updateSettings } = await import("~/services/settings.server");
     const { settingsSchema } = await import("~/schemas/settings");
     const shop = {
-      ...await getSettings(),
+      ...(await getSettings()),
       legalName: "Atelier Lumière SARL",
       siret: "303 265 045 00031",
       vatNumber: "FR40303265045",

@@ -256,7 +256,7 @@ describe("the legal texts read the settings", () => {
     const sentBefore = await renderEmail(confirmationEmail(earlier));
     expect(sentBefore.text).toContain("RCS Paris 921 458 303");
 
-    await updateSettings(settingsSchema.parse({ ...await getSettings(), ...NEW_IDENTITY }));
+    await updateSettings(settingsSchema.parse({ ...(await getSettings()), ...NEW_IDENTITY }));
 
     const notice = await renderPage("/mentions-legales");
     expect(notice).toContain("édité par Atelier Lumière SARL, société à responsabilité limitée au capital de 5 000 €.");

@@ -8,11 +8,13 @@ import { orderLockName, withOrderLock } from "~/services/payments/order-lock.ser
 /** The payment start lock lives in the database: what one process holds, every other sees. */
 
 async function lockRow(orderId: number) {
-  return (await getDb()
-    .select()
-    .from(leases)
-    .where(eq(leases.name, orderLockName(orderId)))
-    .limit(1))[0];
+  return (
+    await getDb()
+      .select()
+      .from(leases)
+      .where(eq(leases.name, orderLockName(orderId)))
+      .limit(1)
+  )[0];
 }
 
 describe("the payment start lock", () => {

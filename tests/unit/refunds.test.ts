@@ -196,7 +196,7 @@ describe("refunds from the back office", () => {
     // Every refund event again (as Stripe retries), and the charge's event under a new id: nothing more.
     for (const event of await eventsAbout(orderId))
       expect((await (await replayEvent(emulator(), event)).json()).outcome).toBe("duplicate");
-    const charge = [...await eventsAbout(orderId)].reverse().find((e) => e.type === "charge.refunded")!;
+    const charge = [...(await eventsAbout(orderId))].reverse().find((e) => e.type === "charge.refunded")!;
     expect((await handleStripeEvent({ ...charge, id: `${charge.id}_again` } as unknown as Stripe.Event)).outcome).toBe("ignored");
     expect(await refundRows(orderId)).toHaveLength(2);
     expect(await creditNotes(orderId)).toHaveLength(2);

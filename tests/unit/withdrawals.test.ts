@@ -35,11 +35,7 @@ async function withdrawalsOf(orderId: number) {
 }
 
 async function acksOf(orderId: number): Promise<Email[]> {
-  return (await getDb()
-    .select()
-    .from(emails)
-    .where(eq(emails.orderId, orderId)))
-    .filter((e) => e.kind === "withdrawal_ack");
+  return (await getDb().select().from(emails).where(eq(emails.orderId, orderId))).filter((e) => e.kind === "withdrawal_ack");
 }
 
 function postPage(fields: Record<string, string>, address = "192.0.2.10") {
@@ -98,9 +94,12 @@ describe("requestWithdrawal", () => {
   it("keeps one request per order: a second one records nothing new and sends no second email", async () => {
     const orderId = await insertOrder({ paymentStatus: "paid" });
     const first = new Date("2026-11-25T10:00:00.000Z");
-    expect((await requestWithdrawal({ orderId, email: EMAIL, reason: "Premier motif" }, { now: first })).outcome).toBe("recorded");
+    expect((await requestWithdrawal({ orderId, email: EMAIL, reason: "Premier motif" }, { now: first })).outcome).toBe(
+      "recorded",
+    );
     expect(
-      (await requestWithdrawal({ orderId, email: EMAIL, reason: "Second motif" }, { now: new Date("2026-11-25T10:05:00.000Z") })).outcome,
+      (await requestWithdrawal({ orderId, email: EMAIL, reason: "Second motif" }, { now: new Date("2026-11-25T10:05:00.000Z") }))
+        .outcome,
     ).toBe("already_recorded");
 
     const rows = await withdrawalsOf(orderId);

@@ -95,7 +95,7 @@ async function reservedCents(tx: DbOrTx, orderId: number): Promise<number> {
 
 /** What can still be refunded: the total less the refunds that succeeded or are under way. */
 export async function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">, db: DbOrTx = getDb()): Promise<number> {
-  return Math.max(order.totalCents - await reservedCents(db, order.id), 0);
+  return Math.max(order.totalCents - (await reservedCents(db, order.id)), 0);
 }
 
 /** The order's refunds as the pages show them, with the number of each one's credit note. */
@@ -154,7 +154,10 @@ function assertRefundable(order: Order) {
 }
 
 /** The reservation: the same key's refund (a replay), or a new pending row for the amount asked. */
-async function reserve(request: RefundRequest, reason: string): Promise<{ refund: Refund; replayed: boolean; paymentIntentId: string }> {
+async function reserve(
+  request: RefundRequest,
+  reason: string,
+): Promise<{ refund: Refund; replayed: boolean; paymentIntentId: string }> {
   return await getDb().transaction(async (tx) => {
     const order = await findOrder(request.orderId, tx);
     if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
@@ -221,7 +224,10 @@ function refusalOf(error: unknown): ShopError {
  * Records Stripe's answer about one of our refunds (its id, its status) and brings the order in
  * line; the webhook may have recorded it already, which changes nothing.
  */
-async function recordStripeAnswer(refundId: number, stripeRefund: Pick<Stripe.Refund, "id" | "status" | "failure_reason">): Promise<Refund> {
+async function recordStripeAnswer(
+  refundId: number,
+  stripeRefund: Pick<Stripe.Refund, "id" | "status" | "failure_reason">,
+): Promise<Refund> {
   return await getDb().transaction(async (tx) => {
     const status = refundStatusOf(stripeRefund.status);
     const before = (await tx.select().from(refunds).where(eq(refunds.id, refundId)).limit(1))[0]!;

@@ -29,7 +29,11 @@ export type OrderSubscriptionView = {
   confirmationEmail: { sent: boolean; to: string | null } | null;
 };
 
-export async function orderSubscriptionView(orderId: number, owner: boolean, now: Date = new Date()): Promise<OrderSubscriptionView | null> {
+export async function orderSubscriptionView(
+  orderId: number,
+  owner: boolean,
+  now: Date = new Date(),
+): Promise<OrderSubscriptionView | null> {
   const db = getDb();
   const [order] = await db
     .select({
@@ -46,7 +50,9 @@ export async function orderSubscriptionView(orderId: number, owner: boolean, now
   if (!order || !paymentReceived(order.paymentStatus)) return null;
   const record =
     (order.subscriptionId !== null ? await findSubscription(db, order.subscriptionId) : undefined) ??
-    (order.isSubscription && order.stripeSubscriptionId ? await findSubscriptionByStripeId(db, order.stripeSubscriptionId) : undefined);
+    (order.isSubscription && order.stripeSubscriptionId
+      ? await findSubscriptionByStripeId(db, order.stripeSubscriptionId)
+      : undefined);
   if (!record) return null;
   const state = stateOf(record);
   const ongoing = state === "active" || state === "past_due" || state === "incomplete";
