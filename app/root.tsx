@@ -41,7 +41,7 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast } = await getToast(request);
   const cartCount = await getCartCount(request);
-  const data = { toast, config: getPublicConfig(), settings: getSettings(), cartCount };
+  const data = { toast, config: getPublicConfig(), settings: await getSettings(), cartCount };
   // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
   // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
   // page view sets no cookie, so it can come from the page cache (server/page-cache.js).

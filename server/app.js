@@ -29,7 +29,9 @@ export function createApp(build, options = {}) {
   app.disable("x-powered-by");
   if (options.logRequests) app.use(logRequest);
   const mode = options.mode ?? process.env.NODE_ENV;
-  const entry = /** @type {{ readPageCacheState?: () => import("./page-cache.js").PageCacheState }} */ (build.entry.module);
+  const entry = /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState> }} */ (
+    build.entry.module
+  );
   if (options.pageCache !== false && entry.readPageCacheState) {
     // First: a cached page is already compressed, and no public page is a file of public/.
     const render = createRemixHandler(build, mode);

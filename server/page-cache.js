@@ -84,7 +84,7 @@ const DROPPED_HEADERS = new Set([
  * }} Entry
  * @typedef {{
  *   render(request: Request, loadContext: Record<string, unknown>): Promise<Response>,
- *   readState(): PageCacheState,
+ *   readState(): Promise<PageCacheState>,
  *   buildVersion: string,
  *   now?: () => number,
  *   ttlMs?: number,
@@ -159,9 +159,9 @@ export function createPageCache(options) {
   let state = { version: -1, offerEndsAt: null };
   let checkedAt = -Infinity;
 
-  function currentState() {
+  async function currentState() {
     if (now() - checkedAt >= versionCheckMs) {
-      const read = options.readState();
+      const read = await options.readState();
       if (read.version !== state.version) {
         entries.clear();
         unshareable.clear();
@@ -180,7 +180,7 @@ export function createPageCache(options) {
    * @returns {Promise<Entry | null>}
    */
   async function renderEntry(url, loadContext) {
-    const { version, offerEndsAt } = currentState();
+    const { version, offerEndsAt } = await currentState();
     const renderedAt = now();
     const api = isPublicApi(new URL(url).pathname);
     const accept = api ? "application/json" : "text/html";
@@ -302,7 +302,7 @@ export function createPageCache(options) {
       const origin = `${req.protocol}://${req.get("host")}`;
       const key = `${options.buildVersion} ${origin}${req.path}`;
       const loadContext = { clientAddress: req.socket.remoteAddress };
-      const { version } = currentState();
+      const { version } = await currentState();
       const entry = entries.get(key);
       const at = now();
       if ((unshareable.get(key) ?? 0) > at) {

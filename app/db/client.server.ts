@@ -1,16 +1,24 @@
 import path from "node:path";
-import Database, { type RunResult } from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import type { SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
 import { ConfigError, getConfig } from "~/config.server";
 import * as schema from "./schema";
 import { seed } from "./seed.server";
+import { asyncSqlite, type AsyncSqlite } from "./sqlite-async.server";
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/**
+ * The shop's database as the services see it: every query is awaited, and writes that belong
+ * together run in `await db.transaction(async (tx) => …)`. Queries are awaited as they are
+ * (an array of rows); `.get()`, `.all()`, `.run()` and what a write returns besides
+ * `.returning()` belong to one engine only and are not used.
+ */
+export type Db = AsyncSqlite<typeof schema>;
 
 /** The database or a transaction: writes that belong together take the transaction. */
-export type DbOrTx = BaseSQLiteDatabase<"sync", RunResult, typeof schema>;
+export type DbOrTx = BaseSQLiteDatabase<"async", SqliteRemoteResult, typeof schema>;
 
 /** Opens a SQLite file, applies the migrations in drizzle/ and the idempotent seed. */
 export function openDatabase(file: string, options: { adminUsername: string; adminPassword: string }) {
@@ -20,15 +28,13 @@ export function openDatabase(file: string, options: { adminUsername: string; adm
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   reuseStatements(sqlite);
-  const db = drizzle(sqlite, { schema });
-  // Several processes share the file (one per core). A deferred transaction that reads, then
-  // writes after another process has written, fails at once with SQLITE_BUSY: busy_timeout
-  // cannot help it. BEGIN IMMEDIATE takes the write lock first, waiting up to busy_timeout.
-  const deferredTransaction = db.transaction.bind(db);
-  db.transaction = ((run, config) => deferredTransaction(run, { behavior: "immediate", ...config })) as Db["transaction"];
-  migrate(db, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
-  seed(db, options);
-  return { db, sqlite };
+  // Migrations and the seed run once, at opening, before any request.
+  const setup = drizzle(sqlite, { schema });
+  migrate(setup, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
+  seed(setup, options);
+  // Several processes share the file (one per core): transactions begin with BEGIN IMMEDIATE
+  // (app/db/sqlite-async.server.ts), which takes the write lock first, waiting up to busy_timeout.
+  return { db: asyncSqlite(sqlite, schema), sqlite };
 }
 
 /**

@@ -19,7 +19,7 @@ export async function resendEmailAction(request: Request, fallback = "/admin/ema
   const target = BACK_PREFIXES.some((prefix) => back.startsWith(prefix)) ? back : fallback;
   if (intent !== "resend" || id === null) return unknownAction(target);
   try {
-    resendEmailOrRefuse(id);
+    await resendEmailOrRefuse(id);
   } catch (error) {
     if (!isShopError(error)) throw error;
     return redirectWithError(target, { message: "Erreur", description: error.message });

@@ -34,8 +34,8 @@ export function notFound(message: string): Response {
 }
 
 /** The record a page such as /admin/products/edit/{id} is about, or a thrown 404. */
-export function recordOr404<T>(param: string | undefined, message: string, find: (id: number) => T | undefined): T {
-  const record = find(pageIdOr404(param, message));
+export async function recordOr404<T>(param: string | undefined, message: string, find: (id: number) => Promise<T | undefined> | T | undefined): Promise<T> {
+  const record = await find(pageIdOr404(param, message));
   if (!record) throw notFound(message);
   return record;
 }

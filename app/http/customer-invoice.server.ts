@@ -20,16 +20,16 @@ export const CUSTOMER_DOCUMENT_HEADERS = {
   "X-Robots-Tag": "noindex, nofollow",
 } as const;
 
-export function loadCustomerDocument(request: Request, idParam: string | undefined, kind: InvoiceKind) {
+export async function loadCustomerDocument(request: Request, idParam: string | undefined, kind: InvoiceKind) {
   const id = parseIdOrNull(idParam);
   const key = new URL(request.url).searchParams.get("cle");
-  const order = id === null ? undefined : findOrder(id);
+  const order = id === null ? undefined : await findOrder(id);
   if (!order || !orderLinkKeyMatches(order.id, key)) {
     throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
   }
   const url = new URL(request.url);
-  const documents = getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
-  const refunds = getOrderRefunds(order).refunds.filter((r) => r.status === "succeeded");
+  const documents = await getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
+  const refunds = (await getOrderRefunds(order)).refunds.filter((r) => r.status === "succeeded");
   return json(
     {
       orderId: order.id,

@@ -20,8 +20,8 @@ export const meta: MetaFunction = () =>
   );
 
 /** The landing page sells product 1: its trial pack, at today's price (the page is rendered at each visit). */
-export function loader() {
-  const trial = shopPacks(PRODUCT_ID).find((p) => p.trial);
+export async function loader() {
+  const trial = (await shopPacks(PRODUCT_ID)).find((p) => p.trial);
   return json({ trial: trial ? { masks: trial.masks, priceCents: trial.priceCents } : null });
 }
 

@@ -30,11 +30,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The dialog of ?id=... only shows the request: the admin's 'open' action (below) marks it read,
   // so the 30-second refresh, a reload or a shared link never does.
   const openId = queryId(request, "id");
-  const opened = openId ? (getContactRequest(openId) ?? null) : null;
+  const opened = openId ? (await getContactRequest(openId) ?? null) : null;
   const deleteId = queryId(request, "delete");
-  const toDelete = deleteId ? (getContactRequest(deleteId) ?? null) : null;
+  const toDelete = deleteId ? (await getContactRequest(deleteId) ?? null) : null;
   // The list shows the first words of each message; the whole message is in its dialog.
-  const contacts = listContactRequests().map(({ message, ...contact }) => ({ ...contact, excerpt: excerpt(message, 80) }));
+  const contacts = (await listContactRequests()).map(({ message, ...contact }) => ({ ...contact, excerpt: excerpt(message, 80) }));
   return json({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
@@ -49,11 +49,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: requête invalide" }, REPLACE);
   }
   if (intent === "open") {
-    if (!openContactRequest(id)) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+    if (!await openContactRequest(id)) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
     return redirect(`/admin/contacts?id=${id}`, { headers: NO_STORE_HEADERS });
   }
   if (intent === "delete") {
-    const deleted = deleteContactRequest(id);
+    const deleted = await deleteContactRequest(id);
     if (!deleted) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
     return redirectWithSuccess("/admin/contacts", { message: "Contact supprimé", description: "La demande de contact a été supprimée avec succès." }, REPLACE);
   }
@@ -61,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!status.success) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: statut invalide" }, REPLACE);
   }
-  if (!setContactStatus(id, status.data)) {
+  if (!await setContactStatus(id, status.data)) {
     return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
   }
   // Put back to unread from the open dialog: close it, so the admin sees the request left unread.

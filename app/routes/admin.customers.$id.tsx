@@ -31,7 +31,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const data = getCustomerData(pageIdOr404(params.id, CUSTOMER_NOT_FOUND));
+  const data = await getCustomerData(pageIdOr404(params.id, CUSTOMER_NOT_FOUND));
   if (!data) throw new Response(CUSTOMER_NOT_FOUND, { status: 404 });
   const confirm = new URL(request.url).searchParams.get("confirm") === "erase";
   return json({ ...data, confirm }, { headers: NO_STORE_HEADERS });
@@ -43,7 +43,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = `/admin/customers/${id}`;
   if ((await readPageForm(request)).get("intent") !== "erase") return unknownAction(back);
   try {
-    eraseCustomerData(id, admin);
+    await eraseCustomerData(id, admin);
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ ...getDashboard(), legalWarning: legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
+  return json({ ...await getDashboard(), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [

@@ -18,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const email = recordOr404(params.id, EMAIL_NOT_FOUND, getEmail);
+  const email = await recordOr404(params.id, EMAIL_NOT_FOUND, getEmail);
   return json({ email }, { headers: NO_STORE_HEADERS });
 }
 

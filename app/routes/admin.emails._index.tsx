@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readEmailFilters(new URL(request.url));
   return json(
-    { ...listEmails(filters), filters, counts: countEmailsByStatus(), demo: getConfig().mode === "demo" },
+    { ...await listEmails(filters), filters, counts: await countEmailsByStatus(), demo: getConfig().mode === "demo" },
     { headers: NO_STORE_HEADERS },
   );
 }

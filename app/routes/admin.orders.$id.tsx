@@ -40,21 +40,21 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
+  const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  const invoice = findInvoice(order.id, "invoice");
-  const creditNote = findInvoice(order.id, "credit_note");
+  const invoice = await findInvoice(order.id, "invoice");
+  const creditNote = await findInvoice(order.id, "credit_note");
   return json(
     {
       order,
-      emails: listOrderEmails(order.id),
+      emails: await listOrderEmails(order.id),
       invoiceNumber: invoice?.number ?? null,
       creditNoteNumber: creditNote?.number ?? null,
       /** Why no fulfilment step can be taken (unpaid or refunded), else null. */
       fulfilmentRefusal: fulfilmentRefusal(order.paymentStatus),
-      defaultCarrier: getSettings().defaultCarrier,
-      withdrawal: adminWithdrawal(order.id),
-      refunds: getOrderRefunds(order),
+      defaultCarrier: (await getSettings()).defaultCarrier,
+      withdrawal: await adminWithdrawal(order.id),
+      refunds: await getOrderRefunds(order),
       /** The « Rembourser » form's key, drawn for this page: a double submit refunds once. */
       refundKey: randomUUID(),
     },
@@ -75,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   let updated: boolean;
   try {
-    updated = updateAdminOrder(id, {
+    updated = await updateAdminOrder(id, {
       status: submission.value.status,
       trackingNumber: submission.value.trackingNumber?.trim() || null,
       trackingCarrier: submission.value.trackingCarrier,

@@ -25,10 +25,10 @@ export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la b
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readOrderFilters(new URL(request.url));
-  const result = listAdminOrders(filters);
-  const withdrawn = ordersWithWithdrawal(result.orders.map((o) => o.id));
+  const result = await listAdminOrders(filters);
+  const withdrawn = await ordersWithWithdrawal(result.orders.map((o) => o.id));
   const orders = result.orders.map((o) => ({ ...o, withdrawal: withdrawn.has(o.id) }));
-  return json({ ...result, orders, filters, awaitingPayment: countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
+  return json({ ...result, orders, filters, awaitingPayment: await countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "complete" || id === null) return unknownAction(target);
   let found: boolean;
   try {
-    found = markOrderDelivered(id);
+    found = await markOrderDelivered(id);
   } catch (error) {
     // An unpaid order cannot be delivered: the refusal's French message.
     const refusal = actionError(error);

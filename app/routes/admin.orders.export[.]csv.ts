@@ -7,7 +7,7 @@ import { ordersCsv, ordersCsvFileName } from "~/services/order-export.server";
 /** GET /admin/orders/export.csv: the order list as a CSV file, with the same filters as the page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const body = ordersCsv(readOrderFilters(new URL(request.url)));
+  const body = await ordersCsv(readOrderFilters(new URL(request.url)));
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

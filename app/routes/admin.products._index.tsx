@@ -17,23 +17,25 @@ export const meta: MetaFunction = () => pageMeta("Produits", "Catalogue de la bo
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const products = listProducts().map((p) => ({
-    id: p.id,
-    name: p.name,
-    image: p.images?.[0] ?? null,
-    sku: p.sku,
-    // What the shop sells it at: its packs on sale, else its own price, else nothing.
-    sale: saleSummary(p),
-    category: p.category,
-    stock: p.stock,
-  }));
+  const products = await Promise.all(
+    (await listProducts()).map(async (p) => ({
+      id: p.id,
+      name: p.name,
+      image: p.images?.[0] ?? null,
+      sku: p.sku,
+      // What the shop sells it at: its packs on sale, else its own price, else nothing.
+      sale: await saleSummary(p),
+      category: p.category,
+      stock: p.stock,
+    })),
+  );
   const deleteId = queryId(request, "delete");
   const toDelete = products.find((p) => p.id === deleteId) ?? null;
   return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
-function saleSummary(product: Parameters<typeof productOffer>[0]): string {
-  const offer = productOffer(product);
+async function saleSummary(product: Parameters<typeof productOffer>[0]): Promise<string> {
+  const offer = await productOffer(product);
   if (offer.packs.length === 0) return offer.unitPriceCents !== null ? `${formatPrice(offer.unitPriceCents)} à l'unité` : "Non vendu";
   const prices = offer.packs.map((p) => p.priceCents);
   const count = `${offer.packs.length} pack${offer.packs.length > 1 ? "s" : ""}`;
@@ -45,7 +47,7 @@ function saleSummary(product: Parameters<typeof productOffer>[0]): string {
 export async function action({ request }: ActionFunctionArgs) {
   const { id, intent } = await readRowAction(request);
   if (intent !== "delete" || id === null) return unknownAction("/admin/products");
-  const result = deleteProduct(id);
+  const result = await deleteProduct(id);
   if (result.deleted) {
     return redirectWithSuccess("/admin/products", { message: "Produit supprimé", description: "Le produit a été retiré du catalogue." });
   }

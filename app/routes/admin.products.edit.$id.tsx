@@ -23,8 +23,8 @@ const euros = (cents: number | null) => (cents === null ? "" : centsToDecimal(ce
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const product = recordOr404(params.id, NOT_FOUND, getProduct);
-  const packs = adminPacks(product.id);
+  const product = await recordOr404(params.id, NOT_FOUND, getProduct);
+  const packs = await adminPacks(product.id);
   return json(
     {
       product: {
@@ -70,12 +70,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminForm(request);
   const id = pageIdOr404(params.id, NOT_FOUND);
-  return submitAdminForm(request, productSchema, (value) => {
+  return submitAdminForm(request, productSchema, async (value) => {
     const { fields, packs } = productFields(value);
-    const product = updateProduct(id, fields, packs);
+    const product = await updateProduct(id, fields, packs);
     if (!product) throw notFound(NOT_FOUND);
     // A crossed-out price that is not lawful: back to the form, where each one is explained.
-    const warnings = crossedOutWarnings(id);
+    const warnings = await crossedOutWarnings(id);
     if (warnings.length) {
       return redirectWithWarning(`/admin/products/edit/${id}`, {
         message: "Produit mis à jour",

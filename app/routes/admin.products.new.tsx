@@ -15,10 +15,10 @@ export const loader = ({ request }: LoaderFunctionArgs) => adminPageLoader(reque
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminForm(request);
-  return submitAdminForm(request, productSchema, (value) => {
+  return submitAdminForm(request, productSchema, async (value) => {
     const { fields, packs } = productFields(value);
-    const product = createProduct(fields, packs);
-    const warnings = crossedOutWarnings(product.id);
+    const product = await createProduct(fields, packs);
+    const warnings = await crossedOutWarnings(product.id);
     if (warnings.length) {
       return redirectWithWarning(`/admin/products/edit/${product.id}`, {
         message: "Produit créé",

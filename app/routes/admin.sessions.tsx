@@ -18,7 +18,7 @@ const PATH = "/admin/sessions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  return json({ sessions: listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
+  return json({ sessions: await listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -28,14 +28,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get("intent");
 
   if (intent === "revoke-others") {
-    const count = revokeUserSessions(admin.id, { keepId: admin.sessionId });
+    const count = await revokeUserSessions(admin.id, { keepId: admin.sessionId });
     const description =
       count === 0 ? "Aucune autre session n'était ouverte." : count === 1 ? "1 autre session a été fermée." : `${count} autres sessions ont été fermées.`;
     return redirectWithSuccess(PATH, { message: "Autres sessions révoquées", description }, { headers: NO_STORE_HEADERS });
   }
 
   const id = String(form.get("id") ?? "");
-  if (intent !== "revoke" || !revokeAdminSession(admin.id, id)) {
+  if (intent !== "revoke" || !await revokeAdminSession(admin.id, id)) {
     return redirectWithError(PATH, { message: "Session introuvable", description: "Cette session est déjà fermée ou a expiré." }, { headers: NO_STORE_HEADERS });
   }
   if (id === admin.sessionId) {

@@ -25,7 +25,7 @@ export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, co
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const settings = getSettings();
+  const settings = await getSettings();
   return json(
     {
       settings: { ...settings, trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt) },
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
-  updateSettings(submission.value);
+  await updateSettings(submission.value);
   return redirectWithSuccess("/admin/settings", {
     message: "Paramètres mis à jour",
     description: "Les paramètres du site ont été mis à jour avec succès.",

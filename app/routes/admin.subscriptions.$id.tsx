@@ -29,7 +29,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const subscription = getAdminSubscription(pageIdOr404(params.id, NOT_FOUND));
+  const subscription = await getAdminSubscription(pageIdOr404(params.id, NOT_FOUND));
   if (!subscription) throw new Response(NOT_FOUND, { status: 404 });
   const clocks = testClocksEnabled();
   // The customer's test clock, when the next renewal can be simulated (Stripe unreachable: no button).

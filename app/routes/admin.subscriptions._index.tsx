@@ -35,12 +35,12 @@ const FILTER_LABELS: Record<string, string> = {
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
-  const all = listAllPacks();
+  const all = await listAllPacks();
   const { filters, issues } = readSubscriptionFilters(
     url,
     all.map((p) => p.id),
   );
-  const result = listAdminSubscriptions(filters);
+  const result = await listAdminSubscriptions(filters);
   // What the form shows: the values as typed (the ignored ones too, so they can be corrected).
   const values = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((name) => [name, url.searchParams.get(name) ?? ""]));
   const severalProducts = new Set(all.map((p) => p.productId)).size > 1;

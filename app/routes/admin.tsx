@@ -17,8 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       admin: admin ? { username: admin.username } : null,
-      unreadContacts: admin ? countContactRequests().unread : 0,
-      failedEmails: admin ? countEmailsByStatus().failed : 0,
+      unreadContacts: admin ? (await countContactRequests()).unread : 0,
+      failedEmails: admin ? (await countEmailsByStatus()).failed : 0,
     },
     { headers: NO_STORE_HEADERS },
   );

@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const users = listUsers().map((u) => ({
+  const users = (await listUsers()).map((u) => ({
     id: u.id,
     username: u.username,
     email: u.email,
@@ -31,14 +31,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteId = queryId(request, "delete");
   const toDelete = users.find((u) => u.id === deleteId) ?? null;
-  return json({ users, toDelete, audit: listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
+  return json({ users, toDelete, audit: await listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { admin, id, intent } = await readRowAction(request);
   if (intent !== "delete" || id === null) return unknownAction("/admin/users");
   try {
-    const deleted = deleteUser(admin.id, id);
+    const deleted = await deleteUser(admin.id, id);
     if (!deleted) return redirectWithError("/admin/users", { message: "Suppression impossible", description: "Cet utilisateur n'existe plus." });
     return redirectWithSuccess("/admin/users", { message: "Utilisateur supprimé", description: "Le compte a été supprimé." });
   } catch (error) {

@@ -19,7 +19,7 @@ const NOT_FOUND = "Utilisateur introuvable";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const user = recordOr404(params.id, NOT_FOUND, getUser);
+  const user = await recordOr404(params.id, NOT_FOUND, getUser);
   return json({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
 }
 

@@ -10,7 +10,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const id = pageIdOr404(params.id, CUSTOMER_NOT_FOUND);
   try {
-    const { filename, data } = exportCustomerData(id, admin);
+    const { filename, data } = await exportCustomerData(id, admin);
     return new Response(`${JSON.stringify(data, null, 2)}\n`, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",

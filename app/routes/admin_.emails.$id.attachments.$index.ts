@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const id = pageIdOr404(params.id, EMAIL_NOT_FOUND);
   const index = params.index !== undefined && /^(0|[1-9]\d{0,3})$/.test(params.index) ? Number(params.index) : null;
-  const attachment = index === null ? undefined : getEmailAttachment(id, index);
+  const attachment = index === null ? undefined : await getEmailAttachment(id, index);
   if (!attachment) throw notFound(ATTACHMENT_NOT_FOUND);
   return new Response(new Uint8Array(attachment.content), {
     headers: {

@@ -21,9 +21,9 @@ export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 /** The order's credit note, as issued at its refund; a notice while the order is not refunded. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
+  const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  const { creditNote } = getOrderInvoices(order.id, new URL(request.url).searchParams.get("numero"));
+  const { creditNote } = await getOrderInvoices(order.id, new URL(request.url).searchParams.get("numero"));
   return json({ orderId: order.id, paymentStatus: order.paymentStatus, creditNote }, { headers: NO_STORE_HEADERS });
 }
 

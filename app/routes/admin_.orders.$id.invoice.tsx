@@ -22,10 +22,10 @@ export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 /** The order's invoice, as issued at its payment; a notice while the order is not paid. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const order = getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
+  const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  const { invoice } = getOrderInvoices(order.id);
-  const refunds = getOrderRefunds(order)
+  const { invoice } = await getOrderInvoices(order.id);
+  const refunds = (await getOrderRefunds(order))
     .refunds.filter((r) => r.status === "succeeded")
     .map((r) => ({
       id: r.id,

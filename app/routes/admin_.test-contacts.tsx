@@ -17,7 +17,7 @@ export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader(_: LoaderFunctionArgs) {
   if (getConfig().mode !== "demo") throw new Response("Not Found", { status: 404 });
-  return json({ contacts: listContactRequests() }, { headers: NO_STORE_HEADERS });
+  return json({ contacts: await listContactRequests() }, { headers: NO_STORE_HEADERS });
 }
 
 function Frame({ children }: { children: React.ReactNode }) {

@@ -10,7 +10,7 @@ const NOT_FOUND = "Demande de contact introuvable";
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const contact = getContactRequest(parseId(params.id));
+    const contact = await getContactRequest(parseId(params.id));
     return contact ? apiJson(contact) : apiError(404, NOT_FOUND);
   });
 
@@ -21,12 +21,12 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = parseId(params.id);
     if (request.method === "PATCH") {
       const { status } = await readJsonBody(request, contactStatusSchema);
-      const updated = setContactStatus(id, status);
+      const updated = await setContactStatus(id, status);
       return updated ? apiJson(updated) : apiError(404, NOT_FOUND);
     }
     if (request.method === "DELETE") {
       requireSameOriginApi(request);
-      return deleteContactRequest(id) ? noContent() : apiError(404, NOT_FOUND);
+      return await deleteContactRequest(id) ? noContent() : apiError(404, NOT_FOUND);
     }
     return methodNotAllowed(["GET", "PATCH", "DELETE"]);
   });

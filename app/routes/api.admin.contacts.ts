@@ -7,7 +7,7 @@ import { listContactRequests } from "~/services/contacts.server";
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    return apiJson(listContactRequests());
+    return apiJson(await listContactRequests());
   });
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -13,7 +13,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const admin = await requireAdminApi(request);
     requireSameOriginApi(request);
-    return apiJson(customerDataToApi(eraseCustomerData(parseId(params.id), admin)));
+    return apiJson(customerDataToApi(await eraseCustomerData(parseId(params.id), admin)));
   });
 
 export const loader = () => methodNotAllowed(["POST"]);

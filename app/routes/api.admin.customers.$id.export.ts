@@ -7,7 +7,7 @@ import { exportCustomerData } from "~/services/customer-data.server";
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const admin = await requireAdminApi(request);
-    const { filename, data } = exportCustomerData(parseId(params.id), admin);
+    const { filename, data } = await exportCustomerData(parseId(params.id), admin);
     return apiJson(data, { headers: { "Content-Disposition": `attachment; filename="${filename}"` } });
   });
 

@@ -7,7 +7,7 @@ import { CUSTOMER_NOT_FOUND, customerDataToApi, getCustomerData } from "~/servic
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const data = getCustomerData(parseId(params.id));
+    const data = await getCustomerData(parseId(params.id));
     return data ? apiJson(customerDataToApi(data)) : apiError(404, CUSTOMER_NOT_FOUND);
   });
 

@@ -12,7 +12,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     await requireAdminApi(request);
     requireSameOriginApi(request);
-    return apiJson(emailDetailToApi(resendEmailOrRefuse(parseId(params.id))));
+    return apiJson(emailDetailToApi(await resendEmailOrRefuse(parseId(params.id))));
   });
 
 export const loader = () => methodNotAllowed(["POST"]);

@@ -7,7 +7,7 @@ import { EMAIL_NOT_FOUND, emailDetailToApi, getEmail } from "~/services/email/ma
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const email = getEmail(parseId(params.id));
+    const email = await getEmail(parseId(params.id));
     return email ? apiJson(emailDetailToApi(email)) : apiError(404, EMAIL_NOT_FOUND);
   });
 

@@ -11,8 +11,8 @@ import { countEmailsByStatus, emailSummaryToApi, listEmails } from "~/services/e
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const { emails, ...page } = listEmails(readEmailFilters(new URL(request.url)));
-    return apiJson({ emails: emails.map(emailSummaryToApi), ...page, counts: countEmailsByStatus() });
+    const { emails, ...page } = await listEmails(readEmailFilters(new URL(request.url)));
+    return apiJson({ emails: emails.map(emailSummaryToApi), ...page, counts: await countEmailsByStatus() });
   });
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -15,7 +15,7 @@ import { refundActorOf, refundOrder } from "~/services/payments/refunds.server";
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    return apiJson(orderRefundsToApi(parseId(params.id)));
+    return apiJson(await orderRefundsToApi(parseId(params.id)));
   });
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
@@ -39,6 +39,6 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
       actor: refundActorOf(admin),
       idempotencyKey: header || body.idempotencyKey || `api-${randomUUID()}`,
     });
-    const { order, remaining, refunds } = orderRefundsToApi(id);
+    const { order, remaining, refunds } = await orderRefundsToApi(id);
     return apiJson({ ...refunds.find((r) => r.id === refund.id)!, replayed, order, remaining }, { status: replayed ? 200 : 201 });
   });

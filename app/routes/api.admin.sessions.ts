@@ -7,7 +7,7 @@ import { listAdminSessions } from "~/services/admin-sessions.server";
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     const admin = await requireAdminApi(request);
-    return apiJson(listAdminSessions(admin.id, admin.sessionId));
+    return apiJson(await listAdminSessions(admin.id, admin.sessionId));
   });
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -16,7 +16,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const id = parseId(params.id);
     const body = await readJsonBody(request, adminSubscriptionCancelSchema);
     await cancelSubscriptionAsAdmin(id, body);
-    return apiJson(subscriptionDetailToApi(getAdminSubscription(id)!));
+    return apiJson(subscriptionDetailToApi((await getAdminSubscription(id))!));
   });
 
 export const loader = () => methodNotAllowed(["POST"]);

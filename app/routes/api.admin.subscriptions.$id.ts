@@ -7,7 +7,7 @@ import { getAdminSubscription, SUBSCRIPTION_NOT_FOUND, subscriptionDetailToApi }
 export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    const subscription = getAdminSubscription(parseId(params.id));
+    const subscription = await getAdminSubscription(parseId(params.id));
     return subscription ? apiJson(subscriptionDetailToApi(subscription)) : apiError(404, SUBSCRIPTION_NOT_FOUND);
   });
 

@@ -14,10 +14,10 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     await requireAdminApi(request);
     const { filters, issues } = readSubscriptionFilters(
       new URL(request.url),
-      listAllPacks().map((p) => p.id),
+      (await listAllPacks()).map((p) => p.id),
     );
     if (issues.length) return apiError(400, "Filtres invalides", issues);
-    const { subscriptions, ...page } = listAdminSubscriptions(filters);
+    const { subscriptions, ...page } = await listAdminSubscriptions(filters);
     return apiJson({ subscriptions: subscriptions.map(subscriptionSummaryToApi), ...page });
   });
 

@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const requested = parseCartId(params.id);
     const own = await readCartId(request);
     if (!own || requested !== own) return apiError(403, FORBIDDEN);
-    return apiJson(toApiCartItems(readCart(own)));
+    return apiJson(toApiCartItems(await readCart(own)));
   });
 }
 
@@ -30,7 +30,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const cartId = await readCartId(request);
     if (!cartId) return apiError(404, LINE_NOT_FOUND);
     try {
-      const cart = setLineQuantity(cartId, lineId, quantity);
+      const cart = await setLineQuantity(cartId, lineId, quantity);
       return request.method === "DELETE" ? noContent() : apiJson(toApiCartItems(cart));
     } catch (error) {
       if (error instanceof CartError) {

@@ -15,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const input = await readJsonBody(request, cartAddSchema);
     const { cartId, setCookie } = await ensureCartId(request);
     try {
-      const cart = addToCart(cartId, input);
+      const cart = await addToCart(cartId, input);
       const headers = new Headers();
       if (setCookie) headers.append("Set-Cookie", setCookie);
       return apiJson({ cartId, items: toApiCartItems(cart) }, { status: 201, headers });

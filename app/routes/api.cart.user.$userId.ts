@@ -14,7 +14,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const requested = parseCartId(params.userId);
     const own = await readCartId(request);
     if (!own || requested !== own) return apiError(403, "Ce panier n'est pas le vôtre");
-    clearCart(own);
+    await clearCart(own);
     return noContent();
   });
 }

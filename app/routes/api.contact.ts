@@ -13,7 +13,11 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const input = await readJsonBody(request, contactSchema);
-    const created = throttlePublicWrite("contact-api", clientAddress(request, context), () => createContactRequest(input));
+    const created = await throttlePublicWrite(
+      "contact-api",
+      clientAddress(request, context),
+      async () => await createContactRequest(input),
+    );
     return apiJson({ success: true, id: created.id, status: created.status, createdAt: created.createdAt }, { status: 201 });
   });
 

@@ -8,8 +8,8 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
     const id = parseId(params.id, "Numéro de commande");
-    if (!orderExists(id)) return apiError(404, "Commande introuvable");
-    return apiJson(getAdminOrderItems(id).map(orderItemToApi));
+    if (!(await orderExists(id))) return apiError(404, "Commande introuvable");
+    return apiJson((await getAdminOrderItems(id)).map(orderItemToApi));
   });
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -33,9 +33,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return handleApi(async () => {
     const id = parseId(params.id, "Numéro de commande");
     const proof = await readOrderProof(request);
-    const order = lookupOrderByNumber(clientAddress(request, context), () => getApiOrder(id, proof));
+    const order = await lookupOrderByNumber(clientAddress(request, context), async () => await getApiOrder(id, proof));
     if (!order) return apiError(404, NOT_FOUND);
-    return apiJson(proof.admin ? { ...order, withdrawal: withdrawalToApi(id) } : order);
+    return apiJson(proof.admin ? { ...order, withdrawal: await withdrawalToApi(id) } : order);
   });
 }
 
@@ -52,34 +52,34 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const hasAdminFields = adminFields.status !== undefined || adminFields.trackingNumber !== undefined || adminFields.trackingCarrier !== undefined;
       const parsed = hasAdminFields ? adminOrderApiSchema.safeParse(adminFields) : null;
       if (parsed && !parsed.success) return apiError(422, "Données invalides", zodIssues(parsed.error));
-      if (!findOrder(id)) return apiError(404, NOT_FOUND);
+      if (!await findOrder(id)) return apiError(404, NOT_FOUND);
       try {
-        updateOrderCheckout(id, checkout);
+        await updateOrderCheckout(id, checkout);
       } catch (error) {
         if (error instanceof OrderError) return apiError(error.status, error.message, error.apiIssues());
         throw error;
       }
-      if (parsed?.success) updateAdminOrder(id, parsed.data);
-      const order = getAdminOrder(id);
-      return order ? apiJson(orderToApi(order)) : apiError(404, NOT_FOUND);
+      if (parsed?.success) await updateAdminOrder(id, parsed.data);
+      const order = await getAdminOrder(id);
+      return order ? apiJson(await orderToApi(order)) : apiError(404, NOT_FOUND);
     }
 
     if (!proof.token) {
       return apiError(401, "Jeton de commande ou session administrateur requis : en-tête X-Order-Token (ou ?token=) avec le jeton reçu à la création.");
     }
     // A wrong token and an unknown order get the same answer.
-    const order = findOrder(id);
+    const order = await findOrder(id);
     if (!order || !holdsOrder(order, { token: proof.token })) return apiError(404, NOT_FOUND);
     if (update.trackingNumber !== undefined || update.trackingCarrier !== undefined) {
       const path = update.trackingNumber !== undefined ? "trackingNumber" : "trackingCarrier";
       return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [{ path, message: "Réservé à l'administrateur." }]);
     }
     try {
-      updateOrderCheckout(id, checkout);
+      await updateOrderCheckout(id, checkout);
     } catch (error) {
       if (error instanceof OrderError) return apiError(error.status, error.message, error.apiIssues());
       throw error;
     }
-    return apiJson(getApiOrder(id, { token: proof.token }));
+    return apiJson(await getApiOrder(id, { token: proof.token }));
   });
 }

@@ -18,8 +18,8 @@ import { createOrderFromApi, OrderError } from "~/services/orders.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
     await requireAdminApi(request);
-    const orders = listAllAdminOrders(readOrderFilters(new URL(request.url)));
-    return apiJson(orders.map(orderToApi));
+    const orders = await listAllAdminOrders(readOrderFilters(new URL(request.url)));
+    return apiJson(await Promise.all(orders.map(orderToApi)));
   });
 }
 
@@ -35,7 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const input = await readJsonBody(request, apiOrderSchema);
     try {
-      const order = throttlePublicWrite("api-order", clientAddress(request, context), () => createOrderFromApi(input));
+      const order = await throttlePublicWrite("api-order", clientAddress(request, context), async () => await createOrderFromApi(input));
       const headers = new Headers({ Location: `/api/orders/${order.id}` });
       headers.append("Set-Cookie", await rememberOrder(request, order.id));
       return apiJson(order, { status: 201, headers });

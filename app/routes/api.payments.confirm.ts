@@ -15,8 +15,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const { orderId } = await readJsonBody(request, confirmPaymentBodySchema);
-    if (!getOrderPaymentState(orderId)) return apiError(404, "Commande introuvable");
+    if (!(await getOrderPaymentState(orderId))) return apiError(404, "Commande introuvable");
     const { paid } = await confirmOrderPayment(orderId);
-    const state = getOrderPaymentState(orderId);
+    const state = await getOrderPaymentState(orderId);
     return apiJson({ paid, orderId, paymentStatus: state?.paymentStatus ?? "unpaid" });
   });

@@ -8,10 +8,10 @@ import { crossedOutWarnings } from "~/services/packs.server";
 
 /** GET /api/products/{id}: one product of the public catalog (id, name, images, price "25.90", ...). */
 export const loader = ({ params }: LoaderFunctionArgs) =>
-  handleApi(() => {
-    const product = getProduct(parseId(params.id, "Identifiant de produit"));
+  handleApi(async () => {
+    const product = await getProduct(parseId(params.id, "Identifiant de produit"));
     if (!product) return apiError(404, "Produit introuvable");
-    return apiJson(productToApi(product), { headers: cacheControl(PUBLIC_CATALOG) });
+    return apiJson(await productToApi(product), { headers: cacheControl(PUBLIC_CATALOG) });
   });
 
 /**
@@ -24,9 +24,9 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
     await requireAdminApi(request);
     const id = parseId(params.id, "Identifiant de produit");
-    if (!getProduct(id)) return apiError(404, "Produit introuvable");
+    if (!(await getProduct(id))) return apiError(404, "Produit introuvable");
     const { fields, packs } = productFields(await readJsonBody(request, productSchema));
-    const product = updateProduct(id, fields, packs);
+    const product = await updateProduct(id, fields, packs);
     if (!product) return apiError(404, "Produit introuvable");
-    return apiJson({ ...productToApi(product), crossedOutWarnings: crossedOutWarnings(id) });
+    return apiJson({ ...(await productToApi(product)), crossedOutWarnings: await crossedOutWarnings(id) });
   });

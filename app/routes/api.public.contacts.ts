@@ -5,9 +5,9 @@ import { listContactRequests } from "~/services/contacts.server";
 
 /** GET /api/public/contacts: the debug list of the test page. Demo mode only (404 in live mode). */
 export const loader = (_: LoaderFunctionArgs) =>
-  handleApi(() => {
+  handleApi(async () => {
     if (getConfig().mode !== "demo") return apiError(404, "Ressource introuvable");
-    return apiJson(listContactRequests());
+    return apiJson(await listContactRequests());
   });
 
 export const action = (_: ActionFunctionArgs) =>

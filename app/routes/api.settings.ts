@@ -7,7 +7,7 @@ import { getSettings, updateSettings } from "~/services/settings.server";
 
 /** GET /api/settings: the public site settings (contact details, the seller's identity, the default carrier, the trial offer's end). */
 export const loader = (_: LoaderFunctionArgs) =>
-  handleApi(() => apiJson(getSettings(), { headers: cacheControl(PUBLIC_SETTINGS) }));
+  handleApi(async () => apiJson(await getSettings(), { headers: cacheControl(PUBLIC_SETTINGS) }));
 
 /** PATCH /api/settings (admin only): any of the fields; the result must still be valid as a whole. */
 export const action = ({ request }: ActionFunctionArgs) =>
@@ -15,7 +15,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     if (request.method !== "PATCH") return methodNotAllowed(["GET", "PATCH"]);
     await requireAdminApi(request);
     const changes = await readJsonBody(request, settingsPatchSchema);
-    const merged = settingsSchema.safeParse({ ...getSettings(), ...changes });
+    const merged = settingsSchema.safeParse({ ...(await getSettings()), ...changes });
     if (!merged.success) return apiError(422, "Données invalides", zodIssues(merged.error));
-    return apiJson(updateSettings(merged.data));
+    return apiJson(await updateSettings(merged.data));
   });

@@ -31,6 +31,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     } catch {
       return apiError(400, "Signature du webhook invalide");
     }
-    const { outcome } = handleStripeEvent(await prepareStripeEvent(event));
+    const { outcome } = await handleStripeEvent(await prepareStripeEvent(event));
     return apiJson({ received: true, type: event.type, outcome });
   });

@@ -9,7 +9,7 @@ import { createUser, listUsers } from "~/services/users.server";
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    return apiJson(listUsers());
+    return apiJson(await listUsers());
   });
 
 /** POST /api/users (admin only): 201 with the new user's id. */

@@ -13,7 +13,7 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const input = await readJsonBody(request, withdrawalApiSchema);
-    requestWithdrawal(input, { address: clientAddress(request, context) });
+    await requestWithdrawal(input, { address: clientAddress(request, context) });
     return apiJson({ message: WITHDRAWAL_NEUTRAL_MESSAGE });
   });
 

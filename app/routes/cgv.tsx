@@ -16,7 +16,7 @@ export const meta: MetaFunction = () =>
 
 /** The terms of sale in force (app/legal/terms-of-sale.ts), with the seller's details from the site settings. */
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ terms: termsOfSale(CURRENT_TERMS_VERSION, getSettings()) });
+  return json({ terms: termsOfSale(CURRENT_TERMS_VERSION, await getSettings()) });
 }
 
 export default function Cgv() {

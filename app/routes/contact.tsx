@@ -24,7 +24,7 @@ export const meta: MetaFunction = () =>
 export const headers: HeadersFunction = pageHeaders();
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: getSettings() });
+  return json({ settings: await getSettings() });
 }
 
 type Outcome = "success" | "error" | "limited";
@@ -42,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   try {
     const input = submission.value;
-    throttlePublicWrite("contact-form", clientAddress(request, context), () => createContactRequest(input));
+    await throttlePublicWrite("contact-form", clientAddress(request, context), async () => await createContactRequest(input));
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {

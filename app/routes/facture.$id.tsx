@@ -13,7 +13,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 export const headers: HeadersFunction = () => CUSTOMER_DOCUMENT_HEADERS;
 
 /** GET /facture/{id}?cle=KEY: the customer's invoice, from the confirmation email's link. */
-export const loader = async ({ request, params }: LoaderFunctionArgs) => loadCustomerDocument(request, params.id, "invoice");
+export const loader = async ({ request, params }: LoaderFunctionArgs) => await loadCustomerDocument(request, params.id, "invoice");
 
 export default function CustomerInvoice() {
   const data = useLoaderData<typeof loader>();

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () =>
   );
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: getSettings() });
+  return json({ settings: await getSettings() });
 }
 
 /** A line of the legal notice, left out while its value is not filled in in the settings. */

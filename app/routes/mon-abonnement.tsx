@@ -53,17 +53,17 @@ function linkProblem(reason: LinkProblem) {
   return json({ problem: reason, subscription: null as SubscriptionPageView | null }, { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS });
 }
 
-export function loader({ request }: LoaderFunctionArgs) {
-  const access = openSubscriptionPage(new URL(request.url).searchParams);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const access = await openSubscriptionPage(new URL(request.url).searchParams);
   if (!access.ok) return linkProblem(access.reason);
-  return json({ problem: null as LinkProblem | null, subscription: subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
+  return json({ problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...PRIVATE_HEADERS } };
 
 export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
-  const access = openSubscriptionPage(url.searchParams);
+  const access = await openSubscriptionPage(url.searchParams);
   if (!access.ok) return linkProblem(access.reason);
   const formData = await readPageForm(request);
   // Back to the page itself (its link, nothing else), so a reload never posts twice.
@@ -76,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ result: submission.reply() }, { status: 400, headers: PRIVATE_HEADERS });
     }
     try {
-      changeSubscriptionAddress(access.record, submission.value);
+      await changeSubscriptionAddress(access.record, submission.value);
     } catch (error) {
       const refusal = actionError(error);
       if (!refusal) throw error;

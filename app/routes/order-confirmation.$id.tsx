@@ -36,8 +36,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   try {
     const proof = await readOrderProof(request);
-    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => getOrderSummary(id, proof)) : null;
-    const subscription = order ? orderSubscriptionView(order.id, order.owner) : null;
+    const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof)) : null;
+    const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
     return json({ order, subscription, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
   } catch (error) {
     const refusal = actionError(error);

@@ -37,7 +37,7 @@ export const meta: MetaFunction = () =>
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const cart = readCart(await readCartId(request));
+  const cart = await readCart(await readCartId(request));
   const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
   return json({ cart, step } satisfies CartLoaderData, { headers: NO_STORE_HEADERS });
 }
@@ -86,7 +86,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!parsed.success) return fail(CART_TOASTS.addFailed, 400, "Produit ou pack invalide");
       const { cartId, setCookie } = await ensureCartId(request);
       try {
-        const cart = putInCart(cartId, parsed.data);
+        const cart = await putInCart(cartId, parsed.data);
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
         if (error instanceof CartError) {
@@ -109,7 +109,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!parsed.success || !cartId) return fail(failure, parsed.success ? 404 : 400);
       const { lineId, quantity } = parsed.data;
       try {
-        const cart = setLineQuantity(cartId, lineId, quantity);
+        const cart = await setLineQuantity(cartId, lineId, quantity);
         return succeed({ ok: true as const, intent, count: cart.count }, quantity < 1 ? CART_TOASTS.removed : null);
       } catch (error) {
         if (error instanceof CartError) {
@@ -123,7 +123,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
     case "clear": {
       const cartId = await readCartId(request);
-      if (cartId) clearCart(cartId);
+      if (cartId) await clearCart(cartId);
       return succeed({ ok: true as const, intent, count: 0 }, CART_TOASTS.cleared);
     }
 
@@ -141,7 +141,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
         const delivery = submission.value;
         // Counted per client address (limits.server.ts); past the limit, a 429 with the message on the form.
-        const { orderId } = throttlePublicWrite("delivery-form", clientAddress(request, context), () => submitDelivery(cartId, delivery));
+        const { orderId } = await throttlePublicWrite("delivery-form", clientAddress(request, context), async () => await submitDelivery(cartId, delivery));
         // This browser now proves it owns the order (its name and street show on its pages).
         const remembered = await rememberOrder(request, orderId);
         if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });
@@ -179,7 +179,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const orderId = parseOrderNumber(String(formData.get("orderId") ?? ""));
       const cartId = await readCartId(request);
       if (!orderId) return redirect("/");
-      if (cartId) completeCheckout(cartId, orderId);
+      if (cartId) await completeCheckout(cartId, orderId);
       return redirect(`/order-confirmation/${orderId}`, { headers: withCookie(undefined) });
     }
 

@@ -15,7 +15,7 @@ export const meta: MetaFunction = () =>
   );
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: getSettings() });
+  return json({ settings: await getSettings() });
 }
 
 const SECTIONS = [

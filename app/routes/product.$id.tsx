@@ -30,9 +30,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = parseIdOrNull(params.id);
   const none = { product: null, imageIndex: 0, offer: null, banner: null };
   if (id === null) return json(none, { status: 404 });
-  let found: ReturnType<typeof getProduct>;
+  let found: Awaited<ReturnType<typeof getProduct>>;
   try {
-    found = getProduct(id);
+    found = await getProduct(id);
   } catch (error) {
     console.error("product not loaded", error);
     return json(none, { status: 503 });
@@ -51,10 +51,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   };
   const imageIndex = parseImageIndex(new URL(request.url).searchParams.get("image"), images.length);
   const now = new Date();
-  const offer: ProductOffer = productOffer(found, now);
+  const offer: ProductOffer = await productOffer(found, now);
   // The countdown only where the trial offer is sold, and only until its end (the page is never
   // kept by a shared cache: it is rendered again at each visit).
-  const endsAt = getSettings().trialOfferEndsAt;
+  const endsAt = (await getSettings()).trialOfferEndsAt;
   const text = offer.packs.some((p) => p.trial) ? trialOfferBannerText(endsAt, now) : null;
   const banner = endsAt && text ? { endsAt, text } : null;
   return json({ product, imageIndex, offer, banner });

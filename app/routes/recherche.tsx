@@ -23,10 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
   if (!query) return json({ query, results: [] });
-  const product = getProduct(PRODUCT_ID);
+  const product = await getProduct(PRODUCT_ID);
   const index = buildSearchIndex(
     product ? { id: product.id, name: product.name, description: product.description } : undefined,
-    shopPacks(PRODUCT_ID),
+    await shopPacks(PRODUCT_ID),
   );
   const results = search(query, index).map(({ kind, title, summary, href }) => ({ kind, title, summary, href }));
   return json({ query, results });

@@ -36,10 +36,10 @@ const UNEXPECTED = "Votre demande n'a pas pu être enregistrée. Veuillez réess
  * link with ?commande=N): the form. GET /retractation?demande=envoyee: the neutral answer,
  * after the request was confirmed (post/redirect/get).
  */
-export function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = parseOrderNumber(params.get("commande"));
-  const settings = getSettings();
+  const settings = await getSettings();
   return json(
     {
       done: params.get(DONE_PARAM) === "envoyee",
@@ -75,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Bots fill the hidden field: record nothing, and answer as for any other request.
   if (!isHoneypotFilled(formData)) {
     try {
-      requestWithdrawal(values, { address: clientAddress(request, context) });
+      await requestWithdrawal(values, { address: clientAddress(request, context) });
     } catch (error) {
       const refusal = actionError(error);
       if (!refusal) console.error("withdrawal request failed", error);

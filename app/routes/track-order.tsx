@@ -54,7 +54,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const email = submission.value.email ?? null;
   try {
     const proof = await readOrderProof(request, { email });
-    const order = id ? lookupOrderByNumber(clientAddress(request, context), () => findTrackedOrder(id, proof)) : null;
+    const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await findTrackedOrder(id, proof)) : null;
     return json(
       { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null, withEmail: email !== null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },

@@ -70,13 +70,13 @@ async function readSessionToken(request: Request): Promise<string | null> {
 export async function getAdminUser(request: Request): Promise<SignedInAdmin | null> {
   const token = await readSessionToken(request);
   if (token === null) return null;
-  const session = findAdminSession(token);
+  const session = await findAdminSession(token);
   if (!session) return null;
-  const row = getDb()
+  const [row] = await getDb()
     .select(ADMIN_COLUMNS)
     .from(users)
     .where(and(eq(users.id, session.userId), eq(users.isAdmin, true)))
-    .get();
+    .limit(1);
   return row ? { ...row, sessionId: session.id } : null;
 }
 
@@ -91,15 +91,15 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
  */
 export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request, address: string): Promise<string> {
   const previous = await readSessionToken(request);
-  if (previous !== null) deleteAdminSessionByToken(previous);
-  const { token } = openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
+  if (previous !== null) await deleteAdminSessionByToken(previous);
+  const { token } = await openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
   return adminCookie().serialize(token);
 }
 
 /** Ends the request's admin session in the database and returns the Set-Cookie value that clears the cookie. */
 export async function destroyAdminSession(request: Request): Promise<string> {
   const token = await readSessionToken(request);
-  if (token !== null) deleteAdminSessionByToken(token);
+  if (token !== null) await deleteAdminSessionByToken(token);
   return clearAdminCookie();
 }
 
@@ -132,14 +132,14 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
 const usernameKey = (username: string) => username.trim().toLowerCase();
 
 /** Seconds before this address and username may try again; 0 when they may now. */
-function loginRetryAfterSeconds(address: string, username: string): number {
-  return Math.max(loginFailuresByAddress.retryAfterSeconds(address), loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
+async function loginRetryAfterSeconds(address: string, username: string): Promise<number> {
+  return Math.max(await loginFailuresByAddress.retryAfterSeconds(address), await loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
 }
 
 /** For tests. */
-export function resetLoginRateLimit() {
-  loginFailuresByAddress.clear();
-  loginDelayByUsername.clear();
+export async function resetLoginRateLimit() {
+  await loginFailuresByAddress.clear();
+  await loginDelayByUsername.clear();
 }
 
 const BUSY_RETRY_SECONDS = 5;
@@ -172,13 +172,13 @@ const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$$
  * the password is wrong or the user is not an administrator.
  */
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const retryAfterSeconds = loginRetryAfterSeconds(address, input.username);
+  const retryAfterSeconds = await loginRetryAfterSeconds(address, input.username);
   if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
-  const row = getDb()
+  const [row] = await getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.username, input.username))
-    .get();
+    .limit(1);
   let passwordOk: boolean;
   try {
     passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
@@ -187,12 +187,12 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
     throw error;
   }
   if (!row || !passwordOk || !row.isAdmin) {
-    loginFailuresByAddress.hit(address);
-    loginDelayByUsername.hit(usernameKey(input.username));
+    await loginFailuresByAddress.hit(address);
+    await loginDelayByUsername.hit(usernameKey(input.username));
     throw new AdminLoginError("invalid");
   }
   // A successful sign-in clears the username's failures (the address keeps its count).
-  loginDelayByUsername.reset(usernameKey(input.username));
+  await loginDelayByUsername.reset(usernameKey(input.username));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
 }
 

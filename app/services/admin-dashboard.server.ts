@@ -13,15 +13,15 @@ import { listOpenWithdrawals } from "./withdrawals.server";
 
 const DASHBOARD_RECENT_ORDERS = 5;
 
-function dashboardCounts() {
+async function dashboardCounts() {
   const db = getDb();
-  const count = (table: typeof users | typeof products) => db.select({ n: sql<number>`count(*)` }).from(table).get()?.n ?? 0;
-  const contacts = countContactRequests();
+  const count = async (table: typeof users | typeof products) => (await db.select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]?.n ?? 0;
+  const contacts = await countContactRequests();
   return {
-    users: count(users),
-    products: count(products),
-    orders: db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).get()?.n ?? 0,
-    awaitingPayment: countAwaitingPayment(),
+    users: await count(users),
+    products: await count(products),
+    orders: (await db.select({ n: sql<number>`count(*)` }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).limit(1))[0]?.n ?? 0,
+    awaitingPayment: await countAwaitingPayment(),
     contacts: contacts.total,
     unreadContacts: contacts.unread,
   };
@@ -35,8 +35,8 @@ function dashboardCounts() {
  *   will renew (`active` and not ending at its period's end; a past-due one is counted once
  *   paid again).
  */
-function subscriptionFigures() {
-  const row = getDb()
+async function subscriptionFigures() {
+  const [row] = await getDb()
     .select({
       active: sql<number>`count(*)`,
       pastDue: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'past_due' then 1 else 0 end), 0)`,
@@ -44,15 +44,15 @@ function subscriptionFigures() {
     })
     .from(subscriptions)
     .where(inArray(subscriptions.status, ["active", "past_due"]))
-    .get();
+    .limit(1);
   return { active: row?.active ?? 0, pastDue: row?.pastDue ?? 0, recurringCents: row?.recurringCents ?? 0 };
 }
 
-export function getDashboard() {
+export async function getDashboard() {
   return {
-    counts: dashboardCounts(),
-    subscriptions: subscriptionFigures(),
-    orders: recentOrders(DASHBOARD_RECENT_ORDERS).map((o) => ({
+    counts: await dashboardCounts(),
+    subscriptions: await subscriptionFigures(),
+    orders: (await recentOrders(DASHBOARD_RECENT_ORDERS)).map((o) => ({
       id: o.id,
       createdAt: o.createdAt,
       totalCents: o.totalCents,
@@ -60,6 +60,6 @@ export function getDashboard() {
       paymentStatus: o.paymentStatus,
     })),
     /** The withdrawals still to refund, the oldest first, with their refund deadline. */
-    withdrawals: listOpenWithdrawals(),
+    withdrawals: await listOpenWithdrawals(),
   };
 }

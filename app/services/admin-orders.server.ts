@@ -90,7 +90,7 @@ type ListRow = {
   refundedCents: number;
 };
 
-type AdminOrderSummary = ReturnType<typeof toSummary>;
+type AdminOrderSummary = Awaited<ReturnType<typeof toSummary>>;
 
 /**
  * The customer's name as the order keeps it (what was typed with the order), else the linked
@@ -164,38 +164,37 @@ function baseQuery(where: SQL | undefined) {
 }
 
 /** How many checkouts await their payment (the dashboard and the list's tab). */
-export function countAwaitingPayment(): number {
+export async function countAwaitingPayment(): Promise<number> {
   return (
-    getDb()
+    (await getDb()
       .select({ n: sql<number>`count(*)` })
       .from(orders)
       .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
-      .get()?.n ?? 0
+      .limit(1))[0]?.n ?? 0
   );
 }
 
 /** One page of orders, newest first. */
-export function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
+export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
   const total =
-    getDb()
+    (await getDb()
       .select({ n: sql<number>`count(*)` })
       .from(orders)
       .leftJoin(users, eq(users.id, orders.userId))
       .where(whereFor(filters))
-      .get()?.n ?? 0;
+      .limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = baseQuery(whereFor(filters))
+  const rows = await baseQuery(whereFor(filters))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+    .offset((page - 1) * pageSize);
   return { orders: rows.map(toSummary), total, page, pageCount, pageSize };
 }
 
 /** Every order matching the filters, newest first (CSV export, GET /api/orders). */
-export function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
-  return baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+export async function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
+  return (await baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
 }
 
 type AdminOrderItem = {
@@ -209,8 +208,8 @@ type AdminOrderItem = {
   image: string | null;
 };
 
-export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
-  const rows = getDb()
+export async function getAdminOrderItems(orderId: number): Promise<AdminOrderItem[]> {
+  const rows = await getDb()
     .select({
       id: orderItems.id,
       productId: orderItems.productId,
@@ -224,8 +223,7 @@ export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, orderId))
-    .orderBy(orderItems.id)
-    .all();
+    .orderBy(orderItems.id);
   return rows.map((r) => ({
     id: r.id,
     productId: r.productId,
@@ -238,19 +236,19 @@ export function getAdminOrderItems(orderId: number): AdminOrderItem[] {
   }));
 }
 
-export function orderExists(id: number): boolean {
-  return Boolean(getDb().select({ id: orders.id }).from(orders).where(eq(orders.id, id)).get());
+export async function orderExists(id: number): Promise<boolean> {
+  return Boolean((await getDb().select({ id: orders.id }).from(orders).where(eq(orders.id, id)).limit(1))[0]);
 }
 
 /** An order with its customer and items, or undefined. */
-export function getAdminOrder(id: number) {
-  const row = baseQuery(eq(orders.id, id)).get();
+export async function getAdminOrder(id: number) {
+  const [row] = await baseQuery(eq(orders.id, id)).limit(1);
   if (!row) return undefined;
   // Customer card of the spec: first and last name (the order's own), else username, else 'Client inconnu'.
-  return { ...toSummary(row), items: getAdminOrderItems(id) };
+  return { ...toSummary(row), items: await getAdminOrderItems(id) };
 }
 
-export type AdminOrderDetail = NonNullable<ReturnType<typeof getAdminOrder>>;
+export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getAdminOrder>>>;
 
 const NOT_PAID_MESSAGE =
   "Paiement non reçu : cette commande n'est pas encore payée. Elle ne peut passer « En préparation », « Expédiée » ou « Livrée » qu'une fois payée.";
@@ -271,13 +269,13 @@ export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
  * A tracking number without a carrier gets the order's, else the settings' default carrier.
  * A paid order set to shipped queues the shipping notice, in the same transaction (once per order).
  */
-export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean {
-  return getDb().transaction((tx) => {
-    const before = tx
+export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Promise<boolean> {
+  return await getDb().transaction(async (tx) => {
+    const [before] = await tx
       .select({ status: orders.status, paymentStatus: orders.paymentStatus, trackingNumber: orders.trackingNumber, trackingCarrier: orders.trackingCarrier })
       .from(orders)
       .where(eq(orders.id, id))
-      .get();
+      .limit(1);
     if (!before) return false;
     const set: Partial<typeof orders.$inferInsert> = { updatedAt: new Date().toISOString() };
     if (update.status !== undefined) set.status = update.status;
@@ -294,23 +292,23 @@ export function updateAdminOrder(id: number, update: AdminOrderUpdate): boolean 
       }
     }
     const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
-    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = getSettings(tx).defaultCarrier;
+    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = (await getSettings(tx)).defaultCarrier;
 
-    const after = tx.update(orders).set(set).where(eq(orders.id, id)).returning().get();
+    const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
     if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
-      queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
+      await queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
     }
     return true;
   });
 }
 
 /** The list's 'mark complete' button: the order is delivered. */
-export function markOrderDelivered(id: number): boolean {
-  return updateAdminOrder(id, { status: "delivered" });
+export async function markOrderDelivered(id: number): Promise<boolean> {
+  return await updateAdminOrder(id, { status: "delivered" });
 }
 
 /** The shape of an order in the JSON API (prices as decimal strings). */
-export function orderToApi(order: AdminOrderSummary) {
+export async function orderToApi(order: AdminOrderSummary) {
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -336,7 +334,7 @@ export function orderToApi(order: AdminOrderSummary) {
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,
     renewalNumber: order.renewalNumber,
-    withdrawal: withdrawalToApi(order.id),
+    withdrawal: await withdrawalToApi(order.id),
   };
 }
 
@@ -351,6 +349,6 @@ export function orderItemToApi(item: AdminOrderItem) {
 }
 
 /** The most recent orders, paid or since refunded, newest first (the dashboard). */
-export function recentOrders(limit: number) {
-  return baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).all().map(toSummary);
+export async function recentOrders(limit: number) {
+  return (await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
 }

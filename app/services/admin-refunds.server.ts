@@ -4,12 +4,12 @@ import { getAdminOrder, orderToApi } from "./admin-orders.server";
 import { getOrderRefunds, refundToApi } from "./payments/refunds.server";
 
 /** The back office's view of an order's refunds, for the JSON API. */
-export function orderRefundsToApi(orderId: number) {
-  const order = getAdminOrder(orderId);
+export async function orderRefundsToApi(orderId: number) {
+  const order = await getAdminOrder(orderId);
   if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
-  const state = getOrderRefunds(order);
+  const state = await getOrderRefunds(order);
   return {
-    order: orderToApi(order),
+    order: await orderToApi(order),
     remaining: centsToDecimal(state.refundable ? state.remainingCents : 0),
     refunds: state.refunds.map(refundToApi),
   };

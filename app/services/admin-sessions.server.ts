@@ -41,16 +41,15 @@ export type AdminSessionView = {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Opens a session for this user and returns the token for the cookie; purges the user's expired sessions first. */
-export function openAdminSession(userId: number, client: SessionClient, now = new Date()): { token: string; id: string; expiresAt: string } {
+export async function openAdminSession(userId: number, client: SessionClient, now = new Date()): Promise<{ token: string; id: string; expiresAt: string }> {
   const token = randomBytes(32).toString("base64url");
   const id = randomBytes(16).toString("base64url");
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + ADMIN_SESSION_TTL_MS).toISOString();
-  getDb().transaction((tx) => {
-    tx.delete(adminSessions)
-      .where(and(eq(adminSessions.userId, userId), lte(adminSessions.expiresAt, createdAt)))
-      .run();
-    tx.insert(adminSessions)
+  await getDb().transaction(async (tx) => {
+    await tx.delete(adminSessions)
+      .where(and(eq(adminSessions.userId, userId), lte(adminSessions.expiresAt, createdAt)));
+    await tx.insert(adminSessions)
       .values({
         id,
         tokenHash: hashToken(token),
@@ -60,8 +59,7 @@ export function openAdminSession(userId: number, client: SessionClient, now = ne
         lastSeenAt: createdAt,
         userAgent: client.userAgent?.slice(0, 512) || null,
         address: client.address?.slice(0, 100) || null,
-      })
-      .run();
+      });
   });
   return { token, id, expiresAt };
 }
@@ -70,35 +68,35 @@ export function openAdminSession(userId: number, client: SessionClient, now = ne
  * The live session of this token and its user id, or null. An expired session is deleted;
  * a session whose user is no longer an administrator (or no longer exists) too.
  */
-export function findAdminSession(token: string, now = new Date()): { id: string; userId: number } | null {
+export async function findAdminSession(token: string, now = new Date()): Promise<{ id: string; userId: number } | null> {
   if (!TOKEN.test(token)) return null;
   const db = getDb();
-  const row = db
+  const [row] = await db
     .select({ id: adminSessions.id, userId: adminSessions.userId, expiresAt: adminSessions.expiresAt, lastSeenAt: adminSessions.lastSeenAt, isAdmin: users.isAdmin })
     .from(adminSessions)
     .innerJoin(users, eq(users.id, adminSessions.userId))
     .where(eq(adminSessions.tokenHash, hashToken(token)))
-    .get();
+    .limit(1);
   if (!row) return null;
   if (Date.parse(row.expiresAt) <= now.getTime() || !row.isAdmin) {
-    db.delete(adminSessions).where(eq(adminSessions.id, row.id)).run();
+    await db.delete(adminSessions).where(eq(adminSessions.id, row.id));
     return null;
   }
   if (now.getTime() - Date.parse(row.lastSeenAt) >= LAST_SEEN_INTERVAL_MS) {
-    db.update(adminSessions).set({ lastSeenAt: now.toISOString() }).where(eq(adminSessions.id, row.id)).run();
+    await db.update(adminSessions).set({ lastSeenAt: now.toISOString() }).where(eq(adminSessions.id, row.id));
   }
   return { id: row.id, userId: row.userId };
 }
 
 /** Ends the session of this token (sign-out). */
-export function deleteAdminSessionByToken(token: string): void {
+export async function deleteAdminSessionByToken(token: string): Promise<void> {
   if (!TOKEN.test(token)) return;
-  getDb().delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token))).run();
+  await getDb().delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token)));
 }
 
 /** The user's live sessions: the current one (`currentId`, marked `current`) first, then the most recently used. */
-export function listAdminSessions(userId: number, currentId: string | null, now = new Date()): AdminSessionView[] {
-  return getDb()
+export async function listAdminSessions(userId: number, currentId: string | null, now = new Date()): Promise<AdminSessionView[]> {
+  return (await getDb()
     .select({
       id: adminSessions.id,
       createdAt: adminSessions.createdAt,
@@ -109,29 +107,29 @@ export function listAdminSessions(userId: number, currentId: string | null, now 
     })
     .from(adminSessions)
     .where(eq(adminSessions.userId, userId))
-    .orderBy(desc(adminSessions.lastSeenAt), asc(adminSessions.createdAt))
-    .all()
+    .orderBy(desc(adminSessions.lastSeenAt), asc(adminSessions.createdAt)))
     .filter((s) => Date.parse(s.expiresAt) > now.getTime())
     .map((s) => ({ ...s, current: s.id === currentId, device: describeUserAgent(s.userAgent) }))
     .sort((a, b) => Number(b.current) - Number(a.current));
 }
 
 /** Revokes one of the user's sessions (by public id); false when the user has no such session. */
-export function revokeAdminSession(userId: number, id: string): boolean {
+export async function revokeAdminSession(userId: number, id: string): Promise<boolean> {
   if (!SESSION_ID_PATTERN.test(id)) return false;
-  const deleted = getDb()
+  const deleted = await getDb()
     .delete(adminSessions)
     .where(and(eq(adminSessions.id, id), eq(adminSessions.userId, userId)))
-    .run();
-  return deleted.changes > 0;
+    .returning({ id: adminSessions.id });
+  return deleted.length > 0;
 }
 
 /**
  * Deletes the user's sessions, all of them or all but `keepId` (the session the administrator
  * is using). Returns how many were deleted. Pass the transaction when called inside one.
  */
-export function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): number {
+export async function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): Promise<number> {
   const db = options.tx ?? getDb();
   const where = options.keepId ? and(eq(adminSessions.userId, userId), ne(adminSessions.id, options.keepId)) : eq(adminSessions.userId, userId);
-  return db.delete(adminSessions).where(where).run().changes;
+  const deleted = await db.delete(adminSessions).where(where).returning({ id: adminSessions.id });
+  return deleted.length;
 }

@@ -65,17 +65,17 @@ function whereFor(filters: SubscriptionFilters): SQL | undefined {
   return and(...parts);
 }
 
-function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): string {
-  return row.variantName?.trim() || (row.packId ? findPackById(row.packId)?.name : undefined) || row.productName?.trim() || "Pack inconnu";
+async function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): Promise<string> {
+  return row.variantName?.trim() || (row.packId ? (await findPackById(row.packId))?.name : undefined) || row.productName?.trim() || "Pack inconnu";
 }
 
-function toSummary(row: Subscription) {
+async function toSummary(row: Subscription) {
   return {
     id: row.id,
     customer: row.customerName?.trim() || UNKNOWN_CUSTOMER,
     email: row.customerEmail || null,
     packId: row.packId,
-    pack: packLabel(row),
+    pack: await packLabel(row),
     quantity: row.quantity,
     amountCents: row.amountCents,
     status: row.status,
@@ -90,24 +90,23 @@ function toSummary(row: Subscription) {
   };
 }
 
-export type AdminSubscriptionSummary = ReturnType<typeof toSummary>;
+export type AdminSubscriptionSummary = Awaited<ReturnType<typeof toSummary>>;
 
 /** One page of subscriptions, the most recent first. */
-export function listAdminSubscriptions(filters: SubscriptionFilters, pageSize = PAGE_SIZE) {
+export async function listAdminSubscriptions(filters: SubscriptionFilters, pageSize = PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total = db.select({ n: sql<number>`count(*)` }).from(subscriptions).where(where).get()?.n ?? 0;
+  const total = (await db.select({ n: sql<number>`count(*)` }).from(subscriptions).where(where).limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = db
+  const rows = await db
     .select()
     .from(subscriptions)
     .where(where)
     .orderBy(desc(sql`coalesce(${subscriptions.startedAt}, ${subscriptions.createdAt})`), desc(subscriptions.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  return { subscriptions: rows.map(toSummary), total, page, pageCount, pageSize };
+    .offset((page - 1) * pageSize);
+  return { subscriptions: await Promise.all(rows.map(toSummary)), total, page, pageCount, pageSize };
 }
 
 type TimelineEvent = {
@@ -119,11 +118,11 @@ type TimelineEvent = {
 };
 
 /** One subscription with its orders, its emails and its timeline (oldest first, each email after its order), or undefined. */
-export function getAdminSubscription(id: number) {
+export async function getAdminSubscription(id: number) {
   const db = getDb();
-  const row = db.select().from(subscriptions).where(eq(subscriptions.id, id)).get();
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
   if (!row) return undefined;
-  const orderRows = db
+  const orderRows = await db
     .select({
       id: orders.id,
       createdAt: orders.createdAt,
@@ -136,16 +135,14 @@ export function getAdminSubscription(id: number) {
     })
     .from(orders)
     .where(eq(orders.subscriptionId, row.id))
-    .orderBy(asc(sql`coalesce(${orders.renewalNumber}, 0)`), asc(orders.createdAt))
-    .all();
+    .orderBy(asc(sql`coalesce(${orders.renewalNumber}, 0)`), asc(orders.createdAt));
   const orderIds = [...new Set([...orderRows.map((o) => o.id), ...(row.firstOrderId ? [row.firstOrderId] : [])])];
   const emailRows = orderIds.length
-    ? db
+    ? await db
         .select({ id: emails.id, kind: emails.kind, status: emails.status, orderId: emails.orderId, toAddress: emails.toAddress, createdAt: emails.createdAt, sentAt: emails.sentAt })
         .from(emails)
         .where(inArray(emails.orderId, orderIds))
         .orderBy(asc(emails.createdAt), asc(emails.id))
-        .all()
     : [];
 
   const events: TimelineEvent[] = [];
@@ -186,7 +183,7 @@ export function getAdminSubscription(id: number) {
     .map(({ event }) => event);
 
   return {
-    ...toSummary(row),
+    ...await toSummary(row),
     stripeSubscriptionId: row.stripeSubscriptionId,
     stripeCustomerId: row.stripeCustomerId,
     unpaidInvoiceId: row.unpaidInvoiceId,
@@ -203,7 +200,7 @@ export function getAdminSubscription(id: number) {
   };
 }
 
-export type AdminSubscriptionDetail = NonNullable<ReturnType<typeof getAdminSubscription>>;
+export type AdminSubscriptionDetail = NonNullable<Awaited<ReturnType<typeof getAdminSubscription>>>;
 
 // ---------------------------------------------------------------------------------------------
 // JSON API shapes (amounts as decimal strings)

@@ -39,5 +39,5 @@ export async function ensureCartId(request: Request): Promise<{ cartId: string; 
 
 export async function getCartCount(request: Request): Promise<number> {
   const cartId = await readCartId(request);
-  return cartId ? getCartLineCount(cartId) : 0;
+  return cartId ? await getCartLineCount(cartId) : 0;
 }

@@ -81,14 +81,14 @@ export class CartError extends Error {
 }
 
 /** Number of items in a cart (sum of quantities), for the header badge; a paid cart counts 0. */
-export function getCartLineCount(cartId: string): number {
-  return getDb().transaction((tx) => {
-    releasePaidCheckout(tx, cartId);
-    const row = tx
+export async function getCartLineCount(cartId: string): Promise<number> {
+  return await getDb().transaction(async (tx) => {
+    await releasePaidCheckout(tx, cartId);
+    const [row] = await tx
       .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
       .from(cartLines)
       .where(eq(cartLines.cartId, cartId))
-      .get();
+      .limit(1);
     return row?.count ?? 0;
   });
 }
@@ -107,40 +107,39 @@ export function checkoutKeyFor(cartId: string, lines: LineKey[]): string {
   return createHash("sha256").update(`${cartId}|${content}`).digest("hex");
 }
 
-function cartLineKeys(db: DbOrTx, cartId: string): LineKey[] {
-  return db
+async function cartLineKeys(db: DbOrTx, cartId: string): Promise<LineKey[]> {
+  return await db
     .select({ id: cartLines.id, productId: cartLines.productId, packId: cartLines.packId, quantity: cartLines.quantity })
     .from(cartLines)
     .where(eq(cartLines.cartId, cartId))
-    .orderBy(asc(cartLines.id))
-    .all();
+    .orderBy(asc(cartLines.id));
 }
 
 /**
  * Once the cart's checkout order is paid, the cart is done: its lines are removed (when they
  * are still the ones that were paid for) and the order is detached. Returns true if it acted.
  */
-export function releasePaidCheckout(db: DbOrTx, cartId: string): boolean {
-  const row = db
+export async function releasePaidCheckout(db: DbOrTx, cartId: string): Promise<boolean> {
+  const [row] = await db
     .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
     .from(carts)
     .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
     .where(eq(carts.id, cartId))
-    .get();
+    .limit(1);
   if (!row || !paymentReceived(row.paymentStatus)) return false;
-  if (row.checkoutKey === checkoutKeyFor(cartId, cartLineKeys(db, cartId))) {
-    db.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
+  if (row.checkoutKey === checkoutKeyFor(cartId, await cartLineKeys(db, cartId))) {
+    await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
   }
-  db.update(carts).set({ checkoutOrderId: null }).where(eq(carts.id, cartId)).run();
+  await db.update(carts).set({ checkoutOrderId: null }).where(eq(carts.id, cartId));
   return true;
 }
 
 /** For the payment side: once an order is paid, empty the cart it came from. */
-export function clearCartAfterPayment(orderId: number): void {
+export async function clearCartAfterPayment(orderId: number): Promise<void> {
   const db = getDb();
-  db.transaction((tx) => {
-    const order = tx.select({ cartId: orders.cartId }).from(orders).where(eq(orders.id, orderId)).get();
-    if (order?.cartId) releasePaidCheckout(tx, order.cartId);
+  await db.transaction(async (tx) => {
+    const [order] = await tx.select({ cartId: orders.cartId }).from(orders).where(eq(orders.id, orderId)).limit(1);
+    if (order?.cartId) await releasePaidCheckout(tx, order.cartId);
   });
 }
 
@@ -153,9 +152,9 @@ const EMPTY_CART: Omit<CartView, "id"> = {
   checkout: null,
 };
 
-function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[], cartTotalCents: number): CheckoutView | null {
+async function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[], cartTotalCents: number): Promise<CheckoutView | null> {
   if (!orderId) return null;
-  const order = db
+  const [order] = await db
     .select({
       id: orders.id,
       totalCents: orders.totalCents,
@@ -173,11 +172,11 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
     })
     .from(orders)
     .where(eq(orders.id, orderId))
-    .get();
+    .limit(1);
   if (!order || paymentReceived(order.paymentStatus)) return null;
   // The order's own copy of what was typed: never an account found by the typed email.
   const name = splitFullName(order.customerName);
-  const items = db.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, order.id)).all();
+  const items = await db.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, order.id));
   return {
     orderId: order.id,
     amountCents: order.totalCents,
@@ -197,7 +196,7 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
       city: order.shippingCity ?? "",
       phone: formatFrenchPhone(order.shippingPhone),
     },
-    subscriptionRefusal: subscriptionRefusal(items),
+    subscriptionRefusal: await subscriptionRefusal(items, db),
   };
 }
 
@@ -205,14 +204,14 @@ function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines:
 export const UNAVAILABLE_LINE = "Cet article n'est plus proposé : retirez-le et choisissez un pack sur la fiche produit.";
 
 /** The cart with its lines and totals; a cart whose checkout order was paid reads as empty. */
-export function readCart(cartId: string | null): CartView {
+export async function readCart(cartId: string | null): Promise<CartView> {
   if (!cartId) return { id: null, ...EMPTY_CART };
   const db = getDb();
-  return db.transaction((tx) => {
-    const cart = tx.select().from(carts).where(eq(carts.id, cartId)).get();
+  return await db.transaction(async (tx) => {
+    const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).limit(1);
     if (!cart) return { id: cartId, ...EMPTY_CART };
-    releasePaidCheckout(tx, cartId);
-    const rows = tx
+    await releasePaidCheckout(tx, cartId);
+    const rows = await tx
       .select({
         id: cartLines.id,
         productId: cartLines.productId,
@@ -228,15 +227,15 @@ export function readCart(cartId: string | null): CartView {
       .from(cartLines)
       .innerJoin(products, eq(products.id, cartLines.productId))
       .where(eq(cartLines.cartId, cartId))
-      .orderBy(asc(cartLines.id))
-      .all();
+      .orderBy(asc(cartLines.id));
     // Each line at today's price of its pack (or of the product sold as a single item): the
     // price shown is the price the delivery form's order will charge.
-    const lines: CartLineView[] = rows.map((r) => {
-      const sale = sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
+    const lines: CartLineView[] = await Promise.all(
+      rows.map(async (r) => {
+      const sale = await sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
       const item = "item" in sale ? sale.item : null;
       const unit = item?.priceCents ?? r.variantPriceCents ?? r.productPriceCents;
-      const crossedOut = item?.pack ? (shopPacks(r.productId, new Date(), tx).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
+      const crossedOut = item?.pack ? ((await shopPacks(r.productId, new Date(), tx)).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
       return {
         id: r.id,
         productId: r.productId,
@@ -249,11 +248,12 @@ export function readCart(cartId: string | null): CartView {
         lineTotalCents: unit * r.quantity,
         image: r.images[0] ?? null,
         maxQuantity: item ? maxQuantityOf(item) : 1,
-        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? PACK_MESSAGES.trialQuantity(item.name ?? undefined) : null,
+        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined, tx) : null,
       };
-    });
+      }),
+    );
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
-    const checkoutOrderId = tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).get()?.id ?? null;
+    const checkoutOrderId = (await tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1))[0]?.id ?? null;
     return {
       id: cartId,
       lines,
@@ -261,46 +261,45 @@ export function readCart(cartId: string | null): CartView {
       subtotalCents,
       shippingCents: SHIPPING_CENTS,
       totalCents: subtotalCents + SHIPPING_CENTS,
-      checkout: readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
+      checkout: await readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
     };
   });
 }
 
-function touchCart(db: DbOrTx, cartId: string) {
-  db.insert(carts)
+async function touchCart(db: DbOrTx, cartId: string) {
+  await db.insert(carts)
     .values({ id: cartId })
-    .onConflictDoUpdate({ target: carts.id, set: { updatedAt: new Date().toISOString() } })
-    .run();
+    .onConflictDoUpdate({ target: carts.id, set: { updatedAt: new Date().toISOString() } });
 }
 
 /**
  * Adds a product: the cart holds one product at a time, so its content is replaced by one
  * line at quantity 1, named and priced from the pack (never from what the browser sent).
  */
-export function addToCart(cartId: string, input: CartAddInput): CartView {
-  putInCart(cartId, input);
-  return readCart(cartId);
+export async function addToCart(cartId: string, input: CartAddInput): Promise<CartView> {
+  await putInCart(cartId, input);
+  return await readCart(cartId);
 }
 
 /**
  * What addToCart writes, without reading the cart back: the cart then holds this one line,
  * quantity 1 (what the product page's button needs for the badge).
  */
-export function putInCart(cartId: string, input: CartAddInput): { count: 1 } {
-  getDb().transaction((tx) => {
-    releasePaidCheckout(tx, cartId);
-    const product = tx
+export async function putInCart(cartId: string, input: CartAddInput): Promise<{ count: 1 }> {
+  await getDb().transaction(async (tx) => {
+    await releasePaidCheckout(tx, cartId);
+    const [product] = await tx
       .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
       .where(eq(products.id, input.productId))
-      .get();
+      .limit(1);
     if (!product) throw new CartError("product_not_found", "Produit introuvable");
     if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
-    const sale = sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
+    const sale = await sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
     if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
-    touchCart(tx, cartId);
-    tx.delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
-    tx.insert(cartLines)
+    await touchCart(tx, cartId);
+    await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
+    await tx.insert(cartLines)
       .values({
         cartId,
         productId: product.id,
@@ -309,8 +308,7 @@ export function putInCart(cartId: string, input: CartAddInput): { count: 1 } {
         variantName: sale.item.name,
         variantPriceCents: sale.item.priceCents,
         variantOriginalPriceCents: sale.item.pack?.referencePriceCents ?? null,
-      })
-      .run();
+      });
   });
   return { count: 1 };
 }
@@ -319,32 +317,32 @@ export function putInCart(cartId: string, input: CartAddInput): { count: 1 } {
  * Sets a line's quantity; below 1 removes it. Only a line of this cart can be changed, and
  * only to a quantity its pack allows (at most 10, exactly 1 of the trial pack).
  */
-export function setLineQuantity(cartId: string, lineId: number, quantity: number): CartView {
-  getDb().transaction((tx) => {
+export async function setLineQuantity(cartId: string, lineId: number, quantity: number): Promise<CartView> {
+  await getDb().transaction(async (tx) => {
     const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
-    const line = tx
+    const [line] = await tx
       .select({ packId: cartLines.packId, productId: products.id, name: products.name, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(cartLines)
       .innerJoin(products, eq(products.id, cartLines.productId))
       .where(where)
-      .get();
+      .limit(1);
     if (!line) throw new CartError("line_not_found", "Article introuvable dans votre panier");
     if (quantity < 1) {
-      tx.delete(cartLines).where(where).run();
+      await tx.delete(cartLines).where(where);
     } else {
-      const sale = sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
-      const refusal = "item" in sale ? quantityRefusal(sale.item, quantity) : UNAVAILABLE_LINE;
+      const sale = await sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
+      const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity, tx) : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
-      tx.update(cartLines).set({ quantity }).where(where).run();
+      await tx.update(cartLines).set({ quantity }).where(where);
     }
-    touchCart(tx, cartId);
+    await touchCart(tx, cartId);
   });
-  return readCart(cartId);
+  return await readCart(cartId);
 }
 
-export function clearCart(cartId: string): CartView {
-  getDb().delete(cartLines).where(eq(cartLines.cartId, cartId)).run();
-  return readCart(cartId);
+export async function clearCart(cartId: string): Promise<CartView> {
+  await getDb().delete(cartLines).where(eq(cartLines.cartId, cartId));
+  return await readCart(cartId);
 }
 
 /** Cart items as the JSON API gives them (spec section 3 'Cart item'), prices as decimal strings. */

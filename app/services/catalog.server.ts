@@ -10,12 +10,12 @@ import { listPacks, shopPacks } from "./packs.server";
 import { bumpPageCacheVersion } from "./page-cache-version.server";
 import { recordPrice } from "./price-history.server";
 
-export function getProduct(id: number) {
-  return getDb().select().from(products).where(eq(products.id, id)).get();
+export async function getProduct(id: number) {
+  return (await getDb().select().from(products).where(eq(products.id, id)).limit(1))[0];
 }
 
-export function listProducts() {
-  return getDb().select().from(products).orderBy(asc(products.id)).all();
+export async function listProducts() {
+  return await getDb().select().from(products).orderBy(asc(products.id));
 }
 
 // ---------------------------------------------------------------------------
@@ -44,10 +44,10 @@ type ProductFields = {
  * they are: a pack is never deleted, only deactivated. Every new price is recorded in the price
  * history, from `now`.
  */
-export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
-  const existing = new Map(listPacks(productId, { includeInactive: true }, db).map((p) => [p.id, p]));
+export async function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInput[], now = new Date()) {
+  const existing = new Map((await listPacks(productId, { includeInactive: true }, db)).map((p) => [p.id, p]));
   const at = now.toISOString();
-  inputs.forEach((input, index) => {
+  for (const [index, input] of inputs.entries()) {
     const values = {
       name: input.name,
       description: input.description,
@@ -64,27 +64,27 @@ export function saveProductPacks(db: DbOrTx, productId: number, inputs: PackInpu
       if (!before) {
         throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, { field: `packs[${index}].id` });
       }
-      db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id)).run();
-      if (before.priceCents !== input.price) recordPrice(db, input.id, input.price, at);
+      await db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id));
+      if (before.priceCents !== input.price) await recordPrice(db, input.id, input.price, at);
     } else {
-      const created = db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id }).get();
-      recordPrice(db, created.id, input.price, at);
+      const [created] = await db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id });
+      await recordPrice(db, created.id, input.price, at);
     }
-  });
+  }
   const names = new Set<string>();
-  for (const pack of listPacks(productId, { includeInactive: true }, db)) {
+  for (const pack of await listPacks(productId, { includeInactive: true }, db)) {
     const key = pack.name.toLowerCase();
     if (names.has(key)) throw new ShopError(422, "pack_name_taken", `Deux packs de ce produit s'appellent « ${pack.name} » : choisissez un nom unique.`, { field: "packs" });
     names.add(key);
   }
 }
 
-function assertSkuFree(sku: string, exceptId?: number) {
-  const clash = getDb()
+async function assertSkuFree(sku: string, exceptId?: number) {
+  const [clash] = await getDb()
     .select({ id: products.id })
     .from(products)
     .where(and(sql`lower(${products.sku}) = lower(${sku})`, exceptId === undefined ? undefined : ne(products.id, exceptId)))
-    .get();
+    .limit(1);
   if (clash) throw skuTaken();
 }
 
@@ -95,13 +95,13 @@ function translateSkuError(error: unknown): never {
   throw error;
 }
 
-export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
-  assertSkuFree(fields.sku);
+export async function createProduct(fields: ProductFields, packs: PackInput[] = []) {
+  await assertSkuFree(fields.sku);
   try {
-    return getDb().transaction((tx) => {
-      const product = tx.insert(products).values(fields).returning().get();
-      saveProductPacks(tx, product.id, packs);
-      bumpPageCacheVersion(tx);
+    return await getDb().transaction(async (tx) => {
+      const [product] = await tx.insert(products).values(fields).returning();
+      await saveProductPacks(tx, product.id, packs);
+      await bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -109,18 +109,17 @@ export function createProduct(fields: ProductFields, packs: PackInput[] = []) {
   }
 }
 
-export function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
-  assertSkuFree(fields.sku, id);
+export async function updateProduct(id: number, fields: ProductFields, packs: PackInput[] = []) {
+  await assertSkuFree(fields.sku, id);
   try {
-    return getDb().transaction((tx) => {
-      const product = tx
+    return await getDb().transaction(async (tx) => {
+      const [product] = await tx
         .update(products)
         .set({ ...fields, updatedAt: new Date().toISOString() })
         .where(eq(products.id, id))
-        .returning()
-        .get();
-      if (product) saveProductPacks(tx, id, packs);
-      bumpPageCacheVersion(tx);
+        .returning();
+      if (product) await saveProductPacks(tx, id, packs);
+      await bumpPageCacheVersion(tx);
       return product;
     });
   } catch (error) {
@@ -134,26 +133,26 @@ const FEATURED_PRODUCT_ID = 1;
 type DeleteProductResult = { deleted: true } | { deleted: false; reason: "not_found" | "featured" | "ordered"; orders?: number };
 
 /** Deletes a product unless orders reference it (their history must stay readable) or the landing page sells it. */
-export function deleteProduct(id: number): DeleteProductResult {
-  return getDb().transaction((tx) => {
-    const product = tx.select({ id: products.id }).from(products).where(eq(products.id, id)).get();
+export async function deleteProduct(id: number): Promise<DeleteProductResult> {
+  return await getDb().transaction(async (tx) => {
+    const [product] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1);
     if (!product) return { deleted: false, reason: "not_found" } as const;
     if (id === FEATURED_PRODUCT_ID) return { deleted: false, reason: "featured" } as const;
     const ordered =
-      tx
+      (await tx
         .select({ n: sql<number>`count(distinct ${orderItems.orderId})` })
         .from(orderItems)
         .where(eq(orderItems.productId, id))
-        .get()?.n ?? 0;
+        .limit(1))[0]?.n ?? 0;
     if (ordered > 0) return { deleted: false, reason: "ordered", orders: ordered } as const;
-    tx.delete(products).where(eq(products.id, id)).run();
-    bumpPageCacheVersion(tx);
+    await tx.delete(products).where(eq(products.id, id));
+    await bumpPageCacheVersion(tx);
     return { deleted: true } as const;
   });
 }
 
 /** The public catalog shape of GET /api/products(/{id}): prices as decimal strings, and the packs on sale. */
-export function productToApi(product: typeof products.$inferSelect, now = new Date()) {
+export async function productToApi(product: typeof products.$inferSelect, now = new Date()) {
   return {
     id: product.id,
     name: product.name,
@@ -164,7 +163,7 @@ export function productToApi(product: typeof products.$inferSelect, now = new Da
     category: product.category,
     stock: product.stock,
     saleWithoutPack: product.saleWithoutPack,
-    packs: shopPacks(product.id, now).map((p) => ({
+    packs: (await shopPacks(product.id, now)).map((p) => ({
       id: p.id,
       name: p.name,
       description: p.description,

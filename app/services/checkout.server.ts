@@ -18,8 +18,8 @@ function paymentNotStarted(order: Pick<Order, "stripePaymentIntentId" | "stripeS
 }
 
 /** Whether the order's items are not these priced lines (a pack's name or price changed since). */
-function itemsDiffer(db: DbOrTx, orderId: number, lines: ReturnType<typeof priceOrderLines>): boolean {
-  const items = db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id)).all();
+async function itemsDiffer(db: DbOrTx, orderId: number, lines: Awaited<ReturnType<typeof priceOrderLines>>): Promise<boolean> {
+  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
   if (items.length !== lines.length) return true;
   return items.some((item, i) => {
     const line = lines[i];
@@ -41,43 +41,43 @@ function isCheckoutKeyConflict(error: unknown) {
  * - Content changed while the cart's order has no payment started: that order is rewritten.
  * - Otherwise a new order.
  */
-export function submitDelivery(cartId: string, delivery: DeliveryInput): { orderId: number; created: boolean } {
+export async function submitDelivery(cartId: string, delivery: DeliveryInput): Promise<{ orderId: number; created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return getDb().transaction((tx) => {
-        releasePaidCheckout(tx, cartId);
-        const lines = tx.select().from(cartLines).where(eq(cartLines.cartId, cartId)).all();
+      return await getDb().transaction(async (tx) => {
+        await releasePaidCheckout(tx, cartId);
+        const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
         const checkoutKey = checkoutKeyFor(cartId, lines);
         const draft = {
           contact: { ...delivery, country: DELIVERY_COUNTRY },
-          lines: priceOrderLines(tx, lines, "cart"),
+          lines: await priceOrderLines(tx, lines, "cart"),
           cartId,
           checkoutKey,
         };
 
         let orderId: number;
         let created = false;
-        const sameContent = tx.select().from(orders).where(eq(orders.checkoutKey, checkoutKey)).get();
+        const [sameContent] = await tx.select().from(orders).where(eq(orders.checkoutKey, checkoutKey)).limit(1);
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
           // The same content at a new price (the admin changed the pack): the order follows it.
-          rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: itemsDiffer(tx, sameContent.id, draft.lines) });
+          await rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: await itemsDiffer(tx, sameContent.id, draft.lines) });
           orderId = sameContent.id;
         } else {
-          const cart = tx.select({ checkoutOrderId: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).get();
+          const [cart] = await tx.select({ checkoutOrderId: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1);
           const previous = cart?.checkoutOrderId
-            ? tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).get()
+            ? (await tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).limit(1))[0]
             : undefined;
           if (previous && isOpen(previous) && paymentNotStarted(previous)) {
-            rewriteUnpaidOrder(tx, previous.id, draft, { replaceItems: true });
+            await rewriteUnpaidOrder(tx, previous.id, draft, { replaceItems: true });
             orderId = previous.id;
           } else {
-            orderId = insertOrder(tx, draft);
+            orderId = await insertOrder(tx, draft);
             created = true;
           }
         }
-        tx.update(carts).set({ checkoutOrderId: orderId }).where(eq(carts.id, cartId)).run();
+        await tx.update(carts).set({ checkoutOrderId: orderId }).where(eq(carts.id, cartId));
         return { orderId, created };
       });
     } catch (error) {
@@ -92,15 +92,15 @@ export function submitDelivery(cartId: string, delivery: DeliveryInput): { order
  * After the payment step: when the cart's order is paid, the cart is emptied. Only the
  * server marks orders paid; this never does. Returns whether the order is paid.
  */
-export function completeCheckout(cartId: string, orderId: number): { paid: boolean } {
-  return getDb().transaction((tx) => {
-    const order = tx
+export async function completeCheckout(cartId: string, orderId: number): Promise<{ paid: boolean }> {
+  return await getDb().transaction(async (tx) => {
+    const [order] = await tx
       .select({ paymentStatus: orders.paymentStatus, cartId: orders.cartId })
       .from(orders)
       .where(eq(orders.id, orderId))
-      .get();
+      .limit(1);
     if (!order || order.cartId !== cartId) return { paid: false };
-    releasePaidCheckout(tx, cartId);
+    await releasePaidCheckout(tx, cartId);
     return { paid: order.paymentStatus === "paid" };
   });
 }

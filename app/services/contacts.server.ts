@@ -5,47 +5,46 @@ import type { ContactInput } from "~/schemas/contact";
 import { queueContactEmails } from "./email/notifications.server";
 
 /** Stores a contact request and queues its acknowledgement and the shop's notice, in one transaction. */
-export function createContactRequest(input: ContactInput) {
-  return getDb().transaction((tx) => {
-    const created = tx.insert(contactRequests).values({ ...input, status: "non_lu" }).returning().get();
-    queueContactEmails(tx, created.id);
+export async function createContactRequest(input: ContactInput) {
+  return await getDb().transaction(async (tx) => {
+    const [created] = await tx.insert(contactRequests).values({ ...input, status: "non_lu" }).returning();
+    await queueContactEmails(tx, created.id);
     return created;
   });
 }
 
-export function listContactRequests() {
-  return getDb().select().from(contactRequests).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id)).all();
+export async function listContactRequests() {
+  return await getDb().select().from(contactRequests).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id));
 }
 
-export function getContactRequest(id: number) {
-  return getDb().select().from(contactRequests).where(eq(contactRequests.id, id)).get();
+export async function getContactRequest(id: number) {
+  return (await getDb().select().from(contactRequests).where(eq(contactRequests.id, id)).limit(1))[0];
 }
 
-export function countContactRequests() {
-  const row = getDb()
+export async function countContactRequests() {
+  const [row] = await getDb()
     .select({
       total: sql<number>`count(*)`,
       unread: sql<number>`coalesce(sum(case when ${contactRequests.status} = 'non_lu' then 1 else 0 end), 0)`,
     })
     .from(contactRequests)
-    .get();
+    .limit(1);
   return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
 }
 
-export function setContactStatus(id: number, status: ContactStatus) {
-  return getDb().update(contactRequests).set({ status }).where(eq(contactRequests.id, id)).returning().get();
+export async function setContactStatus(id: number, status: ContactStatus) {
+  return (await getDb().update(contactRequests).set({ status }).where(eq(contactRequests.id, id)).returning())[0];
 }
 
 /** Opening an unread request marks it read; other statuses are kept. */
-export function openContactRequest(id: number) {
+export async function openContactRequest(id: number) {
   const db = getDb();
-  db.update(contactRequests)
+  await db.update(contactRequests)
     .set({ status: "lu" })
-    .where(sql`${contactRequests.id} = ${id} and ${contactRequests.status} = 'non_lu'`)
-    .run();
-  return getContactRequest(id);
+    .where(sql`${contactRequests.id} = ${id} and ${contactRequests.status} = 'non_lu'`);
+  return await getContactRequest(id);
 }
 
-export function deleteContactRequest(id: number) {
-  return getDb().delete(contactRequests).where(eq(contactRequests.id, id)).returning({ id: contactRequests.id }).get();
+export async function deleteContactRequest(id: number) {
+  return (await getDb().delete(contactRequests).where(eq(contactRequests.id, id)).returning({ id: contactRequests.id }))[0];
 }

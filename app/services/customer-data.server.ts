@@ -49,8 +49,8 @@ function isErased(user: { id: number; email: string }): boolean {
 /** Who does it: the signed-in administrator. */
 export type AuditActor = { id: number; username: string };
 
-function audit(db: DbOrTx, actor: AuditActor, action: AuditAction, subjectId: number) {
-  db.insert(auditLog).values({ actorId: actor.id, actorUsername: actor.username, action, subjectId }).run();
+async function audit(db: DbOrTx, actor: AuditActor, action: AuditAction, subjectId: number) {
+  await db.insert(auditLog).values({ actorId: actor.id, actorUsername: actor.username, action, subjectId });
 }
 
 function auditView(row: typeof auditLog.$inferSelect) {
@@ -68,8 +68,8 @@ function auditView(row: typeof auditLog.$inferSelect) {
 export type AuditView = ReturnType<typeof auditView>;
 
 /** The last lines of the audit log, the most recent first. */
-export function listRecentAudit(limit = 10): AuditView[] {
-  return getDb().select().from(auditLog).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit).all().map(auditView);
+export async function listRecentAudit(limit = 10): Promise<AuditView[]> {
+  return (await getDb().select().from(auditLog).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit)).map(auditView);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,62 +77,59 @@ export function listRecentAudit(limit = 10): AuditView[] {
 
 type Account = typeof users.$inferSelect;
 
-function findAccount(db: DbOrTx, id: number): Account | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+async function findAccount(db: DbOrTx, id: number): Promise<Account | undefined> {
+  return (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 }
 
 /** A text column equal to this email address, without regard to case. */
 const sameEmail = (column: SQLiteColumn, email: string): SQL => sql`lower(${column}) = lower(${email})`;
 
 /** The ids of the customer's orders, subscriptions, contact requests and emails. */
-function recordIds(db: DbOrTx, account: Account) {
-  const orderIds = db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(or(eq(orders.userId, account.id), sameEmail(orders.customerEmail, account.email)))
-    .all()
-    .map((r) => r.id);
-  const subscriptionIds = db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(
-      or(
-        eq(subscriptions.userId, account.id),
-        sameEmail(subscriptions.customerEmail, account.email),
-        orderIds.length ? inArray(subscriptions.firstOrderId, orderIds) : undefined,
-        orderIds.length
-          ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})`
-          : undefined,
-      ),
-    )
-    .all()
-    .map((r) => r.id);
-  const contactIds = db
-    .select({ id: contactRequests.id })
-    .from(contactRequests)
-    .where(sameEmail(contactRequests.email, account.email))
-    .all()
-    .map((r) => r.id);
-  const emailIds = db
-    .select({ id: emails.id })
-    .from(emails)
-    .where(
-      or(
-        sameEmail(emails.toAddress, account.email),
-        orderIds.length ? inArray(emails.orderId, orderIds) : undefined,
-        contactIds.length ? inArray(emails.contactRequestId, contactIds) : undefined,
-      ),
-    )
-    .all()
-    .map((r) => r.id);
+async function recordIds(db: DbOrTx, account: Account) {
+  const orderIds = (
+    await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(or(eq(orders.userId, account.id), sameEmail(orders.customerEmail, account.email)))
+  ).map((r) => r.id);
+  const subscriptionIds = (
+    await db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(
+        or(
+          eq(subscriptions.userId, account.id),
+          sameEmail(subscriptions.customerEmail, account.email),
+          orderIds.length ? inArray(subscriptions.firstOrderId, orderIds) : undefined,
+          orderIds.length
+            ? sql`${subscriptions.id} in (select ${orders.subscriptionId} from ${orders} where ${inArray(orders.id, orderIds)})`
+            : undefined,
+        ),
+      )
+  ).map((r) => r.id);
+  const contactIds = (
+    await db.select({ id: contactRequests.id }).from(contactRequests).where(sameEmail(contactRequests.email, account.email))
+  ).map((r) => r.id);
+  const emailIds = (
+    await db
+      .select({ id: emails.id })
+      .from(emails)
+      .where(
+        or(
+          sameEmail(emails.toAddress, account.email),
+          orderIds.length ? inArray(emails.orderId, orderIds) : undefined,
+          contactIds.length ? inArray(emails.contactRequestId, contactIds) : undefined,
+        ),
+      )
+  ).map((r) => r.id);
   return { orderIds, subscriptionIds, contactIds, emailIds };
 }
 
-function readOrders(db: DbOrTx, ids: number[]) {
+async function readOrders(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = db.select().from(orders).where(inArray(orders.id, ids)).orderBy(desc(orders.createdAt), desc(orders.id)).all();
-  const items = db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)).all();
-  const documents = db
+  const rows = await db.select().from(orders).where(inArray(orders.id, ids)).orderBy(desc(orders.createdAt), desc(orders.id));
+  const items = await db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id));
+  const documents = await db
     .select({
       orderId: invoices.orderId,
       kind: invoices.kind,
@@ -141,8 +138,7 @@ function readOrders(db: DbOrTx, ids: number[]) {
       totalIncludingCents: invoices.totalIncludingCents,
     })
     .from(invoices)
-    .where(inArray(invoices.orderId, ids))
-    .all();
+    .where(inArray(invoices.orderId, ids));
   return rows.map((o) => {
     const invoice = documents.find((d) => d.orderId === o.id && d.kind === "invoice") ?? null;
     const creditNote = documents.find((d) => d.orderId === o.id && d.kind === "credit_note") ?? null;
@@ -188,45 +184,45 @@ function readOrders(db: DbOrTx, ids: number[]) {
   });
 }
 
-function readSubscriptions(db: DbOrTx, ids: number[]) {
+async function readSubscriptions(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(subscriptions)
-    .where(inArray(subscriptions.id, ids))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-    .all()
-    .map((s) => ({
-      id: s.id,
-      status: s.status,
-      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      productName: s.productName,
-      variantName: s.variantName,
-      quantity: s.quantity,
-      amountCents: s.amountCents,
-      startedAt: s.startedAt,
-      currentPeriodEnd: s.currentPeriodEnd,
-      canceledAt: s.canceledAt,
-      renewalCount: s.renewalCount,
-      firstOrderId: s.firstOrderId,
-      customerEmail: s.customerEmail,
-      customerName: s.customerName,
-      shipping: {
-        name: s.shippingName,
-        address: s.shippingAddress,
-        address2: s.shippingAddress2,
-        postalCode: s.shippingPostalCode,
-        city: s.shippingCity,
-        country: s.shippingCountry,
-        phone: s.shippingPhone,
-      },
-      createdAt: s.createdAt,
-    }));
+  return (
+    await db
+      .select()
+      .from(subscriptions)
+      .where(inArray(subscriptions.id, ids))
+      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+  ).map((s) => ({
+    id: s.id,
+    status: s.status,
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    productName: s.productName,
+    variantName: s.variantName,
+    quantity: s.quantity,
+    amountCents: s.amountCents,
+    startedAt: s.startedAt,
+    currentPeriodEnd: s.currentPeriodEnd,
+    canceledAt: s.canceledAt,
+    renewalCount: s.renewalCount,
+    firstOrderId: s.firstOrderId,
+    customerEmail: s.customerEmail,
+    customerName: s.customerName,
+    shipping: {
+      name: s.shippingName,
+      address: s.shippingAddress,
+      address2: s.shippingAddress2,
+      postalCode: s.shippingPostalCode,
+      city: s.shippingCity,
+      country: s.shippingCountry,
+      phone: s.shippingPhone,
+    },
+    createdAt: s.createdAt,
+  }));
 }
 
-function readEmails(db: DbOrTx, ids: number[]) {
+async function readEmails(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({
       id: emails.id,
       kind: emails.kind,
@@ -241,13 +237,12 @@ function readEmails(db: DbOrTx, ids: number[]) {
     })
     .from(emails)
     .where(inArray(emails.id, ids))
-    .orderBy(desc(emails.createdAt), desc(emails.id))
-    .all();
+    .orderBy(desc(emails.createdAt), desc(emails.id));
 }
 
-function readContacts(db: DbOrTx, ids: number[]) {
+async function readContacts(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({
       id: contactRequests.id,
       name: contactRequests.name,
@@ -259,13 +254,12 @@ function readContacts(db: DbOrTx, ids: number[]) {
     })
     .from(contactRequests)
     .where(inArray(contactRequests.id, ids))
-    .orderBy(desc(contactRequests.createdAt), desc(contactRequests.id))
-    .all();
+    .orderBy(desc(contactRequests.createdAt), desc(contactRequests.id));
 }
 
 type CustomerRecords = {
-  orders: ReturnType<typeof readOrders>;
-  subscriptions: ReturnType<typeof readSubscriptions>;
+  orders: Awaited<ReturnType<typeof readOrders>>;
+  subscriptions: Awaited<ReturnType<typeof readSubscriptions>>;
 };
 
 /** Subscriptions that still charge or may charge: they must be cancelled before an erasure. */
@@ -310,10 +304,10 @@ function erasureRefusal(
   return { message: blockers[0].message, code, issues: blockers };
 }
 
-function readCustomerData(db: DbOrTx, account: Account) {
-  const ids = recordIds(db, account);
-  const customerOrders = readOrders(db, ids.orderIds);
-  const customerSubscriptions = readSubscriptions(db, ids.subscriptionIds);
+async function readCustomerData(db: DbOrTx, account: Account) {
+  const ids = await recordIds(db, account);
+  const customerOrders = await readOrders(db, ids.orderIds);
+  const customerSubscriptions = await readSubscriptions(db, ids.subscriptionIds);
   const refusal = erasureRefusal(account, { orders: customerOrders, subscriptions: customerSubscriptions });
   return {
     customer: {
@@ -334,15 +328,11 @@ function readCustomerData(db: DbOrTx, account: Account) {
     },
     orders: customerOrders,
     subscriptions: customerSubscriptions,
-    emails: readEmails(db, ids.emailIds),
-    contactRequests: readContacts(db, ids.contactIds),
-    audit: db
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.subjectId, account.id))
-      .orderBy(desc(auditLog.at), desc(auditLog.id))
-      .all()
-      .map(auditView),
+    emails: await readEmails(db, ids.emailIds),
+    contactRequests: await readContacts(db, ids.contactIds),
+    audit: (
+      await db.select().from(auditLog).where(eq(auditLog.subjectId, account.id)).orderBy(desc(auditLog.at), desc(auditLog.id))
+    ).map(auditView),
     erasure: {
       allowed: refusal === null,
       refusal: refusal?.message ?? null,
@@ -352,16 +342,16 @@ function readCustomerData(db: DbOrTx, account: Account) {
 }
 
 /** Everything the shop holds about one customer, or undefined. */
-export function getCustomerData(id: number) {
+export async function getCustomerData(id: number) {
   const db = getDb();
-  const account = findAccount(db, id);
-  return account ? readCustomerData(db, account) : undefined;
+  const account = await findAccount(db, id);
+  return account ? await readCustomerData(db, account) : undefined;
 }
 
-export type CustomerData = NonNullable<ReturnType<typeof getCustomerData>>;
+export type CustomerData = NonNullable<Awaited<ReturnType<typeof getCustomerData>>>;
 
-function customerOr404(db: DbOrTx, id: number): Account {
-  const account = findAccount(db, id);
+async function customerOr404(db: DbOrTx, id: number): Promise<Account> {
+  const account = await findAccount(db, id);
   if (!account) throw new ShopError(404, "customer_not_found", CUSTOMER_NOT_FOUND);
   return account;
 }
@@ -489,11 +479,15 @@ export function exportFilename(id: number, at: Date): string {
 }
 
 /** The customer's data as one JSON document, the export recorded in the audit log. 404 for an unknown customer. */
-export function exportCustomerData(id: number, actor: AuditActor, at = new Date()): { filename: string; data: CustomerExport } {
-  return getDb().transaction((tx) => {
-    const account = customerOr404(tx, id);
-    const data = readCustomerData(tx, account);
-    audit(tx, actor, "customer.export", id);
+export async function exportCustomerData(
+  id: number,
+  actor: AuditActor,
+  at = new Date(),
+): Promise<{ filename: string; data: CustomerExport }> {
+  return await getDb().transaction(async (tx) => {
+    const account = await customerOr404(tx, id);
+    const data = await readCustomerData(tx, account);
+    await audit(tx, actor, "customer.export", id);
     return { filename: exportFilename(id, at), data: toExport(data, at) };
   });
 }
@@ -501,7 +495,7 @@ export function exportCustomerData(id: number, actor: AuditActor, at = new Date(
 // ---------------------------------------------------------------------------------------------
 // Erasure (article 17)
 
-function eraseEmails(
+async function eraseEmails(
   tx: DbOrTx,
   account: Account,
   rows: Pick<Email, "id" | "kind" | "status" | "toAddress" | "lastError">[],
@@ -511,7 +505,8 @@ function eraseEmails(
     const toCustomer = row.toAddress.toLowerCase() === account.email.toLowerCase() || row.toAddress === placeholder;
     // An email not sent yet never leaves: it would go to the placeholder address with an erased body.
     const unsent = row.status === "pending" || row.status === "sending";
-    tx.update(emails)
+    await tx
+      .update(emails)
       .set({
         toAddress: toCustomer ? placeholder : row.toAddress,
         // The shop's notice of a contact request repeats the subject the customer typed.
@@ -523,8 +518,7 @@ function eraseEmails(
         lastError: unsent || row.lastError === ERASED_UNSENT ? ERASED_UNSENT : null,
         ...(unsent ? { status: "failed" as const, sendingSince: null } : {}),
       })
-      .where(eq(emails.id, row.id))
-      .run();
+      .where(eq(emails.id, row.id));
   }
 }
 
@@ -536,19 +530,20 @@ function eraseEmails(
  * and issued invoices stay. Refused (409) for an administrator, while a paid order is not shipped
  * or a subscription still runs; recorded in the audit log. Erasing again changes nothing more.
  */
-export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
-  return getDb().transaction((tx) => {
-    const account = customerOr404(tx, id);
-    const ids = recordIds(tx, account);
+export async function eraseCustomerData(id: number, actor: AuditActor): Promise<CustomerData> {
+  return await getDb().transaction(async (tx) => {
+    const account = await customerOr404(tx, id);
+    const ids = await recordIds(tx, account);
     const refusal = erasureRefusal(account, {
-      orders: readOrders(tx, ids.orderIds),
-      subscriptions: readSubscriptions(tx, ids.subscriptionIds),
+      orders: await readOrders(tx, ids.orderIds),
+      subscriptions: await readSubscriptions(tx, ids.subscriptionIds),
     });
     if (refusal) throw new ShopError(409, refusal.code, refusal.message, { issues: refusal.issues });
 
     const placeholder = erasedEmail(id);
     if (ids.orderIds.length) {
-      tx.update(orders)
+      await tx
+        .update(orders)
         .set({
           customerEmail: placeholder,
           customerName: null,
@@ -560,11 +555,11 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
           shippingCity: null,
           shippingPhone: null,
         })
-        .where(inArray(orders.id, ids.orderIds))
-        .run();
+        .where(inArray(orders.id, ids.orderIds));
     }
     if (ids.subscriptionIds.length) {
-      tx.update(subscriptions)
+      await tx
+        .update(subscriptions)
         .set({
           customerEmail: placeholder,
           customerName: null,
@@ -575,17 +570,16 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
           shippingCity: null,
           shippingPhone: null,
         })
-        .where(inArray(subscriptions.id, ids.subscriptionIds))
-        .run();
+        .where(inArray(subscriptions.id, ids.subscriptionIds));
     }
     if (ids.contactIds.length) {
-      tx.update(contactRequests)
+      await tx
+        .update(contactRequests)
         .set({ name: ERASED, email: placeholder, subject: ERASED, message: ERASED })
-        .where(inArray(contactRequests.id, ids.contactIds))
-        .run();
+        .where(inArray(contactRequests.id, ids.contactIds));
     }
     if (ids.emailIds.length) {
-      const rows = tx
+      const rows = await tx
         .select({
           id: emails.id,
           kind: emails.kind,
@@ -594,11 +588,11 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
           lastError: emails.lastError,
         })
         .from(emails)
-        .where(inArray(emails.id, ids.emailIds))
-        .all();
-      eraseEmails(tx, account, rows, placeholder);
+        .where(inArray(emails.id, ids.emailIds));
+      await eraseEmails(tx, account, rows, placeholder);
     }
-    tx.update(users)
+    await tx
+      .update(users)
       .set({
         username: erasedUsername(id),
         email: placeholder,
@@ -611,10 +605,9 @@ export function eraseCustomerData(id: number, actor: AuditActor): CustomerData {
         country: null,
         phone: null,
       })
-      .where(and(eq(users.id, id), eq(users.isAdmin, false)))
-      .run();
-    audit(tx, actor, "customer.erase", id);
-    return readCustomerData(tx, customerOr404(tx, id));
+      .where(and(eq(users.id, id), eq(users.isAdmin, false)));
+    await audit(tx, actor, "customer.erase", id);
+    return await readCustomerData(tx, await customerOr404(tx, id));
   });
 }
 

@@ -32,9 +32,9 @@ function usernameBase(email: string) {
  * order; an existing one is only linked: an anonymous checkout never changes an account (the
  * order keeps its own copy of the name and the address).
  */
-export function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): { id: number; created: boolean } {
+export async function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): Promise<{ id: number; created: boolean }> {
   const email = input.email.trim().toLowerCase();
-  const existing = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing) return { id: existing.id, created: false };
   const profile = {
     firstName: input.firstName || null,
@@ -47,23 +47,22 @@ export function findOrCreateCustomer(db: DbOrTx, input: CustomerInput): { id: nu
   const base = usernameBase(email);
   for (let attempt = 0; attempt < 5; attempt++) {
     const username = `${base}-${randomBytes(3).toString("hex")}`;
-    const row = db
+    const [row] = await db
       .insert(users)
       .values({ username, email, passwordHash: null, isAdmin: false, ...profile })
       .onConflictDoNothing()
-      .returning({ id: users.id })
-      .get();
+      .returning({ id: users.id });
     if (row) return { id: row.id, created: true };
     // The email was taken meanwhile: link to that customer.
-    const raced = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    const [raced] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
     if (raced) return { id: raced.id, created: false };
   }
   throw new Error("Impossible de créer le client");
 }
 
 /** A client account an order may be linked to by its id (the API's `userId`): an existing non-administrator, else null. */
-export function linkableCustomerId(db: DbOrTx, userId: number | null | undefined): number | null {
+export async function linkableCustomerId(db: DbOrTx, userId: number | null | undefined): Promise<number | null> {
   if (userId == null) return null;
-  const row = db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId)).get();
+  const [row] = await db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId)).limit(1);
   return row && !row.isAdmin ? row.id : null;
 }

@@ -37,39 +37,37 @@ export function formatInvoiceNumber(kind: InvoiceKind, year: number, sequence: n
 }
 
 /** The next number of the sequence, taken inside the caller's transaction. */
-function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): number {
-  const row = tx
+async function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): Promise<number> {
+  const [row] = await tx
     .insert(invoiceCounters)
     .values({ kind, year, last: 1 })
     .onConflictDoUpdate({ target: [invoiceCounters.kind, invoiceCounters.year], set: { last: sql`${invoiceCounters.last} + 1` } })
-    .returning({ last: invoiceCounters.last })
-    .get();
+    .returning({ last: invoiceCounters.last });
   return row.last;
 }
 
 /** The order's invoice, or its latest credit note. */
-export function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Invoice | undefined {
-  return db
+export async function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Promise<Invoice | undefined> {
+  return (await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
     .orderBy(desc(invoices.id))
-    .get();
+    .limit(1))[0];
 }
 
 /** The order's credit notes, oldest first (one per refund). */
-export function findCreditNotes(orderId: number, db: DbOrTx = getDb()): Invoice[] {
-  return db
+export async function findCreditNotes(orderId: number, db: DbOrTx = getDb()): Promise<Invoice[]> {
+  return await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, "credit_note")))
-    .orderBy(asc(invoices.id))
-    .all();
+    .orderBy(asc(invoices.id));
 }
 
 /** The invoice's lines: each item, then the shipping when it is charged. */
-function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): VatLine[] {
-  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id).all();
+async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): Promise<VatLine[]> {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id);
   const lines = items.map((item) =>
     vatLine({ label: item.productName?.trim() || "Article", detail: item.variantName, quantity: item.quantity, unitIncludingCents: item.unitPriceCents }),
   );
@@ -77,11 +75,11 @@ function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): VatL
   return lines;
 }
 
-function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): InvoiceDocument | null {
-  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Promise<InvoiceDocument | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
   if (!order) return null;
-  const settings = getSettings(tx);
-  const lines = documentLines(tx, orderId, order.shippingCents);
+  const settings = await getSettings(tx);
+  const lines = await documentLines(tx, orderId, order.shippingCents);
   return {
     seller: {
       legalName: settings.legalName || settings.siteName,
@@ -110,7 +108,7 @@ function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): InvoiceDo
   };
 }
 
-function insertDocument(
+async function insertDocument(
   tx: DbOrTx,
   kind: InvoiceKind,
   orderId: number,
@@ -118,10 +116,10 @@ function insertDocument(
   issuedAt: Date,
   creditedInvoiceId: number | null,
   refundId: number | null = null,
-): Invoice {
+): Promise<Invoice> {
   const year = invoiceYear(issuedAt);
-  const sequence = nextSequence(tx, kind, year);
-  return tx
+  const sequence = await nextSequence(tx, kind, year);
+  return (await tx
     .insert(invoices)
     .values({
       kind,
@@ -137,20 +135,19 @@ function insertDocument(
       totalIncludingCents: document.totals.includingCents,
       document,
     })
-    .returning()
-    .get();
+    .returning())[0];
 }
 
 /**
  * Issues the paid order's invoice, in the caller's transaction (the one that marks it paid).
  * An order has one invoice: when it already has it, that one is returned and no number is used.
  */
-export function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): Invoice | null {
-  const existing = findInvoice(orderId, "invoice", tx);
+export async function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): Promise<Invoice | null> {
+  const existing = await findInvoice(orderId, "invoice", tx);
   if (existing) return existing;
-  const document = buildDocument(tx, orderId, now.toISOString());
+  const document = await buildDocument(tx, orderId, now.toISOString());
   if (!document) return null;
-  return insertDocument(tx, "invoice", orderId, document, now, null);
+  return await insertDocument(tx, "invoice", orderId, document, now, null);
 }
 
 /**
@@ -168,10 +165,10 @@ function refundLines(invoice: Invoice, refund: Pick<Refund, "amountCents" | "rea
  * records it): it credits the refunded amount, with its amounts before VAT, VAT and including VAT.
  * One per refund (the unique index on its refund says so too); none without an invoice.
  */
-export function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Date()): Invoice | null {
-  const existing = tx.select().from(invoices).where(eq(invoices.refundId, refund.id)).get();
+export async function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Date()): Promise<Invoice | null> {
+  const [existing] = await tx.select().from(invoices).where(eq(invoices.refundId, refund.id)).limit(1);
   if (existing) return existing;
-  const invoice = findInvoice(refund.orderId, "invoice", tx);
+  const invoice = await findInvoice(refund.orderId, "invoice", tx);
   if (!invoice) return null;
   const lines = refundLines(invoice, refund);
   const document: InvoiceDocument = {
@@ -182,7 +179,7 @@ export function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = new Da
     invoiceIssuedAt: invoice.issuedAt,
     refund: { amountCents: refund.amountCents, reason: refund.reason, partial: refund.amountCents !== invoice.totalIncludingCents },
   };
-  return insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
+  return await insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
 }
 
 /** An invoice or a credit note as the pages show it. */
@@ -196,15 +193,15 @@ function toView(invoice: Invoice | undefined): InvoiceView | null {
  * The order's invoice (null until issued) and its credit notes, oldest first; `creditNote` is the
  * one asked for by its number, else the latest (null when there is none, or no such number).
  */
-export function getOrderInvoices(
+export async function getOrderInvoices(
   orderId: number,
   creditNoteNumber?: string | null,
-): { invoice: InvoiceView | null; creditNote: InvoiceView | null; creditNotes: InvoiceView[] } {
+): Promise<{ invoice: InvoiceView | null; creditNote: InvoiceView | null; creditNotes: InvoiceView[] }> {
   const db = getDb();
-  const creditNotes = findCreditNotes(orderId, db);
+  const creditNotes = await findCreditNotes(orderId, db);
   const creditNote = creditNoteNumber ? creditNotes.find((c) => c.number === creditNoteNumber) : creditNotes.at(-1);
   return {
-    invoice: toView(findInvoice(orderId, "invoice", db)),
+    invoice: toView(await findInvoice(orderId, "invoice", db)),
     creditNote: toView(creditNote),
     creditNotes: creditNotes.map((c) => toView(c)!),
   };

@@ -12,8 +12,8 @@ export const PROCESS_HOLDER = `${os.hostname()}:${process.pid}:${randomBytes(4).
  * free, expired, or already this holder's). One atomic statement, so two processes asking at
  * once never both get it.
  */
-export function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDER, now = Date.now()): boolean {
-  const result = getDb()
+export async function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDER, now = Date.now()): Promise<boolean> {
+  const result = await getDb()
     .insert(leases)
     .values({ name, holder, expiresAt: now + ttlMs })
     .onConflictDoUpdate({
@@ -21,14 +21,13 @@ export function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDE
       set: { holder, expiresAt: now + ttlMs },
       setWhere: sql`${leases.holder} = ${holder} or ${leases.expiresAt} <= ${now}`,
     })
-    .run();
-  return result.changes === 1;
+    .returning({ name: leases.name });
+  return result.length === 1;
 }
 
 /** Gives the lease up (at shutdown), so another process need not wait for it to expire. */
-export function releaseLease(name: string, holder = PROCESS_HOLDER) {
-  getDb()
+export async function releaseLease(name: string, holder = PROCESS_HOLDER) {
+  await getDb()
     .delete(leases)
-    .where(and(eq(leases.name, name), eq(leases.holder, holder)))
-    .run();
+    .where(and(eq(leases.name, name), eq(leases.holder, holder)));
 }

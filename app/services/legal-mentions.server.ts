@@ -36,8 +36,9 @@ export type LegalMentionsWarning = {
  * What the dashboard of a live shop warns about: the legal mentions not filled in, and the demo
  * company's identity left in place. Null in demo mode, or when everything is in order.
  */
-export function legalMentionsWarning(settings: LegalIdentity = getSettings()): LegalMentionsWarning | null {
+export async function legalMentionsWarning(given?: LegalIdentity): Promise<LegalMentionsWarning | null> {
   if (getConfig().mode !== "live") return null;
+  const settings = given ?? (await getSettings());
   const missing = missingLegalMentions(settings);
   const demoCompany = settings.legalName === DEMO_LEGAL_IDENTITY.legalName || settings.siret === DEMO_LEGAL_IDENTITY.siret;
   return missing.length > 0 || demoCompany ? { missing, demoCompany } : null;

@@ -58,7 +58,7 @@ export async function startShop() {
  * the emulator, and closes the database; the HTTP server is closed before.
  */
 export async function stopShop() {
-  stopSubscriptionScheduler();
+  await stopSubscriptionScheduler();
   await stopEmailSender();
   await stopStripeEmulator();
   closeDb();

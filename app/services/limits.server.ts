@@ -70,8 +70,8 @@ export function tooManyRequests(message: string, retryAfterSeconds: number): Sho
 }
 
 /** Throws the 429 when the key is limited. */
-export function assertNotLimited(limiter: RateLimiter, key: string, message: string) {
-  const retryAfterSeconds = limiter.retryAfterSeconds(key);
+export async function assertNotLimited(limiter: RateLimiter, key: string, message: string) {
+  const retryAfterSeconds = await limiter.retryAfterSeconds(key);
   if (retryAfterSeconds > 0) throw tooManyRequests(message, retryAfterSeconds);
 }
 
@@ -80,11 +80,11 @@ export function assertNotLimited(limiter: RateLimiter, key: string, message: str
  * once the address has used its allowance; counted when it succeeds (a refused or invalid
  * request costs nothing).
  */
-export function throttlePublicWrite<T>(kind: PublicWrite, address: string, write: () => T): T {
+export async function throttlePublicWrite<T>(kind: PublicWrite, address: string, write: () => Promise<T> | T): Promise<T> {
   const { limiter, message } = publicWrites[kind];
-  assertNotLimited(limiter, address, message);
-  const result = write();
-  limiter.hit(address);
+  await assertNotLimited(limiter, address, message);
+  const result = await write();
+  await limiter.hit(address);
   return result;
 }
 
@@ -93,15 +93,15 @@ export function throttlePublicWrite<T>(kind: PublicWrite, address: string, write
  * counted per address, and an address that has tried too many gets a 429 whatever it asks
  * (so the answer says nothing about the number). Orders found are not counted.
  */
-export function lookupOrderByNumber<T>(address: string, find: () => T | null | undefined): T | null {
-  assertNotLimited(orderLookupMisses, address, "Trop de numéros de commande introuvables ont été essayés.");
-  const found = find() ?? null;
-  if (found === null) orderLookupMisses.hit(address);
+export async function lookupOrderByNumber<T>(address: string, find: () => Promise<T | null | undefined> | T | null | undefined): Promise<T | null> {
+  await assertNotLimited(orderLookupMisses, address, "Trop de numéros de commande introuvables ont été essayés.");
+  const found = (await find()) ?? null;
+  if (found === null) await orderLookupMisses.hit(address);
   return found;
 }
 
 /** Forgets every counter (tests). */
-export function resetAllRateLimits() {
-  for (const limiter of [loginFailuresByAddress, loginDelayByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) limiter.clear();
-  for (const { limiter } of Object.values(publicWrites)) limiter.clear();
+export async function resetAllRateLimits() {
+  for (const limiter of [loginFailuresByAddress, loginDelayByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) await limiter.clear();
+  for (const { limiter } of Object.values(publicWrites)) await limiter.clear();
 }

@@ -24,8 +24,8 @@ function refundState(refundedCents: number, totalCents: number): string {
 /** An amount as French spreadsheets read it: "25,90". */
 const amount = (cents: number) => centsToDecimal(cents).replace(".", ",");
 
-export function ordersCsv(filters: OrderFilters): string {
-  const lines = listAllAdminOrders(filters).map((o) =>
+export async function ordersCsv(filters: OrderFilters): Promise<string> {
+  const lines = (await listAllAdminOrders(filters)).map((o) =>
     [
       o.id,
       formatDateTime(o.createdAt),

@@ -78,30 +78,32 @@ type PricedLine = {
  * a quantity the pack allows. The order items keep this name and price: a later change of the
  * pack changes no order. `path` prefixes the refusals' fields ("items").
  */
-export function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): PricedLine[] {
+export async function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path = "items"): Promise<PricedLine[]> {
   if (lines.length === 0) throw new OrderError("empty_cart", "La commande doit contenir au moins un article.", { field: path });
   if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
-  return lines.map((line, index) => {
-    const product = db
+  const priced: PricedLine[] = [];
+  for (const [index, line] of lines.entries()) {
+    const [product] = await db
       .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
       .from(products)
       .where(eq(products.id, line.productId))
-      .get();
+      .limit(1);
     if (!product) throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
     if (product.stock <= 0) throw new OrderError("out_of_stock", `Le produit « ${product.name} » est en rupture de stock`, { field: `${path}.${index}.productId` });
-    const sale = sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
+    const sale = await sellableItem(product, { packId: line.packId, variantName: line.variantName, priceCents: line.price }, db);
     if ("refusal" in sale) throw new OrderError(sale.refusal, sale.message, { field: `${path}.${index}` });
-    const refusal = quantityRefusal(sale.item, line.quantity);
+    const refusal = await quantityRefusal(sale.item, line.quantity, db);
     if (refusal) throw new OrderError("quantity_limit", refusal, { field: `${path}.${index}.quantity` });
-    return {
+    priced.push({
       productId: product.id,
       packId: sale.item.pack?.id ?? null,
       quantity: line.quantity,
       unitPriceCents: sale.item.priceCents,
       productName: product.name,
       variantName: sale.item.name,
-    };
-  });
+    });
+  }
+  return priced;
 }
 
 const subtotalOf = (lines: PricedLine[]) => lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
@@ -151,11 +153,11 @@ type OrderDraft = {
 };
 
 /** The customer account the order is linked to: the one named, else the email's (found or created, never changed). */
-function customerIdFor(db: DbOrTx, draft: OrderDraft): number | null {
+async function customerIdFor(db: DbOrTx, draft: OrderDraft): Promise<number | null> {
   if (draft.userId != null) return draft.userId;
   const c = draft.contact;
   if (!c.email) return null;
-  return findOrCreateCustomer(db, { ...c, email: c.email }).id;
+  return (await findOrCreateCustomer(db, { ...c, email: c.email })).id;
 }
 
 function snapshotValues(c: OrderContact) {
@@ -173,34 +175,33 @@ function snapshotValues(c: OrderContact) {
   };
 }
 
-function orderValues(db: DbOrTx, draft: OrderDraft) {
+async function orderValues(db: DbOrTx, draft: OrderDraft) {
   const subtotalCents = subtotalOf(draft.lines);
   return {
     subtotalCents,
     shippingCents: SHIPPING_CENTS,
     totalCents: subtotalCents + SHIPPING_CENTS,
-    userId: customerIdFor(db, draft),
+    userId: await customerIdFor(db, draft),
     ...snapshotValues(draft.contact),
   };
 }
 
-function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
-  db.insert(orderItems)
-    .values(lines.map((l) => ({ orderId, ...l })))
-    .run();
+async function insertItems(db: DbOrTx, orderId: number, lines: PricedLine[]) {
+  await db.insert(orderItems)
+    .values(lines.map((l) => ({ orderId, ...l })));
 }
 
 /** Refuses the trial pack for an email that already bought it. */
-function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId: number | null }[], orderId?: number, field = "customerEmail") {
-  const refusal = trialRefusal(db, { email, lines, orderId });
+async function assertTrialAvailable(db: DbOrTx, email: string | null, lines: { packId: number | null }[], orderId?: number, field = "customerEmail") {
+  const refusal = await trialRefusal(db, { email, lines, orderId });
   if (refusal) throw new OrderError("trial_used", refusal, { field });
 }
 
 /** Links or creates the customer, creates the order and its items. Call inside a transaction. */
-export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
-  assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
-  const id = newOrderId(db);
-  db.insert(orders)
+export async function insertOrder(db: DbOrTx, draft: OrderDraft): Promise<number> {
+  await assertTrialAvailable(db, draft.contact.email, draft.lines, undefined, "email");
+  const id = await newOrderId(db);
+  await db.insert(orders)
     .values({
       id,
       status: "pending",
@@ -211,23 +212,21 @@ export function insertOrder(db: DbOrTx, draft: OrderDraft): number {
       tokenHash: draft.tokenHash ?? null,
       // The terms of sale accepted with this order; rewriteUnpaidOrder keeps them.
       termsVersion: CURRENT_TERMS_VERSION,
-      ...orderValues(db, draft),
-    })
-    .run();
-  insertItems(db, id, draft.lines);
+      ...await orderValues(db, draft),
+    });
+  await insertItems(db, id, draft.lines);
   return id;
 }
 
 /** Rewrites an unpaid order with new delivery details (and, if asked, new items). Call inside a transaction. */
-export function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
-  assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
-  db.update(orders)
-    .set({ ...orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
-    .where(eq(orders.id, orderId))
-    .run();
+export async function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: OrderDraft, options: { replaceItems: boolean }) {
+  await assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
+  await db.update(orders)
+    .set({ ...await orderValues(db, draft), checkoutKey: draft.checkoutKey ?? null })
+    .where(eq(orders.id, orderId));
   if (options.replaceItems) {
-    db.delete(orderItems).where(eq(orderItems.orderId, orderId)).run();
-    insertItems(db, orderId, draft.lines);
+    await db.delete(orderItems).where(eq(orderItems.orderId, orderId));
+    await insertItems(db, orderId, draft.lines);
   }
 }
 
@@ -241,14 +240,14 @@ export type CreatedApiOrder = ApiOrderView & {
  * (pending, unpaid). The customer named by `userId` or found by email is linked, never changed.
  * Answers the order as its owner sees it, with its token.
  */
-export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
+export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedApiOrder> {
   const { firstName, lastName } = splitFullName(input.customerName);
   const { token, hash } = newOrderToken();
-  const id = getDb().transaction((tx) => {
-    const lines = priceOrderLines(tx, input.items);
+  const id = await getDb().transaction(async (tx) => {
+    const lines = await priceOrderLines(tx, input.items);
     assertClientAmounts(input, lines);
-    assertTrialAvailable(tx, input.customerEmail ?? null, lines);
-    return insertOrder(tx, {
+    await assertTrialAvailable(tx, input.customerEmail ?? null, lines);
+    return await insertOrder(tx, {
       contact: {
         email: input.customerEmail ?? null,
         firstName,
@@ -261,11 +260,11 @@ export function createOrderFromApi(input: ApiOrderInput): CreatedApiOrder {
         phone: input.shippingPhone ?? null,
       },
       lines,
-      userId: linkableCustomerId(tx, input.userId),
+      userId: await linkableCustomerId(tx, input.userId),
       tokenHash: hash,
     });
   });
-  return { ...getApiOrder(id, { admin: true })!, token };
+  return { ...(await getApiOrder(id, { admin: true }))!, token };
 }
 
 /** The checkout fields of PUT /api/orders/{id}, for the order's owner (or an administrator). */
@@ -281,24 +280,24 @@ function isPaid(order: Pick<Order, "paymentStatus">) {
  * (the mode is chosen when the payment starts) but is refused for the trial pack.
  * Returns false when there is no such order.
  */
-export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): boolean {
-  return getDb().transaction((tx) => {
-    const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): Promise<boolean> {
+  return await getDb().transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) return false;
     const hasChange = update.customerEmail !== undefined || update.customerName !== undefined || update.isSubscription !== undefined;
     if (!hasChange) return true;
     if (isPaid(order)) throw new OrderError("already_paid", "Cette commande a déjà été réglée : ses informations ne peuvent plus changer.");
-    const lines = tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
     if (update.isSubscription === true) {
-      const refusal = subscriptionRefusal(lines);
+      const refusal = await subscriptionRefusal(lines, tx);
       if (refusal) throw new OrderError("trial_one_off_only", refusal, { field: "isSubscription" });
     }
     const set: Partial<typeof orders.$inferInsert> = {};
     if (update.customerEmail !== undefined && update.customerEmail !== order.customerEmail) {
-      assertTrialAvailable(tx, update.customerEmail, lines, orderId);
+      await assertTrialAvailable(tx, update.customerEmail, lines, orderId);
       const name = splitFullName(update.customerName ?? order.customerName);
       set.customerEmail = update.customerEmail;
-      set.userId = findOrCreateCustomer(tx, {
+      set.userId = (await findOrCreateCustomer(tx, {
         email: update.customerEmail,
         firstName: order.customerFirstName ?? name.firstName,
         lastName: order.customerLastName ?? name.lastName,
@@ -306,7 +305,7 @@ export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate
         postalCode: order.shippingPostalCode ?? "",
         city: order.shippingCity ?? "",
         country: order.shippingCountry ?? DELIVERY_COUNTRY,
-      }).id;
+      })).id;
     }
     if (update.customerName !== undefined) {
       const { firstName, lastName } = splitFullName(update.customerName);
@@ -314,7 +313,7 @@ export function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate
       set.customerFirstName = firstName || null;
       set.customerLastName = lastName || null;
     }
-    if (Object.keys(set).length) tx.update(orders).set(set).where(eq(orders.id, orderId)).run();
+    if (Object.keys(set).length) await tx.update(orders).set(set).where(eq(orders.id, orderId));
     return true;
   });
 }
@@ -367,13 +366,13 @@ export type OrderSummary = {
   }[];
 };
 
-function findOrderRow(id: number): Order | undefined {
+async function findOrderRow(id: number): Promise<Order | undefined> {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  return getDb().select().from(orders).where(eq(orders.id, id)).get();
+  return (await getDb().select().from(orders).where(eq(orders.id, id)).limit(1))[0];
 }
 
-function summarize(order: Order, owner: boolean): OrderSummary {
-  const items = getDb()
+async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
+  const items = await getDb()
     .select({
       id: orderItems.id,
       productId: orderItems.productId,
@@ -387,8 +386,7 @@ function summarize(order: Order, owner: boolean): OrderSummary {
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.id))
-    .all();
+    .orderBy(asc(orderItems.id));
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -410,8 +408,8 @@ function summarize(order: Order, owner: boolean): OrderSummary {
     trackingCarrier: order.trackingCarrier,
     trackingUrl: carrierTrackingUrl(order.trackingCarrier, visibleTrackingNumber(order.trackingNumber)),
     progressLabel: orderProgressLabel(order),
-    ...documentLinks(order.id, owner),
-    hasTrialPack: subscriptionRefusal(items) !== null,
+    ...await documentLinks(order.id, owner),
+    hasTrialPack: await subscriptionRefusal(items) !== null,
     items: items.map((i) => ({
       id: i.id,
       productId: i.productId,
@@ -425,9 +423,9 @@ function summarize(order: Order, owner: boolean): OrderSummary {
   };
 }
 
-function documentLinks(orderId: number, owner: boolean) {
-  const invoice = owner ? findInvoice(orderId, "invoice") : undefined;
-  const creditNote = invoice ? findInvoice(orderId, "credit_note") : undefined;
+async function documentLinks(orderId: number, owner: boolean) {
+  const invoice = owner ? await findInvoice(orderId, "invoice") : undefined;
+  const creditNote = invoice ? await findInvoice(orderId, "credit_note") : undefined;
   return {
     invoicePath: invoice ? orderInvoicePath(orderId) : null,
     invoiceNumber: invoice?.number ?? null,
@@ -440,20 +438,20 @@ function documentLinks(orderId: number, owner: boolean) {
  * the items, the total, the postcode and the city. The name, the street and the email only
  * for a request that proves it owns the order (see order-access.server.ts).
  */
-export function getOrderSummary(id: number, proof: OrderProof = {}): OrderSummary | null {
-  const order = findOrderRow(id);
-  return order ? summarize(order, ownsOrder(order, proof)) : null;
+export async function getOrderSummary(id: number, proof: OrderProof = {}): Promise<OrderSummary | null> {
+  const order = await findOrderRow(id);
+  return order ? await summarize(order, ownsOrder(order, proof)) : null;
 }
 
 /**
  * The tracking page: with an email typed, the order only when it is that order's email (then
  * with its full details); an unknown number and a wrong email give the same answer (null).
  */
-export function findTrackedOrder(id: number, proof: OrderProof): OrderSummary | null {
-  const order = findOrderRow(id);
+export async function findTrackedOrder(id: number, proof: OrderProof): Promise<OrderSummary | null> {
+  const order = await findOrderRow(id);
   if (!order) return null;
   if (proof.email != null && proof.email.trim() !== "" && !ownsOrder(order, { email: proof.email })) return null;
-  return summarize(order, ownsOrder(order, proof));
+  return await summarize(order, ownsOrder(order, proof));
 }
 
 /** GET /api/orders/{id} (spec section 7): prices as decimal strings; name, street and email for the owner only. */
@@ -517,7 +515,7 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
   };
 }
 
-export function getApiOrder(id: number, proof: OrderProof = {}): ApiOrderView | null {
-  const order = getOrderSummary(id, proof);
+export async function getApiOrder(id: number, proof: OrderProof = {}): Promise<ApiOrderView | null> {
+  const order = await getOrderSummary(id, proof);
   return order ? toApiOrderView(order) : null;
 }

@@ -41,53 +41,51 @@ function toPack(row: PackRow): Pack {
 }
 
 /** A product's packs in their order: the active ones, or all of them with `includeInactive`. */
-export function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Pack[] {
-  return db
+export async function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Promise<Pack[]> {
+  return (await db
     .select()
     .from(packs)
     .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
-    .orderBy(asc(packs.position), asc(packs.id))
-    .all()
+    .orderBy(asc(packs.position), asc(packs.id)))
     .map(toPack);
 }
 
 /** Every pack of every product (the admin's filters), with its product's name. */
-export function listAllPacks(db: DbOrTx = getDb()): (Pack & { productName: string })[] {
-  return db
+export async function listAllPacks(db: DbOrTx = getDb()): Promise<(Pack & { productName: string })[]> {
+  return (await db
     .select({ pack: packs, productName: products.name })
     .from(packs)
     .innerJoin(products, eq(products.id, packs.productId))
-    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id))
-    .all()
+    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id)))
     .map((r) => ({ ...toPack(r.pack), productName: r.productName }));
 }
 
 /** A pack by its id, active or not (orders and subscriptions name packs that may since be inactive). */
-export function findPackById(id: number, db: DbOrTx = getDb()): Pack | undefined {
-  const row = db.select().from(packs).where(eq(packs.id, id)).get();
+export async function findPackById(id: number, db: DbOrTx = getDb()): Promise<Pack | undefined> {
+  const [row] = await db.select().from(packs).where(eq(packs.id, id)).limit(1);
   return row ? toPack(row) : undefined;
 }
 
-function trialName(db: DbOrTx = getDb()): string {
-  const row = db
+async function trialName(db: DbOrTx = getDb()): Promise<string> {
+  const [row] = await db
     .select({ name: packs.name })
     .from(packs)
     .where(and(eq(packs.trial, true), eq(packs.active, true)))
     .orderBy(asc(packs.productId), asc(packs.position))
-    .get();
+    .limit(1);
   return row?.name ?? "pack d'essai";
 }
 
 /** "1 : « 3 masques d'essai », 0.99 ; 2 : « 6 masques + 2 offerts », 25.90 ; ..." */
-export function packsListText(productId: number, db: DbOrTx = getDb()): string {
-  return listPacks(productId, {}, db)
+export async function packsListText(productId: number, db: DbOrTx = getDb()): Promise<string> {
+  return (await listPacks(productId, {}, db))
     .map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`)
     .join(" ; ");
 }
 
 export const PACK_MESSAGES = {
-  unknown: (productId: number, db?: DbOrTx) => {
-    const list = packsListText(productId, db);
+  unknown: async (productId: number, db?: DbOrTx) => {
+    const list = await packsListText(productId, db);
     return list
       ? `Pack inconnu : indiquez le pack par packId, par son nom exact (variantName) ou par son prix exact (price). Packs de ce produit : ${list}.`
       : "Ce produit est vendu à l'unité, sans pack : n'indiquez ni packId ni variantName.";
@@ -95,11 +93,11 @@ export const PACK_MESSAGES = {
   notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: (name = trialName()) => `Le pack d'essai « ${name} » est limité à 1 exemplaire par commande.`,
-  trialUsed: (name = trialName()) =>
-    `Le pack d'essai « ${name} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
-  trialOneOffOnly: (name = trialName()) =>
-    `Le pack d'essai « ${name} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
+  trialQuantity: async (name?: string, db?: DbOrTx) => `Le pack d'essai « ${name ?? (await trialName(db))} » est limité à 1 exemplaire par commande.`,
+  trialUsed: async (name?: string) =>
+    `Le pack d'essai « ${name ?? (await trialName())} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
+  trialOneOffOnly: async (name?: string) =>
+    `Le pack d'essai « ${name ?? (await trialName())} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
 };
 
 export type PackReference = {
@@ -114,8 +112,8 @@ export type PackReference = {
  * or an inactive one names none), else by its exact name, else by its price when exactly one
  * pack has that price. Undefined when it names none.
  */
-export function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Pack | undefined {
-  const list = listPacks(productId, {}, db);
+export async function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Promise<Pack | undefined> {
+  const list = await listPacks(productId, {}, db);
   if (ref.packId != null) return list.find((p) => p.id === ref.packId);
   const name = ref.variantName?.trim().toLowerCase();
   if (name) {
@@ -139,20 +137,20 @@ type SellableProduct = { id: number; name: string; priceCents: number; saleWitho
  * product has active packs, else the single item at the product's price when it is sold so.
  * A ShopError-ready refusal message otherwise (`unknown` or `not_sold`).
  */
-export function sellableItem(
+export async function sellableItem(
   product: SellableProduct,
   ref: PackReference,
   db: DbOrTx = getDb(),
-): { item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string } {
-  const active = listPacks(product.id, {}, db);
+): Promise<{ item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string }> {
+  const active = await listPacks(product.id, {}, db);
   if (active.length === 0) {
     if (product.saleWithoutPack !== "unit") return { refusal: "not_sold", message: PACK_MESSAGES.notSold(product.name) };
     const namesAPack = ref.packId != null || Boolean(ref.variantName?.trim());
-    if (namesAPack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+    if (namesAPack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
     return { item: { pack: null, name: null, priceCents: product.priceCents, trial: false } };
   }
-  const pack = identifyPack(product.id, ref, db);
-  if (!pack) return { refusal: "invalid_pack", message: PACK_MESSAGES.unknown(product.id, db) };
+  const pack = await identifyPack(product.id, ref, db);
+  if (!pack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
   return { item: { pack, name: pack.name, priceCents: pack.priceCents, trial: pack.trial } };
 }
 
@@ -162,33 +160,32 @@ export function maxQuantityOf(pack: Pick<Pack, "trial">): number {
 }
 
 /** Why this quantity of this pack cannot be ordered, or null when it can. */
-export function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number): string | null {
+export async function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number, db?: DbOrTx): Promise<string | null> {
   if (!Number.isInteger(quantity) || quantity < 1) return PACK_MESSAGES.oneLine();
   if (quantity <= maxQuantityOf(pack)) return null;
-  return pack.trial ? PACK_MESSAGES.trialQuantity(pack.name ?? undefined) : PACK_MESSAGES.quantity();
+  return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined, db) : PACK_MESSAGES.quantity();
 }
 
 /** The trial packs among these lines' packs. */
-function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): { id: number; name: string }[] {
+async function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): Promise<{ id: number; name: string }[]> {
   const ids = lines.map((l) => l.packId).filter((id): id is number => id != null);
   if (ids.length === 0) return [];
-  return db
+  return await db
     .select({ id: packs.id, name: packs.name })
     .from(packs)
-    .where(and(inArray(packs.id, ids), eq(packs.trial, true)))
-    .all();
+    .where(and(inArray(packs.id, ids), eq(packs.trial, true)));
 }
 
 /** Whether these lines hold the trial pack. */
-export function containsTrialPack(lines: { packId: number | null }[], db?: DbOrTx): boolean {
-  return trialPacksOf(lines, db).length > 0;
+export async function containsTrialPack(lines: { packId: number | null }[], db?: DbOrTx): Promise<boolean> {
+  return (await trialPacksOf(lines, db)).length > 0;
 }
 
 /** Whether a paid (or since refunded) order of a trial pack exists for this email, other than `exceptOrderId`. */
-export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: number): boolean {
+export async function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: number): Promise<boolean> {
   const normalized = email.trim().toLowerCase();
   if (normalized === "") return false;
-  const row = db
+  const [row] = await db
     .select({ id: orders.id })
     .from(orders)
     .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
@@ -201,23 +198,22 @@ export function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderId?: nu
         exceptOrderId === undefined ? undefined : ne(orders.id, exceptOrderId),
       ),
     )
-    .limit(1)
-    .get();
+    .limit(1);
   return Boolean(row);
 }
 
 /** Why an order with these lines cannot go to this email (the trial pack already bought), or null. */
-export function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): string | null {
+export async function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): Promise<string | null> {
   if (!input.email) return null;
-  const trial = trialPacksOf(input.lines, db)[0];
+  const trial = (await trialPacksOf(input.lines, db))[0];
   if (!trial) return null;
-  return hasBoughtTrialPack(db, input.email, input.orderId) ? PACK_MESSAGES.trialUsed(trial.name) : null;
+  return await hasBoughtTrialPack(db, input.email, input.orderId) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
-export function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): string | null {
-  const trial = trialPacksOf(lines, db)[0];
-  return trial ? PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
+export async function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): Promise<string | null> {
+  const trial = (await trialPacksOf(lines, db))[0];
+  return trial ? await PACK_MESSAGES.trialOneOffOnly(trial.name) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -233,9 +229,9 @@ export type ProductOffer = {
 };
 
 /** A product's packs on sale as the storefront shows them (the crossed-out price only when lawful at `now`). */
-export function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): ShopPack[] {
-  const list = listPacks(productId, {}, db);
-  const history = readPriceHistory(
+export async function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): Promise<ShopPack[]> {
+  const list = await listPacks(productId, {}, db);
+  const history = await readPriceHistory(
     db,
     list.map((p) => p.id),
   );
@@ -255,8 +251,8 @@ export function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx 
 }
 
 /** What the product page sells for this product: its packs, or the single item, or nothing. */
-export function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): ProductOffer {
-  const list = shopPacks(product.id, now);
+export async function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): Promise<ProductOffer> {
+  const list = await shopPacks(product.id, now);
   if (list.length > 0) return { packs: list, unitPriceCents: null, sold: true };
   if (product.saleWithoutPack === "unit") return { packs: [], unitPriceCents: product.priceCents, sold: true };
   return { packs: [], unitPriceCents: null, sold: false };
@@ -268,9 +264,9 @@ export function productOffer(product: { id: number; priceCents: number; saleWith
 export type AdminPack = Pack & { check: ReferenceCheck; history: PriceRecord[] };
 
 /** A product's packs (inactive ones too) for its admin form, each with its history and its check. */
-export function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): AdminPack[] {
-  const list = listPacks(productId, { includeInactive: true }, db);
-  const history = readPriceHistory(
+export async function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): Promise<AdminPack[]> {
+  const list = await listPacks(productId, { includeInactive: true }, db);
+  const history = await readPriceHistory(
     db,
     list.map((p) => p.id),
   );
@@ -281,8 +277,8 @@ export function adminPacks(productId: number, now: Date = new Date(), db: DbOrTx
 }
 
 /** The crossed-out price warnings of a product's packs on sale ("« name » : warning"), for the toast after saving. */
-export function crossedOutWarnings(productId: number, now: Date = new Date()): string[] {
-  return adminPacks(productId, now)
+export async function crossedOutWarnings(productId: number, now: Date = new Date()): Promise<string[]> {
+  return (await adminPacks(productId, now))
     .filter((p) => p.active && p.check.warning)
     .map((p) => `« ${p.name} » : ${p.check.warning}`);
 }

@@ -9,11 +9,11 @@ import { pageCacheVersion, siteSettings } from "~/db/schema";
  */
 
 /** Bumps the version: the public pages of every process are rendered again. */
-export function bumpPageCacheVersion(db: DbOrTx = getDb()) {
-  db.insert(pageCacheVersion)
+export async function bumpPageCacheVersion(db: DbOrTx = getDb()) {
+  await db
+    .insert(pageCacheVersion)
     .values({ id: 1, version: 1 })
-    .onConflictDoUpdate({ target: pageCacheVersion.id, set: { version: sql`${pageCacheVersion.version} + 1` } })
-    .run();
+    .onConflictDoUpdate({ target: pageCacheVersion.id, set: { version: sql`${pageCacheVersion.version} + 1` } });
 }
 
 /**
@@ -21,9 +21,13 @@ export function bumpPageCacheVersion(db: DbOrTx = getDb()) {
  * entry): the version, and when the trial offer ends (its banner disappears then, so a page
  * rendered before may not be served after it), in milliseconds since the epoch or null.
  */
-export function readPageCacheState(db: DbOrTx = getDb()): { version: number; offerEndsAt: number | null } {
-  const row = db.select({ version: pageCacheVersion.version }).from(pageCacheVersion).get();
-  const settings = db.select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).where(eq(siteSettings.id, 1)).get();
+export async function readPageCacheState(db: DbOrTx = getDb()): Promise<{ version: number; offerEndsAt: number | null }> {
+  const [row] = await db.select({ version: pageCacheVersion.version }).from(pageCacheVersion).limit(1);
+  const [settings] = await db
+    .select({ endsAt: siteSettings.trialOfferEndsAt })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+    .limit(1);
   const end = Date.parse(settings?.endsAt ?? "");
   return { version: row?.version ?? 0, offerEndsAt: Number.isNaN(end) ? null : end };
 }

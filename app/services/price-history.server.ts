@@ -34,20 +34,19 @@ export type ReferenceCheck = {
 };
 
 /** Records a price from a moment (a new pack, or a changed price). */
-export function recordPrice(db: DbOrTx, packId: number, priceCents: number, startedAt = new Date().toISOString(), note: string | null = null) {
-  db.insert(priceHistory).values({ packId, priceCents, startedAt, note }).run();
+export async function recordPrice(db: DbOrTx, packId: number, priceCents: number, startedAt = new Date().toISOString(), note: string | null = null) {
+  await db.insert(priceHistory).values({ packId, priceCents, startedAt, note });
 }
 
 /** The history of these packs, oldest first, by pack id. */
-export function readPriceHistory(db: DbOrTx, packIds: number[]): Map<number, PriceRecord[]> {
+export async function readPriceHistory(db: DbOrTx, packIds: number[]): Promise<Map<number, PriceRecord[]>> {
   const byPack = new Map<number, PriceRecord[]>();
   if (packIds.length === 0) return byPack;
-  const rows = db
+  const rows = await db
     .select()
     .from(priceHistory)
     .where(inArray(priceHistory.packId, packIds))
-    .orderBy(asc(priceHistory.startedAt), asc(priceHistory.id))
-    .all();
+    .orderBy(asc(priceHistory.startedAt), asc(priceHistory.id));
   for (const row of rows) {
     const list = byPack.get(row.packId) ?? [];
     list.push({ priceCents: row.priceCents, startedAt: row.startedAt, note: row.note });
@@ -56,13 +55,12 @@ export function readPriceHistory(db: DbOrTx, packIds: number[]): Map<number, Pri
   return byPack;
 }
 
-export function readPackHistory(db: DbOrTx, packId: number): PriceRecord[] {
-  return db
+export async function readPackHistory(db: DbOrTx, packId: number): Promise<PriceRecord[]> {
+  return await db
     .select({ priceCents: priceHistory.priceCents, startedAt: priceHistory.startedAt, note: priceHistory.note })
     .from(priceHistory)
     .where(eq(priceHistory.packId, packId))
-    .orderBy(asc(priceHistory.startedAt), asc(priceHistory.id))
-    .all();
+    .orderBy(asc(priceHistory.startedAt), asc(priceHistory.id));
 }
 
 /** The lowest price charged in the 30 days before the current price started, and when it started. */

@@ -25,21 +25,20 @@ import { rateLimits } from "~/db/schema";
  * Purge: a write deletes the key's rows that no longer count; every SWEEP_EVERY-th write of a
  * process also deletes every expired row (an indexed range delete). No timers.
  *
- * Everything is synchronous (better-sqlite3); the functions stay small so that an
- * asynchronous data layer only changes their signatures.
+ * Every function awaits the database.
  */
 
 export type WindowRow = { windowStart: number; count: number; lastHitAt: number };
 
 export type RateLimitStore = {
   /** The key's rows whose window starts at or after `from`. */
-  windows(key: string, from: number): WindowRow[];
+  windows(key: string, from: number): Promise<WindowRow[]>;
   /** Counts one hit at `at` in the key's window starting at `windowStart`, which counts until `expiresAt`. */
-  increment(key: string, windowStart: number, at: number, expiresAt: number): void;
+  increment(key: string, windowStart: number, at: number, expiresAt: number): Promise<void>;
   /** Forgets one key. */
-  delete(key: string): void;
+  delete(key: string): Promise<void>;
   /** Forgets every key that starts with `prefix` (tests). */
-  deletePrefix(prefix: string): void;
+  deletePrefix(prefix: string): Promise<void>;
 };
 
 /** Every this many writes, a process deletes all expired rows. */
@@ -85,29 +84,29 @@ function queries(db: Db) {
 /** The store on the shop's database (`getDb()`, read at each call), or on the handle `db` returns. */
 export function databaseRateLimitStore(db: () => Db = getDb): RateLimitStore {
   return {
-    windows: (key, from) => queries(db()).windows.all({ key, from }),
-    increment(key, windowStart, at, expiresAt) {
+    windows: async (key, from) => await queries(db()).windows.execute({ key, from }),
+    async increment(key, windowStart, at, expiresAt) {
       const handle = db();
       const q = queries(handle);
-      q.upsert.run({ key, windowStart, at, expiresAt });
-      q.purgeKey.run({ key, now: at });
+      await q.upsert.execute({ key, windowStart, at, expiresAt });
+      await q.purgeKey.execute({ key, now: at });
       if (++writesSinceSweep >= SWEEP_EVERY) {
         writesSinceSweep = 0;
-        sweepRateLimits(at, handle);
+        await sweepRateLimits(at, handle);
       }
     },
-    delete: (key) => void queries(db()).deleteKey.run({ key }),
-    deletePrefix: (prefix) =>
-      void db()
+    delete: async (key) => void (await queries(db()).deleteKey.execute({ key })),
+    deletePrefix: async (prefix) =>
+      void (await db()
         .delete(rateLimits)
-        .where(sql`substr(${rateLimits.key}, 1, ${prefix.length}) = ${prefix}`)
-        .run(),
+        .where(sql`substr(${rateLimits.key}, 1, ${prefix.length}) = ${prefix}`)),
   };
 }
 
 /** Deletes every row that no longer counts; returns how many. */
-export function sweepRateLimits(now = Date.now(), db: Db = getDb()): number {
-  return db.delete(rateLimits).where(lte(rateLimits.expiresAt, now)).run().changes;
+export async function sweepRateLimits(now = Date.now(), db: Db = getDb()): Promise<number> {
+  const deleted = await db.delete(rateLimits).where(lte(rateLimits.expiresAt, now)).returning({ key: rateLimits.key });
+  return deleted.length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,15 +114,15 @@ export function sweepRateLimits(now = Date.now(), db: Db = getDb()): number {
 
 export type RateLimiter = {
   /** True when the key has used up its attempts for now. */
-  isLimited(key: string, now?: number): boolean;
+  isLimited(key: string, now?: number): Promise<boolean>;
   /** Counts one attempt for the key. */
-  hit(key: string, now?: number): void;
+  hit(key: string, now?: number): Promise<void>;
   /** Forgets the key's attempts (after a success, for instance). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
   /** Seconds until the key is allowed again; 0 when it is allowed now. */
-  retryAfterSeconds(key: string, now?: number): number;
+  retryAfterSeconds(key: string, now?: number): Promise<number>;
   /** Forgets every key of this limiter (tests). */
-  clear(): void;
+  clear(): Promise<void>;
 };
 
 type Counts = { previous: number; current: number; elapsed: number; lastHitAt: number | null };
@@ -131,9 +130,9 @@ type Counts = { previous: number; current: number; elapsed: number; lastHitAt: n
 const NAME = /^[a-z][a-z0-9-]*$/;
 
 /** The key's counts in the current and previous fixed windows. */
-function readCounts(store: RateLimitStore, key: string, windowMs: number, now: number): Counts {
+async function readCounts(store: RateLimitStore, key: string, windowMs: number, now: number): Promise<Counts> {
   const currentStart = Math.floor(now / windowMs) * windowMs;
-  const rows = store.windows(key, currentStart - windowMs);
+  const rows = await store.windows(key, currentStart - windowMs);
   let previous = 0;
   let current = 0;
   let lastHitAt: number | null = null;
@@ -187,16 +186,16 @@ export function createRateLimiter({
   store?: RateLimitStore;
 }): RateLimiter {
   const storeKey = storeKeyer(name);
-  const wait = (key: string, now: number) => waitMs(readCounts(store, storeKey(key), windowMs, now), windowMs, max);
+  const wait = async (key: string, now: number) => waitMs(await readCounts(store, storeKey(key), windowMs, now), windowMs, max);
   return {
-    isLimited: (key, now = Date.now()) => wait(key, now) > 0,
-    hit(key, now = Date.now()) {
+    isLimited: async (key, now = Date.now()) => (await wait(key, now)) > 0,
+    async hit(key, now = Date.now()) {
       const start = Math.floor(now / windowMs) * windowMs;
-      store.increment(storeKey(key), start, now, start + 2 * windowMs);
+      await store.increment(storeKey(key), start, now, start + 2 * windowMs);
     },
-    reset: (key) => store.delete(storeKey(key)),
-    retryAfterSeconds: (key, now = Date.now()) => Math.ceil(wait(key, now) / 1000),
-    clear: () => store.deletePrefix(storeKey("")),
+    reset: async (key) => await store.delete(storeKey(key)),
+    retryAfterSeconds: async (key, now = Date.now()) => Math.ceil((await wait(key, now)) / 1000),
+    clear: async () => await store.deletePrefix(storeKey("")),
   };
 }
 
@@ -226,8 +225,8 @@ export function createBackoff({
 }): RateLimiter {
   const limiter = createRateLimiter({ name, windowMs, max: Number.MAX_SAFE_INTEGER, store });
   const storeKey = storeKeyer(name);
-  const wait = (key: string, now: number) => {
-    const counts = readCounts(store, storeKey(key), windowMs, now);
+  const wait = async (key: string, now: number) => {
+    const counts = await readCounts(store, storeKey(key), windowMs, now);
     const failures = Math.ceil(estimate(counts, windowMs) - 1e-9);
     if (failures < free || counts.lastHitAt === null) return 0;
     const delayMs = Math.min(baseSeconds * 2 ** (failures - free), maxSeconds) * 1000;
@@ -235,8 +234,8 @@ export function createBackoff({
   };
   return {
     ...limiter,
-    isLimited: (key, now = Date.now()) => wait(key, now) > 0,
-    retryAfterSeconds: (key, now = Date.now()) => Math.ceil(wait(key, now) / 1000),
+    isLimited: async (key, now = Date.now()) => (await wait(key, now)) > 0,
+    retryAfterSeconds: async (key, now = Date.now()) => Math.ceil((await wait(key, now)) / 1000),
   };
 }
 

@@ -17,8 +17,8 @@ export function sirenOf(siret: string): string {
   return digits.length === 9 ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : "";
 }
 
-export function getSettings(db: DbOrTx = getDb()): PublicSettings {
-  const row = db.select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
+export async function getSettings(db: DbOrTx = getDb()): Promise<PublicSettings> {
+  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   const source = row ?? DEFAULT_SETTINGS;
   return {
     siteName: source.siteName,
@@ -33,13 +33,13 @@ export function getSettings(db: DbOrTx = getDb()): PublicSettings {
   };
 }
 
-export function updateSettings(input: SettingsInput): PublicSettings {
-  getDb().transaction((tx) => {
-    tx.insert(siteSettings)
+export async function updateSettings(input: SettingsInput): Promise<PublicSettings> {
+  await getDb().transaction(async (tx) => {
+    await tx
+      .insert(siteSettings)
       .values({ ...DEFAULT_SETTINGS, ...input, id: 1 })
-      .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } })
-      .run();
-    bumpPageCacheVersion(tx);
+      .onConflictDoUpdate({ target: siteSettings.id, set: { ...input, updatedAt: new Date().toISOString() } });
+    await bumpPageCacheVersion(tx);
   });
-  return getSettings();
+  return await getSettings();
 }

@@ -56,26 +56,32 @@ function w3cDate(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function settingsUpdatedAt(db: DbOrTx): string | null {
-  return db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).get()?.at ?? null;
+async function settingsUpdatedAt(db: DbOrTx): Promise<string | null> {
+  return (
+    (await db.select({ at: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1))[0]?.at ?? null
+  );
 }
 
-function packsUpdatedAt(db: DbOrTx, productId: number): string | null {
+async function packsUpdatedAt(db: DbOrTx, productId: number): Promise<string | null> {
   return (
-    db
-      .select({ at: max(packs.updatedAt) })
-      .from(packs)
-      .where(eq(packs.productId, productId))
-      .get()?.at ?? null
+    (
+      await db
+        .select({ at: max(packs.updatedAt) })
+        .from(packs)
+        .where(eq(packs.productId, productId))
+        .limit(1)
+    )[0]?.at ?? null
   );
 }
 
 /** The public pages and their last change: the landing page, each product on sale, then the pages of the code. */
-export function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()): SitemapEntry[] {
-  const settings = settingsUpdatedAt(db);
-  const products = listProducts()
-    .filter((product) => productOffer(product).sold)
-    .map((product) => ({ id: product.id, lastmod: latest(product.updatedAt, packsUpdatedAt(db, product.id)) }));
+export async function sitemapEntries(built: string = buildDate(), db: DbOrTx = getDb()): Promise<SitemapEntry[]> {
+  const settings = await settingsUpdatedAt(db);
+  const products: { id: number; lastmod: string }[] = [];
+  for (const product of await listProducts()) {
+    if (!(await productOffer(product)).sold) continue;
+    products.push({ id: product.id, lastmod: latest(product.updatedAt, await packsUpdatedAt(db, product.id)) });
+  }
   const landingProduct = products.find((p) => p.id === PRODUCT_ID)?.lastmod;
   return [
     { path: "/", lastmod: latest(built, settings, landingProduct) },

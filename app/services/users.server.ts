@@ -50,28 +50,28 @@ export const LAST_ADMIN_DEMOTE = "Impossible de retirer ses droits au dernier ad
 const usernameTaken = () => new ShopError(409, "username_taken", USERNAME_TAKEN, { field: "username" });
 const emailTaken = () => new ShopError(409, "email_taken", EMAIL_TAKEN, { field: "email" });
 
-export function listUsers(): SafeUser[] {
-  return getDb().select(SAFE_USER_COLUMNS).from(users).orderBy(asc(users.id)).all();
+export async function listUsers(): Promise<SafeUser[]> {
+  return await getDb().select(SAFE_USER_COLUMNS).from(users).orderBy(asc(users.id));
 }
 
-export function getUser(id: number): SafeUser | undefined {
-  return getDb().select(SAFE_USER_COLUMNS).from(users).where(eq(users.id, id)).get();
+export async function getUser(id: number): Promise<SafeUser | undefined> {
+  return (await getDb().select(SAFE_USER_COLUMNS).from(users).where(eq(users.id, id)).limit(1))[0];
 }
 
-function assertUnique(input: { username: string; email: string }, exceptId?: number) {
+async function assertUnique(input: { username: string; email: string }, exceptId?: number) {
   const db = getDb();
   const others = exceptId === undefined ? undefined : ne(users.id, exceptId);
-  const sameName = db
+  const [sameName] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(sql`lower(${users.username}) = lower(${input.username})`, others))
-    .get();
+    .limit(1);
   if (sameName) throw usernameTaken();
-  const sameEmail = db
+  const [sameEmail] = await db
     .select({ id: users.id })
     .from(users)
     .where(and(sql`lower(${users.email}) = lower(${input.email})`, others))
-    .get();
+    .limit(1);
   if (sameEmail) throw emailTaken();
 }
 
@@ -84,11 +84,11 @@ function translateUniqueError(error: unknown): never {
 }
 
 export async function createUser(input: UserCreateInput): Promise<SafeUser> {
-  assertUnique(input);
+  await assertUnique(input);
   const passwordHash = await hashPassword(input.password);
   const { password: _password, ...fields } = input;
   try {
-    return getDb().insert(users).values({ ...fields, passwordHash }).returning(SAFE_USER_COLUMNS).get();
+    return (await getDb().insert(users).values({ ...fields, passwordHash }).returning(SAFE_USER_COLUMNS))[0];
   } catch (error) {
     translateUniqueError(error);
   }
@@ -109,32 +109,31 @@ export async function updateUser(
   options: { actorSessionId?: string } = {},
 ): Promise<SafeUser | undefined> {
   const db = getDb();
-  const current = getUser(id);
+  const current = await getUser(id);
   if (!current) return undefined;
-  assertUnique(input, id);
+  await assertUnique(input, id);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const { password: _password, ...fields } = input;
   try {
-    return db.transaction((tx) => {
-      const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
+    return await db.transaction(async (tx) => {
+      const [target] = await tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).limit(1);
       if (!target) return undefined;
       if (target.isAdmin && !fields.isAdmin) {
         if (id === actorId) throw new ShopError(403, "cannot_demote_self", CANNOT_DEMOTE_SELF, { field: "isAdmin" });
-        const otherAdmins = tx
+        const [otherAdmins] = await tx
           .select({ n: sql<number>`count(*)` })
           .from(users)
           .where(and(eq(users.isAdmin, true), ne(users.id, id)))
-          .get();
+          .limit(1);
         if (!otherAdmins?.n) throw new ShopError(409, "last_admin", LAST_ADMIN_DEMOTE, { field: "isAdmin" });
       }
-      const updated = tx
+      const [updated] = await tx
         .update(users)
         .set({ ...fields, ...(passwordHash ? { passwordHash } : {}), updatedAt: new Date().toISOString() })
         .where(eq(users.id, id))
-        .returning(SAFE_USER_COLUMNS)
-        .get();
-      if (target.isAdmin && !fields.isAdmin) revokeUserSessions(id, { tx });
-      else if (passwordHash) revokeUserSessions(id, { tx, keepId: id === actorId ? options.actorSessionId : null });
+        .returning(SAFE_USER_COLUMNS);
+      if (target.isAdmin && !fields.isAdmin) await revokeUserSessions(id, { tx });
+      else if (passwordHash) await revokeUserSessions(id, { tx, keepId: id === actorId ? options.actorSessionId : null });
       return updated;
     });
   } catch (error) {
@@ -144,20 +143,20 @@ export async function updateUser(
 }
 
 /** Deletes a user (their sessions go with them); refuses the acting administrator and the last administrator. */
-export function deleteUser(actorId: number, id: number): boolean {
+export async function deleteUser(actorId: number, id: number): Promise<boolean> {
   if (id === actorId) throw new ShopError(403, "cannot_delete_self", CANNOT_DELETE_SELF);
-  return getDb().transaction((tx) => {
-    const target = tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
+  return await getDb().transaction(async (tx) => {
+    const [target] = await tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).limit(1);
     if (!target) return false;
     if (target.isAdmin) {
-      const otherAdmins = tx
+      const [otherAdmins] = await tx
         .select({ n: sql<number>`count(*)` })
         .from(users)
         .where(and(eq(users.isAdmin, true), ne(users.id, id)))
-        .get();
+        .limit(1);
       if (!otherAdmins?.n) throw new ShopError(409, "last_admin", LAST_ADMIN_DELETE);
     }
-    tx.delete(users).where(eq(users.id, id)).run();
+    await tx.delete(users).where(eq(users.id, id));
     return true;
   });
 }

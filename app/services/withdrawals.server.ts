@@ -41,47 +41,46 @@ function matches(order: Order | undefined, email: string): order is Order {
  * Records the withdrawal of an order and queues its acknowledgement. Throws a ShopError 429
  * when this address has sent too many requests that matched nothing.
  */
-export function requestWithdrawal(
+export async function requestWithdrawal(
   input: { orderId: number | string; email: string; reason?: string | null },
   access: { address?: string; now?: Date } = {},
-): { outcome: WithdrawalOutcome } {
+): Promise<{ outcome: WithdrawalOutcome }> {
   const address = access.address ?? "unknown";
-  assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
+  await assertNotLimited(withdrawalFailuresByAddress, address, WITHDRAWAL_LIMITED_MESSAGE);
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
   const reason = input.reason?.trim() || null;
   const requestedAt = (access.now ?? new Date()).toISOString();
 
-  const outcome = getDb().transaction((tx): WithdrawalOutcome => {
+  const outcome = await getDb().transaction(async (tx): Promise<WithdrawalOutcome> => {
     const order =
       orderId === null || !Number.isSafeInteger(orderId)
         ? undefined
-        : tx.select().from(orders).where(eq(orders.id, orderId)).get();
+        : (await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
     if (!matches(order, input.email)) return "no_match";
-    const inserted = tx
+    const inserted = await tx
       .insert(withdrawalRequests)
       .values({ orderId: order.id, requestedAt, reason, email: input.email.trim() })
       .onConflictDoNothing({ target: withdrawalRequests.orderId })
-      .run();
-    if (inserted.changes === 0) return "already_recorded";
-    queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
+      .returning({ id: withdrawalRequests.id });
+    if (inserted.length === 0) return "already_recorded";
+    await queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
     return "recorded";
   });
-  if (outcome === "no_match") withdrawalFailuresByAddress.hit(address);
+  if (outcome === "no_match") await withdrawalFailuresByAddress.hit(address);
   return { outcome };
 }
 
-export function findWithdrawal(orderId: number): WithdrawalRequest | undefined {
-  return getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).get();
+export async function findWithdrawal(orderId: number): Promise<WithdrawalRequest | undefined> {
+  return (await getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).limit(1))[0];
 }
 
 /** The orders among `orderIds` that have a withdrawal request (the orders list's badge). */
-export function ordersWithWithdrawal(orderIds: number[]): Set<number> {
+export async function ordersWithWithdrawal(orderIds: number[]): Promise<Set<number>> {
   if (orderIds.length === 0) return new Set();
-  const rows = getDb()
+  const rows = await getDb()
     .select({ orderId: withdrawalRequests.orderId })
     .from(withdrawalRequests)
-    .where(inArray(withdrawalRequests.orderId, orderIds))
-    .all();
+    .where(inArray(withdrawalRequests.orderId, orderIds));
   return new Set(rows.map((r) => r.orderId));
 }
 
@@ -94,13 +93,13 @@ export type AdminWithdrawal = {
 } & WithdrawalDeadline;
 
 /** The back office's view of an order's withdrawal (null: none), its refund deadline counted at `now`. */
-export function adminWithdrawal(orderId: number, now: Date = new Date()): AdminWithdrawal | null {
-  const row = getDb()
+export async function adminWithdrawal(orderId: number, now: Date = new Date()): Promise<AdminWithdrawal | null> {
+  const [row] = await getDb()
     .select({ request: withdrawalRequests, paymentStatus: orders.paymentStatus })
     .from(withdrawalRequests)
     .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
     .where(eq(withdrawalRequests.orderId, orderId))
-    .get();
+    .limit(1);
   if (!row) return null;
   const { requestedAt, reason, email } = row.request;
   return { requestedAt, reason, email, refunded: row.paymentStatus === "refunded", ...withdrawalDeadline(requestedAt, now) };
@@ -109,38 +108,38 @@ export function adminWithdrawal(orderId: number, now: Date = new Date()): AdminW
 export type OpenWithdrawal = { orderId: number; customer: string; email: string; requestedAt: string } & WithdrawalDeadline;
 
 /** The requests still to refund (their order is not refunded in full), the oldest first: the dashboard's list. */
-export function listOpenWithdrawals(now: Date = new Date()): OpenWithdrawal[] {
-  return getDb()
-    .select({
-      orderId: withdrawalRequests.orderId,
-      requestedAt: withdrawalRequests.requestedAt,
-      email: withdrawalRequests.email,
-      customerName: orders.customerName,
-      customerFirstName: orders.customerFirstName,
-      customerLastName: orders.customerLastName,
-      customerEmail: orders.customerEmail,
-    })
-    .from(withdrawalRequests)
-    .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
-    .where(ne(orders.paymentStatus, "refunded"))
-    .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
-    .all()
-    .map((r) => ({
-      orderId: r.orderId,
-      customer:
-        displayName({ firstName: r.customerFirstName, lastName: r.customerLastName }) ||
-        r.customerName?.trim() ||
-        r.customerEmail ||
-        r.email,
-      email: r.customerEmail || r.email,
-      requestedAt: r.requestedAt,
-      ...withdrawalDeadline(r.requestedAt, now),
-    }));
+export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenWithdrawal[]> {
+  return (
+    await getDb()
+      .select({
+        orderId: withdrawalRequests.orderId,
+        requestedAt: withdrawalRequests.requestedAt,
+        email: withdrawalRequests.email,
+        customerName: orders.customerName,
+        customerFirstName: orders.customerFirstName,
+        customerLastName: orders.customerLastName,
+        customerEmail: orders.customerEmail,
+      })
+      .from(withdrawalRequests)
+      .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
+      .where(ne(orders.paymentStatus, "refunded"))
+      .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
+  ).map((r) => ({
+    orderId: r.orderId,
+    customer:
+      displayName({ firstName: r.customerFirstName, lastName: r.customerLastName }) ||
+      r.customerName?.trim() ||
+      r.customerEmail ||
+      r.email,
+    email: r.customerEmail || r.email,
+    requestedAt: r.requestedAt,
+    ...withdrawalDeadline(r.requestedAt, now),
+  }));
 }
 
 /** The withdrawal in the JSON API's order (null: none). */
-export function withdrawalToApi(orderId: number, now: Date = new Date()) {
-  const found = adminWithdrawal(orderId, now);
+export async function withdrawalToApi(orderId: number, now: Date = new Date()) {
+  const found = await adminWithdrawal(orderId, now);
   if (!found) return null;
   return {
     requestedAt: new Date(found.requestedAt).toISOString(),
@@ -152,6 +151,6 @@ export function withdrawalToApi(orderId: number, now: Date = new Date()) {
 }
 
 /** For tests. */
-export function resetWithdrawalRateLimit() {
-  withdrawalFailuresByAddress.clear();
+export async function resetWithdrawalRateLimit() {
+  await withdrawalFailuresByAddress.clear();
 }

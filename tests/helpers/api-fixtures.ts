@@ -60,41 +60,41 @@ export async function cartCookieFor(cartId: string) {
 /** A new visitor's cart holding pack 2, with its Cookie header and line id. */
 export async function newCart() {
   const cartId = randomUUID();
-  addToCart(cartId, { productId: 1, packId: 2 });
-  return { cartId, cookie: await cartCookieFor(cartId), lineId: String(readCart(cartId).lines[0].id) };
+  await addToCart(cartId, { productId: 1, packId: 2 });
+  return { cartId, cookie: await cartCookieFor(cartId), lineId: String((await readCart(cartId)).lines[0].id) };
 }
 
-function newOrderId() {
-  return createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] }).id;
+async function newOrderId() {
+  return (await createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] })).id;
 }
 
 /** A paid order: the fulfilment steps are refused before the payment. */
-function newPaidOrderId() {
-  const id = newOrderId();
-  markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
+async function newPaidOrderId() {
+  const id = await newOrderId();
+  await markOrderPaid(id, { paymentIntentId: `pi_fixture_${id}` });
   return id;
 }
 
-function newContactId() {
-  return createContactRequest(VALID_CONTACT_BODY).id;
+async function newContactId() {
+  return (await createContactRequest(VALID_CONTACT_BODY)).id;
 }
 
 let customerKey = 0;
 
 /** A checkout customer with a delivered order, a contact request and its emails: nothing stands in the way of an erasure. */
-function newCustomerId() {
+async function newCustomerId() {
   const email = `client.contrat.${++customerKey}@example.fr`;
-  const customer = findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
-  insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
-  createContactRequest({ ...VALID_CONTACT_BODY, email });
+  const customer = await findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
+  await insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
+  await createContactRequest({ ...VALID_CONTACT_BODY, email });
   return customer.id;
 }
 
 let emailKey = 0;
 
 /** An outbox row written directly (the outbox service queues them in the shop): sent by default. */
-export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
-  return getDb()
+export async function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
+  return (await getDb()
     .insert(emails)
     .values({
       kind: "contact_ack",
@@ -111,32 +111,31 @@ export function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) 
       attachments: [{ filename: "cgv.txt", contentType: "text/plain", content: Buffer.from("CGV").toString("base64") }],
       ...overrides,
     })
-    .returning({ id: emails.id })
-    .get().id;
+    .returning({ id: emails.id }))[0].id;
 }
 
 /** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
 export async function newSubscriptionId(): Promise<number> {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
   await browserPay(started.clientSecret, CARDS.success);
-  markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
-  return getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).get()!.id;
+  await markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
+  return (await getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).limit(1))[0]!.id;
 }
 
 /** A one-off order paid with the success card at the emulator (so it can be refunded there). */
 export async function newRefundableOrderId(): Promise<number> {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const started = await startOneOffPayment(orderId, TEST_ACCESS);
   if (!("clientSecret" in started) || !started.clientSecret) throw new Error("No client secret for the test payment.");
   await browserPay(started.clientSecret, CARDS.success);
-  markOrderPaid(orderId, { paymentIntentId: started.paymentIntentId });
+  await markOrderPaid(orderId, { paymentIntentId: started.paymentIntentId });
   return orderId;
 }
 
 let loginAddress = 0;
 
-const seededAdminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
+const seededAdminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
 
 type Fixture = (ctx: FixtureContext) => Promise<ApiCall>;
 
@@ -147,7 +146,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   getProduct: async () => ({ params: { id: "1" } }),
   updateProduct: async () => {
     const sku = `SERUM-CONTRAT-${randomUUID().slice(0, 8)}`;
-    const product = createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    const product = await createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
     return admin({
       params: { id: String(product.id) },
       body: { name: "Sérum contrat", sku, price: "29,90", stock: 5, saleWithoutPack: "unit", packs: [{ name: "Duo de sérums", masks: 2, price: "49,90", position: 1 }] },
@@ -173,19 +172,19 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
 
   listOrders: async () => {
-    newOrderId();
+    await newOrderId();
     return admin({ query: "payment=unpaid" });
   },
   createOrder: async () => ({ body: SPEC_ORDER_BODY }),
-  getOrder: async () => ({ params: { id: String(newOrderId()) } }),
-  updateOrder: async () => admin({ params: { id: String(newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
-  listOrderItems: async () => admin({ params: { id: String(newOrderId()) } }),
+  getOrder: async () => ({ params: { id: String(await newOrderId()) } }),
+  updateOrder: async () => admin({ params: { id: String(await newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
+  listOrderItems: async () => admin({ params: { id: String(await newOrderId()) } }),
 
-  startPayment: async () => ({ body: { orderId: createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
-  confirmPayment: async () => ({ body: { orderId: createTestOrder() } }),
-  createSubscription: async () => ({ body: { orderId: createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
+  startPayment: async () => ({ body: { orderId: await createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
+  confirmPayment: async () => ({ body: { orderId: await createTestOrder() } }),
+  createSubscription: async () => ({ body: { orderId: await createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
   attachPaymentMethod: async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const sub = await createOrderSubscription(orderId, {}, TEST_ACCESS);
     const paymentMethodId = await browserCreatePaymentMethod(CARDS.success);
     return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId }, headers: { "X-Order-Token": TEST_ORDER_TOKEN } };
@@ -212,33 +211,33 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   adminSession: async () => admin(),
   listAdminSessions: async () => admin(),
   // Another session of the same administrator, opened elsewhere.
-  revokeAdminSession: async () => admin({ params: { id: openAdminSession(seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" }).id } }),
+  revokeAdminSession: async () => admin({ params: { id: (await openAdminSession(await seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" })).id } }),
   listContactRequests: async () => {
-    newContactId();
+    await newContactId();
     return admin();
   },
-  getContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
-  setContactRequestStatus: async () => admin({ params: { id: String(newContactId()) }, body: { status: "en_cours" } }),
-  deleteContactRequest: async () => admin({ params: { id: String(newContactId()) } }),
+  getContactRequest: async () => admin({ params: { id: String(await newContactId()) } }),
+  setContactRequestStatus: async () => admin({ params: { id: String(await newContactId()) }, body: { status: "en_cours" } }),
+  deleteContactRequest: async () => admin({ params: { id: String(await newContactId()) } }),
   listContactRequestsDemo: async () => {
-    newContactId();
+    await newContactId();
     return {};
   },
   listEmails: async () => {
-    newEmailId();
+    await newEmailId();
     return admin({ query: "status=sent&to=camille" });
   },
-  getEmail: async () => admin({ params: { id: String(newEmailId()) } }),
-  resendEmail: async () => admin({ params: { id: String(newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
+  getEmail: async () => admin({ params: { id: String(await newEmailId()) } }),
+  resendEmail: async () => admin({ params: { id: String(await newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
   listSubscriptions: async () => {
     await newSubscriptionId();
     return admin({ query: "status=active&q=camille&minAmount=1,00&startedFrom=2020-01-01&maxRenewals=0" });
   },
   getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
   cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
-  getCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
-  exportCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
-  eraseCustomer: async () => admin({ params: { id: String(newCustomerId()) } }),
+  getCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
+  exportCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
+  eraseCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   listOrderRefunds: async () => admin({ params: { id: String(await newRefundableOrderId()) } }),
   refundOrder: async () => admin({ params: { id: String(await newRefundableOrderId()) }, body: { amount: "10,00", reason: "Geste commercial" } }),
   listUsers: async () => admin(),

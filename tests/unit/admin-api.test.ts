@@ -38,7 +38,7 @@ describe("admin API without an admin session", () => {
   ];
 
   it.each(cases)("%s answers 401 JSON", async (_name, handler, request, params) => {
-    createContactRequest({ name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour, une question." });
+    await createContactRequest({ name: "Léa", email: "lea@example.fr", subject: "Question", message: "Bonjour, une question." });
     const response = await handler(routeArgs(request, params));
     expect(response.status).toBe(401);
     expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
@@ -103,7 +103,7 @@ describe("admin API with a session", () => {
 
   it("reads and updates orders; refuses to mark an order paid, and any fulfilment step before the payment", async () => {
     const cookie = await adminCookie();
-    const id = insertOrder({ customerEmail: "api-order@example.fr" });
+    const id = await insertOrder({ customerEmail: "api-order@example.fr" });
     // An unpaid checkout is not among the orders; view=unpaid (or the payment filter) lists it.
     const listed = async (query: string) => (await (await (ordersApi.loader as Handler)(routeArgs(getRequest(`/api/orders?${query}`, { Cookie: cookie })))).json()) as { id: number }[];
     expect(await listed("q=api-order@example.fr")).toEqual([]);
@@ -127,7 +127,7 @@ describe("admin API with a session", () => {
     }
     expect(await listed("q=api-order@example.fr&view=unpaid")).toEqual([expect.objectContaining({ status: "pending", trackingNumber: null })]);
 
-    getDb().update(ordersTable).set({ paymentStatus: "paid" }).where(eq(ordersTable.id, id)).run();
+    await getDb().update(ordersTable).set({ paymentStatus: "paid" }).where(eq(ordersTable.id, id));
     const shipped = await put({ status: "Expédiée", trackingNumber: "6A12345678901", trackingCarrier: "Chronopost" });
     expect(shipped.status).toBe(200);
     expect(await shipped.json()).toMatchObject({
@@ -153,7 +153,7 @@ describe("admin API with a session", () => {
 
   it("changes a contact's status and deletes it", async () => {
     const cookie = await adminCookie();
-    const contact = createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
+    const contact = await createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
     const id = String(contact.id);
     const list = await (contactsApi.loader as Handler)(routeArgs(getRequest("/api/admin/contacts", { Cookie: cookie })));
     expect((await list.json()).some((c: { id: number }) => c.id === contact.id)).toBe(true);
@@ -169,7 +169,7 @@ describe("admin API with a session", () => {
 
   it("refuses a cross-site DELETE even with the cookie", async () => {
     const cookie = await adminCookie();
-    const contact = createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
+    const contact = await createContactRequest({ name: "Inès", email: "ines@example.fr", subject: "Livraison", message: "Bonjour, quand arrive mon colis ?" });
     const id = String(contact.id);
     const response = await (contactApi.action as Handler)(
       routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "DELETE", undefined, { Cookie: cookie, Origin: "https://evil.example" }), { id }),

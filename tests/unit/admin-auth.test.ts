@@ -21,8 +21,8 @@ const SCRYPT_HEAVY_MS = 120_000;
 let ipCounter = 0;
 /** Each test signs in from its own address, so the per-address limit of one test does not leak into another. */
 let ip = "";
-beforeEach(() => {
-  resetLoginRateLimit();
+beforeEach(async () => {
+  await resetLoginRateLimit();
   ip = `198.51.100.${++ipCounter}`;
 });
 
@@ -81,10 +81,9 @@ describe("admin sign-in page", () => {
   });
 
   it("answers the same way for a wrong password, an unknown user and a non-admin user", async () => {
-    getDb()
+    await getDb()
       .insert(users)
-      .values({ username: "cliente", email: "cliente@example.fr", passwordHash: hashPasswordSync("motdepasse-cliente"), isAdmin: false })
-      .run();
+      .values({ username: "cliente", email: "cliente@example.fr", passwordHash: hashPasswordSync("motdepasse-cliente"), isAdmin: false });
     const bodies = [];
     for (const fields of [
       { username: "admin", password: "mauvais-mot-de-passe" },
@@ -209,11 +208,11 @@ describe("admin pages without a session", () => {
   });
 
   it("refuse a cookie whose user is no longer an administrator", async () => {
-    getDb().insert(users).values({ username: "ancien", email: "ancien@example.fr", passwordHash: hashPasswordSync("motdepasse-ancien"), isAdmin: true }).run();
+    await getDb().insert(users).values({ username: "ancien", email: "ancien@example.fr", passwordHash: hashPasswordSync("motdepasse-ancien"), isAdmin: true });
     const cookie = await adminCookie("ancien");
     const ok = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })));
     expect(ok.status).toBe(200);
-    getDb().update(users).set({ isAdmin: false }).where(eqUsername("ancien")).run();
+    await getDb().update(users).set({ isAdmin: false }).where(eqUsername("ancien"));
     const response = await thrown(dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie }))));
     expect(response.headers.get("Location")).toBe("/admin/login");
   });

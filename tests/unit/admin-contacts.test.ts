@@ -12,32 +12,32 @@ const message = { name: "Léa Petit", email: "lea@example.fr", subject: "Mon col
 describe("admin contacts page", () => {
   it("opening a request (the admin's 'open' post) marks it read and shows it in the dialog (?id=)", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
-    expect(getContactRequest(c.id)?.status).toBe("lu");
+    expect((await getContactRequest(c.id))?.status).toBe("lu");
     const data = await (await loader(routeArgs(getRequest(`/admin/contacts?id=${c.id}`, { Cookie: cookie })))).json();
     expect(data.opened).toMatchObject({ id: c.id, status: "lu", message: message.message });
   });
 
   it("the open dialog's loader, run again by the 30-second refresh or a reload, does not mark a request read", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     // What useRevalidator() fetches: the same URL, with Remix's _data parameter.
     for (const url of [`/admin/contacts?id=${c.id}&_data=routes%2Fadmin.contacts`, `/admin/contacts?id=${c.id}`]) {
       const data = await (await loader(routeArgs(getRequest(url, { Cookie: cookie })))).json();
       expect(data.opened).toMatchObject({ id: c.id, status: "non_lu" });
     }
-    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+    expect((await getContactRequest(c.id))?.status).toBe("non_lu");
   });
 
   it("opening keeps a status other than unread, and refuses an unknown request", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     await action(routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "traite", redirectTo: "/admin/contacts" }, { headers: { Cookie: cookie } })));
     await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
-    expect(getContactRequest(c.id)?.status).toBe("traite");
+    expect((await getContactRequest(c.id))?.status).toBe("traite");
     const unknown = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: "999999999" }, { headers: { Cookie: cookie } })));
     expect(unknown.headers.get("Location")).toBe("/admin/contacts");
     expect(cookieFrom(unknown, "toast-session")).not.toBeNull();
@@ -45,62 +45,62 @@ describe("admin contacts page", () => {
 
   it("the list alone does not mark anything read; ?delete= asks for confirmation", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const data = await (await loader(routeArgs(getRequest(`/admin/contacts?delete=${c.id}`, { Cookie: cookie })))).json();
     expect(data.toDelete).toMatchObject({ id: c.id });
-    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+    expect((await getContactRequest(c.id))?.status).toBe("non_lu");
   });
 
   it("changes a status with a toast and comes back to the same view", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const response = await action(
       routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "en_cours", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
     );
     expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
     expect(response.headers.get("X-Remix-Replace")).toBe("true");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
-    expect(getContactRequest(c.id)?.status).toBe("en_cours");
+    expect((await getContactRequest(c.id))?.status).toBe("en_cours");
   });
 
   it("setting 'non lu' from the open dialog closes it (the request is left unread)", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const response = await action(
       routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "non_lu", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
     );
     expect(response.headers.get("Location")).toBe("/admin/contacts");
-    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+    expect((await getContactRequest(c.id))?.status).toBe("non_lu");
   });
 
   it("refuses an unknown status and an open redirect", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const response = await action(
       routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "archive", redirectTo: "https://evil.example" }, { headers: { Cookie: cookie } })),
     );
     expect(response.headers.get("Location")).toBe("/admin/contacts");
-    expect(getContactRequest(c.id)?.status).toBe("non_lu");
+    expect((await getContactRequest(c.id))?.status).toBe("non_lu");
   });
 
   it("deletes a request", async () => {
     const cookie = await adminCookie();
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) }, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/contacts");
-    expect(getContactRequest(c.id)).toBeUndefined();
+    expect(await getContactRequest(c.id)).toBeUndefined();
   });
 
   it("an action without a session changes nothing", async () => {
-    const c = createContactRequest(message);
+    const c = await createContactRequest(message);
     await expect(action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) })))).rejects.toBeInstanceOf(Response);
-    expect(getContactRequest(c.id)).toBeDefined();
+    expect(await getContactRequest(c.id)).toBeDefined();
   });
 });
 
 describe("test contacts page (demo mode)", () => {
   it("lists the requests", async () => {
-    createContactRequest(message);
+    await createContactRequest(message);
     const data = await (await testContactsLoader(routeArgs(getRequest("/admin/test-contacts")))).json();
     expect(data.contacts.length).toBeGreaterThan(0);
   });
@@ -137,19 +137,19 @@ describe("settings page", () => {
     const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, trialOfferEndsAt: "2026-12-01T18:30" }, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/settings");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
-    expect(getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
+    expect(await getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
     const data = await (await settingsLoader(routeArgs(getRequest("/admin/settings", { Cookie: cookie })))).json();
     expect(data.settings).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T18:30" });
   });
 
   it("refuses an invalid email with a French message and keeps the settings", async () => {
     const cookie = await adminCookie();
-    const before = getSettings();
+    const before = await getSettings();
     const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, siteEmail: "faux" }, { headers: { Cookie: cookie } })));
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.result.error?.siteEmail).toEqual(["Veuillez entrer une adresse email valide."]);
     expect(body.toast.description).toBe("Impossible de mettre à jour les paramètres : Veuillez entrer une adresse email valide.");
-    expect(getSettings()).toEqual(before);
+    expect(await getSettings()).toEqual(before);
   });
 });

@@ -8,12 +8,11 @@ import { adminCookie, insertOrder } from "./admin-helpers";
 /** The dashboard's subscription figures: who subscribes now, and what the next 4 weeks bring. */
 
 let stripeId = 0;
-function subscription(overrides: Partial<typeof subscriptions.$inferInsert>) {
-  const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid" });
-  getDb()
+async function subscription(overrides: Partial<typeof subscriptions.$inferInsert>) {
+  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid" });
+  await getDb()
     .insert(subscriptions)
-    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides })
-    .run();
+    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides });
 }
 
 describe("dashboard: subscriptions", () => {
@@ -22,13 +21,13 @@ describe("dashboard: subscriptions", () => {
     const before = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
     expect(before.subscriptions).toEqual({ active: 0, pastDue: 0, recurringCents: 0 });
 
-    subscription({ amountCents: 2590 });
-    subscription({ amountCents: 3290 });
-    subscription({ amountCents: 2590, quantity: 2 }); // amountCents is the whole renewal
-    subscription({ amountCents: 3290, cancelAtPeriodEnd: true }); // running, but ends at its period's end
-    subscription({ amountCents: 2590, status: "past_due", unpaidInvoiceId: "in_unpaid" }); // running, not renewing until paid
-    subscription({ amountCents: 2590, status: "canceled" });
-    subscription({ amountCents: 2590, status: "incomplete" });
+    await subscription({ amountCents: 2590 });
+    await subscription({ amountCents: 3290 });
+    await subscription({ amountCents: 2590, quantity: 2 }); // amountCents is the whole renewal
+    await subscription({ amountCents: 3290, cancelAtPeriodEnd: true }); // running, but ends at its period's end
+    await subscription({ amountCents: 2590, status: "past_due", unpaidInvoiceId: "in_unpaid" }); // running, not renewing until paid
+    await subscription({ amountCents: 2590, status: "canceled" });
+    await subscription({ amountCents: 2590, status: "incomplete" });
 
     const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
     expect(data.subscriptions).toEqual({ active: 5, pastDue: 1, recurringCents: 2590 + 3290 + 2590 });

@@ -6,7 +6,7 @@ import { getRequest } from "../helpers/requests";
 
 /** The Cookie header of a new session of a signed-in administrator (the seeded 'admin' by default). */
 export async function adminCookie(username = "admin", headers: Record<string, string> = {}): Promise<string> {
-  const user = getDb().select().from(users).where(eq(users.username, username)).get();
+  const [user] = await getDb().select().from(users).where(eq(users.username, username)).limit(1);
   if (!user) throw new Error(`no user ${username}`);
   const setCookie = await createAdminSession(user, getRequest("/admin/login", headers), "127.0.0.1");
   return setCookie.split(";")[0];
@@ -21,9 +21,9 @@ export function cookieFrom(response: Response, name: string): string | null {
 let nextOrderId = 400_000_000;
 
 /** Inserts an order with one item directly (orders are normally created by the checkout). */
-export function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {}, item: Partial<typeof orderItems.$inferInsert> = {}) {
+export async function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {}, item: Partial<typeof orderItems.$inferInsert> = {}) {
   const id = overrides.id ?? nextOrderId++;
-  getDb()
+  await getDb()
     .insert(orders)
     .values({
       id,
@@ -37,12 +37,10 @@ export function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {},
       shippingCity: "Lyon",
       shippingCountry: "France",
       ...overrides,
-    })
-    .run();
-  getDb()
+    });
+  await getDb()
     .insert(orderItems)
-    .values({ orderId: id, productId: 1, quantity: 1, unitPriceCents: 2590, productName: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts", ...item })
-    .run();
+    .values({ orderId: id, productId: 1, quantity: 1, unitPriceCents: 2590, productName: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts", ...item });
   return id;
 }
 

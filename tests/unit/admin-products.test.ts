@@ -60,24 +60,24 @@ describe("product form schema", () => {
 describe("product service", () => {
   const fields = { name: "Coffret", sku: "ME-BOX-01", priceCents: 3290, originalPriceCents: null, category: "", description: "", stock: 3, images: [] };
 
-  it("keeps SKUs unique, ignoring case, on create and update", () => {
-    const a = createProduct(fields);
-    expect(() => createProduct({ ...fields, sku: "me-box-01" })).toThrow(SKU_TAKEN);
-    const b = createProduct({ ...fields, sku: "ME-BOX-02" });
-    expect(() => updateProduct(b.id, { ...fields, sku: "ME-BOX-01" })).toThrow(SKU_TAKEN);
+  it("keeps SKUs unique, ignoring case, on create and update", async () => {
+    const a = await createProduct(fields);
+    await expect(createProduct({ ...fields, sku: "me-box-01" })).rejects.toThrow(SKU_TAKEN);
+    const b = await createProduct({ ...fields, sku: "ME-BOX-02" });
+    await expect(updateProduct(b.id, { ...fields, sku: "ME-BOX-01" })).rejects.toThrow(SKU_TAKEN);
     // Keeping its own SKU is fine.
-    expect(updateProduct(a.id, { ...fields, name: "Coffret cadeau" })?.name).toBe("Coffret cadeau");
+    expect((await updateProduct(a.id, { ...fields, name: "Coffret cadeau" }))?.name).toBe("Coffret cadeau");
   });
 
-  it("deletes a product no order references, refuses otherwise", () => {
-    const free = createProduct({ ...fields, sku: "ME-FREE-01" });
-    expect(deleteProduct(free.id)).toEqual({ deleted: true });
-    expect(getProduct(free.id)).toBeUndefined();
-    const ordered = createProduct({ ...fields, sku: "ME-ORDERED-01" });
-    insertOrder({}, { productId: ordered.id });
-    expect(deleteProduct(ordered.id)).toEqual({ deleted: false, reason: "ordered", orders: 1 });
-    expect(getProduct(ordered.id)).toBeDefined();
-    expect(deleteProduct(1)).toMatchObject({ deleted: false, reason: "featured" });
+  it("deletes a product no order references, refuses otherwise", async () => {
+    const free = await createProduct({ ...fields, sku: "ME-FREE-01" });
+    expect(await deleteProduct(free.id)).toEqual({ deleted: true });
+    expect(await getProduct(free.id)).toBeUndefined();
+    const ordered = await createProduct({ ...fields, sku: "ME-ORDERED-01" });
+    await insertOrder({}, { productId: ordered.id });
+    expect(await deleteProduct(ordered.id)).toEqual({ deleted: false, reason: "ordered", orders: 1 });
+    expect(await getProduct(ordered.id)).toBeDefined();
+    expect(await deleteProduct(1)).toMatchObject({ deleted: false, reason: "featured" });
   });
 });
 
@@ -86,7 +86,7 @@ describe("product pages", () => {
     const cookie = await adminCookie();
     const created = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "ME-PAGE-01" }, { headers: { Cookie: cookie } })));
     expect(created.status).toBe(302);
-    const row = getDb().select().from(products).where(eq(products.sku, "ME-PAGE-01")).get()!;
+    const row = (await getDb().select().from(products).where(eq(products.sku, "ME-PAGE-01")).limit(1))[0]!;
     expect(row.priceCents).toBe(2590);
     const dup = await newAction(routeArgs(formRequest("/admin/products/new", { ...valid, sku: "me-page-01" }, { headers: { Cookie: cookie } })));
     expect(dup.status).toBe(409);
@@ -95,7 +95,7 @@ describe("product pages", () => {
 
   it("an edited price shows in GET /api/products/{id}", async () => {
     const cookie = await adminCookie();
-    const p = createProduct({ name: "Baume", sku: "ME-BAUME-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
+    const p = await createProduct({ name: "Baume", sku: "ME-BAUME-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
     const response = await editAction(
       routeArgs(formRequest(`/admin/products/edit/${p.id}`, { ...valid, sku: "ME-BAUME-01", price: "19,99", originalPrice: "" }, { headers: { Cookie: cookie } }), { id: String(p.id) }),
     );
@@ -106,7 +106,7 @@ describe("product pages", () => {
 
   it("edits the packs with a plain form post: a new pack from the blank row, French errors, and back to the form when a crossed-out price is not lawful", async () => {
     const cookie = await adminCookie();
-    const p = createProduct({ name: "Sérum", sku: "ME-SERUM-PACKS", priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    const p = await createProduct({ name: "Sérum", sku: "ME-SERUM-PACKS", priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
     const post = (fields: Record<string, string>) =>
       editAction(routeArgs(formRequest(`/admin/products/edit/${p.id}`, { ...valid, sku: "ME-SERUM-PACKS", ...fields }, { headers: { Cookie: cookie } }), { id: String(p.id) }));
 
@@ -139,11 +139,11 @@ describe("product pages", () => {
 
   it("asks for confirmation through ?delete=, then deletes on POST", async () => {
     const cookie = await adminCookie();
-    const p = createProduct({ name: "Éphémère", sku: "ME-EPH-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
+    const p = await createProduct({ name: "Éphémère", sku: "ME-EPH-01", priceCents: 1000, originalPriceCents: null, category: "", description: "", stock: 0, images: [] });
     const page = await listLoader(routeArgs(getRequest(`/admin/products?delete=${p.id}`, { Cookie: cookie })));
     expect((await page.json()).toDelete).toMatchObject({ id: p.id, name: "Éphémère" });
     const response = await listAction(routeArgs(formRequest("/admin/products?index", { intent: "delete", id: String(p.id) }, { headers: { Cookie: cookie } })));
     expect(response.headers.get("Location")).toBe("/admin/products");
-    expect(getProduct(p.id)).toBeUndefined();
+    expect(await getProduct(p.id)).toBeUndefined();
   });
 });

@@ -30,16 +30,15 @@ const CHROME_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML,
 const FIREFOX_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
 let counter = 0;
-beforeEach(() => resetLoginRateLimit());
+beforeEach(async () => await resetLoginRateLimit());
 
 /** A fresh administrator of this test (so that changing their password or rights touches no other test). */
-function newAdmin(password = "motdepasse-session-1") {
+async function newAdmin(password = "motdepasse-session-1") {
   const username = `gerant${++counter}`;
-  const id = getDb()
+  const id = (await getDb()
     .insert(users)
     .values({ username, email: `${username}@example.fr`, passwordHash: hashPasswordSync(password), isAdmin: true })
-    .returning({ id: users.id })
-    .get().id;
+    .returning({ id: users.id }))[0].id;
   return { id, username, password, email: `${username}@example.fr` };
 }
 
@@ -71,7 +70,7 @@ async function pageOutcome(cookie: string): Promise<string> {
   }
 }
 
-const sessionRows = (userId: number) => getDb().select().from(adminSessions).where(eq(adminSessions.userId, userId)).all();
+const sessionRows = async (userId: number) => await getDb().select().from(adminSessions).where(eq(adminSessions.userId, userId));
 
 async function listed(cookie: string): Promise<AdminSessionView[]> {
   const response = await apiSessions(routeArgs(getRequest("/api/admin/sessions", { Cookie: cookie })));
@@ -100,20 +99,20 @@ async function edit(actorCookie: string, user: { id: number; username: string; e
 
 describe("signing in", () => {
   it("gives a new random cookie at each sign-in, and each one works", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const first = await signIn(user);
     const second = await signIn(user);
     expect(first).not.toBe(second);
     expect(await apiStatus(first)).toBe(200);
     expect(await apiStatus(second)).toBe(200);
     expect(await pageOutcome(first)).toBe("200");
-    expect(sessionRows(user.id)).toHaveLength(2);
+    expect(await sessionRows(user.id)).toHaveLength(2);
   });
 
   it("keeps only a hash of the token: the cookie value is not in the database, and holds no user id", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
-    const [row] = sessionRows(user.id);
+    const [row] = await sessionRows(user.id);
     const value = decodeURIComponent(cookie.slice("__admin=".length));
     const token = JSON.parse(Buffer.from(value.split(".")[0], "base64").toString()) as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -124,14 +123,14 @@ describe("signing in", () => {
   });
 
   it("refuses a forged or tampered cookie", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
     expect(await apiStatus("__admin=eyJ1c2VySWQiOjF9.Zm9yZ2Vk")).toBe(401);
     expect(await apiStatus(`${cookie.slice(0, -3)}abc`)).toBe(401);
   });
 
   it("signing in again from the same browser replaces its previous session", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const before = await signIn(user);
     const response = await loginAction(
       routeArgs(formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before } }), {}, fromAddress("198.51.100.202")),
@@ -139,11 +138,11 @@ describe("signing in", () => {
     const after = cookieFrom(response, "__admin")!;
     expect(await apiStatus(before)).toBe(401);
     expect(await apiStatus(after)).toBe(200);
-    expect(sessionRows(user.id)).toHaveLength(1);
+    expect(await sessionRows(user.id)).toHaveLength(1);
   });
 
   it("the JSON login opens a session of its own too", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const response = await apiLogin(
       routeArgs(jsonRequest("/api/admin/login", "POST", { username: user.username, password: user.password }), {}, fromAddress("198.51.100.201")),
     );
@@ -154,7 +153,7 @@ describe("signing in", () => {
 
 describe("signing out", () => {
   it("the sign-out page deletes the session: the same cookie then gets 401 from the API and the login page from admin pages", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
     const other = await signIn(user);
     const out = await logoutAction(routeArgs(formRequest("/admin/logout", {}, { headers: { Cookie: cookie } })));
@@ -167,11 +166,11 @@ describe("signing out", () => {
   });
 
   it("POST /api/admin/logout deletes the session too", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
     const out = await apiLogout(routeArgs(jsonRequest("/api/admin/logout", "POST", undefined, { Cookie: cookie })));
     expect(out.status).toBe(200);
-    expect(sessionRows(user.id)).toHaveLength(0);
+    expect(await sessionRows(user.id)).toHaveLength(0);
     expect(await apiStatus(cookie)).toBe(401);
     expect(await pageOutcome(cookie)).toBe("302 /admin/login");
   });
@@ -179,19 +178,19 @@ describe("signing out", () => {
 
 describe("password and rights changes", () => {
   it("a password set by another administrator closes all the user's sessions", async () => {
-    const boss = newAdmin();
-    const user = newAdmin();
+    const boss = await newAdmin();
+    const user = await newAdmin();
     const bossCookie = await signIn(boss);
     const cookies = [await signIn(user), await signIn(user, FIREFOX_WINDOWS)];
     await edit(bossCookie, user, { password: "nouveau-motdepasse-1", isAdmin: "on" });
     for (const cookie of cookies) expect(await apiStatus(cookie)).toBe(401);
-    expect(sessionRows(user.id)).toHaveLength(0);
+    expect(await sessionRows(user.id)).toHaveLength(0);
     expect(await apiStatus(bossCookie)).toBe(200);
   });
 
   it("an edit without a new password closes nothing", async () => {
-    const boss = newAdmin();
-    const user = newAdmin();
+    const boss = await newAdmin();
+    const user = await newAdmin();
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
     await edit(bossCookie, user, { city: "Lyon", isAdmin: "on" });
@@ -199,7 +198,7 @@ describe("password and rights changes", () => {
   });
 
   it("changing one's own password keeps the current session and closes the others", async () => {
-    const me = newAdmin();
+    const me = await newAdmin();
     const current = await signIn(me);
     const elsewhere = await signIn(me, FIREFOX_WINDOWS);
     const response = await edit(current, me, { password: "mon-nouveau-motdepasse", isAdmin: "on" });
@@ -207,17 +206,17 @@ describe("password and rights changes", () => {
     expect(await apiStatus(current)).toBe(200);
     expect(await pageOutcome(current)).toBe("200");
     expect(await apiStatus(elsewhere)).toBe(401);
-    expect(sessionRows(me.id)).toHaveLength(1);
+    expect(await sessionRows(me.id)).toHaveLength(1);
   });
 
   it("after a demotion and a new promotion, the old cookie stays refused", async () => {
-    const boss = newAdmin();
-    const user = newAdmin();
+    const boss = await newAdmin();
+    const user = await newAdmin();
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
     await edit(bossCookie, user, {});
-    expect(getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).get()!.isAdmin).toBe(false);
-    expect(sessionRows(user.id)).toHaveLength(0);
+    expect((await getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).limit(1))[0]!.isAdmin).toBe(false);
+    expect(await sessionRows(user.id)).toHaveLength(0);
     await edit(bossCookie, user, { isAdmin: "on" });
     expect(await apiStatus(cookie)).toBe(401);
     expect(await pageOutcome(cookie)).toBe("302 /admin/login");
@@ -226,51 +225,52 @@ describe("password and rights changes", () => {
   });
 
   it("deleting a user deletes their sessions", async () => {
-    const boss = newAdmin();
-    const user = newAdmin();
+    const boss = await newAdmin();
+    const user = await newAdmin();
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
     const response = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(user.id) }, { headers: { Cookie: bossCookie } })));
     expect(response.status).toBe(302);
-    expect(sessionRows(user.id)).toHaveLength(0);
+    expect(await sessionRows(user.id)).toHaveLength(0);
     expect(await apiStatus(cookie)).toBe(401);
   });
 });
 
 describe("expiry", () => {
   it("an expired session gets 401 and is deleted; its cookie gets the login page", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
     const pageCookie = await signIn(user);
-    getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
+    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
     expect(await apiStatus(cookie)).toBe(401);
-    expect(sessionRows(user.id)).toHaveLength(1);
+    expect(await sessionRows(user.id)).toHaveLength(1);
     expect(await pageOutcome(pageCookie)).toBe("302 /admin/login");
-    expect(sessionRows(user.id)).toHaveLength(0);
+    expect(await sessionRows(user.id)).toHaveLength(0);
   });
 
   it("signing in purges the user's expired sessions", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     await signIn(user);
     await signIn(user);
-    getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
+    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
     await signIn(user);
-    expect(sessionRows(user.id)).toHaveLength(1);
+    expect(await sessionRows(user.id)).toHaveLength(1);
   });
 
   it("writes last_seen_at at most once a minute", async () => {
-    const user = newAdmin();
+    const user = await newAdmin();
     const cookie = await signIn(user);
-    const set = (ms: number) =>
-      getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id)).run();
-    const seen = () => sessionRows(user.id)[0].lastSeenAt;
-    set(30_000);
-    const before = seen();
+    const set = async (ms: number) => {
+      await getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id));
+    };
+    const seen = async () => (await sessionRows(user.id))[0].lastSeenAt;
+    await set(30_000);
+    const before = await seen();
     expect(await apiStatus(cookie)).toBe(200);
-    expect(seen()).toBe(before);
-    set(90_000);
+    expect(await seen()).toBe(before);
+    await set(90_000);
     expect(await apiStatus(cookie)).toBe(200);
-    expect(Date.now() - Date.parse(seen())).toBeLessThan(5_000);
+    expect(Date.now() - Date.parse(await seen())).toBeLessThan(5_000);
   });
 });
 
@@ -279,8 +279,8 @@ describe("sessions page", () => {
     sessionsAction(routeArgs(formRequest("/admin/sessions", fields, { headers: { Cookie: cookie, ...headers } })));
 
   it("lists the administrator's sessions, the current one marked, with device, dates and address", async () => {
-    const me = newAdmin();
-    const someoneElse = newAdmin();
+    const me = await newAdmin();
+    const someoneElse = await newAdmin();
     await signIn(someoneElse);
     const current = await signIn(me);
     await signIn(me, FIREFOX_WINDOWS);
@@ -302,7 +302,7 @@ describe("sessions page", () => {
   });
 
   it("'Révoquer' ends that session: its cookie then gets 401 and the login page", async () => {
-    const me = newAdmin();
+    const me = await newAdmin();
     const current = await signIn(me);
     const other = await signIn(me, FIREFOX_WINDOWS);
     const target = (await listed(current)).find((s) => !s.current)!;
@@ -315,8 +315,8 @@ describe("sessions page", () => {
   });
 
   it("'Révoquer les autres sessions' keeps the current one only", async () => {
-    const me = newAdmin();
-    const someoneElse = newAdmin();
+    const me = await newAdmin();
+    const someoneElse = await newAdmin();
     const theirs = await signIn(someoneElse);
     const others = [await signIn(me, FIREFOX_WINDOWS), await signIn(me)];
     const current = await signIn(me);
@@ -330,8 +330,8 @@ describe("sessions page", () => {
   });
 
   it("cannot revoke another administrator's session, and refuses a form from another site", async () => {
-    const me = newAdmin();
-    const someoneElse = newAdmin();
+    const me = await newAdmin();
+    const someoneElse = await newAdmin();
     const theirs = await signIn(someoneElse);
     const theirId = (await listed(theirs))[0].id;
     const current = await signIn(me);
@@ -346,7 +346,7 @@ describe("sessions page", () => {
   });
 
   it("revoking the current session signs out", async () => {
-    const me = newAdmin();
+    const me = await newAdmin();
     const current = await signIn(me);
     const mine = (await listed(current))[0];
     const response = await post(current, { intent: "revoke", id: mine.id });
@@ -366,8 +366,8 @@ describe("sessions API", () => {
     apiRevoke(routeArgs(jsonRequest(`/api/admin/sessions/${id}`, "DELETE", undefined, { Cookie: cookie }), { id }));
 
   it("DELETE /api/admin/sessions/{id} revokes one's own session; another's is a 404, a bad id a 400", async () => {
-    const me = newAdmin();
-    const someoneElse = newAdmin();
+    const me = await newAdmin();
+    const someoneElse = await newAdmin();
     const theirs = await signIn(someoneElse);
     const current = await signIn(me);
     const other = await signIn(me, FIREFOX_WINDOWS);
@@ -384,7 +384,7 @@ describe("sessions API", () => {
   });
 
   it("DELETE of the current session clears the cookie", async () => {
-    const me = newAdmin();
+    const me = await newAdmin();
     const current = await signIn(me);
     const response = await del(current, (await listed(current))[0].id);
     expect(response.status).toBe(204);

@@ -24,30 +24,29 @@ const { withWebhooks } = setUpTestEmulator();
 
 /** A subscription taken out as a shopper does (card 4242), its webhooks delivered: its record. */
 async function subscribed(card: string = CARDS.success) {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, card));
-  const record = getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).get()!;
+  const record = (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1))[0]!;
   expect(record).toMatchObject({ status: "active", firstOrderId: orderId });
   return record;
 }
 
-function emailsOfKind(kind: "subscription_canceled" | "renewal_receipt", orderIds: number[]) {
-  return getDb()
+async function emailsOfKind(kind: "subscription_canceled" | "renewal_receipt", orderIds: number[]) {
+  return (await getDb()
     .select()
     .from(emails)
-    .where(eq(emails.kind, kind))
-    .all()
+    .where(eq(emails.kind, kind)))
     .filter((e) => e.orderId !== null && orderIds.includes(e.orderId));
 }
 
 let nextFirstOrder = 0;
 
 /** A subscription record written directly (the list's filters need no Stripe). */
-function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
-  const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
-  return getDb()
+async function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
+  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
+  return (await getDb()
     .insert(subscriptions)
     .values({
       stripeSubscriptionId: `sub_filter_${++nextFirstOrder}_${Math.random().toString(36).slice(2)}`,
@@ -56,8 +55,7 @@ function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) 
       firstOrderId,
       ...values,
     })
-    .returning()
-    .get().id;
+    .returning())[0].id;
 }
 
 async function apiGet(loader: typeof apiListLoader, path: string, params: Record<string, string> = {}) {
@@ -67,8 +65,8 @@ async function apiGet(loader: typeof apiListLoader, path: string, params: Record
 
 describe("the subscription list's filters", () => {
   const ids: Record<string, number> = {};
-  beforeAll(() => {
-    ids.lea = insertSubscription({
+  beforeAll(async () => {
+    ids.lea = await insertSubscription({
       customerEmail: "lea.dupont@filtre.example",
       customerName: "Léa Dupont",
       packId: 2,
@@ -79,7 +77,7 @@ describe("the subscription list's filters", () => {
       currentPeriodEnd: "2026-04-02T09:00:00.000Z",
       renewalCount: 0,
     });
-    ids.marc = insertSubscription({
+    ids.marc = await insertSubscription({
       customerEmail: "marc@filtre.example",
       customerName: "Marc Petit",
       packId: 3,
@@ -91,7 +89,7 @@ describe("the subscription list's filters", () => {
       renewalCount: 2,
       unpaidInvoiceId: "in_unpaid",
     });
-    ids.ines = insertSubscription({
+    ids.ines = await insertSubscription({
       customerEmail: "ines@filtre.example",
       customerName: "Inès Moreau",
       packId: 2,
@@ -104,30 +102,30 @@ describe("the subscription list's filters", () => {
     });
   });
 
-  const found = (query: string) => {
+  const found = async (query: string) => {
     const search = new URLSearchParams(query);
     if (!search.has("q")) search.set("q", "filtre.example");
     const { filters, issues } = readSubscriptionFilters(new URL(`http://localhost/admin/subscriptions?${search}`));
     expect(issues).toEqual([]);
-    return listAdminSubscriptions(filters)
+    return (await listAdminSubscriptions(filters))
       .subscriptions.map((s) => s.id)
       .sort((a, b) => a - b);
   };
 
-  it("filters by status, customer, pack, amount, dates and number of renewals", () => {
-    expect(found("")).toEqual([ids.lea, ids.marc, ids.ines].sort((a, b) => a - b));
-    expect(found("status=past_due")).toEqual([ids.marc]);
-    expect(found("q=DUPONT")).toEqual([ids.lea]); // the name, any case
-    expect(found("q=marc@filtre")).toEqual([ids.marc]); // the email
-    expect(found("pack=2")).toEqual([ids.lea, ids.ines].sort((a, b) => a - b));
-    expect(found("minAmount=30,00")).toEqual([ids.marc]);
-    expect(found("maxAmount=25.90")).toEqual([ids.lea, ids.ines].sort((a, b) => a - b));
-    expect(found("startedFrom=2026-01-10&startedTo=2026-03-05")).toEqual([ids.lea, ids.marc].sort((a, b) => a - b));
-    expect(found("renewsFrom=2026-04-02&renewsTo=2026-04-02")).toEqual([ids.lea]);
-    expect(found("minRenewals=1")).toEqual([ids.marc, ids.ines].sort((a, b) => a - b));
-    expect(found("minRenewals=1&maxRenewals=1")).toEqual([ids.ines]);
+  it("filters by status, customer, pack, amount, dates and number of renewals", async () => {
+    expect(await found("")).toEqual([ids.lea, ids.marc, ids.ines].sort((a, b) => a - b));
+    expect(await found("status=past_due")).toEqual([ids.marc]);
+    expect(await found("q=DUPONT")).toEqual([ids.lea]); // the name, any case
+    expect(await found("q=marc@filtre")).toEqual([ids.marc]); // the email
+    expect(await found("pack=2")).toEqual([ids.lea, ids.ines].sort((a, b) => a - b));
+    expect(await found("minAmount=30,00")).toEqual([ids.marc]);
+    expect(await found("maxAmount=25.90")).toEqual([ids.lea, ids.ines].sort((a, b) => a - b));
+    expect(await found("startedFrom=2026-01-10&startedTo=2026-03-05")).toEqual([ids.lea, ids.marc].sort((a, b) => a - b));
+    expect(await found("renewsFrom=2026-04-02&renewsTo=2026-04-02")).toEqual([ids.lea]);
+    expect(await found("minRenewals=1")).toEqual([ids.marc, ids.ines].sort((a, b) => a - b));
+    expect(await found("minRenewals=1&maxRenewals=1")).toEqual([ids.ines]);
     // A canceled subscription has no next renewal.
-    expect(listAdminSubscriptions({ q: "ines@filtre" }).subscriptions[0]).toMatchObject({ status: "canceled", nextRenewalAt: null, pack: "6 masques + 2 offerts" });
+    expect((await listAdminSubscriptions({ q: "ines@filtre" })).subscriptions[0]).toMatchObject({ status: "canceled", nextRenewalAt: null, pack: "6 masques + 2 offerts" });
   });
 
   it("GET /api/admin/subscriptions applies the same filters, and refuses an unreadable one with French details (400)", async () => {
@@ -160,7 +158,7 @@ describe("the subscription list's filters", () => {
 describe("a subscription's detail", () => {
   it("has its facts, address, Stripe ids, orders and a date-sorted timeline (API too)", async () => {
     const record = await subscribed();
-    const detail = getAdminSubscription(record.id)!;
+    const detail = (await getAdminSubscription(record.id))!;
     expect(detail).toMatchObject({
       id: record.id,
       customer: "Camille Martin",
@@ -190,9 +188,9 @@ describe("the admin's cancellations", () => {
     const stripe = await getStripe();
     await withWebhooks(() => cancelSubscriptionAsAdmin(record.id, { when: "now" }));
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).status).toBe("canceled");
-    expect(getAdminSubscription(record.id)).toMatchObject({ status: "canceled", canceledAt: expect.any(String), nextRenewalAt: null });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
-    expect(getAdminSubscription(record.id)!.timeline.at(-1)?.kind).toMatch(/canceled|email/);
+    expect(await getAdminSubscription(record.id)).toMatchObject({ status: "canceled", canceledAt: expect.any(String), nextRenewalAt: null });
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect((await getAdminSubscription(record.id))!.timeline.at(-1)?.kind).toMatch(/canceled|email/);
 
     await expect(cancelSubscriptionAsAdmin(record.id, { when: "now" })).rejects.toMatchObject({ status: 409, code: "subscription_canceled" });
     const response = await apiCancelAction({
@@ -202,7 +200,7 @@ describe("the admin's cancellations", () => {
     });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ error: expect.stringMatching(/^Cet abonnement est déjà résilié le \d{2}\/\d{2}\/\d{4}\.$/), code: "subscription_canceled" });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
   });
 
   it("at the end of the period (API): Stripe's cancel_at_period_end, recorded by the webhook, can be undone; then the subscription ends at the next period", async () => {
@@ -225,25 +223,25 @@ describe("the admin's cancellations", () => {
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).cancel_at_period_end).toBe(true);
 
     // The webhook alone records it too (as when the change comes from Stripe's dashboard).
-    getDb().update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, record.id)).run();
+    await getDb().update(subscriptions).set({ cancelAtPeriodEnd: false }).where(eq(subscriptions.id, record.id));
     await withWebhooks(async () => {
       await undoScheduledCancellation(record.id).catch(() => undefined); // not planned here any more: refused
       await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
     });
-    expect(getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: true });
+    expect(await getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: true });
 
     await withWebhooks(() => undoScheduledCancellation(record.id));
-    expect(getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
+    expect(await getAdminSubscription(record.id)).toMatchObject({ cancelAtPeriodEnd: false, status: "active" });
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).cancel_at_period_end).toBe(false);
     await expect(undoScheduledCancellation(record.id)).rejects.toMatchObject({ status: 409, code: "no_cancellation_planned" });
 
     await withWebhooks(() => cancelSubscriptionAsAdmin(record.id, { when: "period_end" }));
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(0);
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(0);
     const simulated = await withWebhooks(() => simulateNextRenewal(record.id, { pollMs: 10 }));
     expect(await awaitRenewalOutcome(simulated, { timeoutMs: 1000 })).toMatchObject({ outcome: "ended" });
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).status).toBe("canceled");
-    expect(getAdminSubscription(record.id)).toMatchObject({ status: "canceled", renewalCount: 0 });
-    expect(emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
+    expect(await getAdminSubscription(record.id)).toMatchObject({ status: "canceled", renewalCount: 0 });
+    expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
     await expect(simulateNextRenewal(record.id)).rejects.toMatchObject({ status: 409, code: "subscription_canceled" });
   });
 });
@@ -263,15 +261,14 @@ describe("simulating the next renewal with the test clock", () => {
       if (outcome.outcome === "order_created") created.push(outcome.orderId);
     }
 
-    const renewals = getDb()
+    const renewals = (await getDb()
       .select()
       .from(orders)
-      .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber)))
-      .all()
+      .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber))))
       .sort((a, b) => a.renewalNumber! - b.renewalNumber!);
     expect(renewals.map((o) => [o.id, o.renewalNumber, o.paymentStatus, o.status])).toEqual(created.map((id, i) => [id, i + 1, "paid", "pending"]));
-    expect(emailsOfKind("renewal_receipt", created)).toHaveLength(3);
-    const detail = getAdminSubscription(record.id)!;
+    expect(await emailsOfKind("renewal_receipt", created)).toHaveLength(3);
+    const detail = (await getAdminSubscription(record.id))!;
     expect(detail).toMatchObject({ renewalCount: 3, status: "active" });
     expect(detail.timeline.filter((e) => e.kind === "renewal").map((e) => e.orderId)).toEqual(created);
     // The clock moved past each period: the next renewal is after its time.
@@ -292,7 +289,7 @@ describe("simulating the next renewal with the test clock", () => {
       items: [{ price_data: { currency: "eur", product: "clockless-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
       payment_behavior: "default_incomplete",
     });
-    const id = insertSubscription({ customerEmail: "ancien@example.fr", stripeSubscriptionId: sub.id });
+    const id = await insertSubscription({ customerEmail: "ancien@example.fr", stripeSubscriptionId: sub.id });
     await expect(simulateNextRenewal(id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("ne peut pas être simulé") });
     expect(await subscriptionTestClock(id)).toBeNull();
     await expect(simulateNextRenewal(999_999)).rejects.toMatchObject({ status: 404, message: "Abonnement introuvable" });
@@ -324,7 +321,7 @@ describe("the admin pages", () => {
       pageAction({ request: formRequest(`/admin/subscriptions/${record.id}`, { intent }, { headers: { Cookie: cookie } }), params: { id: String(record.id) }, context: {} });
     const simulated = await withWebhooks(() => post("simulate_renewal"));
     expect(simulated.status).toBe(302);
-    const order = getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).get()!;
+    const order = (await getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).limit(1))[0]!;
     expect(await toastOf(simulated)).toMatchObject({ type: "success", description: `Renouvellement n°1 simulé : commande #${order.id} créée.` });
 
     expect(await toastOf(await withWebhooks(() => post("cancel_now")))).toMatchObject({ type: "success", message: "Abonnement résilié" });

@@ -21,8 +21,8 @@ import { formRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, expectNoSecrets } from "./admin-helpers";
 
 const base = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "", phone: "" };
-const adminId = () => getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).get()!.id;
-const hashOf = (id: number) => getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).get()!.h;
+const adminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
+const hashOf = async (id: number) => (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1))[0]!.h;
 
 describe("user schema: password rules", () => {
   it("needs at least 10 characters when creating", () => {
@@ -45,7 +45,7 @@ describe("user schema: password rules", () => {
 describe("user service", () => {
   it("hashes the password (scrypt) and never stores it in clear", async () => {
     const user = await createUser(userCreateSchema.parse({ username: "hugo", email: "hugo@example.fr", password: "motdepasse-hugo" }));
-    const hash = hashOf(user.id)!;
+    const hash = (await hashOf(user.id))!;
     expect(hash).toMatch(/^scrypt\$/);
     expect(hash).not.toContain("motdepasse-hugo");
     expect(await verifyPassword("motdepasse-hugo", hash)).toBe(true);
@@ -63,34 +63,34 @@ describe("user service", () => {
   });
 
   it("an administrator can neither delete nor demote themself", async () => {
-    const me = adminId();
-    expect(() => deleteUser(me, me)).toThrow(CANNOT_DELETE_SELF);
+    const me = await adminId();
+    await expect(deleteUser(me, me)).rejects.toThrow(CANNOT_DELETE_SELF);
     await expect(updateUser(me, me, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
       CANNOT_DEMOTE_SELF,
     );
-    expect(getDb().select({ a: users.isAdmin }).from(users).where(eq(users.id, me)).get()!.a).toBe(true);
+    expect((await getDb().select({ a: users.isAdmin }).from(users).where(eq(users.id, me)).limit(1))[0]!.a).toBe(true);
   });
 
   it("the last administrator can be neither removed nor demoted", async () => {
-    const last = adminId();
+    const last = await adminId();
     // An actor other than the target (e.g. an API client acting for a just-demoted admin).
     const someoneElse = 987654;
-    expect(() => deleteUser(someoneElse, last)).toThrow(LAST_ADMIN_DELETE);
+    await expect(deleteUser(someoneElse, last)).rejects.toThrow(LAST_ADMIN_DELETE);
     await expect(updateUser(someoneElse, last, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
       LAST_ADMIN_DEMOTE,
     );
     // With a second administrator, one of them may go.
     const second = await createUser(userCreateSchema.parse({ username: "second", email: "second@example.fr", password: "motdepasse-second", isAdmin: true }));
-    expect(() => deleteUser(last, second.id)).not.toThrow();
+    await deleteUser(last, second.id);
   });
 
   it("changes the password only when a new one is given", async () => {
     const user = await createUser(userCreateSchema.parse({ username: "paul", email: "paul@example.fr", password: "motdepasse-paul" }));
-    const before = hashOf(user.id);
-    await updateUser(adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }));
-    expect(hashOf(user.id)).toBe(before);
-    await updateUser(adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }));
-    expect(await verifyPassword("nouveau-motdepasse", hashOf(user.id))).toBe(true);
+    const before = await hashOf(user.id);
+    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }));
+    expect(await hashOf(user.id)).toBe(before);
+    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }));
+    expect(await verifyPassword("nouveau-motdepasse", await hashOf(user.id))).toBe(true);
   });
 });
 
@@ -103,7 +103,7 @@ describe("user pages", () => {
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/admin/users");
     expect(cookieFrom(ok, "toast-session")).not.toBeNull();
-    const claire = getDb().select().from(users).where(eq(users.username, "claire")).get()!;
+    const claire = (await getDb().select().from(users).where(eq(users.username, "claire")).limit(1))[0]!;
     expect(claire.isAdmin).toBe(true);
 
     const bad = await newAction(
@@ -117,7 +117,7 @@ describe("user pages", () => {
 
   it("refuses to demote oneself from the edit form, and to delete oneself from the list", async () => {
     const cookie = await adminCookie();
-    const me = adminId();
+    const me = await adminId();
     const response = await editAction(
       routeArgs(formRequest(`/admin/users/edit/${me}`, { ...base, username: "admin", email: "admin@maison-eclat.fr" }, { headers: { Cookie: cookie } }), { id: String(me) }),
     );
@@ -126,13 +126,13 @@ describe("user pages", () => {
 
     const del = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(me) }, { headers: { Cookie: cookie } })));
     expect(del.headers.get("Location")).toBe("/admin/users");
-    expect(getDb().select().from(users).where(eq(users.id, me)).get()).toBeDefined();
+    expect((await getDb().select().from(users).where(eq(users.id, me)).limit(1))[0]).toBeDefined();
   });
 
-  it("the thrown rule error carries a status for the API", () => {
+  it("the thrown rule error carries a status for the API", async () => {
     let thrown: unknown;
     try {
-      deleteUser(adminId(), adminId());
+      await deleteUser(await adminId(), await adminId());
     } catch (error) {
       thrown = error;
     }

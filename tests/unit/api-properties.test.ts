@@ -60,8 +60,8 @@ const targets = new Map<string, Target>();
 beforeAll(async () => {
   admin = await adminCookie();
   const cart = await newCart();
-  const orderId = String(createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] }).id);
-  const contactId = String(createContactRequest(VALID_CONTACT_BODY).id);
+  const orderId = String((await createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] })).id);
+  const contactId = String((await createContactRequest(VALID_CONTACT_BODY)).id);
   const adminHeaders = { Cookie: admin };
   const cartHeaders = { Cookie: cart.cookie };
   for (const op of API_OPERATIONS) {

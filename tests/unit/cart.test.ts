@@ -22,84 +22,84 @@ function newCartId() {
 /** A cart holding pack 2, with the Cookie header that identifies it. */
 async function cartWithPack2() {
   const cartId = newCartId();
-  addToCart(cartId, { productId: 1, packId: 2 });
-  return { cartId, cookie: await cookieFor(cartId), lineId: readCart(cartId).lines[0].id };
+  await addToCart(cartId, { productId: 1, packId: 2 });
+  return { cartId, cookie: await cookieFor(cartId), lineId: (await readCart(cartId)).lines[0].id };
 }
 
 describe("cart service", () => {
-  it("adds one line at quantity 1, named and priced from the pack", () => {
+  it("adds one line at quantity 1, named and priced from the pack", async () => {
     const cartId = newCartId();
-    const cart = addToCart(cartId, { productId: 1, packId: 2 });
+    const cart = await addToCart(cartId, { productId: 1, packId: 2 });
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ productId: 1, packId: 2, quantity: 1, variantName: "6 masques + 2 offerts", unitPriceCents: 2590, originalPriceCents: 3180 });
     expect(cart).toMatchObject({ count: 1, subtotalCents: 2590, shippingCents: 0, totalCents: 2590 });
   });
 
-  it("replaces the cart's content when another pack is added (one product at a time)", () => {
+  it("replaces the cart's content when another pack is added (one product at a time)", async () => {
     const cartId = newCartId();
-    addToCart(cartId, { productId: 1, packId: 2 });
-    setLineQuantity(cartId, readCart(cartId).lines[0].id, 3);
-    const cart = addToCart(cartId, { productId: 1, packId: 3 });
+    await addToCart(cartId, { productId: 1, packId: 2 });
+    await setLineQuantity(cartId, (await readCart(cartId)).lines[0].id, 3);
+    const cart = await addToCart(cartId, { productId: 1, packId: 3 });
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]).toMatchObject({ packId: 3, quantity: 1, variantName: "9 masques + 3 offerts", unitPriceCents: 3290 });
     expect(cart.totalCents).toBe(3290);
   });
 
-  it("changes quantities and removes a line whose quantity goes below 1", () => {
+  it("changes quantities and removes a line whose quantity goes below 1", async () => {
     const cartId = newCartId();
-    const lineId = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
-    expect(setLineQuantity(cartId, lineId, 3)).toMatchObject({ count: 3, totalCents: 7770 });
-    expect(setLineQuantity(cartId, lineId, 0).lines).toEqual([]);
-    const again = addToCart(cartId, { productId: 1, packId: 2 }).lines[0].id;
-    expect(setLineQuantity(cartId, again, -4).lines).toEqual([]);
+    const lineId = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0].id;
+    expect(await setLineQuantity(cartId, lineId, 3)).toMatchObject({ count: 3, totalCents: 7770 });
+    expect((await setLineQuantity(cartId, lineId, 0)).lines).toEqual([]);
+    const again = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0].id;
+    expect((await setLineQuantity(cartId, again, -4)).lines).toEqual([]);
   });
 
-  it("takes at most 10 of a pack and exactly 1 of the trial pack (pack 1 × 4 would be 12 masks for 3,96€)", () => {
+  it("takes at most 10 of a pack and exactly 1 of the trial pack (pack 1 × 4 would be 12 masks for 3,96€)", async () => {
     const cartId = newCartId();
-    const line = addToCart(cartId, { productId: 1, packId: 2 }).lines[0];
+    const line = (await addToCart(cartId, { productId: 1, packId: 2 })).lines[0];
     expect(line).toMatchObject({ maxQuantity: 10, quantityNote: null });
-    expect(setLineQuantity(cartId, line.id, 10)).toMatchObject({ count: 10, totalCents: 25900 });
-    expect(() => setLineQuantity(cartId, line.id, 11)).toThrow("La quantité d'un pack est limitée à 10 par commande.");
-    expect(readCart(cartId).lines[0].quantity).toBe(10);
+    expect(await setLineQuantity(cartId, line.id, 10)).toMatchObject({ count: 10, totalCents: 25900 });
+    await expect(setLineQuantity(cartId, line.id, 11)).rejects.toThrow("La quantité d'un pack est limitée à 10 par commande.");
+    expect((await readCart(cartId)).lines[0].quantity).toBe(10);
 
-    const trial = addToCart(cartId, { productId: 1, packId: 1 }).lines[0];
+    const trial = (await addToCart(cartId, { productId: 1, packId: 1 })).lines[0];
     expect(trial).toMatchObject({ quantity: 1, maxQuantity: 1, quantityNote: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." });
-    expect(() => setLineQuantity(cartId, trial.id, 4)).toThrow(/limité à 1 exemplaire/);
-    expect(readCart(cartId)).toMatchObject({ count: 1, totalCents: 99 });
+    await expect(setLineQuantity(cartId, trial.id, 4)).rejects.toThrow(/limité à 1 exemplaire/);
+    expect(await readCart(cartId)).toMatchObject({ count: 1, totalCents: 99 });
   });
 
-  it("never touches a line of another cart", () => {
+  it("never touches a line of another cart", async () => {
     const mine = newCartId();
     const theirs = newCartId();
-    const theirLine = addToCart(theirs, { productId: 1, packId: 2 }).lines[0].id;
-    addToCart(mine, { productId: 1, packId: 1 });
-    expect(() => setLineQuantity(mine, theirLine, 5)).toThrow(CartError);
-    expect(() => setLineQuantity(mine, theirLine, 0)).toThrow(CartError);
-    expect(readCart(theirs).lines[0]).toMatchObject({ id: theirLine, quantity: 1 });
-    clearCart(mine);
-    expect(readCart(theirs).lines).toHaveLength(1);
+    const theirLine = (await addToCart(theirs, { productId: 1, packId: 2 })).lines[0].id;
+    await addToCart(mine, { productId: 1, packId: 1 });
+    await expect(setLineQuantity(mine, theirLine, 5)).rejects.toThrow(CartError);
+    await expect(setLineQuantity(mine, theirLine, 0)).rejects.toThrow(CartError);
+    expect((await readCart(theirs)).lines[0]).toMatchObject({ id: theirLine, quantity: 1 });
+    await clearCart(mine);
+    expect((await readCart(theirs)).lines).toHaveLength(1);
   });
 
-  it("refuses a product that is out of stock, and an unknown product", () => {
-    getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1)).run();
+  it("refuses a product that is out of stock, and an unknown product", async () => {
+    await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
-      expect(() => addToCart(newCartId(), { productId: 1, packId: 1 })).toThrow(/rupture/);
+      await expect(addToCart(newCartId(), { productId: 1, packId: 1 })).rejects.toThrow(/rupture/);
     } finally {
-      getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1)).run();
+      await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
-    expect(() => addToCart(newCartId(), { productId: 999, packId: 1 })).toThrow(CartError);
+    await expect(addToCart(newCartId(), { productId: 999, packId: 1 })).rejects.toThrow(CartError);
   });
 
-  it("reads a pack from packId, or from its exact name for API clients, and ignores prices", () => {
+  it("reads a pack from packId, or from its exact name for API clients, and ignores prices", async () => {
     expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3, variantName: undefined });
     const byName = cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" });
-    expect(addToCart(newCartId(), byName).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
+    expect((await addToCart(newCartId(), byName)).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
     // No pack named: refused by the cart service for a product sold in packs.
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).toThrow(/Pack inconnu/);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).rejects.toThrow(/Pack inconnu/);
     expect(cartAddSchema.safeParse({ productId: "1.5", packId: 1 }).success).toBe(false);
     // A pack that does not exist: refused by the cart service, the packs listed.
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
-    expect(() => addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).toThrow(CartError);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).rejects.toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).rejects.toThrow(CartError);
   });
 });
 
@@ -115,18 +115,18 @@ describe("/panier action (the one cart action)", () => {
     expect(cartCookie).toMatch(/HttpOnly/i);
     expect(cookies.some((c) => c.startsWith("toast-session="))).toBe(true);
     const cartId = await getCartCookie().parse(cartCookie.split(";")[0]);
-    expect(readCart(cartId).lines[0]).toMatchObject({ quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" });
+    expect((await readCart(cartId)).lines[0]).toMatchObject({ quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" });
   });
 
   it("answers the badge's count of the cart as it really is after adding to a cart that held 3 packs", async () => {
     const { cartId, cookie, lineId } = await cartWithPack2();
-    setLineQuantity(cartId, lineId, 3);
-    expect(readCart(cartId).count).toBe(3);
+    await setLineQuantity(cartId, lineId, 3);
+    expect((await readCart(cartId)).count).toBe(3);
     const response = await cartAction(
       routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "3", redirectTo: "/panier" }, { headers: { "Sec-Fetch-Mode": "cors", Cookie: cookie } })),
     );
     expect(await response.json()).toMatchObject({ ok: true, intent: "add", count: 1 });
-    expect(readCart(cartId)).toMatchObject({ count: 1, lines: [{ packId: 3, quantity: 1 }] });
+    expect(await readCart(cartId)).toMatchObject({ count: 1, lines: [{ packId: 3, quantity: 1 }] });
   });
 
   it("redirects a visitor without JavaScript to a same-site redirectTo only", async () => {
@@ -153,7 +153,7 @@ describe("/panier action (the one cart action)", () => {
     expect(await set.json()).toMatchObject({ ok: true, count: 2 });
     const foreign = await cartAction(routeArgs(formRequest("/panier", { intent: "remove", lineId: String(theirs.lineId) }, { headers: { Cookie: mine.cookie } })));
     expect(foreign.status).toBe(404);
-    expect(readCart(theirs.cartId).lines).toHaveLength(1);
+    expect((await readCart(theirs.cartId)).lines).toHaveLength(1);
     const tooMany = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "11" }, { headers: { Cookie: mine.cookie } })));
     expect(tooMany.status).toBe(422);
     expect(await tooMany.json()).toMatchObject({ ok: false, error: "La quantité d'un pack est limitée à 10 par commande." });
@@ -231,7 +231,7 @@ describe("cart API", () => {
     expect(foreign.status).toBe(404);
     const foreignDelete = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${theirs.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), { id: String(theirs.lineId) }));
     expect(foreignDelete.status).toBe(404);
-    expect(readCart(theirs.cartId).lines[0].quantity).toBe(1);
+    expect((await readCart(theirs.cartId)).lines[0].quantity).toBe(1);
     for (const bad of ["abc", "-1", "1.5", "9".repeat(5000)]) {
       const response = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${bad}`, "PUT", { quantity: 1 }, { Cookie: mine.cookie }), { id: bad }));
       expect(response.status).toBe(400);
@@ -241,10 +241,10 @@ describe("cart API", () => {
     const eleven = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 11 }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
     expect(eleven.status).toBe(422);
     expect(await eleven.json()).toEqual({ error: "Quantité refusée", issues: [{ path: "quantity", message: "La quantité d'un pack est limitée à 10 par commande." }] });
-    expect(readCart(mine.cartId).lines[0].quantity).toBe(3);
+    expect((await readCart(mine.cartId)).lines[0].quantity).toBe(3);
     const del = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
     expect(del.status).toBe(204);
-    expect(readCart(mine.cartId).lines).toEqual([]);
+    expect((await readCart(mine.cartId)).lines).toEqual([]);
   });
 
   it("DELETE /api/cart/user/{id} empties the caller's cart and no other", async () => {
@@ -252,9 +252,9 @@ describe("cart API", () => {
     const theirs = await cartWithPack2();
     const other = await apiCartClear(routeArgs(jsonRequest(`/api/cart/user/${theirs.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), { userId: theirs.cartId }));
     expect(other.status).toBe(403);
-    expect(readCart(theirs.cartId).lines).toHaveLength(1);
+    expect((await readCart(theirs.cartId)).lines).toHaveLength(1);
     const own = await apiCartClear(routeArgs(jsonRequest(`/api/cart/user/${mine.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), { userId: mine.cartId }));
     expect(own.status).toBe(204);
-    expect(getDb().select().from(cartLines).where(eq(cartLines.cartId, mine.cartId)).all()).toEqual([]);
+    expect(await getDb().select().from(cartLines).where(eq(cartLines.cartId, mine.cartId))).toEqual([]);
   });
 });

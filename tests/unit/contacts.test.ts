@@ -31,44 +31,44 @@ describe("contact schema", () => {
 });
 
 describe("contact service", () => {
-  it("stores a request as non_lu, marks it lu when opened, and counts unread ones", () => {
-    const created = createContactRequest(valid);
+  it("stores a request as non_lu, marks it lu when opened, and counts unread ones", async () => {
+    const created = await createContactRequest(valid);
     expect(created.status).toBe("non_lu");
-    expect(countContactRequests()).toMatchObject({ unread: 1 });
-    expect(openContactRequest(created.id)?.status).toBe("lu");
-    expect(countContactRequests()).toMatchObject({ unread: 0 });
-    setContactStatus(created.id, "en_cours");
+    expect(await countContactRequests()).toMatchObject({ unread: 1 });
+    expect((await openContactRequest(created.id))?.status).toBe("lu");
+    expect(await countContactRequests()).toMatchObject({ unread: 0 });
+    await setContactStatus(created.id, "en_cours");
     // Opening again does not undo a status the admin chose.
-    expect(openContactRequest(created.id)?.status).toBe("en_cours");
-    expect(deleteContactRequest(created.id)).toEqual({ id: created.id });
-    expect(listContactRequests().find((c) => c.id === created.id)).toBeUndefined();
+    expect((await openContactRequest(created.id))?.status).toBe("en_cours");
+    expect(await deleteContactRequest(created.id)).toEqual({ id: created.id });
+    expect((await listContactRequests()).find((c) => c.id === created.id)).toBeUndefined();
   });
 });
 
 describe("contact page action", () => {
   it("stores a valid message and answers with a cleared form", async () => {
-    const before = listContactRequests().length;
+    const before = (await listContactRequests()).length;
     const response = await action(routeArgs(formRequest("/contact", valid)));
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.outcome).toBe("success");
-    expect(listContactRequests().length).toBe(before + 1);
-    expect(listContactRequests()[0]).toMatchObject({ ...valid, status: "non_lu" });
+    expect((await listContactRequests()).length).toBe(before + 1);
+    expect((await listContactRequests())[0]).toMatchObject({ ...valid, status: "non_lu" });
   });
 
   it("refuses invalid input with a 400 and stores nothing", async () => {
-    const before = listContactRequests().length;
+    const before = (await listContactRequests()).length;
     const response = await action(routeArgs(formRequest("/contact", { ...valid, email: "faux" })));
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.result.error?.email).toEqual(["Veuillez entrer une adresse email valide."]);
-    expect(listContactRequests().length).toBe(before);
+    expect((await listContactRequests()).length).toBe(before);
   });
 
   it("stores nothing when the honeypot is filled", async () => {
-    const before = listContactRequests().length;
+    const before = (await listContactRequests()).length;
     const response = await action(routeArgs(formRequest("/contact", { ...valid, website: "http://spam" })));
     expect(response.status).toBe(200);
-    expect(listContactRequests().length).toBe(before);
+    expect((await listContactRequests()).length).toBe(before);
   });
 });

@@ -23,16 +23,16 @@ import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
  * and keeps what the accounts need, and is refused while an order or a subscription is open.
  */
 
-const admin = () => getDb().select().from(users).where(eq(users.username, "admin")).get()!;
-const actor = () => ({ id: admin().id, username: admin().username });
+const admin = async () => (await getDb().select().from(users).where(eq(users.username, "admin")).limit(1))[0]!;
+const actor = async () => ({ id: (await admin()).id, username: (await admin()).username });
 
 let customerKey = 0;
 
 /** A checkout customer with: a paid, delivered order (invoice and emails), an anonymous order typed with the same email in capitals, a contact request and a canceled subscription. */
-function customerWithHistory() {
+async function customerWithHistory() {
   const n = ++customerKey;
   const email = `camille.rgpd${n}@example.fr`;
-  const { id } = findOrCreateCustomer(getDb(), {
+  const { id } = await findOrCreateCustomer(getDb(), {
     email,
     firstName: "Camille",
     lastName: `Rgpd${n}`,
@@ -41,8 +41,8 @@ function customerWithHistory() {
     city: "Paris",
     country: "France",
   });
-  getDb().update(users).set({ phone: "+33612345678" }).where(eq(users.id, id)).run();
-  const paid = insertOrder({
+  await getDb().update(users).set({ phone: "+33612345678" }).where(eq(users.id, id));
+  const paid = await insertOrder({
     userId: id,
     customerEmail: email,
     customerName: `Camille Rgpd${n}`,
@@ -54,70 +54,69 @@ function customerWithHistory() {
     totalCents: 4990,
     subtotalCents: 4990,
   });
-  markOrderPaid(paid, { paymentIntentId: `pi_rgpd_${paid}` });
-  getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, paid)).run();
-  const anonymous = insertOrder({
+  await markOrderPaid(paid, { paymentIntentId: `pi_rgpd_${paid}` });
+  await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, paid));
+  const anonymous = await insertOrder({
     userId: null,
     customerEmail: email.toUpperCase(),
     customerName: `Camille Rgpd${n}`,
     tokenHash: "a".repeat(64),
   });
-  const contact = createContactRequest({
+  const contact = await createContactRequest({
     name: `Camille Rgpd${n}`,
     email,
     subject: "Ma peau sensible",
     message: "Bonjour, mon adresse est 8 rue des Lilas.",
   });
-  const subscription = getDb()
-    .insert(subscriptions)
-    .values({
-      userId: id,
-      customerEmail: email,
-      customerName: `Camille Rgpd${n}`,
-      amountCents: 4990,
-      stripeSubscriptionId: `sub_rgpd_${n}`,
-      status: "canceled",
-      canceledAt: new Date().toISOString(),
-      firstOrderId: paid,
-      shippingName: `Camille Rgpd${n}`,
-      shippingAddress: "8 rue des Lilas",
-      shippingPostalCode: "75011",
-      shippingCity: "Paris",
-      shippingCountry: "France",
-      shippingPhone: "+33612345678",
-    })
-    .returning()
-    .get().id;
+  const subscription = (
+    await getDb()
+      .insert(subscriptions)
+      .values({
+        userId: id,
+        customerEmail: email,
+        customerName: `Camille Rgpd${n}`,
+        amountCents: 4990,
+        stripeSubscriptionId: `sub_rgpd_${n}`,
+        status: "canceled",
+        canceledAt: new Date().toISOString(),
+        firstOrderId: paid,
+        shippingName: `Camille Rgpd${n}`,
+        shippingAddress: "8 rue des Lilas",
+        shippingPostalCode: "75011",
+        shippingCity: "Paris",
+        shippingCountry: "France",
+        shippingPhone: "+33612345678",
+      })
+      .returning()
+  )[0].id;
   return { id, email, name: `Rgpd${n}`, paid, anonymous, contact: contact.id, subscription };
 }
 
-type Customer = ReturnType<typeof customerWithHistory>;
+type Customer = Awaited<ReturnType<typeof customerWithHistory>>;
 
 let a: Customer;
 let b: Customer;
 let cookie: string;
 
 beforeAll(async () => {
-  a = customerWithHistory();
-  b = customerWithHistory();
+  a = await customerWithHistory();
+  b = await customerWithHistory();
   cookie = await adminCookie();
 });
 
 /** Everything stored about a customer, as rows. */
-function rowsOf(c: Customer) {
+async function rowsOf(c: Customer) {
   const db = getDb();
   const orderIds = [c.paid, c.anonymous];
   return {
-    user: db.select().from(users).where(eq(users.id, c.id)).get()!,
-    orders: db.select().from(orders).where(inArray(orders.id, orderIds)).all(),
-    subscription: db.select().from(subscriptions).where(eq(subscriptions.id, c.subscription)).get()!,
-    contact: db.select().from(contactRequests).where(eq(contactRequests.id, c.contact)).get()!,
-    emails: db
-      .select()
-      .from(emails)
-      .all()
-      .filter((e) => (e.orderId !== null && orderIds.includes(e.orderId)) || e.contactRequestId === c.contact),
-    invoice: db.select().from(invoices).where(eq(invoices.orderId, c.paid)).get()!,
+    user: (await db.select().from(users).where(eq(users.id, c.id)).limit(1))[0]!,
+    orders: await db.select().from(orders).where(inArray(orders.id, orderIds)),
+    subscription: (await db.select().from(subscriptions).where(eq(subscriptions.id, c.subscription)).limit(1))[0]!,
+    contact: (await db.select().from(contactRequests).where(eq(contactRequests.id, c.contact)).limit(1))[0]!,
+    emails: (await db.select().from(emails)).filter(
+      (e) => (e.orderId !== null && orderIds.includes(e.orderId)) || e.contactRequestId === c.contact,
+    ),
+    invoice: (await db.select().from(invoices).where(eq(invoices.orderId, c.paid)).limit(1))[0]!,
   };
 }
 
@@ -128,8 +127,8 @@ async function toastOf(response: Response) {
 }
 
 describe("what the shop holds about a customer", () => {
-  it("gathers the customer's orders (by account and by email, whatever its case), subscription, emails and contact requests, and nothing of another customer", () => {
-    const data = getCustomerData(a.id)!;
+  it("gathers the customer's orders (by account and by email, whatever its case), subscription, emails and contact requests, and nothing of another customer", async () => {
+    const data = (await getCustomerData(a.id))!;
     expect(data.customer).toMatchObject({
       id: a.id,
       email: a.email,
@@ -200,7 +199,7 @@ describe("the export", () => {
   });
 
   it("is recorded in the audit log: who, when, which customer, and no personal data", async () => {
-    const before = getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id)).all().length;
+    const before = (await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id))).length;
     const response = await apiExportLoader(
       routeArgs(getRequest(`/api/admin/customers/${b.id}/export`, { Cookie: cookie }), { id: String(b.id) }),
     );
@@ -209,10 +208,15 @@ describe("the export", () => {
       new RegExp(`attachment; filename="donnees-client-${b.id}-\\d{4}-\\d{2}-\\d{2}\\.json"`),
     );
     expect((await response.json()).client.email).toBe(b.email);
-    const lines = getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id)).all();
+    const lines = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, b.id));
     expect(lines).toHaveLength(before + 1);
     const line = lines.at(-1)!;
-    expect(line).toMatchObject({ action: "customer.export", actorId: admin().id, actorUsername: "admin", subjectId: b.id });
+    expect(line).toMatchObject({
+      action: "customer.export",
+      actorId: (await admin()).id,
+      actorUsername: "admin",
+      subjectId: b.id,
+    });
     expect(Date.now() - Date.parse(line.at)).toBeLessThan(60_000);
     expect(JSON.stringify(line)).not.toMatch(new RegExp(`${b.email}|${b.name}|Lilas`));
   });
@@ -220,10 +224,10 @@ describe("the export", () => {
 
 describe("the erasure is refused", () => {
   it("while a paid order is not shipped: the reason in French, a 409 with its code and details from the API, and nothing changed", async () => {
-    const c = customerWithHistory();
-    const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
+    const c = await customerWithHistory();
+    const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
     const before = snapshotDatabase();
-    expect(() => eraseCustomerData(c.id, actor())).toThrow(
+    await expect(eraseCustomerData(c.id, await actor())).rejects.toThrow(
       `Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`,
     );
     const api = await apiEraseAction(
@@ -248,31 +252,36 @@ describe("the erasure is refused", () => {
       description: expect.stringContaining(`la commande n° ${open}`),
     });
     expect(snapshotDatabase()).toBe(before);
-    expect(getCustomerData(c.id)!.erasure).toMatchObject({
+    expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
 
     // Shipped: the erasure goes through.
-    getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open)).run();
-    expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
+    await getDb().update(orders).set({ status: "shipped" }).where(eq(orders.id, open));
+    expect((await eraseCustomerData(c.id, await actor())).customer.erased).toBe(true);
   });
 
-  it("while a partially refunded order is not shipped, but not for a fully refunded one", () => {
-    const c = customerWithHistory();
-    const open = insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "partially_refunded", status: "pending" });
-    insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
-    expect(getCustomerData(c.id)!.erasure).toMatchObject({
+  it("while a partially refunded order is not shipped, but not for a fully refunded one", async () => {
+    const c = await customerWithHistory();
+    const open = await insertOrder({
+      userId: c.id,
+      customerEmail: c.email,
+      paymentStatus: "partially_refunded",
+      status: "pending",
+    });
+    await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "refunded", status: "pending" });
+    expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
     });
-    getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open)).run();
-    expect(eraseCustomerData(c.id, actor()).customer.erased).toBe(true);
+    await getDb().update(orders).set({ status: "delivered" }).where(eq(orders.id, open));
+    expect((await eraseCustomerData(c.id, await actor())).customer.erased).toBe(true);
   });
 
   it("while a subscription is active: cancel it first", async () => {
-    const c = customerWithHistory();
-    getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription)).run();
+    const c = await customerWithHistory();
+    await getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription));
     const before = snapshotDatabase();
     const api = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${c.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(c.id) }),
@@ -289,8 +298,8 @@ describe("the erasure is refused", () => {
   it("for an administrator's account", async () => {
     const before = snapshotDatabase();
     const api = await apiEraseAction(
-      routeArgs(jsonRequest(`/api/admin/customers/${admin().id}/erase`, "POST", undefined, { Cookie: cookie }), {
-        id: String(admin().id),
+      routeArgs(jsonRequest(`/api/admin/customers/${(await admin()).id}/erase`, "POST", undefined, { Cookie: cookie }), {
+        id: String((await admin()).id),
       }),
     );
     expect(api.status).toBe(409);
@@ -305,13 +314,12 @@ describe("the erasure is refused", () => {
 describe("the erasure", () => {
   it("anonymises everything personal, keeps amounts, dates, numbers, statuses and invoices, and leaves other customers alone", async () => {
     // The confirmation left; the other emails are still queued: erased, they never leave.
-    getDb()
+    await getDb()
       .update(emails)
       .set({ status: "sent", sentAt: new Date().toISOString(), subject: "Confirmation", html: "<p>Camille</p>", text: "Camille" })
-      .where(eq(emails.dedupeKey, `order_confirmation:order:${a.paid}`))
-      .run();
-    const before = rowsOf(a);
-    const otherBefore = JSON.stringify(rowsOf(b));
+      .where(eq(emails.dedupeKey, `order_confirmation:order:${a.paid}`));
+    const before = await rowsOf(a);
+    const otherBefore = JSON.stringify(await rowsOf(b));
     const response = await pageAction(
       routeArgs(formRequest(`/admin/customers/${a.id}`, { intent: "erase" }, { headers: { Cookie: cookie } }), {
         id: String(a.id),
@@ -320,7 +328,7 @@ describe("the erasure", () => {
     expect(response.status).toBe(302);
     expect(await toastOf(response)).toMatchObject({ type: "success", message: "Données effacées" });
 
-    const after = rowsOf(a);
+    const after = await rowsOf(a);
     const placeholder = erasedEmail(a.id);
     expect(after.user).toMatchObject({
       email: placeholder,
@@ -404,9 +412,9 @@ describe("the erasure", () => {
     expect(everything).not.toContain("Lilas");
     expect(everything).not.toContain("612345678");
 
-    expect(JSON.stringify(rowsOf(b))).toBe(otherBefore);
+    expect(JSON.stringify(await rowsOf(b))).toBe(otherBefore);
 
-    const line = getDb().select().from(auditLog).where(eq(auditLog.subjectId, a.id)).all().at(-1)!;
+    const line = (await getDb().select().from(auditLog).where(eq(auditLog.subjectId, a.id))).at(-1)!;
     expect(line).toMatchObject({ action: "customer.erase", actorUsername: "admin", subjectId: a.id });
     expect(JSON.stringify(line)).not.toMatch(new RegExp(`${a.email}|${a.name}|Lilas`));
 
@@ -425,9 +433,9 @@ describe("the erasure", () => {
 
   it("can be repeated harmlessly, and the API answers the anonymised customer", async () => {
     // The same rows, only their time of update moves.
-    const withoutUpdateTimes = () =>
-      JSON.stringify(rowsOf(a), (key, value: unknown) => (key === "updatedAt" ? undefined : value));
-    const before = withoutUpdateTimes();
+    const withoutUpdateTimes = async () =>
+      JSON.stringify(await rowsOf(a), (key, value: unknown) => (key === "updatedAt" ? undefined : value));
+    const before = await withoutUpdateTimes();
     const response = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${a.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(a.id) }),
     );
@@ -435,7 +443,7 @@ describe("the erasure", () => {
     const body = await response.json();
     expect(body.customer).toMatchObject({ id: a.id, erased: true, email: erasedEmail(a.id), firstName: null });
     expect(body.orders).toHaveLength(2);
-    expect(withoutUpdateTimes()).toBe(before);
+    expect(await withoutUpdateTimes()).toBe(before);
   });
 });
 
@@ -466,10 +474,10 @@ describe("the admin API's errors", () => {
       routeArgs(jsonRequest(`/api/admin/customers/${b.id}/erase`, "POST"), { id: String(b.id) }),
     );
     expect(anonymous.status).toBe(401);
-    expect(getCustomerData(b.id)!.customer.erased).toBe(false);
+    expect((await getCustomerData(b.id))!.customer.erased).toBe(false);
   });
 
-  it("the service refuses an unknown customer with a 404", () => {
-    expect(() => exportCustomerData(999999, actor())).toThrow("Client introuvable");
+  it("the service refuses an unknown customer with a 404", async () => {
+    await expect(exportCustomerData(999999, await actor())).rejects.toThrow("Client introuvable");
   });
 });

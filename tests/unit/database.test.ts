@@ -14,26 +14,26 @@ describe("database start-up", () => {
     const first = openDatabase(file, options);
     expect(first.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(first.sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
-    first.db.update(products).set({ priceCents: 1990 }).where(eq(products.id, 1)).run();
+    await first.db.update(products).set({ priceCents: 1990 }).where(eq(products.id, 1));
     first.sqlite.close();
 
     const second = openDatabase(file, options);
-    const product = second.db.select().from(products).where(eq(products.id, 1)).get();
+    const [product] = await second.db.select().from(products).where(eq(products.id, 1)).limit(1);
     expect(product).toMatchObject({ name: "Masque Hydrogel au Collagène", priceCents: 1990, originalPriceCents: 3180 });
-    expect(second.db.select().from(products).all()).toHaveLength(1);
-    const admins = second.db.select().from(users).where(eq(users.username, "gerante")).all();
+    expect(await second.db.select().from(products)).toHaveLength(1);
+    const admins = await second.db.select().from(users).where(eq(users.username, "gerante"));
     expect(admins).toHaveLength(1);
     expect(admins[0].isAdmin).toBe(true);
     expect(admins[0].passwordHash).not.toContain("secret-de-test-42");
     expect(await verifyPassword("secret-de-test-42", admins[0].passwordHash)).toBe(true);
     expect(await verifyPassword("mauvais", admins[0].passwordHash)).toBe(false);
-    expect(second.db.select().from(siteSettings).all()).toHaveLength(1);
+    expect(await second.db.select().from(siteSettings)).toHaveLength(1);
     second.sqlite.close();
   });
 });
 
 describe("transactions shared by several processes", () => {
-  it("take the write lock when they begin, so a second process's write waits for them", () => {
+  it("take the write lock when they begin, so a second process's write waits for them", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
     const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
     const first = openDatabase(file, options);
@@ -42,10 +42,10 @@ describe("transactions shared by several processes", () => {
     const otherWrite = () => second.sqlite.prepare("UPDATE site_settings SET site_name = site_name").run();
     try {
       // Inside the first process's transaction, before it has written anything, the other one cannot write.
-      first.db.transaction((tx) => {
-        tx.select().from(products).all();
+      await first.db.transaction(async (tx) => {
+        await tx.select().from(products);
         expect(otherWrite).toThrow(/database is locked/);
-        tx.update(products).set({ name: "Masque" }).where(eq(products.id, 1)).run();
+        await tx.update(products).set({ name: "Masque" }).where(eq(products.id, 1));
       });
       // Once it has committed, the other process writes.
       expect(otherWrite).not.toThrow();

@@ -86,22 +86,22 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
       actor: { userId: null, name: "Claire Admin" },
       idempotencyKey: "copie-1",
     });
-    createContactRequest({
+    await createContactRequest({
       name: "Camille Martin",
       email: "camille.martin@example.fr",
       subject: "Livraison",
       message: "Quand arrive ma commande ?",
     });
     expect(
-      requestWithdrawal({ orderId: refunded, email: "camille.martin@example.fr", reason: "Changement d'avis" }).outcome,
+      (await requestWithdrawal({ orderId: refunded, email: "camille.martin@example.fr", reason: "Changement d'avis" })).outcome,
     ).toBe("recorded");
-    addToCart(randomUUID(), { productId: 1, packId: 2 });
+    await addToCart(randomUUID(), { productId: 1, packId: 2 });
     await adminCookie();
-    bumpPageCacheVersion();
-    acquireLease("copie-test", 60_000);
+    await bumpPageCacheVersion();
+    await acquireLease("copie-test", 60_000);
     const now = Date.now();
-    databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
-    getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 }).run();
+    await databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
+    await getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 });
 
     server = await startPostgres();
     pool = new pg.Pool({ connectionString: server.url, max: 2 });
@@ -114,16 +114,13 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
     await server?.stop();
   });
 
-  it("copies every table, printing a line per table with its row count", () => {
+  it("copies every table, printing a line per table with its row count", async () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     const db = getDb();
     for (const key of tableKeys) {
       const name = sqliteTableConfig(sqliteSchema[key] as SQLiteTable).name;
-      const rows = db
-        .select({ n: count() })
-        .from(sqliteSchema[key] as SQLiteTable)
-        .get()!.n;
+      const [{ n: rows }] = await db.select({ n: count() }).from(sqliteSchema[key] as SQLiteTable);
       expect(first.stdout).toContain(`${name} : ${rows} ${rows > 1 ? "lignes" : "ligne"}\n`);
     }
     expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 22 tables/);
@@ -134,11 +131,10 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
     const filled: string[] = [];
     for (const key of tableKeys) {
       const order = sortColumns(key);
-      const sqliteRows = db
+      const sqliteRows = await db
         .select()
         .from(sqliteSchema[key] as SQLiteTable)
-        .orderBy(...order.sqlite)
-        .all();
+        .orderBy(...order.sqlite);
       const pgRows = await pgDb
         .select()
         .from(pgSchema[key] as PgTable)
@@ -188,7 +184,7 @@ describe.skipIf(!postgresBinaries())("copying the shop into PostgreSQL", () => {
         message: "Les masques sont-ils vegan ?",
       })
       .returning();
-    const previous = getDb().select({ id: sqliteSchema.contactRequests.id }).from(sqliteSchema.contactRequests).all();
+    const previous = await getDb().select({ id: sqliteSchema.contactRequests.id }).from(sqliteSchema.contactRequests);
     expect(created.id).toBeGreaterThan(Math.max(...previous.map((row) => row.id)));
     expect(created.createdAt).toMatch(/Z$/);
     expect(created.status).toBe("non_lu");

@@ -22,14 +22,14 @@ describe("compiled statements reused by SQL text", () => {
     expect(sqlite.prepare("SELECT 2 AS two")).not.toBe(a);
   });
 
-  it("gives rows as objects again after drizzle read the same SQL as arrays", () => {
+  it("gives rows as objects again after drizzle read the same SQL as arrays", async () => {
     const { sqlite, db } = open();
-    db.insert(items).values([{ name: "Essentiel" }, { name: "Cure" }]).run();
+    await db.insert(items).values([{ name: "Essentiel" }, { name: "Cure" }]);
     // drizzle reads typed selections in array mode (raw), then maps them.
-    expect(db.select().from(items).where(eq(items.id, 2)).get()).toEqual({ id: 2, name: "Cure" });
+    expect((await db.select().from(items).where(eq(items.id, 2)).limit(1))[0]).toEqual({ id: 2, name: "Cure" });
     const source = db.select().from(items).where(eq(items.id, 2)).toSQL().sql;
     expect(sqlite.prepare(source).get(2)).toEqual({ id: 2, name: "Cure" });
-    expect(db.select().from(items).all()).toEqual([
+    expect(await db.select().from(items)).toEqual([
       { id: 1, name: "Essentiel" },
       { id: 2, name: "Cure" },
     ]);

@@ -33,10 +33,10 @@ function email(kind: Email["kind"], refs: { orderId?: number; contactRequestId?:
   };
 }
 
-function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsVersion?: string | null } = {}) {
+async function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsVersion?: string | null } = {}) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId: options.packId ?? 2 });
-  const { orderId } = submitDelivery(
+  await addToCart(cartId, { productId: 1, packId: options.packId ?? 2 });
+  const { orderId } = await submitDelivery(
     cartId,
     deliverySchema.parse({
       firstName: "Camille",
@@ -47,7 +47,7 @@ function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsV
       city: "Lyon",
     }),
   );
-  getDb()
+  await getDb()
     .update(orders)
     .set({
       paymentStatus: "paid",
@@ -56,8 +56,7 @@ function paidOrder(options: { subscription?: boolean; packId?: 1 | 2 | 3; termsV
       isSubscription: options.subscription ?? false,
       ...(options.termsVersion !== undefined ? { termsVersion: options.termsVersion } : {}),
     })
-    .where(eq(orders.id, orderId))
-    .run();
+    .where(eq(orders.id, orderId));
   return orderId;
 }
 
@@ -67,7 +66,7 @@ function foreignUrls(html: string) {
 }
 
 /** `quotesUserText`: the text part quotes what a visitor typed, as typed (tags included). */
-function expectWellFormed(rendered: ReturnType<typeof renderEmail>, { quotesUserText = false } = {}) {
+function expectWellFormed(rendered: Awaited<ReturnType<typeof renderEmail>>, { quotesUserText = false } = {}) {
   expect(rendered.html.startsWith("<!doctype html><html lang=\"fr\">")).toBe(true);
   expect(rendered.html).toContain("Maison Éclat");
   expect(rendered.html).toContain("12 rue des Lilas, 75011 Paris, France");
@@ -80,9 +79,9 @@ function expectWellFormed(rendered: ReturnType<typeof renderEmail>, { quotesUser
 }
 
 describe("order_confirmation", () => {
-  it("for a one-off purchase: number, date, pack, 25,90€, free shipping, address, estimate, tracking link, seller, withdrawal, terms attached", () => {
-    const id = paidOrder();
-    const rendered = renderEmail(email("order_confirmation", { orderId: id }));
+  it("for a one-off purchase: number, date, pack, 25,90€, free shipping, address, estimate, tracking link, seller, withdrawal, terms attached", async () => {
+    const id = await paidOrder();
+    const rendered = await renderEmail(email("order_confirmation", { orderId: id }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Confirmation de votre commande n°${id}`);
     const trackingUrl = `${PUBLIC_URL}/track-order?id=${id}&amp;cle=${orderLinkKey(id)}`;
@@ -127,9 +126,9 @@ describe("order_confirmation", () => {
     expect(rendered.html).toContain(terms.filename);
   });
 
-  it("for a subscription: charged today, then every 4 weeks from day 30, cancellable at any time, with the cancellation link", () => {
-    const id = paidOrder({ subscription: true });
-    const rendered = renderEmail(email("order_confirmation", { orderId: id }));
+  it("for a subscription: charged today, then every 4 weeks from day 30, cancellable at any time, with the cancellation link", async () => {
+    const id = await paidOrder({ subscription: true });
+    const rendered = await renderEmail(email("order_confirmation", { orderId: id }));
     expectWellFormed(rendered);
     const cancelUrl = `${PUBLIC_URL}/abonnement/resilier?commande=${id}`;
     for (const part of [rendered.html, rendered.text]) {
@@ -148,22 +147,22 @@ describe("order_confirmation", () => {
     expect(await prefilled("")).toBeNull();
   });
 
-  it("attaches the terms the order was made under, the current ones for an order from before versions were kept", () => {
-    const id = paidOrder({ termsVersion: null });
-    const rendered = renderEmail(email("order_confirmation", { orderId: id }));
+  it("attaches the terms the order was made under, the current ones for an order from before versions were kept", async () => {
+    const id = await paidOrder({ termsVersion: null });
+    const rendered = await renderEmail(email("order_confirmation", { orderId: id }));
     expect(rendered.attachments[0].filename).toBe(`CGV-Maison-Eclat-${CURRENT_TERMS_VERSION}.html`);
   });
 
-  it("throws a clear error when the order is gone", () => {
-    expect(() => renderEmail(email("order_confirmation", { orderId: 999_999_999 }))).toThrow(/commande 999999999 n'existe plus/);
-    expect(() => renderEmail(email("shop_new_order", {}))).toThrow(/n'existe plus/);
+  it("throws a clear error when the order is gone", async () => {
+    await expect(renderEmail(email("order_confirmation", { orderId: 999_999_999 }))).rejects.toThrow(/commande 999999999 n'existe plus/);
+    await expect(renderEmail(email("shop_new_order", {}))).rejects.toThrow(/n'existe plus/);
   });
 });
 
 describe("order_shipped", () => {
-  it("gives the tracking number, the tracking link and the delivery estimate", () => {
-    const id = paidOrder();
-    const rendered = renderEmail(email("order_shipped", { orderId: id }, { trackingNumber: "6A12345678901" }));
+  it("gives the tracking number, the tracking link and the delivery estimate", async () => {
+    const id = await paidOrder();
+    const rendered = await renderEmail(email("order_shipped", { orderId: id }, { trackingNumber: "6A12345678901" }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Votre commande n°${id} a été expédiée`);
     for (const part of [rendered.html, rendered.text]) {
@@ -171,15 +170,15 @@ describe("order_shipped", () => {
       expect(part).toContain(`/track-order?id=${id}&`);
       expect(part).toContain("7 à 10 jours ouvrés");
     }
-    const without = renderEmail(email("order_shipped", { orderId: id }, { trackingNumber: null }));
+    const without = await renderEmail(email("order_shipped", { orderId: id }, { trackingNumber: null }));
     expect(without.text).not.toContain("Numéro de suivi");
   });
 });
 
 describe("subscription_canceled", () => {
-  it("confirms the cancellation with its end date and what happens next", () => {
-    const id = paidOrder({ subscription: true });
-    const rendered = renderEmail(email("subscription_canceled", { orderId: id }, { endsAt: "2026-12-15T10:00:00.000Z", canceledBy: "customer" }));
+  it("confirms the cancellation with its end date and what happens next", async () => {
+    const id = await paidOrder({ subscription: true });
+    const rendered = await renderEmail(email("subscription_canceled", { orderId: id }, { endsAt: "2026-12-15T10:00:00.000Z", canceledBy: "customer" }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Résiliation de votre abonnement (commande n°${id})`);
     for (const part of [rendered.html, rendered.text]) {
@@ -194,9 +193,9 @@ describe("subscription_canceled", () => {
 describe("contact emails", () => {
   const message = { name: "Zoé <b>Hack</b>", email: "zoe@example.fr", subject: "Question\r\nBcc: tous@example.fr", message: "Bonjour,\n<script>alert('x')</script>\nMerci !" };
 
-  it("contact_ack copies the message, escaped, with the opening hours", () => {
-    const contact = createContactRequest(message);
-    const rendered = renderEmail(email("contact_ack", { contactRequestId: contact.id }));
+  it("contact_ack copies the message, escaped, with the opening hours", async () => {
+    const contact = await createContactRequest(message);
+    const rendered = await renderEmail(email("contact_ack", { contactRequestId: contact.id }));
     expectWellFormed(rendered, { quotesUserText: true });
     expect(rendered.subject).toBe("Nous avons bien reçu votre message");
     expect(rendered.html).not.toContain("<script>");
@@ -209,9 +208,9 @@ describe("contact emails", () => {
     expect(rendered.text).toContain("Dimanche : Fermé");
   });
 
-  it("shop_new_contact goes to the shop with the sender, the message and the admin link; the subject stays on one line", () => {
-    const contact = createContactRequest(message);
-    const rendered = renderEmail(email("shop_new_contact", { contactRequestId: contact.id }));
+  it("shop_new_contact goes to the shop with the sender, the message and the admin link; the subject stays on one line", async () => {
+    const contact = await createContactRequest(message);
+    const rendered = await renderEmail(email("shop_new_contact", { contactRequestId: contact.id }));
     expectWellFormed(rendered, { quotesUserText: true });
     expect(rendered.subject).toBe("Nouvelle demande de contact : Question Bcc: tous@example.fr");
     for (const part of [rendered.html, rendered.text]) {
@@ -221,15 +220,15 @@ describe("contact emails", () => {
     expect(rendered.html).not.toContain("<script>");
   });
 
-  it("throws a clear error when the contact request is gone", () => {
-    expect(() => renderEmail(email("contact_ack", { contactRequestId: 987654 }))).toThrow(/demande de contact 987654 n'existe plus/);
+  it("throws a clear error when the contact request is gone", async () => {
+    await expect(renderEmail(email("contact_ack", { contactRequestId: 987654 }))).rejects.toThrow(/demande de contact 987654 n'existe plus/);
   });
 });
 
 describe("shop_new_order", () => {
-  it("tells the shop who bought what, for how much, one-off or subscription, with the admin link", () => {
-    const id = paidOrder({ subscription: true, packId: 3 });
-    const rendered = renderEmail(email("shop_new_order", { orderId: id }));
+  it("tells the shop who bought what, for how much, one-off or subscription, with the admin link", async () => {
+    const id = await paidOrder({ subscription: true, packId: 3 });
+    const rendered = await renderEmail(email("shop_new_order", { orderId: id }));
     expectWellFormed(rendered);
     expect(rendered.subject).toBe(`Nouvelle commande payée n°${id}`);
     for (const part of [rendered.html, rendered.text]) {

@@ -42,7 +42,7 @@ afterAll(async () => {
   await stopTestEmulator();
 });
 beforeEach(async () => {
-  getDb().delete(emails).run();
+  await getDb().delete(emails);
   inbox = await startSmtpInbox();
 });
 afterEach(async () => {
@@ -63,17 +63,16 @@ function sender(options: { url?: string; holder?: string; maxAttempts?: number }
   return created;
 }
 
-const rows = () => getDb().select().from(emails).orderBy(emails.id).all();
-const rowsOf = (orderId: number, kind: string) =>
-  getDb()
+const rows = async () => await getDb().select().from(emails).orderBy(emails.id);
+const rowsOf = async (orderId: number, kind: string) =>
+  await getDb()
     .select()
     .from(emails)
-    .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")))
-    .all();
+    .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")));
 
 /** An order paid at Stripe whose webhook has not been delivered yet. */
 async function paidAtStripe() {
-  const orderId = createTestOrder({ email: "camille.martin@example.fr" });
+  const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
   const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
   const started = await response.json();
   await browserPay(started.clientSecret, CARDS.success);
@@ -83,8 +82,8 @@ async function paidAtStripe() {
 
 describe("order confirmation", () => {
   it("reaches the customer through SMTP with what they need to read, and the shop gets its notice", async () => {
-    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
-    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test_mail" })).toBe(true);
+    const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
+    expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test_mail" })).toBe(true);
     await sender().runOnce();
 
     const messages = await inbox.waitFor(2);
@@ -111,7 +110,7 @@ describe("order confirmation", () => {
     expect(notice.text).toContain(String(orderId));
     expect(inbox.recipients.flat().sort()).toEqual(["camille.martin@example.fr", "contact@maison-eclat.fr"].sort());
 
-    const [row] = rowsOf(orderId, "order_confirmation");
+    const [row] = await rowsOf(orderId, "order_confirmation");
     expect(row).toMatchObject({ status: "sent", attempts: 1, transport: "smtp", lastError: null });
     expect(row.messageId).toBe(confirmation.messageId);
     // Kept exactly as sent: what /admin/emails shows.
@@ -119,8 +118,8 @@ describe("order confirmation", () => {
   });
 
   it("a subscription's confirmation gives its terms and the direct cancellation link", async () => {
-    const orderId = createTestOrder({ email: "abonnee@example.fr" });
-    markOrderPaid(orderId, { subscriptionId: "sub_test_mail" });
+    const orderId = await createTestOrder({ email: "abonnee@example.fr" });
+    await markOrderPaid(orderId, { subscriptionId: "sub_test_mail" });
     await sender().runOnce();
     const [mail] = (await inbox.waitFor(2)).filter((m) => m.subject?.startsWith("Confirmation"));
     expect(mail.text).toContain(`/abonnement/resilier?commande=${orderId}`);
@@ -129,13 +128,13 @@ describe("order confirmation", () => {
 
   it("exactly one, when the webhook is replayed twice and the browser's confirmation races it", async () => {
     const { orderId, event } = await paidAtStripe();
-    const stockBefore = productStock();
+    const stockBefore = await productStock();
     const results = await Promise.all([replayEvent(emulator, event), replayEvent(emulator, event), confirmOrderPayment(orderId)]);
     expect(results[0].status).toBe(200);
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
-    expect(productStock()).toBe(stockBefore - 1);
-    expect(rowsOf(orderId, "order_confirmation")).toHaveLength(1);
-    expect(rowsOf(orderId, "shop_new_order")).toHaveLength(1);
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
+    expect(await productStock()).toBe(stockBefore - 1);
+    expect(await rowsOf(orderId, "order_confirmation")).toHaveLength(1);
+    expect(await rowsOf(orderId, "shop_new_order")).toHaveLength(1);
 
     await sender().runOnce();
     await replayEvent(emulator, event);
@@ -149,48 +148,47 @@ describe("order confirmation", () => {
 describe("failures", () => {
   it("with SMTP refusing connections: the order is paid, the email retried then failed; 'Renvoyer' sends it once SMTP is back", async () => {
     const port = await freePort();
-    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
-    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test_down" })).toBe(true);
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
+    expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test_down" })).toBe(true);
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
 
     const down = sender({ url: `smtp://127.0.0.1:${port}`, maxAttempts: 3 });
     await down.runOnce();
-    const [failed] = rowsOf(orderId, "order_confirmation");
+    const [failed] = await rowsOf(orderId, "order_confirmation");
     expect(failed).toMatchObject({ status: "failed", attempts: 3 });
     expect(failed.lastError).toMatch(/ECONNREFUSED/);
     await down.stop();
 
     const back = await startSmtpInbox(port);
     try {
-      expect(resendEmail(failed.id)).toBe(true);
+      expect(await resendEmail(failed.id)).toBe(true);
       await sender({ url: back.url }).runOnce();
       const received = await back.waitFor(1);
       expect(received.some((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toBe(true);
-      expect(rowsOf(orderId, "order_confirmation")[0]).toMatchObject({ status: "sent", attempts: 1 });
+      expect((await rowsOf(orderId, "order_confirmation"))[0]).toMatchObject({ status: "sent", attempts: 1 });
     } finally {
       await back.close();
     }
   });
 
   it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
-    const contact = createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
+    const contact = await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
     // A process took the acknowledgement, then died before marking it sent.
-    getDb()
+    await getDb()
       .update(emails)
       .set({ status: "sending", attempts: 1, sendingSince: new Date().toISOString() })
-      .where(and(eq(emails.contactRequestId, contact.id), eq(emails.kind, "contact_ack")))
-      .run();
+      .where(and(eq(emails.contactRequestId, contact.id), eq(emails.kind, "contact_ack")));
     await sender().runOnce();
     await sender({ holder: "another" }).runOnce();
     await inbox.waitFor(2);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(inbox.messages.filter((m) => m.subject === "Nous avons bien reçu votre message")).toHaveLength(1);
-    expect(rows().every((r) => r.status === "sent")).toBe(true);
+    expect((await rows()).every((r) => r.status === "sent")).toBe(true);
   });
 
   it("two senders at once (two processes): each email leaves once", async () => {
     for (let i = 0; i < 4; i++) {
-      createContactRequest({ name: `Client ${i}`, email: `client${i}@example.fr`, subject: "Question", message: "Une question sur les masques, merci." });
+      await createContactRequest({ name: `Client ${i}`, email: `client${i}@example.fr`, subject: "Question", message: "Une question sur les masques, merci." });
     }
     const first = sender({ holder: "process-a" });
     const second = sender({ holder: "process-b" });
@@ -204,26 +202,26 @@ describe("failures", () => {
 
 describe("the other emails", () => {
   it("shipping notice with the tracking number, once, for a paid order set to shipped", async () => {
-    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
-    markOrderPaid(orderId, { paymentIntentId: "pi_test_ship" });
-    updateAdminOrder(orderId, { status: "shipped", trackingNumber: "6A12345678901" });
-    updateAdminOrder(orderId, { status: "processing" });
-    updateAdminOrder(orderId, { status: "shipped" });
-    expect(rowsOf(orderId, "order_shipped")).toHaveLength(1);
+    const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
+    await markOrderPaid(orderId, { paymentIntentId: "pi_test_ship" });
+    await updateAdminOrder(orderId, { status: "shipped", trackingNumber: "6A12345678901" });
+    await updateAdminOrder(orderId, { status: "processing" });
+    await updateAdminOrder(orderId, { status: "shipped" });
+    expect(await rowsOf(orderId, "order_shipped")).toHaveLength(1);
     await sender().runOnce();
     const shipped = (await inbox.waitFor(3)).find((m) => m.subject === `Votre commande n°${orderId} a été expédiée`)!;
     expect(shipped.text).toContain("6A12345678901");
   });
 
-  it("no shipping notice for an unpaid order: it cannot be shipped", () => {
-    const orderId = createTestOrder({ email: "camille.martin@example.fr" });
-    expect(() => updateAdminOrder(orderId, { status: "shipped" })).toThrow(/^Paiement non reçu/);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.status).toBe("pending");
-    expect(rowsOf(orderId, "order_shipped")).toHaveLength(0);
+  it("no shipping notice for an unpaid order: it cannot be shipped", async () => {
+    const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
+    await expect(updateAdminOrder(orderId, { status: "shipped" })).rejects.toThrow(/^Paiement non reçu/);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.status).toBe("pending");
+    expect(await rowsOf(orderId, "order_shipped")).toHaveLength(0);
   });
 
   it("a contact request: the acknowledgement with a copy of the message, and the shop's notice", async () => {
-    createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Allergies", message: "Bonjour, le masque convient-il aux peaux sensibles ?" });
+    await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Allergies", message: "Bonjour, le masque convient-il aux peaux sensibles ?" });
     await sender().runOnce();
     const messages = await inbox.waitFor(2);
     const ack = messages.find((m) => m.subject === "Nous avons bien reçu votre message")!;

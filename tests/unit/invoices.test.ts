@@ -19,9 +19,9 @@ import { getRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
 
 /** An unpaid order of `lines` (unit price in cents, quantity), the shipping given. */
-function unpaidOrder(unitCents = 2590, quantity = 1, shippingCents = 0) {
+async function unpaidOrder(unitCents = 2590, quantity = 1, shippingCents = 0) {
   const total = unitCents * quantity + shippingCents;
-  return insertOrder({ subtotalCents: unitCents * quantity, shippingCents, totalCents: total }, { unitPriceCents: unitCents, quantity });
+  return await insertOrder({ subtotalCents: unitCents * quantity, shippingCents, totalCents: total }, { unitPriceCents: unitCents, quantity });
 }
 
 function sequenceOf(number: string) {
@@ -55,11 +55,11 @@ describe("invoice numbering", () => {
     expect(invoiceYear(new Date("2026-12-31T22:30:00.000Z"))).toBe(2026);
   });
 
-  it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", () => {
-    const id = unpaidOrder(3290);
-    expect(findInvoice(id, "invoice")).toBeUndefined();
-    expect(markOrderPaid(id, { paymentIntentId: `pi_${id}` })).toBe(true);
-    const invoice = findInvoice(id, "invoice")!;
+  it("issues no invoice before the payment, one at the payment, and none again when the payment is seen twice (confirmation, then a replayed webhook)", async () => {
+    const id = await unpaidOrder(3290);
+    expect(await findInvoice(id, "invoice")).toBeUndefined();
+    expect(await markOrderPaid(id, { paymentIntentId: `pi_${id}` })).toBe(true);
+    const invoice = (await findInvoice(id, "invoice"))!;
     expect(invoice.number).toMatch(/^F\d{4}-\d{6}$/);
     expect(invoice.totalIncludingCents).toBe(3290);
     expect(invoice.document.seller).toMatchObject({ legalName: "Maison Éclat SAS", siren: "921 458 303", siret: "921 458 303 00017", vatNumber: "FR51921458303" });
@@ -71,59 +71,60 @@ describe("invoice numbering", () => {
       type: "payment_intent.succeeded",
       data: { object: { id: `pi_${id}`, status: "succeeded", amount: 3290, amount_received: 3290, currency: "eur", metadata: { orderId: String(id) } } },
     } as unknown as Stripe.Event;
-    expect(handleStripeEvent(event).outcome).toBe("already_paid");
-    expect(handleStripeEvent(event).outcome).toBe("duplicate");
-    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(1);
+    expect((await handleStripeEvent(event)).outcome).toBe("already_paid");
+    expect((await handleStripeEvent(event)).outcome).toBe("duplicate");
+    expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(1);
   });
 
-  it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", () => {
-    const [a, b, c] = [unpaidOrder(), unpaidOrder(), unpaidOrder()];
-    markOrderPaid(a, { paymentIntentId: `pi_${a}` });
+  it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", async () => {
+    const [a, b, c] = [await unpaidOrder(), await unpaidOrder(), await unpaidOrder()];
+    await markOrderPaid(a, { paymentIntentId: `pi_${a}` });
     // A payment whose transaction fails after the invoice was issued: nothing of it stays, its number neither.
-    expect(() =>
-      getDb().transaction((tx) => {
-        markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+    await expect(
+      getDb().transaction(async (tx) => {
+        await markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
         throw new Error("the transaction fails");
       }),
-    ).toThrow("the transaction fails");
-    expect(findInvoice(b, "invoice")).toBeUndefined();
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).get()!.p).toBe("unpaid");
-    markOrderPaid(c, { paymentIntentId: `pi_${c}` });
-    markOrderPaid(b, { paymentIntentId: `pi_${b}` });
-    const numbers = [a, c, b].map((id) => sequenceOf(findInvoice(id, "invoice")!.number));
+    ).rejects.toThrow("the transaction fails");
+    expect(await findInvoice(b, "invoice")).toBeUndefined();
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, b)).limit(1))[0]!.p).toBe("unpaid");
+    await markOrderPaid(c, { paymentIntentId: `pi_${c}` });
+    await markOrderPaid(b, { paymentIntentId: `pi_${b}` });
+    const numbers: number[] = [];
+    for (const id of [a, c, b]) numbers.push(sequenceOf((await findInvoice(id, "invoice"))!.number));
     expect(numbers).toEqual([numbers[0], numbers[0] + 1, numbers[0] + 2]);
   });
 
-  it("two payments in one transaction get two numbers in a row, never the same one", () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
-    getDb().transaction((tx) => {
-      markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
-      markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
+  it("two payments in one transaction get two numbers in a row, never the same one", async () => {
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
+    await getDb().transaction(async (tx) => {
+      await markOrderPaidIn(tx, a, { paymentIntentId: `pi_${a}` });
+      await markOrderPaidIn(tx, b, { paymentIntentId: `pi_${b}` });
     });
-    const [na, nb] = [findInvoice(a, "invoice")!.number, findInvoice(b, "invoice")!.number];
+    const [na, nb] = [(await findInvoice(a, "invoice"))!.number, (await findInvoice(b, "invoice"))!.number];
     expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
     // Issuing again for an invoiced order returns its invoice and uses no number.
-    const year = findInvoice(b, "invoice")!.year;
-    const before = getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last;
-    expect(getDb().transaction((tx) => issueInvoiceIn(tx, b))!.number).toBe(nb);
-    expect(getDb().select().from(invoiceCounters).all().find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
+    const year = (await findInvoice(b, "invoice"))!.year;
+    const before = (await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last;
+    expect((await getDb().transaction(async (tx) => await issueInvoiceIn(tx, b)))!.number).toBe(nb);
+    expect((await getDb().select().from(invoiceCounters)).find((c) => c.kind === "invoice" && c.year === year)!.last).toBe(before);
   });
 
-  it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
+  it("two server processes paying at once: the second waits for the first's transaction, then takes the next number", async () => {
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
     // Another process's connection to the same database file, in the middle of a payment.
     const other = openDatabase(process.env.DATABASE_URL!, { adminUsername: "admin", adminPassword: "motdepasse-test-1" });
     const here = globalThis.__shopDb!.sqlite;
     here.pragma("busy_timeout = 50");
     try {
       other.sqlite.exec("BEGIN IMMEDIATE");
-      expect(markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
+      expect(await markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
       // This process cannot issue a number meanwhile (the database is locked): nothing of its payment is written.
-      expect(() => markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toThrow(/locked|busy/i);
-      expect(findInvoice(b, "invoice")).toBeUndefined();
+      await expect(markOrderPaid(b, { paymentIntentId: `pi_${b}` })).rejects.toThrow(/locked|busy/i);
+      expect(await findInvoice(b, "invoice")).toBeUndefined();
       other.sqlite.exec("COMMIT");
-      expect(markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toBe(true);
-      const [na, nb] = [findInvoice(a, "invoice")!.number, findInvoice(b, "invoice")!.number];
+      expect(await markOrderPaid(b, { paymentIntentId: `pi_${b}` })).toBe(true);
+      const [na, nb] = [(await findInvoice(a, "invoice"))!.number, (await findInvoice(b, "invoice"))!.number];
       expect(sequenceOf(nb)).toBe(sequenceOf(na) + 1);
     } finally {
       if (other.sqlite.inTransaction) other.sqlite.exec("ROLLBACK");
@@ -132,21 +133,21 @@ describe("invoice numbering", () => {
     }
   });
 
-  it("starts a new sequence each year", () => {
-    const [a, b] = [unpaidOrder(), unpaidOrder()];
-    const first = getDb().transaction((tx) => {
-      tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a)).run();
-      return issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z"))!;
+  it("starts a new sequence each year", async () => {
+    const [a, b] = [await unpaidOrder(), await unpaidOrder()];
+    const first = await getDb().transaction(async (tx) => {
+      await tx.update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, a));
+      return (await issueInvoiceIn(tx, a, new Date("2031-06-01T10:00:00.000Z")))!;
     });
-    const second = getDb().transaction((tx) => issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z"))!);
+    const second = await getDb().transaction(async (tx) => (await issueInvoiceIn(tx, b, new Date("2032-01-01T10:00:00.000Z")))!);
     expect(first.number).toBe("F2031-000001");
     expect(second.number).toBe("F2032-000001");
   });
 
-  it("puts the shipping on its own line when it is charged", () => {
-    const id = unpaidOrder(2590, 2, 590);
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const doc = findInvoice(id, "invoice")!.document;
+  it("puts the shipping on its own line when it is charged", async () => {
+    const id = await unpaidOrder(2590, 2, 590);
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const doc = (await findInvoice(id, "invoice"))!.document;
     expect(doc.lines.map((l) => [l.label, l.quantity, l.includingCents])).toEqual([
       ["Masque Hydrogel au Collagène", 2, 5180],
       ["Livraison", 1, 590],
@@ -172,48 +173,48 @@ describe("credit notes", () => {
       },
     }) as unknown as Stripe.Event;
 
-  it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", () => {
-    const id = unpaidOrder(2590);
-    expect(handleStripeEvent(refundedEvent(id, `evt_refund_unpaid_${id}`, [{ id: `re_unpaid_${id}`, amount: 2590 }])).outcome).toBe("ignored");
-    expect(findInvoice(id, "credit_note")).toBeUndefined();
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const invoice = findInvoice(id, "invoice")!;
+  it("a full refund issues one credit note, with its own sequence, referring to the invoice; none for an unpaid order", async () => {
+    const id = await unpaidOrder(2590);
+    expect((await handleStripeEvent(refundedEvent(id, `evt_refund_unpaid_${id}`, [{ id: `re_unpaid_${id}`, amount: 2590 }]))).outcome).toBe("ignored");
+    expect(await findInvoice(id, "credit_note")).toBeUndefined();
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const invoice = (await findInvoice(id, "invoice"))!;
     const full = [{ id: `re_full_${id}`, amount: 2590 }];
-    expect(handleStripeEvent(refundedEvent(id, `evt_refund_${id}`, full)).outcome).toBe("order_refunded");
+    expect((await handleStripeEvent(refundedEvent(id, `evt_refund_${id}`, full))).outcome).toBe("order_refunded");
     // The same refund in another event (Stripe sends refund.updated, or the event again under another id): nothing more.
-    expect(handleStripeEvent(refundedEvent(id, `evt_refund_again_${id}`, full)).outcome).toBe("ignored");
-    const credit = findInvoice(id, "credit_note")!;
+    expect((await handleStripeEvent(refundedEvent(id, `evt_refund_again_${id}`, full))).outcome).toBe("ignored");
+    const credit = (await findInvoice(id, "credit_note"))!;
     expect(credit.number).toMatch(/^A\d{4}-\d{6}$/);
     expect(credit.creditedInvoiceId).toBe(invoice.id);
     expect(credit.document).toMatchObject({ invoiceNumber: invoice.number, totals: invoice.document.totals, lines: invoice.document.lines });
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
-    expect(getDb().select().from(invoices).where(eq(invoices.orderId, id)).all()).toHaveLength(2);
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("refunded");
+    expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(2);
   });
 
-  it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", () => {
-    const id = unpaidOrder(2590);
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const invoice = findInvoice(id, "invoice")!;
-    expect(handleStripeEvent(refundedEvent(id, `evt_partial_${id}`, [{ id: `re_part_${id}`, amount: 1000 }])).outcome).toBe("order_refunded");
-    const credit = findInvoice(id, "credit_note")!;
+  it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", async () => {
+    const id = await unpaidOrder(2590);
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const invoice = (await findInvoice(id, "invoice"))!;
+    expect((await handleStripeEvent(refundedEvent(id, `evt_partial_${id}`, [{ id: `re_part_${id}`, amount: 1000 }]))).outcome).toBe("order_refunded");
+    const credit = (await findInvoice(id, "credit_note"))!;
     expect(credit.document.totals).toEqual({ excludingCents: 833, vatCents: 167, includingCents: 1000 });
     expect(credit.document.lines).toEqual([expect.objectContaining({ label: `Remboursement partiel de la facture ${invoice.number}`, quantity: 1, includingCents: 1000, rateBp: 2000 })]);
     expect(credit.totalIncludingCents).toBe(1000);
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("partially_refunded");
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("partially_refunded");
 
     // The rest, later: a second credit note, the next number of the sequence, and the order refunded.
     const both = [{ id: `re_part_${id}`, amount: 1000 }, { id: `re_rest_${id}`, amount: 1590 }];
-    expect(handleStripeEvent(refundedEvent(id, `evt_rest_${id}`, both)).outcome).toBe("order_refunded");
-    const notes = getDb().select().from(invoices).where(eq(invoices.orderId, id)).all().filter((i) => i.kind === "credit_note");
+    expect((await handleStripeEvent(refundedEvent(id, `evt_rest_${id}`, both))).outcome).toBe("order_refunded");
+    const notes = (await getDb().select().from(invoices).where(eq(invoices.orderId, id))).filter((i) => i.kind === "credit_note");
     expect(notes.map((n) => n.totalIncludingCents)).toEqual([1000, 1590]);
     expect(sequenceOf(notes[1].number)).toBe(sequenceOf(notes[0].number) + 1);
-    expect(getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).get()!.p).toBe("refunded");
+    expect((await getDb().select({ p: orders.paymentStatus }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.p).toBe("refunded");
   });
 });
 
 describe("invoice pages", () => {
   it("the customer's page needs the order's key: 404 for a forged one, a clear message before the payment, the invoice after", async () => {
-    const id = unpaidOrder(2590);
+    const id = await unpaidOrder(2590);
     const page = (key: string) => customerInvoiceLoader(routeArgs(getRequest(`/facture/${id}?cle=${encodeURIComponent(key)}`), { id: String(id) }));
     const forged = await thrown(page("A".repeat(43)));
     expect(forged.status).toBe(404);
@@ -224,9 +225,9 @@ describe("invoice pages", () => {
     expect(before.headers.get("Referrer-Policy")).toBe("same-origin");
     expect(await before.json()).toMatchObject({ paid: false, document: null });
 
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
     const after = await (await page(orderLinkKey(id))).json();
-    expect(after.document).toMatchObject({ kind: "invoice", number: findInvoice(id, "invoice")!.number });
+    expect(after.document).toMatchObject({ kind: "invoice", number: (await findInvoice(id, "invoice"))!.number });
     expect(after.document?.document.totals).toEqual({ excludingCents: 2158, vatCents: 432, includingCents: 2590 });
     const credit = await (await customerCreditNoteLoader(routeArgs(getRequest(`/avoir/${id}?cle=${orderLinkKey(id)}`), { id: String(id) }))).json();
     expect(credit.document).toBeNull();
@@ -234,21 +235,21 @@ describe("invoice pages", () => {
 
   it("the admin's invoice page needs a session, and says when no invoice has been issued", async () => {
     const cookie = await adminCookie();
-    const id = unpaidOrder();
+    const id = await unpaidOrder();
     const load = () => adminInvoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`, { Cookie: cookie }), { id: String(id) }));
     expect(await (await load()).json()).toMatchObject({ orderId: id, invoice: null, paymentStatus: "unpaid" });
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    expect((await (await load()).json()).invoice?.number).toBe(findInvoice(id, "invoice")!.number);
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    expect((await (await load()).json()).invoice?.number).toBe((await findInvoice(id, "invoice"))!.number);
     const anonymous = await thrown(adminInvoiceLoader(routeArgs(getRequest(`/admin/orders/${id}/invoice`), { id: String(id) })));
     expect(anonymous.status).toBe(302);
   });
 
-  it("the confirmation email links the customer's invoice with its number", () => {
-    const id = unpaidOrder();
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_confirmation")!;
-    const rendered = renderEmail(row);
-    const number = findInvoice(id, "invoice")!.number;
+  it("the confirmation email links the customer's invoice with its number", async () => {
+    const id = await unpaidOrder();
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_confirmation")!;
+    const rendered = await renderEmail(row);
+    const number = (await findInvoice(id, "invoice"))!.number;
     expect(rendered.text).toContain(`Votre facture n°${number} : ${orderInvoiceUrl(id)}`);
     expect(rendered.html).toContain(orderInvoiceUrl(id).replace(/&/g, "&amp;"));
   });
@@ -269,13 +270,13 @@ describe("carriers (lib/carriers.ts)", () => {
     expect(parseCarrier("La Poste")).toBeNull();
   });
 
-  it("the shipped email names the carrier and links its tracking page", () => {
-    const id = unpaidOrder();
-    markOrderPaid(id, { paymentIntentId: `pi_${id}` });
-    updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
-    const row = getDb().select().from(emails).where(eq(emails.orderId, id)).all().find((e) => e.kind === "order_shipped")!;
+  it("the shipped email names the carrier and links its tracking page", async () => {
+    const id = await unpaidOrder();
+    await markOrderPaid(id, { paymentIntentId: `pi_${id}` });
+    await updateAdminOrder(id, { status: "shipped", trackingNumber: "0987 6543", trackingCarrier: "dpd" });
+    const row = (await getDb().select().from(emails).where(eq(emails.orderId, id))).find((e) => e.kind === "order_shipped")!;
     expect(row.payload).toEqual({ trackingNumber: "0987 6543", trackingCarrier: "dpd" });
-    const rendered = renderEmail(row);
+    const rendered = await renderEmail(row);
     expect(rendered.text).toContain("Transporteur : DPD");
     expect(rendered.text).toContain("Suivre le colis sur le site de DPD : https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");
     expect(rendered.html).toContain("https://www.dpd.com/fr/fr/suivi-de-colis/?parcelNumber=09876543");

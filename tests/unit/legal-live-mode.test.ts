@@ -46,7 +46,7 @@ describe("legal mentions on the dashboard of a live shop", () => {
     const { getSettings, updateSettings } = await import("~/services/settings.server");
     const { settingsSchema } = await import("~/schemas/settings");
     const shop = {
-      ...getSettings(),
+      ...(await getSettings()),
       legalName: "Atelier Lumière SARL",
       siret: "303 265 045 00031",
       vatNumber: "FR40303265045",
@@ -56,7 +56,7 @@ describe("legal mentions on the dashboard of a live shop", () => {
       mediatorAddress: "",
       mediatorUrl: "",
     };
-    updateSettings(settingsSchema.parse(shop));
+    await updateSettings(settingsSchema.parse(shop));
     const warning = await dashboardWarning();
     expect(warning).toEqual({ missing: ["RCS", "hébergeur", "médiateur de la consommation"], demoCompany: false });
     const html = await renderWarning(warning);
@@ -65,7 +65,7 @@ describe("legal mentions on the dashboard of a live shop", () => {
     expect(html).toContain('href="/admin/settings"');
     expect(html).not.toContain("démonstration");
 
-    updateSettings(
+    await updateSettings(
       settingsSchema.parse({
         ...shop,
         rcsNumber: "303265045",

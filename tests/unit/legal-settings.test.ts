@@ -92,7 +92,7 @@ describe("validation of the legal identity", () => {
     ]);
   });
 
-  it("mediator's website: an https address; host's phone: digits and separators; empty fields allowed", () => {
+  it("mediator's website: an https address; host's phone: digits and separators; empty fields allowed", async () => {
     expect(parsed({ mediatorUrl: "https://www.mediateurfevad.fr/" }).mediatorUrl).toBe("https://www.mediateurfevad.fr/");
     const url = [
       "L'adresse du site du médiateur doit être une adresse web complète commençant par https:// (par exemple https://www.cm2c.net).",
@@ -127,7 +127,7 @@ describe("validation of the legal identity", () => {
       "hébergeur",
       "médiateur de la consommation",
     ]);
-    expect(missingLegalMentions(getSettings())).toEqual([]);
+    expect(missingLegalMentions(await getSettings())).toEqual([]);
   });
 
   it("the demo shop's dashboard gives no legal mentions warning (live mode only: legal-live-mode.test.ts)", async () => {
@@ -147,14 +147,14 @@ describe("PATCH /api/settings with the legal identity", () => {
     const cookie = await adminCookie();
     const patch = (body: unknown) =>
       (settingsApi.action as Handler)(routeArgs(jsonRequest("/api/settings", "PATCH", body, { Cookie: cookie })));
-    const before = getSettings();
+    const before = await getSettings();
 
     const bad = await patch({ vatNumber: "XX123", mediatorUrl: "ftp://mediateur.fr", rcsNumber: "12" });
     expect(bad.status).toBe(422);
     const issues = ((await bad.json()) as { issues: { path: string; message: string }[] }).issues;
     expect(issues.map((i) => i.path).sort()).toEqual(["mediatorUrl", "rcsNumber", "vatNumber"]);
     expect(issues.find((i) => i.path === "mediatorUrl")?.message).toMatch(/commençant par https:\/\//);
-    expect(getSettings()).toEqual(before);
+    expect(await getSettings()).toEqual(before);
 
     // Correct on its own, but not the SIRET's SIREN: refused on the merged settings.
     const mismatch = await patch({ rcsNumber: "303265045" });
@@ -177,7 +177,7 @@ describe("PATCH /api/settings with the legal identity", () => {
     });
     const read = await (await (settingsApi.loader as Handler)(routeArgs(getRequest("/api/settings")))).json();
     expect(read).toMatchObject({ rcsCity: "Lyon", mediatorUrl: "https://www.mediateurfevad.fr", hostName: "OVH SAS" });
-    updateSettings(before);
+    await updateSettings(before);
   });
 });
 
@@ -203,9 +203,9 @@ function confirmationEmail(orderId: number): EmailToRender {
   };
 }
 
-function paidOrder() {
+async function paidOrder() {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId: 2 });
+  await addToCart(cartId, { productId: 1, packId: 2 });
   const delivery = {
     firstName: "Camille",
     lastName: "Martin",
@@ -214,8 +214,8 @@ function paidOrder() {
     postalCode: "69003",
     city: "Lyon",
   };
-  const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: "2026-12-01T09:30:00.000Z" }).where(eq(orders.id, orderId)).run();
+  const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: "2026-12-01T09:30:00.000Z" }).where(eq(orders.id, orderId));
   return orderId;
 }
 
@@ -252,11 +252,11 @@ describe("the legal texts read the settings", () => {
   });
 
   it("changing the RCS, the host and the mediator changes the legal notice, the terms of sale and the next confirmation email", async () => {
-    const earlier = paidOrder();
-    const sentBefore = renderEmail(confirmationEmail(earlier));
+    const earlier = await paidOrder();
+    const sentBefore = await renderEmail(confirmationEmail(earlier));
     expect(sentBefore.text).toContain("RCS Paris 921 458 303");
 
-    updateSettings(settingsSchema.parse({ ...getSettings(), ...NEW_IDENTITY }));
+    await updateSettings(settingsSchema.parse({ ...(await getSettings()), ...NEW_IDENTITY }));
 
     const notice = await renderPage("/mentions-legales");
     expect(notice).toContain("édité par Atelier Lumière SARL, société à responsabilité limitée au capital de 5 000 €.");
@@ -280,7 +280,7 @@ describe("the legal texts read the settings", () => {
     expect(cgv).not.toContain("CM2C");
 
     // The next confirmation email, its seller block and its attached terms.
-    const next = renderEmail(confirmationEmail(paidOrder()));
+    const next = await renderEmail(confirmationEmail(await paidOrder()));
     for (const part of [next.html, next.text]) {
       expect(part).toContain("Atelier Lumière SARL, société à responsabilité limitée au capital de 5 000 €");
       expect(part).toContain("RCS Bordeaux 303 265 045 – SIRET 303 265 045 00031 – TVA FR40303265045");

@@ -10,15 +10,15 @@ import { holdsOrder, ownsOrder } from "~/services/order-access.server";
 import { ORDER_LINK_KEY_PATTERN, orderLinkKey, orderLinkKeyMatches, orderTrackingUrl } from "~/services/order-link.server";
 import { getRequest, routeArgs } from "../helpers/requests";
 
-beforeEach(() => resetAllRateLimits());
+beforeEach(async () => await resetAllRateLimits());
 
 /** The read-only link of the emails: `?cle=` shows the name and the street of that order only. */
 
-function newOrder(street: string) {
+async function newOrder(street: string) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId: 2 });
+  await addToCart(cartId, { productId: 1, packId: 2 });
   const delivery = { firstName: "Noémie", lastName: "Roux", email: `noemie.${crypto.randomUUID().slice(0, 8)}@example.fr`, address: street, postalCode: "31000", city: "Toulouse" };
-  return submitDelivery(cartId, deliverySchema.parse(delivery)).orderId;
+  return (await submitDelivery(cartId, deliverySchema.parse(delivery))).orderId;
 }
 
 type Seen = { order: { shippingAddress: string | null; customerName: string | null; shippingCity: string | null; owner: boolean } | null };
@@ -34,8 +34,8 @@ async function confirmation(id: number, query: string) {
 }
 
 describe("the key of an order's read-only link", () => {
-  it("is deterministic, base64url, different for each order", () => {
-    const [a, b] = [newOrder("1 rue Alpha"), newOrder("2 rue Beta")];
+  it("is deterministic, base64url, different for each order", async () => {
+    const [a, b] = [await newOrder("1 rue Alpha"), await newOrder("2 rue Beta")];
     expect(orderLinkKey(a)).toBe(orderLinkKey(a));
     expect(orderLinkKey(a)).toMatch(ORDER_LINK_KEY_PATTERN);
     expect(orderLinkKey(a)).not.toBe(orderLinkKey(b));
@@ -46,8 +46,8 @@ describe("the key of an order's read-only link", () => {
     expect(orderTrackingUrl(a)).toBe(`${getConfig().publicUrl}/track-order?id=${a}&cle=${orderLinkKey(a)}`);
   });
 
-  it("still opens after the session secret is rotated (SESSION_SECRET=new,old)", () => {
-    const id = newOrder("3 rue Gamma");
+  it("still opens after the session secret is rotated (SESSION_SECRET=new,old)", async () => {
+    const id = await newOrder("3 rue Gamma");
     const key = orderLinkKey(id);
     const secrets = getConfig().sessionSecrets;
     const saved = [...secrets];
@@ -62,8 +62,8 @@ describe("the key of an order's read-only link", () => {
     }
   });
 
-  it("grants viewing only: never paying or changing the order", () => {
-    const id = newOrder("4 rue Delta");
+  it("grants viewing only: never paying or changing the order", async () => {
+    const id = await newOrder("4 rue Delta");
     const order = { id, cartId: "autre-panier", tokenHash: null, customerEmail: "x@example.fr" };
     expect(ownsOrder(order, { linkKey: orderLinkKey(id) })).toBe(true);
     expect(holdsOrder(order, { linkKey: orderLinkKey(id) })).toBe(false);
@@ -72,7 +72,7 @@ describe("the key of an order's read-only link", () => {
 
 describe("/track-order and /order-confirmation with ?cle=", () => {
   it("show the name and the street with the order's key", async () => {
-    const id = newOrder("12 impasse des Roses");
+    const id = await newOrder("12 impasse des Roses");
     const key = orderLinkKey(id);
     const tracked = await track(`id=${id}&cle=${key}`);
     expect(tracked.status).toBe(200);
@@ -82,8 +82,8 @@ describe("/track-order and /order-confirmation with ?cle=", () => {
   });
 
   it("show the public view with another order's key, a tampered key or no key", async () => {
-    const id = newOrder("14 impasse des Roses");
-    const other = newOrder("16 impasse des Roses");
+    const id = await newOrder("14 impasse des Roses");
+    const other = await newOrder("16 impasse des Roses");
     const key = orderLinkKey(id);
     const tampered = `${key.slice(0, 10)}${key[10] === "A" ? "B" : "A"}${key.slice(11)}`;
     const lastCharTampered = `${key.slice(0, -1)}${key.at(-1) === "A" ? "B" : "A"}`;

@@ -7,12 +7,14 @@ import { orderLockName, withOrderLock } from "~/services/payments/order-lock.ser
 
 /** The payment start lock lives in the database: what one process holds, every other sees. */
 
-function lockRow(orderId: number) {
-  return getDb()
-    .select()
-    .from(leases)
-    .where(eq(leases.name, orderLockName(orderId)))
-    .get();
+async function lockRow(orderId: number) {
+  return (
+    await getDb()
+      .select()
+      .from(leases)
+      .where(eq(leases.name, orderLockName(orderId)))
+      .limit(1)
+  )[0];
 }
 
 describe("the payment start lock", () => {
@@ -24,7 +26,7 @@ describe("the payment start lock", () => {
     release();
     await expect(first).resolves.toBe("premier");
     // Given back at the end: the row is gone and the next start goes through.
-    expect(lockRow(41)).toBeUndefined();
+    expect(await lockRow(41)).toBeUndefined();
     await expect(withOrderLock(41, async () => "ensuite")).resolves.toBe("ensuite");
   });
 
@@ -32,20 +34,19 @@ describe("the payment start lock", () => {
     await expect(withOrderLock(43, () => Promise.reject(new Error("Stripe indisponible")))).rejects.toThrow(
       "Stripe indisponible",
     );
-    expect(lockRow(43)).toBeUndefined();
+    expect(await lockRow(43)).toBeUndefined();
   });
 
   it("held by another process, refuses; once that process died and the lock expired, it is taken over", async () => {
     // Another process took the lock a moment ago.
-    expect(acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
+    expect(await acquireLease(orderLockName(44), 60_000, "autre-hote:1234:abcd")).toBe(true);
     await expect(withOrderLock(44, async () => "refusé")).rejects.toMatchObject({ status: 409 });
     // It died: nobody renews or releases; its lock expires.
-    getDb()
+    await getDb()
       .update(leases)
       .set({ expiresAt: Date.now() - 1 })
-      .where(eq(leases.name, orderLockName(44)))
-      .run();
+      .where(eq(leases.name, orderLockName(44)));
     await expect(withOrderLock(44, async () => "repris")).resolves.toBe("repris");
-    expect(lockRow(44)).toBeUndefined();
+    expect(await lockRow(44)).toBeUndefined();
   });
 });

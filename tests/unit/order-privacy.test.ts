@@ -17,7 +17,7 @@ import { adminCookie, cookieFrom } from "./admin-helpers";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 
 // Every test here creates orders from one client address: the per-address limit is not what they test.
-beforeEach(() => resetAllRateLimits());
+beforeEach(async () => await resetAllRateLimits());
 
 /**
  * Customers' data: an anonymous checkout never changes an existing customer, every page reads
@@ -39,7 +39,7 @@ const VICTIM = {
 
 async function newCartCookie(packId = 2) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId });
+  await addToCart(cartId, { productId: 1, packId });
   return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
 }
 
@@ -70,7 +70,7 @@ describe("an existing customer is never changed by someone else's checkout", () 
     const email = `victime.${unique()}@example.fr`;
     const victimCart = await newCartCookie();
     const victimOrder = (await deliver(victimCart.cookie, { ...VICTIM, email })).body.orderId;
-    const account = getDb().select().from(users).where(eq(users.email, email)).get()!;
+    const account = (await getDb().select().from(users).where(eq(users.email, email)).limit(1))[0]!;
     expect(account).toMatchObject({ firstName: "Victoire", lastName: "Durand", address: VICTIM.address, city: "Bordeaux" });
 
     const api = await createApiOrder({
@@ -85,9 +85,9 @@ describe("an existing customer is never changed by someone else's checkout", () 
     const formOrder = (await deliver(intruderCart.cookie, { firstName: "Malo", lastName: "Intrus", email, address: "1 impasse du Piège", postalCode: "13001", city: "Marseille" })).body.orderId;
 
     // The account is untouched; the foreign orders are linked to it, each with its own copy.
-    expect(getDb().select().from(users).where(eq(users.id, account.id)).get()).toEqual(account);
+    expect((await getDb().select().from(users).where(eq(users.id, account.id)).limit(1))[0]).toEqual(account);
     for (const id of [api.body.id, formOrder]) {
-      expect(getDb().select().from(orders).where(eq(orders.id, id)).get()).toMatchObject({
+      expect((await getDb().select().from(orders).where(eq(orders.id, id)).limit(1))[0]).toMatchObject({
         userId: account.id,
         customerName: "Malo Intrus",
         shippingAddress: "1 impasse du Piège",
@@ -102,7 +102,7 @@ describe("an existing customer is never changed by someone else's checkout", () 
     expect(await adminPage(victimOrder)).toMatchObject({ customer: "Victoire Durand", email, shippingAddress: VICTIM.address, shippingCity: "Bordeaux" });
     expect(await adminPage(formOrder)).toMatchObject({ customer: "Malo Intrus", shippingAddress: "1 impasse du Piège", shippingCity: "Marseille" });
     // Once paid, its invoice bills the order's own name and address.
-    markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
+    await markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
     const invoice = (await (await invoiceLoader(routeArgs(getRequest(`/admin/orders/${victimOrder}/invoice`, { Cookie: cookie }), { id: String(victimOrder) }))).json()) as {
       invoice: { document: { buyer: Record<string, unknown> } };
     };
@@ -206,10 +206,10 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     const updated = await update(created.id, { customerEmail: email, customerName: "Sacha Martin", status: "confirmed", isSubscription: false, stripeSubscriptionId: "sub_fake" }, { "X-Order-Token": created.token });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: created.id, access: "owner", customerEmail: email, customerName: "Sacha Martin", status: "pending", paymentStatus: "unpaid" });
-    const stored = getDb().select().from(orders).where(eq(orders.id, created.id)).get()!;
+    const stored = (await getDb().select().from(orders).where(eq(orders.id, created.id)).limit(1))[0]!;
     expect(stored).toMatchObject({ customerEmail: email, customerName: "Sacha Martin", customerFirstName: "Sacha", customerLastName: "Martin", paymentStatus: "unpaid", isSubscription: false, stripeSubscriptionId: null });
     // The email's customer is created (or found) and linked.
-    expect(getDb().select().from(users).where(eq(users.id, stored.userId!)).get()).toMatchObject({ email, firstName: "Sacha", isAdmin: false });
+    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({ email, firstName: "Sacha", isAdmin: false });
     // ?token= works too.
     const viaQuery = await putOrder(routeArgs(jsonRequest(`/api/orders/${created.id}?token=${created.token}`, "PUT", { customerName: "Sacha Martin-Roy" }), { id: String(created.id) }));
     expect(viaQuery.status).toBe(200);
@@ -231,7 +231,7 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     expect(subscription.status).toBe(422);
     expect(subscription.body.issues).toEqual([{ path: "isSubscription", message: expect.stringContaining("uniquement en achat unique") }]);
 
-    getDb().update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, created.id)).run();
+    await getDb().update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, created.id));
     const paid = await update(created.id, { customerEmail: `tard.${unique()}@example.fr` }, { "X-Order-Token": created.token });
     expect(paid.status).toBe(409);
   });
@@ -245,7 +245,7 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     expect(invalid.status).toBe(422);
     const checkout = await update(created.id, { customerName: "Nom Corrigé" }, { Cookie: cookie });
     expect(checkout.body).toMatchObject({ customerName: "Nom Corrigé" });
-    markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
+    await markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
     const adminUpdate = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
     expect(adminUpdate.status).toBe(200);
     expect(adminUpdate.body).toMatchObject({ id: created.id, status: "shipped", trackingNumber: "6A12345678901", paymentStatus: "paid" });

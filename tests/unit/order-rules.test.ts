@@ -38,11 +38,11 @@ async function post(body: unknown) {
   return { status: response.status, body: await response.json() };
 }
 
-function markPaid(orderId: number) {
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId)).run();
+async function markPaid(orderId: number) {
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
-const count = () => getDb().select({ n: sql<number>`count(*)` }).from(orders).get()!.n;
+const count = async () => (await getDb().select({ n: sql<number>`count(*)` }).from(orders).limit(1))[0]!.n;
 
 describe("the spec's POST /api/orders body", () => {
   it("is accepted as it is: 201, the pack named by its price, with an order token", async () => {
@@ -59,7 +59,7 @@ describe("the spec's POST /api/orders body", () => {
     });
     expect(created.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // No email yet: no customer account; userId 3 names no client here, so nothing is linked.
-    expect(getDb().select().from(orders).where(eq(orders.id, created.body.id)).get()).toMatchObject({ userId: null, customerEmail: null });
+    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]).toMatchObject({ userId: null, customerEmail: null });
   });
 
   it("never honours a status: 'paid' and 'delivered' still make a pending, unpaid order", async () => {
@@ -90,7 +90,7 @@ describe("the spec's POST /api/orders body", () => {
   });
 
   it("refuses a line that names no pack, listing the three packs", async () => {
-    const before = count();
+    const before = await count();
     for (const item of [
       { productId: 1, quantity: 1, price: "25.00" },
       { productId: 1, quantity: 1 },
@@ -105,7 +105,7 @@ describe("the spec's POST /api/orders body", () => {
       expect(message).toContain("2 : « 6 masques + 2 offerts », 25.90");
       expect(message).toContain("3 : « 9 masques + 3 offerts », 32.90");
     }
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it("names a pack by its id, its exact name or its exact price (a comma or a number)", async () => {
@@ -122,25 +122,24 @@ describe("the spec's POST /api/orders body", () => {
   });
 
   it("links the client named by userId without changing it", async () => {
-    const [client] = getDb()
+    const [client] = await getDb()
       .insert(users)
       .values({ username: `client-${Date.now()}`, email: newEmail(), firstName: "Aline", lastName: "Roux", address: "1 rue Haute", city: "Lille", postalCode: "59000" })
-      .returning()
-      .all();
+      .returning();
     const created = await post({ ...SPEC_BODY, userId: client.id, customerName: "Quelqu'un d'autre" });
     expect(created.status).toBe(201);
-    expect(getDb().select().from(orders).where(eq(orders.id, created.body.id)).get()!.userId).toBe(client.id);
-    expect(getDb().select().from(users).where(eq(users.id, client.id)).get()).toEqual(client);
+    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]!.userId).toBe(client.id);
+    expect((await getDb().select().from(users).where(eq(users.id, client.id)).limit(1))[0]).toEqual(client);
     // An administrator is not a client to link an order to.
-    const admin = getDb().select().from(users).where(eq(users.isAdmin, true)).get()!;
+    const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const notAdmin = await post({ ...SPEC_BODY, userId: admin.id });
-    expect(getDb().select().from(orders).where(eq(orders.id, notAdmin.body.id)).get()!.userId).toBeNull();
+    expect((await getDb().select().from(orders).where(eq(orders.id, notAdmin.body.id)).limit(1))[0]!.userId).toBeNull();
   });
 });
 
 describe("one line, at most 10 of a pack, exactly 1 trial pack", () => {
   it("refuses pack 1 × 4 (12 masks for 3,96€ instead of pack 3), pack 2 × 11 and two lines", async () => {
-    const before = count();
+    const before = await count();
     const trialTimesFour = await post({ ...SPEC_BODY, total: undefined, items: [{ productId: 1, quantity: 4, packId: 1 }] });
     expect(trialTimesFour.status).toBe(422);
     expect(trialTimesFour.body.issues).toEqual([{ path: "items.0.quantity", message: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." }]);
@@ -159,7 +158,7 @@ describe("one line, at most 10 of a pack, exactly 1 trial pack", () => {
     expect(twoLines.body.issues).toEqual([{ path: "items", message: "Une commande contient un seul article : un pack, de 1 à 10 exemplaires." }]);
     const twentyTimes99 = await post({ ...SPEC_BODY, total: undefined, items: Array.from({ length: 20 }, () => ({ productId: 1, quantity: 99, packId: 3 })) });
     expect(twentyTimes99.status).toBe(422);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
     const ten = await post({ ...SPEC_BODY, total: "259.00", items: [{ productId: 1, quantity: 10, packId: 2 }] });
     expect(ten.status).toBe(201);
   });
@@ -175,7 +174,7 @@ describe("the trial pack: once per email", () => {
     // Not paid yet: a second unpaid one is allowed (the payment step refuses it later if the first is paid).
     const second = await post(trial);
     expect(second.status).toBe(201);
-    markPaid(first.body.id);
+    await markPaid(first.body.id);
     const third = await post({ ...trial, customerEmail: email.toUpperCase() });
     expect(third.status).toBe(409);
     expect(third.body.issues).toEqual([
@@ -188,10 +187,10 @@ describe("the trial pack: once per email", () => {
 
   it("says why in the delivery form, under the email field", async () => {
     const email = newEmail();
-    const paid = createOrderFromApi({ ...SPEC_BODY, customerEmail: email, total: 99, items: [{ productId: 1, quantity: 1, packId: 1 }] });
-    markPaid(paid.id);
+    const paid = await createOrderFromApi({ ...SPEC_BODY, customerEmail: email, total: 99, items: [{ productId: 1, quantity: 1, packId: 1 }] });
+    await markPaid(paid.id);
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: 1, packId: 1 });
+    await addToCart(cartId, { productId: 1, packId: 1 });
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
     const fields = { intent: "delivery", firstName: "Camille", lastName: "Martin", email, address: "8 rue des Fleurs", postalCode: "69003", city: "Lyon" };
     const response = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie } })));
@@ -202,7 +201,7 @@ describe("the trial pack: once per email", () => {
     // Without JavaScript the same answer comes back to the delivery step (no redirect that would lose it).
     const noJs = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
     expect(noJs.status).toBe(409);
-    expect(() => submitDelivery(cartId, deliverySchema.parse(fields))).toThrow(OrderError);
-    expect(getDb().select().from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId)).where(eq(orders.cartId, cartId)).all()).toEqual([]);
+    await expect(submitDelivery(cartId, deliverySchema.parse(fields))).rejects.toThrow(OrderError);
+    expect(await getDb().select().from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId)).where(eq(orders.cartId, cartId))).toEqual([]);
   });
 });

@@ -24,18 +24,18 @@ const delivery = {
   city: "Lyon",
 };
 
-function count(table: typeof users | typeof orders | typeof orderItems) {
-  return getDb().select({ n: sql<number>`count(*)` }).from(table).get()!.n;
+async function count(table: typeof users | typeof orders | typeof orderItems) {
+  return (await getDb().select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]!.n;
 }
 
 async function cartWith(packId: 1 | 2 | 3) {
   const cartId = crypto.randomUUID();
-  addToCart(cartId, { productId: 1, packId });
+  await addToCart(cartId, { productId: 1, packId });
   return { cartId, cookie: (await getCartCookie().serialize(cartId)).split(";")[0] };
 }
 
-function markPaid(orderId: number) {
-  getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId)).run();
+async function markPaid(orderId: number) {
+  await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
 describe("delivery form schema", () => {
@@ -57,13 +57,13 @@ describe("delivery form schema", () => {
 describe("checkout: the delivery form creates the order", () => {
   it("creates the customer, the order and its items in one go, priced from the pack", async () => {
     const { cartId } = await cartWith(2);
-    const before = { users: count(users), orders: count(orders) };
-    const { orderId, created } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const before = { users: await count(users), orders: await count(orders) };
+    const { orderId, created } = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(created).toBe(true);
     expect(String(orderId)).toMatch(/^[1-9]\d{8}$/);
-    expect(count(users)).toBe(before.users + 1);
-    expect(count(orders)).toBe(before.orders + 1);
-    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    expect(await count(users)).toBe(before.users + 1);
+    expect(await count(orders)).toBe(before.orders + 1);
+    const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({
       status: "pending",
       paymentStatus: "unpaid",
@@ -78,112 +78,112 @@ describe("checkout: the delivery form creates the order", () => {
       shippingCountry: "France",
       cartId,
     });
-    const customer = getDb().select().from(users).where(eq(users.id, order.userId!)).get()!;
+    const customer = (await getDb().select().from(users).where(eq(users.id, order.userId!)).limit(1))[0]!;
     expect(customer).toMatchObject({ email: "camille.martin@example.fr", passwordHash: null, isAdmin: false, country: "France", firstName: "Camille" });
-    const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+    const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId));
     expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
-    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBe(orderId);
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
+    expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBe(orderId);
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
   });
 
   it("keeps the optional telephone and second address line on the order, for its owner only", async () => {
     const { cartId } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
-    const order = getDb().select().from(orders).where(eq(orders.id, orderId)).get()!;
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
+    const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The payment step shows them back as typed (the national form).
-    expect(readCart(cartId).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
-    expect(getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
+    expect((await readCart(cartId)).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
+    expect(await getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The order number alone shows neither.
-    expect(getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    expect(await getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
     // Left empty the second time: cleared, not kept from the first.
-    submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({ shippingAddress2: null, shippingPhone: null });
   });
 
   it("refuses a postal code that is not 5 digits from the page form: no order is made", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const before = count(orders);
+    const before = await count(orders);
     const response = await cartAction(
       routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } })),
     );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { result: { error: Record<string, string[]> } };
     expect(body.result.error).toMatchObject({ postalCode: ["Saisissez un code postal à 5 chiffres"] });
-    expect(count(orders)).toBe(before);
-    expect(readCart(cartId).checkout).toBeNull();
+    expect(await count(orders)).toBe(before);
+    expect((await readCart(cartId)).checkout).toBeNull();
   });
 
   it("is idempotent: submitted twice, one order; new delivery details update that unpaid order", async () => {
     const { cartId } = await cartWith(2);
-    const first = submitDelivery(cartId, deliverySchema.parse(delivery));
-    const ordersBefore = count(orders);
-    const usersBefore = count(users);
-    const second = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const first = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    const ordersBefore = await count(orders);
+    const usersBefore = await count(users);
+    const second = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(second).toEqual({ orderId: first.orderId, created: false });
-    const changed = submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
+    const changed = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
     expect(changed.orderId).toBe(first.orderId);
-    expect(count(orders)).toBe(ordersBefore);
-    expect(count(users)).toBe(usersBefore);
-    expect(getDb().select().from(orders).where(eq(orders.id, first.orderId)).get()).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId)).all()).toHaveLength(1);
+    expect(await count(orders)).toBe(ordersBefore);
+    expect(await count(users)).toBe(usersBefore);
+    expect((await getDb().select().from(orders).where(eq(orders.id, first.orderId)).limit(1))[0]).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
+    expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId))).toHaveLength(1);
   });
 
   it("rewrites the unpaid order when the cart changes before payment, but not once a payment was started", async () => {
     const { cartId } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    setLineQuantity(cartId, readCart(cartId).lines[0].id, 2);
-    expect(readCart(cartId).checkout?.current).toBe(false);
-    const rewritten = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    await setLineQuantity(cartId, (await readCart(cartId)).lines[0].id, 2);
+    expect((await readCart(cartId)).checkout?.current).toBe(false);
+    const rewritten = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(rewritten).toEqual({ orderId, created: false });
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
 
-    getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId)).run();
-    addToCart(cartId, { productId: 1, packId: 3 });
-    const fresh = submitDelivery(cartId, deliverySchema.parse(delivery));
+    await getDb().update(orders).set({ stripePaymentIntentId: "pi_test_started" }).where(eq(orders.id, orderId));
+    await addToCart(cartId, { productId: 1, packId: 3 });
+    const fresh = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(fresh.created).toBe(true);
     expect(fresh.orderId).not.toBe(orderId);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.totalCents).toBe(5180);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.totalCents).toBe(5180);
   });
 
   it("writes nothing when the order cannot be made (one transaction)", async () => {
     const { cartId } = await cartWith(2);
-    const before = { users: count(users), orders: count(orders), items: count(orderItems) };
-    getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1)).run();
+    const before = { users: await count(users), orders: await count(orders), items: await count(orderItems) };
+    await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
-      expect(() => submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).toThrow(OrderError);
+      await expect(submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).rejects.toThrow(OrderError);
     } finally {
-      getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1)).run();
+      await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
-    expect({ users: count(users), orders: count(orders), items: count(orderItems) }).toEqual(before);
-    expect(() => submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).toThrow(/vide/);
+    expect({ users: await count(users), orders: await count(orders), items: await count(orderItems) }).toEqual(before);
+    await expect(submitDelivery(crypto.randomUUID(), deliverySchema.parse(delivery))).rejects.toThrow(/vide/);
   });
 
   it("reuses the customer found by email and never modifies an administrator's account", async () => {
-    const admin = getDb().select().from(users).where(eq(users.isAdmin, true)).get()!;
+    const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const { cartId } = await cartWith(1);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.userId).toBe(admin.id);
-    expect(getDb().select().from(users).where(eq(users.id, admin.id)).get()).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.userId).toBe(admin.id);
+    expect((await getDb().select().from(users).where(eq(users.id, admin.id)).limit(1))[0]).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
   });
 
   it("empties the cart once its order is paid (a reload shows an empty cart)", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    expect(completeCheckout(cartId, orderId)).toEqual({ paid: false });
-    expect(readCart(cartId).lines).toHaveLength(1);
-    markPaid(orderId);
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    expect(await completeCheckout(cartId, orderId)).toEqual({ paid: false });
+    expect((await readCart(cartId)).lines).toHaveLength(1);
+    await markPaid(orderId);
     // The header badge already reads the paid cart as empty.
-    expect(getCartLineCount(cartId)).toBe(0);
+    expect(await getCartLineCount(cartId)).toBe(0);
     const data = await (await cartLoader(routeArgs(getRequest("/panier", { Cookie: cookie })))).json();
     expect(data.cart).toMatchObject({ lines: [], checkout: null });
 
     const other = await cartWith(3);
-    const second = submitDelivery(other.cartId, deliverySchema.parse(delivery));
-    markPaid(second.orderId);
-    clearCartAfterPayment(second.orderId);
-    expect(getDb().select().from(carts).where(eq(carts.id, other.cartId)).get()!.checkoutOrderId).toBeNull();
-    expect(readCart(other.cartId).lines).toEqual([]);
+    const second = await submitDelivery(other.cartId, deliverySchema.parse(delivery));
+    await markPaid(second.orderId);
+    await clearCartAfterPayment(second.orderId);
+    expect((await getDb().select().from(carts).where(eq(carts.id, other.cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
+    expect((await readCart(other.cartId)).lines).toEqual([]);
   });
 });
 
@@ -204,28 +204,28 @@ describe("/panier delivery and complete intents", () => {
     const noJs = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
     expect(noJs.status).toBe(302);
     expect(noJs.headers.get("Location")).toBe("/panier?etape=paiement");
-    expect(readCart(cartId).checkout?.orderId).toBe(body.orderId);
+    expect((await readCart(cartId)).checkout?.orderId).toBe(body.orderId);
     const page = await (await cartLoader(routeArgs(getRequest("/panier?etape=paiement", { Cookie: cookie })))).json();
     expect(page.step).toBe("paiement");
   });
 
   it("creates nothing when the honeypot is filled", async () => {
     const { cookie } = await cartWith(2);
-    const before = count(orders);
+    const before = await count(orders);
     await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, website: "http://spam" }, { headers: { Cookie: cookie } })));
-    expect(count(orders)).toBe(before);
+    expect(await count(orders)).toBe(before);
   });
 
   it("'complete' empties the cart only when the server has the order paid, then shows the confirmation", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
     const early = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
     expect(early.headers.get("Location")).toBe(`/order-confirmation/${orderId}`);
-    expect(readCart(cartId).lines).toHaveLength(1);
-    expect(getDb().select().from(orders).where(eq(orders.id, orderId)).get()!.paymentStatus).toBe("unpaid");
-    markPaid(orderId);
+    expect((await readCart(cartId)).lines).toHaveLength(1);
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.paymentStatus).toBe("unpaid");
+    await markPaid(orderId);
     await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
-    expect(getDb().select().from(carts).where(eq(carts.id, cartId)).get()!.checkoutOrderId).toBeNull();
+    expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
     const noId = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })));
     expect(noId.headers.get("Location")).toBe("/");
   });
@@ -259,14 +259,14 @@ describe("POST /api/orders", () => {
     });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(response.headers.get("Location")).toBe(`/api/orders/${body.id}`);
-    const stored = getDb().select().from(orders).where(eq(orders.id, body.id)).get()!;
+    const stored = (await getDb().select().from(orders).where(eq(orders.id, body.id)).limit(1))[0]!;
     // Only the token's SHA-256 is kept.
     expect(stored.tokenHash).toBe(createHash("sha256").update(body.token).digest("hex"));
     expect(JSON.stringify(stored)).not.toContain(body.token);
     // An unknown userId (the original's fallback 9999) links nothing: the email's new customer.
     expect(stored.userId).not.toBe(9999);
     expect(stored.customerName).toBe("Jeanne de Lattre");
-    expect(getDb().select().from(users).where(eq(users.id, stored.userId!)).get()).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
+    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
   });
 
   it("refuses invalid bodies with JSON errors", async () => {
@@ -287,7 +287,7 @@ describe("POST /api/orders", () => {
 describe("GET /api/orders/{id}", () => {
   it("gives the order with decimal prices; the number alone shows no name, street or email", async () => {
     const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
-    getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id)).run();
+    await getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id));
     const response = await getOrder(routeArgs(getRequest(`/api/orders/${created.id}`), { id: String(created.id) }));
     expect(response.status).toBe(200);
     const body = await response.json();

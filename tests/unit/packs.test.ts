@@ -39,9 +39,9 @@ function productValues(name: string, packs: Record<string, unknown>[] = []) {
   return { fields: { ...rest, priceCents: price, originalPriceCents: originalPrice }, packs: packInputs };
 }
 
-function newProduct(name: string, packs: Record<string, unknown>[] = [], saleWithoutPack: "unit" | "not_sold" = "unit") {
+async function newProduct(name: string, packs: Record<string, unknown>[] = [], saleWithoutPack: "unit" | "not_sold" = "unit") {
   const { fields, packs: inputs } = productValues(name, packs);
-  return createProduct({ ...fields, saleWithoutPack }, inputs);
+  return await createProduct({ ...fields, saleWithoutPack }, inputs);
 }
 
 async function loadProductPage(id: number) {
@@ -103,20 +103,20 @@ describe("the 30-day lowest price before a reduction (Code de la consommation L1
 });
 
 describe("the packs, read from the database", () => {
-  it("seeds the spec's three packs for product 1, with a labelled demo history that makes their crossed-out prices lawful", () => {
-    const packs = listPacks(1);
+  it("seeds the spec's three packs for product 1, with a labelled demo history that makes their crossed-out prices lawful", async () => {
+    const packs = await listPacks(1);
     expect(packs.map((p) => [p.id, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular])).toEqual(
       SPEC_PACKS.map((p, i) => [i + 1, p.name, p.priceCents, p.referencePriceCents, p.trial, p.popular]),
     );
-    expect(shopPacks(1).map((p) => p.crossedOutCents)).toEqual([1599, 3180, 4770]);
-    const demo = getDb().select().from(priceHistory).where(eq(priceHistory.note, DEMO_HISTORY_NOTE)).all();
+    expect((await shopPacks(1)).map((p) => p.crossedOutCents)).toEqual([1599, 3180, 4770]);
+    const demo = await getDb().select().from(priceHistory).where(eq(priceHistory.note, DEMO_HISTORY_NOTE));
     expect(demo.map((r) => r.priceCents).sort((a, b) => a - b)).toEqual([1599, 3180, 4770]);
-    expect(adminPacks(1).every((p) => p.check.warning === null)).toBe(true);
+    expect((await adminPacks(1)).every((p) => p.check.warning === null)).toBe(true);
   });
 
   it("never shows another product's packs: a product without pack is sold as a single item, or not sold", async () => {
-    const single = newProduct("Sérum vitamine C");
-    expect(productOffer(single)).toEqual({ packs: [], unitPriceCents: 2990, sold: true });
+    const single = await newProduct("Sérum vitamine C");
+    expect(await productOffer(single)).toEqual({ packs: [], unitPriceCents: 2990, sold: true });
     const page = await loadProductPage(single.id);
     expect(page.offer).toEqual({ packs: [], unitPriceCents: 2990, sold: true });
     // No trial pack, no trial offer banner.
@@ -125,38 +125,36 @@ describe("the packs, read from the database", () => {
 
     // Sold as a single item: no pack to name, the product's price.
     const cartId = crypto.randomUUID();
-    expect(readCart(addToCart(cartId, { productId: single.id }).id).lines[0]).toMatchObject({
+    expect((await readCart((await addToCart(cartId, { productId: single.id })).id)).lines[0]).toMatchObject({
       packId: null,
       unitPriceCents: 2990,
       variantName: null,
     });
-    expect(() => addToCart(crypto.randomUUID(), { productId: single.id, packId: 2 })).toThrow(CartError);
+    await expect(addToCart(crypto.randomUUID(), { productId: single.id, packId: 2 })).rejects.toThrow(CartError);
 
-    const withdrawn = newProduct("Crème de nuit", [], "not_sold");
-    expect(productOffer(withdrawn)).toEqual({ packs: [], unitPriceCents: null, sold: false });
-    expect(() => addToCart(crypto.randomUUID(), { productId: withdrawn.id })).toThrow("n'est pas en vente");
-    expect(() =>
-      createOrderFromApi({
+    const withdrawn = await newProduct("Crème de nuit", [], "not_sold");
+    expect(await productOffer(withdrawn)).toEqual({ packs: [], unitPriceCents: null, sold: false });
+    await expect(addToCart(crypto.randomUUID(), { productId: withdrawn.id })).rejects.toThrow("n'est pas en vente");
+    await expect(createOrderFromApi({
         customerEmail: "a@example.fr",
         customerName: "A B",
         shippingAddress: "1 rue A",
         shippingPostalCode: "75001",
         shippingCity: "Paris",
         items: [{ productId: withdrawn.id, quantity: 1 }],
-      } as never),
-    ).toThrow(OrderError);
+      } as never)).rejects.toThrow(OrderError);
   });
 
-  it("sells a product's own packs only, and a deactivated pack no more", () => {
-    const product = newProduct("Sérum duo", [
+  it("sells a product's own packs only, and a deactivated pack no more", async () => {
+    const product = await newProduct("Sérum duo", [
       { name: "Duo", masks: 2, price: "19,90", position: 2 },
       { name: "Solo", masks: 1, price: "10,90", position: 1 },
     ]);
-    expect(shopPacks(product.id).map((p) => p.name)).toEqual(["Solo", "Duo"]);
-    expect(() => addToCart(crypto.randomUUID(), { productId: product.id, packId: 1 })).toThrow(/Pack inconnu/);
-    const [solo, duo] = listPacks(product.id);
+    expect((await shopPacks(product.id)).map((p) => p.name)).toEqual(["Solo", "Duo"]);
+    await expect(addToCart(crypto.randomUUID(), { productId: product.id, packId: 1 })).rejects.toThrow(/Pack inconnu/);
+    const [solo, duo] = await listPacks(product.id);
     const { fields } = productValues("Sérum duo");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: solo.id,
         name: "Solo",
@@ -170,17 +168,15 @@ describe("the packs, read from the database", () => {
         active: false,
       },
     ]);
-    expect(shopPacks(product.id).map((p) => p.id)).toEqual([duo.id]);
-    expect(() => addToCart(crypto.randomUUID(), { productId: product.id, packId: solo.id })).toThrow(/Pack inconnu/);
+    expect((await shopPacks(product.id)).map((p) => p.id)).toEqual([duo.id]);
+    await expect(addToCart(crypto.randomUUID(), { productId: product.id, packId: solo.id })).rejects.toThrow(/Pack inconnu/);
     // Another product's pack cannot be edited through this product.
-    expect(() =>
-      updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...listPacks(1)[0], id: 1, price: 1, referencePrice: null }]),
-    ).toThrow("n'appartient pas à ce produit");
+    await expect(updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...(await listPacks(1))[0], id: 1, price: 1, referencePrice: null }])).rejects.toThrow("n'appartient pas à ce produit");
   });
 
-  it("gives the API the packs on sale, with a crossed-out price only when lawful", () => {
-    const product = newProduct("Sérum API", [{ name: "Trio", masks: 3, price: "24,90", referencePrice: "29,90" }]);
-    const api = productToApi(getProduct(product.id)!);
+  it("gives the API the packs on sale, with a crossed-out price only when lawful", async () => {
+    const product = await newProduct("Sérum API", [{ name: "Trio", masks: 3, price: "24,90", referencePrice: "29,90" }]);
+    const api = await productToApi((await getProduct(product.id))!);
     expect(api.packs).toEqual([
       {
         id: expect.any(Number),
@@ -193,7 +189,7 @@ describe("the packs, read from the database", () => {
         trial: false,
       },
     ]);
-    expect(productToApi(getProduct(1)!).packs.map((p) => [p.price, p.originalPrice])).toEqual([
+    expect((await productToApi((await getProduct(1))!)).packs.map((p) => [p.price, p.originalPrice])).toEqual([
       ["0.99", "15.99"],
       ["25.90", "31.80"],
       ["32.90", "47.70"],
@@ -223,10 +219,10 @@ describe("the product page's JSON-LD", () => {
 });
 
 describe("a price change", () => {
-  it("is recorded in the price history, and changes no order already made", () => {
-    const product = newProduct("Sérum historique", [{ name: "Coffret", masks: 4, price: "30,00" }]);
-    const [pack] = listPacks(product.id);
-    const order = createOrderFromApi({
+  it("is recorded in the price history, and changes no order already made", async () => {
+    const product = await newProduct("Sérum historique", [{ name: "Coffret", masks: 4, price: "30,00" }]);
+    const [pack] = await listPacks(product.id);
+    const order = await createOrderFromApi({
       customerEmail: "camille.historique@example.fr",
       customerName: "Camille Martin",
       shippingAddress: "8 rue des Fleurs",
@@ -237,7 +233,7 @@ describe("a price change", () => {
     expect(order.total).toBe("60.00");
 
     const { fields } = productValues("Sérum historique");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: pack.id,
         name: "Coffret découverte",
@@ -251,32 +247,32 @@ describe("a price change", () => {
         active: true,
       },
     ]);
-    const history = adminPacks(product.id)[0].history;
+    const history = (await adminPacks(product.id))[0].history;
     expect(history.map((h) => h.priceCents)).toEqual([3000, 2500]);
     // 30,00€ was charged before: the 25,00€ reduction may show it crossed out.
-    expect(shopPacks(product.id)[0]).toMatchObject({ priceCents: 2500, crossedOutCents: 3000 });
+    expect((await shopPacks(product.id))[0]).toMatchObject({ priceCents: 2500, crossedOutCents: 3000 });
 
     // The order keeps the pack's name and price as they were.
-    const items = getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
+    const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id));
     expect(items).toEqual([
       expect.objectContaining({ packId: pack.id, unitPriceCents: 3000, variantName: "Coffret", quantity: 2 }),
     ]);
-    expect(getApiOrder(order.id, { admin: true })).toMatchObject({
+    expect(await getApiOrder(order.id, { admin: true })).toMatchObject({
       total: "60.00",
       items: [{ price: "30.00", product: { variantName: "Coffret" } }],
     });
   });
 
-  it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", () => {
-    const product = newProduct("Sérum panier", [{ name: "Flacon", masks: 1, price: "20,00" }]);
-    const [pack] = listPacks(product.id);
+  it("reaches a cart at once, and sends its checkout back to the delivery form to reprice the order", async () => {
+    const product = await newProduct("Sérum panier", [{ name: "Flacon", masks: 1, price: "20,00" }]);
+    const [pack] = await listPacks(product.id);
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: product.id, packId: pack.id });
-    const { orderId } = submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" });
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 2000, current: true });
+    await addToCart(cartId, { productId: product.id, packId: pack.id });
+    const { orderId } = await submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" });
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 2000, current: true });
 
     const { fields } = productValues("Sérum panier");
-    updateProduct(product.id, { ...fields, sku: product.sku }, [
+    await updateProduct(product.id, { ...fields, sku: product.sku }, [
       {
         id: pack.id,
         name: "Flacon",
@@ -290,14 +286,14 @@ describe("a price change", () => {
         active: true,
       },
     ]);
-    const cart = readCart(cartId);
+    const cart = await readCart(cartId);
     expect(cart.lines[0]).toMatchObject({ unitPriceCents: 1700, lineTotalCents: 1700 });
     expect(cart.checkout).toMatchObject({ amountCents: 2000, current: false });
 
     // The delivery form again: the same order, at the new price.
-    expect(submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" }).orderId).toBe(orderId);
-    expect(readCart(cartId).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({
+    expect((await submitDelivery(cartId, { ...DELIVERY, email: "camille.panier@example.fr" })).orderId).toBe(orderId);
+    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 1700, current: true });
+    expect((await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId)).limit(1))[0]).toMatchObject({
       unitPriceCents: 1700,
     });
   });
@@ -351,16 +347,15 @@ describe("the trial offer's banner", () => {
   });
 
   it("is seeded 9 hours ahead, shown on the trial pack's product page, and gone after its end", async () => {
-    const seeded = getDb().select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).get()!.endsAt!;
+    const seeded = (await getDb().select({ endsAt: siteSettings.trialOfferEndsAt }).from(siteSettings).limit(1))[0]!.endsAt!;
     expect(Math.abs(Date.parse(seeded) - Date.now() - 9 * 60 * 60 * 1000)).toBeLessThan(5 * 60 * 1000);
     expect((await loadProductPage(1)).banner).toEqual({ endsAt: seeded, text: "Fin de l'offre d'essai dans 9 heures" });
 
-    getDb()
+    await getDb()
       .update(siteSettings)
-      .set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() })
-      .run();
+      .set({ trialOfferEndsAt: new Date(Date.now() - 1000).toISOString() });
     expect((await loadProductPage(1)).banner).toBeNull();
-    getDb().update(siteSettings).set({ trialOfferEndsAt: seeded }).run();
+    await getDb().update(siteSettings).set({ trialOfferEndsAt: seeded });
   });
 
   it("reads the settings' date and time in Paris time, and accepts an ISO instant from the API", () => {

@@ -13,7 +13,7 @@ import { getSettings, updateSettings } from "~/services/settings.server";
 
 /** The public pages' version: the writes that change what an anonymous visitor sees bump it. */
 
-const version = () => readPageCacheState().version;
+const version = async () => (await readPageCacheState()).version;
 
 const ORDER_BODY = {
   customerEmail: "cache@example.fr",
@@ -25,24 +25,24 @@ const ORDER_BODY = {
 };
 
 describe("the public pages' version", () => {
-  it("is bumped by a product's creation and by a price edit", () => {
-    const before = version();
+  it("is bumped by a product's creation and by a price edit", async () => {
+    const before = await version();
     const parsed = productSchema.parse({ name: "Coffret", sku: "ME-CACHE-1", price: "29,90", stock: 20, packs: [] });
     const { price, originalPrice, packs, ...rest } = parsed;
     const fields = { ...rest, priceCents: price, originalPriceCents: originalPrice };
-    const product = createProduct(fields, packs)!;
-    expect(version()).toBe(before + 1);
-    updateProduct(product.id, { ...fields, priceCents: 2490 }, packs);
-    expect(version()).toBe(before + 2);
-    expect(getProduct(product.id)?.priceCents).toBe(2490);
+    const product = (await createProduct(fields, packs))!;
+    expect(await version()).toBe(before + 1);
+    await updateProduct(product.id, { ...fields, priceCents: 2490 }, packs);
+    expect(await version()).toBe(before + 2);
+    expect((await getProduct(product.id))?.priceCents).toBe(2490);
   });
 
-  it("is bumped by a pack's new price", () => {
-    const before = version();
-    const product = getProduct(1)!;
-    const [pack] = listPacks(1);
+  it("is bumped by a pack's new price", async () => {
+    const before = await version();
+    const product = (await getProduct(1))!;
+    const [pack] = await listPacks(1);
     const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = product;
-    updateProduct(1, fields, [
+    await updateProduct(1, fields, [
       {
         id: pack.id,
         name: pack.name,
@@ -56,29 +56,29 @@ describe("the public pages' version", () => {
         active: pack.active,
       },
     ]);
-    expect(version()).toBe(before + 1);
+    expect(await version()).toBe(before + 1);
   });
 
-  it("is bumped by a settings change, and gives the trial offer's end", () => {
-    const before = version();
+  it("is bumped by a settings change, and gives the trial offer's end", async () => {
+    const before = await version();
     const end = new Date(Date.now() + 3_600_000);
-    getDb().update(siteSettings).set({ trialOfferEndsAt: end.toISOString() }).where(eq(siteSettings.id, 1)).run();
-    expect(readPageCacheState().offerEndsAt).toBe(end.getTime());
-    const { trialOfferEndsAt: _end, ...settings } = getSettings();
-    updateSettings(settingsSchema.parse({ ...settings, siteName: "Maison Éclat Paris" }));
-    expect(version()).toBe(before + 1);
+    await getDb().update(siteSettings).set({ trialOfferEndsAt: end.toISOString() }).where(eq(siteSettings.id, 1));
+    expect((await readPageCacheState()).offerEndsAt).toBe(end.getTime());
+    const { trialOfferEndsAt: _end, ...settings } = await getSettings();
+    await updateSettings(settingsSchema.parse({ ...settings, siteName: "Maison Éclat Paris" }));
+    expect(await version()).toBe(before + 1);
   });
 
-  it("is bumped when a paid order sells the last unit of a product, not before", () => {
-    getDb().update(products).set({ stock: 2 }).where(eq(products.id, 1)).run();
-    const before = version();
-    const first = createOrderFromApi(ORDER_BODY);
-    markOrderPaid(first.id, { paymentIntentId: `pi_${first.id}` });
-    expect(getProduct(1)?.stock).toBe(1);
-    expect(version()).toBe(before);
-    const last = createOrderFromApi(ORDER_BODY);
-    markOrderPaid(last.id, { paymentIntentId: `pi_${last.id}` });
-    expect(getProduct(1)?.stock).toBe(0);
-    expect(version()).toBe(before + 1);
+  it("is bumped when a paid order sells the last unit of a product, not before", async () => {
+    await getDb().update(products).set({ stock: 2 }).where(eq(products.id, 1));
+    const before = await version();
+    const first = await createOrderFromApi(ORDER_BODY);
+    await markOrderPaid(first.id, { paymentIntentId: `pi_${first.id}` });
+    expect((await getProduct(1))?.stock).toBe(1);
+    expect(await version()).toBe(before);
+    const last = await createOrderFromApi(ORDER_BODY);
+    await markOrderPaid(last.id, { paymentIntentId: `pi_${last.id}` });
+    expect((await getProduct(1))?.stock).toBe(0);
+    expect(await version()).toBe(before + 1);
   });
 });

@@ -51,7 +51,7 @@ async function setup(options: { renderPage?: (request: Request, n: number) => Re
         },
       });
     },
-    readState: () => ({ ...state }),
+    readState: async () => ({ ...state }),
     buildVersion: "abc123",
     now: () => clock.now,
     versionCheckMs: 0,

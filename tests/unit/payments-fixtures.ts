@@ -104,14 +104,14 @@ export const TEST_ACCESS = { token: TEST_ORDER_TOKEN } as const;
  * An unpaid order written straight into the DB, like the delivery form leaves it. Owned by the
  * given cart, else by the holder of TEST_ORDER_TOKEN (an API client).
  */
-export function createTestOrder(
+export async function createTestOrder(
   options: { quantity?: number; unitPriceCents?: number; productId?: number; cartId?: string; packId?: number; email?: string | null } = {},
 ) {
   const quantity = options.quantity ?? 1;
   const unit = options.unitPriceCents ?? 2590;
   const id = nextOrderId++;
   const db = getDb();
-  db.insert(orders)
+  await db.insert(orders)
     .values({
       id,
       subtotalCents: quantity * unit,
@@ -125,9 +125,8 @@ export function createTestOrder(
       shippingCountry: "France",
       cartId: options.cartId ?? null,
       tokenHash: options.cartId ? null : hashOrderToken(TEST_ORDER_TOKEN),
-    })
-    .run();
-  db.insert(orderItems)
+    });
+  await db.insert(orderItems)
     .values({
       orderId: id,
       productId: options.productId ?? 1,
@@ -136,21 +135,20 @@ export function createTestOrder(
       unitPriceCents: unit,
       productName: "Masque Hydrogel au Collagène",
       variantName: "6 masques + 2 offerts",
-    })
-    .run();
+    });
   return id;
 }
 
-export function getOrder(id: number) {
-  return getDb().select().from(orders).where(eq(orders.id, id)).get()!;
+export async function getOrder(id: number) {
+  return (await getDb().select().from(orders).where(eq(orders.id, id)).limit(1))[0]!;
 }
 
-export function productStock(id = 1) {
-  return getDb().select({ stock: products.stock }).from(products).where(eq(products.id, id)).get()!.stock;
+export async function productStock(id = 1) {
+  return (await getDb().select({ stock: products.stock }).from(products).where(eq(products.id, id)).limit(1))[0]!.stock;
 }
 
-export function recordedEventIds() {
-  return getDb().select({ id: stripeEvents.id }).from(stripeEvents).all().map((r) => r.id);
+export async function recordedEventIds() {
+  return (await getDb().select({ id: stripeEvents.id }).from(stripeEvents)).map((r) => r.id);
 }
 
 // ---- What the browser does (through the demo proxy, like the emulator's Stripe.js stand-in) ----

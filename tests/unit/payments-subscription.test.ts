@@ -33,7 +33,7 @@ async function confirm(orderId: number) {
 
 describe("subscription", () => {
   it("charges the order total now, then the same amount every 4 weeks from day 30", async () => {
-    const orderId = createTestOrder({ quantity: 1, unitPriceCents: 2590 });
+    const orderId = await createTestOrder({ quantity: 1, unitPriceCents: 2590 });
     const created = await createSubscription({
       orderId,
       // The spec's fields: accepted, but the order decides.
@@ -66,22 +66,22 @@ describe("subscription", () => {
     expect(invoice.total).toBe(2590);
     expect(invoice.amount_due).toBe(2590);
     expect(invoice.billing_reason).toBe("subscription_create");
-    expect(getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: sub.id, paymentStatus: "unpaid" });
-    expect(getOrder(orderId).stripeCustomerId).toBe(sub.customer);
+    expect(await getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: sub.id, paymentStatus: "unpaid" });
+    expect((await getOrder(orderId)).stripeCustomerId).toBe(sub.customer);
   });
 
   it("marks the order paid on invoice.paid, once, and keeps the card for the next invoices", async () => {
-    const orderId = createTestOrder();
-    const stockBefore = productStock();
+    const orderId = await createTestOrder();
+    const stockBefore = await productStock();
     const created = await createSubscription({ orderId });
     const paid = await withWebhooks(() => browserPay(created.body.clientSecret, CARDS.success));
     expect(paid.body.status).toBe("succeeded");
 
     // invoice.paid arrived: paid by the webhook, the stock decremented once.
-    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
-    expect(productStock()).toBe(stockBefore - 1);
+    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
+    expect(await productStock()).toBe(stockBefore - 1);
     expect(await confirm(orderId)).toMatchObject({ paid: true });
-    expect(productStock()).toBe(stockBefore - 1);
+    expect(await productStock()).toBe(stockBefore - 1);
 
     const invoicePaid = emulator().events.find(
       (e) => e.type === "invoice.paid" && (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details?.subscription === created.body.subscriptionId,
@@ -120,8 +120,8 @@ describe("subscription", () => {
     expect(line.period.end - line.period.start).toBe(28 * DAY);
     expect(renewal.period_end).toBe(line.period.start);
     // The first order stays as it was; the renewal is an order of its own (one more stock decrement).
-    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", renewalNumber: null, stripeInvoiceId: null });
-    expect(productStock()).toBe(stockBefore - 2);
+    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", renewalNumber: null, stripeInvoiceId: null });
+    expect(await productStock()).toBe(stockBefore - 2);
 
     // The order now has an active subscription.
     const again = await createSubscription({ orderId });
@@ -130,16 +130,16 @@ describe("subscription", () => {
   });
 
   it("invoice.paid without the browser's confirm is enough, and confirm alone is enough too", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const created = await createSubscription({ orderId });
     await browserPay(created.body.clientSecret, CARDS.success); // no webhook delivered
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
     expect(await confirm(orderId)).toMatchObject({ paid: true });
-    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
+    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", isSubscription: true });
   });
 
   it("resumes the order's unpaid subscription instead of creating a second one", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const first = await createSubscription({ orderId });
     const second = await createSubscription({ orderId });
     expect(second.status).toBe(200);
@@ -151,7 +151,7 @@ describe("subscription", () => {
   });
 
   it("answers resource_already_exists to a concurrent attempt for the same order", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const [a, b] = await Promise.all([createSubscription({ orderId }), createSubscription({ orderId })]);
     const statuses = [a.status, b.status].sort();
     expect(statuses).toEqual([200, 409]);
@@ -164,28 +164,28 @@ describe("subscription", () => {
   });
 
   it("a declined first charge leaves the order unpaid and payable with another card", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const created = await createSubscription({ orderId });
     const declined = await withWebhooks(() => browserPay(created.body.clientSecret, CARDS.declined));
     expect(declined.status).toBe(402);
     expect(declined.body.error.code).toBe("card_declined");
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
     expect(await confirm(orderId)).toMatchObject({ paid: false });
 
     const resumed = await createSubscription({ orderId });
     expect(resumed.body.message).toBe("Reprise du paiement en cours");
     const ok = await withWebhooks(() => browserPay(resumed.body.clientSecret, CARDS.success));
     expect(ok.body.status).toBe("succeeded");
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
   });
 
   it("switching between one-off and subscription leaves a single payable intent", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const sub = await createSubscription({ orderId });
     const startOneOff = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "one_off" })));
     const oneOff = await startOneOff.json();
     expect(oneOff.paid).toBe(false);
-    expect(getOrder(orderId)).toMatchObject({ isSubscription: false, stripeSubscriptionId: null });
+    expect(await getOrder(orderId)).toMatchObject({ isSubscription: false, stripeSubscriptionId: null });
     const stripe = await getStripe();
     expect((await stripe.subscriptions.retrieve(sub.body.subscriptionId)).status).toBe("canceled");
 
@@ -195,11 +195,11 @@ describe("subscription", () => {
     expect((await stripe.paymentIntents.retrieve(oneOff.paymentIntentId)).status).toBe("canceled");
     await browserPay(subAgain.clientSecret, CARDS.success);
     expect(await confirm(orderId)).toMatchObject({ paid: true });
-    expect(getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: subAgain.subscriptionId });
+    expect(await getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: subAgain.subscriptionId });
   });
 
   it("attach-payment-method only works for the order's own subscription and email", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const created = await createSubscription({ orderId });
     const paid = await browserPay(created.body.clientSecret, CARDS.success);
     const attempt = async (body: Record<string, unknown>) => {

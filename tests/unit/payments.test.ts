@@ -54,8 +54,8 @@ function eventsFor(paymentIntentId: string, type: string) {
 
 describe("one-off card payment through the emulator", () => {
   it("marks the order paid once and decrements the stock once, however often confirm and the webhook arrive", async () => {
-    const orderId = createTestOrder({ quantity: 2, unitPriceCents: 2590 });
-    const stockBefore = productStock();
+    const orderId = await createTestOrder({ quantity: 2, unitPriceCents: 2590 });
+    const stockBefore = await productStock();
 
     const started = await start(orderId);
     expect(started.status).toBe(200);
@@ -71,7 +71,7 @@ describe("one-off card payment through the emulator", () => {
     expect(paid.status).toBe(200);
     expect(paid.body.status).toBe("succeeded");
     // The browser's success alone changes nothing.
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
 
     const first = await confirm(orderId);
     expect(first).toEqual({ status: 200, body: { paid: true, orderId, paymentStatus: "paid" } });
@@ -87,17 +87,17 @@ describe("one-off card payment through the emulator", () => {
       expect((await response.json()).outcome).toBe(i === 0 ? "already_paid" : "duplicate");
     }
 
-    const order = getOrder(orderId);
+    const order = await getOrder(orderId);
     expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: false, stripePaymentIntentId: started.body.paymentIntentId });
     expect(order.paidAt).not.toBeNull();
     expect(order.stockDecrementedAt).not.toBeNull();
-    expect(productStock()).toBe(stockBefore - 2);
-    expect(recordedEventIds()).toContain(succeeded.id);
+    expect(await productStock()).toBe(stockBefore - 2);
+    expect(await recordedEventIds()).toContain(succeeded.id);
   });
 
   it("lets the webhook win when it arrives before the browser's confirm, still with one stock decrement", async () => {
-    const orderId = createTestOrder();
-    const stockBefore = productStock();
+    const orderId = await createTestOrder();
+    const stockBefore = await productStock();
     const started = await start(orderId);
     deliverWebhooksToRoute(emulator);
     try {
@@ -106,31 +106,31 @@ describe("one-off card payment through the emulator", () => {
     } finally {
       emulator.setWebhookTarget(null);
     }
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
-    expect(productStock()).toBe(stockBefore - 1);
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
+    expect(await productStock()).toBe(stockBefore - 1);
 
     expect((await confirm(orderId)).body).toEqual({ paid: true, orderId, paymentStatus: "paid" });
     expect(await confirmOrderPayment(orderId)).toEqual({ paid: true });
-    expect(productStock()).toBe(stockBefore - 1);
+    expect(await productStock()).toBe(stockBefore - 1);
   });
 
-  it("markOrderPaid flips an order only once", () => {
-    const orderId = createTestOrder();
-    const stockBefore = productStock();
-    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(true);
-    expect(markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(false);
-    expect(markOrderPaid(orderId, { subscriptionId: "sub_test" })).toBe(false);
-    expect(productStock()).toBe(stockBefore - 1);
-    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", stripePaymentIntentId: "pi_test", stripeSubscriptionId: null });
+  it("markOrderPaid flips an order only once", async () => {
+    const orderId = await createTestOrder();
+    const stockBefore = await productStock();
+    expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(true);
+    expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(false);
+    expect(await markOrderPaid(orderId, { subscriptionId: "sub_test" })).toBe(false);
+    expect(await productStock()).toBe(stockBefore - 1);
+    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", stripePaymentIntentId: "pi_test", stripeSubscriptionId: null });
   });
 
   it("answers paid without a new PaymentIntent when the order is already paid", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const started = await start(orderId);
     await browserPay(started.body.clientSecret, CARDS.success);
     // Starting again before any confirm: the server sees the success at Stripe and marks the order paid.
     expect((await start(orderId)).body).toEqual({ paid: true, orderId });
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
     expect((await start(orderId)).body).toEqual({ paid: true, orderId });
   });
 });
@@ -143,8 +143,8 @@ describe("failing test cards", () => {
   ];
   for (const { card, code, message } of cases) {
     it(`${code}: the order stays unpaid and a later 4242 payment succeeds`, async () => {
-      const orderId = createTestOrder();
-      const stockBefore = productStock();
+      const orderId = await createTestOrder();
+      const stockBefore = await productStock();
       const started = await start(orderId);
       deliverWebhooksToRoute(emulator);
       try {
@@ -160,8 +160,8 @@ describe("failing test cards", () => {
       // The failure webhook was received and changed nothing; confirm finds nothing paid.
       expect(eventsFor(started.body.paymentIntentId, "payment_intent.payment_failed")).toHaveLength(1);
       expect((await confirm(orderId)).body).toEqual({ paid: false, orderId, paymentStatus: "unpaid" });
-      expect(getOrder(orderId).paymentStatus).toBe("unpaid");
-      expect(productStock()).toBe(stockBefore);
+      expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
+      expect(await productStock()).toBe(stockBefore);
 
       // Paying again: the same PaymentIntent is offered again, and another card pays it.
       const again = await start(orderId);
@@ -169,22 +169,22 @@ describe("failing test cards", () => {
       const ok = await browserPay(again.body.clientSecret, CARDS.success);
       expect(ok.body.status).toBe("succeeded");
       expect((await confirm(orderId)).body).toEqual({ paid: true, orderId, paymentStatus: "paid" });
-      expect(productStock()).toBe(stockBefore - 1);
+      expect(await productStock()).toBe(stockBefore - 1);
     });
   }
 });
 
 describe("the browser cannot mark an order paid", () => {
   it("confirm leaves the order unpaid while its PaymentIntent has not succeeded, whatever the body says", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     expect((await confirm(orderId, { paid: true, status: "succeeded" })).body).toEqual({ paid: false, orderId, paymentStatus: "unpaid" });
     const started = await start(orderId);
     expect((await confirm(orderId, { paymentIntentId: started.body.paymentIntentId, paid: true })).body).toMatchObject({ paid: false });
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
   });
 
   it("ignores amounts sent by the browser: the PaymentIntent always holds the order total", async () => {
-    const orderId = createTestOrder({ quantity: 1, unitPriceCents: 3290 });
+    const orderId = await createTestOrder({ quantity: 1, unitPriceCents: 3290 });
     const started = await start(orderId, { amount: "0.50", amountCents: 50, totalCents: 50 });
     expect(started.body.amountCents).toBe(3290);
     const stripe = await getStripe();
@@ -192,7 +192,7 @@ describe("the browser cannot mark an order paid", () => {
   });
 
   it("does not accept a succeeded payment of another amount, even signed by Stripe", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const stripe = await getStripe();
     // A PaymentIntent claiming the order, for 0,50€, paid: the webhook and confirm both refuse it.
     const pm = await browserCreatePaymentMethod(CARDS.success);
@@ -202,11 +202,11 @@ describe("the browser cannot mark an order paid", () => {
     const [event] = eventsFor(cheap.id, "payment_intent.succeeded");
     const response = await replayEvent(emulator, event);
     expect((await response.json()).outcome).toBe("ignored");
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
   });
 
   it("cannot confirm a PaymentIntent through the proxy without its client secret", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const started = await start(orderId);
     const pm = await browserCreatePaymentMethod(CARDS.success);
     const forged = `${started.body.paymentIntentId}_secret_forged0000000000000000`;
@@ -218,12 +218,11 @@ describe("the browser cannot mark an order paid", () => {
 
 describe("payable orders only", () => {
   it("refuses to start a payment for an out-of-stock order with a French 409", async () => {
-    const [product] = getDb()
+    const [product] = await getDb()
       .insert(products)
       .values({ name: "Masque épuisé", sku: `EPUISE-${Date.now()}`, priceCents: 2590, stock: 0 })
-      .returning()
-      .all();
-    const orderId = createTestOrder({ productId: product.id });
+      .returning();
+    const orderId = await createTestOrder({ productId: product.id });
     const started = await start(orderId);
     expect(started.status).toBe(409);
     expect(started.body).toEqual({
@@ -237,10 +236,10 @@ describe("payable orders only", () => {
   it("answers 404 for an unknown order, and for an order that belongs to another visitor's cart", async () => {
     const unknown = await start(999_999_999);
     expect(unknown).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [], code: "order_not_found" } });
-    const orderId = createTestOrder({ cartId: "0f8fad5b-d9cb-469f-a165-70867728950e" });
+    const orderId = await createTestOrder({ cartId: "0f8fad5b-d9cb-469f-a165-70867728950e" });
     const foreign = await start(orderId);
     expect(foreign.status).toBe(404);
-    expect(getOrder(orderId).stripePaymentIntentId).toBeNull();
+    expect((await getOrder(orderId)).stripePaymentIntentId).toBeNull();
   });
 });
 
@@ -277,7 +276,7 @@ describe("an order created through the API: its token, or nothing", () => {
       expect(wrongToken).toEqual(unknown);
     }
     expect(unknown).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [], code: "order_not_found" } });
-    expect(getOrder(order.id)).toMatchObject({ stripePaymentIntentId: null, stripeSubscriptionId: null });
+    expect(await getOrder(order.id)).toMatchObject({ stripePaymentIntentId: null, stripeSubscriptionId: null });
 
     const withToken = await startAs({ orderId: order.id, mode: "one_off", token: order.token });
     expect(withToken.status).toBe(200);
@@ -299,7 +298,7 @@ describe("an order created through the API: its token, or nothing", () => {
       }),
     );
     expect(put.status).toBe(200);
-    expect(getOrder(order.id)).toMatchObject({ paymentStatus: "unpaid", customerEmail: "plus.tard@example.fr" });
+    expect(await getOrder(order.id)).toMatchObject({ paymentStatus: "unpaid", customerEmail: "plus.tard@example.fr" });
     const started = await startAs({ orderId: order.id, mode: "one_off", token: order.token });
     expect(started.status).toBe(200);
     const pi = await (await getStripe()).paymentIntents.retrieve(started.body.paymentIntentId);
@@ -309,26 +308,26 @@ describe("an order created through the API: its token, or nothing", () => {
 
 describe("the trial pack at the payment step", () => {
   it("is a one-off purchase only: the subscription is refused with the reason", async () => {
-    const orderId = createTestOrder({ packId: 1, unitPriceCents: 99, email: "essai.abonnement@example.fr" });
+    const orderId = await createTestOrder({ packId: 1, unitPriceCents: 99, email: "essai.abonnement@example.fr" });
     const subscription = await start(orderId, { mode: "subscription" });
     expect(subscription.status).toBe(409);
     expect(subscription.body).toMatchObject({ code: "trial_one_off_only", error: expect.stringContaining("uniquement en achat unique") });
     const createSubscription = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
     expect(createSubscription.status).toBe(409);
-    expect(getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false });
+    expect(await getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false });
     expect((await start(orderId)).status).toBe(200);
   });
 
   it("is paid once per email: a second trial order for that email cannot be paid", async () => {
     const email = "essai.deux.fois@example.fr";
-    const first = createTestOrder({ packId: 1, unitPriceCents: 99, email });
-    const second = createTestOrder({ packId: 1, unitPriceCents: 99, email: "Essai.Deux.Fois@example.fr" });
+    const first = await createTestOrder({ packId: 1, unitPriceCents: 99, email });
+    const second = await createTestOrder({ packId: 1, unitPriceCents: 99, email: "Essai.Deux.Fois@example.fr" });
     const started = await start(first);
     await browserPay(started.body.clientSecret, CARDS.success);
     expect((await confirm(first)).body.paid).toBe(true);
     const refused = await start(second);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: "trial_used", error: expect.stringContaining("une fois par adresse email") });
-    expect(getOrder(second).stripePaymentIntentId).toBeNull();
+    expect((await getOrder(second)).stripePaymentIntentId).toBeNull();
   });
 });

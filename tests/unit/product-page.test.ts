@@ -60,11 +60,10 @@ describe("product page loader", () => {
   });
 
   it("serves a product without images with an empty list (the page shows the fallback image)", async () => {
-    const [row] = getDb()
+    const [row] = await getDb()
       .insert(products)
       .values({ name: "Coffret sans photo", sku: "TEST-NO-IMAGE", priceCents: 1000, images: [], stock: 0 })
-      .returning({ id: products.id })
-      .all();
+      .returning({ id: products.id });
     const { status, data } = await load(String(row.id));
     expect(status).toBe(200);
     expect(data.product).toMatchObject({ name: "Coffret sans photo", images: [], stock: 0 });

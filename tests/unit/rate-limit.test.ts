@@ -12,87 +12,87 @@ const WINDOW = 10 * MINUTE;
 /** A window start: the fixed windows are aligned on multiples of their length. */
 const T0 = 2_000_000 * WINDOW;
 
-const rows = () => getDb().select().from(rateLimits).all();
+const rows = async () => await getDb().select().from(rateLimits);
 
-beforeEach(() => {
-  getDb().delete(rateLimits).run();
+beforeEach(async () => {
+  await getDb().delete(rateLimits);
 });
 
 describe("createRateLimiter (sliding-window counter in the database)", () => {
-  it("refuses a key once max hits are in the window; other keys are counted apart", () => {
+  it("refuses a key once max hits are in the window; other keys are counted apart", async () => {
     const limiter = createRateLimiter({ name: "test-a", windowMs: WINDOW, max: 3 });
-    limiter.hit("x", T0);
-    limiter.hit("x", T0 + MINUTE);
-    expect(limiter.isLimited("x", T0 + MINUTE)).toBe(false);
-    expect(limiter.retryAfterSeconds("x", T0 + MINUTE)).toBe(0);
-    limiter.hit("x", T0 + 2 * MINUTE);
-    expect(limiter.isLimited("x", T0 + 2 * MINUTE)).toBe(true);
-    expect(limiter.isLimited("y", T0 + 2 * MINUTE)).toBe(false);
+    await limiter.hit("x", T0);
+    await limiter.hit("x", T0 + MINUTE);
+    expect(await limiter.isLimited("x", T0 + MINUTE)).toBe(false);
+    expect(await limiter.retryAfterSeconds("x", T0 + MINUTE)).toBe(0);
+    await limiter.hit("x", T0 + 2 * MINUTE);
+    expect(await limiter.isLimited("x", T0 + 2 * MINUTE)).toBe(true);
+    expect(await limiter.isLimited("y", T0 + 2 * MINUTE)).toBe(false);
     // Three hits in the current window: free again once they weigh 2 (max - 1) in the next window, a third of it later.
-    expect(limiter.retryAfterSeconds("x", T0 + 2 * MINUTE)).toBe(8 * 60 + 200 + 1);
-    expect(limiter.isLimited("x", T0 + WINDOW + 200 * SECOND - 1)).toBe(true);
-    expect(limiter.isLimited("x", T0 + WINDOW + 200 * SECOND)).toBe(false);
+    expect(await limiter.retryAfterSeconds("x", T0 + 2 * MINUTE)).toBe(8 * 60 + 200 + 1);
+    expect(await limiter.isLimited("x", T0 + WINDOW + 200 * SECOND - 1)).toBe(true);
+    expect(await limiter.isLimited("x", T0 + WINDOW + 200 * SECOND)).toBe(false);
   });
 
-  it("weighs the previous window's hits by the share of it still inside the sliding window", () => {
+  it("weighs the previous window's hits by the share of it still inside the sliding window", async () => {
     const limiter = createRateLimiter({ name: "test-b", windowMs: WINDOW, max: 4 });
-    for (let i = 0; i < 4; i++) limiter.hit("x", T0 + 9 * MINUTE);
-    limiter.hit("x", T0 + WINDOW);
+    for (let i = 0; i < 4; i++) await limiter.hit("x", T0 + 9 * MINUTE);
+    await limiter.hit("x", T0 + WINDOW);
     // One more hit is allowed once 4 × (1 - elapsed/10 min) + 1 ≤ 3 (max - 1): after 5 minutes of the new window.
-    expect(limiter.isLimited("x", T0 + WINDOW)).toBe(true);
-    expect(limiter.retryAfterSeconds("x", T0 + WINDOW)).toBe(300);
-    expect(limiter.isLimited("x", T0 + WINDOW + 300 * SECOND - 1)).toBe(true);
-    expect(limiter.isLimited("x", T0 + WINDOW + 300 * SECOND)).toBe(false);
+    expect(await limiter.isLimited("x", T0 + WINDOW)).toBe(true);
+    expect(await limiter.retryAfterSeconds("x", T0 + WINDOW)).toBe(300);
+    expect(await limiter.isLimited("x", T0 + WINDOW + 300 * SECOND - 1)).toBe(true);
+    expect(await limiter.isLimited("x", T0 + WINDOW + 300 * SECOND)).toBe(false);
     // Two windows later nothing is left.
-    expect(limiter.isLimited("x", T0 + 2 * WINDOW + 1)).toBe(false);
+    expect(await limiter.isLimited("x", T0 + 2 * WINDOW + 1)).toBe(false);
   });
 
-  it("does not discount hits on either side of a window boundary: 5 + 5 hits a second apart refuse the 11th", () => {
+  it("does not discount hits on either side of a window boundary: 5 + 5 hits a second apart refuse the 11th", async () => {
     const limiter = createRateLimiter({ name: "test-edge", windowMs: WINDOW, max: 10 });
-    for (let i = 0; i < 5; i++) limiter.hit("x", T0 + WINDOW - SECOND);
-    for (let i = 0; i < 5; i++) limiter.hit("x", T0 + WINDOW + SECOND);
-    expect(limiter.isLimited("x", T0 + WINDOW + SECOND)).toBe(true);
+    for (let i = 0; i < 5; i++) await limiter.hit("x", T0 + WINDOW - SECOND);
+    for (let i = 0; i < 5; i++) await limiter.hit("x", T0 + WINDOW + SECOND);
+    expect(await limiter.isLimited("x", T0 + WINDOW + SECOND)).toBe(true);
   });
 
-  it("keeps two rows per key at most: a write deletes the key's rows that no longer count", () => {
+  it("keeps two rows per key at most: a write deletes the key's rows that no longer count", async () => {
     const limiter = createRateLimiter({ name: "test-c", windowMs: WINDOW, max: 100 });
     for (let w = 0; w < 5; w++) {
-      limiter.hit("x", T0 + w * WINDOW);
-      limiter.hit("x", T0 + w * WINDOW + MINUTE);
+      await limiter.hit("x", T0 + w * WINDOW);
+      await limiter.hit("x", T0 + w * WINDOW + MINUTE);
     }
-    expect(rows().map((r) => [r.key, r.windowStart, r.count])).toEqual([
+    expect((await rows()).map((r) => [r.key, r.windowStart, r.count])).toEqual([
       ["test-c:x", T0 + 3 * WINDOW, 2],
       ["test-c:x", T0 + 4 * WINDOW, 2],
     ]);
   });
 
-  it("the sweep deletes every expired row, whatever its key", () => {
+  it("the sweep deletes every expired row, whatever its key", async () => {
     const limiter = createRateLimiter({ name: "test-d", windowMs: WINDOW, max: 100 });
-    for (let i = 0; i < 5; i++) limiter.hit(`address-${i}`, T0);
-    limiter.hit("recent", T0 + 2 * WINDOW);
-    expect(rows()).toHaveLength(6);
-    expect(sweepRateLimits(T0 + 2 * WINDOW)).toBe(5);
-    expect(rows().map((r) => r.key)).toEqual(["test-d:recent"]);
+    for (let i = 0; i < 5; i++) await limiter.hit(`address-${i}`, T0);
+    await limiter.hit("recent", T0 + 2 * WINDOW);
+    expect(await rows()).toHaveLength(6);
+    expect(await sweepRateLimits(T0 + 2 * WINDOW)).toBe(5);
+    expect((await rows()).map((r) => r.key)).toEqual(["test-d:recent"]);
   });
 
-  it("reset forgets one key, clear forgets the limiter's keys and no other limiter's", () => {
+  it("reset forgets one key, clear forgets the limiter's keys and no other limiter's", async () => {
     const a = createRateLimiter({ name: "test-e", windowMs: WINDOW, max: 1 });
     const b = createRateLimiter({ name: "test-e-bis", windowMs: WINDOW, max: 1 });
-    a.hit("x", T0);
-    a.hit("y", T0);
-    b.hit("x", T0);
-    a.reset("x");
-    expect(a.isLimited("x", T0)).toBe(false);
-    expect(a.isLimited("y", T0)).toBe(true);
-    a.clear();
-    expect(a.isLimited("y", T0)).toBe(false);
-    expect(b.isLimited("x", T0)).toBe(true);
+    await a.hit("x", T0);
+    await a.hit("y", T0);
+    await b.hit("x", T0);
+    await a.reset("x");
+    expect(await a.isLimited("x", T0)).toBe(false);
+    expect(await a.isLimited("y", T0)).toBe(true);
+    await a.clear();
+    expect(await a.isLimited("y", T0)).toBe(false);
+    expect(await b.isLimited("x", T0)).toBe(true);
   });
 
-  it("counts every hit in one row per window (one upsert each)", () => {
+  it("counts every hit in one row per window (one upsert each)", async () => {
     const limiter = createRateLimiter({ name: "test-f", windowMs: WINDOW, max: 1000 });
-    for (let i = 0; i < 250; i++) limiter.hit("x", T0 + i);
-    expect(rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
+    for (let i = 0; i < 250; i++) await limiter.hit("x", T0 + i);
+    expect(await rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
   });
 
   it("refuses a name that could overlap another limiter's keys", () => {
@@ -116,44 +116,44 @@ describe("two server processes on the same SQLite file", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("share one counter: hits made by either count for both", () => {
+  it("share one counter: hits made by either count for both", async () => {
     const inFirst = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => first.db) });
     const inSecond = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => second.db) });
-    for (let i = 0; i < 4; i++) (i % 2 ? inFirst : inSecond).hit("203.0.113.9", T0 + i);
-    expect(inFirst.isLimited("203.0.113.9", T0 + 10)).toBe(false);
-    inSecond.hit("203.0.113.9", T0 + 10);
-    expect(inFirst.isLimited("203.0.113.9", T0 + 11)).toBe(true);
-    expect(inSecond.isLimited("203.0.113.9", T0 + 11)).toBe(true);
+    for (let i = 0; i < 4; i++) await (i % 2 ? inFirst : inSecond).hit("203.0.113.9", T0 + i);
+    expect(await inFirst.isLimited("203.0.113.9", T0 + 10)).toBe(false);
+    await inSecond.hit("203.0.113.9", T0 + 10);
+    expect(await inFirst.isLimited("203.0.113.9", T0 + 11)).toBe(true);
+    expect(await inSecond.isLimited("203.0.113.9", T0 + 11)).toBe(true);
     expect(first.sqlite.prepare("select count from rate_limits where key = 'shared:203.0.113.9'").get()).toEqual({ count: 5 });
-    inFirst.reset("203.0.113.9");
-    expect(inSecond.isLimited("203.0.113.9", T0 + 12)).toBe(false);
+    await inFirst.reset("203.0.113.9");
+    expect(await inSecond.isLimited("203.0.113.9", T0 + 12)).toBe(false);
   });
 });
 
 describe("createBackoff", () => {
-  it("lets the first failures through, then makes each next attempt wait 2, 4, 8... seconds, 60 at most", () => {
+  it("lets the first failures through, then makes each next attempt wait 2, 4, 8... seconds, 60 at most", async () => {
     const backoff = createBackoff({ name: "test-backoff", windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 });
     let now = 1_000_000 * 15 * MINUTE;
     const waits: number[] = [];
     for (let failure = 1; failure <= 9; failure++) {
-      backoff.hit("admin", now);
-      waits.push(backoff.retryAfterSeconds("admin", now));
+      await backoff.hit("admin", now);
+      waits.push(await backoff.retryAfterSeconds("admin", now));
       now += waits[waits.length - 1] * SECOND;
-      expect(backoff.isLimited("admin", now)).toBe(false);
+      expect(await backoff.isLimited("admin", now)).toBe(false);
     }
     expect(waits).toEqual([0, 0, 2, 4, 8, 16, 32, 60, 60]);
-    expect(backoff.isLimited("admin", now - 1)).toBe(true);
-    backoff.reset("admin");
-    expect(backoff.retryAfterSeconds("admin", now - 1)).toBe(0);
+    expect(await backoff.isLimited("admin", now - 1)).toBe(true);
+    await backoff.reset("admin");
+    expect(await backoff.retryAfterSeconds("admin", now - 1)).toBe(0);
   });
 
-  it("forgets failures older than its window", () => {
+  it("forgets failures older than its window", async () => {
     const backoff = createBackoff({ name: "test-backoff-b", windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 });
     const start = 1_000_000 * 15 * MINUTE;
-    for (let i = 0; i < 10; i++) backoff.hit("admin", start);
+    for (let i = 0; i < 10; i++) await backoff.hit("admin", start);
     const later = start + 31 * MINUTE;
-    backoff.hit("admin", later);
-    expect(backoff.retryAfterSeconds("admin", later)).toBe(0);
+    await backoff.hit("admin", later);
+    expect(await backoff.retryAfterSeconds("admin", later)).toBe(0);
   });
 });
 

@@ -27,32 +27,30 @@ const ADMIN: RefundActor = { userId: null, name: "Claire Admin" };
 let keys = 0;
 const newKey = () => `test-key-${Date.now()}-${keys++}`;
 
-function refundRows(orderId: number) {
-  return getDb().select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id).all();
+async function refundRows(orderId: number) {
+  return await getDb().select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id);
 }
 
-function creditNotes(orderId: number) {
-  return getDb()
+async function creditNotes(orderId: number) {
+  return await getDb()
     .select()
     .from(invoices)
     .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, "credit_note")))
-    .orderBy(invoices.id)
-    .all();
+    .orderBy(invoices.id);
 }
 
-function refundEmails(orderId: number) {
-  return getDb()
+async function refundEmails(orderId: number) {
+  return await getDb()
     .select()
     .from(emails)
     .where(and(eq(emails.orderId, orderId), eq(emails.kind, "order_refunded")))
-    .orderBy(emails.id)
-    .all();
+    .orderBy(emails.id);
 }
 
 /** The refunds Stripe holds for the order's payment. */
 async function stripeRefunds(orderId: number) {
   const stripe = await getStripe();
-  return (await stripe.refunds.list({ payment_intent: getOrder(orderId).stripePaymentIntentId! })).data;
+  return (await stripe.refunds.list({ payment_intent: (await getOrder(orderId)).stripePaymentIntentId! })).data;
 }
 
 /** A refund made in Stripe's dashboard: Stripe's API called directly with the secret key, no metadata. */
@@ -61,7 +59,7 @@ async function refundFromDashboard(orderId: number, amount?: number): Promise<St
     method: "POST",
     headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}`, "Content-Type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
-      payment_intent: getOrder(orderId).stripePaymentIntentId!,
+      payment_intent: (await getOrder(orderId)).stripePaymentIntentId!,
       ...(amount ? { amount: String(amount) } : {}),
     }),
   });
@@ -69,8 +67,8 @@ async function refundFromDashboard(orderId: number, amount?: number): Promise<St
   return response.json();
 }
 
-function eventsAbout(orderId: number) {
-  const pi = getOrder(orderId).stripePaymentIntentId;
+async function eventsAbout(orderId: number) {
+  const pi = (await getOrder(orderId)).stripePaymentIntentId;
   return emulator().events.filter(
     (e) =>
       (e.type === "charge.refunded" || e.type.startsWith("refund.")) &&
@@ -103,9 +101,9 @@ describe("refunds from the back office", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/orders/${orderId}`);
 
-    expect(getOrder(orderId).paymentStatus).toBe("refunded");
-    const [row] = refundRows(orderId);
-    expect(refundRows(orderId)).toHaveLength(1);
+    expect((await getOrder(orderId)).paymentStatus).toBe("refunded");
+    const [row] = await refundRows(orderId);
+    expect(await refundRows(orderId)).toHaveLength(1);
     expect(row).toMatchObject({
       amountCents: 2590,
       reason: "Colis perdu",
@@ -115,17 +113,17 @@ describe("refunds from the back office", () => {
     });
     expect(await stripeRefunds(orderId)).toHaveLength(1);
     // Our own refund came back through the webhook (refund.created, charge.refunded): matched, not counted twice.
-    expect(eventsAbout(orderId).map((e) => e.type)).toEqual(["refund.created", "charge.refunded"]);
+    expect((await eventsAbout(orderId)).map((e) => e.type)).toEqual(["refund.created", "charge.refunded"]);
 
-    const invoice = findInvoice(orderId, "invoice")!;
-    const notes = creditNotes(orderId);
+    const invoice = (await findInvoice(orderId, "invoice"))!;
+    const notes = await creditNotes(orderId);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ refundId: row.id, creditedInvoiceId: invoice.id, totalIncludingCents: 2590 });
     expect(notes[0].document.lines).toEqual(invoice.document.lines);
 
-    const mail = refundEmails(orderId);
+    const mail = await refundEmails(orderId);
     expect(mail).toHaveLength(1);
-    const rendered = renderEmail(mail[0]);
+    const rendered = await renderEmail(mail[0]);
     expect(rendered.subject).toBe(`Remboursement de votre commande n°${orderId}`);
     expect(rendered.text).toContain("Montant remboursé : 25,90€");
     expect(rendered.text).not.toContain("Montant restant payé");
@@ -151,30 +149,30 @@ describe("refunds from the back office", () => {
       refundOrder({ orderId, amountCents: 1000, reason: "Un masque abîmé", actor: ADMIN, idempotencyKey: newKey() }),
     );
     expect(first.refund).toMatchObject({ amountCents: 1000, status: "succeeded" });
-    expect(getOrder(orderId).paymentStatus).toBe("partially_refunded");
-    const partialMail = renderEmail(refundEmails(orderId)[0]);
+    expect((await getOrder(orderId)).paymentStatus).toBe("partially_refunded");
+    const partialMail = await renderEmail((await refundEmails(orderId))[0]);
     expect(partialMail.text).toContain("Montant remboursé : 10,00€");
     expect(partialMail.text).toContain("Montant restant payé : 15,90€");
 
     const dashboard = await withWebhooks(() => refundFromDashboard(orderId));
     expect(dashboard.amount).toBe(1590);
-    const rows = refundRows(orderId);
+    const rows = await refundRows(orderId);
     expect(rows.map((r) => [r.amountCents, r.status, r.actorName, r.reason])).toEqual([
       [1000, "succeeded", "Claire Admin", "Un masque abîmé"],
       [1590, "succeeded", "Stripe", "Remboursement effectué depuis Stripe"],
     ]);
     expect(rows[1].stripeRefundId).toBe(dashboard.id);
-    expect(getOrder(orderId).paymentStatus).toBe("refunded");
+    expect((await getOrder(orderId)).paymentStatus).toBe("refunded");
 
     // One credit note per refund, for its own amount, numbered one after the other.
-    const notes = creditNotes(orderId);
+    const notes = await creditNotes(orderId);
     expect(notes.map((n) => [n.refundId, n.totalIncludingCents])).toEqual([
       [rows[0].id, 1000],
       [rows[1].id, 1590],
     ]);
     expect(notes[1].document.totals).toEqual({ excludingCents: 1325, vatCents: 265, includingCents: 1590 });
     expect(Number(notes[1].number.slice(-6))).toBe(Number(notes[0].number.slice(-6)) + 1);
-    expect(refundEmails(orderId)).toHaveLength(2);
+    expect(await refundEmails(orderId)).toHaveLength(2);
 
     // The customer's invoice lists both refunds, each with its credit note, which opens by its number.
     const key = orderLinkKey(orderId);
@@ -191,18 +189,18 @@ describe("refunds from the back office", () => {
     expect(firstNote.document).toMatchObject({ kind: "credit_note", number: notes[0].number });
 
     // The CSV export gives the refunded amount and the refund state.
-    const csv = ordersCsv({ q: String(orderId) });
+    const csv = await ordersCsv({ q: String(orderId) });
     expect(csv.split("\r\n")[0]).toContain('"Total";"Remboursé";"Remboursement"');
     expect(csv).toContain('"25,90";"25,90";"Total"');
 
     // Every refund event again (as Stripe retries), and the charge's event under a new id: nothing more.
-    for (const event of eventsAbout(orderId))
+    for (const event of await eventsAbout(orderId))
       expect((await (await replayEvent(emulator(), event)).json()).outcome).toBe("duplicate");
-    const charge = [...eventsAbout(orderId)].reverse().find((e) => e.type === "charge.refunded")!;
-    expect(handleStripeEvent({ ...charge, id: `${charge.id}_again` } as unknown as Stripe.Event).outcome).toBe("ignored");
-    expect(refundRows(orderId)).toHaveLength(2);
-    expect(creditNotes(orderId)).toHaveLength(2);
-    expect(refundEmails(orderId)).toHaveLength(2);
+    const charge = [...(await eventsAbout(orderId))].reverse().find((e) => e.type === "charge.refunded")!;
+    expect((await handleStripeEvent({ ...charge, id: `${charge.id}_again` } as unknown as Stripe.Event)).outcome).toBe("ignored");
+    expect(await refundRows(orderId)).toHaveLength(2);
+    expect(await creditNotes(orderId)).toHaveLength(2);
+    expect(await refundEmails(orderId)).toHaveLength(2);
     expect(await stripeRefunds(orderId)).toHaveLength(2);
   });
 
@@ -221,7 +219,7 @@ describe("refunds from the back office", () => {
       refundOrder({ orderId, amountCents: 500, reason: "  ", actor: ADMIN, idempotencyKey: newKey() }),
     ).rejects.toMatchObject({ status: 422, field: "reason" });
     expect(await stripeRefunds(orderId)).toHaveLength(1);
-    expect(refundRows(orderId)).toHaveLength(1);
+    expect(await refundRows(orderId)).toHaveLength(1);
 
     // The page answers inline, the form's values kept.
     const cookie = await adminCookie();
@@ -244,13 +242,13 @@ describe("refunds from the back office", () => {
   });
 
   it("refuses to refund an unpaid order", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     await expect(refundOrder({ orderId, reason: "Erreur", actor: ADMIN, idempotencyKey: newKey() })).rejects.toMatchObject({
       status: 409,
       code: "order_not_paid",
       message: "Cette commande n'a pas été payée : il n'y a rien à rembourser.",
     });
-    expect(refundRows(orderId)).toHaveLength(0);
+    expect(await refundRows(orderId)).toHaveLength(0);
   });
 
   it("a double submit with the same key refunds once at Stripe", async () => {
@@ -263,8 +261,8 @@ describe("refunds from the back office", () => {
     const again = await refundOrder(request);
     expect(again).toMatchObject({ replayed: true, refund: { id: a.refund.id, status: "succeeded" } });
     expect(await stripeRefunds(orderId)).toHaveLength(1);
-    expect(refundRows(orderId)).toHaveLength(1);
-    expect(getOrder(orderId).paymentStatus).toBe("partially_refunded");
+    expect(await refundRows(orderId)).toHaveLength(1);
+    expect((await getOrder(orderId)).paymentStatus).toBe("partially_refunded");
   });
 
   it("a refund that fails at the bank gives its amount back", async () => {
@@ -272,7 +270,7 @@ describe("refunds from the back office", () => {
     const { refund } = await withWebhooks(() =>
       refundOrder({ orderId, amountCents: 1200, reason: "Retour", actor: ADMIN, idempotencyKey: newKey() }),
     );
-    expect(getOrder(orderId).paymentStatus).toBe("partially_refunded");
+    expect((await getOrder(orderId)).paymentStatus).toBe("partially_refunded");
     await withWebhooks(async () => {
       const response = await fetch(`${emulator().url}/v1/test_helpers/emulator/refunds/${refund.stripeRefundId}/fail`, {
         method: "POST",
@@ -280,15 +278,15 @@ describe("refunds from the back office", () => {
       });
       expect(response.status).toBe(200);
     });
-    expect(refundRows(orderId)[0]).toMatchObject({
+    expect((await refundRows(orderId))[0]).toMatchObject({
       status: "failed",
       failureMessage: expect.stringContaining("expired_or_canceled_card"),
     });
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
     // The amount can be refunded again.
     const again = await refundOrder({ orderId, reason: "Retour", actor: ADMIN, idempotencyKey: newKey() });
     expect(again.refund.amountCents).toBe(2590);
-    expect(getOrder(orderId).paymentStatus).toBe("refunded");
+    expect((await getOrder(orderId)).paymentStatus).toBe("refunded");
   });
 });
 
@@ -339,7 +337,7 @@ describe("POST /api/admin/orders/{id}/refunds", () => {
     const invalid = await post(orderId, { amount: "douze", reason: "" });
     expect(invalid.status).toBe(422);
     expect((await invalid.json()).issues.map((i: { path: string }) => i.path).sort()).toEqual(["amount", "reason"]);
-    const unpaid = await post(createTestOrder(), { reason: "Erreur" });
+    const unpaid = await post(await createTestOrder(), { reason: "Erreur" });
     expect(unpaid.status).toBe(409);
     expect(await unpaid.json()).toMatchObject({
       code: "order_not_paid",

@@ -42,20 +42,20 @@ function scheduler(holder = `test-${Math.random()}`) {
   return created;
 }
 
-beforeEach(() => {
-  getDb().delete(emails).run();
-  getDb().delete(subscriptions).run();
-  getDb().delete(leases).run();
+beforeEach(async () => {
+  await getDb().delete(emails);
+  await getDb().delete(subscriptions);
+  await getDb().delete(leases);
 });
-afterEach(() => {
-  schedulers.splice(0).forEach((s) => s.stop());
+afterEach(async () => {
+  for (const s of schedulers.splice(0)) await s.stop();
 });
 
 let stripeId = 0;
 /** An active subscription of pack 2 (8 masks) at 25,90€, renewing at RENEWS_AT unless told. */
-function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}): Subscription {
-  const firstOrderId = insertOrder({ isSubscription: true, paymentStatus: "paid", customerFirstName: "Camille", customerEmail: "camille@example.fr" });
-  return getDb()
+async function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}): Promise<Subscription> {
+  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid", customerFirstName: "Camille", customerEmail: "camille@example.fr" });
+  return (await getDb()
     .insert(subscriptions)
     .values({
       customerEmail: "camille@example.fr",
@@ -78,17 +78,16 @@ function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}
       firstOrderId,
       ...overrides,
     })
-    .returning()
-    .get();
+    .returning())[0];
 }
 
-const reminders = () => getDb().select().from(emails).where(eq(emails.kind, "renewal_reminder")).orderBy(emails.id).all();
+const reminders = async () => await getDb().select().from(emails).where(eq(emails.kind, "renewal_reminder")).orderBy(emails.id);
 
 describe("which renewals are reminded, and when", () => {
-  it("a renewal 6 days ahead gets exactly one reminder: not at the next tick, nor after a restart", () => {
-    const sub = subscription();
-    expect(scheduler("process-a").tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 1 });
-    const [row] = reminders();
+  it("a renewal 6 days ahead gets exactly one reminder: not at the next tick, nor after a restart", async () => {
+    const sub = await subscription();
+    expect(await scheduler("process-a").tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 1 });
+    const [row] = await reminders();
     expect(row).toMatchObject({
       toAddress: "camille@example.fr",
       orderId: sub.firstOrderId,
@@ -98,106 +97,106 @@ describe("which renewals are reminded, and when", () => {
     });
 
     const first = schedulers[0];
-    expect(first.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
+    expect(await first.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
     // A restart: the process stops (its lease released) and a new scheduler starts, later that day.
-    first.stop();
-    expect(scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({ holding: true, queued: 0 });
-    expect(reminders()).toHaveLength(1);
+    await first.stop();
+    expect(await scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await reminders()).toHaveLength(1);
   });
 
-  it("a renewal 10 days ahead waits until it is 7 days away; one less than 24 hours away is not reminded", () => {
-    const sub = subscription();
+  it("a renewal 10 days ahead waits until it is 7 days away; one less than 24 hours away is not reminded", async () => {
+    const sub = await subscription();
     const ticker = scheduler();
-    expect(ticker.tick(at(RENEWS_AT, -10 * DAY))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(RENEWS_AT, -7 * DAY - 60_000))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(RENEWS_AT, -7 * DAY))).toEqual({ holding: true, queued: 1 });
-    expect(reminders().map((r) => r.payload.subscriptionId)).toEqual([sub.id]);
+    expect(await ticker.tick(at(RENEWS_AT, -10 * DAY))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(RENEWS_AT, -7 * DAY - 60_000))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(RENEWS_AT, -7 * DAY))).toEqual({ holding: true, queued: 1 });
+    expect((await reminders()).map((r) => r.payload.subscriptionId)).toEqual([sub.id]);
 
     // Found only 23 hours before its renewal (the shop was stopped for a week): too late to be of use.
-    const late = subscription({ currentPeriodEnd: "2026-12-24T09:00:00.000Z" });
-    expect(ticker.tick(at("2026-12-24T09:00:00.000Z", -23 * HOUR))).toEqual({ holding: true, queued: 0 });
+    const late = await subscription({ currentPeriodEnd: "2026-12-24T09:00:00.000Z" });
+    expect(await ticker.tick(at("2026-12-24T09:00:00.000Z", -23 * HOUR))).toEqual({ holding: true, queued: 0 });
     // 25 hours before, it would still have been sent.
-    expect(ticker.tick(at("2026-12-24T09:00:00.000Z", -25 * HOUR))).toEqual({ holding: true, queued: 1 });
-    expect(reminders().map((r) => r.payload.subscriptionId)).toEqual([sub.id, late.id]);
+    expect(await ticker.tick(at("2026-12-24T09:00:00.000Z", -25 * HOUR))).toEqual({ holding: true, queued: 1 });
+    expect((await reminders()).map((r) => r.payload.subscriptionId)).toEqual([sub.id, late.id]);
     // A past renewal date (a renewal whose webhook is late) is never reminded.
-    subscription({ currentPeriodEnd: "2026-12-20T09:00:00.000Z" });
-    expect(ticker.tick(at("2026-12-20T09:00:00.000Z", HOUR))).toEqual({ holding: true, queued: 0 });
+    await subscription({ currentPeriodEnd: "2026-12-20T09:00:00.000Z" });
+    expect(await ticker.tick(at("2026-12-20T09:00:00.000Z", HOUR))).toEqual({ holding: true, queued: 0 });
   });
 
-  it("the next period gets its own reminder, once", () => {
-    const sub = subscription();
+  it("the next period gets its own reminder, once", async () => {
+    const sub = await subscription();
     const ticker = scheduler();
-    ticker.tick(SIX_DAYS_BEFORE);
+    await ticker.tick(SIX_DAYS_BEFORE);
     // Renewed: one more renewal, the next one 28 days later (as recordRenewalPaid does).
     const next = "2027-01-20T09:00:00.000Z";
-    getDb().update(subscriptions).set({ currentPeriodEnd: next, renewalCount: 1 }).where(eq(subscriptions.id, sub.id)).run();
-    expect(ticker.tick(at(RENEWS_AT, HOUR))).toEqual({ holding: true, queued: 0 });
-    expect(ticker.tick(at(next, -6 * DAY))).toEqual({ holding: true, queued: 1 });
-    expect(ticker.tick(at(next, -5 * DAY))).toEqual({ holding: true, queued: 0 });
-    expect(reminders().map((r) => [r.payload.renewsAt, r.dedupeKey])).toEqual([
+    await getDb().update(subscriptions).set({ currentPeriodEnd: next, renewalCount: 1 }).where(eq(subscriptions.id, sub.id));
+    expect(await ticker.tick(at(RENEWS_AT, HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await ticker.tick(at(next, -6 * DAY))).toEqual({ holding: true, queued: 1 });
+    expect(await ticker.tick(at(next, -5 * DAY))).toEqual({ holding: true, queued: 0 });
+    expect((await reminders()).map((r) => [r.payload.renewsAt, r.dedupeKey])).toEqual([
       [RENEWS_AT, `renewal_reminder:subscription:${sub.id}:2026-12-23`],
       [next, `renewal_reminder:subscription:${sub.id}:2027-01-20`],
     ]);
   });
 
-  it("a period end corrected by a few seconds (Stripe's own date replacing the estimate) is not reminded twice", () => {
-    const sub = subscription();
-    queueDueRenewalReminders(SIX_DAYS_BEFORE);
-    getDb().update(subscriptions).set({ currentPeriodEnd: "2026-12-23T09:00:04.000Z" }).where(eq(subscriptions.id, sub.id)).run();
-    expect(queueDueRenewalReminders(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toBe(0);
-    expect(reminders()).toHaveLength(1);
+  it("a period end corrected by a few seconds (Stripe's own date replacing the estimate) is not reminded twice", async () => {
+    const sub = await subscription();
+    await queueDueRenewalReminders(SIX_DAYS_BEFORE);
+    await getDb().update(subscriptions).set({ currentPeriodEnd: "2026-12-23T09:00:04.000Z" }).where(eq(subscriptions.id, sub.id));
+    expect(await queueDueRenewalReminders(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toBe(0);
+    expect(await reminders()).toHaveLength(1);
   });
 
-  it("nothing for a subscription that will not renew: cancelled, ending at its period's end, past due or never paid", () => {
-    subscription({ status: "canceled", canceledAt: "2026-12-01T10:00:00.000Z" });
-    subscription({ cancelAtPeriodEnd: true });
-    subscription({ status: "past_due", unpaidInvoiceId: "in_unpaid" });
-    subscription({ status: "incomplete" });
-    expect(scheduler().tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 0 });
-    expect(reminders()).toHaveLength(0);
+  it("nothing for a subscription that will not renew: cancelled, ending at its period's end, past due or never paid", async () => {
+    await subscription({ status: "canceled", canceledAt: "2026-12-01T10:00:00.000Z" });
+    await subscription({ cancelAtPeriodEnd: true });
+    await subscription({ status: "past_due", unpaidInvoiceId: "in_unpaid" });
+    await subscription({ status: "incomplete" });
+    expect(await scheduler().tick(SIX_DAYS_BEFORE)).toEqual({ holding: true, queued: 0 });
+    expect(await reminders()).toHaveLength(0);
   });
 });
 
 describe("several processes", () => {
-  it("two schedulers ticking at once: one holds the lease and queues the reminder; the other does nothing until the lease is free", () => {
-    subscription();
+  it("two schedulers ticking at once: one holds the lease and queues the reminder; the other does nothing until the lease is free", async () => {
+    await subscription();
     const a = scheduler("process-a");
     const b = scheduler("process-b");
-    const results = [a.tick(SIX_DAYS_BEFORE), b.tick(SIX_DAYS_BEFORE)];
+    const results = [await a.tick(SIX_DAYS_BEFORE), await b.tick(SIX_DAYS_BEFORE)];
     expect(results).toEqual([{ holding: true, queued: 1 }, { holding: false }]);
-    expect(reminders()).toHaveLength(1);
+    expect(await reminders()).toHaveLength(1);
     // Process a stops: b takes over at its next tick, and finds nothing more to queue.
-    a.stop();
-    expect(b.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
-    expect(reminders()).toHaveLength(1);
+    await a.stop();
+    expect(await b.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
+    expect(await reminders()).toHaveLength(1);
   });
 
-  it("even without the lease (its holder's lease expired mid-tick), the outbox's key keeps the reminder unique", () => {
-    subscription();
-    expect([queueDueRenewalReminders(SIX_DAYS_BEFORE), queueDueRenewalReminders(SIX_DAYS_BEFORE)]).toEqual([1, 0]);
-    expect(reminders()).toHaveLength(1);
+  it("even without the lease (its holder's lease expired mid-tick), the outbox's key keeps the reminder unique", async () => {
+    await subscription();
+    expect([await queueDueRenewalReminders(SIX_DAYS_BEFORE), await queueDueRenewalReminders(SIX_DAYS_BEFORE)]).toEqual([1, 0]);
+    expect(await reminders()).toHaveLength(1);
   });
 });
 
 describe("the process's scheduler", () => {
   it("ticks at start and then periodically under its lease, and after stop neither ticks nor holds the lease", async () => {
-    subscription();
+    await subscription();
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now: () => SIX_DAYS_BEFORE });
     try {
-      await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
-      expect(getDb().select().from(leases).all()).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
+      await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
+      expect(await getDb().select().from(leases)).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
       // Still ticking: a reminder removed by hand is queued again at the next tick.
-      getDb().delete(emails).run();
-      await vi.waitFor(() => expect(reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
+      await getDb().delete(emails);
+      await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
     } finally {
-      stopSubscriptionScheduler();
+      await stopSubscriptionScheduler();
     }
-    expect(getDb().select().from(leases).all()).toEqual([]);
-    getDb().delete(emails).run();
+    expect(await getDb().select().from(leases)).toEqual([]);
+    await getDb().delete(emails);
     await sleep(150);
-    expect(reminders()).toHaveLength(0);
-    expect(getDb().select().from(leases).all()).toEqual([]);
+    expect(await reminders()).toHaveLength(0);
+    expect(await getDb().select().from(leases)).toEqual([]);
   });
 });
 
@@ -209,11 +208,11 @@ describe("the reminder email", () => {
     expect(formatDayInWords("2026-12-31T23:30:00.000Z")).toBe("1er janvier 2027");
   });
 
-  it("gives the date in French, the amount, the pack and its masks, the address, and both ways to cancel", () => {
-    const sub = subscription();
-    queueDueRenewalReminders(SIX_DAYS_BEFORE);
-    const [row] = reminders();
-    const email = renderEmail(row);
+  it("gives the date in French, the amount, the pack and its masks, the address, and both ways to cancel", async () => {
+    const sub = await subscription();
+    await queueDueRenewalReminders(SIX_DAYS_BEFORE);
+    const [row] = await reminders();
+    const email = await renderEmail(row);
     expect(email.subject).toBe("Votre abonnement sera renouvelé le 23 décembre 2026");
     expect(email.attachments).toEqual([]);
     for (const part of [email.text, email.html]) {
@@ -237,8 +236,8 @@ describe("the reminder email", () => {
   });
 
   it("reaches the customer through a real SMTP server", async () => {
-    subscription({ customerEmail: "abonnee@example.fr" });
-    queueDueRenewalReminders(SIX_DAYS_BEFORE);
+    await subscription({ customerEmail: "abonnee@example.fr" });
+    await queueDueRenewalReminders(SIX_DAYS_BEFORE);
     const inbox = await startSmtpInbox();
     const sender = createEmailSender({ render: renderEmail, transport: smtpTransport(inbox.url), holder: "reminder-test", pollMs: 60_000 });
     try {
@@ -248,7 +247,7 @@ describe("the reminder email", () => {
       expect(inbox.recipients).toEqual([["abonnee@example.fr"]]);
       expect(mail.text).toContain("25,90€");
       expect(mail.text).toContain(`${PUBLIC_URL}/mon-abonnement?id=`);
-      expect(reminders()[0]).toMatchObject({ status: "sent", attempts: 1, transport: "smtp" });
+      expect((await reminders())[0]).toMatchObject({ status: "sent", attempts: 1, transport: "smtp" });
     } finally {
       await sender.stop();
       await inbox.close();

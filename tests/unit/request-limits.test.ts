@@ -19,8 +19,8 @@ import { cookieFrom } from "./admin-helpers";
  * order lookups (misses only) and public writes. Every refusal is a 429 in French with Retry-After.
  */
 
-beforeEach(() => {
-  resetAllRateLimits();
+beforeEach(async () => {
+  await resetAllRateLimits();
   // A frozen clock at the start of a window, so a test never straddles two windows.
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date("2026-03-05T10:00:00Z"));
@@ -40,7 +40,7 @@ const confirmationLookup = (id: string, address: string) =>
 
 describe("order lookups: unknown numbers per address", () => {
   it("the 21st unknown number gets 429 with Retry-After; known orders are not counted; another address is unaffected", async () => {
-    const known = String(createOrderFromApi(VALID_ORDER_BODY).id);
+    const known = String((await createOrderFromApi(VALID_ORDER_BODY)).id);
     const lookups = [apiLookup, trackingLookup, confirmationLookup];
     for (let i = 0; i < LIMITS.orderLookupMissesPerAddress.max; i++) {
       // Hits in between cost nothing.
@@ -97,17 +97,17 @@ describe("order lookups: unknown numbers per address", () => {
 });
 
 describe("public writes per address", () => {
-  const countContacts = () => getDb().select().from(contactRequests).all().length;
+  const countContacts = async () => (await getDb().select().from(contactRequests)).length;
   const postContact = (address: string, body: object = VALID_CONTACT_BODY) => contactApi(routeArgs(jsonRequest("/api/contact", "POST", body), {}, fromAddress(address)));
 
   it("the 11th contact request from one address gets 429 in French with Retry-After; another address is unaffected", async () => {
     for (let i = 0; i < 10; i++) expect((await postContact("203.0.113.50")).status).toBe(201);
-    const before = countContacts();
+    const before = await countContacts();
     const refused = await postContact("203.0.113.50");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ error: "Trop de demandes de contact envoyées en peu de temps. Réessayez dans 11 minutes.", issues: [] });
-    expect(countContacts()).toBe(before);
+    expect(await countContacts()).toBe(before);
     expect((await postContact("203.0.113.51")).status).toBe(201);
     advance(Number(refused.headers.get("Retry-After")));
     expect((await postContact("203.0.113.50")).status).toBe(201);
@@ -121,13 +121,13 @@ describe("public writes per address", () => {
   it("the contact form: the 11th message shows the refusal on the page (429, Retry-After), the message is not stored", async () => {
     const send = () => contactPage(routeArgs(formRequest("/contact", VALID_CONTACT_BODY), {}, fromAddress("203.0.113.53")));
     for (let i = 0; i < LIMITS.contactMessagesPerAddress.max; i++) expect((await send()).status).toBe(200);
-    const before = countContacts();
+    const before = await countContacts();
     const refused = await send();
     expect(refused.status).toBe(429);
     const retryAfter = refused.headers.get("Retry-After");
     expect(Number(retryAfter)).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ outcome: "limited", message: "Vous avez envoyé beaucoup de messages en peu de temps. Réessayez dans 11 minutes." });
-    expect(countContacts()).toBe(before);
+    expect(await countContacts()).toBe(before);
     const documentHeaders = new Headers(
       contactHeaders({ loaderHeaders: new Headers(), actionHeaders: refused.headers, parentHeaders: new Headers(), errorHeaders: undefined }),
     );
@@ -137,12 +137,12 @@ describe("public writes per address", () => {
   it(`POST /api/orders: ${LIMITS.apiOrdersPerAddress.max} orders per address, then 429`, async () => {
     const post = () => ordersApi(routeArgs(jsonRequest("/api/orders", "POST", VALID_ORDER_BODY), {}, fromAddress("203.0.113.54")));
     for (let i = 0; i < LIMITS.apiOrdersPerAddress.max; i++) expect((await post()).status).toBe(201);
-    const count = getDb().select().from(orders).all().length;
+    const count = (await getDb().select().from(orders)).length;
     const refused = await post();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect(await refused.json()).toMatchObject({ error: expect.stringMatching(/^Trop de commandes créées en peu de temps\. Réessayez dans/), issues: [] });
-    expect(getDb().select().from(orders).all().length).toBe(count);
+    expect((await getDb().select().from(orders)).length).toBe(count);
   });
 
   it(`the delivery form: ${LIMITS.deliveryFormsPerAddress.max} per address, then 429 with the message on the form`, async () => {

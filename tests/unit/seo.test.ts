@@ -35,7 +35,7 @@ function findKeysDeep(value: unknown, keys: string[], found: string[] = []): str
   return found;
 }
 
-function productProblems(data: Record<string, unknown> | null): string[] {
+async function productProblems(data: Record<string, unknown> | null): Promise<string[]> {
   if (!data) return ["no Product"];
   const problems: string[] = [];
   if (data["@context"] !== "https://schema.org") problems.push("@context");
@@ -49,7 +49,7 @@ function productProblems(data: Record<string, unknown> | null): string[] {
   )
     problems.push("image");
   if (typeof data.sku !== "string" || !data.sku) problems.push("sku");
-  if ((data.brand as { name?: unknown } | undefined)?.name !== getSettings().siteName) problems.push("brand");
+  if ((data.brand as { name?: unknown } | undefined)?.name !== (await getSettings()).siteName) problems.push("brand");
   const offers = data.offers as Record<string, unknown>[] | undefined;
   if (!Array.isArray(offers) || offers.length === 0) problems.push("offers");
   (offers ?? []).forEach((offer, i) => {
@@ -76,13 +76,13 @@ async function productPageJsonLd(id: number) {
 }
 
 let skuCount = 0;
-function newProduct(fields: {
+async function newProduct(fields: {
   stock?: number;
   saleWithoutPack?: "unit" | "not_sold";
   packs?: { name: string; price: number; active?: boolean }[];
 }) {
   skuCount += 1;
-  return createProduct(
+  return (await createProduct(
     {
       name: `Sérum test ${skuCount}`,
       sku: `SEO-TEST-${skuCount}`,
@@ -105,7 +105,7 @@ function newProduct(fields: {
       position,
       active: p.active ?? true,
     })),
-  )!;
+  ))!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,9 +203,9 @@ function parseSitemap(xml: string) {
 
 describe("sitemap.xml", () => {
   it("lists the public pages and each product on sale, with absolute URLs and valid dates", async () => {
-    const notSold = newProduct({ saleWithoutPack: "not_sold" });
-    const unit = newProduct({ saleWithoutPack: "unit" });
-    const response = sitemapLoader();
+    const notSold = await newProduct({ saleWithoutPack: "not_sold" });
+    const unit = await newProduct({ saleWithoutPack: "unit" });
+    const response = await sitemapLoader();
     expect(response.headers.get("Content-Type")).toBe("application/xml; charset=utf-8");
     const entries = parseSitemap(await response.text());
     const base = publicUrl();
@@ -228,12 +228,12 @@ describe("sitemap.xml", () => {
     }
   });
 
-  it("dates a product page by its product's or packs' last change, the terms by their version, the other pages by the build", () => {
-    const product = newProduct({ packs: [{ name: "Duo", price: 2500 }] });
-    getDb().update(products).set({ updatedAt: "2026-01-10T08:00:00.000Z" }).where(eq(products.id, product.id)).run();
-    getDb().update(packs).set({ updatedAt: "2026-02-03T10:20:30.456Z" }).where(eq(packs.productId, product.id)).run();
+  it("dates a product page by its product's or packs' last change, the terms by their version, the other pages by the build", async () => {
+    const product = await newProduct({ packs: [{ name: "Duo", price: 2500 }] });
+    await getDb().update(products).set({ updatedAt: "2026-01-10T08:00:00.000Z" }).where(eq(products.id, product.id));
+    await getDb().update(packs).set({ updatedAt: "2026-02-03T10:20:30.456Z" }).where(eq(packs.productId, product.id));
     const built = "2026-03-01T12:00:00.000Z";
-    const entries = new Map(sitemapEntries(built).map((e) => [e.path, e.lastmod]));
+    const entries = new Map((await sitemapEntries(built)).map((e) => [e.path, e.lastmod]));
     expect(entries.get(`/product/${product.id}`)).toBe("2026-02-03T10:20:30Z");
     expect(entries.get("/faq")).toBe("2026-03-01T12:00:00Z");
     expect(entries.get("/cgv")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -244,7 +244,7 @@ describe("sitemap.xml", () => {
 describe("the product page's Product data", () => {
   it("describes product 1 with one offer per active pack, at its price, in stock, sold by the shop", async () => {
     const data = await productPageJsonLd(1);
-    expect(productProblems(data)).toEqual([]);
+    expect(await productProblems(data)).toEqual([]);
     const offers = data!.offers as Record<string, unknown>[];
     const page = await (await productLoader(routeArgs(getRequest("/product/1"), { id: "1" }))).json();
     const onSale = page.offer!.packs;
@@ -254,7 +254,7 @@ describe("the product page's Product data", () => {
       priceCurrency: "EUR",
       availability: "https://schema.org/InStock",
       url: `${publicUrl()}/product/1`,
-      seller: { "@type": "Organization", name: getSettings().legalName || getSettings().siteName },
+      seller: { "@type": "Organization", name: (await getSettings()).legalName || (await getSettings()).siteName },
       shippingDetails: { shippingRate: { value: "0.00", currency: "EUR" }, shippingDestination: { addressCountry: "FR" } },
       hasMerchantReturnPolicy: { merchantReturnDays: 14, applicableCountry: "FR" },
     });
@@ -262,16 +262,16 @@ describe("the product page's Product data", () => {
   });
 
   it("offers a product without active packs at its own price, and says when it is out of stock", async () => {
-    const product = newProduct({ stock: 0, packs: [{ name: "Ancien duo", price: 2500, active: false }] });
+    const product = await newProduct({ stock: 0, packs: [{ name: "Ancien duo", price: 2500, active: false }] });
     const data = await productPageJsonLd(product.id);
-    expect(productProblems(data)).toEqual([]);
+    expect(await productProblems(data)).toEqual([]);
     expect(data!.offers).toEqual([
       expect.objectContaining({ name: product.name, price: "19.90", availability: "https://schema.org/OutOfStock" }),
     ]);
   });
 
   it("publishes no Product data for a product that is not sold", async () => {
-    const product = newProduct({ saleWithoutPack: "not_sold" });
+    const product = await newProduct({ saleWithoutPack: "not_sold" });
     expect(await productPageJsonLd(product.id)).toBeNull();
   });
 
@@ -288,8 +288,8 @@ describe("the product page's Product data", () => {
 });
 
 describe("the landing page's Organization data", () => {
-  it("names the shop from the site settings, with its logo, email, international phone and postal address", () => {
-    const settings = getSettings();
+  it("names the shop from the site settings, with its logo, email, international phone and postal address", async () => {
+    const settings = await getSettings();
     const data = organizationJsonLd(settings, publicUrl());
     expect(data).toEqual({
       "@context": "https://schema.org",

@@ -26,17 +26,17 @@ const EMAIL = "camille.martin@example.fr"; // the checkout email of createTestOr
 
 const { emulator, withWebhooks } = setUpTestEmulator();
 
-beforeEach(() => {
-  resetSubscriptionCancelRateLimit();
+beforeEach(async () => {
+  await resetSubscriptionCancelRateLimit();
 });
 
 /** A subscription order whose first charge was paid (4242), as after a real checkout. */
 async function paidSubscriptionOrder() {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));
-  const order = getOrder(orderId);
+  const order = await getOrder(orderId);
   expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: true, stripeSubscriptionId: created.subscriptionId });
   return { orderId, subscriptionId: created.subscriptionId };
 }
@@ -80,7 +80,7 @@ describe("cancelSubscription", () => {
     expect(sub.status).toBe("canceled");
     expect(sub.canceled_at).toBeGreaterThanOrEqual(Math.floor(before / 1000));
     expect(result).toEqual({ outcome: "canceled", orderId, canceledAt: new Date(sub.canceled_at! * 1000).toISOString() });
-    const order = getOrder(orderId);
+    const order = await getOrder(orderId);
     expect(order.subscriptionCanceledAt).toBe(result.canceledAt);
     // The paid order is kept: still paid, still to ship.
     expect(order).toMatchObject({ paymentStatus: "paid", status: "pending", isSubscription: true, stripeSubscriptionId: subscriptionId });
@@ -88,7 +88,7 @@ describe("cancelSubscription", () => {
     const [deleted] = deletedEvents(subscriptionId);
     expect(deleted).toBeDefined();
     expect(await (await replayEvent(emulator(), deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
-    expect(getOrder(orderId).subscriptionCanceledAt).toBe(result.canceledAt);
+    expect((await getOrder(orderId)).subscriptionCanceledAt).toBe(result.canceledAt);
   });
 
   it("is idempotent: a second cancellation says it is already cancelled, with the same date, and calls Stripe no more", async () => {
@@ -97,38 +97,38 @@ describe("cancelSubscription", () => {
     const second = await cancelSubscription({ orderId, email: EMAIL });
     expect(second).toEqual({ outcome: "already_canceled", orderId, canceledAt: first.canceledAt });
     expect(deletedEvents(subscriptionId)).toHaveLength(1);
-    expect(getOrder(orderId).subscriptionCanceledAt).toBe(first.canceledAt);
+    expect((await getOrder(orderId)).subscriptionCanceledAt).toBe(first.canceledAt);
   });
 
   it("gives the same neutral answer for an unknown order and a wrong email, and changes nothing", async () => {
     const { orderId, subscriptionId } = await paidSubscriptionOrder();
-    const before = getOrder(orderId);
+    const before = await getOrder(orderId);
     const unknown = await refusal(() => cancelSubscription({ orderId: "123456789", email: EMAIL }));
     const wrongEmail = await refusal(() => cancelSubscription({ orderId, email: "quelquun@example.fr" }));
     const garbage = await refusal(() => cancelSubscription({ orderId: "abc", email: EMAIL }));
     for (const answer of [unknown, wrongEmail, garbage]) {
       expect(answer).toEqual({ status: 404, message: "Aucun abonnement actif ne correspond à ces informations." });
     }
-    expect(getOrder(orderId)).toEqual(before);
-    expect(getOrder(orderId).subscriptionCanceledAt).toBeNull();
+    expect(await getOrder(orderId)).toEqual(before);
+    expect((await getOrder(orderId)).subscriptionCanceledAt).toBeNull();
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
     expect(deletedEvents(subscriptionId)).toHaveLength(0);
   });
 
   it("a one-off order, and a subscription never paid, cannot be 'cancelled'", async () => {
-    const oneOffId = createTestOrder();
+    const oneOffId = await createTestOrder();
     const started = await (await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId: oneOffId })))).json();
     await withWebhooks(() => browserPay(started.clientSecret, CARDS.success));
-    expect(getOrder(oneOffId)).toMatchObject({ paymentStatus: "paid", isSubscription: false });
+    expect(await getOrder(oneOffId)).toMatchObject({ paymentStatus: "paid", isSubscription: false });
     expect(await refusal(() => cancelSubscription({ orderId: oneOffId, email: EMAIL }))).toEqual({
       status: 404,
       message: SUBSCRIPTION_NOT_FOUND_MESSAGE,
     });
-    expect(getOrder(oneOffId).subscriptionCanceledAt).toBeNull();
+    expect((await getOrder(oneOffId)).subscriptionCanceledAt).toBeNull();
 
-    const unpaidId = createTestOrder();
+    const unpaidId = await createTestOrder();
     await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId: unpaidId })));
-    expect(getOrder(unpaidId)).toMatchObject({ paymentStatus: "unpaid", isSubscription: true });
+    expect(await getOrder(unpaidId)).toMatchObject({ paymentStatus: "unpaid", isSubscription: true });
     expect((await refusal(() => cancelSubscription({ orderId: unpaidId, email: EMAIL }))).status).toBe(404);
   });
 
@@ -137,7 +137,7 @@ describe("cancelSubscription", () => {
     const a = await paidSubscriptionOrder();
     await withWebhooks(() => (async () => (await getStripe()).subscriptions.cancel(a.subscriptionId))());
     const atStripe = await subscriptionAtStripe(a.subscriptionId);
-    expect(getOrder(a.orderId).subscriptionCanceledAt).toBe(new Date(atStripe.canceled_at! * 1000).toISOString());
+    expect((await getOrder(a.orderId)).subscriptionCanceledAt).toBe(new Date(atStripe.canceled_at! * 1000).toISOString());
     // That event was delivered: a replay is a duplicate.
     expect(await (await replayEvent(emulator(), deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({ outcome: "duplicate" });
     expect(await cancelSubscription({ orderId: a.orderId, email: EMAIL })).toMatchObject({ outcome: "already_canceled" });
@@ -145,11 +145,11 @@ describe("cancelSubscription", () => {
     // Cancelled at Stripe, webhook lost: Stripe refuses the second cancel; the shop records it anyway.
     const b = await paidSubscriptionOrder();
     await (await getStripe()).subscriptions.cancel(b.subscriptionId);
-    expect(getOrder(b.orderId).subscriptionCanceledAt).toBeNull();
+    expect((await getOrder(b.orderId)).subscriptionCanceledAt).toBeNull();
     const result = await cancelSubscription({ orderId: b.orderId, email: EMAIL });
     const bAtStripe = await subscriptionAtStripe(b.subscriptionId);
     expect(result).toEqual({ outcome: "already_canceled", orderId: b.orderId, canceledAt: new Date(bAtStripe.canceled_at! * 1000).toISOString() });
-    expect(getOrder(b.orderId).subscriptionCanceledAt).toBe(result.canceledAt);
+    expect((await getOrder(b.orderId)).subscriptionCanceledAt).toBe(result.canceledAt);
   });
 
   it("still cancels with the right email after 20 wrong ones from other addresses: no limit per order", async () => {
@@ -194,7 +194,7 @@ describe("/abonnement/resilier action", () => {
 
     const ok = await postPage({ orderId: `#${orderId}`, email: EMAIL });
     expect(ok.status).toBe(200);
-    expect(ok.body.outcome).toEqual({ kind: "canceled", orderId, canceledAt: getOrder(orderId).subscriptionCanceledAt });
+    expect(ok.body.outcome).toEqual({ kind: "canceled", orderId, canceledAt: (await getOrder(orderId)).subscriptionCanceledAt });
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("canceled");
 
     const again = await postPage({ orderId: String(orderId), email: EMAIL });
@@ -221,6 +221,6 @@ describe("/abonnement/resilier action", () => {
     expect(foreign).toBeInstanceOf(Response);
     expect((foreign as Response).status).toBe(403);
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
-    expect(getOrder(orderId).subscriptionCanceledAt).toBeNull();
+    expect((await getOrder(orderId)).subscriptionCanceledAt).toBeNull();
   });
 });

@@ -18,12 +18,12 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
 
   /** A subscription whose first invoice is paid, its webhooks delivered: its record is active. */
   async function subscribed() {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
     const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
     const paid = await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));
     expect(paid.body.status).toBe("succeeded");
-    const record = getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).get()!;
+    const record = (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1))[0]!;
     expect(record.status).toBe("active");
     return { orderId, subscriptionId: created.subscriptionId, record };
   }
@@ -52,18 +52,17 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
   return { withWebhooks, subscribed, renew, switchToFailingCard };
 }
 
-export function subscriptionRecord(id: number) {
-  return getDb().select().from(subscriptions).where(eq(subscriptions.id, id)).get()!;
+export async function subscriptionRecord(id: number) {
+  return (await getDb().select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1))[0]!;
 }
 
-export function subscriptionOrders(recordId: number) {
-  return getDb().select().from(orders).where(eq(orders.subscriptionId, recordId)).all();
+export async function subscriptionOrders(recordId: number) {
+  return await getDb().select().from(orders).where(eq(orders.subscriptionId, recordId));
 }
 
-export function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
-  return getDb()
+export async function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
+  return await getDb()
     .select()
     .from(emails)
-    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)))
-    .all();
+    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)));
 }

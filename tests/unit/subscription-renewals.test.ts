@@ -117,7 +117,7 @@ const { emulator, withWebhooks } = setUpTestEmulator();
 
 /** A subscription whose first invoice is paid at Stripe (its webhooks delivered or not). */
 async function subscribed(options: { webhooks?: boolean } = {}) {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   const pay = () => browserPay(created.clientSecret, CARDS.success);
@@ -136,25 +136,23 @@ async function renew(subscriptionId: string): Promise<Stripe.Invoice> {
   return (await response.json()) as Stripe.Invoice;
 }
 
-function record(subscriptionId: string) {
-  return getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).get();
+async function record(subscriptionId: string) {
+  return (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)).limit(1))[0];
 }
 
-function renewalOrders(recordId: number) {
-  return getDb()
+async function renewalOrders(recordId: number) {
+  return (await getDb()
     .select()
     .from(orders)
-    .where(and(eq(orders.subscriptionId, recordId)))
-    .all()
+    .where(and(eq(orders.subscriptionId, recordId))))
     .filter((o) => o.renewalNumber !== null);
 }
 
-function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
-  return getDb()
+async function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
+  return await getDb()
     .select()
     .from(emails)
-    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)))
-    .all();
+    .where(and(eq(emails.kind, kind), eq(emails.orderId, orderId)));
 }
 
 function eventsFor(type: string, objectId: string) {
@@ -164,7 +162,7 @@ function eventsFor(type: string, objectId: string) {
 describe("subscription renewals", () => {
   it("activates the record at the first payment", async () => {
     const { orderId, subscriptionId } = await subscribed();
-    const row = record(subscriptionId)!;
+    const row = (await record(subscriptionId))!;
     expect(row).toMatchObject({
       status: "active",
       firstOrderId: orderId,
@@ -177,7 +175,7 @@ describe("subscription renewals", () => {
       shippingCity: "Paris",
       renewalCount: 0,
     });
-    expect(getOrder(orderId).subscriptionId).toBe(row.id);
+    expect((await getOrder(orderId)).subscriptionId).toBe(row.id);
     // The next renewal: day 30 after the first payment.
     const days = (new Date(row.currentPeriodEnd!).getTime() - new Date(row.startedAt!).getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(30);
@@ -185,12 +183,12 @@ describe("subscription renewals", () => {
 
   it("makes one order of a paid renewal, however often its webhook arrives, with one stock decrement and its emails", async () => {
     const { orderId, subscriptionId } = await subscribed();
-    const stockBefore = productStock();
+    const stockBefore = await productStock();
     const invoice = await withWebhooks(() => renew(subscriptionId));
     expect(invoice).toMatchObject({ status: "paid", billing_reason: "subscription_cycle" });
 
-    const row = record(subscriptionId)!;
-    const made = renewalOrders(row.id);
+    const row = (await record(subscriptionId))!;
+    const made = await renewalOrders(row.id);
     expect(made).toHaveLength(1);
     const [renewal] = made;
     expect(renewal.id).not.toBe(orderId);
@@ -206,14 +204,14 @@ describe("subscription renewals", () => {
       stripeInvoiceId: invoice.id,
       renewalNumber: 1,
       subscriptionId: row.id,
-      termsVersion: getOrder(orderId).termsVersion,
+      termsVersion: (await getOrder(orderId)).termsVersion,
     });
-    expect(getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id)).all()).toMatchObject([
+    expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, renewal.id))).toMatchObject([
       { productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" },
     ]);
-    expect(productStock()).toBe(stockBefore - 1);
+    expect(await productStock()).toBe(stockBefore - 1);
     // The renewal's own invoice, issued with it; the first order has its own, numbered before.
-    const [first, second] = [findInvoice(orderId, "invoice")!, findInvoice(renewal.id, "invoice")!];
+    const [first, second] = [(await findInvoice(orderId, "invoice"))!, (await findInvoice(renewal.id, "invoice"))!];
     expect(second.totalIncludingCents).toBe(2590);
     expect(Number(second.number.slice(-6))).toBeGreaterThan(Number(first.number.slice(-6)));
     // The next renewal: the end of the period the invoice pays (its line; the invoice's own period looks back, as at Stripe).
@@ -228,15 +226,15 @@ describe("subscription renewals", () => {
       again.id = `${paidEvent.id}_retry${i}`;
       expect((await replayEvent(emulator(), again)).status).toBe(200);
     }
-    expect(renewalOrders(row.id)).toHaveLength(1);
-    expect(productStock()).toBe(stockBefore - 1);
-    expect(record(subscriptionId)!.renewalCount).toBe(1);
+    expect(await renewalOrders(row.id)).toHaveLength(1);
+    expect(await productStock()).toBe(stockBefore - 1);
+    expect((await record(subscriptionId))!.renewalCount).toBe(1);
 
     // The receipt (with the tracking link of the new order) and the shop's notice, once each.
-    const receipts = emailsOf("renewal_receipt", renewal.id);
+    const receipts = await emailsOf("renewal_receipt", renewal.id);
     expect(receipts).toHaveLength(1);
-    expect(emailsOf("shop_new_order", renewal.id)).toHaveLength(1);
-    const rendered = renderEmail(receipts[0]);
+    expect(await emailsOf("shop_new_order", renewal.id)).toHaveLength(1);
+    const rendered = await renderEmail(receipts[0]);
     expect(rendered.subject).toBe(`Votre abonnement : renouvellement n°1 payé (commande n°${renewal.id})`);
     expect(rendered.text).toContain("25,90€");
     expect(rendered.text).toContain("6 masques + 2 offerts");
@@ -244,26 +242,26 @@ describe("subscription renewals", () => {
     expect(rendered.html).toContain(`commande n°${renewal.id}`);
 
     // The admin's list marks it.
-    const listed = listAdminOrders({ q: String(renewal.id) }).orders;
+    const listed = (await listAdminOrders({ q: String(renewal.id) })).orders;
     expect(listed).toMatchObject([{ id: renewal.id, renewalNumber: 1 }]);
     expect(renewalLabel(listed[0].renewalNumber)).toBe("Renouvellement n°1");
-    expect(listAdminOrders({ q: String(orderId) }).orders).toMatchObject([{ id: orderId, renewalNumber: null }]);
+    expect((await listAdminOrders({ q: String(orderId) })).orders).toMatchObject([{ id: orderId, renewalNumber: null }]);
 
     // The second renewal is number 2.
     await withWebhooks(() => renew(subscriptionId));
-    expect(renewalOrders(row.id).map((o) => o.renewalNumber).sort()).toEqual([1, 2]);
-    expect(record(subscriptionId)!.renewalCount).toBe(2);
+    expect((await renewalOrders(row.id)).map((o) => o.renewalNumber).sort()).toEqual([1, 2]);
+    expect((await record(subscriptionId))!.renewalCount).toBe(2);
   });
 
   it("records a renewal paid before the first payment's webhook, from the order", async () => {
     const { orderId, subscriptionId } = await subscribed({ webhooks: false });
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
-    expect(record(subscriptionId)).toBeUndefined();
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
+    expect(await record(subscriptionId)).toBeUndefined();
 
     const invoice = await withWebhooks(() => renew(subscriptionId));
-    const row = record(subscriptionId)!;
+    const row = (await record(subscriptionId))!;
     expect(row).toMatchObject({ status: "active", firstOrderId: orderId, renewalCount: 1, amountCents: 2590 });
-    expect(renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1 }]);
+    expect(await renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1 }]);
 
     // The first payment's webhook, late: the first order paid, the record kept as it is.
     const firstInvoicePaid = emulator().events.find(
@@ -273,8 +271,8 @@ describe("subscription renewals", () => {
         (e.data.object as unknown as Stripe.Invoice).parent?.subscription_details?.subscription === subscriptionId,
     )!;
     expect((await replayEvent(emulator(), firstInvoicePaid)).status).toBe(200);
-    expect(getOrder(orderId)).toMatchObject({ paymentStatus: "paid", subscriptionId: row.id });
-    expect(record(subscriptionId)).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: row.currentPeriodEnd });
+    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", subscriptionId: row.id });
+    expect(await record(subscriptionId)).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: row.currentPeriodEnd });
   });
 
   it("puts a failed renewal past due with one email and a pay link; paying it makes the order and reactivates", async () => {
@@ -287,16 +285,16 @@ describe("subscription renewals", () => {
 
     const invoice = await withWebhooks(() => renew(subscriptionId));
     expect(invoice.status).toBe("open");
-    const row = record(subscriptionId)!;
+    const row = (await record(subscriptionId))!;
     expect(row).toMatchObject({ status: "past_due", unpaidInvoiceId: invoice.id, renewalCount: 0 });
-    expect(renewalOrders(row.id)).toHaveLength(0);
+    expect(await renewalOrders(row.id)).toHaveLength(0);
 
     // One email, even when Stripe sends the failure again.
     const [failedEvent] = eventsFor("invoice.payment_failed", invoice.id!);
     const again = structuredClone(failedEvent);
     again.id = `${failedEvent.id}_retry`;
     expect((await replayEvent(emulator(), again)).status).toBe(200);
-    const sent = emailsOf("renewal_payment_failed", orderId);
+    const sent = await emailsOf("renewal_payment_failed", orderId);
     expect(sent).toHaveLength(1);
     const payUrl = (sent[0].payload as { payUrl: string }).payUrl;
     const link = new URL(payUrl);
@@ -304,7 +302,7 @@ describe("subscription renewals", () => {
     expect(link.searchParams.get("facture")).toBe(invoice.id);
     expect(invoicePayKeyMatches(invoice.id!, link.searchParams.get("cle"))).toBe(true);
     expect(invoicePayKeyMatches("in_other", link.searchParams.get("cle"))).toBe(false);
-    const rendered = renderEmail(sent[0]);
+    const rendered = await renderEmail(sent[0]);
     expect(rendered.text).toContain(payUrl);
     expect(rendered.text).toContain("25,90€");
 
@@ -313,8 +311,8 @@ describe("subscription renewals", () => {
     const open = await stripe.invoices.retrieve(invoice.id!, { expand: ["confirmation_secret"] });
     const piId = open.confirmation_secret!.client_secret.split("_secret_")[0];
     await withWebhooks(() => stripe.paymentIntents.confirm(piId, { payment_method: good }));
-    expect(record(subscriptionId)).toMatchObject({ status: "active", unpaidInvoiceId: null, renewalCount: 1 });
-    expect(renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1, paymentStatus: "paid" }]);
+    expect(await record(subscriptionId)).toMatchObject({ status: "active", unpaidInvoiceId: null, renewalCount: 1 });
+    expect(await renewalOrders(row.id)).toMatchObject([{ stripeInvoiceId: invoice.id, renewalNumber: 1, paymentStatus: "paid" }]);
   });
 
   it("ends the subscription when Stripe gives up, with one cancellation email", async () => {
@@ -330,17 +328,17 @@ describe("subscription renewals", () => {
       data: { object: { ...sub, status: "unpaid" }, previous_attributes: { status: "past_due" } },
     };
     expect((await replayEvent(emulator(), unpaid)).status).toBe(200);
-    const row = record(subscriptionId)!;
+    const row = (await record(subscriptionId))!;
     expect(row.status).toBe("canceled");
     expect(row.canceledAt).not.toBeNull();
-    const sent = emailsOf("subscription_canceled", orderId);
+    const sent = await emailsOf("subscription_canceled", orderId);
     expect(sent).toHaveLength(1);
     expect(sent[0].payload).toMatchObject({ canceledBy: "payment_failure" });
-    expect(getOrder(orderId).subscriptionCanceledAt).toBe(row.canceledAt);
+    expect((await getOrder(orderId)).subscriptionCanceledAt).toBe(row.canceledAt);
 
     // Then deleted at Stripe: still one email, the first date kept.
     await withWebhooks(() => getStripe().then((stripe) => stripe.subscriptions.cancel(subscriptionId)));
-    expect(emailsOf("subscription_canceled", orderId)).toHaveLength(1);
-    expect(record(subscriptionId)).toMatchObject({ status: "canceled", canceledAt: row.canceledAt });
+    expect(await emailsOf("subscription_canceled", orderId)).toHaveLength(1);
+    expect(await record(subscriptionId)).toMatchObject({ status: "canceled", canceledAt: row.canceledAt });
   });
 });

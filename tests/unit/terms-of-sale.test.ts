@@ -69,19 +69,20 @@ describe("/cgv renders the terms of sale in force", () => {
 });
 
 describe("versions of the terms of sale", () => {
-  it("knows the current version and refuses an unknown one", () => {
+  it("knows the current version and refuses an unknown one", async () => {
     expect(TERMS_VERSIONS).toContain(CURRENT_TERMS_VERSION);
     expect(isTermsVersion(CURRENT_TERMS_VERSION)).toBe(true);
     expect(isTermsVersion("1999-01-01")).toBe(false);
-    expect(termsOfSale(null, getSettings()).version).toBe(CURRENT_TERMS_VERSION);
-    expect(() => termsOfSale("1999-01-01", getSettings())).toThrow(/inconnue/);
+    expect(termsOfSale(null, await getSettings()).version).toBe(CURRENT_TERMS_VERSION);
+    const settings = await getSettings();
+    expect(() => termsOfSale("1999-01-01", settings)).toThrow(/inconnue/);
     expect(termsVersionLabel("2026-11-20")).toBe("20 novembre 2026");
   });
 
-  it("keeps the text of 20 November 2026 as published, fixed prices included, for the orders made under it", () => {
+  it("keeps the text of 20 November 2026 as published, fixed prices included, for the orders made under it", async () => {
     expect(TERMS_VERSIONS).toEqual(expect.arrayContaining(["2026-11-20", "2026-11-25"]));
     expect(CURRENT_TERMS_VERSION).toBe("2026-11-25");
-    const text = termsOfSaleText(termsOfSale("2026-11-20", getSettings()), { baseUrl: "https://boutique.example" });
+    const text = termsOfSaleText(termsOfSale("2026-11-20", await getSettings()), { baseUrl: "https://boutique.example" });
     expect(text).toContain("Version du 20 novembre 2026");
     expect(text).toContain("\n- 6 masques + 2 offerts : 25,90€ au lieu de 31,80€\n");
     expect(text).toContain(
@@ -90,8 +91,8 @@ describe("versions of the terms of sale", () => {
     expect(text).not.toContain("Se rétracter du contrat ici");
   });
 
-  it("reads as plain text: numbered headings, lists, the withdrawal form, absolute links to the shop", () => {
-    const text = termsOfSaleText(termsOfSale(CURRENT_TERMS_VERSION, getSettings()), { baseUrl: "https://boutique.example" });
+  it("reads as plain text: numbered headings, lists, the withdrawal form, absolute links to the shop", async () => {
+    const text = termsOfSaleText(termsOfSale(CURRENT_TERMS_VERSION, await getSettings()), { baseUrl: "https://boutique.example" });
     expect(text).toMatch(/^CONDITIONS GÉNÉRALES DE VENTE\nVersion du \d+ \S+ \d{4}\n/);
     expect(text).toContain("\n\n8. DROIT DE RÉTRACTATION\n\n");
     // Prices are data (the packs): the current text refers to the product page and the checkout, and names no amount.
@@ -110,17 +111,17 @@ describe("versions of the terms of sale", () => {
 describe("orders record the terms of sale they were made under", () => {
   const delivery = { firstName: "Inès", lastName: "Morel", email: "ines.morel@example.fr", address: "3 rue du Port", postalCode: "44000", city: "Nantes" };
 
-  it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", () => {
+  it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", async () => {
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: 1, packId: 2 });
-    const { orderId } = submitDelivery(cartId, deliverySchema.parse(delivery));
-    const version = () => getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).get()!.v;
-    expect(version()).toBe(CURRENT_TERMS_VERSION);
+    await addToCart(cartId, { productId: 1, packId: 2 });
+    const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
+    const version = async () => (await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.v;
+    expect(await version()).toBe(CURRENT_TERMS_VERSION);
     // An order made under an older text keeps it when its delivery details change.
-    getDb().update(orders).set({ termsVersion: "2025-01-01" }).where(eq(orders.id, orderId)).run();
-    const again = submitDelivery(cartId, deliverySchema.parse({ ...delivery, city: "Rezé", postalCode: "44400" }));
+    await getDb().update(orders).set({ termsVersion: "2025-01-01" }).where(eq(orders.id, orderId));
+    const again = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, city: "Rezé", postalCode: "44400" }));
     expect(again.orderId).toBe(orderId);
-    expect(version()).toBe("2025-01-01");
+    expect(await version()).toBe("2025-01-01");
   });
 
   it("POST /api/orders gets the current version", async () => {
@@ -138,6 +139,6 @@ describe("orders record the terms of sale they were made under", () => {
     );
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: number };
-    expect(getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).get()!.v).toBe(CURRENT_TERMS_VERSION);
+    expect((await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.v).toBe(CURRENT_TERMS_VERSION);
   });
 });

@@ -113,7 +113,7 @@ describe("control characters through the forms and the API", () => {
 
   it("the delivery form answers 400 with the French message and creates nothing", async () => {
     const cartId = crypto.randomUUID();
-    addToCart(cartId, { productId: 1, packId: 2 });
+    await addToCart(cartId, { productId: 1, packId: 2 });
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
     const before = snapshotDatabase();
     for (const field of Object.keys(DELIVERY)) {

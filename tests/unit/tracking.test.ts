@@ -33,8 +33,8 @@ const ORDER_BODY = {
   items: [{ productId: 1, quantity: 1, packId: 3 }],
 };
 
-function newOrder() {
-  return createOrderFromApi(ORDER_BODY);
+async function newOrder() {
+  return await createOrderFromApi(ORDER_BODY);
 }
 
 describe("order number parsing", () => {
@@ -61,8 +61,8 @@ describe("/track-order loader", () => {
   });
 
   it("finds an order by its number, with status, progress data and address", async () => {
-    const order = newOrder();
-    getDb().update(orders).set({ status: "shipped", trackingNumber: "6A12345678901" }).where(eq(orders.id, order.id)).run();
+    const order = await newOrder();
+    await getDb().update(orders).set({ status: "shipped", trackingNumber: "6A12345678901" }).where(eq(orders.id, order.id));
     const response = await track(`?id=${order.id}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
@@ -75,14 +75,14 @@ describe("/track-order loader", () => {
   });
 
   it("with the order's email (any case), shows the name and the street too", async () => {
-    const order = newOrder();
+    const order = await newOrder();
     const response = await track(`?id=${order.id}&email=${encodeURIComponent(" Suivi@Example.fr ")}`);
     expect(response.status).toBe(200);
     expect(response.body.order).toMatchObject({ owner: true, shippingAddress: "5 quai de la Loire", customerName: "Louise Petit", shippingCity: "Nantes" });
   });
 
   it("gives a wrong email the very answer of an unknown number", async () => {
-    const order = newOrder();
+    const order = await newOrder();
     const wrong = await track(`?id=${order.id}&email=autre@example.fr`);
     const unknown = await track(`?id=123456789&email=autre@example.fr`);
     expect(wrong.status).toBe(404);
@@ -110,30 +110,30 @@ describe("/track-order loader", () => {
   });
 
   it("says that the payment has not been received for an unpaid order, never 'Commande reçue'; the step and the carrier's link once paid", async () => {
-    const order = newOrder();
+    const order = await newOrder();
     const unpaid = await track(`?id=${order.id}`);
     expect(unpaid.body.order).toMatchObject({ paymentStatus: "unpaid", progressLabel: "Paiement non reçu : cette commande n'est pas encore payée." });
     const api = await (await getOrder(routeArgs(getRequest(`/api/orders/${order.id}`), { id: String(order.id) }))).json();
     expect(api.progressLabel).toBe("Paiement non reçu : cette commande n'est pas encore payée.");
 
-    markOrderPaid(order.id, { paymentIntentId: `pi_${order.id}` });
+    await markOrderPaid(order.id, { paymentIntentId: `pi_${order.id}` });
     expect((await track(`?id=${order.id}`)).body.order).toMatchObject({ progressLabel: "Commande reçue", trackingUrl: null });
-    updateAdminOrder(order.id, { status: "shipped", trackingNumber: "XW 1234 5678", trackingCarrier: "mondial_relay" });
+    await updateAdminOrder(order.id, { status: "shipped", trackingNumber: "XW 1234 5678", trackingCarrier: "mondial_relay" });
     expect((await track(`?id=${order.id}`)).body.order).toMatchObject({
       progressLabel: "Expédiée",
       trackingNumber: "XW 1234 5678",
       trackingUrl: "https://www.mondialrelay.fr/suivi-de-colis/?numeroExpedition=XW12345678",
     });
     // Without a carrier chosen, the settings' default one (Colissimo in the demo data).
-    const other = newOrder();
-    markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
-    updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
+    const other = await newOrder();
+    await markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
+    await updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
     expect((await track(`?id=${other.id}`)).body.order).toMatchObject({ trackingCarrier: "colissimo", trackingUrl: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A999" });
   });
 
   it("hides a tracking number stored as 'null' or empty", async () => {
-    const order = newOrder();
-    getDb().update(orders).set({ status: "shipped", trackingNumber: "null" }).where(eq(orders.id, order.id)).run();
+    const order = await newOrder();
+    await getDb().update(orders).set({ status: "shipped", trackingNumber: "null" }).where(eq(orders.id, order.id));
     expect((await track(`?id=${order.id}`)).body.order?.trackingNumber).toBeNull();
   });
 

@@ -35,7 +35,7 @@ function sign(payload: string, secret: string, timestamp = Math.floor(Date.now()
 
 /** An order paid at Stripe (the browser's part done) whose webhook has not been delivered yet. */
 async function paidAtStripe() {
-  const orderId = createTestOrder();
+  const orderId = await createTestOrder();
   const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
   const started = await response.json();
   await browserPay(started.clientSecret, CARDS.success);
@@ -48,7 +48,7 @@ async function paidAtStripe() {
 describe("Stripe webhook", () => {
   it("refuses a bad signature with a 400 and changes nothing", async () => {
     const { orderId, event } = await paidAtStripe();
-    const stockBefore = productStock();
+    const stockBefore = await productStock();
     const { payload } = emulator.signEvent(event);
     const attempts = [
       sign(payload, "whsec_not_the_secret"),
@@ -70,21 +70,21 @@ describe("Stripe webhook", () => {
     expect(altered).not.toBe(tampered.payload);
     expect((await postWebhook(altered, tampered.signature)).status).toBe(400);
 
-    expect(getOrder(orderId).paymentStatus).toBe("unpaid");
-    expect(productStock()).toBe(stockBefore);
-    expect(recordedEventIds()).not.toContain(event.id);
+    expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
+    expect(await productStock()).toBe(stockBefore);
+    expect(await recordedEventIds()).not.toContain(event.id);
   });
 
   it("accepts the emulator's signed event once; a replay changes nothing", async () => {
     const { orderId, event } = await paidAtStripe();
-    const stockBefore = productStock();
+    const stockBefore = await productStock();
     const first = await replayEvent(emulator, event);
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ received: true, type: "payment_intent.succeeded", outcome: "order_paid" });
     const again = await replayEvent(emulator, event);
     expect(await again.json()).toMatchObject({ outcome: "duplicate" });
-    expect(getOrder(orderId).paymentStatus).toBe("paid");
-    expect(productStock()).toBe(stockBefore - 1);
+    expect((await getOrder(orderId)).paymentStatus).toBe("paid");
+    expect(await productStock()).toBe(stockBefore - 1);
   });
 
   it("acknowledges events it does not use", async () => {
@@ -95,10 +95,10 @@ describe("Stripe webhook", () => {
   });
 
   it("frees an unpaid order whose subscription ended, so it can be paid again", async () => {
-    const orderId = createTestOrder();
+    const orderId = await createTestOrder();
     const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId, mode: "subscription" })));
     const { subscriptionId } = await response.json();
-    expect(getOrder(orderId).stripeSubscriptionId).toBe(subscriptionId);
+    expect((await getOrder(orderId)).stripeSubscriptionId).toBe(subscriptionId);
     const cancel = await fetch(`${emulator.url}/v1/subscriptions/${subscriptionId}`, {
       method: "DELETE",
       headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}` },
@@ -108,7 +108,7 @@ describe("Stripe webhook", () => {
       (e) => e.type === "customer.subscription.deleted" && (e.data.object as { id: string }).id === subscriptionId,
     )!;
     expect(await (await replayEvent(emulator, deleted)).json()).toMatchObject({ outcome: "subscription_ended" });
-    expect(getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false, paymentStatus: "unpaid" });
+    expect(await getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false, paymentStatus: "unpaid" });
   });
 
   it("only answers POST", async () => {

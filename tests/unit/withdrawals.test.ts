@@ -26,21 +26,16 @@ const PUBLIC_URL = vi.hoisted(() => {
 
 const EMAIL = "camille@example.fr"; // insertOrder's checkout email
 
-beforeEach(() => {
-  resetWithdrawalRateLimit();
+beforeEach(async () => {
+  await resetWithdrawalRateLimit();
 });
 
-function withdrawalsOf(orderId: number) {
-  return getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId)).all();
+async function withdrawalsOf(orderId: number) {
+  return await getDb().select().from(withdrawalRequests).where(eq(withdrawalRequests.orderId, orderId));
 }
 
-function acksOf(orderId: number): Email[] {
-  return getDb()
-    .select()
-    .from(emails)
-    .where(eq(emails.orderId, orderId))
-    .all()
-    .filter((e) => e.kind === "withdrawal_ack");
+async function acksOf(orderId: number): Promise<Email[]> {
+  return (await getDb().select().from(emails).where(eq(emails.orderId, orderId))).filter((e) => e.kind === "withdrawal_ack");
 }
 
 function postPage(fields: Record<string, string>, address = "192.0.2.10") {
@@ -48,23 +43,23 @@ function postPage(fields: Record<string, string>, address = "192.0.2.10") {
 }
 
 describe("requestWithdrawal", () => {
-  it("records the request of a paid order whose email matches (any case, spaces) and queues one acknowledgement", () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
+  it("records the request of a paid order whose email matches (any case, spaces) and queues one acknowledgement", async () => {
+    const orderId = await insertOrder({ paymentStatus: "paid" });
     const now = new Date("2026-11-25T18:42:00.000Z");
-    const result = requestWithdrawal(
+    const result = await requestWithdrawal(
       { orderId: ` ${orderId} `, email: "  Camille@EXAMPLE.fr ", reason: "  Le produit ne me convient pas.  " },
       { now },
     );
     expect(result.outcome).toBe("recorded");
 
-    const [row] = withdrawalsOf(orderId);
+    const [row] = await withdrawalsOf(orderId);
     expect(row).toMatchObject({
       orderId,
       requestedAt: now.toISOString(),
       reason: "Le produit ne me convient pas.",
       email: "Camille@EXAMPLE.fr",
     });
-    const acks = acksOf(orderId);
+    const acks = await acksOf(orderId);
     expect(acks).toHaveLength(1);
     expect(acks[0]).toMatchObject({
       toAddress: EMAIL,
@@ -73,58 +68,61 @@ describe("requestWithdrawal", () => {
     });
   });
 
-  it("records a refunded order too (paid, then refunded), without a reason", () => {
-    const orderId = insertOrder({ paymentStatus: "refunded" });
-    expect(requestWithdrawal({ orderId, email: EMAIL, reason: "   " }).outcome).toBe("recorded");
-    expect(withdrawalsOf(orderId)[0].reason).toBeNull();
+  it("records a refunded order too (paid, then refunded), without a reason", async () => {
+    const orderId = await insertOrder({ paymentStatus: "refunded" });
+    expect((await requestWithdrawal({ orderId, email: EMAIL, reason: "   " })).outcome).toBe("recorded");
+    expect((await withdrawalsOf(orderId))[0].reason).toBeNull();
   });
 
-  it("records nothing and sends nothing for an unknown order, a wrong email, an unpaid or failed order", () => {
-    const unpaid = insertOrder({ paymentStatus: "unpaid" });
-    const failed = insertOrder({ paymentStatus: "failed" });
-    const paid = insertOrder({ paymentStatus: "paid" });
-    const noEmail = insertOrder({ paymentStatus: "paid", customerEmail: null });
-    const before = getDb().select().from(emails).all().length;
+  it("records nothing and sends nothing for an unknown order, a wrong email, an unpaid or failed order", async () => {
+    const unpaid = await insertOrder({ paymentStatus: "unpaid" });
+    const failed = await insertOrder({ paymentStatus: "failed" });
+    const paid = await insertOrder({ paymentStatus: "paid" });
+    const noEmail = await insertOrder({ paymentStatus: "paid", customerEmail: null });
+    const before = (await getDb().select().from(emails)).length;
 
-    expect(requestWithdrawal({ orderId: "987654321", email: EMAIL }).outcome).toBe("no_match");
-    expect(requestWithdrawal({ orderId: paid, email: "autre@example.fr" }).outcome).toBe("no_match");
-    expect(requestWithdrawal({ orderId: unpaid, email: EMAIL }).outcome).toBe("no_match");
-    expect(requestWithdrawal({ orderId: failed, email: EMAIL }).outcome).toBe("no_match");
-    expect(requestWithdrawal({ orderId: noEmail, email: "" }).outcome).toBe("no_match");
+    expect((await requestWithdrawal({ orderId: "987654321", email: EMAIL })).outcome).toBe("no_match");
+    expect((await requestWithdrawal({ orderId: paid, email: "autre@example.fr" })).outcome).toBe("no_match");
+    expect((await requestWithdrawal({ orderId: unpaid, email: EMAIL })).outcome).toBe("no_match");
+    expect((await requestWithdrawal({ orderId: failed, email: EMAIL })).outcome).toBe("no_match");
+    expect((await requestWithdrawal({ orderId: noEmail, email: "" })).outcome).toBe("no_match");
 
-    for (const id of [unpaid, failed, paid, noEmail]) expect(withdrawalsOf(id)).toEqual([]);
-    expect(getDb().select().from(emails).all()).toHaveLength(before);
+    for (const id of [unpaid, failed, paid, noEmail]) expect(await withdrawalsOf(id)).toEqual([]);
+    expect(await getDb().select().from(emails)).toHaveLength(before);
   });
 
-  it("keeps one request per order: a second one records nothing new and sends no second email", () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
+  it("keeps one request per order: a second one records nothing new and sends no second email", async () => {
+    const orderId = await insertOrder({ paymentStatus: "paid" });
     const first = new Date("2026-11-25T10:00:00.000Z");
-    expect(requestWithdrawal({ orderId, email: EMAIL, reason: "Premier motif" }, { now: first }).outcome).toBe("recorded");
+    expect((await requestWithdrawal({ orderId, email: EMAIL, reason: "Premier motif" }, { now: first })).outcome).toBe(
+      "recorded",
+    );
     expect(
-      requestWithdrawal({ orderId, email: EMAIL, reason: "Second motif" }, { now: new Date("2026-11-25T10:05:00.000Z") }).outcome,
+      (await requestWithdrawal({ orderId, email: EMAIL, reason: "Second motif" }, { now: new Date("2026-11-25T10:05:00.000Z") }))
+        .outcome,
     ).toBe("already_recorded");
 
-    const rows = withdrawalsOf(orderId);
+    const rows = await withdrawalsOf(orderId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ requestedAt: first.toISOString(), reason: "Premier motif" });
-    expect(acksOf(orderId)).toHaveLength(1);
+    expect(await acksOf(orderId)).toHaveLength(1);
   });
 
-  it("refuses an address that sent too many requests matching nothing (429), not the others", () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
-    for (let i = 0; i < 10; i++) requestWithdrawal({ orderId: "987654321", email: EMAIL }, { address: "198.51.100.7" });
+  it("refuses an address that sent too many requests matching nothing (429), not the others", async () => {
+    const orderId = await insertOrder({ paymentStatus: "paid" });
+    for (let i = 0; i < 10; i++) await requestWithdrawal({ orderId: "987654321", email: EMAIL }, { address: "198.51.100.7" });
     let refusal: unknown;
     try {
-      requestWithdrawal({ orderId, email: EMAIL }, { address: "198.51.100.7" });
+      await requestWithdrawal({ orderId, email: EMAIL }, { address: "198.51.100.7" });
     } catch (error) {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(ShopError);
     expect((refusal as ShopError).status).toBe(429);
     expect((refusal as ShopError).message).toMatch(/^Trop de demandes de rétractation.*Réessayez dans/);
-    expect(withdrawalsOf(orderId)).toEqual([]);
+    expect(await withdrawalsOf(orderId)).toEqual([]);
 
-    expect(requestWithdrawal({ orderId, email: EMAIL }, { address: "198.51.100.8" }).outcome).toBe("recorded");
+    expect((await requestWithdrawal({ orderId, email: EMAIL }, { address: "198.51.100.8" })).outcome).toBe("recorded");
   });
 });
 
@@ -153,7 +151,7 @@ describe("the /retractation page", () => {
   });
 
   it("shows the request to confirm first (step 2), recording nothing yet; `edit` goes back to the form with it", async () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
+    const orderId = await insertOrder({ paymentStatus: "paid" });
     const review = await postPage({
       intent: "review",
       orderId: `n° ${orderId}`,
@@ -165,19 +163,19 @@ describe("the /retractation page", () => {
       step: "confirm",
       values: { orderId: String(orderId), email: EMAIL, reason: "Trop de masques" },
     });
-    expect(withdrawalsOf(orderId)).toEqual([]);
+    expect(await withdrawalsOf(orderId)).toEqual([]);
 
     const edit = await postPage({ intent: "edit", orderId: String(orderId), email: EMAIL, reason: "Trop de masques" });
     expect(await edit.json()).toMatchObject({
       step: "form",
       values: { orderId: String(orderId), email: EMAIL, reason: "Trop de masques" },
     });
-    expect(withdrawalsOf(orderId)).toEqual([]);
+    expect(await withdrawalsOf(orderId)).toEqual([]);
   });
 
   it("answers every confirmed request with the same neutral redirect, and records only the matching one", async () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
-    const unpaid = insertOrder({ paymentStatus: "unpaid" });
+    const orderId = await insertOrder({ paymentStatus: "paid" });
+    const unpaid = await insertOrder({ paymentStatus: "unpaid" });
     const answers = [
       await postPage({ intent: "confirm", orderId: String(orderId), email: "CAMILLE@example.fr", reason: "" }),
       await postPage({ intent: "confirm", orderId: "987654321", email: EMAIL }),
@@ -189,9 +187,9 @@ describe("the /retractation page", () => {
       expect(answer.status).toBe(302);
       expect(answer.headers.get("Location")).toBe("/retractation?demande=envoyee");
     }
-    expect(withdrawalsOf(orderId)).toHaveLength(1);
-    expect(withdrawalsOf(unpaid)).toEqual([]);
-    expect(acksOf(orderId)).toHaveLength(1);
+    expect(await withdrawalsOf(orderId)).toHaveLength(1);
+    expect(await withdrawalsOf(unpaid)).toEqual([]);
+    expect(await acksOf(orderId)).toHaveLength(1);
 
     const done = await (await pageLoader(routeArgs(getRequest("/retractation?demande=envoyee")))).json();
     expect(done.done).toBe(true);
@@ -201,10 +199,10 @@ describe("the /retractation page", () => {
   });
 
   it("records nothing when the hidden anti-bot field is filled, with the same answer", async () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
+    const orderId = await insertOrder({ paymentStatus: "paid" });
     const answer = await postPage({ intent: "confirm", orderId: String(orderId), email: EMAIL, website: "http://spam.example" });
     expect(answer.headers.get("Location")).toBe("/retractation?demande=envoyee");
-    expect(withdrawalsOf(orderId)).toEqual([]);
+    expect(await withdrawalsOf(orderId)).toEqual([]);
   });
 
   it("tells a limited address to wait (429), on the confirmation step", async () => {
@@ -231,15 +229,15 @@ describe("POST /api/withdrawals", () => {
     apiWithdrawalAction(routeArgs(jsonRequest("/api/withdrawals", "POST", body), {}, fromAddress(address)));
 
   it("answers 200 with the same neutral message for a matching order and for anything else, recording only the match", async () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
+    const orderId = await insertOrder({ paymentStatus: "paid" });
     const matching = await post({ orderId: String(orderId), email: "CAMILLE@example.fr", reason: "Changement d'avis" });
     const unknown = await post({ orderId: "987654321", email: EMAIL });
     for (const response of [matching, unknown]) {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ message: WITHDRAWAL_NEUTRAL_MESSAGE });
     }
-    expect(withdrawalsOf(orderId)).toHaveLength(1);
-    expect(acksOf(orderId)).toHaveLength(1);
+    expect(await withdrawalsOf(orderId)).toHaveLength(1);
+    expect(await acksOf(orderId)).toHaveLength(1);
   });
 
   it("refuses missing or malformed fields with the form's French messages", async () => {
@@ -256,14 +254,14 @@ describe("POST /api/withdrawals", () => {
 });
 
 describe("withdrawal_ack email", () => {
-  it("gives the date and time of the request (Paris), the order number, the reason and what the right covers", () => {
-    const orderId = insertOrder({ paymentStatus: "paid", customerFirstName: "Camille", customerLastName: "Martin" });
-    requestWithdrawal(
+  it("gives the date and time of the request (Paris), the order number, the reason and what the right covers", async () => {
+    const orderId = await insertOrder({ paymentStatus: "paid", customerFirstName: "Camille", customerLastName: "Martin" });
+    await requestWithdrawal(
       { orderId, email: EMAIL, reason: "Je préfère <un autre> produit" },
       { now: new Date("2026-11-25T18:42:00.000Z") },
     );
-    const [queued] = acksOf(orderId);
-    const rendered = renderEmail(queued);
+    const [queued] = await acksOf(orderId);
+    const rendered = await renderEmail(queued);
 
     expect(rendered.subject).toBe(`Accusé de réception de votre rétractation (commande n°${orderId})`);
     expect(rendered.html).toContain("Je préfère &lt;un autre&gt; produit");
@@ -285,10 +283,10 @@ describe("withdrawal_ack email", () => {
     }
   });
 
-  it("leaves the reason out when none was given", () => {
-    const orderId = insertOrder({ paymentStatus: "paid" });
-    requestWithdrawal({ orderId, email: EMAIL }, { now: new Date("2026-12-01T07:05:00.000Z") });
-    const rendered = renderEmail(acksOf(orderId)[0]);
+  it("leaves the reason out when none was given", async () => {
+    const orderId = await insertOrder({ paymentStatus: "paid" });
+    await requestWithdrawal({ orderId, email: EMAIL }, { now: new Date("2026-12-01T07:05:00.000Z") });
+    const rendered = await renderEmail((await acksOf(orderId))[0]);
     expect(rendered.text).toContain("le 1er décembre 2026 à 08:05");
     expect(rendered.text).not.toContain("motif");
   });
@@ -363,8 +361,8 @@ describe("refund deadline", () => {
 
 describe("back office", () => {
   it("shows the request on the order, lists it on the dashboard until the order is refunded, and gives it in the order API", async () => {
-    const orderId = insertOrder({ paymentStatus: "paid", customerFirstName: "Louise", customerLastName: "Bernard" });
-    requestWithdrawal({ orderId, email: EMAIL, reason: "Erreur de commande" });
+    const orderId = await insertOrder({ paymentStatus: "paid", customerFirstName: "Louise", customerLastName: "Bernard" });
+    await requestWithdrawal({ orderId, email: EMAIL, reason: "Erreur de commande" });
     const cookie = await adminCookie();
 
     const page = await (
@@ -392,8 +390,8 @@ describe("back office", () => {
     ).json();
     expect(anonymous).not.toHaveProperty("withdrawal");
 
-    getDb().update(orders).set({ paymentStatus: "refunded" }).where(eq(orders.id, orderId)).run();
-    expect(listOpenWithdrawals().map((w) => w.orderId)).not.toContain(orderId);
-    expect(adminWithdrawal(orderId)?.refunded).toBe(true);
+    await getDb().update(orders).set({ paymentStatus: "refunded" }).where(eq(orders.id, orderId));
+    expect((await listOpenWithdrawals()).map((w) => w.orderId)).not.toContain(orderId);
+    expect((await adminWithdrawal(orderId))?.refunded).toBe(true);
   });
 });

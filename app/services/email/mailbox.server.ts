@@ -66,38 +66,36 @@ function whereFor(filters: EmailFilters): SQL | undefined {
 }
 
 /** One page of the mailbox, newest first. */
-export function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
+export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total = db.select({ n: sql<number>`count(*)` }).from(emails).where(where).get()?.n ?? 0;
+  const total = (await db.select({ n: sql<number>`count(*)` }).from(emails).where(where).limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows: EmailSummary[] = db
+  const rows: EmailSummary[] = await db
     .select(SUMMARY_COLUMNS)
     .from(emails)
     .where(where)
     .orderBy(desc(emails.createdAt), desc(emails.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
+    .offset((page - 1) * pageSize);
   return { emails: rows, total, page, pageCount, pageSize };
 }
 
 /** How many emails are in each status (every status present, 0 when none). */
-export function countEmailsByStatus(): Record<EmailStatus, number> {
+export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>> {
   const counts = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ status: emails.status, n: sql<number>`count(*)` })
     .from(emails)
-    .groupBy(emails.status)
-    .all();
+    .groupBy(emails.status);
   for (const row of rows) counts[row.status] = row.n;
   return counts;
 }
 
 /** The emails of one order, newest first. */
-export function listOrderEmails(orderId: number): EmailSummary[] {
-  return getDb().select(SUMMARY_COLUMNS).from(emails).where(eq(emails.orderId, orderId)).orderBy(desc(emails.createdAt), desc(emails.id)).all();
+export async function listOrderEmails(orderId: number): Promise<EmailSummary[]> {
+  return await getDb().select(SUMMARY_COLUMNS).from(emails).where(eq(emails.orderId, orderId)).orderBy(desc(emails.createdAt), desc(emails.id));
 }
 
 /** The attachments column as stored, or an empty list for anything else. */
@@ -116,8 +114,8 @@ function attachmentUrl(emailId: number, index: number) {
 }
 
 /** One email with its content as it was sent, or undefined. */
-export function getEmail(id: number): EmailDetail | undefined {
-  const row = getDb().select().from(emails).where(eq(emails.id, id)).get();
+export async function getEmail(id: number): Promise<EmailDetail | undefined> {
+  const [row] = await getDb().select().from(emails).where(eq(emails.id, id)).limit(1);
   if (!row) return undefined;
   return {
     id: row.id,
@@ -149,8 +147,8 @@ export function getEmail(id: number): EmailDetail | undefined {
 }
 
 /** An attachment of an email (its position in the email's list) with its bytes, or undefined. */
-export function getEmailAttachment(id: number, index: number): { filename: string; contentType: string; content: Buffer } | undefined {
-  const row = getDb().select({ attachments: emails.attachments }).from(emails).where(eq(emails.id, id)).get();
+export async function getEmailAttachment(id: number, index: number): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
+  const [row] = await getDb().select({ attachments: emails.attachments }).from(emails).where(eq(emails.id, id)).limit(1);
   const attachment = row ? storedAttachments(row)[index] : undefined;
   if (!attachment) return undefined;
   return { filename: attachment.filename, contentType: attachment.contentType, content: attachmentBytes(attachment) };
@@ -162,14 +160,14 @@ export function getEmailAttachment(id: number, index: number): { filename: strin
  * Returns false when there is no such email or it is not failed (pending or sending: already
  * queued; sent: it left). One conditional update, so two clicks cannot both queue it.
  */
-export function resendEmail(id: number): boolean {
+export async function resendEmail(id: number): Promise<boolean> {
   const now = new Date().toISOString();
-  const result = getDb()
+  const result = await getDb()
     .update(emails)
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, sendingSince: null, updatedAt: now })
     .where(and(eq(emails.id, id), inArray(emails.status, RESENDABLE)))
-    .run();
-  if (result.changes === 0) return false;
+    .returning({ id: emails.id });
+  if (result.length === 0) return false;
   // The sender of this process sends it now rather than at its next round.
   wakeEmailSender();
   return true;
@@ -179,14 +177,14 @@ export const EMAIL_NOT_FOUND = "Email introuvable";
 export const EMAIL_NOT_RESENDABLE = "Seul un email en échec peut être renvoyé : celui-ci est déjà en file d'envoi ou a été envoyé.";
 
 /** resendEmail for the pages and the API: the email back in the queue, or a ShopError (404 unknown, 409 not failed). */
-export function resendEmailOrRefuse(id: number): EmailDetail {
-  if (!resendEmail(id)) {
-    if (!getDb().select({ id: emails.id }).from(emails).where(eq(emails.id, id)).get()) {
+export async function resendEmailOrRefuse(id: number): Promise<EmailDetail> {
+  if (!await resendEmail(id)) {
+    if (!(await getDb().select({ id: emails.id }).from(emails).where(eq(emails.id, id)).limit(1))[0]) {
       throw new ShopError(404, "email_not_found", EMAIL_NOT_FOUND);
     }
     throw new ShopError(409, "email_not_failed", EMAIL_NOT_RESENDABLE);
   }
-  return getEmail(id)!;
+  return (await getEmail(id))!;
 }
 
 /** The shape of an email in the JSON API (the list: no content). */

@@ -11,76 +11,76 @@ import { queueEmail } from "./outbox.server";
  */
 
 /** The shop's own address (site settings), read in the transaction. */
-function shopAddress(tx: DbOrTx): string {
-  const row = tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).get();
+async function shopAddress(tx: DbOrTx): Promise<string> {
+  const [row] = await tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   return row?.email ?? DEFAULT_SETTINGS.siteEmail;
 }
 
-function orderEmail(tx: DbOrTx, orderId: number): string | null {
-  const row = tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).get();
+async function orderEmail(tx: DbOrTx, orderId: number): Promise<string | null> {
+  const [row] = await tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).limit(1);
   return row?.email?.trim() || null;
 }
 
 /** An order was paid: its confirmation to the customer, and the news to the shop. */
-export function queueOrderPaidEmails(tx: DbOrTx, orderId: number) {
-  const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_confirmation", orderId, to, payload: {} });
-  queueEmail(tx, { kind: "shop_new_order", orderId, to: shopAddress(tx), payload: {} });
+export async function queueOrderPaidEmails(tx: DbOrTx, orderId: number) {
+  const to = await orderEmail(tx, orderId);
+  if (to) await queueEmail(tx, { kind: "order_confirmation", orderId, to, payload: {} });
+  await queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
 }
 
 /** An order was set to shipped (once per order, even if the status goes back and forth). */
-export function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_shipped"]) {
-  const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
+export async function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_shipped"]) {
+  const to = await orderEmail(tx, orderId);
+  if (to) await queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
 }
 
 /** A refund succeeded: the customer is told, once per refund (made from the back office or at Stripe). */
-export function queueOrderRefundedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_refunded"]) {
-  const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "order_refunded", orderId, to, payload, once: `refund:${payload.refundId}` });
+export async function queueOrderRefundedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_refunded"]) {
+  const to = await orderEmail(tx, orderId);
+  if (to) await queueEmail(tx, { kind: "order_refunded", orderId, to, payload, once: `refund:${payload.refundId}` });
 }
 
 /**
  * A paid subscription ended: the confirmation the law requires (L215-1-1), about its first
  * order, once per subscription (its record's id) or, without a record, per order.
  */
-export function queueSubscriptionCanceledEmail(
+export async function queueSubscriptionCanceledEmail(
   tx: DbOrTx,
   orderId: number,
   payload: EmailPayloads["subscription_canceled"],
   subscriptionId?: number,
 ) {
-  const to = orderEmail(tx, orderId);
+  const to = await orderEmail(tx, orderId);
   const once = subscriptionId === undefined ? undefined : `subscription:${subscriptionId}`;
-  if (to) queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload, once });
+  if (to) await queueEmail(tx, { kind: "subscription_canceled", orderId, to, payload, once });
 }
 
 /** A renewal was paid: its order's receipt to the customer, and the news to the shop (once per order). */
-export function queueRenewalPaidEmails(tx: DbOrTx, orderId: number, payload: EmailPayloads["renewal_receipt"]) {
-  const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "renewal_receipt", orderId, to, payload });
-  queueEmail(tx, { kind: "shop_new_order", orderId, to: shopAddress(tx), payload: {} });
+export async function queueRenewalPaidEmails(tx: DbOrTx, orderId: number, payload: EmailPayloads["renewal_receipt"]) {
+  const to = await orderEmail(tx, orderId);
+  if (to) await queueEmail(tx, { kind: "renewal_receipt", orderId, to, payload });
+  await queueEmail(tx, { kind: "shop_new_order", orderId, to: await shopAddress(tx), payload: {} });
 }
 
 /** A renewal's payment failed: the customer is told, with a link to pay it, once per invoice (about the first order). */
-export function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number, payload: EmailPayloads["renewal_payment_failed"]) {
-  const to = orderEmail(tx, firstOrderId);
-  if (to) queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
+export async function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number, payload: EmailPayloads["renewal_payment_failed"]) {
+  const to = await orderEmail(tx, firstOrderId);
+  if (to) await queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
 }
 
 /**
  * A withdrawal was recorded (/retractation): its acknowledgement on a durable medium (article
  * L. 221-21 du Code de la consommation), to the order's email, once per order.
  */
-export function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["withdrawal_ack"]) {
-  const to = orderEmail(tx, orderId);
-  if (to) queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
+export async function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["withdrawal_ack"]) {
+  const to = await orderEmail(tx, orderId);
+  if (to) await queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
 }
 
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
-export function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
-  const row = tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).get();
+export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
+  const [row] = await tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).limit(1);
   if (!row) return;
-  queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
-  queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: shopAddress(tx), payload: {} });
+  await queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
+  await queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });
 }

@@ -42,8 +42,8 @@ export function setQueuedListener(listener: (() => void) | undefined) {
  * Queues an email in `db` (the event's transaction). A second call for the same kind and
  * entity (a replayed webhook, a second click) queues nothing. True when it was queued.
  */
-export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): boolean {
-  const result = db
+export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): Promise<boolean> {
+  const result = await db
     .insert(emails)
     .values({
       kind: email.kind,
@@ -54,10 +54,10 @@ export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K
       payload: email.payload,
     })
     .onConflictDoNothing({ target: emails.dedupeKey })
-    .run();
-  // After the caller's transaction: better-sqlite3 transactions are synchronous, so this runs once it has committed.
-  if (result.changes === 1 && onQueued) setImmediate(onQueued);
-  return result.changes === 1;
+    .returning({ id: emails.id });
+  // At the next turn of the event loop: the sender's queries wait for the caller's transaction to end.
+  if (result.length === 1 && onQueued) setImmediate(onQueued);
+  return result.length === 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,53 +67,48 @@ export function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K
  * Takes the next email due (pending, its time come) for an attempt: status sending, one more
  * attempt counted. One statement, so two senders never take the same email.
  */
-export function claimNextDueEmail(now = new Date()): Email | undefined {
+export async function claimNextDueEmail(now = new Date()): Promise<Email | undefined> {
   const db = getDb();
   const iso = now.toISOString();
-  const next = db
+  const [next] = await db
     .select({ id: emails.id })
     .from(emails)
     .where(and(eq(emails.status, "pending"), lte(emails.nextAttemptAt, iso)))
     .orderBy(asc(emails.nextAttemptAt), asc(emails.id))
-    .limit(1)
-    .get();
+    .limit(1);
   if (!next) return undefined;
-  return db
+  return (await db
     .update(emails)
     .set({ status: "sending", sendingSince: iso, attempts: sql`${emails.attempts} + 1` })
     .where(and(eq(emails.id, next.id), eq(emails.status, "pending")))
-    .returning()
-    .get();
+    .returning())[0];
 }
 
 /** Keeps what was rendered at the first attempt: every later attempt and resend sends exactly this. */
-export function storeRendered(id: number, rendered: RenderedEmail) {
-  getDb()
+export async function storeRendered(id: number, rendered: RenderedEmail) {
+  await getDb()
     .update(emails)
     .set({ subject: rendered.subject, html: rendered.html, text: rendered.text, attachments: rendered.attachments })
-    .where(eq(emails.id, id))
-    .run();
+    .where(eq(emails.id, id));
 }
 
-export function markEmailSent(id: number, outcome: { transport: "smtp" | "demo"; messageId: string | null }, now = new Date()) {
-  getDb()
+export async function markEmailSent(id: number, outcome: { transport: "smtp" | "demo"; messageId: string | null }, now = new Date()) {
+  await getDb()
     .update(emails)
     .set({ status: "sent", sentAt: now.toISOString(), sendingSince: null, transport: outcome.transport, messageId: outcome.messageId })
-    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
-    .run();
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")));
 }
 
 /** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. */
-export function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null) {
-  getDb()
+export async function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null) {
+  await getDb()
     .update(emails)
     .set(
       retryAt
         ? { status: "pending", sendingSince: null, lastError: error, nextAttemptAt: retryAt.toISOString() }
         : { status: "failed", sendingSince: null, lastError: error },
     )
-    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
-    .run();
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")));
 }
 
 /**
@@ -122,20 +117,21 @@ export function markEmailAttemptFailed(id: number, error: string, retryAt: Date 
  * process died, so that email may be sent once more; never more than that, since the next
  * attempt ends in sent or in pending again. Returns how many were taken back.
  */
-export function recoverInterruptedEmails(now = new Date()): number {
-  return getDb()
+export async function recoverInterruptedEmails(now = new Date()): Promise<number> {
+  const recovered = await getDb()
     .update(emails)
     .set({ status: "pending", sendingSince: null, nextAttemptAt: now.toISOString() })
     .where(eq(emails.status, "sending"))
-    .run().changes;
+    .returning({ id: emails.id });
+  return recovered.length;
 }
 
 /** When the next email is due (to sleep until then), or null when none is pending. */
-export function nextDueAt(): Date | null {
-  const row = getDb()
+export async function nextDueAt(): Promise<Date | null> {
+  const [row] = await getDb()
     .select({ at: sql<string | null>`min(${emails.nextAttemptAt})` })
     .from(emails)
     .where(eq(emails.status, "pending"))
-    .get();
+    .limit(1);
   return row?.at ? new Date(row.at) : null;
 }

@@ -13,17 +13,17 @@ import type { EmailPayloads, EmailToRender } from "./email-types";
  * and the date and amount the scheduler reminded (the payload). The private page's link is
  * made now, at the first attempt, so it stays valid SUBSCRIPTION_LINK_DAYS from the sending.
  */
-export function renderRenewalReminder(email: EmailToRender, shop: EmailShop): EmailContent {
+export async function renderRenewalReminder(email: EmailToRender, shop: EmailShop): Promise<EmailContent> {
   const payload = (email.payload ?? {}) as Partial<EmailPayloads["renewal_reminder"]>;
   const db = getDb();
-  const subscription = payload.subscriptionId === undefined ? undefined : findSubscription(db, payload.subscriptionId);
+  const subscription = payload.subscriptionId === undefined ? undefined : await findSubscription(db, payload.subscriptionId);
   if (!subscription || !payload.renewsAt) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${payload.subscriptionId ?? "(aucun)"} n'existe plus.`);
   const firstOrderId = email.orderId ?? subscription.firstOrderId;
   if (firstOrderId == null) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${subscription.id} n'a plus de première commande.`);
-  const order = db.select().from(orders).where(eq(orders.id, firstOrderId)).get();
+  const [order] = await db.select().from(orders).where(eq(orders.id, firstOrderId)).limit(1);
 
   // The number of masks only when the pack is still the one subscribed to (same name).
-  const pack = subscription.packId == null ? undefined : findPackById(subscription.packId);
+  const pack = subscription.packId == null ? undefined : await findPackById(subscription.packId);
   const masks = pack && pack.name === subscription.variantName ? pack.masks * subscription.quantity : null;
   const product = subscription.productName ?? "Masque Hydrogel au Collagène";
   const name = subscription.shippingName?.trim() || subscription.customerName?.trim() || order?.customerName?.trim() || "";

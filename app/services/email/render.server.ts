@@ -35,8 +35,8 @@ import { renderRenewalReminder } from "./render-reminder.server";
  * the result is kept on the row, so a resend sends the same email.
  */
 
-function shopOf(): EmailShop {
-  const settings = getSettings();
+async function shopOf(): Promise<EmailShop> {
+  const settings = await getSettings();
   return {
     name: settings.siteName,
     email: settings.siteEmail,
@@ -47,20 +47,19 @@ function shopOf(): EmailShop {
   };
 }
 
-function requireOrder(email: EmailToRender): Order {
-  const order = email.orderId == null ? undefined : getDb().select().from(orders).where(eq(orders.id, email.orderId)).get();
+async function requireOrder(email: EmailToRender): Promise<Order> {
+  const order = email.orderId == null ? undefined : (await getDb().select().from(orders).where(eq(orders.id, email.orderId)).limit(1))[0];
   if (!order) throw new Error(`Email ${email.id} (${email.kind}) : la commande ${email.orderId ?? "(aucune)"} n'existe plus.`);
   return order;
 }
 
-function emailOrder(order: Order): EmailOrder {
-  const lines = getDb()
+async function emailOrder(order: Order): Promise<EmailOrder> {
+  const lines = await getDb()
     .select({ productName: orderItems.productName, currentName: products.name, variantName: orderItems.variantName, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents })
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.id))
-    .all();
+    .orderBy(asc(orderItems.id));
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -95,16 +94,16 @@ function emailOrder(order: Order): EmailOrder {
  * The link to the private page of the order's subscription (null for a one-off order), valid
  * SUBSCRIPTION_LINK_DAYS from the email's creation.
  */
-function subscriptionUrlOf(order: Order, email: EmailToRender): string | null {
-  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId)?.id : undefined);
+async function subscriptionUrlOf(order: Order, email: EmailToRender): Promise<string | null> {
+  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? (await findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId))?.id : undefined);
   if (!id) return null;
   const createdAt = new Date(email.createdAt);
   return subscriptionPageUrl(id, Number.isNaN(createdAt.getTime()) ? new Date() : createdAt);
 }
 
-function requireContact(email: EmailToRender): EmailContactRequest {
+async function requireContact(email: EmailToRender): Promise<EmailContactRequest> {
   const row =
-    email.contactRequestId == null ? undefined : getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).get();
+    email.contactRequestId == null ? undefined : (await getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).limit(1))[0];
   if (!row) throw new Error(`Email ${email.id} (${email.kind}) : la demande de contact ${email.contactRequestId ?? "(aucune)"} n'existe plus.`);
   return { name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.createdAt };
 }
@@ -132,8 +131,8 @@ export function termsAttachment(shop: EmailShop, termsVersion: string | null): E
 }
 
 /** The order's invoice (issued with its payment, so before its confirmation is queued): its number and the customer's link. */
-function invoiceLinkOf(orderId: number): { number: string; url: string } | null {
-  const invoice = findInvoice(orderId, "invoice");
+async function invoiceLinkOf(orderId: number): Promise<{ number: string; url: string } | null> {
+  const invoice = await findInvoice(orderId, "invoice");
   return invoice ? { number: invoice.number, url: orderInvoiceUrl(orderId) } : null;
 }
 
@@ -150,27 +149,27 @@ function rendered(content: EmailContent, attachments: EmailAttachment[] = []): R
 }
 
 /** Subject, HTML and text parts, and attachments of an outbox email. Throws when its order or contact request is gone. */
-export function renderEmail(email: EmailToRender): RenderedEmail {
-  const shop = shopOf();
+export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> {
+  const shop = await shopOf();
   switch (email.kind) {
     case "order_confirmation": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const { version, ...attachment } = termsAttachment(shop, row.termsVersion);
       const firstRenewalAt = row.isSubscription ? addDays(row.paidAt ?? row.createdAt, SUBSCRIPTION_TRIAL_DAYS) : null;
-      const subscriptionUrl = row.isSubscription ? subscriptionUrlOf(row, email) : null;
+      const subscriptionUrl = row.isSubscription ? await subscriptionUrlOf(row, email) : null;
       const content = orderConfirmationEmail({
         shop,
-        order: emailOrder(row),
+        order: await emailOrder(row),
         termsVersion: version,
         termsFileName: attachment.filename,
         firstRenewalAt,
         subscriptionUrl,
-        invoice: invoiceLinkOf(row.id),
+        invoice: await invoiceLinkOf(row.id),
       });
       return rendered(content, [attachment]);
     }
     case "order_shipped": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "order_shipped");
       const trackingNumber = (payload.trackingNumber ?? row.trackingNumber)?.trim() || null;
       const number = trackingNumber === "null" ? null : trackingNumber;
@@ -178,7 +177,7 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       return rendered(
         orderShippedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           trackingNumber: number,
           carrier: carrier ? CARRIER_LABELS[carrier] : null,
           carrierUrl: carrierTrackingUrl(carrier, number),
@@ -186,14 +185,14 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       );
     }
     case "order_refunded": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "order_refunded");
       if (typeof payload.amountCents !== "number") throw new Error(`Email ${email.id} (${email.kind}) : le montant remboursé manque.`);
       const number = payload.creditNoteNumber ?? null;
       return rendered(
         orderRefundedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           amountCents: payload.amountCents,
           remainingPaidCents: payload.remainingPaidCents ?? 0,
           creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
@@ -201,45 +200,45 @@ export function renderEmail(email: EmailToRender): RenderedEmail {
       );
     }
     case "subscription_canceled": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
-      return rendered(subscriptionCanceledEmail({ shop, order: emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(subscriptionCanceledEmail({ shop, order: await emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: await subscriptionUrlOf(row, email) }));
     }
     case "renewal_receipt": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_receipt");
       const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
-      return rendered(renewalReceiptEmail({ shop, order: emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: subscriptionUrlOf(row, email) }));
+      return rendered(renewalReceiptEmail({ shop, order: await emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: await subscriptionUrlOf(row, email) }));
     }
     case "renewal_payment_failed": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_payment_failed");
       if (!payload.invoiceId || !payload.payUrl) throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
       return rendered(
         renewalPaymentFailedEmail({
           shop,
-          order: emailOrder(row),
+          order: await emailOrder(row),
           invoiceId: payload.invoiceId,
           amountCents: payload.amountCents ?? row.totalCents,
           payUrl: payload.payUrl,
           renewalNumber: payload.renewalNumber ?? 1,
-          subscriptionUrl: subscriptionUrlOf(row, email),
+          subscriptionUrl: await subscriptionUrlOf(row, email),
         }),
       );
     }
     case "contact_ack":
-      return rendered(contactAckEmail({ shop, contact: requireContact(email) }));
+      return rendered(contactAckEmail({ shop, contact: await requireContact(email) }));
     case "shop_new_order":
-      return rendered(shopNewOrderEmail({ shop, order: emailOrder(requireOrder(email)) }));
+      return rendered(shopNewOrderEmail({ shop, order: await emailOrder(await requireOrder(email)) }));
     case "shop_new_contact":
-      return rendered(shopNewContactEmail({ shop, contact: requireContact(email) }));
+      return rendered(shopNewContactEmail({ shop, contact: await requireContact(email) }));
     case "renewal_reminder":
-      return rendered(renderRenewalReminder(email, shop));
+      return rendered(await renderRenewalReminder(email, shop));
     case "withdrawal_ack": {
-      const row = requireOrder(email);
+      const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
-      return rendered(withdrawalAckEmail({ shop, order: emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
+      return rendered(withdrawalAckEmail({ shop, order: await emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
     }
   }
 }

@@ -25,7 +25,7 @@ export const MAX_ATTEMPTS = 6;
 const LEASE = "email-sender";
 
 export type SenderOptions = {
-  render: (email: EmailToRender) => RenderedEmail;
+  render: (email: EmailToRender) => Promise<RenderedEmail> | RenderedEmail;
   transport?: EmailTransport;
   /** How often it looks for due emails when nothing wakes it (ms). */
   pollMs?: number;
@@ -54,8 +54,8 @@ function errorText(error: unknown): string {
 }
 
 /** From: MAIL_FROM, or the shop's name and site email (settings); Reply-To: the site email. */
-function senderAddresses() {
-  const settings = getSettings();
+async function senderAddresses() {
+  const settings = await getSettings();
   const from = getConfig().mailFrom ?? `"${settings.siteName.replace(/["\\]/g, "")}" <${settings.siteEmail}>`;
   return { from, replyTo: settings.siteEmail };
 }
@@ -80,44 +80,45 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       rendered =
         email.subject !== null && email.html !== null && email.text !== null
           ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
-          : options.render(email);
-      if (email.subject === null) storeRendered(email.id, rendered);
-      const outcome = await transport.deliver({ ...senderAddresses(), to: email.toAddress, ...rendered });
-      markEmailSent(email.id, outcome);
+          : await options.render(email);
+      if (email.subject === null) await storeRendered(email.id, rendered);
+      const outcome = await transport.deliver({ ...await senderAddresses(), to: email.toAddress, ...rendered });
+      await markEmailSent(email.id, outcome);
     } catch (error) {
       const failedAttempts = email.attempts;
       const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
-      markEmailAttemptFailed(email.id, errorText(error), retryAt);
+      await markEmailAttemptFailed(email.id, errorText(error), retryAt);
       if (!retryAt) console.warn(`Email ${email.id} (${email.kind} to ${email.toAddress}) failed after ${failedAttempts} attempts: ${errorText(error)}`);
     }
   }
 
   async function sendDue() {
-    if (!acquireLease(LEASE, leaseMs, holder)) {
+    if (!await acquireLease(LEASE, leaseMs, holder)) {
       holding = false;
       return;
     }
     if (!holding) {
       holding = true;
-      recoverInterruptedEmails();
+      await recoverInterruptedEmails();
     }
     for (;;) {
       if (stopped) return;
-      const email = claimNextDueEmail();
+      const email = await claimNextDueEmail();
       if (!email) return;
       await attempt(email);
       // Renew the lease between emails: a long queue must not let it expire.
-      if (!acquireLease(LEASE, leaseMs, holder)) {
+      if (!await acquireLease(LEASE, leaseMs, holder)) {
         holding = false;
         return;
       }
     }
   }
 
-  function schedule() {
+  async function schedule() {
+    if (stopped) return;
+    const due = holding ? await nextDueAt() : null;
     if (stopped) return;
     clearTimeout(timer);
-    const due = holding ? nextDueAt() : null;
     const wait = due ? Math.min(Math.max(due.getTime() - Date.now(), 0), pollMs) : pollMs;
     timer = setTimeout(() => void runOnce(), wait);
     timer.unref();
@@ -139,9 +140,9 @@ export function createEmailSender(options: SenderOptions): EmailSender {
           console.error("Email sender round failed", error);
         }
       } while (again && !stopped);
-    })().finally(() => {
+    })().finally(async () => {
       round = null;
-      schedule();
+      await schedule();
     });
     return round;
   }
@@ -155,7 +156,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       stopped = true;
       clearTimeout(timer);
       await round;
-      if (holding) releaseLease(LEASE, holder);
+      if (holding) await releaseLease(LEASE, holder);
       holding = false;
       transport.close();
     },

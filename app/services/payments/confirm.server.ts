@@ -9,7 +9,7 @@ import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server"
  * was paid, and marks the order paid if so. Idempotent; never trusts the browser.
  */
 export async function confirmOrderPayment(orderId: number): Promise<{ paid: boolean }> {
-  const order = findOrder(orderId);
+  const order = await findOrder(orderId);
   if (!order) return { paid: false };
   if (paymentReceived(order.paymentStatus)) return { paid: true };
   if (!order.stripeSubscriptionId && !order.stripePaymentIntentId) return { paid: false };
@@ -19,18 +19,18 @@ export async function confirmOrderPayment(orderId: number): Promise<{ paid: bool
     const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }));
     const invoice = sub?.latest_invoice;
     if (sub && invoice && typeof invoice === "object" && invoicePaysOrder(invoice, order, sub.id)) {
-      markOrderPaid(orderId, { subscriptionId: sub.id });
+      await markOrderPaid(orderId, { subscriptionId: sub.id });
       return { paid: true };
     }
   }
   if (order.stripePaymentIntentId) {
     const pi = await retrieveOrNull(() => stripe.paymentIntents.retrieve(order.stripePaymentIntentId!));
     if (pi && paymentIntentPaysOrder(pi, order)) {
-      markOrderPaid(orderId, { paymentIntentId: pi.id });
+      await markOrderPaid(orderId, { paymentIntentId: pi.id });
       return { paid: true };
     }
   }
   // The webhook may have been faster.
-  const after = findOrder(orderId);
+  const after = await findOrder(orderId);
   return { paid: after ? paymentReceived(after.paymentStatus) : false };
 }

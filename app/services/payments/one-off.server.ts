@@ -44,12 +44,12 @@ const PROCESSING_MESSAGE = "Le paiement de cette commande est en cours de traite
 
 /** A PaymentIntent for the order total (EUR), reused while it can still be paid. */
 export async function startOneOffPayment(orderId: number, access: PaymentAccess): Promise<PaymentStart> {
-  const order = loadOrder(orderId);
+  const order = await loadOrder(orderId);
   assertOwner(order, access);
   if (paymentReceived(order.paymentStatus)) return { paid: true, orderId };
-  assertPayable(order);
+  await assertPayable(order);
   assertCustomerEmail(order);
-  assertPackRules(order, "one_off");
+  await assertPackRules(order, "one_off");
 
   return withOrderLock<PaymentStart>(orderId, async () => {
     const stripe = await getStripe();
@@ -58,12 +58,12 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
     if (order.stripeSubscriptionId) {
       const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }));
       if (sub && typeof sub.latest_invoice === "object" && sub.latest_invoice && invoicePaysOrder(sub.latest_invoice, order, sub.id)) {
-        markOrderPaid(orderId, { subscriptionId: sub.id });
+        await markOrderPaid(orderId, { subscriptionId: sub.id });
         return { paid: true as const, orderId };
       }
       if (sub?.status === "incomplete") await stripe.subscriptions.cancel(sub.id).catch(() => undefined);
       if (!sub || ["incomplete", "incomplete_expired", "canceled"].includes(sub.status)) {
-        clearSubscription(orderId);
+        await clearSubscription(orderId);
       }
     }
 
@@ -73,7 +73,7 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
       if (previous) {
         if (previous.status === "succeeded") {
           if (paymentIntentPaysOrder(previous, order)) {
-            markOrderPaid(orderId, { paymentIntentId: previous.id });
+            await markOrderPaid(orderId, { paymentIntentId: previous.id });
             return { paid: true as const, orderId };
           }
         } else if (previous.status === "processing") {
@@ -112,7 +112,7 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
       { idempotencyKey: `order-${order.id}-payment-${previous?.id ?? "first"}` },
     );
     if (!pi.client_secret) throw new ShopError(502, "missing_client_secret", PAYMENT_MESSAGES.clientSecretNotReceived);
-    recordPaymentIntent(orderId, pi.id);
+    await recordPaymentIntent(orderId, pi.id);
     return {
       paid: false as const,
       orderId,

@@ -22,12 +22,12 @@ export async function withOrderLock<T>(orderId: number, run: () => Promise<T>): 
   const name = orderLockName(orderId);
   // Each start is its own holder: two starts in one process exclude each other too.
   const holder = `${PROCESS_HOLDER}:${randomBytes(4).toString("hex")}`;
-  if (!acquireLease(name, ORDER_LOCK_MS, holder)) {
+  if (!(await acquireLease(name, ORDER_LOCK_MS, holder))) {
     throw new ShopError(409, "resource_already_exists", PAYMENT_MESSAGES.concurrentAttempt.description);
   }
   try {
     return await run();
   } finally {
-    releaseLease(name, holder);
+    await releaseLease(name, holder);
   }
 }

@@ -42,26 +42,26 @@ const orderNotFoundError = () => new ShopError(404, "order_not_found", ORDER_NOT
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-export function findOrder(orderId: number, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
 }
 
-export function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).get();
+export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).limit(1))[0];
 }
 
 /** The order and its lines, or a thrown 404 `order_not_found`. */
-export function loadOrder(orderId: number): OrderWithItems {
+export async function loadOrder(orderId: number): Promise<OrderWithItems> {
   const db = getDb();
-  const order = findOrder(orderId, db);
+  const order = await findOrder(orderId, db);
   if (!order) throw orderNotFoundError();
-  const items = db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
   return { ...order, items };
 }
 
 /** The order's payment state, or null when there is no such order. */
-export function getOrderPaymentState(orderId: number) {
-  const order = findOrder(orderId);
+export async function getOrderPaymentState(orderId: number) {
+  const order = await findOrder(orderId);
   if (!order) return null;
   return {
     orderId: order.id,
@@ -95,33 +95,32 @@ export function assertCustomerEmail(order: Order) {
  * The pack rules at payment time: the trial pack only as a one-off purchase, and only when
  * that email has not bought it yet (another order of it may have been paid meanwhile).
  */
-export function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
-  if (mode === "subscription" && subscriptionRefusal(order.items)) {
-    throw new ShopError(409, "trial_one_off_only", PACK_MESSAGES.trialOneOffOnly());
+export async function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
+  if (mode === "subscription" && await subscriptionRefusal(order.items)) {
+    throw new ShopError(409, "trial_one_off_only", await PACK_MESSAGES.trialOneOffOnly());
   }
-  const refusal = trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
+  const refusal = await trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
   if (refusal) throw new ShopError(409, "trial_used", refusal, { field: "customerEmail" });
 }
 
 /** Not paid (nor refunded), not empty, and its products in stock. */
-export function assertPayable(order: OrderWithItems) {
+export async function assertPayable(order: OrderWithItems) {
   if (paymentReceived(order.paymentStatus)) throw alreadyPaidError();
   if (order.items.length === 0 || order.totalCents <= 0) throw new ShopError(409, "order_empty", EMPTY_ORDER_MESSAGE);
-  assertInStock(order);
+  await assertInStock(order);
 }
 
 /** An order whose products are out of stock cannot be paid. */
-function assertInStock(order: OrderWithItems) {
+async function assertInStock(order: OrderWithItems) {
   const needed = new Map<number, number>();
   for (const item of order.items) {
     if (item.productId !== null) needed.set(item.productId, (needed.get(item.productId) ?? 0) + item.quantity);
   }
   if (needed.size === 0) return;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ id: products.id, stock: products.stock })
     .from(products)
-    .where(inArray(products.id, [...needed.keys()]))
-    .all();
+    .where(inArray(products.id, [...needed.keys()]));
   for (const [productId, quantity] of needed) {
     const row = rows.find((r) => r.id === productId);
     if (!row || row.stock < quantity) throw new ShopError(409, "out_of_stock", OUT_OF_STOCK_MESSAGE);
@@ -142,12 +141,12 @@ type PaymentSource = {
  * Marks the order paid, once: unpaid (or failed) -> paid, and the stock of its products
  * decremented once. Returns true only the first time.
  */
-export function markOrderPaid(orderId: number, source: PaymentSource): boolean {
-  return getDb().transaction((tx) => markOrderPaidIn(tx, orderId, source));
+export async function markOrderPaid(orderId: number, source: PaymentSource): Promise<boolean> {
+  return await getDb().transaction(async (tx) => await markOrderPaidIn(tx, orderId, source));
 }
 
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
-export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): boolean {
+export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): Promise<boolean> {
   const now = new Date().toISOString();
   const changes: Partial<typeof orders.$inferInsert> = { paymentStatus: "paid", paidAt: now };
   if (source.subscriptionId) {
@@ -157,45 +156,44 @@ export function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSour
     changes.stripePaymentIntentId = source.paymentIntentId;
     changes.isSubscription = false;
   }
-  const updated = tx
+  const updated = await tx
     .update(orders)
     .set(changes)
     .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
-    .run();
-  if (updated.changes !== 1) return false;
+    .returning({ id: orders.id });
+  if (updated.length !== 1) return false;
   // The invoice, with its number, in the transaction that makes the order paid (once).
-  issueInvoiceIn(tx, orderId);
+  await issueInvoiceIn(tx, orderId);
 
-  const stamped = tx
+  const stamped = await tx
     .update(orders)
     .set({ stockDecrementedAt: now })
     .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
-    .run();
-  if (stamped.changes === 1) decrementStock(tx, orderId);
+    .returning({ id: orders.id });
+  if (stamped.length === 1) await decrementStock(tx, orderId);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
-    const order = findOrder(orderId, tx);
+    const order = await findOrder(orderId, tx);
     if (order?.stripeSubscriptionId) {
-      activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
+      await activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
     }
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
-  queueOrderPaidEmails(tx, orderId);
+  await queueOrderPaidEmails(tx, orderId);
   return true;
 }
 
-function decrementStock(tx: DbOrTx, orderId: number) {
-  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+async function decrementStock(tx: DbOrTx, orderId: number) {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
   for (const item of items) {
     if (item.productId === null) continue;
-    const left = tx
+    const [left] = await tx
       .update(products)
       .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
       .where(eq(products.id, item.productId))
-      .returning({ stock: products.stock })
-      .get();
+      .returning({ stock: products.stock });
     // Sold out: the public pages say so from now on.
-    if (left?.stock === 0) bumpPageCacheVersion(tx);
+    if (left?.stock === 0) await bumpPageCacheVersion(tx);
   }
 }
 
@@ -208,14 +206,14 @@ export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt
  * is decremented once. One order per Stripe invoice: when the invoice already has its order
  * (a replayed or reordered webhook), nothing is written and null is returned.
  */
-export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): number | null {
-  const existing = tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).get();
+export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): Promise<number | null> {
+  const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).limit(1);
   if (existing) return null;
-  const id = newOrderId(tx);
+  const id = await newOrderId(tx);
   // The renewals are made under the terms the subscription was taken out with.
-  const first = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId, tx);
+  const first = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId, tx);
   const name = splitFullName(record.shippingName ?? record.customerName);
-  const inserted = tx
+  const inserted = await tx
     .insert(orders)
     .values({
       id,
@@ -245,10 +243,10 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
       termsVersion: first?.termsVersion ?? null,
     })
     .onConflictDoNothing()
-    .run();
-  if (inserted.changes !== 1) return null;
+    .returning({ id: orders.id });
+  if (inserted.length !== 1) return null;
   const quantity = Math.max(record.quantity, 1);
-  tx.insert(orderItems)
+  await tx.insert(orderItems)
     .values({
       orderId: id,
       productId: record.productId,
@@ -258,27 +256,26 @@ export function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: 
       unitPriceCents: Math.round(renewal.amountCents / quantity),
       productName: record.productName,
       variantName: record.variantName,
-    })
-    .run();
-  decrementStock(tx, id);
-  issueInvoiceIn(tx, id);
+    });
+  await decrementStock(tx, id);
+  await issueInvoiceIn(tx, id);
   return id;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Refunds
 
-export function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = getDb()): Order | undefined {
-  return db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).get();
+export async function findOrderByPaymentIntent(paymentIntentId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
+  return (await db.select().from(orders).where(eq(orders.stripePaymentIntentId, paymentIntentId)).limit(1))[0];
 }
 
 /** The refunds of the order that succeeded, in cents. */
-export function succeededRefundCents(tx: DbOrTx, orderId: number): number {
-  const row = tx
+export async function succeededRefundCents(tx: DbOrTx, orderId: number): Promise<number> {
+  const [row] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")))
-    .get();
+    .limit(1);
   return row?.total ?? 0;
 }
 
@@ -295,18 +292,18 @@ export function refundedPaymentStatus(totalCents: number, refundedCents: number)
  * the order is paid, partially refunded or refunded as the sum of its succeeded refunds says (a
  * refund that failed gives its amount back). Returns the order's payment status.
  */
-export function settleRefundIn(tx: DbOrTx, refund: Refund): PaymentStatus | null {
-  const order = findOrder(refund.orderId, tx);
+export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<PaymentStatus | null> {
+  const order = await findOrder(refund.orderId, tx);
   if (!order) return null;
   if (!paymentReceived(order.paymentStatus)) return order.paymentStatus;
-  const refundedCents = succeededRefundCents(tx, order.id);
+  const refundedCents = await succeededRefundCents(tx, order.id);
   const next = refundedPaymentStatus(order.totalCents, refundedCents);
   if (next !== order.paymentStatus) {
-    tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id)).run();
+    await tx.update(orders).set({ paymentStatus: next, updatedAt: new Date().toISOString() }).where(eq(orders.id, order.id));
   }
   if (refund.status === "succeeded") {
-    const creditNote = issueRefundCreditNoteIn(tx, refund);
-    queueOrderRefundedEmail(tx, order.id, {
+    const creditNote = await issueRefundCreditNoteIn(tx, refund);
+    await queueOrderRefundedEmail(tx, order.id, {
       refundId: refund.id,
       amountCents: refund.amountCents,
       remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
@@ -320,23 +317,23 @@ export function settleRefundIn(tx: DbOrTx, refund: Refund): PaymentStatus | null
 // Payment attempts: the Stripe objects an unpaid order is being paid with
 
 /** The one-off attempt: the order's current PaymentIntent. */
-export function recordPaymentIntent(orderId: number, paymentIntentId: string) {
-  getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId)).run();
+export async function recordPaymentIntent(orderId: number, paymentIntentId: string) {
+  await getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId));
 }
 
 /** The Stripe customer that the order's subscription bills. */
-export function recordStripeCustomer(orderId: number, customerId: string) {
-  getDb().update(orders).set({ stripeCustomerId: customerId }).where(eq(orders.id, orderId)).run();
+export async function recordStripeCustomer(orderId: number, customerId: string) {
+  await getDb().update(orders).set({ stripeCustomerId: customerId }).where(eq(orders.id, orderId));
 }
 
 /** The subscription attempt: the order is now paid through this subscription. */
-export function recordSubscription(orderId: number, subscriptionId: string) {
-  getDb().update(orders).set({ stripeSubscriptionId: subscriptionId, isSubscription: true }).where(eq(orders.id, orderId)).run();
+export async function recordSubscription(orderId: number, subscriptionId: string) {
+  await getDb().update(orders).set({ stripeSubscriptionId: subscriptionId, isSubscription: true }).where(eq(orders.id, orderId));
 }
 
 /** An unpaid subscription that ended or was dropped: the order can start a new payment. */
-export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
-  db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId)).run();
+export async function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
+  await db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId));
 }
 
 /**
@@ -345,25 +342,25 @@ export function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
  * cancellation's confirmation to the customer (L215-1-1) in the same transaction, once per
  * subscription.
  */
-export function markSubscriptionCanceled(
+export async function markSubscriptionCanceled(
   orderId: number,
   canceledAt: string,
   canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"],
   db: DbOrTx = getDb(),
 ) {
-  const record = (tx: DbOrTx) => {
-    const updated = tx
+  const record = async (tx: DbOrTx) => {
+    const updated = await tx
       .update(orders)
       .set({ subscriptionCanceledAt: canceledAt })
       .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
-      .run();
-    const order = findOrder(orderId, tx);
-    const record = order?.stripeSubscriptionId ? ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
-    const ended = record ? recordSubscriptionCanceled(tx, record, canceledAt) : false;
-    if (updated.changes === 1 || ended) {
-      queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
+      .returning({ id: orders.id });
+    const order = await findOrder(orderId, tx);
+    const record = order?.stripeSubscriptionId ? await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
+    const ended = record ? await recordSubscriptionCanceled(tx, record, canceledAt) : false;
+    if (updated.length === 1 || ended) {
+      await queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
     }
   };
-  if (db === getDb()) getDb().transaction(record);
-  else record(db);
+  if (db === getDb()) await getDb().transaction(record);
+  else await record(db);
 }

@@ -79,35 +79,34 @@ export type RefundResult = { refund: Refund; order: Order; replayed: boolean };
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-export function listOrderRefunds(orderId: number, db: DbOrTx = getDb()): Refund[] {
-  return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt), asc(refunds.id)).all();
+export async function listOrderRefunds(orderId: number, db: DbOrTx = getDb()): Promise<Refund[]> {
+  return await db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt), asc(refunds.id));
 }
 
 /** Refunds that succeeded, and those still pending (reserved). */
-function reservedCents(tx: DbOrTx, orderId: number): number {
-  const row = tx
+async function reservedCents(tx: DbOrTx, orderId: number): Promise<number> {
+  const [row] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), inArray(refunds.status, ["pending", "succeeded"])))
-    .get();
+    .limit(1);
   return row?.total ?? 0;
 }
 
 /** What can still be refunded: the total less the refunds that succeeded or are under way. */
-export function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">, db: DbOrTx = getDb()): number {
-  return Math.max(order.totalCents - reservedCents(db, order.id), 0);
+export async function remainingRefundableCents(order: Pick<Order, "id" | "totalCents">, db: DbOrTx = getDb()): Promise<number> {
+  return Math.max(order.totalCents - (await reservedCents(db, order.id)), 0);
 }
 
 /** The order's refunds as the pages show them, with the number of each one's credit note. */
-export function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "paymentStatus">) {
+export async function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "paymentStatus">) {
   const db = getDb();
-  const rows = listOrderRefunds(order.id, db);
-  const notes = db
+  const rows = await listOrderRefunds(order.id, db);
+  const notes = await db
     .select({ refundId: invoices.refundId, number: invoices.number })
     .from(invoices)
-    .where(eq(invoices.orderId, order.id))
-    .all();
-  const refundedCents = succeededRefundCents(db, order.id);
+    .where(eq(invoices.orderId, order.id));
+  const refundedCents = await succeededRefundCents(db, order.id);
   return {
     refunds: rows.map((r) => ({
       id: r.id,
@@ -121,12 +120,12 @@ export function getOrderRefunds(order: Pick<Order, "id" | "totalCents" | "paymen
       creditNoteNumber: notes.find((n) => n.refundId === r.id)?.number ?? null,
     })),
     refundedCents,
-    remainingCents: remainingRefundableCents(order, db),
+    remainingCents: await remainingRefundableCents(order, db),
     refundable: order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded",
   };
 }
 
-export type OrderRefunds = ReturnType<typeof getOrderRefunds>;
+export type OrderRefunds = Awaited<ReturnType<typeof getOrderRefunds>>;
 export type OrderRefundView = OrderRefunds["refunds"][number];
 
 /** A refund in the JSON API (amounts as decimal strings). */
@@ -155,11 +154,14 @@ function assertRefundable(order: Order) {
 }
 
 /** The reservation: the same key's refund (a replay), or a new pending row for the amount asked. */
-function reserve(request: RefundRequest, reason: string): { refund: Refund; replayed: boolean; paymentIntentId: string } {
-  return getDb().transaction((tx) => {
-    const order = findOrder(request.orderId, tx);
+async function reserve(
+  request: RefundRequest,
+  reason: string,
+): Promise<{ refund: Refund; replayed: boolean; paymentIntentId: string }> {
+  return await getDb().transaction(async (tx) => {
+    const order = await findOrder(request.orderId, tx);
     if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
-    const previous = tx.select().from(refunds).where(eq(refunds.idempotencyKey, request.idempotencyKey)).get();
+    const [previous] = await tx.select().from(refunds).where(eq(refunds.idempotencyKey, request.idempotencyKey)).limit(1);
     if (previous) {
       if (previous.orderId !== order.id) throw new ShopError(409, "idempotency_key_reused", KEY_OTHER_ORDER_MESSAGE);
       if (previous.status === "failed") {
@@ -172,13 +174,13 @@ function reserve(request: RefundRequest, reason: string): { refund: Refund; repl
       return { refund: previous, replayed: true, paymentIntentId: order.stripePaymentIntentId ?? "" };
     }
     assertRefundable(order);
-    const remaining = remainingRefundableCents(order, tx);
+    const remaining = await remainingRefundableCents(order, tx);
     if (remaining <= 0) throw new ShopError(409, "nothing_to_refund", NOTHING_LEFT_MESSAGE);
     const amount = request.amountCents ?? remaining;
     if (!Number.isInteger(amount) || amount <= 0)
       throw new ShopError(422, "invalid_amount", AMOUNT_POSITIVE_MESSAGE, { field: "amount" });
     if (amount > remaining) throw new ShopError(422, "amount_too_large", amountTooLargeMessage(remaining), { field: "amount" });
-    const refund = tx
+    const [refund] = await tx
       .insert(refunds)
       .values({
         orderId: order.id,
@@ -189,8 +191,7 @@ function reserve(request: RefundRequest, reason: string): { refund: Refund; repl
         actorName: request.actor.name,
         idempotencyKey: request.idempotencyKey,
       })
-      .returning()
-      .get();
+      .returning();
     return { refund, replayed: false, paymentIntentId: order.stripePaymentIntentId! };
   });
 }
@@ -223,13 +224,16 @@ function refusalOf(error: unknown): ShopError {
  * Records Stripe's answer about one of our refunds (its id, its status) and brings the order in
  * line; the webhook may have recorded it already, which changes nothing.
  */
-function recordStripeAnswer(refundId: number, stripeRefund: Pick<Stripe.Refund, "id" | "status" | "failure_reason">): Refund {
-  return getDb().transaction((tx) => {
+async function recordStripeAnswer(
+  refundId: number,
+  stripeRefund: Pick<Stripe.Refund, "id" | "status" | "failure_reason">,
+): Promise<Refund> {
+  return await getDb().transaction(async (tx) => {
     const status = refundStatusOf(stripeRefund.status);
-    const before = tx.select().from(refunds).where(eq(refunds.id, refundId)).get()!;
+    const before = (await tx.select().from(refunds).where(eq(refunds.id, refundId)).limit(1))[0]!;
     // The webhook knows better when it has already moved the refund on.
     const next = before.stripeRefundId === stripeRefund.id && before.status !== "pending" ? before.status : status;
-    const refund = tx
+    const [refund] = await tx
       .update(refunds)
       .set({
         stripeRefundId: stripeRefund.id,
@@ -237,9 +241,8 @@ function recordStripeAnswer(refundId: number, stripeRefund: Pick<Stripe.Refund, 
         failureMessage: next === "failed" ? failureMessageOf(stripeRefund.failure_reason) : before.failureMessage,
       })
       .where(eq(refunds.id, refundId))
-      .returning()
-      .get();
-    settleRefundIn(tx, refund);
+      .returning();
+    await settleRefundIn(tx, refund);
     return refund;
   });
 }
@@ -259,8 +262,8 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
   const idempotencyKey = request.idempotencyKey.trim();
   if (!idempotencyKey)
     throw new ShopError(422, "invalid_idempotency_key", "La demande de remboursement n'a pas de clé : rechargez la page.");
-  const { refund, replayed, paymentIntentId } = reserve({ ...request, idempotencyKey }, reason);
-  if (replayed) return { refund, order: findOrder(refund.orderId)!, replayed };
+  const { refund, replayed, paymentIntentId } = await reserve({ ...request, idempotencyKey }, reason);
+  if (replayed) return { refund, order: (await findOrder(refund.orderId))!, replayed };
 
   let created: Stripe.Refund;
   try {
@@ -275,15 +278,14 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
     );
   } catch (error) {
     const refusal = refusalOf(error);
-    getDb()
+    await getDb()
       .update(refunds)
       .set({ status: "failed", failureMessage: refusal.message })
-      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")))
-      .run();
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, "pending")));
     throw refusal;
   }
-  const recorded = recordStripeAnswer(refund.id, created);
-  return { refund: recorded, order: findOrder(recorded.orderId)!, replayed: false };
+  const recorded = await recordStripeAnswer(refund.id, created);
+  return { refund: recorded, order: (await findOrder(recorded.orderId))!, replayed: false };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,18 +306,18 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
  * made by « Stripe ». Returns whether anything changed. `order` is the order of the charge, when
  * the caller knows it.
  */
-export function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLike, order?: Order): boolean {
+export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLike, order?: Order): Promise<boolean> {
   const status = refundStatusOf(stripeRefund.status);
   const failureMessage = status === "failed" ? failureMessageOf(stripeRefund.failure_reason) : null;
-  let known = tx.select().from(refunds).where(eq(refunds.stripeRefundId, stripeRefund.id)).get();
+  let [known] = await tx.select().from(refunds).where(eq(refunds.stripeRefundId, stripeRefund.id)).limit(1);
   if (!known) {
     const ownId = parseIdOrNull(stripeRefund.metadata?.refundId);
-    const own = ownId === null ? undefined : tx.select().from(refunds).where(eq(refunds.id, ownId)).get();
+    const own = ownId === null ? undefined : (await tx.select().from(refunds).where(eq(refunds.id, ownId)).limit(1))[0];
     if (own && own.stripeRefundId === null && (!order || own.orderId === order.id)) known = own;
   }
   if (known) {
     if (known.stripeRefundId === stripeRefund.id && known.status === status) return false;
-    const refund = tx
+    const [refund] = await tx
       .update(refunds)
       .set({
         stripeRefundId: stripeRefund.id,
@@ -324,21 +326,20 @@ export function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLi
         amountCents: known.stripeRefundId ? known.amountCents : stripeRefund.amount,
       })
       .where(eq(refunds.id, known.id))
-      .returning()
-      .get();
-    settleRefundIn(tx, refund);
+      .returning();
+    await settleRefundIn(tx, refund);
     return true;
   }
   const target =
     order ??
-    (() => {
+    (await (async () => {
       const orderId = parseIdOrNull(stripeRefund.metadata?.orderId);
-      const byMetadata = orderId === null ? undefined : findOrder(orderId, tx);
+      const byMetadata = orderId === null ? undefined : await findOrder(orderId, tx);
       const paymentIntentId = idOf(stripeRefund.payment_intent);
-      return byMetadata ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
-    })();
+      return byMetadata ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+    })());
   if (!target || stripeRefund.amount <= 0) return false;
-  const inserted = tx
+  const [inserted] = await tx
     .insert(refunds)
     .values({
       orderId: target.id,
@@ -352,9 +353,8 @@ export function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLi
       failureMessage,
     })
     .onConflictDoNothing()
-    .returning()
-    .get();
+    .returning();
   if (!inserted) return false;
-  settleRefundIn(tx, inserted);
+  await settleRefundIn(tx, inserted);
   return true;
 }

@@ -69,7 +69,7 @@ const subscriptionNotFoundError = () => new ShopError(404, "subscription_not_fou
 async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promise<string> {
   const item = order.items[0];
   const db = getDb();
-  const product = item.productId !== null ? db.select().from(products).where(eq(products.id, item.productId)).get() : undefined;
+  const product = item.productId !== null ? (await db.select().from(products).where(eq(products.id, item.productId)).limit(1))[0] : undefined;
   const id = `shop-product-${item.productId ?? "commande"}`;
   const existing = await retrieveOrNull(() => stripe.products.retrieve(id));
   if (existing) return existing.id;
@@ -115,7 +115,7 @@ async function ensureStripeCustomer(
     { email, name, metadata: { orderId: String(order.id) }, ...(testClock ? { test_clock: testClock } : {}) },
     { idempotencyKey: `order-${attempt}` },
   );
-  recordStripeCustomer(order.id, customer.id);
+  await recordStripeCustomer(order.id, customer.id);
   return customer.id;
 }
 
@@ -168,14 +168,14 @@ export async function createOrderSubscription(
   input: { customerEmail?: string; customerName?: string },
   access: PaymentAccess,
 ): Promise<SubscriptionStart> {
-  const order = loadOrder(orderId);
+  const order = await loadOrder(orderId);
   assertOwner(order, access);
   if (paymentReceived(order.paymentStatus)) {
     throw order.isSubscription ? subscriptionExistsError() : alreadyPaidError();
   }
-  assertPayable(order);
+  await assertPayable(order);
   assertCustomerEmail(order);
-  assertPackRules(order, "subscription");
+  await assertPackRules(order, "subscription");
 
   return withOrderLock<SubscriptionStart>(orderId, async () => {
     const stripe = await getStripe();
@@ -188,7 +188,7 @@ export async function createOrderSubscription(
         if (ACTIVE_SUBSCRIPTION.includes(existing.status)) {
           const invoice = existing.latest_invoice;
           if (invoice && typeof invoice === "object" && invoicePaysOrder(invoice, order, existing.id)) {
-            markOrderPaid(orderId, { subscriptionId: existing.id });
+            await markOrderPaid(orderId, { subscriptionId: existing.id });
           }
           throw subscriptionExistsError();
         }
@@ -211,7 +211,7 @@ export async function createOrderSubscription(
     if (order.stripePaymentIntentId) {
       const pi = await retrieveOrNull(() => stripe.paymentIntents.retrieve(order.stripePaymentIntentId!));
       if (pi?.status === "succeeded" && paymentIntentPaysOrder(pi, order)) {
-        markOrderPaid(orderId, { paymentIntentId: pi.id });
+        await markOrderPaid(orderId, { paymentIntentId: pi.id });
         throw alreadyPaidError();
       }
       if (pi && REUSABLE_PI_STATUSES.includes(pi.status)) {
@@ -247,7 +247,7 @@ export async function createOrderSubscription(
       // One key per order and attempt (a network retry of this call never creates a second subscription).
       { idempotencyKey: `order-${order.id}-subscription-${randomUUID()}` },
     );
-    recordSubscription(orderId, sub.id);
+    await recordSubscription(orderId, sub.id);
     return subscriptionAnswer(stripe, order, sub, null);
   });
 }
@@ -263,7 +263,7 @@ export async function attachSubscriptionPaymentMethod(
   input: AttachPaymentMethodBody,
   access: PaymentAccess,
 ): Promise<{ attached: true; subscriptionId: string; paymentMethodId: string }> {
-  const order = findOrderBySubscription(input.subscriptionId);
+  const order = await findOrderBySubscription(input.subscriptionId);
   if (!order || (input.orderId !== undefined && input.orderId !== order.id)) throw subscriptionNotFoundError();
   if (!holdsOrder(order, access)) throw subscriptionNotFoundError();
   if (!order.customerEmail || order.customerEmail.trim().toLowerCase() !== input.customerEmail.trim().toLowerCase()) {

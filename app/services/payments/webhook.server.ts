@@ -34,7 +34,7 @@ export type WebhookOutcome =
 /**
  * What a verified event needs from Stripe before it is handled: a `charge.refunded` whose charge
  * does not list its refunds (Stripe's recent API versions leave them out) gets them, so the
- * handling itself stays one synchronous transaction.
+ * handling itself stays one transaction that awaits nothing but the database.
  */
 export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Event> {
   if (event.type !== "charge.refunded") return event;
@@ -48,30 +48,30 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  * Handles one verified Stripe event, exactly once: its id is recorded in the same
  * transaction as its effect, so a replay changes nothing.
  */
-export function handleStripeEvent(event: Stripe.Event): { outcome: WebhookOutcome } {
-  return getDb().transaction((tx) => {
-    const recorded = tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
-    if (recorded.changes === 0) return { outcome: "duplicate" as const };
-    return { outcome: applyEvent(tx, event) };
+export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
+  return await getDb().transaction(async (tx) => {
+    const recorded = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+    if (recorded.length === 0) return { outcome: "duplicate" as const };
+    return { outcome: await applyEvent(tx, event) };
   });
 }
 
-function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | undefined): Order | undefined {
+async function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | undefined): Promise<Order | undefined> {
   const orderId = parseIdOrNull(metadata?.orderId);
-  return orderId === null ? undefined : findOrder(orderId, tx);
+  return orderId === null ? undefined : await findOrder(orderId, tx);
 }
 
-function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
+async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutcome> {
   switch (event.type) {
     case "payment_intent.succeeded": {
       const pi = event.data.object;
-      const order = orderFromMetadata(tx, pi.metadata);
+      const order = await orderFromMetadata(tx, pi.metadata);
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
-      return markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id }) ? "order_paid" : "already_paid";
+      return await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id }) ? "order_paid" : "already_paid";
     }
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
-      const order = orderFromMetadata(tx, event.data.object.metadata);
+      const order = await orderFromMetadata(tx, event.data.object.metadata);
       return order ? "payment_failed" : "ignored";
     }
     case "invoice.paid": {
@@ -79,40 +79,40 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return "ignored";
       // A renewal: an order of its own, whatever the state of the first one.
-      if (invoice.billing_reason === "subscription_cycle") return applyRenewalPaid(tx, invoice, subscriptionId);
+      if (invoice.billing_reason === "subscription_cycle") return await applyRenewalPaid(tx, invoice, subscriptionId);
       if (invoice.billing_reason !== "subscription_create") return "ignored";
       const order =
-        orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? findOrderBySubscription(subscriptionId, tx);
+        await orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? await findOrderBySubscription(subscriptionId, tx);
       if (!order) return "ignored";
       if (!invoicePaysOrder(invoice, order, subscriptionId)) return "ignored";
-      const paid = markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
+      const paid = await markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
       return paid ? "order_paid" : "already_paid";
     }
     case "invoice.payment_failed": {
       const invoice = event.data.object;
       const subscriptionId = invoiceSubscriptionId(invoice);
       if (!subscriptionId) return "ignored";
-      if (invoice.billing_reason === "subscription_cycle") return applyRenewalFailed(tx, invoice, subscriptionId);
+      if (invoice.billing_reason === "subscription_cycle") return await applyRenewalFailed(tx, invoice, subscriptionId);
       return "payment_failed";
     }
     case "customer.subscription.updated": {
       const sub = event.data.object;
       // Stripe gave up (after failed renewals, per the account's settings): the subscription has ended.
-      if (sub.status === "canceled" || sub.status === "unpaid") return subscriptionEnded(tx, sub);
-      recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
+      if (sub.status === "canceled" || sub.status === "unpaid") return await subscriptionEnded(tx, sub);
+      await recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
       return "ignored";
     }
     case "customer.subscription.deleted":
-      return subscriptionEnded(tx, event.data.object);
+      return await subscriptionEnded(tx, event.data.object);
     case "charge.refunded": {
       // A refund, in part or in full, made here or at Stripe (its dashboard): each of the charge's refunds is recorded once.
       const charge = event.data.object;
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      const order = orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      const order = await orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
       if (!order) return "ignored";
       let changed = false;
       for (const refund of charge.refunds?.data ?? []) {
-        if (reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
+        if (await reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
       }
       return changed ? "order_refunded" : "ignored";
     }
@@ -120,7 +120,7 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
     case "refund.updated": {
       // A refund's status (a failed refund gives its amount back).
       const refund = event.data.object;
-      return reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
+      return await reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
     }
     default:
       return "ignored";
@@ -128,25 +128,25 @@ function applyEvent(tx: DbOrTx, event: Stripe.Event): WebhookOutcome {
 }
 
 /** The subscription ended at Stripe: deleted, or updated to canceled or unpaid. */
-function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): WebhookOutcome {
-  const order = findOrderBySubscription(sub.id, tx);
+async function subscriptionEnded(tx: DbOrTx, sub: Stripe.Subscription): Promise<WebhookOutcome> {
+  const order = await findOrderBySubscription(sub.id, tx);
   const endedAtSeconds = sub.canceled_at ?? sub.ended_at;
   const endedAt = endedAtSeconds ? new Date(endedAtSeconds * 1000).toISOString() : new Date().toISOString();
   if (!order) {
-    const record = findSubscriptionByStripeId(tx, sub.id);
+    const record = await findSubscriptionByStripeId(tx, sub.id);
     if (!record) return "ignored";
-    recordSubscriptionCanceled(tx, record, endedAt);
+    await recordSubscriptionCanceled(tx, record, endedAt);
     return "subscription_ended";
   }
   if (!paymentReceived(order.paymentStatus)) {
     // An unpaid subscription that ended: the order can start a new payment.
-    const record = findSubscriptionByStripeId(tx, sub.id);
-    if (record) recordSubscriptionCanceled(tx, record, endedAt);
-    clearSubscription(order.id, tx);
+    const record = await findSubscriptionByStripeId(tx, sub.id);
+    if (record) await recordSubscriptionCanceled(tx, record, endedAt);
+    await clearSubscription(order.id, tx);
   } else {
     // A paid subscription ended (cancelled online, by us at Stripe, or Stripe giving up after failed renewals).
     const by = sub.status === "unpaid" || sub.cancellation_details?.reason === "payment_failed" ? "payment_failure" : "shop";
-    markSubscriptionCanceled(order.id, endedAt, by, tx);
+    await markSubscriptionCanceled(order.id, endedAt, by, tx);
   }
   return "subscription_ended";
 }

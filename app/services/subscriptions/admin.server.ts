@@ -17,8 +17,8 @@ import { cancelAtStripeNow } from "./stripe-cancel.server";
 
 const notFound = () => new ShopError(404, "subscription_not_found", "Abonnement introuvable");
 
-function loadCancellable(id: number): Subscription {
-  const record = findSubscription(getDb(), id);
+async function loadCancellable(id: number): Promise<Subscription> {
+  const record = await findSubscription(getDb(), id);
   if (!record) throw notFound();
   if (record.status === "canceled") {
     const when = record.canceledAt ? ` le ${formatDate(record.canceledAt)}` : "";
@@ -38,33 +38,33 @@ export type AdminCancelOutcome = { outcome: "canceled" | "cancel_scheduled"; sub
  * webhook then records the end and sends the email). 409 when already canceled or never paid.
  */
 export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscriptionCancel): Promise<AdminCancelOutcome> {
-  const record = loadCancellable(id);
+  const record = await loadCancellable(id);
   if (input.when === "period_end") {
     if (!record.cancelAtPeriodEnd) {
       const stripe = await getStripe();
       const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
-      getDb().transaction((tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+      await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
     }
     return { outcome: "cancel_scheduled", subscriptionId: id };
   }
   const { canceledAt } = await cancelAtStripeNow(record.stripeSubscriptionId);
   if (record.firstOrderId) {
     // The cancellation email goes to the customer of the first order (the webhook may have recorded it first: once).
-    markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
+    await markSubscriptionCanceled(record.firstOrderId, canceledAt, "shop");
   } else {
-    getDb().transaction((tx) => recordSubscriptionCanceled(tx, record, canceledAt));
+    await getDb().transaction(async (tx) => await recordSubscriptionCanceled(tx, record, canceledAt));
   }
   return { outcome: "canceled", subscriptionId: id };
 }
 
 /** Undoes a cancellation planned at the end of the period: the renewals go on. 409 when none is planned. */
 export async function undoScheduledCancellation(id: number): Promise<{ outcome: "cancel_undone"; subscriptionId: number }> {
-  const record = loadCancellable(id);
+  const record = await loadCancellable(id);
   if (!record.cancelAtPeriodEnd) {
     throw new ShopError(409, "no_cancellation_planned", "Aucune résiliation n'est prévue pour cet abonnement.");
   }
   const stripe = await getStripe();
   const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: false });
-  getDb().transaction((tx) => recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+  await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
   return { outcome: "cancel_undone", subscriptionId: id };
 }

@@ -57,11 +57,11 @@ export async function cancelSubscription(
 ): Promise<SubscriptionCancelResult> {
   const address = access.address ?? "unknown";
   const orderId = typeof input.orderId === "number" ? input.orderId : parseOrderNumber(input.orderId);
-  assertNotLimited(cancelFailuresByAddress, address, "Trop de tentatives.");
+  await assertNotLimited(cancelFailuresByAddress, address, "Trop de tentatives.");
 
-  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? findOrder(orderId) : undefined;
+  const order = orderId !== null && Number.isSafeInteger(orderId) && orderId > 0 ? await findOrder(orderId) : undefined;
   if (!isCancellable(order, input.email)) {
-    cancelFailuresByAddress.hit(address);
+    await cancelFailuresByAddress.hit(address);
     throw notFound();
   }
   return cancelOrderSubscription(order);
@@ -73,7 +73,7 @@ export async function cancelSubscription(
  * ended now at Stripe, the date recorded, one confirmation email. Idempotent.
  */
 export async function cancelSubscriptionRecord(record: Subscription): Promise<SubscriptionCancelResult> {
-  const order = record.firstOrderId === null ? undefined : findOrder(record.firstOrderId);
+  const order = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId);
   if (!order) throw notFound();
   if (record.status === "canceled" && record.canceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: record.canceledAt };
@@ -89,11 +89,11 @@ async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: st
   const { canceledAt, alreadyEnded } = await cancelAtStripeNow(order.stripeSubscriptionId);
   const outcome: SubscriptionCancelResult["outcome"] = alreadyEnded ? "already_canceled" : "canceled";
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
-  markSubscriptionCanceled(order.id, canceledAt, "customer");
-  return { outcome, orderId: order.id, canceledAt: findOrder(order.id)?.subscriptionCanceledAt ?? canceledAt };
+  await markSubscriptionCanceled(order.id, canceledAt, "customer");
+  return { outcome, orderId: order.id, canceledAt: (await findOrder(order.id))?.subscriptionCanceledAt ?? canceledAt };
 }
 
 /** For tests. */
-export function resetSubscriptionCancelRateLimit() {
-  cancelFailuresByAddress.clear();
+export async function resetSubscriptionCancelRateLimit() {
+  await cancelFailuresByAddress.clear();
 }

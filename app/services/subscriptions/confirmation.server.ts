@@ -29,9 +29,13 @@ export type OrderSubscriptionView = {
   confirmationEmail: { sent: boolean; to: string | null } | null;
 };
 
-export function orderSubscriptionView(orderId: number, owner: boolean, now: Date = new Date()): OrderSubscriptionView | null {
+export async function orderSubscriptionView(
+  orderId: number,
+  owner: boolean,
+  now: Date = new Date(),
+): Promise<OrderSubscriptionView | null> {
   const db = getDb();
-  const order = db
+  const [order] = await db
     .select({
       id: orders.id,
       isSubscription: orders.isSubscription,
@@ -42,20 +46,22 @@ export function orderSubscriptionView(orderId: number, owner: boolean, now: Date
     })
     .from(orders)
     .where(eq(orders.id, orderId))
-    .get();
+    .limit(1);
   if (!order || !paymentReceived(order.paymentStatus)) return null;
   const record =
-    (order.subscriptionId !== null ? findSubscription(db, order.subscriptionId) : undefined) ??
-    (order.isSubscription && order.stripeSubscriptionId ? findSubscriptionByStripeId(db, order.stripeSubscriptionId) : undefined);
+    (order.subscriptionId !== null ? await findSubscription(db, order.subscriptionId) : undefined) ??
+    (order.isSubscription && order.stripeSubscriptionId
+      ? await findSubscriptionByStripeId(db, order.stripeSubscriptionId)
+      : undefined);
   if (!record) return null;
   const state = stateOf(record);
   const ongoing = state === "active" || state === "past_due" || state === "incomplete";
-  const email = db
+  const [email] = await db
     .select({ status: emails.status, to: emails.toAddress })
     .from(emails)
     .where(and(eq(emails.orderId, order.id), eq(emails.kind, "order_confirmation")))
     .orderBy(desc(emails.id))
-    .get();
+    .limit(1);
   return {
     state,
     amountCents: record.amountCents,

@@ -23,10 +23,10 @@ export type SubscriptionPageAccess =
   | { ok: false; reason: "invalid" | "expired" };
 
 /** The link's subscription, or why not: a link to a subscription that does not exist is as invalid as a forged one. */
-export function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): SubscriptionPageAccess {
+export async function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): Promise<SubscriptionPageAccess> {
   const check = checkSubscriptionLink(params, now);
   if (!check.ok) return check;
-  const record = findSubscription(getDb(), check.id);
+  const record = await findSubscription(getDb(), check.id);
   return record ? { ok: true, record } : { ok: false, reason: "invalid" };
 }
 
@@ -69,13 +69,12 @@ export function stateOf(record: Subscription): SubscriptionPageState {
 }
 
 /** The first order and every renewal order, oldest first. */
-function subscriptionOrders(record: Subscription): SubscriptionPageOrder[] {
-  const rows = getDb()
+async function subscriptionOrders(record: Subscription): Promise<SubscriptionPageOrder[]> {
+  const rows = await getDb()
     .select({ id: orders.id, createdAt: orders.createdAt, paidAt: orders.paidAt, totalCents: orders.totalCents, status: orders.status, renewalNumber: orders.renewalNumber })
     .from(orders)
     .where(record.firstOrderId === null ? eq(orders.subscriptionId, record.id) : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)))
-    .orderBy(asc(orders.createdAt), asc(orders.renewalNumber))
-    .all();
+    .orderBy(asc(orders.createdAt), asc(orders.renewalNumber));
   return rows.map((o) => ({
     id: o.id,
     createdAt: o.paidAt ?? o.createdAt,
@@ -87,7 +86,7 @@ function subscriptionOrders(record: Subscription): SubscriptionPageOrder[] {
 }
 
 /** What the page shows. */
-export function subscriptionPageView(record: Subscription): SubscriptionPageView {
+export async function subscriptionPageView(record: Subscription): Promise<SubscriptionPageView> {
   const state = stateOf(record);
   const name = splitFullName(record.shippingName ?? record.customerName);
   const ongoing = state === "active" || state === "past_due" || state === "incomplete";
@@ -110,7 +109,7 @@ export function subscriptionPageView(record: Subscription): SubscriptionPageView
       country: record.shippingCountry ?? DELIVERY_COUNTRY,
       phone: formatFrenchPhone(record.shippingPhone),
     },
-    orders: subscriptionOrders(record),
+    orders: await subscriptionOrders(record),
     payPath:
       record.status === "past_due" && record.unpaidInvoiceId
         ? `/abonnement/payer?facture=${encodeURIComponent(record.unpaidInvoiceId)}&cle=${invoicePayKey(record.unpaidInvoiceId)}`
@@ -126,9 +125,9 @@ export const SUBSCRIPTION_ENDED_MESSAGE = "Cet abonnement est résilié : il n'y
  * The delivery address of the next renewals: the next renewal order is made from it (see
  * createRenewalOrderIn); the orders already made keep theirs. Refused once the subscription ended.
  */
-export function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Subscription {
+export async function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Promise<Subscription> {
   if (record.status === "canceled") throw new ShopError(409, "subscription_canceled", SUBSCRIPTION_ENDED_MESSAGE);
-  return getDb()
+  return (await getDb()
     .update(subscriptions)
     .set({
       shippingName: `${input.firstName} ${input.lastName}`,
@@ -140,6 +139,5 @@ export function changeSubscriptionAddress(record: Subscription, input: Subscript
       shippingPhone: input.phone,
     })
     .where(eq(subscriptions.id, record.id))
-    .returning()
-    .get();
+    .returning())[0];
 }

@@ -48,7 +48,7 @@ export async function openInvoicePayment(invoiceId: string | null, key: string |
   const invoice = await retrieveOrNull(() => stripe.invoices.retrieve(invoiceId, { expand: ["confirmation_secret"] }));
   const stripeSubscriptionId = invoice ? subscriptionIdOf(invoice) : null;
   if (!invoice || !stripeSubscriptionId || invoice.currency !== CURRENCY) return { kind: "not_found" };
-  const record = findSubscriptionByStripeId(getDb(), stripeSubscriptionId);
+  const record = await findSubscriptionByStripeId(getDb(), stripeSubscriptionId);
   const subscriptionPath = record ? `/mon-abonnement?${subscriptionLinkQuery(subscriptionLink(record.id))}` : null;
 
   if (invoice.status === "paid") return { kind: "paid", invoiceId, amountCents: invoice.amount_paid, subscriptionPath };

@@ -10,24 +10,24 @@ import { orderItems, orders, subscriptions, type Order, type Subscription } from
 
 const DAY_MS = 86_400_000;
 
-export function findSubscriptionByStripeId(db: DbOrTx, stripeSubscriptionId: string): Subscription | undefined {
-  return db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).get();
+export async function findSubscriptionByStripeId(db: DbOrTx, stripeSubscriptionId: string): Promise<Subscription | undefined> {
+  return (await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).limit(1))[0];
 }
 
-export function findSubscription(db: DbOrTx, id: number): Subscription | undefined {
-  return db.select().from(subscriptions).where(eq(subscriptions.id, id)).get();
+export async function findSubscription(db: DbOrTx, id: number): Promise<Subscription | undefined> {
+  return (await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1))[0];
 }
 
 /** The subscription's record, created from its first order when there is none yet; the order is linked to it. */
-export function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubscriptionId: string }): Subscription {
-  const existing = findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
+export async function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubscriptionId: string }): Promise<Subscription> {
+  const existing = await findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
   if (existing) {
-    if (order.subscriptionId !== existing.id) tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id)).run();
+    if (order.subscriptionId !== existing.id) await tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id));
     return existing;
   }
-  const item = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)).limit(1).get();
+  const [item] = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)).limit(1);
   const name = order.customerName?.trim() || [order.customerFirstName, order.customerLastName].filter(Boolean).join(" ").trim() || null;
-  const created = tx
+  const [created] = await tx
     .insert(subscriptions)
     .values({
       userId: order.userId,
@@ -51,9 +51,8 @@ export function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubs
       shippingPhone: order.shippingPhone,
       firstOrderId: order.id,
     })
-    .returning()
-    .get();
-  tx.update(orders).set({ subscriptionId: created.id }).where(eq(orders.id, order.id)).run();
+    .returning();
+  await tx.update(orders).set({ subscriptionId: created.id }).where(eq(orders.id, order.id));
   return created;
 }
 
@@ -68,14 +67,14 @@ function later(a: string | null, b: string | null): string | null {
  * The first payment: the subscription is active (unless it has already ended), started at the
  * payment, and renews at the end of the period Stripe says (else 30 days after the payment).
  */
-export function activateSubscription(
+export async function activateSubscription(
   tx: DbOrTx,
   order: Order & { stripeSubscriptionId: string },
   at: { paidAt: string; currentPeriodEnd?: string | null },
-): Subscription {
-  const record = ensureSubscriptionRecord(tx, order);
+): Promise<Subscription> {
+  const record = await ensureSubscriptionRecord(tx, order);
   const periodEnd = at.currentPeriodEnd ?? new Date(new Date(at.paidAt).getTime() + 30 * DAY_MS).toISOString();
-  return tx
+  return (await tx
     .update(subscriptions)
     .set({
       status: record.status === "incomplete" ? "active" : record.status,
@@ -84,13 +83,12 @@ export function activateSubscription(
       stripeCustomerId: record.stripeCustomerId ?? order.stripeCustomerId,
     })
     .where(eq(subscriptions.id, record.id))
-    .returning()
-    .get();
+    .returning())[0];
 }
 
 /** A renewal was paid: one more renewal, the next one at the end of the period paid for, active again. */
-export function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: { invoiceId: string; paidAt: string; periodEnd: string | null }) {
-  tx.update(subscriptions)
+export async function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: { invoiceId: string; paidAt: string; periodEnd: string | null }) {
+  await tx.update(subscriptions)
     .set({
       renewalCount: sql`${subscriptions.renewalCount} + 1`,
       currentPeriodEnd: later(record.currentPeriodEnd, paid.periodEnd),
@@ -98,30 +96,27 @@ export function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: { invo
       ...(record.status !== "canceled" ? { status: "active" as const } : {}),
       ...(record.unpaidInvoiceId === paid.invoiceId ? { unpaidInvoiceId: null } : {}),
     })
-    .where(eq(subscriptions.id, record.id))
-    .run();
+    .where(eq(subscriptions.id, record.id));
 }
 
 /** A renewal's payment failed: past due, with the invoice to pay. */
-export function recordRenewalFailed(tx: DbOrTx, record: Subscription, invoiceId: string) {
-  tx.update(subscriptions)
+export async function recordRenewalFailed(tx: DbOrTx, record: Subscription, invoiceId: string) {
+  await tx.update(subscriptions)
     .set({ status: "past_due", unpaidInvoiceId: invoiceId })
-    .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])))
-    .run();
+    .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
 }
 
 /** Whether the subscription will end at the end of its period (Stripe's `cancel_at_period_end`). */
-export function recordCancelAtPeriodEnd(tx: DbOrTx, stripeSubscriptionId: string, cancelAtPeriodEnd: boolean) {
-  tx.update(subscriptions).set({ cancelAtPeriodEnd }).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).run();
+export async function recordCancelAtPeriodEnd(tx: DbOrTx, stripeSubscriptionId: string, cancelAtPeriodEnd: boolean) {
+  await tx.update(subscriptions).set({ cancelAtPeriodEnd }).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId));
 }
 
 /** The subscription ended: canceled, once (the first date is kept). True the first time. */
-export function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): boolean {
-  return (
-    tx
-      .update(subscriptions)
-      .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
-      .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
-      .run().changes === 1
-  );
+export async function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): Promise<boolean> {
+  const canceled = await tx
+    .update(subscriptions)
+    .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
+    .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
+    .returning({ id: subscriptions.id });
+  return canceled.length === 1;
 }

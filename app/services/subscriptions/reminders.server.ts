@@ -56,11 +56,11 @@ export function reminderWindow(now: Date): { from: string; to: string } {
  * writes together: a subscription cancelled meanwhile is either seen cancelled or reminded
  * before its cancellation. Returns how many were queued.
  */
-export function queueDueRenewalReminders(now: Date = new Date()): number {
+export async function queueDueRenewalReminders(now: Date = new Date()): Promise<number> {
   const { from, to } = reminderWindow(now);
-  return getDb().transaction(
-    (tx) => {
-      const due = tx
+  return await getDb().transaction(
+    async (tx) => {
+      const due = await tx
         .select({
           id: subscriptions.id,
           firstOrderId: subscriptions.firstOrderId,
@@ -80,14 +80,13 @@ export function queueDueRenewalReminders(now: Date = new Date()): number {
             gt(subscriptions.currentPeriodEnd, from),
             lte(subscriptions.currentPeriodEnd, to),
           ),
-        )
-        .all();
+        );
       let queued = 0;
       for (const sub of due) {
         const address = sub.email?.trim() || sub.orderEmail?.trim();
         if (!address || sub.firstOrderId == null || !sub.renewsAt) continue;
         const payload = { subscriptionId: sub.id, renewsAt: sub.renewsAt, amountCents: sub.amountCents };
-        if (queueEmail(tx, { kind: "renewal_reminder", orderId: sub.firstOrderId, to: address, payload, once: reminderOnce(sub.id, sub.renewsAt) })) queued++;
+        if (await queueEmail(tx, { kind: "renewal_reminder", orderId: sub.firstOrderId, to: address, payload, once: reminderOnce(sub.id, sub.renewsAt) })) queued++;
       }
       return queued;
     },

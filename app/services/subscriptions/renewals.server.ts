@@ -16,12 +16,12 @@ import { ensureSubscriptionRecord, findSubscription, findSubscriptionByStripeId,
 export type RenewalOutcome = "renewal_recorded" | "already_recorded" | "renewal_failed" | "ignored";
 
 /** The subscription's record, made from its first order when the renewal arrives before the first payment's webhook. */
-function recordFor(tx: DbOrTx, stripeSubscriptionId: string): Subscription | undefined {
-  const record = findSubscriptionByStripeId(tx, stripeSubscriptionId);
+async function recordFor(tx: DbOrTx, stripeSubscriptionId: string): Promise<Subscription | undefined> {
+  const record = await findSubscriptionByStripeId(tx, stripeSubscriptionId);
   if (record) return record;
-  const order = findOrderBySubscription(stripeSubscriptionId, tx);
+  const order = await findOrderBySubscription(stripeSubscriptionId, tx);
   if (!order) return undefined;
-  return ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId });
+  return await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId });
 }
 
 /** The end of the period the invoice pays (its subscription lines' latest `period.end`), ISO; null when it has none. */
@@ -40,31 +40,31 @@ function paidAtOf(invoice: Stripe.Invoice): string {
 }
 
 /** `invoice.paid` for a renewal (`subscription_cycle`): one order per invoice, the subscription active again. */
-export function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): RenewalOutcome {
+export async function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
   if (invoice.status !== "paid" || invoice.currency !== CURRENCY || invoice.amount_paid <= 0) return "ignored";
-  const record = recordFor(tx, stripeSubscriptionId);
+  const record = await recordFor(tx, stripeSubscriptionId);
   if (!record) return "ignored";
   const paidAt = paidAtOf(invoice);
-  const orderId = createRenewalOrderIn(tx, record, {
+  const orderId = await createRenewalOrderIn(tx, record, {
     stripeInvoiceId: invoice.id!,
     amountCents: invoice.amount_paid,
     paidAt,
     renewalNumber: record.renewalCount + 1,
   });
   if (orderId === null) return "already_recorded";
-  recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
-  const updated = findSubscription(tx, record.id);
-  queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
+  await recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
+  const updated = await findSubscription(tx, record.id);
+  await queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
   return "renewal_recorded";
 }
 
 /** `invoice.payment_failed` for a renewal: past due, the invoice to pay kept, the customer told once per invoice. */
-export function applyRenewalFailed(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): RenewalOutcome {
-  const record = recordFor(tx, stripeSubscriptionId);
+export async function applyRenewalFailed(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
+  const record = await recordFor(tx, stripeSubscriptionId);
   if (!record || record.status === "canceled" || !invoice.id) return "ignored";
-  recordRenewalFailed(tx, record, invoice.id);
+  await recordRenewalFailed(tx, record, invoice.id);
   if (record.firstOrderId !== null) {
-    queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
+    await queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
       invoiceId: invoice.id,
       amountCents: invoice.amount_due,
       payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),

@@ -32,9 +32,9 @@ export type TickResult = { holding: false } | { holding: true; queued: number };
 
 export type SubscriptionScheduler = {
   /** One tick now: takes or renews the lease, then queues what is due at `now`. */
-  tick(now?: Date): TickResult;
+  tick(now?: Date): Promise<TickResult>;
   /** No more ticks; gives the lease up. */
-  stop(): void;
+  stop(): Promise<void>;
 };
 
 export function createSubscriptionScheduler(options: SchedulerOptions = {}): SubscriptionScheduler {
@@ -46,12 +46,12 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
   let holding = false;
   let stopped = false;
 
-  function tick(now: Date = clock()): TickResult {
+  async function tick(now: Date = clock()): Promise<TickResult> {
     if (stopped) return { holding: false };
     // The lease runs on the real clock: it says which process is alive, not what is due.
-    holding = acquireLease(LEASE, leaseMs, holder);
+    holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
-    const queued = queueDueRenewalReminders(now);
+    const queued = await queueDueRenewalReminders(now);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -59,9 +59,9 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
 
   return {
     tick,
-    stop() {
+    async stop() {
       stopped = true;
-      if (holding) releaseLease(LEASE, holder);
+      if (holding) await releaseLease(LEASE, holder);
       holding = false;
     },
   };
@@ -80,17 +80,18 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
   const state: Running = { scheduler, timer: undefined };
   running = state;
   const intervalMs = options.intervalMs ?? 60_000;
+  const tickThenLoop = async () => {
+    if (running !== state) return;
+    try {
+      await scheduler.tick();
+    } catch (error) {
+      // The database itself failed (locked, closed): the next tick tries again.
+      console.error("Subscription scheduler tick failed", error);
+    }
+    if (running === state) loop(intervalMs);
+  };
   const loop = (delay: number) => {
-    state.timer = setTimeout(() => {
-      if (running !== state) return;
-      try {
-        scheduler.tick();
-      } catch (error) {
-        // The database itself failed (locked, closed): the next tick tries again.
-        console.error("Subscription scheduler tick failed", error);
-      }
-      if (running === state) loop(intervalMs);
-    }, delay);
+    state.timer = setTimeout(() => void tickThenLoop(), delay);
     // Never keeps the process alive on its own.
     state.timer.unref();
   };
@@ -99,10 +100,10 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
 }
 
 /** Stops it (server shutdown): no tick after this, and the lease is released. */
-export function stopSubscriptionScheduler() {
+export async function stopSubscriptionScheduler() {
   const state = running;
   running = undefined;
   if (!state) return;
   clearTimeout(state.timer);
-  state.scheduler.stop();
+  await state.scheduler.stop();
 }

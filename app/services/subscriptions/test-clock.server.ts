@@ -51,7 +51,7 @@ async function clockOf(subscriptionId: number): Promise<ClockOf> {
       "La simulation d'un renouvellement n'existe qu'en mode démo ou avec les horloges de test de Stripe (STRIPE_TEST_CLOCKS=1 et clés de test).",
     );
   }
-  const record = findSubscription(getDb(), subscriptionId);
+  const record = await findSubscription(getDb(), subscriptionId);
   if (!record) throw notFound();
   const refused = refusedFor(record);
   if (refused) throw refused;
@@ -169,13 +169,13 @@ export async function awaitRenewalOutcome(simulated: SimulatedRenewal, options: 
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   const { subscriptionId, renewalNumber } = simulated;
   for (;;) {
-    const order = getDb()
+    const [order] = await getDb()
       .select({ id: orders.id })
       .from(orders)
       .where(and(eq(orders.subscriptionId, subscriptionId), eq(orders.renewalNumber, renewalNumber)))
-      .get();
+      .limit(1);
     if (order) return { outcome: "order_created", orderId: order.id, renewalNumber };
-    const record = findSubscription(getDb(), subscriptionId);
+    const record = await findSubscription(getDb(), subscriptionId);
     if (record?.status === "past_due" && record.unpaidInvoiceId && (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)) {
       return { outcome: "payment_failed", renewalNumber };
     }
