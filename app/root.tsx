@@ -13,19 +13,15 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
-import { getToast } from "remix-toast";
-import { CartDrawer } from "~/components/cart/CartDrawer";
 import { useCartDrawerState } from "~/components/cart/CartDrawerContext";
+import { CartDrawerSlot } from "~/components/cart/CartDrawerSlot";
 import { DemoBanner } from "~/components/shop/DemoBanner";
 import { Footer } from "~/components/shop/Footer";
 import { Header } from "~/components/shop/Header";
 import { SeoTags } from "~/components/shop/seo/SeoTags";
 import { Toaster } from "~/components/ui/Toaster";
-import { getPublicConfig } from "~/config.server";
+import { rootData } from "~/http/root-data.server";
 import { useNonce } from "~/lib/nonce";
-import type { RootPublicData } from "~/lib/public-config";
-import { getCartCount } from "~/services/cart-session.server";
-import { getSettings } from "~/services/settings.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -39,22 +35,9 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { toast } = await getToast(request);
-  const cartCount = await getCartCount(request);
-  const data = { toast, config: getPublicConfig(), settings: getSettings(), cartCount };
-  // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
-  // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
-  // page view sets no cookie, so it can come from the page cache (server/page-cache.js).
-  return json(data satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
+  const { data, headers } = await rootData(request);
+  return json(data, headers ? { headers } : undefined);
 }
-
-/** remix-toast's cookie (its default options), expired. */
-const TOAST_COOKIE_DELETION = "toast-session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax";
-
-function hasToastCookie(request: Request) {
-  return /(?:^|;\s*)toast-session=/.test(request.headers.get("Cookie") ?? "");
-}
-
 
 /** `head`: the canonical link, the link preview and the robots meta of the page (SeoTags). */
 function Document({ children, head }: { children: React.ReactNode; head: React.ReactNode }) {
@@ -108,7 +91,7 @@ export default function App() {
           <Footer settings={data.settings} />
         </div>
       )}
-      <CartDrawer drawer={cartDrawer} />
+      <CartDrawerSlot drawer={cartDrawer} />
       <Toaster toast={data.toast} placement={adminArea ? "admin" : "shop"} />
     </Document>
   );
