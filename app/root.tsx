@@ -20,6 +20,7 @@ import { Footer } from "~/components/shop/Footer";
 import { Header } from "~/components/shop/Header";
 import { SeoTags } from "~/components/shop/seo/SeoTags";
 import { Toaster } from "~/components/ui/Toaster";
+import { markRootHydrated } from "~/components/ui/useHydrated";
 import { rootData } from "~/http/root-data.server";
 import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/tailwind.css";
@@ -70,7 +71,7 @@ export default function App() {
   const cartDrawer = useCartDrawerState();
   // Marks the page interactive (tests wait for it before clicking).
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    markRootHydrated();
   }, []);
   return (
     <Document head={<SeoTags publicUrl={data.config.publicUrl} siteName={data.settings.siteName} />}>
