@@ -6,7 +6,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { PRIVATE_NO_CACHE } from "~/http/cache-control";
-import { NonceProvider } from "~/lib/nonce";
+import { inlineStylesheet } from "~/http/stylesheet.server";
+import { DocumentContextProvider } from "~/lib/document-context";
 import { applySecurityHeaders } from "~/security-headers.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";
@@ -38,9 +39,9 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <DocumentContextProvider value={{ nonce, stylesheet: inlineStylesheet().css }}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>,
+      </DocumentContextProvider>,
       {
         nonce,
         [callback]() {

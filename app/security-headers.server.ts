@@ -1,12 +1,17 @@
 import { getConfig } from "~/config.server";
+import { inlineStylesheet } from "~/http/stylesheet.server";
 
-/** Content-Security-Policy with a per-request nonce: our own origin plus Stripe, nothing else. */
+/**
+ * Content-Security-Policy with a per-request nonce: our own origin plus Stripe, nothing else; the
+ * one inline style is the head's stylesheet, allowed by its hash.
+ */
 function contentSecurityPolicy(nonce: string) {
   const dev = getConfig().nodeEnv === "development";
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`, "https://js.stripe.com"],
-    "style-src": ["'self'", "'unsafe-inline'"],
+    // The stylesheet inlined in the head, by its hash (no other inline style).
+    "style-src": ["'self'", inlineStylesheet().source],
     "img-src": ["'self'", "data:", "https://*.stripe.com"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", "https://api.stripe.com", ...(dev ? ["ws://localhost:*"] : [])],

@@ -1,9 +1,8 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
-import { deferred } from "~/components/ui/deferred";
-import { PRODUCT_ID } from "~/lib/brand";
+import { deferred } from "~/components/ui/hydration";
 import { pageMeta } from "~/lib/meta";
-import { shopPacks } from "~/services/packs.server";
+import { landingLoader } from "~/http/landing-data.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -11,15 +10,11 @@ export const meta: MetaFunction = () =>
     "Le masque hydrogel au collagène marin qui hydrate, ravive l'éclat et raffermit la peau en 20 minutes. Coffret d'essai, livraison gratuite, satisfait ou remboursé.",
   );
 
-/** The landing page sells product 1: its trial pack, at today's price (the page is rendered at each visit). */
-export function loader() {
-  const trial = shopPacks(PRODUCT_ID).find((p) => p.trial);
-  return json({ trial: trial ? { masks: trial.masks, priceCents: trial.priceCents } : null });
-}
+export const loader = landingLoader;
 
 /**
  * The sections' code is not among the page's scripts: their HTML comes with the page and they
- * hydrate when their module arrives (ui/deferred.tsx).
+ * hydrate when their module arrives (ui/hydration.tsx).
  */
 const LandingPage = deferred(() => import("~/components/shop/landing/LandingPage").then((m) => m.LandingPage));
 

@@ -1,5 +1,6 @@
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { requestCartDrawer } from "~/components/cart/cart-drawer-request";
 import { Logo } from "./Logo";
 
 const NAV = [
@@ -26,11 +27,17 @@ function SearchIcon() {
   );
 }
 
+/** The cart link opens the cart drawer (a plain click), or goes to /panier. */
+function onCartClick(event: React.MouseEvent) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (requestCartDrawer()) event.preventDefault();
+}
+
 /**
  * The mobile menu is a <details> element: it opens and closes without JavaScript,
  * and closes itself on navigation when JavaScript runs.
  */
-export function Header({ cartCount, onCartClick }: { cartCount: number; onCartClick?: (e: React.MouseEvent) => void }) {
+export function Header({ cartCount }: { cartCount: number }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   useEffect(() => {

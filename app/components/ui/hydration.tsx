@@ -1,0 +1,99 @@
+import { createContext, lazy, Suspense, useContext, useEffect, useId, useState, type ComponentType } from "react";
+
+/*
+ * The page's hydration: which render reuses the server's HTML, when the page is interactive,
+ * and the parts of a page that hydrate after it from their own module (deferred).
+ */
+
+let hydrating = true;
+
+/** True during the page's first (hydrating) client render: the server's HTML is being reused. */
+function isHydrating() {
+  return typeof document !== "undefined" && hydrating;
+}
+
+/**
+ * True inside a part of the page that hydrates after the rest (`deferred` below) while it has
+ * not hydrated yet: its first render must match the server's HTML too.
+ */
+const DeferredHydrationContext = createContext(false);
+
+/**
+ * False during the server render and the first (hydrating) client render, true afterwards.
+ * Widgets render a no-JavaScript version first (e.g. <details>) and switch to their
+ * scripted version once React runs; after the first hydration new mounts start scripted.
+ */
+export function useHydrated() {
+  const deferredHydration = useContext(DeferredHydrationContext);
+  const [hydrated, setHydrated] = useState(() => !hydrating && !deferredHydration);
+  useEffect(() => {
+    hydrating = false;
+    setHydrated(true);
+  }, []);
+  return hydrated;
+}
+
+/** The parts of the page still waiting for their code after the first hydration (`deferred` below). */
+const waiting = new Set<string>();
+let rootHydrated = false;
+
+/** Tests wait for this mark before clicking: every part of the page then answers. */
+function markWhenInteractive() {
+  if (rootHydrated && waiting.size === 0) document.documentElement.dataset.hydrated = "true";
+}
+
+/** root.tsx, once the page has hydrated: the deferred parts may still be on their way. */
+export function markRootHydrated() {
+  hydrating = false;
+  rootHydrated = true;
+  markWhenInteractive();
+}
+
+type Loaded<P> = { default: ComponentType<P> };
+
+/** A thenable that calls back at once: React.lazy then renders without suspending. */
+function ready<T>(value: T): Promise<T> {
+  return { then: (resolve: (v: T) => unknown) => resolve(value) } as Promise<T>;
+}
+
+/**
+ * A part of a page whose code is not among the page's scripts. The server renders it with the
+ * rest of the page (its module is loaded when the server starts), so its HTML arrives at once
+ * and works as plain HTML (links, forms, <details>). In the browser its code is fetched while
+ * the page hydrates; React keeps the server's HTML on screen and hydrates it in place when the
+ * code arrives. Rendered after a client-side navigation, it waits for its code: the route
+ * preloads it in its clientLoader (`preload`).
+ */
+export function deferred<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: Loaded<P> | undefined;
+  let pending: Promise<Loaded<P>> | undefined;
+  const preload = () => (pending ??= load().then((component) => (loaded = { default: component })));
+  if (typeof document === "undefined") void preload();
+  const Lazy = lazy(() => (loaded ? ready(loaded) : preload())) as unknown as ComponentType<P>;
+
+  function Hydrated({ id }: { id: string }) {
+    useEffect(() => {
+      waiting.delete(id);
+      markWhenInteractive();
+    }, [id]);
+    return null;
+  }
+
+  function Deferred(props: P) {
+    const id = useId();
+    const [hydrating] = useState(() => {
+      if (!isHydrating()) return false;
+      waiting.add(id);
+      return true;
+    });
+    return (
+      <DeferredHydrationContext.Provider value={hydrating}>
+        <Suspense fallback={null}>
+          <Lazy {...props} />
+          {hydrating ? <Hydrated id={id} /> : null}
+        </Suspense>
+      </DeferredHydrationContext.Provider>
+    );
+  }
+  return Object.assign(Deferred, { preload });
+}
