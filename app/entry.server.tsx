@@ -7,7 +7,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { PRIVATE_NO_CACHE } from "~/http/cache-control";
 import { inlineStylesheet } from "~/http/stylesheet.server";
-import { DocumentContextProvider } from "~/lib/document-context";
+import { DocumentContextProvider } from "~/components/ui/hydration";
 import { applySecurityHeaders } from "~/security-headers.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";

@@ -12,9 +12,8 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
-import { deferred, markRootHydrated } from "~/components/ui/hydration";
 import { rootLoader } from "~/http/root-data.server";
-import { STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/lib/document-context";
+import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
 
 /** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
 const frame = () => import("~/components/shop/frame");
@@ -38,6 +37,8 @@ export const loader = rootLoader;
 function Document({ children, head }: { children: React.ReactNode; head: React.ReactNode }) {
   const nonce = useNonce();
   const stylesheet = useInlineStylesheet();
+  // Marks the page interactive once its deferred parts have hydrated too (tests wait for it before clicking).
+  useEffect(markRootHydrated, []);
   return (
     <html lang="fr">
       <head>
@@ -65,10 +66,6 @@ export default function App() {
   const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
   // Invoices and credit notes (route handle `printable`): no demo banner, and nothing but the document in print.
   const printable = useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
-  // Marks the page interactive (tests wait for it before clicking).
-  useEffect(() => {
-    markRootHydrated();
-  }, []);
   return (
     <Document head={<SeoTags publicUrl={data.config.publicUrl} siteName={data.settings.siteName} />}>
       <PageTop cartCount={data.cartCount} demo={data.config.mode === "demo" && !printable} adminArea={adminArea} />

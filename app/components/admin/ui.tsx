@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 
 /** True once React has hydrated: lets a page hide the no-JavaScript fallbacks (submit buttons of auto-submitting forms). */
-export { useHydrated } from "~/components/ui/hydration";
+export { useHydrated } from "~/components/ui/useHydrated";
 
 export function PageHeader({
   title,

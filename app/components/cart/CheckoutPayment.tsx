@@ -4,7 +4,7 @@ import { formatPrice } from "~/lib/money";
 import type { CheckoutView } from "~/services/cart.server";
 import { PaymentStep } from "~/components/checkout/PaymentStep";
 import { JS_REQUIRED_MESSAGE } from "./steps";
-import { useHydrated } from "~/components/ui/hydration";
+import { useHydrated } from "~/components/ui/useHydrated";
 
 /**
  * Step 3: the order made by the delivery form, then the card payment (built by the payment

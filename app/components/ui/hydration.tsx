@@ -1,37 +1,55 @@
 import { createContext, lazy, Suspense, useContext, useEffect, useId, useState, type ComponentType } from "react";
 
 /*
- * The page's hydration: which render reuses the server's HTML, when the page is interactive,
- * and the parts of a page that hydrate after it from their own module (deferred).
+ * The document's hydration: what the server's render hands to the page (the CSP nonce, the
+ * inline stylesheet), which render reuses the server's HTML, when the page is interactive, and
+ * the parts of a page that hydrate after it from their own module (`deferred`).
  */
+
+/**
+ * What the server's render gives the document (entry.server): the CSP nonce of its scripts and
+ * the shop's stylesheet, inlined in the head (http/stylesheet.server.ts).
+ */
+const DocumentContext = createContext<{ nonce: string; stylesheet: string } | null>(null);
+export const DocumentContextProvider = DocumentContext.Provider;
+
+/** The CSP nonce of the current document ("" in the browser, which needs it no more once the page has loaded). */
+export function useNonce() {
+  return useContext(DocumentContext)?.nonce ?? "";
+}
+
+/** The id of the head's <style> element. */
+export const STYLESHEET_ID = "shop-css";
+
+let pageStylesheet: string | undefined;
+
+/**
+ * The stylesheet inlined in the head: from the server; in the browser, read back from the page
+ * itself, so that the head React renders there is the server's, without the stylesheet among the scripts.
+ */
+export function useInlineStylesheet() {
+  const context = useContext(DocumentContext);
+  if (context) return context.stylesheet;
+  return (pageStylesheet ??= document.getElementById(STYLESHEET_ID)?.textContent ?? "");
+}
 
 let hydrating = true;
 
-/** True during the page's first (hydrating) client render: the server's HTML is being reused. */
+/** True once the page has hydrated (never on the server). */
+export function pageHydrated() {
+  return !hydrating;
+}
+
+/** True during the page's first (hydrating) render in the browser: the server's HTML is being reused. */
 function isHydrating() {
   return typeof document !== "undefined" && hydrating;
 }
 
 /**
  * True inside a part of the page that hydrates after the rest (`deferred` below) while it has
- * not hydrated yet: its first render must match the server's HTML too.
+ * not hydrated yet: its first render must match the server's HTML too (useHydrated).
  */
-const DeferredHydrationContext = createContext(false);
-
-/**
- * False during the server render and the first (hydrating) client render, true afterwards.
- * Widgets render a no-JavaScript version first (e.g. <details>) and switch to their
- * scripted version once React runs; after the first hydration new mounts start scripted.
- */
-export function useHydrated() {
-  const deferredHydration = useContext(DeferredHydrationContext);
-  const [hydrated, setHydrated] = useState(() => !hydrating && !deferredHydration);
-  useEffect(() => {
-    hydrating = false;
-    setHydrated(true);
-  }, []);
-  return hydrated;
-}
+export const DeferredHydrationContext = createContext(false);
 
 /** The parts of the page still waiting for their code after the first hydration (`deferred` below). */
 const waiting = new Set<string>();
@@ -42,7 +60,7 @@ function markWhenInteractive() {
   if (rootHydrated && waiting.size === 0) document.documentElement.dataset.hydrated = "true";
 }
 
-/** root.tsx, once the page has hydrated: the deferred parts may still be on their way. */
+/** root.tsx's document, once the page has hydrated: the deferred parts may still be on their way. */
 export function markRootHydrated() {
   hydrating = false;
   rootHydrated = true;

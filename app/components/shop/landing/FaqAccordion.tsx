@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { FaqEntry } from "~/lib/faq";
 import { FaqAnswer } from "../FaqAnswer";
 import { ChevronIcon } from "./icons";
-import { useHydrated } from "~/components/ui/hydration";
+import { useHydrated } from "~/components/ui/useHydrated";
 
 type Props = {
   items: readonly FaqEntry[];

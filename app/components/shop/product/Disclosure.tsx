@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ChevronIcon } from "../landing/icons";
-import { useHydrated } from "~/components/ui/hydration";
+import { useHydrated } from "~/components/ui/useHydrated";
 
 type Props = {
   /** Anchor of the block (e.g. "abonnement"); a link to #id opens it. */
