@@ -57,6 +57,8 @@ export function Hero({ trial }: { trial: HeroTrial }) {
             alt="Illustration : une femme détendue portant le masque hydrogel, à côté du coffret Maison Éclat"
             width={480}
             height={520}
+            // The page's largest picture: fetched first (React 18 passes the lowercase attribute as is).
+            {...{ fetchpriority: "high" }}
             className="h-auto w-full rounded-[2rem] shadow-xl shadow-rose-200/50"
           />
         </div>
