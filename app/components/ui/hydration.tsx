@@ -86,7 +86,9 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
   let loaded: Loaded<P> | undefined;
   let pending: Promise<Loaded<P>> | undefined;
   const preload = () => (pending ??= load().then((component) => (loaded = { default: component })));
-  if (typeof document === "undefined") void preload();
+  // On the server, loaded at start-up: the first page renders it without waiting. A failed load
+  // is tried again at the next render.
+  if (typeof document === "undefined") preload().catch(() => (pending = undefined));
   const Lazy = lazy(() => (loaded ? ready(loaded) : preload())) as unknown as ComponentType<P>;
 
   function Hydrated({ id }: { id: string }) {
