@@ -18,9 +18,9 @@ export const loader = landingLoader;
  */
 const LandingPage = deferred(() => import("~/components/shop/landing/LandingPage").then((m) => m.LandingPage));
 
-/** A client-side navigation to the landing page fetches the sections' code with the data. */
+/** A client-side navigation to the landing page fetches the sections' code with the data (if it fails, rendering the page tries again). */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-  const [data] = await Promise.all([serverLoader<typeof loader>(), LandingPage.preload()]);
+  const [data] = await Promise.all([serverLoader<typeof loader>(), LandingPage.preload().catch(() => null)]);
   return data;
 }
 

@@ -66,9 +66,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
  */
 const ProductPage = deferred(() => import("~/components/shop/product/ProductPage").then((m) => m.ProductPage));
 
-/** A client-side navigation to a product page fetches the page's code with the data. */
+/** A client-side navigation to a product page fetches the page's code with the data (if it fails, rendering the page tries again). */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
-  const [data] = await Promise.all([serverLoader<typeof loader>(), ProductPage.preload()]);
+  const [data] = await Promise.all([serverLoader<typeof loader>(), ProductPage.preload().catch(() => null)]);
   return data;
 }
 

@@ -89,7 +89,19 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
   // On the server, loaded at start-up: the first page renders it without waiting. A failed load
   // is tried again at the next render.
   if (typeof document === "undefined") preload().catch(() => (pending = undefined));
-  const Lazy = lazy(() => (loaded ? ready(loaded) : preload())) as unknown as ComponentType<P>;
+  const Lazy = lazy(() => {
+    if (loaded) return ready(loaded);
+    const hydrating = isHydrating();
+    return preload().catch((error: unknown) => {
+      pending = undefined;
+      if (typeof document === "undefined") throw error;
+      // The code did not arrive (the network, a new version of the shop): while hydrating, the
+      // server's HTML stays as it is (plain links and forms); after a client-side navigation, the
+      // page is asked of the server instead.
+      if (!hydrating) window.location.reload();
+      return new Promise<Loaded<P>>(() => {});
+    });
+  }) as unknown as ComponentType<P>;
 
   function Hydrated({ id }: { id: string }) {
     useEffect(() => {
