@@ -40,9 +40,14 @@ function onCartClick(event: React.MouseEvent) {
 export function Header({ cartCount }: { cartCount: number }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // Closed after a navigation, not when the header hydrates: a menu opened meanwhile stays open.
+  const path = `${location.pathname}${location.search}`;
+  const shownPath = useRef(path);
   useEffect(() => {
+    if (shownPath.current === path) return;
+    shownPath.current = path;
     if (menu.current) menu.current.open = false;
-  }, [location.pathname, location.search]);
+  }, [path]);
 
   return (
     <header className="sticky top-0 z-30 border-b border-ink/10 bg-ivory/95 backdrop-blur">
