@@ -6,8 +6,10 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { PRIVATE_NO_CACHE } from "~/http/cache-control";
-import { NonceProvider } from "~/lib/nonce";
-import { applySecurityHeaders } from "~/security-headers.server";
+import { inlineStylesheet } from "~/http/stylesheet.server";
+import { DocumentContextProvider } from "~/components/ui/hydration";
+import type { FramedHtmlHandle } from "~/lib/framed-html";
+import { applySecurityHeaders, framedStyles, type FramedStyles } from "~/security-headers.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";
 import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
@@ -38,9 +40,9 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
+      <DocumentContextProvider value={{ nonce, stylesheet: inlineStylesheet().css }}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>,
+      </DocumentContextProvider>,
       {
         nonce,
         [callback]() {
@@ -48,7 +50,7 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          applySecurityHeaders(responseHeaders, nonce);
+          applySecurityHeaders(responseHeaders, nonce, framedDocumentStyles(remixContext));
           // Every page carries the visitor's cart badge and toasts: never shared by caches.
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", PRIVATE_NO_CACHE);
           responseHeaders.append("Vary", "Cookie");
@@ -66,6 +68,24 @@ export default function handleRequest(
     );
     setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * The styles of the document a page shows in a srcdoc frame, which runs under the page's
+ * policy: a route's handle `framedHtml` gives that document from its loader data.
+ */
+function framedDocumentStyles(remixContext: EntryContext): FramedStyles {
+  const { matches, loaderData } = remixContext.staticHandlerContext;
+  const styles: FramedStyles = { elements: [], attributes: [] };
+  for (const match of matches) {
+    const handle = remixContext.routeModules[match.route.id]?.handle as FramedHtmlHandle | undefined;
+    const html = handle?.framedHtml?.(loaderData?.[match.route.id]);
+    if (!html) continue;
+    const found = framedStyles(html);
+    styles.elements.push(...found.elements);
+    styles.attributes.push(...found.attributes);
+  }
+  return styles;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -13,23 +12,17 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
-import { getToast } from "remix-toast";
-import { CartDrawer } from "~/components/cart/CartDrawer";
-import { useCartDrawerState } from "~/components/cart/CartDrawerContext";
-import { DemoBanner } from "~/components/shop/DemoBanner";
-import { Footer } from "~/components/shop/Footer";
-import { Header } from "~/components/shop/Header";
-import { SeoTags } from "~/components/shop/seo/SeoTags";
-import { Toaster } from "~/components/ui/Toaster";
-import { getPublicConfig } from "~/config.server";
-import { useNonce } from "~/lib/nonce";
-import type { RootPublicData } from "~/lib/public-config";
-import { getCartCount } from "~/services/cart-session.server";
-import { getSettings } from "~/services/settings.server";
-import stylesheet from "~/tailwind.css";
+import { rootLoader } from "~/http/root-data.server";
+import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
+
+/** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
+const frame = () => import("~/components/shop/frame");
+const SeoTags = deferred(() => frame().then((m) => m.SeoTags));
+const PageTop = deferred(() => frame().then((m) => m.PageTop));
+const PageBottom = deferred(() => frame().then((m) => m.PageBottom));
+const ErrorPage = deferred(() => frame().then((m) => m.ErrorPage));
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -38,27 +31,14 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "Masques hydrogel au collagène : hydratation, éclat, fermeté." },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { toast } = await getToast(request);
-  const cartCount = await getCartCount(request);
-  const data = { toast, config: getPublicConfig(), settings: await getSettings(), cartCount };
-  // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
-  // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
-  // page view sets no cookie, so it can come from the page cache (server/page-cache.js).
-  return json(data satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
-}
-
-/** remix-toast's cookie (its default options), expired. */
-const TOAST_COOKIE_DELETION = "toast-session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax";
-
-function hasToastCookie(request: Request) {
-  return /(?:^|;\s*)toast-session=/.test(request.headers.get("Cookie") ?? "");
-}
-
+export const loader = rootLoader;
 
 /** `head`: the canonical link, the link preview and the robots meta of the page (SeoTags). */
 function Document({ children, head }: { children: React.ReactNode; head: React.ReactNode }) {
   const nonce = useNonce();
+  const stylesheet = useInlineStylesheet();
+  // Marks the page interactive once its deferred parts have hydrated too (tests wait for it before clicking).
+  useEffect(markRootHydrated, []);
   return (
     <html lang="fr">
       <head>
@@ -66,6 +46,8 @@ function Document({ children, head }: { children: React.ReactNode; head: React.R
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#fbf7f3" />
         <Meta />
+        {/* The whole stylesheet, inline: the first paint waits for no other request (http/stylesheet.server.ts). */}
+        <style id={STYLESHEET_ID} dangerouslySetInnerHTML={{ __html: stylesheet }} />
         <Links />
         {head}
       </head>
@@ -84,32 +66,13 @@ export default function App() {
   const adminArea = /^\/admin(\/|$)/.test(useLocation().pathname);
   // Invoices and credit notes (route handle `printable`): no demo banner, and nothing but the document in print.
   const printable = useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
-  const cartDrawer = useCartDrawerState();
-  // Marks the page interactive (tests wait for it before clicking).
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
   return (
     <Document head={<SeoTags publicUrl={data.config.publicUrl} siteName={data.settings.siteName} />}>
-      <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-        Aller au contenu
-      </a>
-      {data.config.mode === "demo" && !printable ? <DemoBanner /> : null}
-      {adminArea ? null : (
-        <div className="contents print:hidden">
-          <Header cartCount={data.cartCount} onCartClick={cartDrawer.onCartClick} />
-        </div>
-      )}
+      <PageTop cartCount={data.cartCount} demo={data.config.mode === "demo" && !printable} adminArea={adminArea} />
       <main id="contenu" className="flex-1">
         <Outlet />
       </main>
-      {adminArea ? null : (
-        <div className="contents print:hidden">
-          <Footer settings={data.settings} />
-        </div>
-      )}
-      <CartDrawer drawer={cartDrawer} />
-      <Toaster toast={data.toast} placement={adminArea ? "admin" : "shop"} />
+      <PageBottom settings={data.settings} toast={data.toast} adminArea={adminArea} />
     </Document>
   );
 }
@@ -119,17 +82,7 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <Document head={<meta name="robots" content="noindex" />}>
-      <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
-        <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
-        <p className="mt-4 text-ink-soft">
-          {notFound
-            ? "La page que vous cherchez n'existe pas ou a été déplacée."
-            : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
-        </p>
-        <a href="/" className="btn-primary mt-8">
-          Retour à l'accueil
-        </a>
-      </main>
+      <ErrorPage notFound={notFound} />
     </Document>
   );
 }

@@ -46,6 +46,25 @@ function scriptBytes(lhr) {
     .reduce((n, item) => n + (item.transferSize ?? 0), 0);
 }
 
+/**
+ * The audits of the four categories that did not pass (score below 1), weighted ones first:
+ * what to look at when a score is not 100.
+ * @param {import("lighthouse").Result} lhr
+ */
+function failingAudits(lhr) {
+  /** @type {{ id: string, category: string, weight: number, score: number, value: string }[]} */
+  const failing = [];
+  for (const category of CATEGORIES) {
+    for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 1) continue;
+      if (audit.scoreDisplayMode === "informative" || audit.scoreDisplayMode === "manual" || audit.scoreDisplayMode === "notApplicable") continue;
+      failing.push({ id: ref.id, category, weight: ref.weight, score: audit.score, value: audit.displayValue ?? "" });
+    }
+  }
+  return failing.sort((a, b) => b.weight - a.weight || a.score - b.score);
+}
+
 /** Requests that left the shop's origin (none expected: the pages load nothing from elsewhere). */
 /** @param {import("lighthouse").Result} lhr @param {string} origin */
 function foreignRequests(lhr, origin) {
@@ -81,6 +100,7 @@ try {
       cls: numeric(lhr, "cumulative-layout-shift"),
       jsTransferredBytes: scriptBytes(lhr),
       foreignRequests: foreignRequests(lhr, shop.url),
+      failingAudits: failingAudits(lhr),
       warnings: lhr.runWarnings,
       lighthouseVersion: lhr.lighthouseVersion,
     });
@@ -98,6 +118,9 @@ try {
   for (const r of results) {
     for (const warning of r.warnings) console.log(`${r.page}: ${warning}`);
     if (r.foreignRequests.length) console.log(`${r.page}: requests outside the shop: ${r.foreignRequests.join(", ")}`);
+    for (const a of r.failingAudits) {
+      console.log(`${r.page}: ${a.category} audit ${a.id} scores ${a.score} (weight ${a.weight})${a.value ? `: ${a.value}` : ""}`);
+    }
   }
   mkdirSync(path.join(ROOT, "reports"), { recursive: true });
   writeFileSync(

@@ -1,4 +1,8 @@
-import { BRAND } from "./brand";
+/**
+ * The brand's name (lib/brand.ts re-exports it): here, with the page titles that carry it, so
+ * that a page's head needs no other module.
+ */
+export const BRAND = "Maison Éclat";
 
 /**
  * Title and description of a page; every page has its own. A shared link shows them too

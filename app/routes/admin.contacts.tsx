@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFro
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
 import { DataTable, DeleteLink, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";

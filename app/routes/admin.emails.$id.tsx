@@ -10,8 +10,14 @@ import { recordOr404 } from "~/http/admin-pages.server";
 import { pageIdOr404 } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
+import type { FramedHtmlHandle } from "~/lib/framed-html";
 import { pageMeta } from "~/lib/meta";
 import { EMAIL_NOT_FOUND, getEmail } from "~/services/email/mailbox.server";
+
+/** The preview's frame shows the email's HTML: its styles are allowed by their hashes. */
+export const handle: FramedHtmlHandle = {
+  framedHtml: (data) => (data as { email?: { html: string | null } } | undefined)?.email?.html,
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(data ? `Email n°${data.email.id}` : EMAIL_NOT_FOUND, "Un email de la boutique, tel qu'il a été envoyé.");

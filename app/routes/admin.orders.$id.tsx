@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { emailKindLabel, EmailStatusBadge } from "~/components/admin/EmailParts";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";

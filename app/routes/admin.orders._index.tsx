@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { actionError } from "~/http/action-errors.server";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";

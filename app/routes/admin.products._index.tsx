@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
 import { PageHeader, StockBadge } from "~/components/admin/ui";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { redirectWithSuccess, redirectWithWarning } from "remix-toast";
+import { redirectWithSuccess, redirectWithWarning } from "~/http/toast.server";
 import { AdminFormPage } from "~/components/admin/AdminForm";
 import { BLANK_PACK, ProductForm } from "~/components/admin/ProductForm";
 import { adminPageLoader, requireAdminForm, submitAdminForm } from "~/http/admin-pages.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { Badge, buttonSecondary, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { requireSameOriginForm } from "~/http/api.server";

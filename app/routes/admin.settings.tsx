@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/http/toast.server";
 import { buttonPrimary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { getInputProps } from "@conform-to/react";
 import { Field, FieldError, TextareaField } from "~/components/ui/Field";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { Dialog } from "~/components/admin/Dialog";
 import { EmailStatusBadge } from "~/components/admin/EmailParts";

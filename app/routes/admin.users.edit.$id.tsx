@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { AdminFormPage } from "~/components/admin/AdminForm";
 import { UserForm } from "~/components/admin/UserForm";

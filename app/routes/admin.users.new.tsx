@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/http/toast.server";
 import { AdminFormPage } from "~/components/admin/AdminForm";
 import { UserForm } from "~/components/admin/UserForm";
 import { adminPageLoader, requireAdminForm, submitAdminForm } from "~/http/admin-pages.server";

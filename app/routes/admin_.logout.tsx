@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { redirectWithSuccess } from "remix-toast";
+import { redirectWithSuccess } from "~/http/toast.server";
 import { requireSameOriginForm } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { destroyAdminSession } from "~/services/admin-auth.server";

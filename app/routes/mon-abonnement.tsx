@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunct
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { redirectWithError, redirectWithSuccess } from "remix-toast";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AddressFields } from "~/components/ui/AddressFields";
 import { Field } from "~/components/ui/Field";
 import { actionError, refusalReply } from "~/http/action-errors.server";

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "remix-toast";
+import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { Cart } from "~/components/cart/Cart";
 import type { CartLoaderData } from "~/components/cart/cart-data";
 import { DeliveryForm } from "~/components/cart/DeliveryForm";

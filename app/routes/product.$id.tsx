@@ -1,20 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
-import { FaqAccordion } from "~/components/shop/landing/FaqAccordion";
-import { REASSURANCE_NOTES } from "~/components/shop/landing/ClosingCta";
-import { Stars } from "~/components/shop/landing/Stars";
-import { UsageGuide } from "~/components/shop/landing/UsageGuide";
-import { Disclosure } from "~/components/shop/product/Disclosure";
-import { Gallery } from "~/components/shop/product/Gallery";
-import { OfferBanner } from "~/components/shop/product/OfferBanner";
-import { OrderForm } from "~/components/shop/product/OrderForm";
+import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
+import { deferred } from "~/components/ui/hydration";
 import { parseImageIndex } from "~/components/shop/product/image-index";
-import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
-import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
-import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
-import { DELIVERY } from "~/lib/brand";
-import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
 import { parseIdOrNull } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import type { SeoHandle } from "~/lib/seo";
@@ -72,104 +60,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   return pageMeta(product.name, description || "Masque hydrogel au collagène : hydratation, éclat, fermeté.");
 };
 
-const REASSURANCE = [
-  { ...REASSURANCE_NOTES[0], label: `Livraison gratuite en ${DELIVERY.arrival}` },
-  { ...REASSURANCE_NOTES[1], label: `Satisfait ou remboursé sous ${DELIVERY.refundDays} jours` },
-  { ...REASSURANCE_NOTES[2], label: "Paiement sécurisé par carte" },
-];
+/**
+ * The page's code is not among its scripts: its HTML comes with the page and it hydrates when
+ * its module arrives (ui/hydration.tsx).
+ */
+const ProductPage = deferred(() => import("~/components/shop/product/ProductPage").then((m) => m.ProductPage));
 
-const PRODUCT_FAQ = [...LANDING_FAQ, ...MORE_FAQ.slice(0, 3)];
+/** A client-side navigation to a product page fetches the page's code with the data (if it fails, rendering the page tries again). */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const [data] = await Promise.all([serverLoader<typeof loader>(), ProductPage.preload().catch(() => null)]);
+  return data;
+}
 
-export default function ProductPage() {
-  const { product, imageIndex, offer, banner } = useLoaderData<typeof loader>();
-  if (!product || !offer) return <ProductNotFound />;
-  const inStock = product.stock > 0;
-
-  return (
-    <>
-      {banner ? <OfferBanner endsAt={banner.endsAt} initialText={banner.text} /> : null}
-      <ProductJsonLd product={product} offer={offer} />
-
-      <div className="container-page pb-6 pt-4 md:pb-12 md:pt-6">
-        <nav aria-label="Fil d'Ariane" className="text-sm text-ink-soft">
-          <ol className="flex flex-wrap items-center gap-2">
-            <li>
-              <Link to="/" className="hover:text-rose-700 hover:underline">
-                Accueil
-              </Link>
-            </li>
-            <li aria-hidden="true">/</li>
-            <li aria-current="page" className="text-ink">
-              {product.name}
-            </li>
-          </ol>
-        </nav>
-
-        <div className="mt-4 grid gap-8 md:mt-6 md:grid-cols-2 md:gap-12">
-          <Gallery key={product.id} name={product.name} images={product.images} initialIndex={imageIndex} />
-
-          <div>
-            {product.category ? <p className="text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">{product.category}</p> : null}
-            <h1 className="mt-2 font-serif text-3xl leading-tight text-ink md:text-4xl">{product.name}</h1>
-            <p className="mt-3 flex items-center gap-2 text-sm text-ink-soft">
-              <Stars />
-              <span>
-                <strong className="font-semibold text-ink">4.9</strong> (1500+ avis)
-              </span>
-            </p>
-            {product.description ? <p className="mt-4 leading-relaxed text-ink-soft">{product.description}</p> : null}
-
-            <div className="mt-6">
-              <OrderForm productId={product.id} inStock={inStock} offer={offer} />
-            </div>
-
-            <ul className="mt-5 space-y-2 rounded-2xl bg-sand/70 p-4 text-sm text-ink">
-              {REASSURANCE.map(({ label, Icon }) => (
-                <li key={label} className="flex items-center gap-3">
-                  <Icon className="h-5 w-5 shrink-0 text-rose-700" />
-                  {label}
-                </li>
-              ))}
-            </ul>
-
-            <div className="mt-6 space-y-3">
-              <Disclosure id="abonnement" title="Conditions d'achat et d'abonnement">
-                <PurchaseTerms />
-              </Disclosure>
-              <Disclosure id="utilisation" title="Utilisation recommandée">
-                <RecommendedUse />
-              </Disclosure>
-            </div>
-          </div>
-        </div>
-      </div>
-
-      <SkinTypes />
-      <AntiWrinkle />
-      <Results />
-
-      <section aria-labelledby="etapes-titre" className="bg-sand/60 py-14 md:py-20">
-        <div className="container-page">
-          <h2 id="etapes-titre" className="text-center font-serif text-3xl text-ink">
-            Comment l'utiliser
-          </h2>
-          <p className="mx-auto mt-3 max-w-xl text-center text-ink-soft">Choisissez une étape pour la voir en image.</p>
-          <div className="mt-10">
-            <UsageGuide />
-          </div>
-        </div>
-      </section>
-
-      <section aria-labelledby="faq-produit-titre" className="py-14 md:py-20">
-        <div className="container-page max-w-3xl">
-          <h2 id="faq-produit-titre" className="text-center font-serif text-3xl text-ink">
-            Questions fréquentes
-          </h2>
-          <div className="mt-8">
-            <FaqAccordion items={PRODUCT_FAQ} />
-          </div>
-        </div>
-      </section>
-    </>
-  );
+export default function ProductRoute() {
+  return <ProductPage {...useLoaderData<typeof loader>()} />;
 }

@@ -95,7 +95,7 @@ test("an email's page shows the HTML part in a sandboxed frame, the text part an
     status: "sent",
     attempts: 1,
     subject: "Nous avons bien reçu votre message",
-    html: '<style>h1{color:rgb(190,18,60)}</style><h1>Bonjour Camille</h1><p id="corps">Nous vous répondons sous 48 heures.</p><script>document.title="exécuté"</script>',
+    html: '<style>h1{color:rgb(190,18,60)}</style><h1>Bonjour Camille</h1><p id="corps" style="font-family:&quot;Georgia&quot;, serif; font-weight:700">Nous vous répondons sous 48 heures.</p><script>document.title="exécuté"</script>',
     text: "Bonjour Camille,\n\nNous vous répondons sous 48 heures.",
     attachments,
   });
@@ -107,6 +107,8 @@ test("an email's page shows the HTML part in a sandboxed frame, the text part an
   const frame = page.frameLocator(`iframe[title="Contenu HTML de l'email n°${id}"]`);
   await expect(frame.getByRole("heading", { name: "Bonjour Camille" })).toBeVisible();
   await expect(frame.getByRole("heading", { name: "Bonjour Camille" })).toHaveCSS("color", "rgb(190, 18, 60)");
+  // Its styles run under the page's policy, which allows them by their hashes (no 'unsafe-inline').
+  await expect(frame.locator("#corps")).toHaveCSS("font-weight", "700");
   await expect(page.locator("iframe[srcdoc]")).toHaveAttribute("sandbox", "");
   // Its script never ran (sandbox without allow-scripts).
   const child = page.frames().find((f) => f.parentFrame() === page.mainFrame());

@@ -89,7 +89,7 @@ function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
   );
 }
 
-/** Mounted once in root.tsx. */
+/** The drawer's panel (its module is loaded at the first opening: see CartDrawerSlot). */
 export function CartDrawer({ drawer }: { drawer: CartDrawerState }) {
   return drawer.isOpen ? <DrawerPanel drawer={drawer} /> : null;
 }

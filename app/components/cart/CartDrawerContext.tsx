@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CartLoaderData } from "./cart-data";
+import { CART_DRAWER_REQUEST } from "./cart-drawer-request";
 import type { CartStep } from "./steps";
 
 type AddResult = { ok: boolean; intent: string };
@@ -11,7 +12,7 @@ const ADD_TO_CART_FETCHER_KEY = "add-to-cart";
 const CART_DATA_FETCHER_KEY = "cart-data";
 
 /**
- * State of the cart drawer, created once in root.tsx: open/close, current step and the cart data.
+ * State of the cart drawer, created once (CartDrawerHost): open/close, current step and the cart data.
  * Without JavaScript none of this runs and the header's cart link goes to /panier.
  */
 export function useCartDrawerState() {
@@ -36,17 +37,18 @@ export function useCartDrawerState() {
   );
   const close = useCallback(() => setOpen(false), []);
 
-  // The header's cart link: open the drawer instead of leaving the page (except on /panier itself,
-  // and for new-tab clicks).
-  const onCartClick = useCallback(
-    (event: React.MouseEvent) => {
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      if (location.pathname === "/panier") return;
+  // The header's cart link (requestCartDrawer): open the drawer instead of leaving the page,
+  // except on /panier itself.
+  const pathname = location.pathname;
+  useEffect(() => {
+    const onRequest = (event: Event) => {
+      if (pathname === "/panier") return;
       event.preventDefault();
       open("panier");
-    },
-    [location.pathname, open],
-  );
+    };
+    window.addEventListener(CART_DRAWER_REQUEST, onRequest);
+    return () => window.removeEventListener(CART_DRAWER_REQUEST, onRequest);
+  }, [pathname, open]);
 
   // A successful add-to-cart from the product page opens the drawer on the fresh cart.
   const addSeen = useRef<unknown>(null);
@@ -73,7 +75,7 @@ export function useCartDrawerState() {
 
   const cart = cartFetcher.data?.cart;
   const loading = cartFetcher.state !== "idle";
-  return { isOpen, open, close, step, setStep, onCartClick, cart, loading };
+  return { isOpen, open, close, step, setStep, cart, loading };
 }
 
 export type CartDrawerState = ReturnType<typeof useCartDrawerState>;

@@ -1,5 +1,6 @@
 import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { requestCartDrawer } from "~/components/cart/cart-drawer-request";
 import { Logo } from "./Logo";
 
 const NAV = [
@@ -26,16 +27,27 @@ function SearchIcon() {
   );
 }
 
+/** The cart link opens the cart drawer (a plain click), or goes to /panier. */
+function onCartClick(event: React.MouseEvent) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (requestCartDrawer()) event.preventDefault();
+}
+
 /**
  * The mobile menu is a <details> element: it opens and closes without JavaScript,
  * and closes itself on navigation when JavaScript runs.
  */
-export function Header({ cartCount, onCartClick }: { cartCount: number; onCartClick?: (e: React.MouseEvent) => void }) {
+export function Header({ cartCount }: { cartCount: number }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  // Closed after a navigation, not when the header hydrates: a menu opened meanwhile stays open.
+  const path = `${location.pathname}${location.search}`;
+  const shownPath = useRef(path);
   useEffect(() => {
+    if (shownPath.current === path) return;
+    shownPath.current = path;
     if (menu.current) menu.current.open = false;
-  }, [location.pathname, location.search]);
+  }, [path]);
 
   return (
     <header className="sticky top-0 z-30 border-b border-ink/10 bg-ivory/95 backdrop-blur">

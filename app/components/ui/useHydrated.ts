@@ -1,6 +1,5 @@
-import { useEffect, useState } from "react";
-
-let hydrating = true;
+import { useContext, useEffect, useState } from "react";
+import { DeferredHydrationContext, pageHydrated } from "./hydration";
 
 /**
  * False during the server render and the first (hydrating) client render, true afterwards.
@@ -8,10 +7,8 @@ let hydrating = true;
  * scripted version once React runs; after the first hydration new mounts start scripted.
  */
 export function useHydrated() {
-  const [hydrated, setHydrated] = useState(() => !hydrating);
-  useEffect(() => {
-    hydrating = false;
-    setHydrated(true);
-  }, []);
+  const deferredHydration = useContext(DeferredHydrationContext);
+  const [hydrated, setHydrated] = useState(() => pageHydrated() && !deferredHydration);
+  useEffect(() => setHydrated(true), []);
   return hydrated;
 }

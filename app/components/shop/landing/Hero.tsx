@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { PRODUCT_ID } from "~/lib/brand";
 import { formatPrice } from "~/lib/money";
+import { HERO_ART } from "./hero-art";
 import { CheckIcon } from "./icons";
 import { Stars } from "./Stars";
 
@@ -52,12 +53,16 @@ export function Hero({ trial }: { trial: HeroTrial }) {
           </p>
         </div>
         <div className="relative mx-auto w-full max-w-md md:max-w-none">
-          <img
-            src="/images/hero.svg"
-            alt="Illustration : une femme détendue portant le masque hydrogel, à côté du coffret Maison Éclat"
+          {/* Inline, so that it shows with the first paint (hero-art.ts). */}
+          <svg
+            xmlns="http://www.w3.org/2000/svg"
+            viewBox="0 0 480 520"
             width={480}
             height={520}
-            className="h-auto w-full rounded-[2rem] shadow-xl shadow-rose-200/50"
+            role="img"
+            aria-label="Illustration : une femme détendue portant le masque hydrogel, à côté du coffret Maison Éclat"
+            className="block h-auto w-full overflow-hidden rounded-[2rem] shadow-xl shadow-rose-200/50"
+            dangerouslySetInnerHTML={{ __html: HERO_ART }}
           />
         </div>
       </div>

@@ -30,6 +30,8 @@ export function Gallery({ name, images, initialIndex = 0 }: { name: string; imag
         alt={describe(name, current, index, list.length)}
         width={600}
         height={600}
+        // The page's largest picture: fetched first (React 18 passes the lowercase attribute as is).
+        {...{ fetchpriority: "high" }}
         className="aspect-square w-full rounded-3xl bg-sand object-cover shadow-sm ring-1 ring-ink/5"
         data-testid="gallery-main"
       />

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useNonce } from "~/lib/nonce";
+import { useNonce } from "~/components/ui/hydration";
 import type { RootPublicData } from "~/lib/public-config";
 import { jsonLdText, type SellerSettings } from "~/lib/structured-data";
 

@@ -1,0 +1,69 @@
+import { CartDrawerHost } from "~/components/cart/CartDrawerSlot";
+import { Toaster, type ToastMessage } from "~/components/ui/Toaster";
+import type { PublicSettings } from "~/services/settings.server";
+import { DemoBanner } from "./DemoBanner";
+import { Footer } from "./Footer";
+import { Header } from "./Header";
+
+/*
+ * The shop's frame around every page (root.tsx), loaded as one module after the page's own
+ * scripts (ui/hydration.tsx, `deferred`): the server renders it with the page, the browser
+ * hydrates it when this module arrives.
+ */
+
+export { SeoTags } from "./seo/SeoTags";
+
+/** The skip link, the demo banner and the header (none in the back office, which has its own). */
+export function PageTop({ cartCount, demo, adminArea }: { cartCount: number; demo: boolean; adminArea: boolean }) {
+  return (
+    <>
+      <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Aller au contenu
+      </a>
+      {demo ? <DemoBanner /> : null}
+      {adminArea ? null : (
+        <div className="contents print:hidden">
+          <Header cartCount={cartCount} />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The footer (not in the back office), the cart drawer and the toasts. */
+export function PageBottom({
+  settings,
+  toast,
+  adminArea,
+}: {
+  settings: PublicSettings;
+  toast: ToastMessage | null | undefined;
+  adminArea: boolean;
+}) {
+  return (
+    <>
+      {adminArea ? null : (
+        <div className="contents print:hidden">
+          <Footer settings={settings} />
+        </div>
+      )}
+      <CartDrawerHost />
+      <Toaster toast={toast} placement={adminArea ? "admin" : "shop"} />
+    </>
+  );
+}
+
+/** The page of an error: not found, or an unexpected failure. */
+export function ErrorPage({ notFound }: { notFound: boolean }) {
+  return (
+    <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
+      <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
+      <p className="mt-4 text-ink-soft">
+        {notFound ? "La page que vous cherchez n'existe pas ou a été déplacée." : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
+      </p>
+      <a href="/" className="btn-primary mt-8">
+        Retour à l'accueil
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
+
+/**
+ * What the landing page costs the browser, measured on the production build as it is served:
+ * the JavaScript its HTML makes the browser load, and the stylesheet inlined in its head with
+ * the Content-Security-Policy that allows it.
+ */
+
+/** The most gzip JavaScript the landing page's HTML may load (its scripts and modulepreloads). */
+const LANDING_JS_BUDGET = 90_000;
+
+let demo: ShopProcess;
+beforeAll(async () => {
+  demo = await spawnShop({ SHOP_MODE: "demo" });
+  await demo.ready();
+});
+afterAll(async () => {
+  await demo.dispose();
+});
+
+/** The scripts and modulepreloads of a page's HTML, each with its size gzip-compressed. */
+async function shippedScripts(html: string) {
+  const paths = new Set([...html.matchAll(new RegExp(`(?:src|href)="(/${SERVER_TEST_BUILD}/[^"]+\\.js)"`, "g"))].map((m) => m[1]));
+  const scripts: { path: string; gzipBytes: number; text: string }[] = [];
+  for (const path of paths) {
+    const response = await fetch(`${demo.url}${path}`, { headers: { "Accept-Encoding": "identity" } });
+    expect(response.status, path).toBe(200);
+    const body = Buffer.from(await response.arrayBuffer());
+    scripts.push({ path, gzipBytes: gzipSync(body).length, text: body.toString("utf8") });
+  }
+  return scripts;
+}
+
+function styleSources(policy: string) {
+  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("style-src "));
+  return directive?.split(/\s+/).slice(1) ?? [];
+}
+
+describe("the landing page's weight", () => {
+  it(`loads at most ${LANDING_JS_BUDGET} bytes of gzip JavaScript`, async () => {
+    const html = await (await fetch(`${demo.url}/`)).text();
+    const scripts = await shippedScripts(html);
+    expect(scripts.length).toBeGreaterThan(0);
+    const total = scripts.reduce((sum, s) => sum + s.gzipBytes, 0);
+    const detail = scripts.map((s) => `${s.path}: ${s.gzipBytes}`).join("\n");
+    expect(total, `${total} bytes:\n${detail}`).toBeLessThanOrEqual(LANDING_JS_BUDGET);
+    // Nothing of Stripe, zod, remix-toast or the cart drawer: they load where and when they are used.
+    const code = scripts.map((s) => s.text).join("\n");
+    for (const marker of ["js.stripe.com", "ZodError", "toast-session", "cart-drawer-title"]) expect(code).not.toContain(marker);
+  });
+
+  it("inlines the whole stylesheet, allowed by its hash only, live and from the page cache", async () => {
+    const outcomes: string[] = [];
+    for (let view = 0; view < 3; view++) {
+      const response = await fetch(`${demo.url}/`);
+      const html = await response.text();
+      outcomes.push(response.headers.get("X-Cache") ?? "");
+      // One <style>, in the head, and no stylesheet to fetch before the first paint.
+      const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)];
+      expect(styles).toHaveLength(1);
+      expect(html.indexOf("<style")).toBeLessThan(html.indexOf("</head>"));
+      expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      expect(html).not.toMatch(/\sstyle="/);
+      const css = styles[0][1];
+      expect(css.length).toBeGreaterThan(1000);
+      const hash = `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
+      const policy = response.headers.get("Content-Security-Policy") ?? "";
+      expect(styleSources(policy)).toEqual(["'self'", hash]);
+      expect(policy).not.toContain("unsafe-inline");
+    }
+    // The first view is rendered for the cache, the next ones come from it.
+    expect(outcomes).toContain("HIT");
+  });
+});
