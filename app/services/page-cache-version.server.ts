@@ -16,18 +16,31 @@ export async function bumpPageCacheVersion(db: DbOrTx = getDb()) {
     .onConflictDoUpdate({ target: pageCacheVersion.id, set: { version: sql`${pageCacheVersion.version} + 1` } });
 }
 
+/** The state's query, prepared once per database handle: it runs on each public page view. */
+function prepareStateQuery(db: DbOrTx) {
+  return db
+    .select({ version: pageCacheVersion.version, endsAt: siteSettings.trialOfferEndsAt })
+    .from(siteSettings)
+    .leftJoin(pageCacheVersion, eq(pageCacheVersion.id, 1))
+    .where(eq(siteSettings.id, 1))
+    .prepare();
+}
+
+const stateQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareStateQuery>>();
+
 /**
- * What the page cache needs, read in one go (server/page-cache.js calls it through the build's
- * entry): the version, and when the trial offer ends (its banner disappears then, so a page
- * rendered before may not be served after it), in milliseconds since the epoch or null.
+ * What the page cache needs, read in one query (server/page-cache.js calls it through the
+ * build's entry on each public page view): the version, and when the trial offer ends (its
+ * banner disappears then, so a page rendered before may not be served after it), in
+ * milliseconds since the epoch or null.
  */
 export async function readPageCacheState(db: DbOrTx = getDb()): Promise<{ version: number; offerEndsAt: number | null }> {
-  const [row] = await db.select({ version: pageCacheVersion.version }).from(pageCacheVersion).limit(1);
-  const [settings] = await db
-    .select({ endsAt: siteSettings.trialOfferEndsAt })
-    .from(siteSettings)
-    .where(eq(siteSettings.id, 1))
-    .limit(1);
-  const end = Date.parse(settings?.endsAt ?? "");
+  let query = stateQueries.get(db);
+  if (!query) {
+    query = prepareStateQuery(db);
+    stateQueries.set(db, query);
+  }
+  const [row] = await query.execute();
+  const end = Date.parse(row?.endsAt ?? "");
   return { version: row?.version ?? 0, offerEndsAt: Number.isNaN(end) ? null : end };
 }
