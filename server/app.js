@@ -8,18 +8,19 @@ import express from "express";
 import { createPageCache } from "./page-cache.js";
 
 /**
- * The shop's HTTP server: an Express app around Remix's request handler, and the listening
- * server with its graceful close. server/index.js puts them together (one process today;
- * the place where a node:cluster primary would start one worker per core).
+ * The shop's HTTP server: the page cache and an Express app around Remix's request handler,
+ * and the listening server with its graceful close. server/index.js puts them together, in
+ * each worker process.
  *
  * @typedef {import("@remix-run/node").ServerBuild} ServerBuild
  */
 
 /**
- * The Express app: fingerprinted build assets cached for a year, the other public files for a
- * week, everything else answered by Remix. No access log unless `logRequests`. The public pages
- * of anonymous visitors come from the page cache (server/page-cache.js) when the build gives
- * their version (`readPageCacheState`, exported by app/entry.server.tsx), unless `pageCache` is false.
+ * The request listener. The public pages of anonymous visitors come from the page cache
+ * (server/page-cache.js) when the build gives their version (`readPageCacheState`, exported by
+ * app/entry.server.tsx), unless `pageCache` is false; everything else goes to the Express app:
+ * fingerprinted build assets cached for a year, the other public files for a week, the rest
+ * answered by Remix. No access log unless `logRequests`.
  *
  * @param {ServerBuild} build the Remix server build (build/index.js)
  * @param {{ logRequests?: boolean, mode?: string, pageCache?: boolean }} [options]
@@ -27,16 +28,7 @@ import { createPageCache } from "./page-cache.js";
 export function createApp(build, options = {}) {
   const app = express();
   app.disable("x-powered-by");
-  if (options.logRequests) app.use(logRequest);
   const mode = options.mode ?? process.env.NODE_ENV;
-  const entry = /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState> }} */ (
-    build.entry.module
-  );
-  if (options.pageCache !== false && entry.readPageCacheState) {
-    // First: a cached page is already compressed, and no public page is a file of public/.
-    const render = createRemixHandler(build, mode);
-    app.use(createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version }));
-  }
   app.use(compression());
   // public/build/*: file names carry a content hash.
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
@@ -48,18 +40,42 @@ export function createApp(build, options = {}) {
   /** @param {import("express").Request} req */
   const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
   app.all("*", createRequestHandler({ build, mode, getLoadContext }));
-  return app;
+
+  /** @type {http.RequestListener} */
+  let listener = app;
+  const entry = /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState> }} */ (
+    build.entry.module
+  );
+  if (options.pageCache !== false && entry.readPageCacheState) {
+    // Ahead of Express: a cached page is already compressed, no public page is a file of
+    // public/, and a cached answer then costs little more than its bytes.
+    const render = createRemixHandler(build, mode);
+    const pageCache = createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version });
+    listener = (req, res) => {
+      void pageCache(req, res, (error) => {
+        // The cache failing (its version unreadable): the page is rendered live.
+        if (error) console.error(error);
+        app(req, res);
+      });
+    };
+  }
+  return options.logRequests ? logRequests(listener) : listener;
 }
 
-/** One line per request: `GET /product/1 200 12.3 ms`. */
-/** @type {import("express").RequestHandler} */
-function logRequest(req, res, next) {
-  const start = process.hrtime.bigint();
-  res.once("finish", () => {
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
-  });
-  next();
+/**
+ * One line per request: `GET /product/1 200 12.3 ms`.
+ * @param {http.RequestListener} listener
+ * @returns {http.RequestListener}
+ */
+function logRequests(listener) {
+  return (req, res) => {
+    const start = process.hrtime.bigint();
+    res.once("finish", () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)} ms`);
+    });
+    listener(req, res);
+  };
 }
 
 /**

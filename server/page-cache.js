@@ -111,6 +111,27 @@ export function hasPersonalCookie(header) {
   return header.split(";").some((pair) => PERSONAL_COOKIES.includes(pair.split("=")[0].trim()));
 }
 
+/**
+ * The encoding to send: brotli whenever accepted (browsers list gzip first, with the same
+ * weight), else gzip, else none. An encoding is accepted when named (or `*`) without `q=0`.
+ *
+ * @param {string | string[] | undefined} header the request's Accept-Encoding
+ * @returns {Encoding}
+ */
+export function preferredEncoding(header) {
+  if (typeof header !== "string" || header === "") return "identity";
+  /** @type {Map<string, number>} */
+  const weights = new Map();
+  for (const part of header.split(",")) {
+    const [name, ...parameters] = part.split(";");
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights.set(name.trim().toLowerCase(), Number.isNaN(weight) ? 0 : weight);
+  }
+  const accepted = (/** @type {string} */ name) => (weights.get(name) ?? weights.get("*") ?? 0) > 0;
+  return accepted("br") ? "br" : accepted("gzip") ? "gzip" : "identity";
+}
+
 /** @param {URLSearchParams} query */
 function harmlessQuery(query) {
   return [...query.keys()].every((name) => HARMLESS_PARAMETER.test(name));
@@ -271,17 +292,15 @@ export function createPageCache(options) {
   }
 
   /**
-   * @param {import("express").Request} req
-   * @param {import("express").Response} res
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
    * @param {Entry} entry
    * @param {"HIT" | "STALE" | "MISS"} outcome
    */
   function send(req, res, entry, outcome) {
-    // Brotli whenever accepted (browsers list gzip first, with the same weight).
-    /** @type {Encoding} */
-    const encoding = req.acceptsEncodings("br") === "br" ? "br" : req.acceptsEncodings("gzip") === "gzip" ? "gzip" : "identity";
+    const encoding = preferredEncoding(req.headers["accept-encoding"]);
     const body = entry.bodies[encoding];
-    res.status(200);
+    res.statusCode = 200;
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);
@@ -290,17 +309,27 @@ export function createPageCache(options) {
     else res.end(body);
   }
 
-  /** @type {import("express").RequestHandler} */
+  /**
+   * A request handler of node:http (also usable as an Express middleware): it reads only the raw
+   * request, so that a cached answer costs no more than its bytes. `next` renders live.
+   *
+   * @param {import("node:http").IncomingMessage} req
+   * @param {import("node:http").ServerResponse} res
+   * @param {(error?: unknown) => void} next
+   */
   async function pageCache(req, res, next) {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !(isPublicPage(req.path) || isPublicApi(req.path))) return next();
-    const query = new URL(req.originalUrl, "http://shop").searchParams;
-    if (hasPersonalCookie(req.headers.cookie) || !harmlessQuery(query)) {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const url = req.url ?? "/";
+    const mark = url.indexOf("?");
+    const path = mark === -1 ? url : url.slice(0, mark);
+    if (!(isPublicPage(path) || isPublicApi(path))) return next();
+    if (hasPersonalCookie(req.headers.cookie) || (mark !== -1 && !harmlessQuery(new URLSearchParams(url.slice(mark + 1))))) {
       res.setHeader("X-Cache", "BYPASS");
       return next();
     }
     try {
-      const origin = `${req.protocol}://${req.get("host")}`;
-      const key = `${options.buildVersion} ${origin}${req.path}`;
+      const origin = `${"encrypted" in req.socket && req.socket.encrypted ? "https" : "http"}://${req.headers.host}`;
+      const key = `${options.buildVersion} ${origin}${path}`;
       const loadContext = { clientAddress: req.socket.remoteAddress };
       const { version } = await currentState();
       const entry = entries.get(key);
@@ -311,10 +340,10 @@ export function createPageCache(options) {
       }
       if (entry && entry.version === version && at < entry.freshUntil) return send(req, res, entry, "HIT");
       if (entry && entry.version === version && at < entry.staleUntil) {
-        fill(key, origin + req.path, loadContext).catch((error) => console.error(error));
+        fill(key, origin + path, loadContext).catch((error) => console.error(error));
         return send(req, res, entry, "STALE");
       }
-      const fresh = await fill(key, origin + req.path, loadContext);
+      const fresh = await fill(key, origin + path, loadContext);
       if (fresh) return send(req, res, fresh, "MISS");
       // Not shareable (a 404, a redirect, a cookie set): rendered live for this visitor.
       res.setHeader("X-Cache", "BYPASS");

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPageCache, hashInlineScripts, hasPersonalCookie, isPublicApi, isPublicPage } from "../../server/page-cache.js";
+import { createPageCache, hashInlineScripts, hasPersonalCookie, isPublicApi, isPublicPage, preferredEncoding } from "../../server/page-cache.js";
 
 /**
  * The page cache as a middleware in front of a fake Remix handler: what enters the cache,
@@ -318,5 +318,19 @@ describe("the page cache", () => {
     expect(plain.encoding).toBeUndefined();
     expect(plain.body.toString()).toContain("Page 1");
     expect(shop.renders).toHaveLength(1);
+  });
+});
+
+describe("the encoding sent from the cache", () => {
+  it("is brotli whenever accepted, else gzip, else none; q=0 refuses", () => {
+    expect(preferredEncoding("gzip, deflate, br")).toBe("br");
+    expect(preferredEncoding("gzip;q=1.0, br;q=0.5")).toBe("br");
+    expect(preferredEncoding("gzip, br;q=0")).toBe("gzip");
+    expect(preferredEncoding("GZIP")).toBe("gzip");
+    expect(preferredEncoding("*")).toBe("br");
+    expect(preferredEncoding("*, br;q=0")).toBe("gzip");
+    expect(preferredEncoding("deflate")).toBe("identity");
+    expect(preferredEncoding("identity")).toBe("identity");
+    expect(preferredEncoding(undefined)).toBe("identity");
   });
 });
