@@ -57,7 +57,7 @@ const LIST_COLUMNS = {
   userUsername: users.username,
   userPhone: users.phone,
   /** The refunds that succeeded (services/payments/refunds.server.ts), in cents. */
-  refundedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`,
+  refundedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(Number),
 };
 
 type ListRow = {
@@ -167,7 +167,7 @@ function baseQuery(where: SQL | undefined) {
 export async function countAwaitingPayment(): Promise<number> {
   return (
     (await getDb()
-      .select({ n: sql<number>`count(*)` })
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(orders)
       .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
       .limit(1))[0]?.n ?? 0
@@ -178,7 +178,7 @@ export async function countAwaitingPayment(): Promise<number> {
 export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
   const total =
     (await getDb()
-      .select({ n: sql<number>`count(*)` })
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(orders)
       .leftJoin(users, eq(users.id, orders.userId))
       .where(whereFor(filters))

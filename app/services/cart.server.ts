@@ -85,7 +85,7 @@ export async function getCartLineCount(cartId: string): Promise<number> {
   return await getDb().transaction(async (tx) => {
     await releasePaidCheckout(tx, cartId);
     const [row] = await tx
-      .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)` })
+      .select({ count: sql<number>`coalesce(sum(${cartLines.quantity}), 0)`.mapWith(Number) })
       .from(cartLines)
       .where(eq(cartLines.cartId, cartId))
       .limit(1);

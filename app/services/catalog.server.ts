@@ -140,7 +140,7 @@ export async function deleteProduct(id: number): Promise<DeleteProductResult> {
     if (id === FEATURED_PRODUCT_ID) return { deleted: false, reason: "featured" } as const;
     const ordered =
       (await tx
-        .select({ n: sql<number>`count(distinct ${orderItems.orderId})` })
+        .select({ n: sql<number>`count(distinct ${orderItems.orderId})`.mapWith(Number) })
         .from(orderItems)
         .where(eq(orderItems.productId, id))
         .limit(1))[0]?.n ?? 0;

@@ -24,8 +24,8 @@ export async function getContactRequest(id: number) {
 export async function countContactRequests() {
   const [row] = await getDb()
     .select({
-      total: sql<number>`count(*)`,
-      unread: sql<number>`coalesce(sum(case when ${contactRequests.status} = 'non_lu' then 1 else 0 end), 0)`,
+      total: sql<number>`count(*)`.mapWith(Number),
+      unread: sql<number>`coalesce(sum(case when ${contactRequests.status} = 'non_lu' then 1 else 0 end), 0)`.mapWith(Number),
     })
     .from(contactRequests)
     .limit(1);

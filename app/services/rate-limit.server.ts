@@ -59,7 +59,7 @@ function prepareQueries(db: Db) {
       .values({ key, windowStart: sql.placeholder("windowStart"), count: 1, lastHitAt: sql.placeholder("at"), expiresAt: sql.placeholder("expiresAt") })
       .onConflictDoUpdate({
         target: [rateLimits.key, rateLimits.windowStart],
-        set: { count: sql`${rateLimits.count} + 1`, lastHitAt: sql`max(${rateLimits.lastHitAt}, excluded.last_hit_at)` },
+        set: { count: sql`${rateLimits.count} + 1`, lastHitAt: sql`case when excluded.last_hit_at > ${rateLimits.lastHitAt} then excluded.last_hit_at else ${rateLimits.lastHitAt} end` },
       })
       .prepare(),
     purgeKey: db

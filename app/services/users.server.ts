@@ -121,7 +121,7 @@ export async function updateUser(
       if (target.isAdmin && !fields.isAdmin) {
         if (id === actorId) throw new ShopError(403, "cannot_demote_self", CANNOT_DEMOTE_SELF, { field: "isAdmin" });
         const [otherAdmins] = await tx
-          .select({ n: sql<number>`count(*)` })
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
           .from(users)
           .where(and(eq(users.isAdmin, true), ne(users.id, id)))
           .limit(1);
@@ -150,7 +150,7 @@ export async function deleteUser(actorId: number, id: number): Promise<boolean> 
     if (!target) return false;
     if (target.isAdmin) {
       const [otherAdmins] = await tx
-        .select({ n: sql<number>`count(*)` })
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(users)
         .where(and(eq(users.isAdmin, true), ne(users.id, id)))
         .limit(1);

@@ -69,7 +69,7 @@ function whereFor(filters: EmailFilters): SQL | undefined {
 export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total = (await db.select({ n: sql<number>`count(*)` }).from(emails).where(where).limit(1))[0]?.n ?? 0;
+  const total = (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(emails).where(where).limit(1))[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows: EmailSummary[] = await db
@@ -86,7 +86,7 @@ export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_S
 export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>> {
   const counts = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
   const rows = await getDb()
-    .select({ status: emails.status, n: sql<number>`count(*)` })
+    .select({ status: emails.status, n: sql<number>`count(*)`.mapWith(Number) })
     .from(emails)
     .groupBy(emails.status);
   for (const row of rows) counts[row.status] = row.n;

@@ -189,7 +189,7 @@ async function decrementStock(tx: DbOrTx, orderId: number) {
     if (item.productId === null) continue;
     const [left] = await tx
       .update(products)
-      .set({ stock: sql`max(${products.stock} - ${item.quantity}, 0)` })
+      .set({ stock: sql`case when ${products.stock} > ${item.quantity} then ${products.stock} - ${item.quantity} else 0 end` })
       .where(eq(products.id, item.productId))
       .returning({ stock: products.stock });
     // Sold out: the public pages say so from now on.
@@ -272,7 +272,7 @@ export async function findOrderByPaymentIntent(paymentIntentId: string, db: DbOr
 /** The refunds of the order that succeeded, in cents. */
 export async function succeededRefundCents(tx: DbOrTx, orderId: number): Promise<number> {
   const [row] = await tx
-    .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)`.mapWith(Number) })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")))
     .limit(1);

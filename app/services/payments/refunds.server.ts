@@ -86,7 +86,7 @@ export async function listOrderRefunds(orderId: number, db: DbOrTx = getDb()): P
 /** Refunds that succeeded, and those still pending (reserved). */
 async function reservedCents(tx: DbOrTx, orderId: number): Promise<number> {
   const [row] = await tx
-    .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .select({ total: sql<number>`coalesce(sum(${refunds.amountCents}), 0)`.mapWith(Number) })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), inArray(refunds.status, ["pending", "succeeded"])))
     .limit(1);
