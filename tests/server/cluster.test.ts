@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpInbox } from "../helpers/smtp-inbox";
-import { canBind, freePort, spawnShop, type ShopProcess } from "./shop-process";
+import { API_ORDER, canBind, freePort, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
  * The production entry with WEB_CONCURRENCY=2: a node:cluster primary and two workers on one
@@ -143,14 +143,7 @@ describe("one worker per core", () => {
     expect(answeredBy.size).toBe(0);
 
     // Payment start: a lock held by another process (here, this test) is respected.
-    const order = await postJson(`${demo.url}/api/orders`, {
-      customerEmail: "camille.martin@example.fr",
-      customerName: "Camille Martin",
-      shippingAddress: "12 rue des Lilas",
-      shippingPostalCode: "75011",
-      shippingCity: "Paris",
-      items: [{ productId: 1, packId: 2, quantity: 1 }],
-    });
+    const order = await postJson(`${demo.url}/api/orders`, API_ORDER);
     expect(order.status).toBe(201);
     const start = { orderId: order.body.id, token: order.body.token };
     const db = openShopDb(demo);

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpInbox } from "../helpers/smtp-inbox";
-import { canBind, freePort, SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
+import { API_ORDER, canBind, freePort, SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
  * The production entry (server/index.js) as it really runs: a child process with
@@ -109,14 +109,7 @@ describe("the demo shop", () => {
     expect(long.headers.get("Content-Encoding")).toBe("br");
 
     // A payment started through the API: the emulator holds its PaymentIntent.
-    const order = await postJson(`${demo.url}/api/orders`, {
-      customerEmail: "camille.martin@example.fr",
-      customerName: "Camille Martin",
-      shippingAddress: "12 rue des Lilas",
-      shippingPostalCode: "75011",
-      shippingCity: "Paris",
-      items: [{ productId: 1, packId: 2, quantity: 1 }],
-    });
+    const order = await postJson(`${demo.url}/api/orders`, API_ORDER);
     expect(order.status).toBe(201);
     const payment = await postJson(`${demo.url}/api/payments/start`, { orderId: order.body.id, token: order.body.token });
     expect(payment).toMatchObject({ status: 200, body: { paid: false, clientSecret: expect.stringMatching(/^pi_/) } });

@@ -7,6 +7,16 @@ import path from "node:path";
 /** The build the global setup makes for these tests (build-vitest/, public/build-vitest/). */
 export const SERVER_TEST_BUILD = "build-vitest";
 
+/** An order of pack 2 for POST /api/orders, as an API client sends it. */
+export const API_ORDER = {
+  customerEmail: "camille.martin@example.fr",
+  customerName: "Camille Martin",
+  shippingAddress: "12 rue des Lilas",
+  shippingPostalCode: "75011",
+  shippingCity: "Paris",
+  items: [{ productId: 1, packId: 2, quantity: 1 }],
+};
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
