@@ -13,15 +13,17 @@ import { applySecurityHeaders, framedStyles, type FramedStyles } from "~/securit
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";
 import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
+import { openDb } from "~/db/client.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
 
-// `npm run dev` (remix-serve) calls no startShop: the email sender and the subscriptions'
-// scheduler start with the first request.
+// `npm run dev` (remix-serve) calls no startShop: the database is opened, and the email sender
+// and the subscriptions' scheduler started, when the build loads, before its first request.
 if (process.env.NODE_ENV === "development") {
+  await openDb();
   startEmailSender({ render: renderEmail });
   startSubscriptionScheduler();
 }

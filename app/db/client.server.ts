@@ -4,10 +4,14 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import type { SqliteRemoteResult } from "drizzle-orm/sqlite-proxy";
-import { ConfigError, getConfig } from "~/config.server";
+import { getConfig } from "~/config.server";
+import { parseDatabaseUrl, type DatabaseTarget } from "./database-url";
+import { openPostgres } from "./postgres.server";
 import * as schema from "./schema";
+import { dialect } from "./schema";
 import { seed } from "./seed.server";
 import { asyncSqlite, type AsyncSqlite } from "./sqlite-async.server";
+import { withTransactionRules } from "./transactions.server";
 
 /**
  * The shop's database as the services see it: every query is awaited, and writes that belong
@@ -20,21 +24,56 @@ export type Db = AsyncSqlite<typeof schema>;
 /** The database or a transaction: writes that belong together take the transaction. */
 export type DbOrTx = BaseSQLiteDatabase<"async", SqliteRemoteResult, typeof schema>;
 
+export type OpenOptions = { adminUsername: string; adminPassword: string };
+
+/** An open database: its handle for the services, and how to close it. */
+export type DbHandle = {
+  db: Db;
+  dialect: "sqlite" | "postgresql";
+  close(): Promise<void>;
+  /** SQLite's connection (better-sqlite3), for what only SQLite has: its pragmas, its file's lock. */
+  sqlite?: Database.Database;
+};
+
+/**
+ * Opens the database `target` names (a DATABASE_URL, or its parsed form), applies its migrations
+ * and the idempotent seed: SQLite (a file, drizzle/) or PostgreSQL (a URL, drizzle-pg/). The
+ * tables the services use are those of the engine DATABASE_URL names (schema.ts): a process
+ * opens one engine.
+ */
+export async function openDatabase(target: string | DatabaseTarget, options: OpenOptions): Promise<DbHandle> {
+  const parsed = typeof target === "string" ? parseDatabaseUrl(target) : target;
+  if (parsed.dialect !== dialect) {
+    throw new Error(`This process serves a ${dialect} database (DATABASE_URL when it started), not ${parsed.dialect}.`);
+  }
+  if (parsed.dialect === "postgresql") {
+    const { db, close } = await openPostgres(parsed.url, options);
+    return { db, dialect: "postgresql", close };
+  }
+  const { db, sqlite } = await openSqlite(parsed.path, options);
+  return { db, dialect: "sqlite", sqlite, close: async () => void (sqlite.open && sqlite.close()) };
+}
+
 /** Opens a SQLite file, applies the migrations in drizzle/ and the idempotent seed. */
-export function openDatabase(file: string, options: { adminUsername: string; adminPassword: string }) {
+export async function openSqlite(file: string, options: OpenOptions) {
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   reuseStatements(sqlite);
-  // Migrations and the seed run once, at opening, before any request.
-  const setup = drizzle(sqlite, { schema });
-  migrate(setup, { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
-  seed(setup, options);
+  // Migrations run once, at opening, before any request.
+  migrate(drizzle(sqlite), { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
   // Several processes share the file (one per core): transactions begin with BEGIN IMMEDIATE
   // (app/db/sqlite-async.server.ts), which takes the write lock first, waiting up to busy_timeout.
-  return { db: asyncSqlite(sqlite, schema), sqlite };
+  const db = withTransactionRules(asyncSqlite(sqlite, schema));
+  try {
+    await db.transaction((tx) => seed(tx, options));
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return { db, sqlite };
 }
 
 /**
@@ -60,36 +99,49 @@ export function reuseStatements(sqlite: Database.Database, max = 500) {
 }
 
 declare global {
-  // One handle for the whole process, kept across dev rebuilds.
-  var __shopDb: { db: Db; sqlite: Database.Database } | undefined;
+  // One database for the whole process, kept across dev rebuilds.
+  var __shopDb: DbHandle | undefined;
+  var __shopDbOpening: Promise<DbHandle> | undefined;
 }
 
-export function getDb(): Db {
-  if (!globalThis.__shopDb) {
+/**
+ * Opens the configured database (DATABASE_URL) for this process, once: at start-up
+ * (services/lifecycle.server.ts), before any request. A bad DATABASE_URL throws its ConfigError.
+ */
+export async function openDb(): Promise<Db> {
+  if (globalThis.__shopDb) return globalThis.__shopDb.db;
+  if (!globalThis.__shopDbOpening) {
     const config = getConfig();
-    if (config.database.dialect === "postgresql") {
-      throw new ConfigError(
-        "DATABASE_URL désigne une base PostgreSQL, mais dans cette version les services de la boutique fonctionnent sur SQLite : " +
-          "indiquez un fichier SQLite (DATABASE_URL=./data/shop.db). Pour préparer le passage, " +
-          "npm run db:copy-to-postgres -- <fichier SQLite> <URL PostgreSQL> copie les données de la boutique dans PostgreSQL.",
-      );
-    }
-    globalThis.__shopDb = openDatabase(config.databasePath, {
-      adminUsername: config.adminUsername,
-      adminPassword: config.adminPassword,
-    });
+    const opening = openDatabase(config.database, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    globalThis.__shopDbOpening = opening;
+    opening.then(
+      (handle) => {
+        if (globalThis.__shopDbOpening === opening) globalThis.__shopDb = handle;
+      },
+      () => undefined,
+    );
+    void opening.finally(() => {
+      if (globalThis.__shopDbOpening === opening) globalThis.__shopDbOpening = undefined;
+    }).catch(() => undefined);
   }
-  return globalThis.__shopDb.db;
+  return (await globalThis.__shopDbOpening).db;
 }
 
-/** Closes the process's database (at shutdown); a later getDb() opens it again. */
-export function closeDb() {
+/** The process's database, opened at start-up by openDb(). */
+export function getDb(): Db {
+  const handle = globalThis.__shopDb;
+  if (!handle) throw new Error("The database is not open yet: the server opens it (openDb) before it serves requests.");
+  return handle.db;
+}
+
+/** Closes the process's database (at shutdown); a later openDb() opens it again. */
+export async function closeDb() {
   const handle = globalThis.__shopDb;
   globalThis.__shopDb = undefined;
-  if (handle?.sqlite.open) handle.sqlite.close();
+  await handle?.close();
 }
 
 /** For tests: use this database instead of the configured one. */
-export function setDb(handle: { db: Db; sqlite: Database.Database } | undefined) {
+export function setDb(handle: DbHandle | undefined) {
   globalThis.__shopDb = handle;
 }

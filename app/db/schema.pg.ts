@@ -18,7 +18,7 @@ import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSE
 import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
-import { INVOICE_KINDS, type EmailAttachment, type InvoiceDocument } from "./schema";
+import { INVOICE_KINDS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
 
 /**
  * The shop's tables for PostgreSQL: the same tables, columns, keys and indexes as schema.ts

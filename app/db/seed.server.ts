@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { Carrier } from "~/lib/carriers";
 import type { LegalIdentity } from "~/lib/company";
 import { SPEC_PACKS } from "~/lib/packs";
 import { hashPasswordSync } from "~/lib/passwords.server";
+import type { DbOrTx } from "./client.server";
 import * as schema from "./schema";
 
 const SEED_PRODUCT = {
@@ -76,54 +76,50 @@ export const DEMO_HISTORY_NOTE = "Historique de démonstration";
  * 30 days before the reduction. The trial offer's end is set 9 hours ahead at the same time.
  * Returns whether it seeded.
  */
-function seedSpecPacks(db: BetterSQLite3Database<typeof schema>, now = new Date()): boolean {
-  const product = db.select({ id: schema.products.id }).from(schema.products).where(eq(schema.products.id, SEED_PRODUCT.id)).get();
+async function seedSpecPacks(db: DbOrTx, now = new Date()): Promise<boolean> {
+  const [product] = await db.select({ id: schema.products.id }).from(schema.products).where(eq(schema.products.id, SEED_PRODUCT.id));
   if (!product) return false;
-  const any = db.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.productId, SEED_PRODUCT.id)).limit(1).get();
+  const [any] = await db.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.productId, SEED_PRODUCT.id)).limit(1);
   if (any) return false;
-  db.transaction((tx) => {
-    SPEC_PACKS.forEach((pack, index) => {
-      const id = index + 1;
-      const free = !tx.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.id, id)).get();
-      const created = tx
-        .insert(schema.packs)
-        .values({ ...pack, ...(free ? { id } : {}), productId: SEED_PRODUCT.id, position: id, active: true })
-        .returning({ id: schema.packs.id })
-        .get();
-      tx.insert(schema.priceHistory)
-        .values([
-          { packId: created.id, priceCents: pack.referencePriceCents, startedAt: new Date(now.getTime() - 60 * DAY_MS).toISOString(), note: DEMO_HISTORY_NOTE },
-          { packId: created.id, priceCents: pack.priceCents, startedAt: now.toISOString(), note: null },
-        ])
-        .run();
-    });
-    tx.update(schema.siteSettings)
-      .set({ trialOfferEndsAt: new Date(now.getTime() + 9 * HOUR_MS).toISOString() })
-      .where(isNull(schema.siteSettings.trialOfferEndsAt))
-      .run();
-  });
+  for (const [index, pack] of SPEC_PACKS.entries()) {
+    const id = index + 1;
+    const [taken] = await db.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.id, id));
+    const [created] = await db
+      .insert(schema.packs)
+      .values({ ...pack, ...(taken ? {} : { id }), productId: SEED_PRODUCT.id, position: id, active: true })
+      .returning({ id: schema.packs.id });
+    await db.insert(schema.priceHistory).values([
+      { packId: created.id, priceCents: pack.referencePriceCents, startedAt: new Date(now.getTime() - 60 * DAY_MS).toISOString(), note: DEMO_HISTORY_NOTE },
+      { packId: created.id, priceCents: pack.priceCents, startedAt: now.toISOString(), note: null },
+    ]);
+  }
+  await db
+    .update(schema.siteSettings)
+    .set({ trialOfferEndsAt: new Date(now.getTime() + 9 * HOUR_MS).toISOString() })
+    .where(isNull(schema.siteSettings.trialOfferEndsAt));
   return true;
 }
 
-/** Idempotent: safe to run at every start. Never overwrites data an admin changed. */
-export function seed(
-  db: BetterSQLite3Database<typeof schema>,
-  options: { adminUsername: string; adminPassword: string },
-) {
-  db.insert(schema.products).values(SEED_PRODUCT).onConflictDoNothing().run();
-  db.insert(schema.siteSettings).values(DEFAULT_SETTINGS).onConflictDoNothing().run();
+/**
+ * Idempotent: safe to run at every start. Never overwrites data an admin changed. Runs in one
+ * transaction (`tx`): a start that fails half-way leaves nothing of it.
+ */
+export async function seed(tx: DbOrTx, options: { adminUsername: string; adminPassword: string }) {
+  await tx.insert(schema.products).values(SEED_PRODUCT).onConflictDoNothing();
+  await tx.insert(schema.siteSettings).values(DEFAULT_SETTINGS).onConflictDoNothing();
   // A database made before the seller's identity was kept gets the demo company's (never over an admin's).
   const { legalName, siret, vatNumber } = DEMO_LEGAL_IDENTITY;
-  db.update(schema.siteSettings).set({ legalName, siret, vatNumber }).where(eq(schema.siteSettings.legalName, "")).run();
+  await tx.update(schema.siteSettings).set({ legalName, siret, vatNumber }).where(eq(schema.siteSettings.legalName, ""));
   // A demo database made before the rest of the legal identity was kept gets the demo company's, while it still is the demo company.
-  db.update(schema.siteSettings)
+  await tx
+    .update(schema.siteSettings)
     .set(demoLegalMentions())
-    .where(and(eq(schema.siteSettings.legalName, DEMO_LEGAL_IDENTITY.legalName), eq(schema.siteSettings.hostName, ""), eq(schema.siteSettings.mediatorName, "")))
-    .run();
-  seedSpecPacks(db);
-  const admin = db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername)).get();
+    .where(and(eq(schema.siteSettings.legalName, DEMO_LEGAL_IDENTITY.legalName), eq(schema.siteSettings.hostName, ""), eq(schema.siteSettings.mediatorName, "")));
+  await seedSpecPacks(tx);
+  const [admin] = await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername));
   if (!admin) {
-    db.insert(schema.users)
+    await tx
+      .insert(schema.users)
       .values({
         username: options.adminUsername,
         email: `${options.adminUsername}@maison-eclat.fr`,
@@ -132,7 +128,6 @@ export function seed(
         isAdmin: true,
         country: "France",
       })
-      .onConflictDoNothing()
-      .run();
+      .onConflictDoNothing();
   }
 }

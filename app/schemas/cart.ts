@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ID_PATTERN } from "~/lib/ids";
+import { ID_PATTERN, MAX_ID } from "~/lib/ids";
 import { safeText } from "./text";
 
 /**
@@ -13,7 +13,7 @@ export const positiveId = z
   .union([z.number(), safeText().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
     error: "Un entier positif est attendu.",
   })
-  .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(Number.MAX_SAFE_INTEGER, "Un entier positif est attendu."));
+  .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(MAX_ID, "Un entier positif est attendu."));
 
 /** A quantity (may be 0 or negative: below 1 removes the line). */
 const quantityValue = z

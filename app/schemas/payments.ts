@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID } from "~/lib/ids";
 import { safeText } from "./text";
 
 /** Bodies of the payment API (POST /api/payments/start, /api/create-subscription, ...). */
@@ -7,7 +8,7 @@ const orderIdField = z.coerce
   .number({ error: "Numéro de commande invalide" })
   .int("Numéro de commande invalide")
   .positive("Numéro de commande invalide")
-  .max(Number.MAX_SAFE_INTEGER, "Numéro de commande invalide");
+  .max(MAX_ID, "Numéro de commande invalide");
 
 const optionalText = (max: number) => safeText().trim().max(max).optional();
 

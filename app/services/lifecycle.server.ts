@@ -1,5 +1,5 @@
 import { getConfig } from "~/config.server";
-import { closeDb, getDb } from "~/db/client.server";
+import { closeDb, openDb } from "~/db/client.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender, stopEmailSender } from "~/services/email/sender.server";
 import { ensureStripeEmulator, stopStripeEmulator, stripeEmulatorAddress } from "~/services/stripe.server";
@@ -27,8 +27,8 @@ export function shopProcessCount(): number {
  */
 export async function startPrimary() {
   const config = getConfig();
-  getDb();
-  closeDb();
+  await openDb();
+  await closeDb();
   if (config.mode === "demo") await ensureStripeEmulator();
   return { mode: config.mode, port: config.port, processes: config.processes };
 }
@@ -46,7 +46,7 @@ export async function stopPrimary() {
  */
 export async function startShop() {
   const config = getConfig();
-  getDb();
+  await openDb();
   if (config.mode === "demo") await stripeEmulatorAddress();
   startEmailSender({ render: renderEmail });
   startSubscriptionScheduler();
@@ -61,5 +61,5 @@ export async function stopShop() {
   await stopSubscriptionScheduler();
   await stopEmailSender();
   await stopStripeEmulator();
-  closeDb();
+  await closeDb();
 }

@@ -254,10 +254,10 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
   if (op.auth === "admin") {
     it("answers the documented 401 without an admin session, and changes nothing", async () => {
       const request = withoutAdmin(await VALID_REQUESTS[op.operationId]({ emulator }));
-      const before = snapshotDatabase();
+      const before = await snapshotDatabase();
       const result = await call(op, request);
       expect(result.status).toBe(401);
-      expect(snapshotDatabase()).toBe(before);
+      expect((await snapshotDatabase())).toBe(before);
       expect(documentedErrors(op)[401]).toBeTruthy();
     });
   }
@@ -265,10 +265,10 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
   if (op.auth === "order-token") {
     it("answers the documented 401 without the order token or an admin session, and changes nothing", async () => {
       const request = withoutAdmin(await VALID_REQUESTS[op.operationId]({ emulator }));
-      const before = snapshotDatabase();
+      const before = await snapshotDatabase();
       const result = await call(op, request);
       expect(result.status).toBe(401);
-      expect(snapshotDatabase()).toBe(before);
+      expect((await snapshotDatabase())).toBe(before);
       expect(documentedErrors(op)[401]).toBeTruthy();
     });
   }

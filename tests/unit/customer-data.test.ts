@@ -226,7 +226,7 @@ describe("the erasure is refused", () => {
   it("while a paid order is not shipped: the reason in French, a 409 with its code and details from the API, and nothing changed", async () => {
     const c = await customerWithHistory();
     const open = await insertOrder({ userId: c.id, customerEmail: c.email, paymentStatus: "paid", status: "processing" });
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     await expect(eraseCustomerData(c.id, await actor())).rejects.toThrow(
       `Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`,
     );
@@ -251,7 +251,7 @@ describe("the erasure is refused", () => {
       message: "Effacement refusé",
       description: expect.stringContaining(`la commande n° ${open}`),
     });
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
     expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
@@ -282,7 +282,7 @@ describe("the erasure is refused", () => {
   it("while a subscription is active: cancel it first", async () => {
     const c = await customerWithHistory();
     await getDb().update(subscriptions).set({ status: "active" }).where(eq(subscriptions.id, c.subscription));
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     const api = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${c.id}/erase`, "POST", undefined, { Cookie: cookie }), { id: String(c.id) }),
     );
@@ -292,11 +292,11 @@ describe("the erasure is refused", () => {
       code: "customer_subscription_active",
       error: `Effacement impossible : l'abonnement n° ${c.subscription} est actif : résiliez-le d'abord.`,
     });
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
   });
 
   it("for an administrator's account", async () => {
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     const api = await apiEraseAction(
       routeArgs(jsonRequest(`/api/admin/customers/${(await admin()).id}/erase`, "POST", undefined, { Cookie: cookie }), {
         id: String((await admin()).id),
@@ -307,7 +307,7 @@ describe("the erasure is refused", () => {
       code: "customer_is_admin",
       error: expect.stringContaining("compte administrateur"),
     });
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
   });
 });
 

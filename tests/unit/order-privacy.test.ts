@@ -217,14 +217,14 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
 
   it("refuses without the token (401), with a wrong one (404 like an unknown order), the tracking number (403), once paid (409), and a subscription of the trial pack (422)", async () => {
     const { body: created } = await createApiOrder(specBody);
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     expect((await update(created.id, { customerName: "Intrus Total" })).status).toBe(401);
     const wrong = await update(created.id, { customerName: "Intrus Total" }, { "X-Order-Token": "b".repeat(43) });
     const unknown = await update(123456789, { customerName: "Intrus Total" }, { "X-Order-Token": "b".repeat(43) });
     expect(wrong).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [] } });
     expect(unknown).toEqual(wrong);
     expect((await update(created.id, { trackingNumber: "6A123" }, { "X-Order-Token": created.token })).status).toBe(403);
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
 
     const trial = await createApiOrder({ ...specBody, total: "0.99", items: [{ productId: 1, quantity: 1, price: "0.99" }] });
     const subscription = await update(trial.body.id, { isSubscription: true }, { "X-Order-Token": trial.body.token });

@@ -42,7 +42,7 @@ async function markPaid(orderId: number) {
   await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
-const count = async () => (await getDb().select({ n: sql<number>`count(*)` }).from(orders).limit(1))[0]!.n;
+const count = async () => (await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).limit(1))[0]!.n;
 
 describe("the spec's POST /api/orders body", () => {
   it("is accepted as it is: 201, the pack named by its price, with an order token", async () => {
@@ -71,7 +71,7 @@ describe("the spec's POST /api/orders body", () => {
   });
 
   it("refuses a wrong price with the expected amount, and writes nothing", async () => {
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     const wrongPrice = await post({ ...SPEC_BODY, total: "25.90", items: [{ productId: 1, quantity: 1, packId: 2, price: "0.01" }] });
     expect(wrongPrice.status).toBe(422);
     expect(wrongPrice.body.issues).toEqual([{ path: "items.0.price", message: "Prix attendu : 25.90" }]);
@@ -86,7 +86,7 @@ describe("the spec's POST /api/orders body", () => {
     const wrongTotal = await post({ ...SPEC_BODY, total: "20,00" });
     expect(wrongTotal.status).toBe(422);
     expect(wrongTotal.body.issues).toEqual([{ path: "total", message: "Total attendu : 25.90" }]);
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
   });
 
   it("refuses a line that names no pack, listing the three packs", async () => {

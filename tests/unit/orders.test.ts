@@ -25,7 +25,7 @@ const delivery = {
 };
 
 async function count(table: typeof users | typeof orders | typeof orderItems) {
-  return (await getDb().select({ n: sql<number>`count(*)` }).from(table).limit(1))[0]!.n;
+  return (await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table).limit(1))[0]!.n;
 }
 
 async function cartWith(packId: 1 | 2 | 3) {

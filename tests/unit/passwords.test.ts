@@ -9,17 +9,18 @@ import { fromAddress, jsonRequest, routeArgs } from "../helpers/requests";
  * each runs with small cost parameters (hashing and checking alike), so that a burst of them
  * stays quick on a busy machine; the semaphore sees the same calls.
  */
-const probe = vi.hoisted(() => ({ running: 0, peak: 0, cheap: false }));
+const probe = vi.hoisted(() => ({ running: 0, peak: 0, cheap: false, hold: undefined as Promise<void> | undefined }));
 
 vi.mock("node:crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof NodeCrypto>();
   const scrypt = (password: string, salt: Buffer, length: number, options: object, done: (error: Error | null, key: Buffer) => void) => {
     probe.running++;
     probe.peak = Math.max(probe.peak, probe.running);
-    actual.scrypt(password, salt, length, probe.cheap ? { N: 1024, r: 8, p: 1 } : options, (error, key) => {
+    // While a test holds them, derivations start but do not end.
+    void (probe.hold ?? Promise.resolve()).then(() => actual.scrypt(password, salt, length, probe.cheap ? { N: 1024, r: 8, p: 1 } : options, (error, key) => {
       probe.running--;
       done(error, key);
-    });
+    }));
   };
   return { ...actual, default: { ...actual, scrypt }, scrypt };
 });
@@ -72,11 +73,25 @@ describe("password hashing", () => {
   it("a burst of sign-ins: at most N hashes at once, the excess answered 503 with Retry-After, never a 500", async () => {
     countCheaply();
     const burst = MAX_CONCURRENT_HASHES + MAX_WAITING_HASHES + 4;
-    const responses = await Promise.all(
-      Array.from({ length: burst }, (_, i) =>
-        apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: `visiteur-${i}`, password: "faux-mot-de-passe" }), {}, fromAddress(`198.18.${i}.1`))),
+    // The derivations under way last until every sign-in has arrived (each first reads its user in the database).
+    let release!: () => void;
+    probe.hold = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => {
+      release();
+      probe.hold = undefined;
+    });
+    let answered = 0;
+    const pending = Array.from({ length: burst }, (_, i) =>
+      apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: `visiteur-${i}`, password: "faux-mot-de-passe" }), {}, fromAddress(`198.18.${i}.1`))).then(
+        (response) => {
+          answered++;
+          return response;
+        },
       ),
     );
+    await vi.waitFor(() => expect(answered).toBe(4), { timeout: 10_000 });
+    release();
+    const responses = await Promise.all(pending);
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(burst - 4);
     const busy = responses.filter((r) => r.status === 503);

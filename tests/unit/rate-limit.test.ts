@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb, openDatabase } from "~/db/client.server";
+import { getDb, openDatabase, type DbHandle } from "~/db/client.server";
+import { dialect } from "~/db/schema";
 import { rateLimits } from "~/db/schema";
 import { createBackoff, createRateLimiter, databaseRateLimitStore, formatWait, sweepRateLimits } from "~/services/rate-limit.server";
 
@@ -100,19 +101,19 @@ describe("createRateLimiter (sliding-window counter in the database)", () => {
   });
 });
 
-describe("two server processes on the same SQLite file", () => {
+describe.skipIf(dialect !== "sqlite")("two server processes on the same SQLite file", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "shop-rate-limit-"));
   const file = path.join(dir, "shared.db");
   const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
-  let first: ReturnType<typeof openDatabase>;
-  let second: ReturnType<typeof openDatabase>;
-  beforeAll(() => {
-    first = openDatabase(file, options);
-    second = openDatabase(file, options);
+  let first: DbHandle;
+  let second: DbHandle;
+  beforeAll(async () => {
+    first = await openDatabase(file, options);
+    second = await openDatabase(file, options);
   });
-  afterAll(() => {
-    first.sqlite.close();
-    second.sqlite.close();
+  afterAll(async () => {
+    await first.close();
+    await second.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -124,7 +125,7 @@ describe("two server processes on the same SQLite file", () => {
     await inSecond.hit("203.0.113.9", T0 + 10);
     expect(await inFirst.isLimited("203.0.113.9", T0 + 11)).toBe(true);
     expect(await inSecond.isLimited("203.0.113.9", T0 + 11)).toBe(true);
-    expect(first.sqlite.prepare("select count from rate_limits where key = 'shared:203.0.113.9'").get()).toEqual({ count: 5 });
+    expect(first.sqlite!.prepare("select count from rate_limits where key = 'shared:203.0.113.9'").get()).toEqual({ count: 5 });
     await inFirst.reset("203.0.113.9");
     expect(await inSecond.isLimited("203.0.113.9", T0 + 12)).toBe(false);
   });

@@ -4,7 +4,7 @@ import { is, SQL, type InferInsertModel, type InferSelectModel } from "drizzle-o
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import * as sqlite from "~/db/schema";
+import * as sqlite from "~/db/schema.sqlite";
 import * as pg from "~/db/schema.pg";
 
 /**

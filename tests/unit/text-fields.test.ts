@@ -115,18 +115,18 @@ describe("control characters through the forms and the API", () => {
     const cartId = crypto.randomUUID();
     await addToCart(cartId, { productId: 1, packId: 2 });
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     for (const field of Object.keys(DELIVERY)) {
       const response = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...DELIVERY, [field]: `${DELIVERY[field as keyof typeof DELIVERY]}\u0000` }, { headers: { Cookie: cookie } })));
       expect(response.status, field).toBe(400);
       const body = (await response.json()) as { result: { error: Record<string, string[]> } };
       expect(body.result.error[field], field).toContain(CONTROL_CHARACTERS_MESSAGE);
     }
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
   });
 
   it("POST /api/orders and POST /api/contact answer 422 with the message on the field", async () => {
-    const before = snapshotDatabase();
+    const before = await snapshotDatabase();
     for (const [field, value] of [
       ["customerName", "Camille\u0000Martin"],
       ["shippingAddress", "12 rue\u0000des Lilas"],
@@ -143,6 +143,6 @@ describe("control characters through the forms and the API", () => {
     const contact = await callOperation(op("createContactRequest"), { body: { ...CONTACT, subject: "Ma\u0000commande" } });
     expect(contact.status).toBe(422);
     expect((contact.body as { issues: unknown[] }).issues).toContainEqual({ path: "subject", message: CONTROL_CHARACTERS_MESSAGE });
-    expect(snapshotDatabase()).toBe(before);
+    expect((await snapshotDatabase())).toBe(before);
   });
 });

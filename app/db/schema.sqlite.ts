@@ -1,0 +1,608 @@
+import { sql } from "drizzle-orm";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { Carrier } from "../lib/carriers";
+import type { VatLine, VatTotals } from "../lib/vat";
+import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
+import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus, type RefundStatus } from "../lib/statuses";
+import { SALE_WITHOUT_PACK } from "../lib/packs";
+import { AUDIT_ACTIONS } from "../lib/audit";
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
+
+/** Store UTC ISO timestamps; display in Europe/Paris. */
+const timestamps = {
+  createdAt: text("created_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+  updatedAt: text("updated_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString())
+    .$onUpdateFn(() => new Date().toISOString()),
+};
+
+export { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES, SUBSCRIPTION_STATUSES };
+export type { ContactStatus, FulfilmentStatus, PaymentStatus, RefundStatus, SubscriptionStatus };
+
+export const products = sqliteTable("products", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  sku: text("sku").notNull().unique(),
+  priceCents: integer("price_cents").notNull(),
+  originalPriceCents: integer("original_price_cents"),
+  category: text("category").notNull().default(""),
+  stock: integer("stock").notNull().default(0),
+  /**
+   * How the product is sold when it has no active pack: "unit" (one item at the product's
+   * own price) or "not_sold" (shown, but cannot be ordered). With active packs, only they are sold.
+   */
+  saleWithoutPack: text("sale_without_pack", { enum: SALE_WITHOUT_PACK }).notNull().default("unit"),
+  ...timestamps,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Packs and their price history (services/packs.server.ts, services/price-history.server.ts).
+
+/**
+ * The packs a product is sold in: what the product page, the cart, the checkout, the payment
+ * and the API sell. A pack is never deleted (orders and subscriptions name it); an admin
+ * deactivates it instead.
+ */
+export const packs = sqliteTable(
+  "packs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    masks: integer("masks").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    /** The crossed-out "before" price, or null for none (shown only when lawful: see price_history). */
+    referencePriceCents: integer("reference_price_cents"),
+    popular: integer("popular", { mode: "boolean" }).notNull().default(false),
+    /** The trial pack: one per order, once per email address, never by subscription. */
+    trial: integer("trial", { mode: "boolean" }).notNull().default(false),
+    /** Order on the product page, smallest first. */
+    position: integer("position").notNull().default(0),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index("packs_product_idx").on(t.productId, t.position)],
+);
+
+/**
+ * Every price a pack has had, from when (Code de la consommation L112-1-1): a crossed-out price
+ * must be the lowest price charged in the 30 days before the reduction.
+ */
+export const priceHistory = sqliteTable(
+  "price_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    packId: integer("pack_id")
+      .notNull()
+      .references(() => packs.id, { onDelete: "cascade" }),
+    priceCents: integer("price_cents").notNull(),
+    /** When this price started to apply (ISO, UTC). */
+    startedAt: text("started_at").notNull(),
+    /** Why the row exists when it is not a real sale price (the demo data's history). */
+    note: text("note"),
+  },
+  (t) => [index("price_history_pack_idx").on(t.packId, t.startedAt)],
+);
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  username: text("username").notNull().unique(),
+  email: text("email").notNull().unique(),
+  /** scrypt hash; null for shoppers created at checkout, who never sign in. */
+  passwordHash: text("password_hash"),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  address: text("address"),
+  city: text("city"),
+  postalCode: text("postal_code"),
+  country: text("country"),
+  phone: text("phone"),
+  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+  ...timestamps,
+});
+
+/**
+ * Signed-in administrators' sessions. The `__admin` cookie holds a random secret token;
+ * only its SHA-256 is stored, so a copy of the database opens no session. `id` is a
+ * separate random public id that names the session in the sessions list and the API.
+ * A session lasts 12 hours from sign-in (not sliding); `last_seen_at` is refreshed at
+ * most once a minute.
+ */
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    /** As sent at sign-in (truncated), to recognise the device in the list. */
+    userAgent: text("user_agent"),
+    /** The client's address at sign-in. */
+    address: text("address"),
+  },
+  (t) => [index("admin_sessions_user_idx").on(t.userId)],
+);
+
+/** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
+export const carts = sqliteTable("carts", {
+  id: text("id").primaryKey(),
+  /** The unpaid order created from this cart by the delivery form, so checkout survives a reload. */
+  checkoutOrderId: integer("checkout_order_id"),
+  ...timestamps,
+});
+
+export const cartLines = sqliteTable(
+  "cart_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    cartId: text("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** The pack, or null for a product sold as a single item (no active pack). */
+    packId: integer("pack_id"),
+    quantity: integer("quantity").notNull().default(1),
+    variantName: text("variant_name"),
+    variantPriceCents: integer("variant_price_cents"),
+    variantOriginalPriceCents: integer("variant_original_price_cents"),
+    ...timestamps,
+  },
+  (t) => [index("cart_lines_cart_idx").on(t.cartId)],
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    /** Random, non-sequential 9-digit number (see services/orders.server.ts). */
+    id: integer("id").primaryKey(),
+    status: text("status", { enum: FULFILMENT_STATUSES }).notNull().default("pending"),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("unpaid"),
+    subtotalCents: integer("subtotal_cents").notNull(),
+    shippingCents: integer("shipping_cents").notNull().default(0),
+    totalCents: integer("total_cents").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    customerEmail: text("customer_email"),
+    /**
+     * The order's own snapshot of who it is for, as typed at checkout: every page reads these,
+     * never the customer account (which an anonymous checkout links but never changes).
+     */
+    customerName: text("customer_name"),
+    customerFirstName: text("customer_first_name"),
+    customerLastName: text("customer_last_name"),
+    shippingAddress: text("shipping_address"),
+    shippingPostalCode: text("shipping_postal_code"),
+    shippingCity: text("shipping_city"),
+    shippingCountry: text("shipping_country"),
+    /** Delivery details for the carrier, optional (delivery form): « Complément d'adresse », and a telephone kept as +33XXXXXXXXX. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
+    trackingNumber: text("tracking_number"),
+    /** The carrier of the tracking number (lib/carriers.ts); null: the settings' default carrier. */
+    trackingCarrier: text("tracking_carrier").$type<Carrier>(),
+    isSubscription: integer("is_subscription", { mode: "boolean" }).notNull().default(false),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripePaymentIntentId: text("stripe_payment_intent_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /**
+     * SHA-256 (hex) of the order token given once to the API client that created the order;
+     * the token itself is never stored. Holding it proves ownership of the order.
+     */
+    tokenHash: text("token_hash"),
+    /** Makes the delivery-form submission idempotent. */
+    checkoutKey: text("checkout_key"),
+    cartId: text("cart_id"),
+    paidAt: text("paid_at"),
+    stockDecrementedAt: text("stock_decremented_at"),
+    /** When the subscription was cancelled (ISO, UTC): online cancellation or Stripe's webhook. */
+    subscriptionCanceledAt: text("subscription_canceled_at"),
+    /** The version of the terms of sale the order was made under (app/legal); null before versions were kept. */
+    termsVersion: text("terms_version"),
+    /** The subscription the order belongs to: its first order, or one of its renewals. */
+    subscriptionId: integer("subscription_id").references((): AnySQLiteColumn => subscriptions.id, { onDelete: "set null" }),
+    /** The Stripe invoice a renewal order was made for: one order per paid invoice. */
+    stripeInvoiceId: text("stripe_invoice_id"),
+    /** 1 for the subscription's first renewal, 2 for the second...; null for any other order. */
+    renewalNumber: integer("renewal_number"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
+    uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
+    index("orders_subscription_idx").on(t.subscriptionId),
+    index("orders_created_idx").on(t.createdAt),
+    index("orders_email_idx").on(t.customerEmail),
+  ],
+);
+
+/**
+ * A subscription (services/subscriptions): charged with its first order, then every 4 weeks
+ * from day 30, each paid renewal making an order of its own. It keeps what the renewals
+ * ship (the pack as it was bought, the amount, the delivery address) and where it stands at
+ * Stripe, which is the only source of its status (webhooks).
+ */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    packId: integer("pack_id"),
+    quantity: integer("quantity").notNull().default(1),
+    productName: text("product_name"),
+    variantName: text("variant_name"),
+    /** What each renewal charges (cents): the first order's total. */
+    amountCents: integer("amount_cents").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id").notNull(),
+    stripeCustomerId: text("stripe_customer_id"),
+    status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull().default("incomplete"),
+    startedAt: text("started_at"),
+    /** The next renewal (ISO, UTC): the end of the period paid for. */
+    currentPeriodEnd: text("current_period_end"),
+    renewalCount: integer("renewal_count").notNull().default(0),
+    canceledAt: text("canceled_at"),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    /** Where the next renewals are delivered. */
+    shippingName: text("shipping_name"),
+    shippingAddress: text("shipping_address"),
+    shippingPostalCode: text("shipping_postal_code"),
+    shippingCity: text("shipping_city"),
+    shippingCountry: text("shipping_country"),
+    /** As on the order (orders.shippingAddress2, orders.shippingPhone): copied to every renewal order. */
+    shippingAddress2: text("shipping_address2"),
+    shippingPhone: text("shipping_phone"),
+    firstOrderId: integer("first_order_id").references((): AnySQLiteColumn => orders.id, { onDelete: "set null" }),
+    /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
+    unpaidInvoiceId: text("unpaid_invoice_id"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId), index("subscriptions_email_idx").on(t.customerEmail)],
+);
+
+export const orderItems = sqliteTable(
+  "order_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    packId: integer("pack_id"),
+    quantity: integer("quantity").notNull(),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    productName: text("product_name"),
+    variantName: text("variant_name"),
+    ...timestamps,
+  },
+  (t) => [index("order_items_order_idx").on(t.orderId)],
+);
+
+export const contactRequests = sqliteTable(
+  "contact_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: CONTACT_STATUSES }).notNull().default("non_lu"),
+    ...timestamps,
+  },
+  (t) => [index("contact_requests_created_idx").on(t.createdAt)],
+);
+
+/** A single row (id 1). */
+/**
+ * A withdrawal from the contract made online (/retractation, article L. 221-21 du Code de la
+ * consommation): one per order, recorded only for a paid order whose email matches.
+ */
+export const withdrawalRequests = sqliteTable(
+  "withdrawal_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** When the customer confirmed the request (ISO, UTC): the refund is due 14 days later (L. 221-24). */
+    requestedAt: text("requested_at").notNull(),
+    /** The reason, if the customer gave one (never required). */
+    reason: text("reason"),
+    /** The email as the customer typed it. */
+    email: text("email").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("withdrawal_requests_order_idx").on(t.orderId), index("withdrawal_requests_requested_idx").on(t.requestedAt)],
+);
+
+export const siteSettings = sqliteTable("site_settings", {
+  id: integer("id").primaryKey(),
+  siteName: text("site_name").notNull(),
+  siteEmail: text("site_email").notNull(),
+  siteDescription: text("site_description").notNull(),
+  siteAddress: text("site_address").notNull(),
+  sitePhone: text("site_phone").notNull(),
+  siteFooterText: text("site_footer_text").notNull(),
+  // The seller's identity on invoices and credit notes (Code de commerce L441-9).
+  legalName: text("legal_name").notNull().default(""),
+  /** 14 digits; the SIREN is its first 9. */
+  siret: text("siret").notNull().default(""),
+  /** Intra-community VAT number, e.g. FR51921458303. */
+  vatNumber: text("vat_number").notNull().default(""),
+  // The rest of the legal identity (legal notice, terms of sale, confirmation emails); "" until filled in.
+  /** E.g. "SAS" or "société par actions simplifiée". */
+  legalForm: text("legal_form").notNull().default(""),
+  /** E.g. "10 000 €". */
+  shareCapital: text("share_capital").notNull().default(""),
+  rcsCity: text("rcs_city").notNull().default(""),
+  /** The SIREN under which the company is registered, "921 458 303". */
+  rcsNumber: text("rcs_number").notNull().default(""),
+  publicationDirector: text("publication_director").notNull().default(""),
+  publicationDirectorRole: text("publication_director_role").notNull().default(""),
+  hostName: text("host_name").notNull().default(""),
+  hostAddress: text("host_address").notNull().default(""),
+  hostPhone: text("host_phone").notNull().default(""),
+  /** The consumer mediator (Code de la consommation L616-1). */
+  mediatorName: text("mediator_name").notNull().default(""),
+  mediatorAddress: text("mediator_address").notNull().default(""),
+  /** An https:// address. */
+  mediatorUrl: text("mediator_url").notNull().default(""),
+  /** The carrier of the tracking numbers entered without one (lib/carriers.ts). */
+  defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
+  /** When the trial offer ends (ISO, UTC): the product page's countdown banner; null for no banner. */
+  trialOfferEndsAt: text("trial_offer_ends_at"),
+  ...timestamps,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Invoices and credit notes (services/invoices.server.ts)
+
+export const INVOICE_KINDS = ["invoice", "credit_note"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+/** What an invoice says, frozen when it is issued: later changes to the settings or the order never alter it. */
+export type InvoiceDocument = {
+  seller: { legalName: string; address: string; siren: string; siret: string; vatNumber: string; email: string; phone: string };
+  buyer: { name: string; email: string | null; address: string | null; address2?: string | null; postalCode: string | null; city: string | null; country: string | null };
+  orderId: number;
+  orderedAt: string;
+  paidAt: string;
+  lines: VatLine[];
+  totals: VatTotals;
+  /** A credit note: the invoice it cancels. */
+  invoiceNumber?: string;
+  invoiceIssuedAt?: string;
+  /** A credit note of a refund: the amount refunded (including VAT) and why. */
+  refund?: { amountCents: number; reason: string; partial: boolean };
+};
+
+/**
+ * An invoice, issued once when an order is paid, or a credit note (avoir), issued once per
+ * refund that succeeded, in the same transaction as the payment state. Numbers follow one
+ * sequence per kind and per year, with no gap: F2026-000001..., A2026-000001...
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
+    number: text("number").notNull(),
+    /** The year of the sequence (Europe/Paris) and the position in it. */
+    year: integer("year").notNull(),
+    sequence: integer("sequence").notNull(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** A credit note: the invoice it cancels. */
+    creditedInvoiceId: integer("credited_invoice_id").references((): AnySQLiteColumn => invoices.id),
+    /** A credit note: the refund it was issued for (null for a credit note of a whole order from before refunds were kept). */
+    refundId: integer("refund_id").references((): AnySQLiteColumn => refunds.id),
+    issuedAt: text("issued_at").notNull(),
+    totalExcludingCents: integer("total_excluding_cents").notNull(),
+    totalVatCents: integer("total_vat_cents").notNull(),
+    totalIncludingCents: integer("total_including_cents").notNull(),
+    document: text("document", { mode: "json" }).$type<InvoiceDocument>().notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_number_idx").on(t.number),
+    uniqueIndex("invoices_kind_year_sequence_idx").on(t.kind, t.year, t.sequence),
+    // One invoice per order, and one credit note per refund.
+    uniqueIndex("invoices_order_invoice_idx").on(t.orderId).where(sql`kind = 'invoice'`),
+    uniqueIndex("invoices_refund_idx").on(t.refundId),
+    index("invoices_order_idx").on(t.orderId),
+  ],
+);
+
+/**
+ * A refund of an order (services/payments/refunds.server.ts): made from the back office (the
+ * amount is reserved here, pending, before Stripe is asked), or at Stripe (its dashboard), then
+ * known from its webhook. Its status is Stripe's; each refund that succeeded has its credit note.
+ */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    /** Including VAT, in cents. */
+    amountCents: integer("amount_cents").notNull(),
+    reason: text("reason").notNull(),
+    /** Stripe's refund (`re_…`), null until Stripe has answered. */
+    stripeRefundId: text("stripe_refund_id"),
+    status: text("status", { enum: REFUND_STATUSES }).notNull().default("pending"),
+    /** Who made it: the administrator (their id and name as shown then), or « Stripe » for a refund made at Stripe. */
+    actorUserId: integer("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorName: text("actor_name").notNull(),
+    /** The back office's key for the request (a double submit reuses it); `stripe:re_…` for a refund made at Stripe. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** Why Stripe refused or failed it, when it did. */
+    failureMessage: text("failure_message"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("refunds_stripe_refund_idx").on(t.stripeRefundId),
+    uniqueIndex("refunds_idempotency_key_idx").on(t.idempotencyKey),
+    index("refunds_order_idx").on(t.orderId),
+  ],
+);
+
+export type Refund = typeof refunds.$inferSelect;
+
+/** The last number given in each sequence (kind and year), incremented in the issuing transaction. */
+export const invoiceCounters = sqliteTable(
+  "invoice_counters",
+  {
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull(),
+    year: integer("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.year] })],
+);
+
+export type Invoice = typeof invoices.$inferSelect;
+
+/** Stripe events already handled, so a replayed webhook changes nothing. */
+export const stripeEvents = sqliteTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: text("received_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+});
+
+/**
+ * Rate-limit counters, shared by every server process (services/rate-limit.server.ts): one row
+ * per key and fixed window, so a key has at most two live rows (the current window and the
+ * previous one). Times are milliseconds since the epoch.
+ */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    /** The limit's name and what it counts, e.g. `order-lookup:203.0.113.7`. */
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull(),
+    lastHitAt: integer("last_hit_at").notNull(),
+    /** When the row stops counting (the end of the next window): rows past it are deleted. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The outbox (services/email): one row per email, written in the same transaction as the
+ * event that causes it, and sent afterwards by the sender running in the server process.
+ * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
+ * admin sees each email exactly as sent and a resend sends the same one.
+ */
+export const emails = sqliteTable(
+  "emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: EMAIL_KINDS }).notNull(),
+    /** `kind:entity:id`: a replayed event never queues the same email twice. */
+    dedupeKey: text("dedupe_key").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    contactRequestId: integer("contact_request_id").references(() => contactRequests.id, { onDelete: "set null" }),
+    toAddress: text("to_address").notNull(),
+    /** What the event knew that the database may no longer say at sending time (JSON object). */
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** When the next attempt may start (ISO, UTC). */
+    nextAttemptAt: text("next_attempt_at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    /** When the current attempt started (status sending). */
+    sendingSince: text("sending_since"),
+    sentAt: text("sent_at"),
+    /** How it left: `smtp` or `demo` (the demo mailbox). */
+    transport: text("transport"),
+    /** The SMTP server's Message-ID. */
+    messageId: text("message_id"),
+    subject: text("subject"),
+    html: text("html"),
+    text: text("text"),
+    /** [{ filename, contentType, content }] as attached (JSON). */
+    attachments: text("attachments", { mode: "json" }).$type<EmailAttachment[]>(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("emails_dedupe_key_idx").on(t.dedupeKey),
+    index("emails_due_idx").on(t.status, t.nextAttemptAt),
+    index("emails_order_idx").on(t.orderId),
+    index("emails_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Leases: a background job that must run in one process at a time (the email sender) holds
+ * its lease by renewing it; another process takes it over only once it has expired.
+ */
+export const leases = sqliteTable("leases", {
+  name: text("name").primaryKey(),
+  /** The holding process (host, pid and a random part). */
+  holder: text("holder").notNull(),
+  /** Milliseconds since the epoch. */
+  expiresAt: integer("expires_at").notNull(),
+});
+
+/**
+ * The version of what the public pages show (catalog, prices, settings, stock running out):
+ * one row, bumped by every write that changes them. Each process's page cache
+ * (server/page-cache.js) drops the pages it rendered under an older version.
+ */
+export const pageCacheVersion = sqliteTable("page_cache_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
+/** An attached file: `content` is its text, or its bytes in base64 when `encoding` says so (a PDF). */
+export type EmailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
+export type Email = typeof emails.$inferSelect;
+export type { EmailKind, EmailStatus };
+
+export type Order = typeof orders.$inferSelect;
+export type Subscription = typeof subscriptions.$inferSelect;
+
+/**
+ * What an administrator did to a customer's personal data (services/customer-data.server.ts):
+ * who, when, what and to which customer, never the data itself. `subjectId` is a plain number
+ * (no foreign key): the line outlives the account it names.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** As it was at the time: the line still names the administrator after their account is gone. */
+    actorUsername: text("actor_username").notNull(),
+    /** `customer.export`, `customer.erase`. */
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    subjectId: integer("subject_id").notNull(),
+  },
+  (t) => [index("audit_log_subject_idx").on(t.subjectId, t.at), index("audit_log_at_idx").on(t.at)],
+);
+
+export type AuditLine = typeof auditLog.$inferSelect;
+
+export type WithdrawalRequest = typeof withdrawalRequests.$inferSelect;

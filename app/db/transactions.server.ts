@@ -1,0 +1,51 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * What the shop's transactions do the same way on both engines: what must wait for the commit
+ * (waking the email sender, whose own queries only see committed rows) runs after it, once, and
+ * never for a transaction rolled back. On PostgreSQL, a transaction is serializable and run
+ * again when the database chose it as the one to give up (app/db/postgres.server.ts).
+ */
+
+const pendingAfterCommit = new AsyncLocalStorage<Array<() => void>>();
+
+/**
+ * Runs `effect` once the transaction under way commits (at the next turn of the event loop
+ * when none is): it is dropped if the transaction rolls back, or is run again from the start.
+ */
+export function afterCommit(effect: () => void) {
+  const pending = pendingAfterCommit.getStore();
+  if (pending) pending.push(effect);
+  else setImmediate(effect);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each driver types its transaction callback its own way
+type Transaction = (run: (tx: any) => Promise<unknown>, config?: any) => Promise<unknown>;
+
+/**
+ * Wraps the `transaction` method of a database handle (not a transaction's own, whose nested
+ * transactions are savepoints): each attempt collects its after-commit effects, run after the
+ * commit; `retry` says whether a failed attempt is tried again (PostgreSQL's serialization
+ * failures), `config` is given to every attempt (PostgreSQL's isolation level).
+ */
+export function withTransactionRules<D extends { transaction: Transaction }>(
+  db: D,
+  { config, retry }: { config?: Parameters<D["transaction"]>[1]; retry?: (error: unknown, attempt: number) => Promise<boolean> | boolean } = {},
+): D {
+  const begin = db.transaction.bind(db);
+  db.transaction = (async (run: Parameters<Transaction>[0], given?: Parameters<D["transaction"]>[1]) => {
+    // A transaction opened through the handle while one is under way in the same flow is its own
+    // transaction (another connection on PostgreSQL): its effects follow its own commit.
+    for (let attempt = 1; ; attempt++) {
+      const pending: Array<() => void> = [];
+      try {
+        const result = await pendingAfterCommit.run(pending, () => begin(run, given ?? config));
+        for (const effect of pending) setImmediate(effect);
+        return result;
+      } catch (error) {
+        if (!retry || !(await retry(error, attempt))) throw error;
+      }
+    }
+  }) as D["transaction"];
+  return db;
+}
