@@ -1,5 +1,6 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { type DbOrTx, getDb } from "~/db/client.server";
+import { afterCommit } from "~/db/transactions.server";
 import { type Email, emails } from "~/db/schema";
 import type { EmailKind } from "~/lib/email-kinds";
 import type { EmailPayloads, RenderedEmail } from "./email-types";
@@ -55,8 +56,8 @@ export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedE
     })
     .onConflictDoNothing({ target: emails.dedupeKey })
     .returning({ id: emails.id });
-  // At the next turn of the event loop: the sender's queries wait for the caller's transaction to end.
-  if (result.length === 1 && onQueued) setImmediate(onQueued);
+  // Once the caller's transaction has committed: the sender's queries only see committed rows.
+  if (result.length === 1 && onQueued) afterCommit(onQueued);
   return result.length === 1;
 }
 

@@ -1,0 +1,85 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { isSerializationFailure } from "~/db/postgres.server";
+import { dialect, invoiceCounters } from "~/db/schema";
+import { afterCommit } from "~/db/transactions.server";
+
+/**
+ * The shop's transactions, the same on both engines (this file runs on SQLite and on PostgreSQL):
+ * a read then a write in a transaction is never lost to another transaction doing the same, and
+ * what waits for the commit runs once, after it, and never for a rollback.
+ */
+
+const YEAR = 2099;
+const counter = and(eq(invoiceCounters.kind, "invoice"), eq(invoiceCounters.year, YEAR));
+
+async function readCounter() {
+  return (await getDb().select({ last: invoiceCounters.last }).from(invoiceCounters).where(counter))[0]?.last;
+}
+
+/** Reads the counter, waits (another transaction runs meanwhile), then writes it plus one. */
+async function incrementSlowly(log?: string[]) {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx.select({ last: invoiceCounters.last }).from(invoiceCounters).where(counter);
+    log?.push("attempt");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tx.update(invoiceCounters).set({ last: row!.last + 1 }).where(counter);
+    afterCommit(() => log?.push("committed"));
+  });
+}
+
+describe(`transactions on ${dialect}`, () => {
+  it("ten concurrent read-then-write transactions on one row lose no write", async () => {
+    await getDb().insert(invoiceCounters).values({ kind: "invoice", year: YEAR, last: 0 });
+    const log: string[] = [];
+    await Promise.all(Array.from({ length: 10 }, () => incrementSlowly(log)));
+    expect(await readCounter()).toBe(10);
+    // Each transaction's after-commit effect ran once, whatever the attempts it took.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.filter((line) => line === "committed")).toHaveLength(10);
+    if (dialect === "postgresql") expect(log.filter((line) => line === "attempt").length).toBeGreaterThan(10);
+    else expect(log.filter((line) => line === "attempt")).toHaveLength(10);
+  });
+
+  it("runs an after-commit effect after the commit: what it reads is there", async () => {
+    const seen: Array<number | undefined> = [];
+    await getDb().transaction(async (tx) => {
+      await tx.update(invoiceCounters).set({ last: 100 }).where(counter);
+      afterCommit(() => void readCounter().then((value) => seen.push(value)));
+      expect(seen).toEqual([]);
+    });
+    await expect.poll(() => seen).toEqual([100]);
+  });
+
+  it("drops the after-commit effects of a transaction rolled back", async () => {
+    const ran: string[] = [];
+    await expect(
+      getDb().transaction(async (tx) => {
+        await tx.update(invoiceCounters).set({ last: 200 }).where(counter);
+        afterCommit(() => ran.push("effect"));
+        throw new Error("refusé");
+      }),
+    ).rejects.toThrow("refusé");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran).toEqual([]);
+    expect(await readCounter()).toBe(100);
+  });
+
+  it("runs an effect at once outside a transaction", async () => {
+    const ran: string[] = [];
+    afterCommit(() => ran.push("effect"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(["effect"]);
+  });
+});
+
+describe("serialization failures", () => {
+  it("are recognised by their SQLSTATE, also when wrapped", () => {
+    expect(isSerializationFailure(Object.assign(new Error("could not serialize access"), { code: "40001" }))).toBe(true);
+    expect(isSerializationFailure(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(true);
+    expect(isSerializationFailure(new Error("Failed query", { cause: Object.assign(new Error("x"), { code: "40001" }) }))).toBe(true);
+    expect(isSerializationFailure(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
+    expect(isSerializationFailure(new Error("refusé"))).toBe(false);
+  });
+});
