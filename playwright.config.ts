@@ -8,6 +8,14 @@ export const dataDir = `tests/.tmp/e2e-${port}`;
 /** The e2e server's Stripe emulator (demo mode). */
 export const emulatorURL = `http://127.0.0.1:${port + 11}`;
 export const baseURL = `http://127.0.0.1:${port}`;
+/**
+ * The e2e server's database: a SQLite file in its data folder, or with E2E_DATABASE=postgresql a
+ * throwaway PostgreSQL server on its own port (scripts/postgres/throwaway.js), made for the run
+ * and removed after it.
+ */
+export const e2eOnPostgres = process.env.E2E_DATABASE === "postgresql";
+export const databaseUrl = e2eOnPostgres ? `postgres://postgres@127.0.0.1:${port + 12}/shop` : `${dataDir}/shop.db`;
+const serverCommand = `node server/index.js ./${buildName}/index.js`;
 
 /**
  * Debian's Chromium: its headless shell when installed (`chromium-headless-shell`, built from the
@@ -51,7 +59,9 @@ export default defineConfig({
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && node server/index.js ./${buildName}/index.js`,
+    command: `rm -rf ${dataDir} && ${e2eOnPostgres ? `node scripts/postgres/throwaway.js --port ${port + 12} ${serverCommand}` : serverCommand}`,
+    // On PostgreSQL, the throwaway server is stopped and removed once the shop has ended.
+    ...(e2eOnPostgres ? { gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 } } : {}),
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -64,7 +74,8 @@ export default defineConfig({
       SHOP_MODE: "demo",
       // Test data is made from many client addresses (tests/helpers/e2e.ts, testShopperHeaders).
       TRUST_PROXY: "1",
-      DATABASE_URL: `${dataDir}/shop.db`,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
       PUBLIC_URL: baseURL,
       ADMIN_USERNAME: "admin",
       ADMIN_PASSWORD: "motdepasse-e2e-1",

@@ -24,6 +24,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().min(1).default("./data/shop.db"),
+  /** The shop's own files besides a SQLite database (the demo's generated secrets): by default the SQLite file's folder, or ./data. */
+  DATA_DIR: z.string().optional(),
   SESSION_SECRET: z.string().optional(),
   ADMIN_USERNAME: z.string().min(1).default("admin"),
   ADMIN_PASSWORD: z.string().optional(),
@@ -164,7 +166,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
   const live = mode === "live";
   const database = databaseTarget(e.DATABASE_URL);
   const databasePath = database.dialect === "postgresql" || database.path === ":memory:" ? ":memory:" : path.resolve(database.path);
-  const dataDir = databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
+  const dataDir = e.DATA_DIR ? path.resolve(e.DATA_DIR) : databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
 
   if (live) {
     const missing = [

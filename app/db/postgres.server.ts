@@ -1,6 +1,6 @@
 import path from "node:path";
 import { getTableColumns, getTableName, is, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -18,15 +18,22 @@ import { withTransactionRules } from "./transactions.server";
  *
  * - Migrations (drizzle-pg/) and the seed run at opening, under an advisory lock: several
  *   servers starting together apply them once, one after the other.
- * - Every transaction is SERIALIZABLE, as SQLite's (one writer at a time) are: a service that
- *   reads then writes in a transaction is safe on both engines. When PostgreSQL gives up one of
- *   two conflicting transactions (SQLSTATE 40001, or 40P01 for a deadlock), it is run again
- *   from the start, up to 10 times; its after-commit effects only run for the attempt that
- *   committed (transactions.server.ts).
+ * - Transactions run one at a time, as on SQLite (whose BEGIN IMMEDIATE takes the file's write
+ *   lock): each begins by taking one transaction-level advisory lock, shared by every server, and
+ *   holds it until its commit or rollback. A service that reads then writes in a transaction is
+ *   therefore safe on both engines, and PostgreSQL never has to give up one of two transactions
+ *   that read and write the same rows (SERIALIZABLE isolation did, for most concurrent orders:
+ *   its predicate locks on small tables cover the whole table). Statements outside transactions
+ *   run at once, on the pool's other connections. Should PostgreSQL still give up a transaction
+ *   (SQLSTATE 40001, or 40P01 for a deadlock with a statement outside one), it is run again from
+ *   the start, up to 10 times; its after-commit effects only run for the attempt that committed
+ *   (transactions.server.ts).
  */
 
 /** The advisory lock's key for migrations and seed ("shop" in ASCII). */
 const SETUP_LOCK = 0x73686f70;
+/** The advisory lock every transaction takes first ("shpw"). */
+const WRITE_LOCK = 0x73687077;
 const MAX_ATTEMPTS = 10;
 const RETRIED = new Set(["40001", "40P01"]);
 
@@ -60,11 +67,19 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     await pool.end();
     throw error;
   }
-  const db = withTransactionRules(drizzle(pool, { schema: pgSchema }), {
-    config: { isolationLevel: "serializable" },
-    retry: retrySerializationFailure,
-  });
+  const db = withTransactionRules(oneTransactionAtATime(drizzle(pool, { schema: pgSchema })), { retry: retrySerializationFailure });
   return { db: db as unknown as Db, pool, close: () => pool.end() };
+}
+
+/** Each transaction of `db` first waits for the write lock, which its commit or rollback releases. */
+function oneTransactionAtATime<D extends NodePgDatabase<typeof pgSchema>>(db: D): D {
+  const begin = db.transaction.bind(db);
+  db.transaction = ((run, config) =>
+    begin(async (tx) => {
+      await tx.execute(sql.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`));
+      return run(tx);
+    }, config)) as D["transaction"];
+  return db;
 }
 
 async function prepare(pool: pg.Pool, url: string, options: PostgresOptions) {

@@ -3,8 +3,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * What the shop's transactions do the same way on both engines: what must wait for the commit
  * (waking the email sender, whose own queries only see committed rows) runs after it, once, and
- * never for a transaction rolled back. On PostgreSQL, a transaction is serializable and run
- * again when the database chose it as the one to give up (app/db/postgres.server.ts).
+ * never for a transaction rolled back. On PostgreSQL, a transaction the database gave up (a
+ * serialization failure, a deadlock) is run again from the start (app/db/postgres.server.ts).
  */
 
 const pendingAfterCommit = new AsyncLocalStorage<Array<() => void>>();
@@ -26,7 +26,7 @@ type Transaction = (run: (tx: any) => Promise<unknown>, config?: any) => Promise
  * Wraps the `transaction` method of a database handle (not a transaction's own, whose nested
  * transactions are savepoints): each attempt collects its after-commit effects, run after the
  * commit; `retry` says whether a failed attempt is tried again (PostgreSQL's serialization
- * failures), `config` is given to every attempt (PostgreSQL's isolation level).
+ * failures), `config` is given to every attempt.
  */
 export function withTransactionRules<D extends { transaction: Transaction }>(
   db: D,

@@ -1,32 +1,52 @@
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import { dataDir } from "../../playwright.config";
+import pg from "pg";
+import { databaseUrl, e2eOnPostgres } from "../../playwright.config";
 import { createOrder, signIn, unique } from "./admin-fixtures";
 
 /**
  * The admin mailbox in the browser, with and without JavaScript: a failed email put back in the
  * queue from the list, an email's page showing its HTML part in a sandboxed frame that the page's
  * Content-Security-Policy lets render (its scripts never run), its text part and its attachment.
- * The outbox rows are our own test data, written straight into the server's database (the
- * server's sender then treats them as any other).
+ * The outbox rows are our own test data, written straight into the server's database, SQLite or
+ * PostgreSQL (the server's sender then treats them as any other).
  */
 
 type EmailRow = { kind: string; toAddress: string; status: string; orderId?: number | null; attempts?: number; lastError?: string | null; subject?: string | null; html?: string | null; text?: string | null; attachments?: string | null };
 
-function insertEmail(row: EmailRow): number {
-  const db = new Database(path.join(dataDir, "shop.db"));
+const COLUMNS = ["kind", "dedupeKey", "orderId", "toAddress", "status", "attempts", "lastError", "subject", "html", "text", "attachments", "now"] as const;
+
+async function insertEmail(row: EmailRow): Promise<number> {
+  const values: Record<(typeof COLUMNS)[number], unknown> = {
+    orderId: null,
+    attempts: 0,
+    lastError: null,
+    subject: null,
+    html: null,
+    text: null,
+    attachments: null,
+    ...row,
+    dedupeKey: `e2e:${unique()}`,
+    now: new Date().toISOString(),
+  };
+  const insert = (param: (name: (typeof COLUMNS)[number]) => string) =>
+    `insert into emails (kind, dedupe_key, order_id, to_address, payload, status, attempts, last_error, next_attempt_at, subject, html, text, attachments, transport, created_at, updated_at)
+     values (${param("kind")}, ${param("dedupeKey")}, ${param("orderId")}, ${param("toAddress")}, '{}', ${param("status")}, ${param("attempts")}, ${param("lastError")}, ${param("now")}, ${param("subject")}, ${param("html")}, ${param("text")}, ${param("attachments")}, null, ${param("now")}, ${param("now")})`;
+  if (e2eOnPostgres) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const result = await client.query(`${insert((name) => `$${COLUMNS.indexOf(name) + 1}`)} returning id`, COLUMNS.map((name) => values[name]));
+      return Number(result.rows[0].id);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(databaseUrl);
   db.pragma("busy_timeout = 5000");
   try {
-    const now = new Date().toISOString();
-    const result = db
-      .prepare(
-        `insert into emails (kind, dedupe_key, order_id, to_address, payload, status, attempts, last_error, next_attempt_at, subject, html, text, attachments, transport, created_at, updated_at)
-         values (@kind, @dedupeKey, @orderId, @toAddress, '{}', @status, @attempts, @lastError, @now, @subject, @html, @text, @attachments, null, @now, @now)`,
-      )
-      .run({ orderId: null, attempts: 0, lastError: null, subject: null, html: null, text: null, attachments: null, ...row, dedupeKey: `e2e:${unique()}`, now });
-    return Number(result.lastInsertRowid);
+    return Number(db.prepare(insert((name) => `@${name}`)).run(values).lastInsertRowid);
   } finally {
     db.close();
   }
@@ -36,7 +56,7 @@ test("a failed email is shown with its error and put back in the queue from the 
   test.setTimeout(90_000);
   const to = `boite+${unique()}@example.fr`;
   const order = await createOrder(request, to);
-  const id = insertEmail({
+  const id = await insertEmail({
     kind: "order_confirmation",
     toAddress: to,
     orderId: order.id,
@@ -89,7 +109,7 @@ test("an email's page shows the HTML part in a sandboxed frame, the text part an
     if (/Content Security Policy|Refused to/i.test(message.text())) blocked.push(message.text());
   });
   const attachments = JSON.stringify([{ filename: "facture.txt", contentType: "text/plain", content: Buffer.from("Facture n°1").toString("base64"), encoding: "base64" }]);
-  const id = insertEmail({
+  const id = await insertEmail({
     kind: "contact_ack",
     toAddress: `lecture+${unique()}@example.fr`,
     status: "sent",
@@ -99,7 +119,7 @@ test("an email's page shows the HTML part in a sandboxed frame, the text part an
     text: "Bonjour Camille,\n\nNous vous répondons sous 48 heures.",
     attachments,
   });
-  const pending = insertEmail({ kind: "order_shipped", toAddress: `attente+${unique()}@example.fr`, status: "pending" });
+  const pending = await insertEmail({ kind: "order_shipped", toAddress: `attente+${unique()}@example.fr`, status: "pending" });
   await signIn(page);
   await page.goto(`/admin/emails/${id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Nous avons bien reçu votre message");

@@ -73,6 +73,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<ShopP
       PORT: String(port),
       PUBLIC_URL: url,
       DATABASE_URL: path.join(dataDir, "shop.db"),
+      DATA_DIR: dataDir,
       STRIPE_EMULATOR_PORT: String(emulatorPort),
       SHOP_MODE: "",
       SESSION_SECRET: "",

@@ -38,8 +38,8 @@ describe(`transactions on ${dialect}`, () => {
     // Each transaction's after-commit effect ran once, whatever the attempts it took.
     await new Promise((resolve) => setImmediate(resolve));
     expect(log.filter((line) => line === "committed")).toHaveLength(10);
-    if (dialect === "postgresql") expect(log.filter((line) => line === "attempt").length).toBeGreaterThan(10);
-    else expect(log.filter((line) => line === "attempt")).toHaveLength(10);
+    // One transaction at a time on both engines: none had to be run again.
+    expect(log.filter((line) => line === "attempt")).toHaveLength(10);
   });
 
   it("runs an after-commit effect after the commit: what it reads is there", async () => {

@@ -1,0 +1,269 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { ParsedMail } from "mailparser";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresBinaries, startPostgres, type TestPostgres } from "../helpers/postgres";
+import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
+import { API_ORDER, freePort, spawnShop, type ShopProcess } from "./shop-process";
+
+/**
+ * Two shop servers (two production processes, each on its own port) on one PostgreSQL database,
+ * behind a load balancer that hands each request to the next server in turn, as a shop that
+ * outgrew one machine runs: the shoppers, the Stripe webhooks (the emulator of demo mode, run by
+ * the first server, sends them to the balancer's address) and the emails (one SMTP inbox) see
+ * one shop. Then one server is killed in the middle of a run of checkouts.
+ */
+
+type Balancer = {
+  url: string;
+  /** Each request answered: its path and the server (0 or 1) that answered it. */
+  log: Array<{ path: string; server: number }>;
+  close(): Promise<void>;
+};
+
+/**
+ * Round robin over the servers. A server that refuses the connection (it is dead) is taken out
+ * and the request, which it never received, goes to the other; a request a server dies in the
+ * middle of gets a 502, as a real balancer answers.
+ */
+async function startBalancer(servers: string[] = []): Promise<Balancer & { servers: string[] }> {
+  const log: Balancer["log"] = [];
+  const down = new Set<number>();
+  let turn = 0;
+  const proxy = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const forward = (tries: number) => {
+        const alive = servers.map((_, i) => i).filter((i) => !down.has(i));
+        const server = alive[turn++ % alive.length];
+        const upstream = http.request(
+          new URL(request.url!, servers[server]),
+          { method: request.method, headers: request.headers, agent: false },
+          (answer) => {
+            log.push({ path: request.url!, server });
+            response.writeHead(answer.statusCode!, answer.headers);
+            answer.pipe(response);
+          },
+        );
+        upstream.on("error", (error: NodeJS.ErrnoException) => {
+          if (error.code === "ECONNREFUSED" && tries < servers.length) {
+            down.add(server);
+            forward(tries + 1);
+          } else if (!response.headersSent) {
+            response.writeHead(502, { "Content-Type": "text/plain" }).end("Bad Gateway");
+          } else response.destroy();
+        });
+        upstream.end(body);
+      };
+      forward(1);
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => proxy.listen(port, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${port}`, servers, log, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
+const recipients = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((to) => to.value.map((v) => v.address));
+
+describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () => {
+  let database: TestPostgres;
+  let inbox: SmtpInbox;
+  let balancer: Balancer;
+  let shared: string;
+  let db: pg.Pool;
+  const servers: ShopProcess[] = [];
+  let emulator: string;
+  let emulatorKey: string;
+
+  beforeAll(async () => {
+    database = await startPostgres();
+    inbox = await startSmtpInbox();
+    db = new pg.Pool({ connectionString: database.url, max: 2 });
+    // The demo's secrets (cookies, webhooks, the emulator's key) are the same on both servers.
+    shared = mkdtempSync(path.join(os.tmpdir(), "shop-two-servers-"));
+    const emulatorPort = await freePort();
+    const balanced = await startBalancer();
+    balancer = balanced;
+    const env = {
+      SHOP_MODE: "demo",
+      DATABASE_URL: database.url,
+      DATA_DIR: shared,
+      PUBLIC_URL: balancer.url,
+      SMTP_URL: inbox.url,
+      TRUST_PROXY: "1",
+      STRIPE_EMULATOR_PORT: String(emulatorPort),
+    };
+    // The first server runs the emulator; the second uses it, as both would use Stripe.
+    servers.push(await spawnShop(env));
+    await servers[0].ready();
+    servers.push(await spawnShop({ ...env, SHOP_STRIPE_EMULATOR_SHARED: "1" }));
+    await servers[1].ready();
+    balanced.servers.push(servers[0].url, servers[1].url);
+    emulator = `http://127.0.0.1:${emulatorPort}`;
+    emulatorKey = readFileSync(path.join(shared, ".stripe-emulator-key"), "utf8").trim();
+  }, 120_000);
+
+  afterAll(async () => {
+    // What the servers reported, to tell a failure's cause.
+    for (const [i, server] of servers.entries()) if (server.stderr()) console.log(`Serveur ${i} :\n${server.stderr().slice(-4000)}`);
+    await Promise.all(servers.map((server) => server.dispose()));
+    await balancer?.close();
+    await inbox?.close();
+    await db?.end();
+    await database?.stop();
+    if (shared) rmSync(shared, { recursive: true, force: true });
+  });
+
+  type Answer = { status: number; body: Record<string, unknown> };
+
+  /** A request through the balancer, from one shopper's address; `retries`: a shopper trying again after a 502. */
+  async function call(pathname: string, body: unknown, shopper: number, retries = 0): Promise<Answer> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(`${balancer.url}${pathname}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: balancer.url, "X-Forwarded-For": `10.20.${Math.floor(shopper / 200)}.${(shopper % 200) + 1}` },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status === 502 && attempt < retries) continue;
+      return { status: response.status, body: text.startsWith("{") ? (JSON.parse(text) as Record<string, unknown>) : { text } };
+    }
+  }
+
+  async function atStripe(pathname: string, form: Record<string, string>) {
+    const response = await fetch(`${emulator}${pathname}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${emulatorKey}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form),
+    });
+    expect(response.status, pathname).toBe(200);
+    return (await response.json()) as Record<string, unknown> & { id: string };
+  }
+
+  async function payWithCard(paymentIntentId: string) {
+    const method = await atStripe("/v1/payment_methods", {
+      type: "card",
+      "card[number]": "4242424242424242",
+      "card[exp_month]": "12",
+      "card[exp_year]": String(new Date().getFullYear() + 3),
+      "card[cvc]": "123",
+    });
+    await atStripe(`/v1/payment_intents/${paymentIntentId}/confirm`, { payment_method: method.id });
+  }
+
+  const acknowledged = { orders: [] as number[], paid: [] as number[] };
+
+  /** A shopper's whole checkout: the order, the payment's start, the card at Stripe, the shop's check. */
+  async function checkout(email: string, shopper: number, retries = 0) {
+    const order = await call("/api/orders", { ...API_ORDER, customerEmail: email }, shopper, retries);
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const orderId = order.body.id as number;
+    acknowledged.orders.push(orderId);
+    let start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.body.token }, shopper, retries);
+    if (retries > 0 && start.status === 409 && start.body.code === "resource_already_exists") {
+      // The start was under way on the server that died: its lock on the order expires after
+      // 2 minutes (moved forward here), then the shopper's next try starts the payment.
+      await db.query("UPDATE leases SET expires_at = 0 WHERE name = $1", [`payment-start:${orderId}`]);
+      start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.body.token }, shopper, retries);
+    }
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    await payWithCard(start.body.paymentIntentId as string);
+    const paid = await call("/api/payments/confirm", { orderId, token: order.body.token }, shopper, retries);
+    expect(paid.body, JSON.stringify(paid.body)).toMatchObject({ paid: true, paymentStatus: "paid" });
+    acknowledged.paid.push(orderId);
+    return orderId;
+  }
+
+  const stock = async () => Number((await db.query("SELECT stock FROM products WHERE id = 1")).rows[0].stock);
+
+  it("50 checkouts at once over both servers: 50 orders, each paid once, the stock down once each, one confirmation email each", async () => {
+    // One checkout first: what one order takes from the stock.
+    const before = await stock();
+    await checkout("deux-serveurs-0@example.fr", 0);
+    const perOrder = before - (await stock());
+    expect(perOrder).toBeGreaterThan(0);
+
+    const served = balancer.log.length;
+    const emails = Array.from({ length: 50 }, (_, i) => `deux-serveurs-${i + 1}@example.fr`);
+    const ids = await Promise.all(emails.map((email, i) => checkout(email, i + 1)));
+    expect(new Set(ids).size).toBe(50);
+    // Both servers took part, in checkouts and in Stripe's webhooks.
+    const run = balancer.log.slice(served);
+    expect(new Set(run.filter((r) => r.path.startsWith("/api/orders")).map((r) => r.server))).toEqual(new Set([0, 1]));
+    expect(new Set(run.filter((r) => r.path === "/api/stripe/webhook").map((r) => r.server))).toEqual(new Set([0, 1]));
+
+    const orders = await db.query("SELECT id, payment_status FROM orders WHERE id = ANY($1)", [ids]);
+    expect(orders.rows).toHaveLength(50);
+    expect(orders.rows.every((o) => o.payment_status === "paid")).toBe(true);
+    const invoices = await db.query("SELECT order_id, count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = ANY($1) GROUP BY order_id", [ids]);
+    expect(invoices.rows).toHaveLength(50);
+    expect(invoices.rows.every((row) => row.n === 1)).toBe(true);
+    const numbers = await db.query("SELECT count(DISTINCT number)::int AS n FROM invoices WHERE order_id = ANY($1)", [ids]);
+    expect(numbers.rows[0].n).toBe(50);
+    expect(await stock()).toBe(before - 51 * perOrder);
+
+    // Each shopper's confirmation arrives once, though both servers run an email sender.
+    const confirmationsOf = (email: string) => inbox.messages.filter((m) => recipients(m).includes(email) && /Commande/i.test(m.subject ?? ""));
+    await expect.poll(() => emails.filter((email) => confirmationsOf(email).length > 0).length, { timeout: 60_000 }).toBe(50);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(emails.filter((email) => confirmationsOf(email).length !== 1)).toEqual([]);
+    const queued = await db.query("SELECT order_id, count(*)::int AS n FROM emails WHERE kind = 'order_confirmation' AND order_id = ANY($1) GROUP BY order_id", [ids]);
+    expect(queued.rows.every((row) => row.n === 1)).toBe(true);
+  }, 180_000);
+
+  it("a subscription's webhooks reach both servers; its renewal becomes one order, paid once", async () => {
+    const order = await call("/api/orders", { ...API_ORDER, customerEmail: "abonnee.deux-serveurs@example.fr" }, 900);
+    expect(order.status).toBe(201);
+    const orderId = order.body.id as number;
+    const served = balancer.log.length;
+    const started = await call("/api/create-subscription", { orderId, token: order.body.token }, 900);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    await payWithCard(String(started.body.clientSecret).split("_secret_")[0]);
+    await expect
+      .poll(async () => (await db.query("SELECT payment_status FROM orders WHERE id = $1", [orderId])).rows[0].payment_status, { timeout: 20_000 })
+      .toBe("paid");
+
+    // Stripe's next period, on the customer's test clock: the renewal's invoice is paid at Stripe.
+    const subscription = (await (await fetch(`${emulator}/v1/subscriptions/${started.body.subscriptionId}`, { headers: { Authorization: `Bearer ${emulatorKey}` } })).json()) as {
+      customer: string;
+      current_period_end?: number;
+      items?: { data: Array<{ current_period_end: number }> };
+    };
+    const customer = (await (await fetch(`${emulator}/v1/customers/${subscription.customer}`, { headers: { Authorization: `Bearer ${emulatorKey}` } })).json()) as { test_clock: string };
+    const periodEnd = subscription.current_period_end ?? subscription.items!.data[0].current_period_end;
+    await atStripe(`/v1/test_helpers/test_clocks/${customer.test_clock}/advance`, { frozen_time: String(periodEnd + 3600) });
+    const renewals = () => db.query("SELECT id, payment_status FROM orders WHERE subscription_id = (SELECT subscription_id FROM orders WHERE id = $1) AND id <> $1", [orderId]);
+    await expect.poll(async () => (await renewals()).rows.map((r) => r.payment_status), { timeout: 30_000 }).toEqual(["paid"]);
+
+    const webhooks = balancer.log.slice(served).filter((r) => r.path === "/api/stripe/webhook");
+    expect(webhooks.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(webhooks.map((r) => r.server))).toEqual(new Set([0, 1]));
+    // Replays change nothing: still one renewal, one invoice for it.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const [renewal] = (await renewals()).rows;
+    expect((await renewals()).rows).toHaveLength(1);
+    expect((await db.query("SELECT count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = $1", [renewal.id])).rows[0].n).toBe(1);
+  }, 120_000);
+
+  it("a server killed in the middle of checkouts loses no order it acknowledged", async () => {
+    acknowledged.orders.length = 0;
+    acknowledged.paid.length = 0;
+    const run = Promise.allSettled(Array.from({ length: 30 }, (_, i) => checkout(`coupure-${i}@example.fr`, 1000 + i, 3)));
+    await expect.poll(() => acknowledged.paid.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+    servers[1].child.kill("SIGKILL");
+    const results = await run;
+    // The shoppers who got a 502 in the middle tried again on the living server.
+    const failed = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+    expect(failed).toEqual([]);
+    const orders = await db.query("SELECT id, payment_status FROM orders WHERE id = ANY($1)", [acknowledged.orders]);
+    expect(orders.rows.map((o) => o.id).sort()).toEqual([...new Set(acknowledged.orders)].sort());
+    const paid = new Set(orders.rows.filter((o) => o.payment_status === "paid").map((o) => o.id));
+    expect(acknowledged.paid.filter((id) => !paid.has(id))).toEqual([]);
+    expect(acknowledged.paid).toHaveLength(30);
+  }, 120_000);
+});
