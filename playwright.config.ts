@@ -46,7 +46,7 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: e2eOnPostgres ? "reports/e2e-postgresql.json" : "reports/e2e.json" }]],
   use: {
     baseURL,
     locale: "fr-FR",

@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { BROWSER_ENCODING, getRaw, runChild, shippedJs } from "./bench/http.js";
 import { ROOT, startShopOrExit } from "./bench/shop.js";
 
@@ -48,9 +49,21 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** @param {string} dbPath */
-function countOrders(dbPath) {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+/** The database the measured shop runs on (scripts/bench/shop.js). */
+const DATABASE = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? "") ? "PostgreSQL" : "SQLite";
+
+/** @param {string} databaseUrl a SQLite file or a PostgreSQL URL */
+async function countOrders(databaseUrl) {
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return Number((await client.query("SELECT count(*)::int AS n FROM orders")).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(databaseUrl, { readonly: true, fileMustExist: true });
   try {
     return /** @type {{ n: number }} */ (db.prepare("SELECT count(*) AS n FROM orders").get()).n;
   } finally {
@@ -108,7 +121,7 @@ try {
   const barePort = /** @type {{ port: number }} */ (started.result).port;
   const packId = await packToBuy(shop.url);
 
-  const ordersBefore = countOrders(shop.dbPath);
+  const ordersBefore = await countOrders(shop.databaseUrl);
   /** @type {CheckoutResult[]} */
   const checkoutRuns = [];
   /** @type {Record<string, { shop: LoadResult[], bare: LoadResult[] }>} */
@@ -144,7 +157,7 @@ try {
   }
 
   // Every successful checkout made exactly one order: none lost, none doubled.
-  const ordersCreated = countOrders(shop.dbPath) - ordersBefore;
+  const ordersCreated = (await countOrders(shop.databaseUrl)) - ordersBefore;
   const orderIds = checkoutRuns.flatMap((r) => r.orderIds);
   const distinctOrders = new Set(orderIds).size;
   const ordersOk = ordersCreated === orderIds.length && distinctOrders === orderIds.length;
@@ -193,7 +206,7 @@ try {
   const check = `Orders created in the database: ${ordersCreated}, checkouts that returned an order: ${orderIds.length} (${distinctOrders} distinct numbers): ${ordersOk ? "OK, none lost or doubled" : "MISMATCH"}`;
   const cpus = os.cpus();
   console.log(
-    `\n${cpus.length} × ${cpus[0]?.model ?? "CPU"}, Node ${process.version}, WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY || "(unset)"}; ` +
+    `\n${cpus.length} × ${cpus[0]?.model ?? "CPU"}, Node ${process.version}, WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY || "(unset)"}, ${DATABASE}; ` +
       `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per measure${RUNS > 1 ? `, median of ${RUNS} runs` : ""}; ` +
       `bodies as sent with Accept-Encoding: ${BROWSER_ENCODING} (${reads.map((r) => `${r.measure.slice(4)} ${r.encoding} ${r.bytes} B`).join(", ")})\n`,
   );
@@ -210,6 +223,7 @@ try {
       model: cpus[0]?.model ?? null,
       node: process.version,
       webConcurrency: process.env.WEB_CONCURRENCY || null,
+      database: DATABASE,
     },
     settings: {
       seconds: SECONDS,

@@ -14,8 +14,9 @@ if (existsSync(unit)) {
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 }
 
-const e2e = "reports/e2e.json";
-if (existsSync(e2e)) {
+// The e2e suite's runs: on SQLite, and on PostgreSQL (E2E_DATABASE=postgresql, playwright.config.ts).
+for (const e2e of ["reports/e2e.json", "reports/e2e-postgresql.json"]) {
+  if (!existsSync(e2e)) continue;
   const r = JSON.parse(readFileSync(e2e, "utf8"));
   const s = r.stats ?? {};
   passed += (s.expected ?? 0) + (s.flaky ?? 0);

@@ -38,7 +38,7 @@ export function startShopOrExit(options) {
  * @typedef {{
  *   url: string,
  *   port: number,
- *   dbPath: string,
+ *   databaseUrl: string,
  *   output(): string,
  *   stop(): Promise<void>,
  * }} RunningShop
@@ -59,7 +59,9 @@ export async function startShop(options = {}) {
   const port = await freePort();
   const emulatorPort = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
-  const dbPath = path.join(dataDir, "shop.db");
+  // DATABASE_URL naming PostgreSQL (node scripts/postgres/throwaway.js npm run bench): the shop runs on it.
+  const postgresUrl = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? "") ? process.env.DATABASE_URL : undefined;
+  const databaseUrl = postgresUrl ?? path.join(dataDir, "shop.db");
   const url = `http://127.0.0.1:${port}`;
   /** @type {NodeJS.ProcessEnv} */
   const env = {
@@ -68,7 +70,8 @@ export async function startShop(options = {}) {
     HOST: "127.0.0.1",
     PORT: String(port),
     PUBLIC_URL: url,
-    DATABASE_URL: dbPath,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
     STRIPE_EMULATOR_PORT: String(emulatorPort),
     SHOP_MODE: "demo",
     SESSION_SECRET: "",
@@ -120,5 +123,5 @@ export async function startShop(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, dbPath, output: () => out, stop };
+  return { url, port, databaseUrl, output: () => out, stop };
 }
