@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +7,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresBinaries, startPostgres, type TestPostgres } from "../helpers/postgres";
 import { startSmtpInbox, type SmtpInbox } from "../helpers/smtp-inbox";
-import { API_ORDER, freePort, spawnShop, type ShopProcess } from "./shop-process";
+import { api, placeOrder, stripeEmulator, type StripeEmulator } from "./shop-api";
+import { freePort, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
  * Two shop servers (two production processes, each on its own port) on one PostgreSQL database,
@@ -77,8 +78,7 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
   let shared: string;
   let db: pg.Pool;
   const servers: ShopProcess[] = [];
-  let emulator: string;
-  let emulatorKey: string;
+  let stripe: StripeEmulator;
 
   beforeAll(async () => {
     database = await startPostgres();
@@ -104,8 +104,7 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     servers.push(await spawnShop({ ...env, SHOP_STRIPE_EMULATOR_SHARED: "1" }));
     await servers[1].ready();
     balanced.servers.push(servers[0].url, servers[1].url);
-    emulator = `http://127.0.0.1:${emulatorPort}`;
-    emulatorKey = readFileSync(path.join(shared, ".stripe-emulator-key"), "utf8").trim();
+    stripe = stripeEmulator(`http://127.0.0.1:${emulatorPort}`, shared);
   }, 120_000);
 
   afterAll(async () => {
@@ -119,61 +118,26 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     if (shared) rmSync(shared, { recursive: true, force: true });
   });
 
-  type Answer = { status: number; body: Record<string, unknown> };
-
-  /** A request through the balancer, from one shopper's address; `retries`: a shopper trying again after a 502. */
-  async function call(pathname: string, body: unknown, shopper: number, retries = 0): Promise<Answer> {
-    for (let attempt = 0; ; attempt++) {
-      const response = await fetch(`${balancer.url}${pathname}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: balancer.url, "X-Forwarded-For": `10.20.${Math.floor(shopper / 200)}.${(shopper % 200) + 1}` },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status === 502 && attempt < retries) continue;
-      return { status: response.status, body: text.startsWith("{") ? (JSON.parse(text) as Record<string, unknown>) : { text } };
-    }
-  }
-
-  async function atStripe(pathname: string, form: Record<string, string>) {
-    const response = await fetch(`${emulator}${pathname}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${emulatorKey}`, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form),
-    });
-    expect(response.status, pathname).toBe(200);
-    return (await response.json()) as Record<string, unknown> & { id: string };
-  }
-
-  async function payWithCard(paymentIntentId: string) {
-    const method = await atStripe("/v1/payment_methods", {
-      type: "card",
-      "card[number]": "4242424242424242",
-      "card[exp_month]": "12",
-      "card[exp_year]": String(new Date().getFullYear() + 3),
-      "card[cvc]": "123",
-    });
-    await atStripe(`/v1/payment_intents/${paymentIntentId}/confirm`, { payment_method: method.id });
-  }
+  /** A shopper's request through the balancer; `retries`: tries again after a 502. */
+  const call = (pathname: string, body: unknown, shopper: number, retries = 0) => api(balancer.url, pathname, { body, shopper, retries });
 
   const acknowledged = { orders: [] as number[], paid: [] as number[] };
 
   /** A shopper's whole checkout: the order, the payment's start, the card at Stripe, the shop's check. */
   async function checkout(email: string, shopper: number, retries = 0) {
-    const order = await call("/api/orders", { ...API_ORDER, customerEmail: email }, shopper, retries);
-    expect(order.status, JSON.stringify(order.body)).toBe(201);
-    const orderId = order.body.id as number;
+    const order = await placeOrder(balancer.url, email, shopper, retries);
+    const orderId = order.id;
     acknowledged.orders.push(orderId);
-    let start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.body.token }, shopper, retries);
+    let start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.token }, shopper, retries);
     if (retries > 0 && start.status === 409 && start.body.code === "resource_already_exists") {
       // The start was under way on the server that died: its lock on the order expires after
       // 2 minutes (moved forward here), then the shopper's next try starts the payment.
       await db.query("UPDATE leases SET expires_at = 0 WHERE name = $1", [`payment-start:${orderId}`]);
-      start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.body.token }, shopper, retries);
+      start = await call("/api/payments/start", { orderId, mode: "one_off", token: order.token }, shopper, retries);
     }
     expect(start.status, JSON.stringify(start.body)).toBe(200);
-    await payWithCard(start.body.paymentIntentId as string);
-    const paid = await call("/api/payments/confirm", { orderId, token: order.body.token }, shopper, retries);
+    await stripe.payWithCard(start.body.paymentIntentId as string);
+    const paid = await call("/api/payments/confirm", { orderId, token: order.token }, shopper, retries);
     expect(paid.body, JSON.stringify(paid.body)).toMatchObject({ paid: true, paymentStatus: "paid" });
     acknowledged.paid.push(orderId);
     return orderId;
@@ -217,26 +181,25 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
   }, 180_000);
 
   it("a subscription's webhooks reach both servers; its renewal becomes one order, paid once", async () => {
-    const order = await call("/api/orders", { ...API_ORDER, customerEmail: "abonnee.deux-serveurs@example.fr" }, 900);
-    expect(order.status).toBe(201);
-    const orderId = order.body.id as number;
+    const order = await placeOrder(balancer.url, "abonnee.deux-serveurs@example.fr", 900);
+    const orderId = order.id;
     const served = balancer.log.length;
-    const started = await call("/api/create-subscription", { orderId, token: order.body.token }, 900);
+    const started = await call("/api/create-subscription", { orderId, token: order.token }, 900);
     expect(started.status, JSON.stringify(started.body)).toBe(200);
-    await payWithCard(String(started.body.clientSecret).split("_secret_")[0]);
+    await stripe.payWithCard(String(started.body.clientSecret).split("_secret_")[0]);
     await expect
       .poll(async () => (await db.query("SELECT payment_status FROM orders WHERE id = $1", [orderId])).rows[0].payment_status, { timeout: 20_000 })
       .toBe("paid");
 
     // Stripe's next period, on the customer's test clock: the renewal's invoice is paid at Stripe.
-    const subscription = (await (await fetch(`${emulator}/v1/subscriptions/${started.body.subscriptionId}`, { headers: { Authorization: `Bearer ${emulatorKey}` } })).json()) as {
+    const subscription = (await stripe.get(`/v1/subscriptions/${started.body.subscriptionId}`)) as {
       customer: string;
       current_period_end?: number;
       items?: { data: Array<{ current_period_end: number }> };
     };
-    const customer = (await (await fetch(`${emulator}/v1/customers/${subscription.customer}`, { headers: { Authorization: `Bearer ${emulatorKey}` } })).json()) as { test_clock: string };
+    const customer = (await stripe.get(`/v1/customers/${subscription.customer}`)) as { test_clock: string };
     const periodEnd = subscription.current_period_end ?? subscription.items!.data[0].current_period_end;
-    await atStripe(`/v1/test_helpers/test_clocks/${customer.test_clock}/advance`, { frozen_time: String(periodEnd + 3600) });
+    await stripe.post(`/v1/test_helpers/test_clocks/${customer.test_clock}/advance`, { frozen_time: String(periodEnd + 3600) });
     const renewals = () => db.query("SELECT id, payment_status FROM orders WHERE subscription_id = (SELECT subscription_id FROM orders WHERE id = $1) AND id <> $1", [orderId]);
     await expect.poll(async () => (await renewals()).rows.map((r) => r.payment_status), { timeout: 30_000 }).toEqual(["paid"]);
 
