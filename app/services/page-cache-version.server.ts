@@ -28,13 +28,30 @@ function prepareStateQuery(db: DbOrTx) {
 
 const stateQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareStateQuery>>();
 
+type PageCacheState = { version: number; offerEndsAt: number | null };
+
+/** The read under way, per database handle: the views that arrive meanwhile share it. */
+const readsUnderWay = new WeakMap<DbOrTx, Promise<PageCacheState>>();
+
 /**
  * What the page cache needs, read in one query (server/page-cache.js calls it through the
  * build's entry on each public page view): the version, and when the trial offer ends (its
  * banner disappears then, so a page rendered before may not be served after it), in
  * milliseconds since the epoch or null.
+ *
+ * Views that arrive while a read is under way share it: on PostgreSQL, a busy page then costs
+ * one round trip to the database for many views, not one each. What they are given is at most
+ * one round trip older than their arrival.
  */
-export async function readPageCacheState(db: DbOrTx = getDb()): Promise<{ version: number; offerEndsAt: number | null }> {
+export function readPageCacheState(db: DbOrTx = getDb()): Promise<PageCacheState> {
+  const underWay = readsUnderWay.get(db);
+  if (underWay) return underWay;
+  const read = readState(db).finally(() => readsUnderWay.delete(db));
+  readsUnderWay.set(db, read);
+  return read;
+}
+
+async function readState(db: DbOrTx): Promise<PageCacheState> {
   let query = stateQueries.get(db);
   if (!query) {
     query = prepareStateQuery(db);

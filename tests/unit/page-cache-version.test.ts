@@ -6,7 +6,7 @@ import { productSchema } from "~/schemas/product";
 import { settingsSchema } from "~/schemas/settings";
 import { createProduct, getProduct, updateProduct } from "~/services/catalog.server";
 import { createOrderFromApi } from "~/services/orders.server";
-import { readPageCacheState } from "~/services/page-cache-version.server";
+import { bumpPageCacheVersion, readPageCacheState } from "~/services/page-cache-version.server";
 import { listPacks } from "~/services/packs.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { getSettings, updateSettings } from "~/services/settings.server";
@@ -25,6 +25,16 @@ const ORDER_BODY = {
 };
 
 describe("the public pages' version", () => {
+  it("is read once for the views that arrive while a read is under way, and read again after it", async () => {
+    const first = readPageCacheState();
+    expect(readPageCacheState()).toBe(first);
+    const { version } = await first;
+    await bumpPageCacheVersion();
+    const next = readPageCacheState();
+    expect(next).not.toBe(first);
+    expect((await next).version).toBe(version + 1);
+  });
+
   it("is bumped by a product's creation and by a price edit", async () => {
     const before = await version();
     const parsed = productSchema.parse({ name: "Coffret", sku: "ME-CACHE-1", price: "29,90", stock: 20, packs: [] });
