@@ -144,9 +144,26 @@ async function main() {
   }
   const server = await startPostgres({ port });
   const { spawn } = await import("node:child_process");
-  const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, DATABASE_URL: server.url } });
-  for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
+  // The command in a process group of its own: a signal reaches every process it started (npm
+  // start runs npm run serve, which runs node), and PostgreSQL stops only once they have all ended.
+  const child = spawn(command, args, { stdio: "inherit", detached: true, env: { ...process.env, DATABASE_URL: server.url } });
+  const group = /** @type {number} */ (child.pid);
+  const alive = () => {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+    process.on(signal, () => {
+      if (alive()) process.kill(-group, signal);
+    });
+  }
   child.on("exit", async (code, signal) => {
+    for (let waited = 0; alive() && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (alive()) process.kill(-group, "SIGKILL");
     await server.stop();
     process.exit(code ?? (signal ? 1 : 0));
   });
