@@ -32,8 +32,9 @@ import { withTransactionRules } from "./transactions.server";
 
 /** The advisory lock's key for migrations and seed ("shop" in ASCII). */
 const SETUP_LOCK = 0x73686f70;
-/** The advisory lock every transaction takes first ("shpw"). */
+/** The advisory lock every transaction takes first ("shpw"), and how long it is waited for. */
 const WRITE_LOCK = 0x73687077;
+const LOCK_WAIT = "5s";
 const MAX_ATTEMPTS = 10;
 const RETRIED = new Set(["40001", "40P01"]);
 
@@ -71,12 +72,16 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   return { db: db as unknown as Db, pool, close: () => pool.end() };
 }
 
-/** Each transaction of `db` first waits for the write lock, which its commit or rollback releases. */
+/**
+ * Each transaction of `db` first waits for the write lock, which its commit or rollback
+ * releases; at most LOCK_WAIT (as SQLite's busy_timeout), then it fails (SQLSTATE 55P03) rather
+ * than keep its request waiting. One round trip: the wait's limit and the lock in one statement.
+ */
 function oneTransactionAtATime<D extends NodePgDatabase<typeof pgSchema>>(db: D): D {
   const begin = db.transaction.bind(db);
   db.transaction = ((run, config) =>
     begin(async (tx) => {
-      await tx.execute(sql.raw(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`));
+      await tx.execute(sql.raw(`SELECT set_config('lock_timeout', '${LOCK_WAIT}', true), pg_advisory_xact_lock(${WRITE_LOCK})`));
       return run(tx);
     }, config)) as D["transaction"];
   return db;

@@ -74,6 +74,29 @@ describe(`transactions on ${dialect}`, () => {
   });
 });
 
+describe.skipIf(dialect !== "postgresql")("the write lock on PostgreSQL", () => {
+  it("is waited for at most 5 s, as SQLite's busy_timeout: then the transaction fails and the first one is unharmed", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = getDb().transaction(async (tx) => {
+      await tx.update(invoiceCounters).set({ last: 300 }).where(counter);
+      await held;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const error = await getDb()
+      .transaction(async (tx) => tx.update(invoiceCounters).set({ last: 400 }).where(counter))
+      .then(() => undefined, (e: unknown) => e);
+    const waited = Date.now() - started;
+    expect(String((error as { cause?: unknown })?.cause ?? error)).toMatch(/lock timeout/);
+    expect(waited).toBeGreaterThanOrEqual(4_500);
+    expect(waited).toBeLessThan(8_000);
+    release();
+    await first;
+    expect(await readCounter()).toBe(300);
+  }, 15_000);
+});
+
 describe("serialization failures", () => {
   it("are recognised by their SQLSTATE, also when wrapped", () => {
     expect(isSerializationFailure(Object.assign(new Error("could not serialize access"), { code: "40001" }))).toBe(true);
