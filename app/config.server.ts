@@ -17,6 +17,7 @@ import type { PublicConfig, ShopMode } from "~/lib/public-config";
 export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
 
 const PROCESSES_EXPECTED = "attendu un nombre de processus, de 1 à 64";
+const POOL_EXPECTED = "attendu un nombre de connexions, de 1 à 100";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -51,6 +52,13 @@ const envSchema = z.object({
     .min(1, { error: PROCESSES_EXPECTED })
     .max(64, { error: PROCESSES_EXPECTED })
     .optional(),
+  /** Connections of each process's PostgreSQL pool (app/db/postgres.server.ts); unused on SQLite. */
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: POOL_EXPECTED })
+    .int({ error: POOL_EXPECTED })
+    .min(1, { error: POOL_EXPECTED })
+    .max(100, { error: POOL_EXPECTED })
+    .default(10),
 });
 
 export type Mode = ShopMode;
@@ -82,6 +90,8 @@ export type AppConfig = {
   trustProxy: number;
   /** Server processes (WEB_CONCURRENCY): 1 serves from the one process; more, from as many workers. */
   processes: number;
+  /** Connections of each process's PostgreSQL pool (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
   smtpUrl: string | null;
   mailFrom: string | null;
@@ -230,6 +240,7 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           testClocks: true,
         },
     trustProxy: e.TRUST_PROXY,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     processes: e.WEB_CONCURRENCY ?? Math.min(os.availableParallelism(), 64),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? null,

@@ -24,7 +24,7 @@ export type Db = AsyncSqlite<typeof schema>;
 /** The database or a transaction: writes that belong together take the transaction. */
 export type DbOrTx = BaseSQLiteDatabase<"async", SqliteRemoteResult, typeof schema>;
 
-export type OpenOptions = { adminUsername: string; adminPassword: string };
+export type OpenOptions = { adminUsername: string; adminPassword: string; poolSize?: number };
 
 /** An open database: its handle for the services, and how to close it. */
 export type DbHandle = {
@@ -112,7 +112,11 @@ export async function openDb(): Promise<Db> {
   if (globalThis.__shopDb) return globalThis.__shopDb.db;
   if (!globalThis.__shopDbOpening) {
     const config = getConfig();
-    const opening = openDatabase(config.database, { adminUsername: config.adminUsername, adminPassword: config.adminPassword });
+    const opening = openDatabase(config.database, {
+      adminUsername: config.adminUsername,
+      adminPassword: config.adminPassword,
+      poolSize: config.databasePoolSize,
+    });
     globalThis.__shopDbOpening = opening;
     opening.then(
       (handle) => {

@@ -137,4 +137,15 @@ describe("configuration and modes", () => {
       );
     }
   });
+
+  it("gives each process a PostgreSQL pool of 10 connections unless DATABASE_POOL_SIZE says how many (1 to 100)", () => {
+    expect(readConfig({ DATABASE_URL: db() }).databasePoolSize).toBe(10);
+    expect(readConfig({ DATABASE_URL: db(), DATABASE_POOL_SIZE: "" }).databasePoolSize).toBe(10);
+    expect(readConfig({ DATABASE_URL: db(), DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
+    for (const wrong of ["0", "101", "2,5", "dix"]) {
+      expect(refusal({ DATABASE_URL: db(), DATABASE_POOL_SIZE: wrong })).toBe(
+        "Configuration invalide :\n  - DATABASE_POOL_SIZE: attendu un nombre de connexions, de 1 à 100",
+      );
+    }
+  });
 });
