@@ -113,7 +113,11 @@ export type PackReference = {
  * pack has that price. Undefined when it names none.
  */
 export async function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Promise<Pack | undefined> {
-  const list = await listPacks(productId, {}, db);
+  return pickPack(await listPacks(productId, {}, db), ref);
+}
+
+/** The pack of this list a line names (see identifyPack). */
+function pickPack(list: Pack[], ref: PackReference): Pack | undefined {
   if (ref.packId != null) return list.find((p) => p.id === ref.packId);
   const name = ref.variantName?.trim().toLowerCase();
   if (name) {
@@ -149,7 +153,7 @@ export async function sellableItem(
     if (namesAPack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
     return { item: { pack: null, name: null, priceCents: product.priceCents, trial: false } };
   }
-  const pack = await identifyPack(product.id, ref, db);
+  const pack = pickPack(active, ref);
   if (!pack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
   return { item: { pack, name: pack.name, priceCents: pack.priceCents, trial: pack.trial } };
 }
