@@ -12,8 +12,14 @@ import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
  * process could then run a statement on the same connection, inside the transaction (and lose
  * it at a rollback). So:
  * - a transaction takes the process's connection for itself (an asynchronous lock), then
- *   BEGIN IMMEDIATE (the file's write lock, shared with the other processes, waited for up to
- *   busy_timeout), and ends with COMMIT, or ROLLBACK when its callback throws;
+ *   BEGIN IMMEDIATE (the file's write lock, shared with the other processes), and ends with
+ *   COMMIT, or ROLLBACK when its callback throws;
+ * - while another process holds the file's write lock, a transaction waits for it without
+ *   blocking the process: SQLite's own busy_timeout would put the whole process to sleep, with
+ *   every request it serves (the connection's busy_timeout is 0; `busyTimeoutMs`, 5 s by
+ *   default, is the longest wait, then SQLite's "database is locked" error is thrown). The
+ *   statements of the process outside a transaction go on meanwhile, and one that writes waits
+ *   the same way;
  * - a statement outside a transaction waits until no transaction holds the connection;
  * - a transaction inside a transaction is a savepoint.
  * A transaction's callback must use its `tx`: a statement sent through the shared handle from
@@ -25,6 +31,43 @@ export type AsyncSqlite<TSchema extends Record<string, unknown>> = SqliteRemoteD
 
 /** How long a statement may wait for the connection before it is refused. */
 const LOCK_WAIT_MS = 10_000;
+/** How long a write waits for another process's write lock, as SQLite's busy_timeout did. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** Each connection's longest wait for the write lock (setBusyTimeout). */
+const busyTimeouts = new WeakMap<Database.Database, number>();
+
+/** Sets how long this connection's writes wait for another process's write lock (tests shorten it). */
+export function setBusyTimeout(sqlite: Database.Database, ms: number) {
+  busyTimeouts.set(sqlite, ms);
+}
+
+const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
+
+/** The pause before trying again for the write lock: a turn of the event loop, then a millisecond. */
+const pause = (tries: number) => new Promise((resolve) => (tries < 3 ? setImmediate(resolve) : setTimeout(resolve, 1)));
+
+/**
+ * Runs `attempt` (a statement, or BEGIN IMMEDIATE) until the write lock another process holds is
+ * free, trying again after a pause: the process serves its other requests in between. `ready`
+ * waits, before each try, for what else the attempt needs. After the connection's busy timeout,
+ * SQLite's last error is thrown.
+ */
+async function whenNotBusy<T>(sqlite: Database.Database, attempt: () => T, ready?: () => Promise<void> | undefined): Promise<T> {
+  let started: number | undefined;
+  for (let tries = 0; ; tries++) {
+    const waiting = ready?.();
+    if (waiting) await waiting;
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      started ??= Date.now();
+      if (Date.now() - started >= (busyTimeouts.get(sqlite) ?? BUSY_TIMEOUT_MS)) throw error;
+    }
+    await pause(tries);
+  }
+}
 
 type Method = "run" | "all" | "values" | "get";
 
@@ -50,8 +93,11 @@ function execute(sqlite: Database.Database, source: string, params: unknown[], m
 export function asyncSqlite<TSchema extends Record<string, unknown>>(
   sqlite: Database.Database,
   schema: TSchema,
-  { lockWaitMs = LOCK_WAIT_MS }: { lockWaitMs?: number } = {},
+  { lockWaitMs = LOCK_WAIT_MS, busyTimeoutMs = BUSY_TIMEOUT_MS }: { lockWaitMs?: number; busyTimeoutMs?: number } = {},
 ): AsyncSqlite<TSchema> {
+  // Waits for another process's lock are made here, without blocking the process.
+  sqlite.pragma("busy_timeout = 0");
+  if (!busyTimeouts.has(sqlite)) busyTimeouts.set(sqlite, busyTimeoutMs);
   /** Released when the transaction holding the connection ends; null when none does. */
   let held: Promise<void> | null = null;
 
@@ -72,12 +118,20 @@ export function asyncSqlite<TSchema extends Record<string, unknown>>(
     }
   }
 
+  /** Resolves once no transaction of this process is under way on the connection. */
+  async function transactionEnd() {
+    while (held && sqlite.inTransaction) await connectionFree();
+  }
+
   // Statements of the shared handle wait for the connection; those of a transaction own it.
+  // A transaction still waiting for the write lock has not begun: statements outside it go on.
   const shared = drizzle(
-    async (source, params, method) => {
-      while (held) await connectionFree();
-      return execute(sqlite, source, params, method);
-    },
+    (source, params, method) =>
+      whenNotBusy(
+        sqlite,
+        () => execute(sqlite, source, params, method),
+        () => (held && sqlite.inTransaction ? transactionEnd() : undefined),
+      ),
     { schema },
   );
   const owned = drizzle(async (source, params, method) => execute(sqlite, source, params, method), { schema });
@@ -102,7 +156,7 @@ export function asyncSqlite<TSchema extends Record<string, unknown>>(
     let release!: () => void;
     held = new Promise<void>((resolve) => (release = resolve));
     try {
-      sqlite.exec("BEGIN IMMEDIATE");
+      await whenNotBusy(sqlite, () => sqlite.exec("BEGIN IMMEDIATE"));
       try {
         const result = await run(owned);
         sqlite.exec("COMMIT");

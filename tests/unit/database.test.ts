@@ -4,6 +4,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
+import { setBusyTimeout } from "~/db/sqlite-async.server";
 import { dialect, products, siteSettings, users } from "~/db/schema";
 import { verifyPassword } from "~/lib/passwords.server";
 
@@ -13,7 +14,8 @@ describe.skipIf(dialect !== "sqlite")("database start-up on SQLite", () => {
     const options = { adminUsername: "gerante", adminPassword: "secret-de-test-42" };
     const first = await openDatabase(file, options);
     expect(first.sqlite!.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(first.sqlite!.pragma("busy_timeout", { simple: true })).toBe(5000);
+    // Waits for another process's write lock are made without blocking the process (sqlite-async).
+    expect(first.sqlite!.pragma("busy_timeout", { simple: true })).toBe(0);
     await first.db.update(products).set({ priceCents: 1990 }).where(eq(products.id, 1));
     first.sqlite!.close();
 
@@ -52,6 +54,73 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
     } finally {
       first.sqlite!.close();
       second.sqlite!.close();
+    }
+  });
+
+  it("a transaction waiting for another process's write lock leaves its own process free, then runs once the lock is released", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
+    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
+    const here = await openDatabase(file, options);
+    const other = await openDatabase(file, options);
+    try {
+      other.sqlite!.exec("BEGIN IMMEDIATE");
+      other.sqlite!.prepare("UPDATE products SET stock = 7 WHERE id = 1").run();
+      const events: string[] = [];
+      const write = here.db.transaction(async (tx) => {
+        events.push("began");
+        const [row] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
+        await tx.update(products).set({ stock: row.stock - 1 }).where(eq(products.id, 1));
+      });
+      // Meanwhile this process answers: a timer fires, a read outside the transaction returns
+      // (what was committed before the other process's write).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      events.push("timer");
+      const [read] = await here.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
+      events.push(`read ${read.stock}`);
+      expect(events).toEqual(["timer", `read ${read.stock}`]);
+      expect(read.stock).not.toBe(7);
+      other.sqlite!.exec("COMMIT");
+      await write;
+      expect(events[2]).toBe("began");
+      // It began after the other's commit: it saw the 7 and wrote 6.
+      const [after] = await here.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
+      expect(after.stock).toBe(6);
+    } finally {
+      if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
+      here.sqlite!.close();
+      other.sqlite!.close();
+    }
+  });
+
+  it("a write waits at most the busy timeout for another process's lock, then fails with SQLite's error and writes nothing", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
+    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
+    const here = await openDatabase(file, options);
+    const other = await openDatabase(file, options);
+    setBusyTimeout(here.sqlite!, 300);
+    try {
+      other.sqlite!.exec("BEGIN IMMEDIATE");
+      const started = Date.now();
+      const inTransaction = await here.db
+        .transaction(async (tx) => tx.update(products).set({ stock: 0 }).where(eq(products.id, 1)))
+        .then(() => "written", (e: unknown) => String(e));
+      const outside = await here.db
+        .update(products)
+        .set({ stock: 0 })
+        .where(eq(products.id, 1))
+        .then(() => "written", (e: unknown) => String((e as { cause?: unknown }).cause ?? e));
+      const waited = Date.now() - started;
+      expect(inTransaction).toMatch(/database is locked/);
+      expect(outside).toMatch(/database is locked/);
+      expect(waited).toBeGreaterThanOrEqual(600);
+      expect(waited).toBeLessThan(3_000);
+      other.sqlite!.exec("ROLLBACK");
+      const [row] = await here.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
+      expect(row.stock).toBeGreaterThan(0);
+    } finally {
+      if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
+      here.sqlite!.close();
+      other.sqlite!.close();
     }
   });
 });

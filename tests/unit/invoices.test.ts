@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { getDb, openDatabase } from "~/db/client.server";
+import { setBusyTimeout } from "~/db/sqlite-async.server";
 import { dialect, invoiceCounters, invoices, orders } from "~/db/schema";
 import { carrierTrackingUrl, parseCarrier } from "~/lib/carriers";
 import { excludingVat, vatLine, vatTotals } from "~/lib/vat";
@@ -115,7 +116,7 @@ describe("invoice numbering", () => {
     // Another process's connection to the same database file, in the middle of a payment.
     const other = await openDatabase(process.env.DATABASE_URL!, { adminUsername: "admin", adminPassword: "motdepasse-test-1" });
     const here = globalThis.__shopDb!.sqlite!;
-    here.pragma("busy_timeout = 50");
+    setBusyTimeout(here, 50);
     try {
       other.sqlite!.exec("BEGIN IMMEDIATE");
       expect(await markOrderPaidIn(other.db, a, { paymentIntentId: `pi_${a}` })).toBe(true);
@@ -129,7 +130,7 @@ describe("invoice numbering", () => {
     } finally {
       if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
       other.sqlite!.close();
-      here.pragma("busy_timeout = 5000");
+      setBusyTimeout(here, 5000);
     }
   });
 
