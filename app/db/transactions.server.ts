@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /**
  * What the shop's transactions do the same way on both engines: what must wait for the commit
  * (waking the email sender, whose own queries only see committed rows) runs after it, once, and
@@ -7,16 +5,26 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * serialization failure, a deadlock) is run again from the start (app/db/postgres.server.ts).
  */
 
-const pendingAfterCommit = new AsyncLocalStorage<Array<() => void>>();
+/**
+ * The after-commit effects of each transaction under way, by its handle (the `tx` its callback
+ * gets). Not an AsyncLocalStorage: that would make Node track every promise of the process.
+ */
+const pendingAfterCommit = new WeakMap<object, Array<() => void>>();
 
 /**
- * Runs `effect` once the transaction under way commits (at the next turn of the event loop
- * when none is): it is dropped if the transaction rolls back, or is run again from the start.
+ * Runs `effect` once the transaction of `db` commits, when `db` is a transaction's handle (at
+ * the next turn of the event loop otherwise): it is dropped if the transaction rolls back, or
+ * is run again from the start.
  */
-export function afterCommit(effect: () => void) {
-  const pending = pendingAfterCommit.getStore();
+export function afterCommit(db: object, effect: () => void) {
+  const pending = pendingAfterCommit.get(db);
   if (pending) pending.push(effect);
   else setImmediate(effect);
+}
+
+/** The transaction has ended: its handle (which SQLite reuses for the next one) no longer collects effects. */
+function forget(handle: object | undefined, pending: Array<() => void>) {
+  if (handle && pendingAfterCommit.get(handle) === pending) pendingAfterCommit.delete(handle);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each driver types its transaction callback its own way
@@ -38,11 +46,18 @@ export function withTransactionRules<D extends { transaction: Transaction }>(
     // transaction (another connection on PostgreSQL): its effects follow its own commit.
     for (let attempt = 1; ; attempt++) {
       const pending: Array<() => void> = [];
+      let handle: object | undefined;
       try {
-        const result = await pendingAfterCommit.run(pending, () => begin(run, given ?? config));
+        const result = await begin((tx) => {
+          handle = tx as object;
+          pendingAfterCommit.set(handle, pending);
+          return run(tx);
+        }, given ?? config);
+        forget(handle, pending);
         for (const effect of pending) setImmediate(effect);
         return result;
       } catch (error) {
+        forget(handle, pending);
         if (!retry || !(await retry(error, attempt))) throw error;
       }
     }

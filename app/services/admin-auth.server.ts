@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import { createCookie, type Cookie } from "@remix-run/node";
 import { and, eq } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
@@ -198,14 +198,19 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
 
 export const authenticator = new Authenticator<AdminUser>();
 
-/** The client address of the sign-in being checked: remix-auth hands the strategy a copy of the request only. */
-const signInAddress = new AsyncLocalStorage<string>();
+/**
+ * The client addresses of the sign-ins being checked, by a random id: remix-auth hands the
+ * strategy a copy of the request only, so the id goes in one of its headers, set here (a value
+ * the browser sent under that name is replaced), and the address stays on the server.
+ */
+const signInAddresses = new Map<string, string>();
+const SIGN_IN_HEADER = "x-shop-sign-in";
 
 authenticator.use(
-  new FormStrategy(async ({ form }) => {
+  new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse({ username: form.get("username"), password: form.get("password") });
     if (!parsed.success) throw new AdminLoginError("invalid");
-    const address = signInAddress.getStore();
+    const address = signInAddresses.get(request.headers.get(SIGN_IN_HEADER) ?? "");
     if (address === undefined) throw new Error("admin-form strategy used outside signInWithForm()");
     return verifyAdminLogin(parsed.data, address);
   }),
@@ -213,8 +218,15 @@ authenticator.use(
 );
 
 /** The login form's sign-in (remix-auth's form strategy), for a client address; throws AdminLoginError. */
-export function signInWithForm(request: Request, address: string): Promise<AdminUser> {
-  return signInAddress.run(address, () => authenticator.authenticate("admin-form", request));
+export async function signInWithForm(request: Request, address: string): Promise<AdminUser> {
+  const id = randomUUID();
+  signInAddresses.set(id, address);
+  try {
+    request.headers.set(SIGN_IN_HEADER, id);
+    return await authenticator.authenticate("admin-form", request);
+  } finally {
+    signInAddresses.delete(id);
+  }
 }
 
 /** The default-credentials hint: demo mode only, and only while the password is the documented demo one. */

@@ -25,7 +25,7 @@ async function incrementSlowly(log?: string[]) {
     log?.push("attempt");
     await new Promise((resolve) => setTimeout(resolve, 20));
     await tx.update(invoiceCounters).set({ last: row!.last + 1 }).where(counter);
-    afterCommit(() => log?.push("committed"));
+    afterCommit(tx, () => log?.push("committed"));
   });
 }
 
@@ -46,7 +46,7 @@ describe(`transactions on ${dialect}`, () => {
     const seen: Array<number | undefined> = [];
     await getDb().transaction(async (tx) => {
       await tx.update(invoiceCounters).set({ last: 100 }).where(counter);
-      afterCommit(() => void readCounter().then((value) => seen.push(value)));
+      afterCommit(tx, () => void readCounter().then((value) => seen.push(value)));
       expect(seen).toEqual([]);
     });
     await expect.poll(() => seen).toEqual([100]);
@@ -57,7 +57,7 @@ describe(`transactions on ${dialect}`, () => {
     await expect(
       getDb().transaction(async (tx) => {
         await tx.update(invoiceCounters).set({ last: 200 }).where(counter);
-        afterCommit(() => ran.push("effect"));
+        afterCommit(tx, () => ran.push("effect"));
         throw new Error("refusé");
       }),
     ).rejects.toThrow("refusé");
@@ -66,9 +66,30 @@ describe(`transactions on ${dialect}`, () => {
     expect(await readCounter()).toBe(100);
   });
 
+  it("keeps each transaction's effects to itself: the handle of one that ended collects no more", async () => {
+    const ran: string[] = [];
+    let handle: object | undefined;
+    await getDb().transaction(async (tx) => {
+      handle = tx;
+      afterCommit(tx, () => ran.push("first"));
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(["first"]);
+    // A late effect given the ended transaction's handle (SQLite reuses it) runs at once, and a
+    // later transaction that rolls back does not take it with it.
+    afterCommit(handle!, () => ran.push("late"));
+    await expect(
+      getDb().transaction(async () => {
+        throw new Error("refusé");
+      }),
+    ).rejects.toThrow("refusé");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(["first", "late"]);
+  });
+
   it("runs an effect at once outside a transaction", async () => {
     const ran: string[] = [];
-    afterCommit(() => ran.push("effect"));
+    afterCommit(getDb(), () => ran.push("effect"));
     await new Promise((resolve) => setImmediate(resolve));
     expect(ran).toEqual(["effect"]);
   });

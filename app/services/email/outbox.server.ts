@@ -57,7 +57,7 @@ export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedE
     .onConflictDoNothing({ target: emails.dedupeKey })
     .returning({ id: emails.id });
   // Once the caller's transaction has committed: the sender's queries only see committed rows.
-  if (result.length === 1 && onQueued) afterCommit(onQueued);
+  if (result.length === 1 && onQueued) afterCommit(db, onQueued);
   return result.length === 1;
 }
 
