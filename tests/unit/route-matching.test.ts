@@ -60,6 +60,7 @@ describe("route matching, each tree matched many times", () => {
     const source = readFileSync(require.resolve("@remix-run/router"), "utf8");
     expect(source).toContain("rankedBranchesCache");
     expect(source).toContain("compiledPathCache");
+    expect(source).toContain("recentMatchesCache");
   });
 
   it("a static segment beats a dynamic one, a dynamic one beats the catch-all, and case sensitivity holds, on every match", () => {
@@ -78,6 +79,21 @@ describe("route matching, each tree matched many times", () => {
     expect(leaf(second, "/product/1")?.id).toBe("other-product");
     expect(leaf(second, "/panier")).toBeNull();
     expect(leaf(first, "/panier")?.id).toBe("panier");
+  });
+
+  it("a path matched again gets matches of its own: changing one result's params changes no other", () => {
+    const routes = shopTree();
+    const first = matchRoutes(routes, "/admin/orders/7")!;
+    expect(first.map((m) => m.route.id)).toEqual(["root", "admin", "admin-order"]);
+    // One params object for the whole branch, as the router gives it.
+    expect(first[0].params).toBe(first[2].params);
+    (first[2].params as Record<string, string>).id = "changed";
+    first.pop();
+    const second = matchRoutes(routes, "/admin/orders/7")!;
+    expect(second.map((m) => m.route.id)).toEqual(["root", "admin", "admin-order"]);
+    expect(second.map((m) => m.params.id)).toEqual(["7", "7", "7"]);
+    expect(second.map((m) => m.pathname)).toEqual(["/", "/admin", "/admin/orders/7"]);
+    expect(matchRoutes(routes, "/admin/orders/8")!.at(-1)!.params).toEqual({ id: "8" });
   });
 
   it("an encoded segment is decoded into its parameter, an encoded slash is kept", () => {
