@@ -34,12 +34,26 @@ describe.skipIf(dialect !== "sqlite")("database start-up on SQLite", () => {
   });
 });
 
+/** Two connections to one new SQLite file, as two server processes have; `close` ends both. */
+async function twoProcesses() {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
+  const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
+  const here = await openDatabase(file, options);
+  const other = await openDatabase(file, options);
+  return {
+    here,
+    other,
+    close() {
+      if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
+      here.sqlite!.close();
+      other.sqlite!.close();
+    },
+  };
+}
+
 describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several processes", () => {
   it("take the write lock when they begin, so a second process's write waits for them", async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
-    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
-    const first = await openDatabase(file, options);
-    const second = await openDatabase(file, options);
+    const { here: first, other: second, close } = await twoProcesses();
     second.sqlite!.pragma("busy_timeout = 0");
     const otherWrite = () => second.sqlite!.prepare("UPDATE site_settings SET site_name = site_name").run();
     try {
@@ -52,16 +66,12 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
       // Once it has committed, the other process writes.
       expect(otherWrite).not.toThrow();
     } finally {
-      first.sqlite!.close();
-      second.sqlite!.close();
+      close();
     }
   });
 
   it("a transaction waiting for another process's write lock leaves its own process free, then runs once the lock is released", async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
-    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
-    const here = await openDatabase(file, options);
-    const other = await openDatabase(file, options);
+    const { here, other, close } = await twoProcesses();
     try {
       other.sqlite!.exec("BEGIN IMMEDIATE");
       other.sqlite!.prepare("UPDATE products SET stock = 7 WHERE id = 1").run();
@@ -86,17 +96,12 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
       const [after] = await here.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
       expect(after.stock).toBe(6);
     } finally {
-      if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
-      here.sqlite!.close();
-      other.sqlite!.close();
+      close();
     }
   });
 
   it("a write waits at most the busy timeout for another process's lock, then fails with SQLite's error and writes nothing", async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "shop-db-")), "shop.db");
-    const options = { adminUsername: "admin", adminPassword: "motdepasse-test-1" };
-    const here = await openDatabase(file, options);
-    const other = await openDatabase(file, options);
+    const { here, other, close } = await twoProcesses();
     setBusyTimeout(here.sqlite!, 300);
     try {
       other.sqlite!.exec("BEGIN IMMEDIATE");
@@ -118,9 +123,7 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
       const [row] = await here.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
       expect(row.stock).toBeGreaterThan(0);
     } finally {
-      if (other.sqlite!.inTransaction) other.sqlite!.exec("ROLLBACK");
-      here.sqlite!.close();
-      other.sqlite!.close();
+      close();
     }
   });
 });
