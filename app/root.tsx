@@ -4,7 +4,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLoaderData,
   useLocation,
@@ -14,6 +13,7 @@ import {
 import { useEffect } from "react";
 import { rootLoader } from "~/http/root-data.server";
 import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
+import { PageScripts } from "~/components/ui/page-scripts";
 
 /** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
 const frame = () => import("~/components/shop/frame");
@@ -54,7 +54,8 @@ function Document({ children, head }: { children: React.ReactNode; head: React.R
       <body className="flex min-h-screen flex-col">
         {children}
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* Started after the first paint (components/ui/page-scripts.tsx). */}
+        <PageScripts nonce={nonce} />
       </body>
     </html>
   );
