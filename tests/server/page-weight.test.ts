@@ -5,8 +5,8 @@ import { SERVER_TEST_BUILD, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
  * What the landing page costs the browser, measured on the production build as it is served:
- * the JavaScript its HTML makes the browser load, and the stylesheet inlined in its head with
- * the Content-Security-Policy that allows it.
+ * the JavaScript its HTML makes the browser load, when it starts, and the stylesheet inlined in
+ * its head with the Content-Security-Policy that allows it.
  */
 
 /** The most gzip JavaScript the landing page's HTML may load (its scripts and modulepreloads). */
@@ -34,9 +34,23 @@ async function shippedScripts(html: string) {
   return scripts;
 }
 
-function styleSources(policy: string) {
-  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith("style-src "));
+function sources(policy: string, name: string) {
+  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
   return directive?.split(/\s+/).slice(1) ?? [];
+}
+
+function styleSources(policy: string) {
+  return sources(policy, "style-src");
+}
+
+/** The sha256 source of an inline script's text, as a Content-Security-Policy names it. */
+function hashSource(text: string) {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+/** The inline scripts of a piece of HTML: attributes and text. */
+function inlineScripts(html: string) {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attributes, text]) => ({ attributes, text }));
 }
 
 describe("the landing page's weight", () => {
@@ -74,4 +88,50 @@ describe("the landing page's weight", () => {
     // The first view is rendered for the cache, the next ones come from it.
     expect(outcomes).toContain("HIT");
   });
+});
+
+describe("the page's scripts", () => {
+  /** The page's HTML split in two: the template holding Remix's scripts, and the rest. */
+  function split(html: string) {
+    const template = html.match(/<template id="shop-scripts">([\s\S]*?)<\/template>/);
+    expect(template, "the <template> of the page's scripts").not.toBeNull();
+    return { scripts: template![1], page: html.replace(template![0], "") };
+  }
+
+  for (const path of ["/", "/product/1"]) {
+    it(`start after the first paint on ${path}, live and from the page cache`, async () => {
+      const outcomes: string[] = [];
+      for (const cookie of ["", "orders=x"]) {
+        for (let view = 0; view < 2; view++) {
+          const response = await fetch(`${demo.url}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+          const html = await response.text();
+          outcomes.push(response.headers.get("X-Cache") ?? "");
+          const { scripts, page } = split(html);
+          // Outside the template, nothing the browser would fetch or run as a module before the
+          // first paint: no modulepreload nor preload, no script loaded from a file, no module.
+          expect(page).not.toMatch(/<link[^>]+rel="(?:modulepreload|preload)"/);
+          expect(page).not.toMatch(/<script[^>]+\bsrc=/);
+          expect(page).not.toMatch(/<script[^>]+type="module"/);
+          expect(page).not.toContain("/build");
+          // In the template: Remix's modulepreloads, its context and the module that hydrates.
+          expect(scripts).toMatch(/<link rel="modulepreload" href="\/[^"]+\.js"\/>/);
+          expect(scripts).toContain("window.__remixContext = ");
+          expect(scripts).toMatch(/<script[^>]+type="module"[^>]*>[\s\S]*import\("\/[^"]+entry\.client-[^"]+\.js"\)/);
+          // The template's scripts and the one that starts them after the load event are all
+          // allowed by the policy: by the nonce live, by their hashes from the page cache.
+          const policy = response.headers.get("Content-Security-Policy") ?? "";
+          const allowed = sources(policy, "script-src");
+          expect(policy).not.toContain("unsafe-inline");
+          const starter = inlineScripts(page).find((s) => s.text.includes('"shop-scripts"'));
+          expect(starter?.text).toContain('addEventListener("load"');
+          for (const script of [...inlineScripts(scripts), starter!]) {
+            const nonce = script.attributes.match(/nonce="([^"]+)"/)?.[1];
+            expect(allowed).toContain(nonce ? `'nonce-${nonce}'` : hashSource(script.text));
+          }
+        }
+      }
+      expect(outcomes).toContain("HIT");
+      expect(outcomes).toContain("BYPASS");
+    });
+  }
 });
