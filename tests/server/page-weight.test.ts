@@ -113,6 +113,10 @@ describe("the page's scripts", () => {
           expect(page).not.toMatch(/<script[^>]+\bsrc=/);
           expect(page).not.toMatch(/<script[^>]+type="module"/);
           expect(page).not.toContain("/build");
+          // The first paint waits for the end of the body, where the template is.
+          const head = html.slice(0, html.indexOf("</head>"));
+          expect(head).toContain('<link rel="expect" href="#shop-scripts" blocking="render"/>');
+          expect(html.indexOf('<template id="shop-scripts">')).toBeGreaterThan(html.lastIndexOf("</footer>"));
           // In the template: Remix's modulepreloads, its context and the module that hydrates.
           expect(scripts).toMatch(/<link rel="modulepreload" href="\/[^"]+\.js"\/>/);
           expect(scripts).toContain("window.__remixContext = ");
