@@ -42,7 +42,9 @@ const START_SCRIPTS = `(() => {
  * first paint need not share the network and the processor with them. On the server, Remix's
  * scripts are rendered inside a <template>, where the browser neither fetches nor runs them;
  * a small inline script then starts them (START_SCRIPTS). In the browser the template stays
- * empty: its content is not among the element's children, so the hydration finds it as rendered.
+ * empty: its content is not among the element's children, so the hydration finds it as rendered;
+ * the elements the inline script adds at the end of <body> are left alone by React, as any
+ * element after the ones it rendered there.
  */
 export function PageScripts({ nonce }: { nonce: string }) {
   const server = typeof document === "undefined";
