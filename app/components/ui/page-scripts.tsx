@@ -8,7 +8,7 @@ export const PAGE_SCRIPTS_ID = "shop-scripts";
  * HTML, its inline stylesheet and its images are there) and the next frame. Each element of the
  * <template> is created anew in the document, in order: the modulepreload links (their requests
  * start then), Remix's context script, the module script that imports the routes and hydrates;
- * each script in a task of its own, so that none of these tasks keeps the page busy long.
+ * each in a task of its own, so that none of these tasks keeps the page busy long.
  * Their attributes are copied as they are, the nonce of the live render included; in a page of
  * the page cache, the inline scripts are allowed by their hashes, which cover the template's
  * scripts like the others (server/page-cache.js). The same text in every page: one hash.
@@ -17,19 +17,15 @@ const START_SCRIPTS = `(() => {
   const start = () => {
     const scripts = document.getElementById(${JSON.stringify(PAGE_SCRIPTS_ID)});
     if (!scripts) return;
-    const nodes = [...scripts.content.children];
-    // The links at once (they only start requests), then each script in a task of its own.
-    const next = () => {
-      for (let node; (node = nodes.shift()); ) {
+    // One element per task, in order: none of these tasks keeps the page busy long.
+    for (const node of scripts.content.children) {
+      setTimeout(() => {
         const element = document.createElement(node.localName);
         for (const { name, value } of node.attributes) element.setAttribute(name, value);
         element.textContent = node.textContent;
         document.body.append(element);
-        if (nodes[0]?.localName === "script") break;
-      }
-      if (nodes.length > 0) setTimeout(next);
-    };
-    next();
+      });
+    }
   };
   const afterPaint = () => requestAnimationFrame(() => setTimeout(start));
   if (document.readyState === "complete") afterPaint();
