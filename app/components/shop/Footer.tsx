@@ -34,7 +34,7 @@ const COLUMNS = [
 
 export function Footer({ settings }: { settings: PublicSettings }) {
   return (
-    <footer className="mt-16 border-t border-ink/10 bg-sand">
+    <footer className="mt-16 border-t border-ink/10 bg-sand below-fold">
       <div className="container-page grid gap-10 py-12 md:grid-cols-4">
         <div>
           <Logo />

@@ -10,7 +10,7 @@ export const REASSURANCE_NOTES = [
 
 export function ClosingCta() {
   return (
-    <section aria-labelledby="cta-title" className="container-page pb-4 pt-16 md:pt-24">
+    <section aria-labelledby="cta-title" className="container-page pb-4 pt-16 md:pt-24 below-fold">
       <div className="overflow-hidden rounded-[2rem] bg-rose-700 px-6 py-12 text-center text-white shadow-xl shadow-rose-200/60 sm:px-12 md:py-16">
         <h2 id="cta-title" className="font-serif text-3xl leading-tight md:text-4xl">
           Offrez à votre peau l'éclat qu'elle mérite

@@ -47,7 +47,7 @@ function Photo({ src, alt, label, highlight }: { src: string; alt: string; label
 
 export function Testimonials() {
   return (
-    <section aria-labelledby="testimonials-title" className="bg-sand/60 py-16 md:py-24">
+    <section aria-labelledby="testimonials-title" className="bg-sand/60 py-16 md:py-24 below-fold">
       <div className="container-page">
         <p className="text-center text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">Avant / après</p>
         <h2 id="testimonials-title" className="mt-2 text-center font-serif text-3xl text-ink md:text-4xl">

@@ -93,7 +93,7 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
       <AntiWrinkle />
       <Results />
 
-      <section aria-labelledby="etapes-titre" className="bg-sand/60 py-14 md:py-20">
+      <section aria-labelledby="etapes-titre" className="bg-sand/60 py-14 md:py-20 below-fold">
         <div className="container-page">
           <h2 id="etapes-titre" className="text-center font-serif text-3xl text-ink">
             Comment l'utiliser
@@ -105,7 +105,7 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
         </div>
       </section>
 
-      <section aria-labelledby="faq-produit-titre" className="py-14 md:py-20">
+      <section aria-labelledby="faq-produit-titre" className="py-14 md:py-20 below-fold">
         <div className="container-page max-w-3xl">
           <h2 id="faq-produit-titre" className="text-center font-serif text-3xl text-ink">
             Questions fréquentes

@@ -11,7 +11,7 @@ const SKIN_TYPES = [
 
 export function SkinTypes() {
   return (
-    <section aria-labelledby="peaux-titre" className="container-page py-14 md:py-20">
+    <section aria-labelledby="peaux-titre" className="container-page py-14 md:py-20 below-fold">
       <h2 id="peaux-titre" className="text-center font-serif text-3xl text-ink">Pour tous les types de peau</h2>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {SKIN_TYPES.map((s) => (
@@ -34,7 +34,7 @@ const CLAIMS = [
 
 export function AntiWrinkle() {
   return (
-    <section aria-labelledby="rides-titre" className="bg-sand/60 py-14 md:py-20">
+    <section aria-labelledby="rides-titre" className="bg-sand/60 py-14 md:py-20 below-fold">
       <div className="container-page grid items-center gap-10 md:grid-cols-2">
         <img
           src="/images/product-texture.svg"
@@ -73,7 +73,7 @@ const RESULTS = [
 
 export function Results() {
   return (
-    <section aria-labelledby="resultats-titre" className="container-page py-14 md:py-20">
+    <section aria-labelledby="resultats-titre" className="container-page py-14 md:py-20 below-fold">
       <h2 id="resultats-titre" className="text-center font-serif text-3xl text-ink">Des résultats constatés par nos clientes</h2>
       <ul className="mt-8 grid grid-cols-3 gap-2 sm:gap-4">
         {RESULTS.map((r) => (
