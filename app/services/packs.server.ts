@@ -108,15 +108,10 @@ export type PackReference = {
 };
 
 /**
- * The active pack of this product a line names: by `packId` (an unknown id, another product's
- * or an inactive one names none), else by its exact name, else by its price when exactly one
- * pack has that price. Undefined when it names none.
+ * The pack of a product's active packs (`list`) a line names: by `packId` (an unknown id,
+ * another product's or an inactive one names none), else by its exact name, else by its price
+ * when exactly one pack has that price. Undefined when it names none.
  */
-export async function identifyPack(productId: number, ref: PackReference, db: DbOrTx = getDb()): Promise<Pack | undefined> {
-  return pickPack(await listPacks(productId, {}, db), ref);
-}
-
-/** The pack of this list a line names (see identifyPack). */
 function pickPack(list: Pack[], ref: PackReference): Pack | undefined {
   if (ref.packId != null) return list.find((p) => p.id === ref.packId);
   const name = ref.variantName?.trim().toLowerCase();
