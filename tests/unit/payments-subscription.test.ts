@@ -5,6 +5,8 @@ import { action as attachAction } from "~/routes/api.attach-payment-method";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as confirmAction } from "~/routes/api.payments.confirm";
 import { action as startAction } from "~/routes/api.payments.start";
+import { acquireLease, releaseLease } from "~/services/leases.server";
+import { orderLockName } from "~/services/payments/order-lock.server";
 import { getStripe } from "~/services/stripe.server";
 import {
   browserPay,
@@ -150,17 +152,31 @@ describe("subscription", () => {
     });
   });
 
-  it("answers resource_already_exists to a concurrent attempt for the same order", async () => {
+  it("answers resource_already_exists while another start of the same order is under way", async () => {
     const orderId = await createTestOrder();
-    const [a, b] = await Promise.all([createSubscription({ orderId }), createSubscription({ orderId })]);
-    const statuses = [a.status, b.status].sort();
-    expect(statuses).toEqual([200, 409]);
-    const refused = a.status === 409 ? a : b;
+    // Another start (in this process or another) holds the order's payment start lock.
+    const other = "autre-hote:1234:abcd";
+    expect(await acquireLease(orderLockName(orderId), 60_000, other)).toBe(true);
+    const refused = await createSubscription({ orderId });
+    expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
       error: "Une commande similaire est déjà en cours de traitement. Veuillez patienter.",
       issues: [],
       code: "resource_already_exists",
     });
+    // Once that start has ended, the next one goes through.
+    await releaseLease(orderLockName(orderId), other);
+    expect((await createSubscription({ orderId })).status).toBe(200);
+  });
+
+  it("two attempts at once for the same order never make two subscriptions", async () => {
+    const orderId = await createTestOrder();
+    const [a, b] = await Promise.all([createSubscription({ orderId }), createSubscription({ orderId })]);
+    // Overlapping, the second is refused; one after the other, the second resumes the first.
+    const answers = [a, b].sort((x, y) => x.status - y.status);
+    expect(answers[0].status).toBe(200);
+    if (answers[1].status === 409) expect(answers[1].body.code).toBe("resource_already_exists");
+    else expect(answers[1].body).toMatchObject({ subscriptionId: answers[0].body.subscriptionId, message: "Reprise du paiement en cours" });
   });
 
   it("a declined first charge leaves the order unpaid and payable with another card", async () => {
