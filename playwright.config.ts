@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath as findChromium } from "./tests/helpers/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const buildName = process.env.SHOP_BUILD_NAME ?? "build";
@@ -15,16 +15,10 @@ export const baseURL = `http://127.0.0.1:${port}`;
  */
 export const e2eOnPostgres = process.env.E2E_DATABASE === "postgresql";
 export const databaseUrl = e2eOnPostgres ? `postgres://postgres@127.0.0.1:${port + 12}/shop` : `${dataDir}/shop.db`;
-const serverCommand = `node server/index.js ./${buildName}/index.js`;
+const serverCommand = `node server/index.js ./${buildName}/server/index.js`;
 
-/**
- * Debian's Chromium: its headless shell when installed (`chromium-headless-shell`, built from the
- * same sources without the browser's window and GPU processes: about a third faster on this
- * 2-core machine), else the browser itself. CHROMIUM_PATH chooses another one.
- */
-const chromiumPath =
-  process.env.CHROMIUM_PATH ??
-  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+/** Debian's Chromium (tests/helpers/chromium.ts). */
+const chromiumPath = findChromium();
 
 const chromium = {
   executablePath: chromiumPath,

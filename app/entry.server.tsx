@@ -91,12 +91,14 @@ function framedDocumentStyles(remixContext: EntryContext): FramedStyles {
 }
 
 /**
- * The JSON of a page's loader or action, with its length: the server then leaves short answers
- * uncompressed (server/app.js), and most of these are a few hundred bytes.
+ * The data of a page's loaders or action (single fetch's turbo-stream, or a resource route's
+ * JSON), with its length: the server then leaves short answers uncompressed (server/app.js), and
+ * most of these are a few hundred bytes. No loader streams a promise: the body is whole at once.
  */
 export const handleDataRequest: HandleDataRequestFunction = async (response) => {
   applySecurityHeaders(response.headers);
-  if (!response.body || response.headers.has("Content-Length") || !response.headers.get("Content-Type")?.startsWith("application/json")) {
+  const type = response.headers.get("Content-Type") ?? "";
+  if (!response.body || response.headers.has("Content-Length") || !/^(application\/json|text\/x-script)\b/.test(type)) {
     return response;
   }
   const body = await response.text();

@@ -4,6 +4,7 @@ import {
   Links,
   Meta,
   Outlet,
+  Scripts,
   ScrollRestoration,
   useLoaderData,
   useLocation,
@@ -13,7 +14,6 @@ import {
 import { useEffect } from "react";
 import { rootLoader } from "~/http/root-data.server";
 import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
-import { PAGE_SCRIPTS_ID, PageScripts } from "~/components/ui/page-scripts";
 
 /** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
 const frame = () => import("~/components/shop/frame");
@@ -48,18 +48,14 @@ function Document({ children, head }: { children: React.ReactNode; head: React.R
         <Meta />
         {/* The whole stylesheet, inline: the first paint waits for no other request (http/stylesheet.server.ts). */}
         <style id={STYLESHEET_ID} dangerouslySetInnerHTML={{ __html: stylesheet }} />
-        {/* No paint of a page half read: the first one waits for the end of the body, where the
-            scripts' template is (the page's HTML comes in one piece: a single layout, no blank frame). */}
-        {/* eslint-disable-next-line react/no-unknown-property -- HTML's blocking attribute, which React 18 passes on as it is */}
-        <link rel="expect" href={`#${PAGE_SCRIPTS_ID}`} blocking="render" />
         <Links />
         {head}
       </head>
       <body className="flex min-h-screen flex-col">
         {children}
         <ScrollRestoration nonce={nonce} />
-        {/* Started after the first paint (components/ui/page-scripts.tsx). */}
-        <PageScripts nonce={nonce} />
+        {/* Module scripts: fetched while the page is read and painted, run once it is parsed. */}
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -18,7 +18,7 @@ function contentSecurityPolicy(nonce: string, framed: FramedStyles) {
     ...(framed.attributes.length > 0 ? { "style-src-attr": ["'unsafe-hashes'", ...new Set(framed.attributes.map(sha256Source))] } : {}),
     "img-src": ["'self'", "data:", "https://*.stripe.com"],
     "font-src": ["'self'"],
-    "connect-src": ["'self'", "https://api.stripe.com", ...(dev ? ["ws://localhost:*"] : [])],
+    "connect-src": ["'self'", "https://api.stripe.com", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
     "frame-src": ["https://js.stripe.com", "https://hooks.stripe.com"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],

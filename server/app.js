@@ -22,7 +22,7 @@ import { createPageCache } from "./page-cache.js";
  * fingerprinted build assets cached for a year, the other public files for a week, the rest
  * answered by Remix. No access log unless `logRequests`.
  *
- * @param {ServerBuild} build the Remix server build (build/index.js)
+ * @param {ServerBuild} build the Remix server build (build/server/index.js)
  * @param {{ logRequests?: boolean, mode?: string, pageCache?: boolean }} [options]
  */
 export function createApp(build, options = {}) {
@@ -30,8 +30,8 @@ export function createApp(build, options = {}) {
   app.disable("x-powered-by");
   const mode = options.mode ?? process.env.NODE_ENV;
   app.use(compression());
-  // public/build/*: file names carry a content hash.
-  app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+  // The browser's build (build/client/assets/*): file names carry a content hash.
+  app.use(`${build.publicPath}assets`, express.static(path.join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }));
   // public/ holds files only (favicon.svg, images/…): a path without an extension is a page or
   // an API call, answered without looking on disk first.
   const publicFiles = express.static("public", { maxAge: "7d" });

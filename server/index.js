@@ -6,7 +6,7 @@ import { installGlobals } from "@remix-run/node";
 import { createApp, listen } from "./app.js";
 
 /**
- * Production entry: `node server/index.js [build/index.js]` (npm run serve).
+ * Production entry: `node server/index.js [build/server/index.js]` (npm run serve).
  *
  * One process per core by default (WEB_CONCURRENCY; 1: a single process). Every process uses
  * the same SQLite file, which holds all that outlives a request (sessions are cookies; carts,
@@ -217,7 +217,7 @@ async function runPrimary(shop) {
 }
 
 async function main() {
-  const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
+  const buildPath = path.resolve(process.argv[2] ?? "build/server/index.js");
   /** @type {import("@remix-run/node").ServerBuild} */
   const build = await import(pathToFileURL(buildPath).href);
   installGlobals({ nativeFetch: build.future.v3_singleFetch });

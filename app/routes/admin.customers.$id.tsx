@@ -21,7 +21,8 @@ import { displayName } from "~/lib/names";
 import { formatFrenchPhone } from "~/lib/phone";
 import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { renewalLabel } from "~/lib/renewals";
-import { CUSTOMER_NOT_FOUND, eraseCustomerData, getCustomerData } from "~/services/customer-data.server";
+import { CUSTOMER_NOT_FOUND } from "~/lib/not-found";
+import { eraseCustomerData, getCustomerData } from "~/services/customer-data.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(

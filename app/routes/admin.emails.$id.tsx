@@ -12,7 +12,8 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import type { FramedHtmlHandle } from "~/lib/framed-html";
 import { pageMeta } from "~/lib/meta";
-import { EMAIL_NOT_FOUND, getEmail } from "~/services/email/mailbox.server";
+import { EMAIL_NOT_FOUND } from "~/lib/not-found";
+import { getEmail } from "~/services/email/mailbox.server";
 
 /** The preview's frame shows the email's HTML: its styles are allowed by their hashes. */
 export const handle: FramedHtmlHandle = {

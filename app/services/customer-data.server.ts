@@ -1,3 +1,4 @@
+import { CUSTOMER_NOT_FOUND } from "~/lib/not-found";
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, type DbOrTx } from "~/db/client.server";
@@ -26,7 +27,7 @@ import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
  * its frozen copy (table invoices) is kept as it was issued.
  */
 
-export const CUSTOMER_NOT_FOUND = "Client introuvable";
+export { CUSTOMER_NOT_FOUND };
 export const ERASED = "[effacé]";
 const ERASED_HTML = "<p>[effacé]</p>";
 /** The last error of an email erased before it was sent (it is marked failed, so it never leaves). */

@@ -11,7 +11,9 @@
 // back the measure's { checkouts, rps, p50, p99, errors, errorSamples } plus orderIds, every
 // order number returned (warm-up included).
 import http from "node:http";
+import { Readable } from "node:stream";
 import { performance } from "node:perf_hooks";
+import { decode } from "turbo-stream";
 import { serveParent } from "./http.js";
 
 /**
@@ -19,7 +21,7 @@ import { serveParent } from "./http.js";
  * @typedef {{ checkouts: number, rps: number, p50: number, p99: number, errors: number, warmupErrors: number, errorSamples: string[], orderIds: number[] }} CheckoutResult
  */
 
-const FORM_ACTION = "/panier?_data=routes%2Fpanier";
+const FORM_ACTION = "/panier.data";
 
 let shopperCount = 0;
 
@@ -70,6 +72,16 @@ function request(origin, shopper, path, form) {
         const text = Buffer.concat(chunks).toString("utf8");
         if (res.statusCode !== 200) {
           reject(new Error(`${form?.intent ?? "GET"} ${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          return;
+        }
+        // A page's action answers in single fetch's format, as the browser's Remix reads it.
+        if (String(res.headers["content-type"]).startsWith("text/x-script")) {
+          decode(/** @type {ReadableStream<Uint8Array>} */ (Readable.toWeb(Readable.from([Buffer.from(text)]))))
+            .then(async (decoded) => {
+              await decoded.done;
+              resolve(/** @type {{ data?: unknown }} */ (decoded.value).data);
+            })
+            .catch(reject);
           return;
         }
         try {

@@ -1,5 +1,5 @@
 // @ts-check
-// Starts the shop from the production build (build/index.js, made by `npm run build`) in demo
+// Starts the shop from the production build (build/server/index.js, made by `npm run build`) in demo
 // mode, on a free port of 127.0.0.1, with a throwaway data folder, for the speed measures.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -45,16 +45,16 @@ export function startShopOrExit(options) {
  */
 
 /**
- * `node server/index.js build/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
+ * `node server/index.js build/server/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
  * variables given here reach it (a developer's .env changes nothing), plus WEB_CONCURRENCY
  * when set, so that a server running several processes is measured as it runs.
  * @param {{ env?: Record<string, string> }} [options]
  * @returns {Promise<RunningShop>}
  */
 export async function startShop(options = {}) {
-  const buildIndex = path.join(ROOT, "build/index.js");
+  const buildIndex = path.join(ROOT, "build/server/index.js");
   if (!existsSync(buildIndex)) {
-    throw new Error("No production build (build/index.js): run `npm run build` first.");
+    throw new Error("No production build (build/server/index.js): run `npm run build` first.");
   }
   const port = await freePort();
   const emulatorPort = await freePort();

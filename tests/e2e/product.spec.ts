@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { LANDING_FAQ } from "../../app/lib/faq";
+import { decodeSingleFetch, encodeSingleFetch } from "../helpers/single-fetch";
 
 const TERMS = "Conditions d'achat et d'abonnement";
 const USE = "Utilisation recommandée";
@@ -173,12 +174,13 @@ test.describe("product page with JavaScript", () => {
 
   test("a product without images or stock shows the fallback image and 'Rupture de stock'", async ({ page }) => {
     // The page's data as the browser receives it on a client-side navigation, with no images and no stock.
-    await page.route(/\/product\/1\?.*_data=/, async (route) => {
+    await page.route(/\/product\/1\.data(\?|$)/, async (route) => {
       const response = await route.fetch();
-      const data = await response.json();
-      data.product.images = [];
-      data.product.stock = 0;
-      await route.fulfill({ response, json: data });
+      const data = (await decodeSingleFetch(new Response(await response.text()).body)) as Record<string, { data: { product: { images: string[]; stock: number } } }>;
+      const { product } = data["routes/product.$id"].data;
+      product.images = [];
+      product.stock = 0;
+      await route.fulfill({ response, body: await encodeSingleFetch(data) });
     });
     await page.goto("/");
     await waitForHydration(page);

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-/** The build the global setup makes for these tests (build-vitest/, public/build-vitest/). */
+/** The build the global setup makes for these tests (build-vitest/server/ and build-vitest/client/). */
 export const SERVER_TEST_BUILD = "build-vitest";
 
 /** An order of pack 2 for POST /api/orders, as an API client sends it. */
@@ -54,7 +54,7 @@ export type ShopProcess = {
 };
 
 /**
- * `node server/index.js build-vitest/index.js` with NODE_ENV=production, free ports, a fresh data
+ * `node server/index.js build-vitest/server/index.js` with NODE_ENV=production, free ports, a fresh data
  * folder, and only the variables given (every shop variable is set, empty by default, so a
  * developer's .env cannot change the test).
  */
@@ -63,7 +63,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<ShopP
   const emulatorPort = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "shop-server-"));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server/index.js", `${SERVER_TEST_BUILD}/index.js`], {
+  const child = spawn(process.execPath, ["server/index.js", `${SERVER_TEST_BUILD}/server/index.js`], {
     cwd: process.cwd(),
     stdio: ["ignore", "pipe", "pipe"],
     env: {

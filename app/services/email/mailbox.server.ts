@@ -1,3 +1,4 @@
+import { EMAIL_NOT_FOUND } from "~/lib/not-found";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { wakeEmailSender } from "./sender.server";
@@ -173,7 +174,7 @@ export async function resendEmail(id: number): Promise<boolean> {
   return true;
 }
 
-export const EMAIL_NOT_FOUND = "Email introuvable";
+export { EMAIL_NOT_FOUND };
 export const EMAIL_NOT_RESENDABLE = "Seul un email en échec peut être renvoyé : celui-ci est déjà en file d'envoi ou a été envoyé.";
 
 /** resendEmail for the pages and the API: the email back in the queue, or a ShopError (404 unknown, 409 not failed). */
