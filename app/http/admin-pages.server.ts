@@ -1,6 +1,6 @@
 import { type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type TypedResponse } from "@remix-run/node";
+import { data, type TypedResponse } from "@remix-run/node";
 import { redirectWithError } from "remix-toast";
 import { type z } from "zod";
 import { parseIdOrNull } from "~/lib/ids";
@@ -19,7 +19,7 @@ import { readPageForm } from "./page-form.server";
 /** The loader of a page with nothing to load (new product, new user): the administrator only. */
 export async function adminPageLoader(request: Request) {
   await requireAdmin(request);
-  return json(null, { headers: NO_STORE_HEADERS });
+  return data(null, { headers: NO_STORE_HEADERS });
 }
 
 /** At the top of every admin page action: a same-origin form post from the signed-in administrator. */
@@ -72,16 +72,16 @@ export async function submitAdminForm<Schema extends z.ZodType>(
   schema: Schema,
   save: (value: z.output<Schema>) => Promise<TypedResponse<never>> | TypedResponse<never>,
   options: { hideFields?: string[] } = {},
-): Promise<TypedResponse<FormReply>> {
+) {
   const submission = parseWithZod(await readPageForm(request), { schema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: options.hideFields }) }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: options.hideFields }) }, { status: 400 });
   }
   try {
     return await save(submission.value);
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return json({ result: submission.reply({ hideFields: options.hideFields, ...refusalReply(refusal) }) }, { status: refusal.status });
+    return data({ result: submission.reply({ hideFields: options.hideFields, ...refusalReply(refusal) }) }, { status: refusal.status });
   }
 }

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { redirectWithSuccess } from "remix-toast";
 import { formatPrice } from "~/lib/money";
 import { refundFormSchema } from "~/schemas/refund";
@@ -11,10 +11,10 @@ import { actionError, refusalReply } from "./action-errors.server";
  * The « Rembourser » form of the back office's order page (intent `refund`): the refund, then
  * back to the order (post/redirect/get); a refusal is answered inline with its French message.
  */
-export async function refundFormAction(orderId: number, formData: FormData, admin: SignedInAdmin): Promise<Response> {
+export async function refundFormAction(orderId: number, formData: FormData, admin: SignedInAdmin) {
   const submission = parseWithZod(formData, { schema: refundFormSchema });
   if (submission.status !== "success") {
-    return json({ refundResult: submission.reply() }, { status: 400 });
+    return data({ refundResult: submission.reply() }, { status: 400 });
   }
   try {
     const { refund } = await refundOrder({
@@ -34,6 +34,6 @@ export async function refundFormAction(orderId: number, formData: FormData, admi
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return json({ refundResult: submission.reply(refusalReply(refusal)) }, { status: refusal.status });
+    return data({ refundResult: submission.reply(refusalReply(refusal)) }, { status: refusal.status });
   }
 }

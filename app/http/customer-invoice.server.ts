@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import type { InvoiceKind } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { paymentReceived } from "~/lib/order-status";
@@ -30,7 +30,7 @@ export async function loadCustomerDocument(request: Request, idParam: string | u
   const url = new URL(request.url);
   const documents = await getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
   const refunds = (await getOrderRefunds(order)).refunds.filter((r) => r.status === "succeeded");
-  return json(
+  return data(
     {
       orderId: order.id,
       key: key ?? "",

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { getToast } from "remix-toast";
 import { getPublicConfig } from "~/config.server";
 import type { RootPublicData } from "~/lib/public-config";
@@ -13,11 +13,11 @@ import { getSettings } from "~/services/settings.server";
 export async function rootLoader({ request }: LoaderFunctionArgs) {
   const { toast } = await getToast(request);
   const cartCount = await getCartCount(request);
-  const data = { toast, config: getPublicConfig(), settings: await getSettings(), cartCount };
+  const page = { toast, config: getPublicConfig(), settings: await getSettings(), cartCount };
   // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
   // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
   // page view sets no cookie, so it can come from the page cache (server/page-cache.js).
-  return json(data satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
+  return data(page satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
 }
 
 /** remix-toast's cookie (its default options), expired. */

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { InvoicePaymentStep } from "~/components/subscription/InvoicePaymentStep";
@@ -32,11 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   try {
     const view = await openInvoicePayment(params.get("facture"), params.get("cle"));
-    return json<PageData>({ view, unavailable: null }, { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS });
+    return data<PageData>({ view, unavailable: null }, { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) console.error("invoice payment page failed", error);
-    return json<PageData>(
+    return data<PageData>(
       { view: null, unavailable: "Le paiement est momentanément indisponible. Veuillez réessayer dans quelques minutes." },
       { status: refusal?.status && refusal.status >= 500 ? refusal.status : 503, headers: { ...PRIVATE_HEADERS, ...retryAfterHeaders(refusal) } },
     );

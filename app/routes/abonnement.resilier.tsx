@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Field } from "~/components/ui/Field";
@@ -36,7 +36,7 @@ type Outcome =
 /** GET /abonnement/resilier?commande=N (the link of the order confirmation email): the order number is prefilled. */
 export function loader({ request }: LoaderFunctionArgs) {
   const orderId = parseOrderNumber(new URL(request.url).searchParams.get("commande"));
-  return json({ orderId: orderId ? String(orderId) : null }, { headers: NO_STORE_HEADERS });
+  return data({ orderId: orderId ? String(orderId) : null }, { headers: NO_STORE_HEADERS });
 }
 
 /** POST /abonnement/resilier: a plain form post, so it works without JavaScript. */
@@ -45,22 +45,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: subscriptionCancelSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), outcome: null as Outcome | null }, { status: 400 });
+    return data({ result: submission.reply(), outcome: null as Outcome | null }, { status: 400 });
   }
   // Bots fill the hidden field: cancel nothing, and say nothing more than for an unknown order.
   if (isHoneypotFilled(formData)) {
     const outcome: Outcome = { kind: "refused", message: SUBSCRIPTION_NOT_FOUND_MESSAGE };
-    return json({ result: submission.reply(), outcome }, { status: 404 });
+    return data({ result: submission.reply(), outcome }, { status: 404 });
   }
   try {
     const done = await cancelSubscription(submission.value, { address: clientAddress(request, context) });
     const outcome: Outcome = { kind: done.outcome, orderId: done.orderId, canceledAt: done.canceledAt };
-    return json({ result: submission.reply({ resetForm: true }), outcome });
+    return { result: submission.reply({ resetForm: true }), outcome };
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) console.error("subscription cancellation failed", error);
     const outcome: Outcome = { kind: "refused", message: refusal?.message ?? UNEXPECTED };
-    return json({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) });
+    return data({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) });
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toDelete = deleteId ? (await getContactRequest(deleteId) ?? null) : null;
   // The list shows the first words of each message; the whole message is in its dialog.
   const contacts = (await listContactRequests()).map(({ message, ...contact }) => ({ ...contact, excerpt: excerpt(message, 80) }));
-  return json({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
+  return data({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -32,10 +32,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const data = await getCustomerData(pageIdOr404(params.id, CUSTOMER_NOT_FOUND));
-  if (!data) throw new Response(CUSTOMER_NOT_FOUND, { status: 404 });
+  const customer = await getCustomerData(pageIdOr404(params.id, CUSTOMER_NOT_FOUND));
+  if (!customer) throw new Response(CUSTOMER_NOT_FOUND, { status: 404 });
   const confirm = new URL(request.url).searchParams.get("confirm") === "erase";
-  return json({ ...data, confirm }, { headers: NO_STORE_HEADERS });
+  return data({ ...customer, confirm }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return json({ ...await getDashboard(), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
+  return data({ ...await getDashboard(), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { emailKindLabel, EmailStatusBadge, ResendEmailForm } from "~/components/admin/EmailParts";
@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const email = await recordOr404(params.id, EMAIL_NOT_FOUND, getEmail);
-  return json({ email }, { headers: NO_STORE_HEADERS });
+  return data({ email }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

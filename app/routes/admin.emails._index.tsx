@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { emailKindLabel, EmailStatusDetail, ResendEmailForm } from "~/components/admin/EmailParts";
@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => pageMeta("Emails", "Les emails de la bou
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readEmailFilters(new URL(request.url));
-  return json(
+  return data(
     { ...await listEmails(filters), filters, counts: await countEmailsByStatus(), demo: getConfig().mode === "demo" },
     { headers: NO_STORE_HEADERS },
   );

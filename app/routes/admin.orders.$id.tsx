@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { redirectWithSuccess } from "~/http/toast.server";
@@ -44,7 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const invoice = await findInvoice(order.id, "invoice");
   const creditNote = await findInvoice(order.id, "credit_note");
-  return json(
+  return data(
     {
       order,
       emails: await listOrderEmails(order.id),
@@ -71,7 +71,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
-    return json({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
+    return data({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
   }
   let updated: boolean;
   try {
@@ -83,7 +83,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return json(
+    return data(
       { result: submission.reply(refusalReply(refusal)), toast: { message: "Mise à jour refusée", description: refusal.message, type: "error" as const } },
       { status: refusal.status },
     );

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { actionError } from "~/http/action-errors.server";
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const result = await listAdminOrders(filters);
   const withdrawn = await ordersWithWithdrawal(result.orders.map((o) => o.id));
   const orders = result.orders.map((o) => ({ ...o, withdrawal: withdrawn.has(o.id) }));
-  return json({ ...result, orders, filters, awaitingPayment: await countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
+  return data({ ...result, orders, filters, awaitingPayment: await countAwaitingPayment() }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const deleteId = queryId(request, "delete");
   const toDelete = products.find((p) => p.id === deleteId) ?? null;
-  return json({ products, toDelete }, { headers: NO_STORE_HEADERS });
+  return data({ products, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 async function saleSummary(product: Parameters<typeof productOffer>[0]): Promise<string> {

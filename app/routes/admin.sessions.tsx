@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { Badge, buttonSecondary, PageHeader } from "~/components/admin/ui";
@@ -18,7 +18,7 @@ const PATH = "/admin/sessions";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  return json({ sessions: await listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
+  return data({ sessions: await listAdminSessions(admin.id, admin.sessionId) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

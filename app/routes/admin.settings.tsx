@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { redirectWithSuccess } from "~/http/toast.server";
@@ -26,7 +26,7 @@ export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, co
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const settings = await getSettings();
-  return json(
+  return data(
     {
       settings: { ...settings, trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt) },
       banner: trialOfferBannerText(settings.trialOfferEndsAt),
@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readPageForm(request), { schema: settingsSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
-    return json(
+    return data(
       { result: submission.reply(), toast: { message: "Erreur", description: `Impossible de mettre à jour les paramètres : ${message}`, type: "error" as const } },
       { status: 400 },
     );

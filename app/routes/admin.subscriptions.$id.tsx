@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const clock = clocks && subscription.status !== "canceled" && subscription.status !== "incomplete" ? await subscriptionTestClock(subscription.id).catch(() => null) : null;
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm: "now" | "period_end" | null = asked === "now" || asked === "period_end" ? asked : null;
-  return json(
+  return data(
     { subscription, clocks, clock, confirm },
     { headers: NO_STORE_HEADERS },
   );

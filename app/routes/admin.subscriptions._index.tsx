@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";
@@ -45,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const values = Object.fromEntries(SUBSCRIPTION_FILTER_NAMES.map((name) => [name, url.searchParams.get(name) ?? ""]));
   const severalProducts = new Set(all.map((p) => p.productId)).size > 1;
   const packs = all.map((p) => ({ value: String(p.id), label: severalProducts ? `${p.productName} : ${p.name}` : p.name }));
-  return json(
+  return data(
     { ...result, values, issues: issues.map((i) => ({ ...i, label: FILTER_LABELS[i.path] ?? i.path })), packs },
     { headers: NO_STORE_HEADERS },
   );

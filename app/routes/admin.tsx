@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/AdminShell";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
@@ -14,7 +14,7 @@ import { countEmailsByStatus } from "~/services/email/mailbox.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await getAdminUser(request);
-  return json(
+  return data(
     {
       admin: admin ? { username: admin.username } : null,
       unreadContacts: admin ? (await countContactRequests()).unread : 0,

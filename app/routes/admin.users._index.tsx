@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }));
   const deleteId = queryId(request, "delete");
   const toDelete = users.find((u) => u.id === deleteId) ?? null;
-  return json({ users, toDelete, audit: await listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
+  return data({ users, toDelete, audit: await listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
@@ -20,7 +20,7 @@ const NOT_FOUND = "Utilisateur introuvable";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const user = await recordOr404(params.id, NOT_FOUND, getUser);
-  return json({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
+  return data({ user, self: user.id === admin.id }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { redirectWithSuccess } from "~/http/toast.server";
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getAdminUser(request)) {
     throw redirect(adminRedirectTarget(redirectTo), { headers: NO_STORE_HEADERS });
   }
-  return json({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE_HEADERS });
+  return data({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE_HEADERS });
 }
 
 type Toast = { message: string; description: string; type: "error" };
@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPageForm(request.clone());
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE_HEADERS });
+    return data({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE_HEADERS });
   }
   try {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const description = error.reason === "invalid" ? LOGIN_FAILED_MESSAGE : error.message;
       const headers = new Headers(NO_STORE_HEADERS);
       if (error.retryAfterSeconds > 0) headers.set("Retry-After", String(error.retryAfterSeconds));
-      return json(
+      return data(
         {
           result: submission.reply({ formErrors: [description], hideFields: ["password"] }),
           toast: { message: LOGIN_FAILED_TITLE, description, type: "error" } as Toast | null,
@@ -70,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     }
     console.error("admin sign-in failed", error instanceof Error ? error.message : error);
-    return json(
+    return data(
       {
         result: submission.reply({ formErrors: ["Une erreur s'est produite lors de la connexion"], hideFields: ["password"] }),
         toast: { message: "Erreur", description: "Une erreur s'est produite lors de la connexion", type: "error" } as Toast | null,

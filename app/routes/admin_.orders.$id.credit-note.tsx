@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { AdminInvoicePage } from "~/components/invoice/AdminInvoicePage";
@@ -24,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const { creditNote } = await getOrderInvoices(order.id, new URL(request.url).searchParams.get("numero"));
-  return json({ orderId: order.id, paymentStatus: order.paymentStatus, creditNote }, { headers: NO_STORE_HEADERS });
+  return data({ orderId: order.id, paymentStatus: order.paymentStatus, creditNote }, { headers: NO_STORE_HEADERS });
 }
 
 export default function AdminCreditNote() {

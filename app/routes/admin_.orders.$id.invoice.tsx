@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { AdminInvoicePage } from "~/components/invoice/AdminInvoicePage";
@@ -34,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       creditNoteNumber: r.creditNoteNumber,
       creditNotePath: r.creditNoteNumber ? `/admin/orders/${order.id}/credit-note?numero=${encodeURIComponent(r.creditNoteNumber)}` : null,
     }));
-  return json({ orderId: order.id, paymentStatus: order.paymentStatus, invoice, refunds }, { headers: NO_STORE_HEADERS });
+  return data({ orderId: order.id, paymentStatus: order.paymentStatus, invoice, refunds }, { headers: NO_STORE_HEADERS });
 }
 
 export default function AdminInvoice() {

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRevalidator, useRouteError } from "@remix-run/react";
 import { getConfig } from "~/config.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
@@ -17,7 +17,7 @@ export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
 export async function loader(_: LoaderFunctionArgs) {
   if (getConfig().mode !== "demo") throw new Response("Not Found", { status: 404 });
-  return json({ contacts: await listContactRequests() }, { headers: NO_STORE_HEADERS });
+  return data({ contacts: await listContactRequests() }, { headers: NO_STORE_HEADERS });
 }
 
 function Frame({ children }: { children: React.ReactNode }) {

@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { InlineText, LegalBlocks } from "~/components/shop/static/LegalBlocks";
 import { LegalSection, TableOfContents } from "~/components/shop/static/LegalSection";
@@ -16,7 +15,7 @@ export const meta: MetaFunction = () =>
 
 /** The terms of sale in force (app/legal/terms-of-sale.ts), with the seller's details from the site settings. */
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ terms: termsOfSale(CURRENT_TERMS_VERSION, await getSettings()) });
+  return { terms: termsOfSale(CURRENT_TERMS_VERSION, await getSettings()) };
 }
 
 export default function Cgv() {

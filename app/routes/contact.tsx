@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Field, TextareaField } from "~/components/ui/Field";
@@ -24,7 +24,7 @@ export const meta: MetaFunction = () =>
 export const headers: HeadersFunction = pageHeaders();
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: await getSettings() });
+  return { settings: await getSettings() };
 }
 
 type Outcome = "success" | "error" | "limited";
@@ -34,11 +34,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: contactSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), outcome: null as Outcome | null, message: null as string | null }, { status: 400 });
+    return data({ result: submission.reply(), outcome: null as Outcome | null, message: null as string | null }, { status: 400 });
   }
   // Bots fill the hidden field: answer as if all went well, store nothing.
   if (isHoneypotFilled(formData)) {
-    return json({ result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null });
+    return { result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null };
   }
   try {
     const input = submission.value;
@@ -46,12 +46,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {
-      return json({ result: submission.reply(), outcome: "limited" as Outcome, message: refusal.message }, { status: refusal.status, headers: retryAfterHeaders(refusal) });
+      return data({ result: submission.reply(), outcome: "limited" as Outcome, message: refusal.message }, { status: refusal.status, headers: retryAfterHeaders(refusal) });
     }
     console.error("contact request not stored", error);
-    return json({ result: submission.reply(), outcome: "error" as Outcome, message: null }, { status: 503 });
+    return data({ result: submission.reply(), outcome: "error" as Outcome, message: null }, { status: 503 });
   }
-  return json({ result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null });
+  return { result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null };
 }
 
 const BANNER_DURATION = 5000;

@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ApiOperation, Text } from "~/components/docs/ApiOperation";
 import { cacheControl, PUBLIC_API_DOCS } from "~/http/cache-control";
@@ -32,7 +32,7 @@ const STATUS_MEANING: [string, string][] = [
 ];
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json(apiDocsView(), { headers: cacheControl(PUBLIC_API_DOCS) });
+  return data(apiDocsView(), { headers: cacheControl(PUBLIC_API_DOCS) });
 }
 
 /** The id of a tag's section: "Paramètres" -> "parametres". */

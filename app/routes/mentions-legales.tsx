@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CompanyContact, phoneHref } from "~/components/shop/static/CompanyContact";
 import { addressOnOneLine, companyDescription, directorLine, rcsLine } from "~/lib/company";
@@ -17,7 +16,7 @@ export const meta: MetaFunction = () =>
   );
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: await getSettings() });
+  return { settings: await getSettings() };
 }
 
 /** A line of the legal notice, left out while its value is not filled in in the settings. */

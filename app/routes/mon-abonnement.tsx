@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
@@ -50,13 +50,13 @@ type LinkProblem = "invalid" | "expired";
 
 /** 404 for a link that is not ours (nothing said about why), 410 for one of ours that expired. */
 function linkProblem(reason: LinkProblem) {
-  return json({ problem: reason, subscription: null as SubscriptionPageView | null }, { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS });
+  return data({ problem: reason, subscription: null as SubscriptionPageView | null }, { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS });
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await openSubscriptionPage(new URL(request.url).searchParams);
   if (!access.ok) return linkProblem(access.reason);
-  return json({ problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
+  return data({ problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...PRIVATE_HEADERS } };
@@ -73,14 +73,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "address") {
     const submission = parseWithZod(formData, { schema: subscriptionAddressSchema });
     if (submission.status !== "success") {
-      return json({ result: submission.reply() }, { status: 400, headers: PRIVATE_HEADERS });
+      return data({ result: submission.reply() }, { status: 400, headers: PRIVATE_HEADERS });
     }
     try {
       await changeSubscriptionAddress(access.record, submission.value);
     } catch (error) {
       const refusal = actionError(error);
       if (!refusal) throw error;
-      return json({ result: submission.reply(refusalReply(refusal)) }, { status: refusal.status, headers: PRIVATE_HEADERS });
+      return data({ result: submission.reply(refusalReply(refusal)) }, { status: refusal.status, headers: PRIVATE_HEADERS });
     }
     return redirectWithSuccess(
       back,
@@ -113,7 +113,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
 
-  return json({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
+  return data({ result: null }, { status: 400, headers: PRIVATE_HEADERS });
 }
 
 /** The page's header: its state, and the answer to a cancellation. */

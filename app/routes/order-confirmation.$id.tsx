@@ -1,6 +1,6 @@
 import { paymentReceived } from "~/lib/order-status";
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
@@ -38,11 +38,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const proof = await readOrderProof(request);
     const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof)) : null;
     const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
-    return json({ order, subscription, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
+    return data({ order, subscription, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return json({ order: null, subscription: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
+    return data({ order: null, subscription: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
   }
 }
 

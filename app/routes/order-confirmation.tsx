@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { pageMeta } from "~/lib/meta";
@@ -13,7 +13,7 @@ export const headers: HeadersFunction = () => NO_STORE_HEADERS;
  * (Also the parent of /order-confirmation/{id}, which it leaves to its child.)
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (params.id !== undefined) return json(null, { headers: NO_STORE_HEADERS });
+  if (params.id !== undefined) return data(null, { headers: NO_STORE_HEADERS });
   const id = new URL(request.url).searchParams.get("id")?.trim();
   if (!id) return redirect("/");
   return redirect(`/order-confirmation/${encodeURIComponent(id.slice(0, 40))}`);

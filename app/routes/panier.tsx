@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { jsonWithError, jsonWithSuccess, redirectWithError, redirectWithSuccess } from "~/http/toast.server";
+import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { Cart } from "~/components/cart/Cart";
 import type { CartLoaderData } from "~/components/cart/cart-data";
 import { DeliveryForm } from "~/components/cart/DeliveryForm";
@@ -39,7 +39,7 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 export async function loader({ request }: LoaderFunctionArgs) {
   const cart = await readCart(await readCartId(request));
   const step = resolveStep(new URL(request.url).searchParams.get("etape"), cart);
-  return json({ cart, step } satisfies CartLoaderData, { headers: NO_STORE_HEADERS });
+  return data({ cart, step } satisfies CartLoaderData, { headers: NO_STORE_HEADERS });
 }
 
 /**
@@ -67,17 +67,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const script = isScriptRequest(request);
   const redirectTo = safeRedirect(formData.get("redirectTo"), "/panier");
 
-  const succeed = async <T,>(data: T, toast: Toast | null, setCookie?: string) => {
+  const succeed = async <T,>(value: T, toast: Toast | null, setCookie?: string) => {
     if (script) {
       return toast
-        ? jsonWithSuccess(data, toast, { headers: withCookie(setCookie) })
-        : json(data, { headers: withCookie(setCookie) });
+        ? dataWithSuccess(value, toast, { headers: withCookie(setCookie) })
+        : data(value, { headers: withCookie(setCookie) });
     }
     return toast ? redirectWithSuccess(redirectTo, toast, { headers: withCookie(setCookie) }) : redirect(redirectTo, { headers: withCookie(setCookie) });
   };
   const fail = async (toast: Toast, status: number, detail?: string) => {
     const data = { ok: false as const, intent, error: detail ?? toast.description ?? toast.message };
-    return script ? jsonWithError(data, toast, { status, headers: withCookie(undefined) }) : redirectWithError(redirectTo, toast);
+    return script ? dataWithError(data, toast, { status, headers: withCookie(undefined) }) : redirectWithError(redirectTo, toast);
   };
 
   switch (intent) {
@@ -130,12 +130,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "delivery": {
       const submission = parseWithZod(formData, { schema: deliverySchema });
       if (submission.status !== "success") {
-        return json({ ok: false as const, intent, result: submission.reply() }, { status: 400, headers: withCookie(undefined) });
+        return data({ ok: false as const, intent, result: submission.reply() }, { status: 400, headers: withCookie(undefined) });
       }
       const cartId = await readCartId(request);
       // Bots fill the hidden field: nothing is created.
       if (isHoneypotFilled(formData)) {
-        return script ? json({ ok: false as const, intent, result: submission.reply() }) : redirect("/panier");
+        return script ? { ok: false as const, intent, result: submission.reply() } : redirect("/panier");
       }
       try {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
@@ -145,13 +145,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
         // This browser now proves it owns the order (its name and street show on its pages).
         const remembered = await rememberOrder(request, orderId);
         if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });
-        return json({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(remembered) });
+        return data({ ok: true as const, intent, orderId, result: submission.reply() }, { headers: withCookie(remembered) });
       } catch (error) {
         const refusal = error instanceof OrderError ? null : actionError(error);
         if (refusal) {
           const headers = new Headers(withCookie(undefined));
           for (const [name, value] of Object.entries(retryAfterHeaders(refusal))) headers.set(name, value);
-          return json(
+          return data(
             { ok: false as const, intent, result: submission.reply({ formErrors: [refusal.message] }), error: refusal.message },
             { status: refusal.status, headers },
           );
@@ -164,9 +164,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!script) {
           if (error.code === "empty_cart") return redirectWithError("/panier", toast);
           // Shown on /panier?etape=livraison with the typed values kept (post without JavaScript).
-          return json({ ok: false as const, intent, result: reply, error: error.message }, { status: error.status, headers: withCookie(undefined) });
+          return data({ ok: false as const, intent, result: reply, error: error.message }, { status: error.status, headers: withCookie(undefined) });
         }
-        return jsonWithError({ ok: false as const, intent, result: reply, error: error.message }, toast, {
+        return dataWithError({ ok: false as const, intent, result: reply, error: error.message }, toast, {
           status: error.status,
           headers: withCookie(undefined),
         });
@@ -184,7 +184,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
 
     default:
-      return json({ ok: false as const, intent, error: "Action inconnue" }, { status: 400, headers: withCookie(undefined) });
+      return data({ ok: false as const, intent, error: "Action inconnue" }, { status: 400, headers: withCookie(undefined) });
   }
 }
 

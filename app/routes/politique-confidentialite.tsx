@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CompanyContact } from "~/components/shop/static/CompanyContact";
 import { LegalSection, TableOfContents } from "~/components/shop/static/LegalSection";
@@ -15,7 +14,7 @@ export const meta: MetaFunction = () =>
   );
 
 export async function loader(_: LoaderFunctionArgs) {
-  return json({ settings: await getSettings() });
+  return { settings: await getSettings() };
 }
 
 const SECTIONS = [

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { deferred } from "~/components/ui/hydration";
 import { parseImageIndex } from "~/components/shop/product/image-index";
@@ -17,15 +17,15 @@ const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const id = parseIdOrNull(params.id);
   const none = { product: null, imageIndex: 0, offer: null, banner: null };
-  if (id === null) return json(none, { status: 404 });
+  if (id === null) return data(none, { status: 404 });
   let found: Awaited<ReturnType<typeof getProduct>>;
   try {
     found = await getProduct(id);
   } catch (error) {
     console.error("product not loaded", error);
-    return json(none, { status: 503 });
+    return data(none, { status: 503 });
   }
-  if (!found) return json(none, { status: 404 });
+  if (!found) return data(none, { status: 404 });
 
   const images = Array.isArray(found.images) ? found.images.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
   const product = {
@@ -45,7 +45,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const endsAt = (await getSettings()).trialOfferEndsAt;
   const text = offer.packs.some((p) => p.trial) ? trialOfferBannerText(endsAt, now) : null;
   const banner = endsAt && text ? { endsAt, text } : null;
-  return json({ product, imageIndex, offer, banner });
+  return { product, imageIndex, offer, banner };
 }
 
 /** A product page for search engines and shared links (og:type product); an unknown product's page is not indexed. */

@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PRODUCT_ID } from "~/lib/brand";
 import { pageMeta } from "~/lib/meta";
@@ -22,14 +21,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const query = (url.searchParams.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
-  if (!query) return json({ query, results: [] });
+  if (!query) return { query, results: [] };
   const product = await getProduct(PRODUCT_ID);
   const index = buildSearchIndex(
     product ? { id: product.id, name: product.name, description: product.description } : undefined,
     await shopPacks(PRODUCT_ID),
   );
   const results = search(query, index).map(({ kind, title, summary, href }) => ({ kind, title, summary, href }));
-  return json({ query, results });
+  return { query, results };
 }
 
 export default function Recherche() {

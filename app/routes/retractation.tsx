@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { WithdrawalRightsSummary } from "~/components/shop/WithdrawalRightsSummary";
@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const orderId = parseOrderNumber(params.get("commande"));
   const settings = await getSettings();
-  return json(
+  return data(
     {
       done: params.get(DONE_PARAM) === "envoyee",
       orderId: orderId ? String(orderId) : null,
@@ -62,15 +62,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPageForm(request);
   const submission = parseWithZod(formData, { schema: withdrawalSchema });
   if (submission.status !== "success") {
-    return json(
+    return data(
       { step: "form" as const, result: submission.reply(), values: null as Values | null, refusal: null as string | null },
       { status: 400 },
     );
   }
   const { intent, orderId, email, reason } = submission.value;
   const values: Values = { orderId: String(parseOrderNumber(orderId) ?? orderId), email, reason: reason ?? "" };
-  if (intent === "review") return json({ step: "confirm" as const, result: submission.reply(), values, refusal: null });
-  if (intent === "edit") return json({ step: "form" as const, result: null, values, refusal: null });
+  if (intent === "review") return { step: "confirm" as const, result: submission.reply(), values, refusal: null };
+  if (intent === "edit") return { step: "form" as const, result: null, values, refusal: null };
 
   // Bots fill the hidden field: record nothing, and answer as for any other request.
   if (!isHoneypotFilled(formData)) {
@@ -79,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       const refusal = actionError(error);
       if (!refusal) console.error("withdrawal request failed", error);
-      return json(
+      return data(
         { step: "confirm" as const, result: submission.reply(), values, refusal: refusal?.message ?? UNEXPECTED },
         { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) },
       );

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { ShippingAddress } from "~/components/cart/OrderParts";
 import { Field } from "~/components/ui/Field";
@@ -44,31 +44,31 @@ type Outcome = "found" | "not-found" | "limited" | "error";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!params.has("id")) {
-    return json({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null, withEmail: false }, { headers: NO_STORE_HEADERS });
+    return data({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null, withEmail: false }, { headers: NO_STORE_HEADERS });
   }
   const submission = parseWithZod(params, { schema: trackingSchema });
   if (submission.status !== "success") {
-    return json({ result: submission.reply(), order: null, outcome: null, message: null, withEmail: false }, { status: 400, headers: NO_STORE_HEADERS });
+    return data({ result: submission.reply(), order: null, outcome: null, message: null, withEmail: false }, { status: 400, headers: NO_STORE_HEADERS });
   }
   const id = parseOrderNumber(submission.value.id);
   const email = submission.value.email ?? null;
   try {
     const proof = await readOrderProof(request, { email });
     const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await findTrackedOrder(id, proof)) : null;
-    return json(
+    return data(
       { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null, withEmail: email !== null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {
-      return json(
+      return data(
         { result: submission.reply(), order: null, outcome: "limited" as Outcome, message: refusal.message, withEmail: email !== null },
         { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
       );
     }
     console.error("order tracking failed", error);
-    return json({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null }, { status: 503, headers: NO_STORE_HEADERS });
+    return data({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null }, { status: 503, headers: NO_STORE_HEADERS });
   }
 }
 

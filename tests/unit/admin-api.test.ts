@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
@@ -14,10 +15,13 @@ import * as productApi from "~/routes/api.products.$id";
 import * as publicContactsApi from "~/routes/api.public.contacts";
 import * as settingsApi from "~/routes/api.settings";
 import * as usersApi from "~/routes/api.users";
-import { loader as usersPage } from "~/routes/admin.users._index";
-import { loader as userEditPage } from "~/routes/admin.users.edit.$id";
+import { loader as usersPageRoute } from "~/routes/admin.users._index";
+import { loader as userEditPageRoute } from "~/routes/admin.users.edit.$id";
 import { getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, expectNoSecrets, insertOrder } from "./admin-helpers";
+
+const usersPage = asResponses(usersPageRoute);
+const userEditPage = asResponses(userEditPageRoute);
 
 type Handler = (args: ReturnType<typeof routeArgs>) => Promise<Response> | Response;
 

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "~/config.server";
@@ -6,14 +7,20 @@ import { users } from "~/db/schema";
 import { action as apiLogin } from "~/routes/api.admin.login";
 import { action as apiLogout } from "~/routes/api.admin.logout";
 import { loader as sessionLoader } from "~/routes/api.admin.session";
-import { loader as contactsLoader } from "~/routes/admin.contacts";
-import { loader as dashboardLoader } from "~/routes/admin.dashboard";
-import { action as loginAction, loader as loginLoader } from "~/routes/admin_.login";
-import { action as logoutAction } from "~/routes/admin_.logout";
+import { loader as contactsLoaderRoute } from "~/routes/admin.contacts";
+import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
+import { action as loginActionRoute, loader as loginLoaderRoute } from "~/routes/admin_.login";
+import { action as logoutActionRoute } from "~/routes/admin_.logout";
 import { adminRedirectTarget, credentialsHintFor, resetLoginRateLimit } from "~/services/admin-auth.server";
 import { hashPasswordSync } from "~/lib/passwords.server";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
+
+const contactsLoader = asResponses(contactsLoaderRoute);
+const dashboardLoader = asResponses(dashboardLoaderRoute);
+const loginAction = asResponses(loginActionRoute);
+const loginLoader = asResponses(loginLoaderRoute);
+const logoutAction = asResponses(logoutActionRoute);
 
 const PASSWORD = "motdepasse-test-1";
 /** Tests that check many real passwords (scrypt, about 0.1 s each, much more on a loaded machine). */

@@ -1,11 +1,18 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
-import { action, loader } from "~/routes/admin.contacts";
-import { loader as testContactsLoader } from "~/routes/admin_.test-contacts";
-import { action as settingsAction, loader as settingsLoader } from "~/routes/admin.settings";
+import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/admin.contacts";
+import { loader as testContactsLoaderRoute } from "~/routes/admin_.test-contacts";
+import { action as settingsActionRoute, loader as settingsLoaderRoute } from "~/routes/admin.settings";
 import { createContactRequest, getContactRequest } from "~/services/contacts.server";
 import { getSettings } from "~/services/settings.server";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
+
+const action = asResponses(pageActionRoute);
+const loader = asResponses(pageLoaderRoute);
+const testContactsLoader = asResponses(testContactsLoaderRoute);
+const settingsAction = asResponses(settingsActionRoute);
+const settingsLoader = asResponses(settingsLoaderRoute);
 
 const message = { name: "Léa Petit", email: "lea@example.fr", subject: "Mon colis", message: "Bonjour,\nmon colis n'est pas arrivé." };
 

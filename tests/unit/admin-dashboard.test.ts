@@ -1,9 +1,12 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { subscriptions } from "~/db/schema";
-import { loader as dashboardLoader } from "~/routes/admin.dashboard";
+import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
 import { getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
+
+const dashboardLoader = asResponses(dashboardLoaderRoute);
 
 /** The dashboard's subscription figures: who subscribes now, and what the next 4 weeks bring. */
 

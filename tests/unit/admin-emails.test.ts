@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { getToast } from "remix-toast";
 import { describe, expect, it } from "vitest";
@@ -5,14 +6,20 @@ import { getDb } from "~/db/client.server";
 import { API_OPERATIONS } from "~/http/api-operations.server";
 import { documentedErrors } from "~/http/openapi.server";
 import { emails } from "~/db/schema";
-import { action as detailAction, loader as detailLoader } from "~/routes/admin.emails.$id";
-import { action as listAction, loader as listLoader } from "~/routes/admin.emails._index";
+import { action as detailActionRoute, loader as detailLoaderRoute } from "~/routes/admin.emails.$id";
+import { action as listActionRoute, loader as listLoaderRoute } from "~/routes/admin.emails._index";
 import { loader as attachmentLoader } from "~/routes/admin_.emails.$id.attachments.$index";
-import { loader as orderLoader } from "~/routes/admin.orders.$id";
+import { loader as orderLoaderRoute } from "~/routes/admin.orders.$id";
 import { countEmailsByStatus, getEmail, listEmails, listOrderEmails, resendEmail } from "~/services/email/mailbox.server";
 import { callOperation } from "../helpers/api-client";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
+
+const detailAction = asResponses(detailActionRoute);
+const detailLoader = asResponses(detailLoaderRoute);
+const listAction = asResponses(listActionRoute);
+const listLoader = asResponses(listLoaderRoute);
+const orderLoader = asResponses(orderLoaderRoute);
 
 let nextKey = 0;
 

@@ -1,3 +1,4 @@
+import { toResponse } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 
@@ -25,11 +26,11 @@ describe("admin in live mode", () => {
 
   it("shows no credentials hint and sets a Secure cookie", async () => {
     const login = await import("~/routes/admin_.login");
-    const data = await (await login.loader(routeArgs(getRequest("/admin/login")))).json();
+    const data = await toResponse(await login.loader(routeArgs(getRequest("/admin/login")))).json();
     expect(data.hint).toBeNull();
-    const response = await login.action(
+    const response = toResponse(await login.action(
       routeArgs(formRequest("/admin/login", { username: "admin", password: "motdepasse-test-1" }, { headers: { "X-Forwarded-For": "192.0.2.77" } })),
-    );
+    ));
     expect(response.status).toBe(302);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="))!;
     expect(cookie).toMatch(/; Secure/);

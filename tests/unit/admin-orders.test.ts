@@ -1,14 +1,21 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orders, products, users } from "~/db/schema";
-import { loader as dashboardLoader } from "~/routes/admin.dashboard";
-import { action as detailAction, loader as detailLoader } from "~/routes/admin.orders.$id";
-import { action as listAction, loader as listLoader } from "~/routes/admin.orders._index";
+import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
+import { action as detailActionRoute, loader as detailLoaderRoute } from "~/routes/admin.orders.$id";
+import { action as listActionRoute, loader as listLoaderRoute } from "~/routes/admin.orders._index";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
 import { countAwaitingPayment, getAdminOrder, listAdminOrders, updateAdminOrder } from "~/services/admin-orders.server";
 import { formRequest, getRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
+
+const dashboardLoader = asResponses(dashboardLoaderRoute);
+const detailAction = asResponses(detailActionRoute);
+const detailLoader = asResponses(detailLoaderRoute);
+const listAction = asResponses(listActionRoute);
+const listLoader = asResponses(listLoaderRoute);
 
 describe("order list", () => {
   it("lists newest first, filters by status and payment, searches by number or email", async () => {

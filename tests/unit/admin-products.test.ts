@@ -1,16 +1,23 @@
+import { asResponses } from "../helpers/route-response";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
-import { action as listAction, loader as listLoader } from "~/routes/admin.products._index";
-import { action as editAction, loader as editLoaderRaw } from "~/routes/admin.products.edit.$id";
-import { action as newAction } from "~/routes/admin.products.new";
+import { action as listActionRoute, loader as listLoaderRoute } from "~/routes/admin.products._index";
+import { action as editActionRoute, loader as editLoaderRawRoute } from "~/routes/admin.products.edit.$id";
+import { action as newActionRoute } from "~/routes/admin.products.new";
 import { loader as productApi } from "~/routes/api.products.$id";
 import { isAcceptableImageUrl, productSchema } from "~/schemas/product";
 import { createProduct, deleteProduct, getProduct, SKU_TAKEN, updateProduct } from "~/services/catalog.server";
 import { formRequest, getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
+
+const listAction = asResponses(listActionRoute);
+const listLoader = asResponses(listLoaderRoute);
+const editAction = asResponses(editActionRoute);
+const editLoaderRaw = asResponses(editLoaderRawRoute);
+const newAction = asResponses(newActionRoute);
 
 const editLoader = (args: ReturnType<typeof routeArgs>, params: Record<string, string>) => editLoaderRaw({ ...args, params });
 const form = (fields: Record<string, string>) => {

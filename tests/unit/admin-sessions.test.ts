@@ -1,15 +1,16 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { adminSessions, users } from "~/db/schema";
 import { hashPasswordSync } from "~/lib/passwords.server";
 import { describeUserAgent } from "~/lib/user-agent";
-import { loader as dashboardLoader } from "~/routes/admin.dashboard";
-import { action as sessionsAction, loader as sessionsLoader } from "~/routes/admin.sessions";
-import { action as usersListAction } from "~/routes/admin.users._index";
-import { action as editAction } from "~/routes/admin.users.edit.$id";
-import { action as loginAction } from "~/routes/admin_.login";
-import { action as logoutAction } from "~/routes/admin_.logout";
+import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
+import { action as sessionsActionRoute, loader as sessionsLoaderRoute } from "~/routes/admin.sessions";
+import { action as usersListActionRoute } from "~/routes/admin.users._index";
+import { action as editActionRoute } from "~/routes/admin.users.edit.$id";
+import { action as loginActionRoute } from "~/routes/admin_.login";
+import { action as logoutActionRoute } from "~/routes/admin_.logout";
 import { action as apiLogin } from "~/routes/api.admin.login";
 import { action as apiLogout } from "~/routes/api.admin.logout";
 import { loader as sessionLoader } from "~/routes/api.admin.session";
@@ -20,6 +21,14 @@ import { resetLoginRateLimit } from "~/services/admin-auth.server";
 import { ADMIN_SESSION_TTL_MS, type AdminSessionView } from "~/services/admin-sessions.server";
 import { formRequest, getRequest, jsonRequest, fromAddress, routeArgs, thrown } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";
+
+const dashboardLoader = asResponses(dashboardLoaderRoute);
+const sessionsAction = asResponses(sessionsActionRoute);
+const sessionsLoader = asResponses(sessionsLoaderRoute);
+const usersListAction = asResponses(usersListActionRoute);
+const editAction = asResponses(editActionRoute);
+const loginAction = asResponses(loginActionRoute);
+const logoutAction = asResponses(logoutActionRoute);
 
 /**
  * Admin sessions are rows of admin_sessions: every sign-in opens a new one, and signing out,

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { getToast } from "remix-toast";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,8 +9,8 @@ import { loader as apiDetailLoader } from "~/routes/api.admin.subscriptions.$id"
 import { action as apiCancelAction } from "~/routes/api.admin.subscriptions.$id.cancel";
 import { loader as apiListLoader } from "~/routes/api.admin.subscriptions";
 import { loader as apiOrdersLoader } from "~/routes/api.orders";
-import { action as pageAction, loader as pageLoader } from "~/routes/admin.subscriptions.$id";
-import { loader as listPageLoader } from "~/routes/admin.subscriptions._index";
+import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/admin.subscriptions.$id";
+import { loader as listPageLoaderRoute } from "~/routes/admin.subscriptions._index";
 import { readSubscriptionFilters } from "~/schemas/admin-subscription";
 import { getAdminSubscription, listAdminSubscriptions } from "~/services/admin-subscriptions.server";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin.server";
@@ -19,6 +20,10 @@ import { formRequest, getRequest, jsonRequest } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
 import { browserPay, CARDS, createTestOrder, ownerRequest, routeArgs } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
+
+const pageAction = asResponses(pageActionRoute);
+const pageLoader = asResponses(pageLoaderRoute);
+const listPageLoader = asResponses(listPageLoaderRoute);
 
 const { withWebhooks } = setUpTestEmulator();
 

@@ -1,11 +1,12 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
-import { action as usersListAction } from "~/routes/admin.users._index";
-import { action as editAction } from "~/routes/admin.users.edit.$id";
-import { action as newAction } from "~/routes/admin.users.new";
+import { action as usersListActionRoute } from "~/routes/admin.users._index";
+import { action as editActionRoute } from "~/routes/admin.users.edit.$id";
+import { action as newActionRoute } from "~/routes/admin.users.new";
 import { userCreateSchema, userUpdateSchema } from "~/schemas/user";
 import { verifyPassword } from "~/lib/passwords.server";
 import {
@@ -19,6 +20,10 @@ import {
 } from "~/services/users.server";
 import { formRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom, expectNoSecrets } from "./admin-helpers";
+
+const usersListAction = asResponses(usersListActionRoute);
+const editAction = asResponses(editActionRoute);
+const newAction = asResponses(newActionRoute);
 
 const base = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "", phone: "" };
 const adminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;

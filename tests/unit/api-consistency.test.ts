@@ -1,13 +1,17 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { contactRequests, orderItems, orders, users } from "~/db/schema";
-import { action as contactFormAction } from "~/routes/contact";
-import { action as cartPageAction } from "~/routes/panier";
+import { action as contactFormActionRoute } from "~/routes/contact";
+import { action as cartPageActionRoute } from "~/routes/panier";
 import { API_OPERATIONS } from "~/http/api-operations.server";
 import { callOperation } from "../helpers/api-client";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 import { formRequest, routeArgs } from "../helpers/requests";
+
+const contactFormAction = asResponses(contactFormActionRoute);
+const cartPageAction = asResponses(cartPageActionRoute);
 
 /**
  * The JSON API and the web forms call the same services with the same schemas: what they

@@ -1,3 +1,4 @@
+import { toResponse } from "../helpers/route-response";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -166,7 +167,7 @@ describe("the OpenAPI document", () => {
 
   it("is rendered by /docs/api: every operation, grouped by tag, with its access, body fields and responses", async () => {
     const { loader } = await import("~/routes/docs.api");
-    const response = await loader({ request: new Request("http://localhost:3000/docs/api"), params: {}, context: {} });
+    const response = toResponse(await loader({ request: new Request("http://localhost:3000/docs/api"), params: {}, context: {} }));
     expect(response.headers.get("Cache-Control")).toMatch(/public/);
     const page = (await response.json()) as {
       count: number;

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -5,11 +6,14 @@ import { cartLines, products } from "~/db/schema";
 import { action as apiCartPost } from "~/routes/api.cart";
 import { action as apiCartLine, loader as apiCartGet } from "~/routes/api.cart.$id";
 import { action as apiCartClear } from "~/routes/api.cart.user.$userId";
-import { action as cartAction, loader as cartLoader } from "~/routes/panier";
+import { action as cartActionRoute, loader as cartLoaderRoute } from "~/routes/panier";
 import { cartAddSchema } from "~/schemas/cart";
 import { addToCart, CartError, clearCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+
+const cartAction = asResponses(cartActionRoute);
+const cartLoader = asResponses(cartLoaderRoute);
 
 async function cookieFor(cartId: string) {
   return (await getCartCookie().serialize(cartId)).split(";")[0];

@@ -1,5 +1,6 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
-import { action } from "~/routes/contact";
+import { action as pageActionRoute } from "~/routes/contact";
 import { contactSchema } from "~/schemas/contact";
 import {
   countContactRequests,
@@ -10,6 +11,8 @@ import {
   setContactStatus,
 } from "~/services/contacts.server";
 import { formRequest, routeArgs } from "../helpers/requests";
+
+const action = asResponses(pageActionRoute);
 
 const valid = { name: "Camille Martin", email: "camille@example.fr", subject: "Ma commande", message: "Bonjour, où en est ma commande ?" };
 

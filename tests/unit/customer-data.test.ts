@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq, inArray } from "drizzle-orm";
 import { getToast } from "remix-toast";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -6,9 +7,9 @@ import { auditLog, contactRequests, emails, invoices, orders, subscriptions, use
 import { loader as apiDetailLoader, action as apiDetailAction } from "~/routes/api.admin.customers.$id";
 import { action as apiEraseAction } from "~/routes/api.admin.customers.$id.erase";
 import { loader as apiExportLoader } from "~/routes/api.admin.customers.$id.export";
-import { action as pageAction, loader as pageLoader } from "~/routes/admin.customers.$id";
+import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/admin.customers.$id";
 import { loader as exportFileLoader } from "~/routes/admin_.customers.$id.export[.]json";
-import { loader as usersPageLoader } from "~/routes/admin.users._index";
+import { loader as usersPageLoaderRoute } from "~/routes/admin.users._index";
 import { createContactRequest } from "~/services/contacts.server";
 import { eraseCustomerData, erasedEmail, exportCustomerData, getCustomerData } from "~/services/customer-data.server";
 import { findOrCreateCustomer } from "~/services/customers.server";
@@ -16,6 +17,10 @@ import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, getRequest, jsonRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, cookieFrom, insertOrder } from "./admin-helpers";
+
+const pageAction = asResponses(pageActionRoute);
+const pageLoader = asResponses(pageLoaderRoute);
+const usersPageLoader = asResponses(usersPageLoaderRoute);
 
 /**
  * A customer's data in the back office: the page and the API show and export everything the

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -10,8 +11,10 @@ import { createContactRequest } from "~/services/contacts.server";
 import type { EmailToRender } from "~/services/email/email-types";
 import { renderEmail } from "~/services/email/render.server";
 import { orderLinkKey } from "~/services/order-link.server";
-import { loader as cancelPageLoader } from "~/routes/abonnement.resilier";
+import { loader as cancelPageLoaderRoute } from "~/routes/abonnement.resilier";
 import { getRequest, routeArgs } from "../helpers/requests";
+
+const cancelPageLoader = asResponses(cancelPageLoaderRoute);
 
 // Every link of an email must point at the shop's public address.
 const PUBLIC_URL = vi.hoisted(() => {

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
@@ -6,9 +7,9 @@ import { setBusyTimeout } from "~/db/sqlite-async.server";
 import { dialect, invoiceCounters, invoices, orders } from "~/db/schema";
 import { carrierTrackingUrl, parseCarrier } from "~/lib/carriers";
 import { excludingVat, vatLine, vatTotals } from "~/lib/vat";
-import { loader as adminInvoiceLoader } from "~/routes/admin_.orders.$id.invoice";
-import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
-import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
+import { loader as adminInvoiceLoaderRoute } from "~/routes/admin_.orders.$id.invoice";
+import { loader as customerCreditNoteLoaderRoute } from "~/routes/avoir.$id";
+import { loader as customerInvoiceLoaderRoute } from "~/routes/facture.$id";
 import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
 import { orderInvoiceUrl, orderLinkKey } from "~/services/order-link.server";
 import { markOrderPaid, markOrderPaidIn } from "~/services/payments/payment-state.server";
@@ -18,6 +19,10 @@ import { emails } from "~/db/schema";
 import { updateAdminOrder } from "~/services/admin-orders.server";
 import { getRequest, routeArgs, thrown } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
+
+const adminInvoiceLoader = asResponses(adminInvoiceLoaderRoute);
+const customerCreditNoteLoader = asResponses(customerCreditNoteLoaderRoute);
+const customerInvoiceLoader = asResponses(customerInvoiceLoaderRoute);
 
 /** An unpaid order of `lines` (unit price in cents, quantity), the shipping given. */
 async function unpaidOrder(unitCents = 2590, quantity = 1, shippingCents = 0) {

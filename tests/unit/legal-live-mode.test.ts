@@ -1,3 +1,4 @@
+import { toResponse } from "../helpers/route-response";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
@@ -19,7 +20,7 @@ process.env.SMTP_URL = "smtp://127.0.0.1:9";
 async function dashboardWarning() {
   const { adminCookie } = await import("./admin-helpers");
   const { loader } = await import("~/routes/admin.dashboard");
-  const data = await (await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })))).json();
+  const data = await toResponse(await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })))).json();
   return data.legalWarning as { missing: string[]; demoCompany: boolean } | null;
 }
 

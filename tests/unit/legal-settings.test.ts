@@ -1,3 +1,4 @@
+import { toResponse } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -132,7 +133,7 @@ describe("validation of the legal identity", () => {
 
   it("the demo shop's dashboard gives no legal mentions warning (live mode only: legal-live-mode.test.ts)", async () => {
     const { loader } = await import("~/routes/admin.dashboard");
-    const data = await (await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })))).json();
+    const data = await toResponse(await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })))).json();
     expect(data.legalWarning).toBeNull();
   });
 
@@ -186,7 +187,7 @@ describe("PATCH /api/settings with the legal identity", () => {
 
 async function renderPage(path: "/mentions-legales" | "/cgv") {
   const { default: Page, loader } = path === "/cgv" ? await import("~/routes/cgv") : await import("~/routes/mentions-legales");
-  loaderData.current = await (await loader(routeArgs(new Request(`http://localhost:3000${path}`)))).json();
+  loaderData.current = await toResponse(await loader(routeArgs(new Request(`http://localhost:3000${path}`)))).json();
   return renderToStaticMarkup(createElement(StaticRouter, { location: path }, createElement(Page)));
 }
 

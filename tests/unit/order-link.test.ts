@@ -1,7 +1,8 @@
+import { asResponses } from "../helpers/route-response";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
-import { loader as confirmationLoader } from "~/routes/order-confirmation.$id";
-import { loader as trackLoader } from "~/routes/track-order";
+import { loader as confirmationLoaderRoute } from "~/routes/order-confirmation.$id";
+import { loader as trackLoaderRoute } from "~/routes/track-order";
 import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
 import { submitDelivery } from "~/services/checkout.server";
@@ -9,6 +10,9 @@ import { resetAllRateLimits } from "~/services/limits.server";
 import { holdsOrder, ownsOrder } from "~/services/order-access.server";
 import { ORDER_LINK_KEY_PATTERN, orderLinkKey, orderLinkKeyMatches, orderTrackingUrl } from "~/services/order-link.server";
 import { getRequest, routeArgs } from "../helpers/requests";
+
+const confirmationLoader = asResponses(confirmationLoaderRoute);
+const trackLoader = asResponses(trackLoaderRoute);
 
 beforeEach(async () => await resetAllRateLimits());
 

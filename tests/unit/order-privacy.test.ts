@@ -1,13 +1,14 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orders, users } from "~/db/schema";
-import { loader as adminOrderLoader } from "~/routes/admin.orders.$id";
+import { loader as adminOrderLoaderRoute } from "~/routes/admin.orders.$id";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
-import { loader as invoiceLoader } from "~/routes/admin_.orders.$id.invoice";
+import { loader as invoiceLoaderRoute } from "~/routes/admin_.orders.$id.invoice";
 import { action as postOrder } from "~/routes/api.orders";
 import { action as putOrder, loader as getOrder } from "~/routes/api.orders.$id";
-import { action as cartAction, loader as cartLoader } from "~/routes/panier";
+import { action as cartActionRoute, loader as cartLoaderRoute } from "~/routes/panier";
 import { addToCart, type CartView } from "~/services/cart.server";
 import { resetAllRateLimits } from "~/services/limits.server";
 import { getCartCookie } from "~/services/cart-session.server";
@@ -15,6 +16,11 @@ import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
+
+const adminOrderLoader = asResponses(adminOrderLoaderRoute);
+const invoiceLoader = asResponses(invoiceLoaderRoute);
+const cartAction = asResponses(cartActionRoute);
+const cartLoader = asResponses(cartLoaderRoute);
 
 // Every test here creates orders from one client address: the per-address limit is not what they test.
 beforeEach(async () => await resetAllRateLimits());

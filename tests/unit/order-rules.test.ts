@@ -1,9 +1,10 @@
+import { asResponses } from "../helpers/route-response";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orderItems, orders, users } from "~/db/schema";
 import { action as postOrder } from "~/routes/api.orders";
-import { action as cartAction } from "~/routes/panier";
+import { action as cartActionRoute } from "~/routes/panier";
 import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
@@ -11,6 +12,8 @@ import { submitDelivery } from "~/services/checkout.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, jsonRequest, routeArgs } from "../helpers/requests";
+
+const cartAction = asResponses(cartActionRoute);
 
 /**
  * The pack rules and the spec's order contract: one line per order, at most 10 of a pack and

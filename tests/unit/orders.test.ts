@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -5,15 +6,20 @@ import { getDb } from "~/db/client.server";
 import { carts, orderItems, orders, products, users } from "~/db/schema";
 import { action as postOrder } from "~/routes/api.orders";
 import { loader as getOrder } from "~/routes/api.orders.$id";
-import { loader as confirmationById } from "~/routes/order-confirmation.$id";
-import { loader as confirmationByQuery } from "~/routes/order-confirmation";
-import { action as cartAction, loader as cartLoader } from "~/routes/panier";
+import { loader as confirmationByIdRoute } from "~/routes/order-confirmation.$id";
+import { loader as confirmationByQueryRoute } from "~/routes/order-confirmation";
+import { action as cartActionRoute, loader as cartLoaderRoute } from "~/routes/panier";
 import { deliverySchema } from "~/schemas/delivery";
 import { addToCart, clearCartAfterPayment, getCartLineCount, readCart, setLineQuantity } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { getOrderSummary, OrderError } from "~/services/orders.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
+
+const confirmationById = asResponses(confirmationByIdRoute);
+const confirmationByQuery = asResponses(confirmationByQueryRoute);
+const cartAction = asResponses(cartActionRoute);
+const cartLoader = asResponses(cartLoaderRoute);
 
 const delivery = {
   firstName: "Camille",

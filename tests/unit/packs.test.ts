@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -6,7 +7,7 @@ import { parisLocalToIso, toParisLocalInput } from "~/lib/dates";
 import { timeLeftText, trialOfferBannerText } from "~/lib/offer-banner";
 import { SPEC_PACKS } from "~/lib/packs";
 import { jsonLdText, productJsonLd } from "~/lib/structured-data";
-import { loader as productLoader } from "~/routes/product.$id";
+import { loader as productLoaderRoute } from "~/routes/product.$id";
 import { productSchema } from "~/schemas/product";
 import { settingsSchema } from "~/schemas/settings";
 import { addToCart, CartError, readCart } from "~/services/cart.server";
@@ -16,6 +17,8 @@ import { createOrderFromApi, getApiOrder, OrderError } from "~/services/orders.s
 import { adminPacks, listPacks, productOffer, shopPacks } from "~/services/packs.server";
 import { checkReferencePrice, DEMO_HISTORY_NOTE, lowestBeforeCurrent, type PriceRecord } from "~/services/price-history.server";
 import { getRequest, routeArgs } from "../helpers/requests";
+
+const productLoader = asResponses(productLoaderRoute);
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = new Date("2026-11-25T12:00:00.000Z");

@@ -1,9 +1,14 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { MAX_FORM_BYTES, readPageForm } from "~/http/page-form.server";
-import { action as resiliationAction } from "~/routes/abonnement.resilier";
-import { action as contactAction } from "~/routes/contact";
-import { action as cartAction } from "~/routes/panier";
+import { action as resiliationActionRoute } from "~/routes/abonnement.resilier";
+import { action as contactActionRoute } from "~/routes/contact";
+import { action as cartActionRoute } from "~/routes/panier";
 import { formRequest, fromAddress, routeArgs } from "../helpers/requests";
+
+const resiliationAction = asResponses(resiliationActionRoute);
+const contactAction = asResponses(contactActionRoute);
+const cartAction = asResponses(cartActionRoute);
 
 /** What a page action answers, whether it returns or throws its Response. */
 async function answer(run: () => Promise<unknown>): Promise<Response> {

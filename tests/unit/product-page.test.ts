@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
@@ -7,8 +8,10 @@ import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
 import { FALLBACK_PRODUCT_IMAGE } from "~/lib/brand";
 import { parseIdOrNull } from "~/lib/ids";
-import { loader } from "~/routes/product.$id";
+import { loader as pageLoaderRoute } from "~/routes/product.$id";
 import { getRequest, routeArgs } from "../helpers/requests";
+
+const loader = asResponses(pageLoaderRoute);
 
 async function load(id: string, search = "") {
   const response = await loader(routeArgs(getRequest(`/product/${encodeURIComponent(id)}${search}`), { id }));

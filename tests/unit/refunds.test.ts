@@ -1,18 +1,19 @@
+import { asResponses } from "../helpers/route-response";
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { emails, invoices, refunds } from "~/db/schema";
 import { action as refundsApiAction, loader as refundsApiLoader } from "~/routes/api.admin.orders.$id.refunds";
-import { action as orderPageAction, loader as orderPageLoader } from "~/routes/admin.orders.$id";
+import { action as orderPageActionRoute, loader as orderPageLoaderRoute } from "~/routes/admin.orders.$id";
 import { renderEmail } from "~/services/email/render.server";
 import { findInvoice } from "~/services/invoices.server";
 import { refundOrder, type RefundActor } from "~/services/payments/refunds.server";
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { getConfig } from "~/config.server";
 import { getStripe } from "~/services/stripe.server";
-import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
-import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
+import { loader as customerInvoiceLoaderRoute } from "~/routes/facture.$id";
+import { loader as customerCreditNoteLoaderRoute } from "~/routes/avoir.$id";
 import { orderLinkKey } from "~/services/order-link.server";
 import { ordersCsv } from "~/services/order-export.server";
 import { newRefundableOrderId } from "../helpers/api-fixtures";
@@ -20,6 +21,11 @@ import { formRequest, getRequest, jsonRequest } from "../helpers/requests";
 import { adminCookie } from "./admin-helpers";
 import { setUpTestEmulator } from "./emulator-fixtures";
 import { createTestOrder, getOrder, replayEvent, routeArgs } from "./payments-fixtures";
+
+const orderPageAction = asResponses(orderPageActionRoute);
+const orderPageLoader = asResponses(orderPageLoaderRoute);
+const customerInvoiceLoader = asResponses(customerInvoiceLoaderRoute);
+const customerCreditNoteLoader = asResponses(customerCreditNoteLoaderRoute);
 
 const { emulator, withWebhooks } = setUpTestEmulator();
 
@@ -179,7 +185,7 @@ describe("refunds from the back office", () => {
     const page = await (
       await customerInvoiceLoader(routeArgs(getRequest(`/facture/${orderId}?cle=${key}`), { id: String(orderId) }))
     ).json();
-    expect(page.refunds.map((r) => [r.amountCents, r.creditNoteNumber])).toEqual([
+    expect(page.refunds.map((r: { amountCents: number; creditNoteNumber: string }) => [r.amountCents, r.creditNoteNumber])).toEqual([
       [1000, notes[0].number],
       [1590, notes[1].number],
     ]);

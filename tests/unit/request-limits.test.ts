@@ -1,18 +1,24 @@
+import { asResponses } from "../helpers/route-response";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { contactRequests, orders } from "~/db/schema";
 import { action as contactApi } from "~/routes/api.contact";
 import { action as ordersApi } from "~/routes/api.orders";
 import { loader as orderApi } from "~/routes/api.orders.$id";
-import { action as contactPage, headers as contactHeaders } from "~/routes/contact";
-import { loader as confirmationPage } from "~/routes/order-confirmation.$id";
-import { action as cartPage, headers as cartHeaders } from "~/routes/panier";
-import { headers as trackingHeaders, loader as trackingPage } from "~/routes/track-order";
+import { action as contactPageRoute, headers as contactHeaders } from "~/routes/contact";
+import { loader as confirmationPageRoute } from "~/routes/order-confirmation.$id";
+import { action as cartPageRoute, headers as cartHeaders } from "~/routes/panier";
+import { headers as trackingHeaders, loader as trackingPageRoute } from "~/routes/track-order";
 import { LIMITS, resetAllRateLimits } from "~/services/limits.server";
 import { createOrderFromApi } from "~/services/orders.server";
 import { VALID_CONTACT_BODY, VALID_ORDER_BODY } from "../helpers/api-fixtures";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";
+
+const contactPage = asResponses(contactPageRoute);
+const confirmationPage = asResponses(confirmationPageRoute);
+const cartPage = asResponses(cartPageRoute);
+const trackingPage = asResponses(trackingPageRoute);
 
 /**
  * Per-address limits of anonymous requests, through the routes, as a client would meet them:

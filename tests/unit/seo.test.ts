@@ -1,3 +1,4 @@
+import { asResponses, toResponse } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
@@ -7,13 +8,15 @@ import { pageMeta } from "~/lib/meta";
 import { canonicalUrl, privatePageRobots, robotsTxt } from "~/lib/seo";
 import { jsonLdText, organizationJsonLd, postalAddress, productJsonLd } from "~/lib/structured-data";
 import { loader as rootLoader } from "~/root";
-import { loader as productLoader } from "~/routes/product.$id";
+import { loader as productLoaderRoute } from "~/routes/product.$id";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as sitemapLoader } from "~/routes/sitemap[.]xml";
 import { createProduct } from "~/services/catalog.server";
 import { getSettings } from "~/services/settings.server";
 import { buildDate, sitemapEntries } from "~/services/sitemap.server";
 import { getRequest, routeArgs } from "../helpers/requests";
+
+const productLoader = asResponses(productLoaderRoute);
 
 const publicUrl = () => getConfig().publicUrl;
 
@@ -70,7 +73,7 @@ async function productProblems(data: Record<string, unknown> | null): Promise<st
 /** The product page's JSON-LD as the page builds it: from the product page's and the root's loaders. */
 async function productPageJsonLd(id: number) {
   const page = await (await productLoader(routeArgs(getRequest(`/product/${id}`), { id: String(id) }))).json();
-  const root = await (await rootLoader(routeArgs(getRequest(`/product/${id}`)))).json();
+  const root = await toResponse(await rootLoader(routeArgs(getRequest(`/product/${id}`)))).json();
   expect(page.product).not.toBeNull();
   return productJsonLd(page.product!, page.offer!, { publicUrl: root.config.publicUrl, settings: root.settings });
 }
@@ -248,7 +251,7 @@ describe("the product page's Product data", () => {
     const offers = data!.offers as Record<string, unknown>[];
     const page = await (await productLoader(routeArgs(getRequest("/product/1"), { id: "1" }))).json();
     const onSale = page.offer!.packs;
-    expect(offers.map((o) => o.name)).toEqual(onSale.map((p) => p.name));
+    expect(offers.map((o) => o.name)).toEqual(onSale.map((p: { name: string }) => p.name));
     expect(offers.map((o) => o.price)).toEqual(["0.99", "25.90", "32.90"]);
     expect(offers[1]).toMatchObject({
       priceCurrency: "EUR",

@@ -1,6 +1,7 @@
+import { asResponses } from "../helpers/route-response";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ShopError } from "~/lib/shop-error";
-import { action as pageAction } from "~/routes/abonnement.resilier";
+import { action as pageActionRoute } from "~/routes/abonnement.resilier";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { action as startAction } from "~/routes/api.payments.start";
 import { subscriptionCancelSchema } from "~/schemas/subscription-cancel";
@@ -21,6 +22,8 @@ import {
   routeArgs,
 } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
+
+const pageAction = asResponses(pageActionRoute);
 
 const EMAIL = "camille.martin@example.fr"; // the checkout email of createTestOrder
 

@@ -1,6 +1,7 @@
+import { asResponses } from "../helpers/route-response";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { action, loader } from "~/routes/mon-abonnement";
-import { loader as confirmationLoader } from "~/routes/order-confirmation.$id";
+import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/mon-abonnement";
+import { loader as confirmationLoaderRoute } from "~/routes/order-confirmation.$id";
 import type { OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
 import { renderEmail } from "~/services/email/render.server";
 import type { SubscriptionPageView } from "~/services/subscriptions/customer-page.server";
@@ -9,6 +10,10 @@ import { subscriptionLink, subscriptionLinkQuery } from "~/services/subscription
 import { getRequest, formRequest } from "../helpers/requests";
 import { getOrder, routeArgs, startTestEmulator, stopTestEmulator, TEST_ORDER_TOKEN } from "./payments-fixtures";
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
+
+const action = asResponses(pageActionRoute);
+const loader = asResponses(pageLoaderRoute);
+const confirmationLoader = asResponses(confirmationLoaderRoute);
 
 let emulator: StripeEmulatorHandle;
 const { subscribed, renew, switchToFailingCard } = subscriptionDriver(() => emulator);

@@ -1,6 +1,7 @@
+import { asResponses } from "../helpers/route-response";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmationErrorNotice } from "~/lib/payment-messages";
-import { loader } from "~/routes/abonnement.payer";
+import { loader as pageLoaderRoute } from "~/routes/abonnement.payer";
 import { invoicePayKey } from "~/services/invoice-link.server";
 import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
 import type { InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
@@ -8,6 +9,8 @@ import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { getRequest } from "../helpers/requests";
 import { browserConfirm, browserCreatePaymentMethod, CARDS, routeArgs, startTestEmulator, stopTestEmulator } from "./payments-fixtures";
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
+
+const loader = asResponses(pageLoaderRoute);
 
 let emulator: StripeEmulatorHandle;
 const { subscribed, renew, switchToFailingCard, withWebhooks } = subscriptionDriver(() => emulator);

@@ -1,3 +1,4 @@
+import { toResponse } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -23,7 +24,7 @@ vi.mock("@remix-run/react", async (original) => ({
 
 async function renderCgv() {
   const { default: Cgv, loader } = await import("~/routes/cgv");
-  loaderData.current = await (await loader(routeArgs(new Request("http://localhost:3000/cgv")))).json();
+  loaderData.current = await toResponse(await loader(routeArgs(new Request("http://localhost:3000/cgv")))).json();
   return renderToStaticMarkup(createElement(StaticRouter, { location: "/cgv" }, createElement(Cgv)));
 }
 

@@ -1,8 +1,9 @@
+import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_OPERATIONS } from "~/http/api-operations.server";
-import { action as contactAction } from "~/routes/contact";
-import { action as cartAction } from "~/routes/panier";
+import { action as contactActionRoute } from "~/routes/contact";
+import { action as cartActionRoute } from "~/routes/panier";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
 import { billingSchema } from "~/schemas/billing";
 import { contactSchema } from "~/schemas/contact";
@@ -19,6 +20,9 @@ import { getCartCookie } from "~/services/cart-session.server";
 import { callOperation } from "../helpers/api-client";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, routeArgs } from "../helpers/requests";
+
+const contactAction = asResponses(contactActionRoute);
+const cartAction = asResponses(cartActionRoute);
 
 /** NUL and the other control characters are refused in every text field, with one French message. */
 

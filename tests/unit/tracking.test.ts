@@ -1,8 +1,9 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orders } from "~/db/schema";
-import { loader } from "~/routes/track-order";
+import { loader as pageLoaderRoute } from "~/routes/track-order";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { createOrderFromApi } from "~/services/orders.server";
 import { action as postOrder } from "~/routes/api.orders";
@@ -11,6 +12,8 @@ import { adminCookie, cookieFrom } from "./admin-helpers";
 import { loader as getOrder } from "~/routes/api.orders.$id";
 import { updateAdminOrder } from "~/services/admin-orders.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
+
+const loader = asResponses(pageLoaderRoute);
 
 type TrackingData = {
   result: { error?: Record<string, string[]> } | null;

@@ -1,3 +1,4 @@
+import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -7,16 +8,21 @@ import { getDb } from "~/db/client.server";
 import { emails, orders, withdrawalRequests, type Email } from "~/db/schema";
 import { withdrawalDeadline, formatRequestMoment } from "~/lib/withdrawal-deadline";
 import { ShopError } from "~/lib/shop-error";
-import { loader as dashboardLoader } from "~/routes/admin.dashboard";
-import { loader as adminOrderLoader } from "~/routes/admin.orders.$id";
+import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
+import { loader as adminOrderLoaderRoute } from "~/routes/admin.orders.$id";
 import { loader as apiOrderLoader } from "~/routes/api.orders.$id";
 import { action as apiWithdrawalAction } from "~/routes/api.withdrawals";
-import { action as pageAction, loader as pageLoader } from "~/routes/retractation";
+import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/retractation";
 import { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
 import { renderEmail } from "~/services/email/render.server";
 import { adminWithdrawal, listOpenWithdrawals, requestWithdrawal, resetWithdrawalRateLimit } from "~/services/withdrawals.server";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
+
+const dashboardLoader = asResponses(dashboardLoaderRoute);
+const adminOrderLoader = asResponses(adminOrderLoaderRoute);
+const pageAction = asResponses(pageActionRoute);
+const pageLoader = asResponses(pageLoaderRoute);
 
 const PUBLIC_URL = vi.hoisted(() => {
   const url = "https://boutique.maison-eclat.test";
