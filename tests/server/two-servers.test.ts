@@ -69,7 +69,8 @@ async function startBalancer(servers: string[] = []): Promise<Balancer & { serve
   return { url: `http://127.0.0.1:${port}`, servers, log, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
 }
 
-const recipients = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((to) => to.value.map((v) => v.address));
+const recipients = (mail: ParsedMail) =>
+  (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((to) => to.value.map((v) => v.address));
 
 describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () => {
   let database: TestPostgres;
@@ -109,7 +110,8 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
 
   afterAll(async () => {
     // What the servers reported, to tell a failure's cause.
-    for (const [i, server] of servers.entries()) if (server.stderr()) console.log(`Serveur ${i} :\n${server.stderr().slice(-4000)}`);
+    for (const [i, server] of servers.entries())
+      if (server.stderr()) console.log(`Serveur ${i} :\n${server.stderr().slice(-4000)}`);
     await Promise.all(servers.map((server) => server.dispose()));
     await balancer?.close();
     await inbox?.close();
@@ -119,7 +121,8 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
   });
 
   /** A shopper's request through the balancer; `retries`: tries again after a 502. */
-  const call = (pathname: string, body: unknown, shopper: number, retries = 0) => api(balancer.url, pathname, { body, shopper, retries });
+  const call = (pathname: string, body: unknown, shopper: number, retries = 0) =>
+    api(balancer.url, pathname, { body, shopper, retries });
 
   const acknowledged = { orders: [] as number[], paid: [] as number[] };
 
@@ -167,7 +170,10 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     const orders = await db.query("SELECT id, payment_status FROM orders WHERE id = ANY($1)", [ids]);
     expect(orders.rows).toHaveLength(50);
     expect(orders.rows.every((o) => o.payment_status === "paid")).toBe(true);
-    const invoices = await db.query("SELECT order_id, count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = ANY($1) GROUP BY order_id", [ids]);
+    const invoices = await db.query(
+      "SELECT order_id, count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = ANY($1) GROUP BY order_id",
+      [ids],
+    );
     expect(invoices.rows).toHaveLength(50);
     expect(invoices.rows.every((row) => row.n === 1)).toBe(true);
     const numbers = await db.query("SELECT count(DISTINCT number)::int AS n FROM invoices WHERE order_id = ANY($1)", [ids]);
@@ -175,11 +181,15 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     expect(await stock()).toBe(before - 51 * perOrder);
 
     // Each shopper's confirmation arrives once, though both servers run an email sender.
-    const confirmationsOf = (email: string) => inbox.messages.filter((m) => recipients(m).includes(email) && /Commande/i.test(m.subject ?? ""));
+    const confirmationsOf = (email: string) =>
+      inbox.messages.filter((m) => recipients(m).includes(email) && /Commande/i.test(m.subject ?? ""));
     await expect.poll(() => emails.filter((email) => confirmationsOf(email).length > 0).length, { timeout: 60_000 }).toBe(50);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(emails.filter((email) => confirmationsOf(email).length !== 1)).toEqual([]);
-    const queued = await db.query("SELECT order_id, count(*)::int AS n FROM emails WHERE kind = 'order_confirmation' AND order_id = ANY($1) GROUP BY order_id", [ids]);
+    const queued = await db.query(
+      "SELECT order_id, count(*)::int AS n FROM emails WHERE kind = 'order_confirmation' AND order_id = ANY($1) GROUP BY order_id",
+      [ids],
+    );
     expect(queued.rows.every((row) => row.n === 1)).toBe(true);
   }, 180_000);
 
@@ -191,7 +201,9 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     await stripe.payWithCard(String(started.body.clientSecret).split("_secret_")[0]);
     await expect
-      .poll(async () => (await db.query("SELECT payment_status FROM orders WHERE id = $1", [orderId])).rows[0].payment_status, { timeout: 20_000 })
+      .poll(async () => (await db.query("SELECT payment_status FROM orders WHERE id = $1", [orderId])).rows[0].payment_status, {
+        timeout: 20_000,
+      })
       .toBe("paid");
 
     // Stripe's next period, on the customer's test clock: the renewal's invoice is paid at Stripe.
@@ -203,7 +215,11 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     const customer = (await stripe.get(`/v1/customers/${subscription.customer}`)) as { test_clock: string };
     const periodEnd = subscription.current_period_end ?? subscription.items!.data[0].current_period_end;
     await stripe.post(`/v1/test_helpers/test_clocks/${customer.test_clock}/advance`, { frozen_time: String(periodEnd + 3600) });
-    const renewals = () => db.query("SELECT id, payment_status FROM orders WHERE subscription_id = (SELECT subscription_id FROM orders WHERE id = $1) AND id <> $1", [orderId]);
+    const renewals = () =>
+      db.query(
+        "SELECT id, payment_status FROM orders WHERE subscription_id = (SELECT subscription_id FROM orders WHERE id = $1) AND id <> $1",
+        [orderId],
+      );
     await expect.poll(async () => (await renewals()).rows.map((r) => r.payment_status), { timeout: 30_000 }).toEqual(["paid"]);
 
     const webhooks = balancer.log.slice(served).filter((r) => r.path === "/api/stripe/webhook");
@@ -213,7 +229,10 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const [renewal] = (await renewals()).rows;
     expect((await renewals()).rows).toHaveLength(1);
-    expect((await db.query("SELECT count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = $1", [renewal.id])).rows[0].n).toBe(1);
+    expect(
+      (await db.query("SELECT count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = $1", [renewal.id])).rows[0]
+        .n,
+    ).toBe(1);
   }, 120_000);
 
   it("a server killed in the middle of checkouts loses no order it acknowledged", async () => {

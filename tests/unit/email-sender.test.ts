@@ -76,7 +76,9 @@ async function paidAtStripe() {
   const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
   const started = await response.json();
   await browserPay(started.clientSecret, CARDS.success);
-  const event = emulator.events.find((e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId)!;
+  const event = emulator.events.find(
+    (e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId,
+  )!;
   return { orderId, event };
 }
 
@@ -172,7 +174,12 @@ describe("failures", () => {
   });
 
   it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
-    const contact = await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
+    const contact = await createContactRequest({
+      name: "Léa Petit",
+      email: "lea@example.fr",
+      subject: "Livraison",
+      message: "Bonjour, quand arrive ma commande ?",
+    });
     // A process took the acknowledgement, then died before marking it sent.
     await getDb()
       .update(emails)
@@ -188,7 +195,12 @@ describe("failures", () => {
 
   it("two senders at once (two processes): each email leaves once", async () => {
     for (let i = 0; i < 4; i++) {
-      await createContactRequest({ name: `Client ${i}`, email: `client${i}@example.fr`, subject: "Question", message: "Une question sur les masques, merci." });
+      await createContactRequest({
+        name: `Client ${i}`,
+        email: `client${i}@example.fr`,
+        subject: "Question",
+        message: "Une question sur les masques, merci.",
+      });
     }
     const first = sender({ holder: "process-a" });
     const second = sender({ holder: "process-b" });
@@ -221,7 +233,12 @@ describe("the other emails", () => {
   });
 
   it("a contact request: the acknowledgement with a copy of the message, and the shop's notice", async () => {
-    await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Allergies", message: "Bonjour, le masque convient-il aux peaux sensibles ?" });
+    await createContactRequest({
+      name: "Léa Petit",
+      email: "lea@example.fr",
+      subject: "Allergies",
+      message: "Bonjour, le masque convient-il aux peaux sensibles ?",
+    });
     await sender().runOnce();
     const messages = await inbox.waitFor(2);
     const ack = messages.find((m) => m.subject === "Nous avons bien reçu votre message")!;
