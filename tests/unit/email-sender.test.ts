@@ -70,6 +70,16 @@ const rowsOf = async (orderId: number, kind: string) =>
     .from(emails)
     .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")));
 
+/**
+ * Nothing more can reach the inbox: every sender has stopped, after its round under way, and no
+ * email is left waiting or being sent for a later round. What was sent is all in the inbox by
+ * then: it holds each message before accepting it.
+ */
+async function nothingMoreToSend() {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  expect((await rows()).filter((r) => r.status === "pending" || r.status === "sending")).toEqual([]);
+}
+
 /** An order paid at Stripe whose webhook has not been delivered yet. */
 async function paidAtStripe() {
   const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
@@ -142,7 +152,7 @@ describe("order confirmation", () => {
     await replayEvent(emulator, event);
     await sender().runOnce();
     await inbox.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages.filter((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toHaveLength(1);
   });
 });
@@ -188,7 +198,7 @@ describe("failures", () => {
     await sender().runOnce();
     await sender({ holder: "another" }).runOnce();
     await inbox.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages.filter((m) => m.subject === "Nous avons bien reçu votre message")).toHaveLength(1);
     expect((await rows()).every((r) => r.status === "sent")).toBe(true);
   });
@@ -206,7 +216,7 @@ describe("failures", () => {
     const second = sender({ holder: "process-b" });
     await Promise.all([first.runOnce(), second.runOnce(), first.runOnce(), second.runOnce()]);
     await inbox.waitFor(8);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages).toHaveLength(8);
     expect(new Set(inbox.recipients.map((r) => r.join())).size).toBe(5);
   });
