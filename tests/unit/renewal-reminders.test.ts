@@ -191,8 +191,13 @@ describe("several processes", () => {
 describe("the process's scheduler", () => {
   it("ticks at start and then periodically under its lease, and after stop neither ticks nor holds the lease", async () => {
     await subscription();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now: () => SIX_DAYS_BEFORE });
+    // A tick reads its clock as it begins: the ticks begun so far.
+    let ticks = 0;
+    const now = () => {
+      ticks++;
+      return SIX_DAYS_BEFORE;
+    };
+    startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now });
     try {
       await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
       expect(await getDb().select().from(leases)).toEqual([
@@ -204,9 +209,13 @@ describe("the process's scheduler", () => {
     } finally {
       await stopSubscriptionScheduler();
     }
+    const ticksAtStop = ticks;
     expect(await getDb().select().from(leases)).toEqual([]);
     await getDb().delete(emails);
-    await sleep(150);
+    // Timers fire in the order they fall due: one set now for an interval fires after any timer the
+    // scheduler could have left, and a tick that timer began would be counted by then.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(ticks).toBe(ticksAtStop);
     expect(await reminders()).toHaveLength(0);
     expect(await getDb().select().from(leases)).toEqual([]);
   });
