@@ -11,7 +11,7 @@ import pg from "pg";
  * A throwaway PostgreSQL server, for the tests and to try the shop on PostgreSQL: a new cluster in a temp folder, listening on a free
  * 127.0.0.1 port (and a socket in the folder), with one empty database. PostgreSQL refuses to
  * run as root: as root, the folder belongs to the `postgres` user and the server runs as it.
- * Debian's `postgresql` package provides the programs (.ci/run installs it).
+ * Debian's `postgresql` package provides the programs (npm test installs it: scripts/test-prerequisites.js).
  */
 
 /** @typedef {{ url: string, stop(): Promise<void> }} TestPostgres */

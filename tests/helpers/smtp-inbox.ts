@@ -10,6 +10,7 @@ import { SMTPServer } from "smtp-server";
 export type SmtpInbox = {
   url: string;
   port: number;
+  /** Each message, parsed, in the order received: it is here before the sender hears it was accepted. */
   messages: ParsedMail[];
   /** The raw envelope recipients of each message, in order. */
   recipients: string[][];

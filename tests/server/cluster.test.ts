@@ -104,6 +104,15 @@ function openShopDb(server: ShopProcess) {
   return db;
 }
 
+/**
+ * Waits until no email waits or is being sent. Nothing more leaves then: a sent email is never
+ * taken again, and the inbox holds each message before the sender hears it was accepted and marks it sent.
+ */
+async function nothingMoreToSend(db: Database.Database) {
+  const unsent = db.prepare("select count(*) as n from emails where status in ('pending', 'sending')");
+  await expect.poll(() => (unsent.get() as { n: number }).n, { timeout: 15_000 }).toBe(0);
+}
+
 function leaseHolderPid(db: Database.Database, name: string): number | undefined {
   const row = db.prepare("select holder from leases where name = ?").get(name) as { holder: string } | undefined;
   return row ? Number(row.holder.split(":")[1]) : undefined;
@@ -198,7 +207,7 @@ describe("one worker per core", () => {
         await inbox.waitFor(2, 4_000);
         const holder = leaseHolderPid(db, "email-sender")!;
         expect(before.has(holder)).toBe(true);
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await nothingMoreToSend(db);
         expect(inbox.messages).toHaveLength(2);
 
         // The holder dies; its lease is not renewed and expires (moved forward here).
@@ -212,7 +221,7 @@ describe("one worker per core", () => {
         const taker = leaseHolderPid(db, "email-sender");
         expect(taker).toBeDefined();
         expect(taker).not.toBe(holder);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await nothingMoreToSend(db);
         expect(inbox.messages).toHaveLength(4);
       } finally {
         db.close();

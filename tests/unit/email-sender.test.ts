@@ -70,13 +70,25 @@ const rowsOf = async (orderId: number, kind: string) =>
     .from(emails)
     .where(and(eq(emails.orderId, orderId), eq(emails.kind, kind as "order_confirmation")));
 
+/**
+ * Nothing more can reach the inbox: every sender has stopped, after its round under way, and no
+ * email is left waiting or being sent for a later round. What was sent is all in the inbox by
+ * then: it holds each message before accepting it.
+ */
+async function nothingMoreToSend() {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  expect((await rows()).filter((r) => r.status === "pending" || r.status === "sending")).toEqual([]);
+}
+
 /** An order paid at Stripe whose webhook has not been delivered yet. */
 async function paidAtStripe() {
   const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
   const response = await startAction(routeArgs(ownerRequest("/api/payments/start", { orderId })));
   const started = await response.json();
   await browserPay(started.clientSecret, CARDS.success);
-  const event = emulator.events.find((e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId)!;
+  const event = emulator.events.find(
+    (e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId,
+  )!;
   return { orderId, event };
 }
 
@@ -140,7 +152,7 @@ describe("order confirmation", () => {
     await replayEvent(emulator, event);
     await sender().runOnce();
     await inbox.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages.filter((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toHaveLength(1);
   });
 });
@@ -172,7 +184,12 @@ describe("failures", () => {
   });
 
   it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
-    const contact = await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Livraison", message: "Bonjour, quand arrive ma commande ?" });
+    const contact = await createContactRequest({
+      name: "Léa Petit",
+      email: "lea@example.fr",
+      subject: "Livraison",
+      message: "Bonjour, quand arrive ma commande ?",
+    });
     // A process took the acknowledgement, then died before marking it sent.
     await getDb()
       .update(emails)
@@ -181,20 +198,25 @@ describe("failures", () => {
     await sender().runOnce();
     await sender({ holder: "another" }).runOnce();
     await inbox.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages.filter((m) => m.subject === "Nous avons bien reçu votre message")).toHaveLength(1);
     expect((await rows()).every((r) => r.status === "sent")).toBe(true);
   });
 
   it("two senders at once (two processes): each email leaves once", async () => {
     for (let i = 0; i < 4; i++) {
-      await createContactRequest({ name: `Client ${i}`, email: `client${i}@example.fr`, subject: "Question", message: "Une question sur les masques, merci." });
+      await createContactRequest({
+        name: `Client ${i}`,
+        email: `client${i}@example.fr`,
+        subject: "Question",
+        message: "Une question sur les masques, merci.",
+      });
     }
     const first = sender({ holder: "process-a" });
     const second = sender({ holder: "process-b" });
     await Promise.all([first.runOnce(), second.runOnce(), first.runOnce(), second.runOnce()]);
     await inbox.waitFor(8);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingMoreToSend();
     expect(inbox.messages).toHaveLength(8);
     expect(new Set(inbox.recipients.map((r) => r.join())).size).toBe(5);
   });
@@ -221,7 +243,12 @@ describe("the other emails", () => {
   });
 
   it("a contact request: the acknowledgement with a copy of the message, and the shop's notice", async () => {
-    await createContactRequest({ name: "Léa Petit", email: "lea@example.fr", subject: "Allergies", message: "Bonjour, le masque convient-il aux peaux sensibles ?" });
+    await createContactRequest({
+      name: "Léa Petit",
+      email: "lea@example.fr",
+      subject: "Allergies",
+      message: "Bonjour, le masque convient-il aux peaux sensibles ?",
+    });
     await sender().runOnce();
     const messages = await inbox.waitFor(2);
     const ack = messages.find((m) => m.subject === "Nous avons bien reçu votre message")!;

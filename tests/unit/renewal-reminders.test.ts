@@ -54,31 +54,38 @@ afterEach(async () => {
 let stripeId = 0;
 /** An active subscription of pack 2 (8 masks) at 25,90€, renewing at RENEWS_AT unless told. */
 async function subscription(overrides: Partial<typeof subscriptions.$inferInsert> = {}): Promise<Subscription> {
-  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid", customerFirstName: "Camille", customerEmail: "camille@example.fr" });
-  return (await getDb()
-    .insert(subscriptions)
-    .values({
-      customerEmail: "camille@example.fr",
-      customerName: "Camille Martin",
-      productId: 1,
-      packId: 2,
-      quantity: 1,
-      productName: "Masque Hydrogel au Collagène",
-      variantName: "6 masques + 2 offerts",
-      amountCents: 2590,
-      stripeSubscriptionId: `sub_reminder_${++stripeId}`,
-      status: "active",
-      startedAt: "2026-11-23T09:00:00.000Z",
-      currentPeriodEnd: RENEWS_AT,
-      shippingName: "Camille Martin",
-      shippingAddress: "3 rue des Roses",
-      shippingPostalCode: "69001",
-      shippingCity: "Lyon",
-      shippingCountry: "France",
-      firstOrderId,
-      ...overrides,
-    })
-    .returning())[0];
+  const firstOrderId = await insertOrder({
+    isSubscription: true,
+    paymentStatus: "paid",
+    customerFirstName: "Camille",
+    customerEmail: "camille@example.fr",
+  });
+  return (
+    await getDb()
+      .insert(subscriptions)
+      .values({
+        customerEmail: "camille@example.fr",
+        customerName: "Camille Martin",
+        productId: 1,
+        packId: 2,
+        quantity: 1,
+        productName: "Masque Hydrogel au Collagène",
+        variantName: "6 masques + 2 offerts",
+        amountCents: 2590,
+        stripeSubscriptionId: `sub_reminder_${++stripeId}`,
+        status: "active",
+        startedAt: "2026-11-23T09:00:00.000Z",
+        currentPeriodEnd: RENEWS_AT,
+        shippingName: "Camille Martin",
+        shippingAddress: "3 rue des Roses",
+        shippingPostalCode: "69001",
+        shippingCity: "Lyon",
+        shippingCountry: "France",
+        firstOrderId,
+        ...overrides,
+      })
+      .returning()
+  )[0];
 }
 
 const reminders = async () => await getDb().select().from(emails).where(eq(emails.kind, "renewal_reminder")).orderBy(emails.id);
@@ -100,7 +107,10 @@ describe("which renewals are reminded, and when", () => {
     expect(await first.tick(at(SIX_DAYS_BEFORE.toISOString(), 60_000))).toEqual({ holding: true, queued: 0 });
     // A restart: the process stops (its lease released) and a new scheduler starts, later that day.
     await first.stop();
-    expect(await scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({ holding: true, queued: 0 });
+    expect(await scheduler("process-a-restarted").tick(at(SIX_DAYS_BEFORE.toISOString(), 5 * HOUR))).toEqual({
+      holding: true,
+      queued: 0,
+    });
     expect(await reminders()).toHaveLength(1);
   });
 
@@ -181,20 +191,31 @@ describe("several processes", () => {
 describe("the process's scheduler", () => {
   it("ticks at start and then periodically under its lease, and after stop neither ticks nor holds the lease", async () => {
     await subscription();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now: () => SIX_DAYS_BEFORE });
+    // A tick reads its clock as it begins: the ticks begun so far.
+    let ticks = 0;
+    const now = () => {
+      ticks++;
+      return SIX_DAYS_BEFORE;
+    };
+    startSubscriptionScheduler({ intervalMs: 40, holder: "the-process", now });
     try {
       await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
-      expect(await getDb().select().from(leases)).toEqual([expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" })]);
+      expect(await getDb().select().from(leases)).toEqual([
+        expect.objectContaining({ name: "subscription-scheduler", holder: "the-process" }),
+      ]);
       // Still ticking: a reminder removed by hand is queued again at the next tick.
       await getDb().delete(emails);
       await vi.waitFor(async () => expect(await reminders()).toHaveLength(1), { timeout: 1_000, interval: 10 });
     } finally {
       await stopSubscriptionScheduler();
     }
+    const ticksAtStop = ticks;
     expect(await getDb().select().from(leases)).toEqual([]);
     await getDb().delete(emails);
-    await sleep(150);
+    // Timers fire in the order they fall due: one set now for an interval fires after any timer the
+    // scheduler could have left, and a tick that timer began would be counted by then.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(ticks).toBe(ticksAtStop);
     expect(await reminders()).toHaveLength(0);
     expect(await getDb().select().from(leases)).toEqual([]);
   });
@@ -239,7 +260,12 @@ describe("the reminder email", () => {
     await subscription({ customerEmail: "abonnee@example.fr" });
     await queueDueRenewalReminders(SIX_DAYS_BEFORE);
     const inbox = await startSmtpInbox();
-    const sender = createEmailSender({ render: renderEmail, transport: smtpTransport(inbox.url), holder: "reminder-test", pollMs: 60_000 });
+    const sender = createEmailSender({
+      render: renderEmail,
+      transport: smtpTransport(inbox.url),
+      holder: "reminder-test",
+      pollMs: 60_000,
+    });
     try {
       await sender.runOnce();
       const [mail] = await inbox.waitFor(1);
