@@ -31,7 +31,18 @@ const COMPONENTS = { group: ["~/components/*", "**/components/*"], message: "Vie
 
 export default tseslint.config(
   {
-    ignores: ["build/**", "public/build/**", "build-*/**", "public/build-*/**", ".cache/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "reports/**", "drizzle/**"],
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "build-*/**",
+      "public/build-*/**",
+      ".cache/**",
+      "node_modules/**",
+      "tests/.tmp/**",
+      "test-results/**",
+      "reports/**",
+      "drizzle/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -67,11 +78,19 @@ export default tseslint.config(
       parserOptions: { ecmaFeatures: { jsx: true } },
     },
     settings: {
+      // The imported files are read with the TypeScript parser: without it, no-cycle never looks
+      // inside a .ts or .tsx file and cannot see a cycle.
+      "import-x/extensions": [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/external-module-folders": ["node_modules", "node_modules/@types"],
       "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
   },
