@@ -6,7 +6,7 @@ import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
 import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
 import { throttlePublicWrite } from "~/services/limits.server";
-import { rememberOrder } from "~/services/order-session.server";
+import { rememberOrder } from "~/services/orders/session.server";
 import { createOrderFromApi, OrderError } from "~/services/orders.server";
 
 /**

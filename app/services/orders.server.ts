@@ -11,10 +11,10 @@ import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "./cart.server";
 import { findOrCreateCustomer, linkableCustomerId, type DbOrTx } from "./customers.server";
-import { newOrderId } from "./order-ids.server";
-import { newOrderToken, ownsOrder, type OrderProof } from "./order-access.server";
+import { newOrderId } from "~/services/orders/ids.server";
+import { newOrderToken, ownsOrder, type OrderProof } from "~/services/orders/access.server";
 import { findInvoice } from "./invoices.server";
-import { orderCreditNotePath, orderInvoicePath } from "./order-link.server";
+import { orderCreditNotePath, orderInvoicePath } from "~/services/orders/link.server";
 import { MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, sellableItem, subscriptionRefusal, trialRefusal } from "./packs.server";
 
 type OrderErrorCode =
@@ -436,7 +436,7 @@ async function documentLinks(orderId: number, owner: boolean) {
 /**
  * What the confirmation and tracking pages show. With the order number alone: the progress,
  * the items, the total, the postcode and the city. The name, the street and the email only
- * for a request that proves it owns the order (see order-access.server.ts).
+ * for a request that proves it owns the order (see orders/access.server.ts).
  */
 export async function getOrderSummary(id: number, proof: OrderProof = {}): Promise<OrderSummary | null> {
   const order = await findOrderRow(id);

@@ -10,7 +10,7 @@ import { loader as adminInvoiceLoader } from "~/routes/admin_.orders.$id.invoice
 import { loader as customerCreditNoteLoader } from "~/routes/avoir.$id";
 import { loader as customerInvoiceLoader } from "~/routes/facture.$id";
 import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
-import { orderInvoiceUrl, orderLinkKey } from "~/services/order-link.server";
+import { orderInvoiceUrl, orderLinkKey } from "~/services/orders/link.server";
 import { markOrderPaid, markOrderPaidIn } from "~/services/payments/payment-state.server";
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { renderEmail } from "~/services/email/render.server";

@@ -23,7 +23,7 @@ import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/term
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
 import { getSettings } from "~/services/settings.server";
 import { findInvoice } from "../invoices.server";
-import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "../order-link.server";
+import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/services/orders/link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
 import { findSubscriptionByStripeId } from "../subscriptions/record.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";

@@ -12,7 +12,7 @@ import type { AttachPaymentMethodBody } from "~/schemas/payments";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { REUSABLE_PI_STATUSES } from "./one-off.server";
-import { holdsOrder } from "~/services/order-access.server";
+import { holdsOrder } from "~/services/orders/access.server";
 import { withOrderLock } from "./order-lock.server";
 import {
   alreadyPaidError,
