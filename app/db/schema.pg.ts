@@ -213,7 +213,7 @@ export const cartLines = pgTable(
 export const orders = pgTable(
   "orders",
   {
-    /** Random, non-sequential 9-digit number (see services/orders.server.ts). */
+    /** Random, non-sequential 9-digit number (see services/orders/ids.server.ts). */
     id: integer("id").primaryKey(),
     status: text("status", { enum: FULFILMENT_STATUSES }).notNull().default("pending"),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("unpaid"),

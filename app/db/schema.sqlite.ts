@@ -167,7 +167,7 @@ export const cartLines = sqliteTable(
 export const orders = sqliteTable(
   "orders",
   {
-    /** Random, non-sequential 9-digit number (see services/orders.server.ts). */
+    /** Random, non-sequential 9-digit number (see services/orders/ids.server.ts). */
     id: integer("id").primaryKey(),
     status: text("status", { enum: FULFILMENT_STATUSES }).notNull().default("pending"),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("unpaid"),

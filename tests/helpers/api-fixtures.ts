@@ -7,7 +7,7 @@ import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
 import { createProduct } from "~/services/catalog.server";
 import { createContactRequest } from "~/services/contacts.server";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { startOneOffPayment } from "~/services/payments/one-off.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";

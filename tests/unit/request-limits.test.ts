@@ -9,7 +9,7 @@ import { loader as confirmationPage } from "~/routes/order-confirmation.$id";
 import { action as cartPage, headers as cartHeaders } from "~/routes/panier";
 import { headers as trackingHeaders, loader as trackingPage } from "~/routes/track-order";
 import { LIMITS, resetAllRateLimits } from "~/services/limits.server";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { VALID_CONTACT_BODY, VALID_ORDER_BODY } from "../helpers/api-fixtures";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";
