@@ -605,7 +605,7 @@ export const pageCacheVersion = pgTable("page_cache_version", {
 });
 
 /**
- * What an administrator did to a customer's personal data (services/customer-data.server.ts):
+ * What an administrator did to a customer's personal data (services/customers/):
  * who, when, what and to which customer, never the data itself. `subjectId` is a plain number
  * (no foreign key): the line outlives the account it names.
  */

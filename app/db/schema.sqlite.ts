@@ -582,7 +582,7 @@ export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
 
 /**
- * What an administrator did to a customer's personal data (services/customer-data.server.ts):
+ * What an administrator did to a customer's personal data (services/customers/):
  * who, when, what and to which customer, never the data itself. `subjectId` is a plain number
  * (no foreign key): the line outlives the account it names.
  */

@@ -21,7 +21,8 @@ import { displayName } from "~/lib/names";
 import { formatFrenchPhone } from "~/lib/phone";
 import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { renewalLabel } from "~/lib/renewals";
-import { CUSTOMER_NOT_FOUND, eraseCustomerData, getCustomerData } from "~/services/customer-data.server";
+import { CUSTOMER_NOT_FOUND, getCustomerData } from "~/services/customers/records.server";
+import { eraseCustomerData } from "~/services/customers/erase.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { asc } from "drizzle-orm";
 import { cartLines, carts, orderItems, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
 import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
-import type { DbOrTx } from "./customers.server";
 import { insertOrder, rewriteUnpaidOrder } from "./orders/create.server";
 import { OrderError } from "./orders/errors.server";
 import { priceOrderLines } from "./orders/lines.server";

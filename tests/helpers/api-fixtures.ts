@@ -12,7 +12,7 @@ import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { startOneOffPayment } from "~/services/payments/one-off.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
-import { findOrCreateCustomer } from "~/services/customers.server";
+import { findOrCreateCustomer } from "~/services/customers/accounts.server";
 import { adminCookie, insertOrder } from "../unit/admin-helpers";
 import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";

@@ -4,7 +4,7 @@ import { orderItems, orders, type Order } from "~/db/schema";
 import { splitFullName } from "~/lib/names";
 import { paymentReceived } from "~/lib/order-status";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
-import { findOrCreateCustomer } from "~/services/customers.server";
+import { findOrCreateCustomer } from "~/services/customers/accounts.server";
 import { subscriptionRefusal } from "~/services/packs.server";
 import { OrderError } from "./errors.server";
 import { assertTrialAvailable } from "./lines.server";

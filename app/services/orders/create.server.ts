@@ -6,7 +6,7 @@ import { displayName, splitFullName } from "~/lib/names";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { ApiOrderInput } from "~/schemas/order";
 import { SHIPPING_CENTS } from "~/services/cart.server";
-import { findOrCreateCustomer, linkableCustomerId } from "~/services/customers.server";
+import { findOrCreateCustomer, linkableCustomerId } from "~/services/customers/accounts.server";
 import { newOrderToken } from "./access.server";
 import { getApiOrder, type ApiOrderView } from "./api-view.server";
 import { newOrderId } from "./ids.server";

@@ -1,10 +1,9 @@
 import { paymentReceived } from "~/lib/order-status";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { orderItems, orders, products, refunds, type Order, type PaymentStatus, type Refund, type Subscription } from "~/db/schema";
 import { splitFullName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
-import type { DbOrTx } from "~/services/customers.server";
 import type { EmailPayloads } from "~/services/email/email-types";
 import { queueOrderPaidEmails, queueOrderRefundedEmail, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
 import { issueInvoiceIn, issueRefundCreditNoteIn } from "~/services/invoices.server";

@@ -1,9 +1,8 @@
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
-import type { DbOrTx } from "~/services/customers.server";
 import { getStripe } from "~/services/stripe.server";
 import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
 import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "~/services/subscriptions/renewals.server";
