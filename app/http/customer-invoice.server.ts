@@ -5,7 +5,7 @@ import { paymentReceived } from "~/lib/order-status";
 import { getOrderInvoices } from "~/services/invoices.server";
 import { orderCreditNotePath, orderLinkKeyMatches } from "~/services/orders/link.server";
 import { getOrderRefunds } from "~/services/payments/refunds.server";
-import { findOrder } from "~/services/payments/payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 import { cacheControl, PRIVATE_NO_STORE } from "./cache-control";
 
 /**

@@ -10,7 +10,7 @@ import { holdsOrder } from "~/services/orders/access.server";
 import { getApiOrder } from "~/services/orders/api-view.server";
 import { OrderError } from "~/services/orders/errors.server";
 import { updateOrderCheckout } from "~/services/orders/checkout-update.server";
-import { findOrder } from "~/services/payments/payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 import { withdrawalToApi } from "~/services/withdrawals.server";
 
 /**

@@ -9,7 +9,8 @@ import { ShopError } from "~/lib/shop-error";
 import { REFUND_REASON_MAX } from "~/schemas/refund";
 import { isStripeError, toShopError } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { findOrder, findOrderByPaymentIntent, settleRefundIn, succeededRefundCents } from "./payment-state.server";
+import { findOrderByPaymentIntent, settleRefundIn, succeededRefundCents } from "./payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds

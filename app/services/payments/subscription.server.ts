@@ -20,7 +20,6 @@ import {
   assertOwner,
   assertPackRules,
   assertPayable,
-  findOrderBySubscription,
   loadOrder,
   markOrderPaid,
   recordStripeCustomer,
@@ -28,7 +27,9 @@ import {
   type OrderWithItems,
   type PaymentAccess,
 } from "./payment-state.server";
-import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { findOrderBySubscription } from "~/services/orders/find.server";
+import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { CURRENCY } from "~/lib/money";
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/lib/renewals";
 
 /**
