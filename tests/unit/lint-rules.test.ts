@@ -1,6 +1,7 @@
-// The lint rules that keep the code's structure (docs/architecture.md, « Les couches »), checked
-// with the project's own eslint.config.js on small planted files: an import cycle between two
-// .ts files fails `npm run lint`, while a cycle made only by type imports does not.
+// The lint rules that keep the code's structure (docs/architecture.md, « Les couches » and « Les
+// dossiers des services »), checked with the project's own eslint.config.js on small planted
+// files: an import cycle between two .ts files fails `npm run lint`, while a cycle made only by
+// type imports does not; a services folder that calls a folder above it fails too.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -67,5 +68,66 @@ describe("import cycles", () => {
         'import { emptyOrder } from "./order";\n\nexport type Item = { name: string };\nexport const firstItem = (): Item | undefined => emptyOrder().items[0];\n',
     });
     expect(await cycleErrors(files)).toEqual([]);
+  });
+});
+
+describe("services folders", () => {
+  // From the top down: each folder may call the folders after it, never one before it.
+  const folders = ["payments", "subscriptions", "email", "orders", "customers"];
+  // A module of each folder, and one of its functions, for the planted imports.
+  const modules: Record<string, [string, string]> = {
+    payments: ["payment-state.server", "markOrderPaid"],
+    subscriptions: ["record.server", "findSubscription"],
+    email: ["notifications.server", "queueOrderPaidEmails"],
+    orders: ["find.server", "findOrder"],
+    customers: ["accounts.server", "findOrCreateCustomer"],
+  };
+  // The planted imports are only read, never followed: the cycle check is left out here.
+  const linter = new ESLint({ cwd: root, overrideConfig: { rules: { "import-x/no-cycle": "off" } } });
+
+  async function restrictions(folder: string, code: string) {
+    const [result] = await linter.lintText(code, { filePath: path.join(root, "app/services", folder, "planted.server.ts") });
+    expect(result.messages.filter((m) => m.fatal)).toEqual([]);
+    return result.messages.filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+  }
+
+  const runtimeImport = (target: string, from = `~/services/${target}/`) => {
+    const [module, name] = modules[target];
+    return `import { ${name} } from "${from}${module}";\n\nexport const planted = ${name};\n`;
+  };
+
+  it("refuses a call from a folder to any folder above it", async () => {
+    for (const [rank, folder] of folders.entries()) {
+      for (const above of folders.slice(0, rank)) {
+        expect(await restrictions(folder, runtimeImport(above)), `${folder} -> ${above}`).toEqual([
+          expect.stringContaining(`services/${above}/ is above this folder: move the shared piece down, or pass it a callback.`),
+        ]);
+      }
+    }
+  });
+
+  it("refuses it written as a relative path too", async () => {
+    expect(await restrictions("subscriptions", runtimeImport("payments", "../payments/"))).toHaveLength(1);
+    expect(await restrictions("email", runtimeImport("subscriptions", "../../services/subscriptions/"))).toHaveLength(1);
+  });
+
+  it("accepts a call to any folder below, and a type import from a folder above", async () => {
+    for (const [rank, folder] of folders.entries()) {
+      for (const below of folders.slice(rank + 1)) {
+        expect(await restrictions(folder, runtimeImport(below)), `${folder} -> ${below}`).toEqual([]);
+      }
+    }
+    const typeImport =
+      'import type { PaymentAccess } from "~/services/payments/payment-state.server";\n\nexport type Planted = PaymentAccess;\n';
+    expect(await restrictions("customers", typeImport)).toEqual([]);
+  });
+
+  it("keeps the rule of the services layer in each folder", async () => {
+    const fromRoute = 'import { loader } from "~/routes/_index";\n\nexport const planted = loader;\n';
+    for (const folder of folders) {
+      expect(await restrictions(folder, fromRoute), folder).toEqual([
+        expect.stringContaining("Routes are the top layer: nothing imports them."),
+      ]);
+    }
   });
 });
