@@ -1,5 +1,6 @@
 // ESLint flat config: recommended rules for JavaScript, TypeScript, React and its hooks,
-// an import-cycle check, and the layers of docs/architecture.md as import restrictions.
+// an import-cycle check, and the layers of docs/architecture.md as import restrictions, down to
+// which services folder may call which.
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
@@ -29,9 +30,32 @@ const HTTP = { group: ["~/http/*", "**/http/*"], message: "HTTP helpers belong t
 const DB = { group: ["~/db/*", "**/db/*"], message: "Only services talk to the database." };
 const COMPONENTS = { group: ["~/components/*", "**/components/*"], message: "Views are above this layer." };
 
+/**
+ * The folders of app/services, from the top down: each may call the folders after it, never one
+ * before it (docs/architecture.md, « Les dossiers des services »). The loose files of app/services
+ * are not ranked.
+ */
+const SERVICE_FOLDERS = ["payments", "subscriptions", "email", "orders", "customers"];
+
+const serviceFolder = (name) => ({
+  group: [`~/services/${name}/*`, `**/services/${name}/*`, `../${name}/*`],
+  message: `services/${name}/ is above this folder: move the shared piece down, or pass it a callback.`,
+});
+
 export default tseslint.config(
   {
-    ignores: ["build/**", "public/build/**", "build-*/**", "public/build-*/**", ".cache/**", "node_modules/**", "tests/.tmp/**", "test-results/**", "reports/**", "drizzle/**"],
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "build-*/**",
+      "public/build-*/**",
+      ".cache/**",
+      "node_modules/**",
+      "tests/.tmp/**",
+      "test-results/**",
+      "reports/**",
+      "drizzle/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -67,11 +91,19 @@ export default tseslint.config(
       parserOptions: { ecmaFeatures: { jsx: true } },
     },
     settings: {
+      // The imported files are read with the TypeScript parser: without it, no-cycle never looks
+      // inside a .ts or .tsx file and cannot see a cycle.
+      "import-x/extensions": [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/external-module-folders": ["node_modules", "node_modules/@types"],
       "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
   },
@@ -87,6 +119,10 @@ export default tseslint.config(
   layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, DB]),
   layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/services/**"], [ROUTES, HTTP, COMPONENTS]),
+  // A services folder keeps the rule of its layer, and may not call the folders above it.
+  ...SERVICE_FOLDERS.map((name, rank) =>
+    layer([`app/services/${name}/**`], [ROUTES, HTTP, COMPONENTS, ...SERVICE_FOLDERS.slice(0, rank).map(serviceFolder)]),
+  ),
   // The legal texts and the email templates are data and views: they are given what they show.
   layer(["app/legal/**", "app/emails/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
   layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),

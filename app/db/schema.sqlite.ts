@@ -167,7 +167,7 @@ export const cartLines = sqliteTable(
 export const orders = sqliteTable(
   "orders",
   {
-    /** Random, non-sequential 9-digit number (see services/orders.server.ts). */
+    /** Random, non-sequential 9-digit number (see services/orders/ids.server.ts). */
     id: integer("id").primaryKey(),
     status: text("status", { enum: FULFILMENT_STATUSES }).notNull().default("pending"),
     paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("unpaid"),
@@ -582,7 +582,7 @@ export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
 
 /**
- * What an administrator did to a customer's personal data (services/customer-data.server.ts):
+ * What an administrator did to a customer's personal data (services/customers/):
  * who, when, what and to which customer, never the data itself. `subjectId` is a plain number
  * (no foreign key): the line outlives the account it names.
  */

@@ -38,7 +38,7 @@ export type EmailOrder = {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
-  /** The signed read-only tracking link (services/order-link.server.ts). */
+  /** The signed read-only tracking link (services/orders/link.server.ts). */
   trackingUrl: string;
 };
 

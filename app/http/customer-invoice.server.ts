@@ -3,14 +3,14 @@ import type { InvoiceKind } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { paymentReceived } from "~/lib/order-status";
 import { getOrderInvoices } from "~/services/invoices.server";
-import { orderCreditNotePath, orderLinkKeyMatches } from "~/services/order-link.server";
+import { orderCreditNotePath, orderLinkKeyMatches } from "~/services/orders/link.server";
 import { getOrderRefunds } from "~/services/payments/refunds.server";
-import { findOrder } from "~/services/payments/payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 import { cacheControl, PRIVATE_NO_STORE } from "./cache-control";
 
 /**
  * The customer's invoice and credit note pages (/facture/{id}?cle=KEY, /avoir/{id}?cle=KEY): the
- * key is the order's read-only link key (services/order-link.server.ts), the one its emails
+ * key is the order's read-only link key (services/orders/link.server.ts), the one its emails
  * carry. A wrong key gets the same 404 as an unknown order. Kept by no cache, indexed by no
  * search engine, and the address (with its key) never sent to another site.
  */

@@ -1,7 +1,7 @@
-import type { OrderProof } from "~/services/order-access.server";
+import type { OrderProof } from "~/services/orders/access.server";
 import { getAdminUser } from "~/services/admin-auth.server";
 import { readCartId } from "~/services/cart-session.server";
-import { readRememberedOrderIds } from "~/services/order-session.server";
+import { readRememberedOrderIds } from "~/services/orders/session.server";
 
 /** The order token of a request: a body field, else the X-Order-Token header, else ?token=. */
 export function readOrderToken(request: Request, bodyToken?: string | null): string | null {

@@ -1,5 +1,8 @@
 /** Money is integer cents. Display: `25,90€`; API: `"25.90"`; input accepts `25,90` or `25.90`. */
 
+/** The shop's one currency, as Stripe names it: every amount asked of Stripe is in it, and a payment in another currency pays nothing. */
+export const CURRENCY = "eur";
+
 export function formatPrice(cents: number | null | undefined): string {
   const value = typeof cents === "number" && Number.isFinite(cents) ? Math.round(cents) : 0;
   const sign = value < 0 ? "-" : "";

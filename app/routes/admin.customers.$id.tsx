@@ -22,7 +22,8 @@ import { formatFrenchPhone } from "~/lib/phone";
 import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { renewalLabel } from "~/lib/renewals";
 import { CUSTOMER_NOT_FOUND } from "~/lib/not-found";
-import { eraseCustomerData, getCustomerData } from "~/services/customer-data.server";
+import { getCustomerData } from "~/services/customers/records.server";
+import { eraseCustomerData } from "~/services/customers/erase.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(

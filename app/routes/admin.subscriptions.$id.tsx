@@ -18,8 +18,8 @@ import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { renewalLabel } from "~/lib/renewals";
-import { getAdminSubscription } from "~/services/admin-subscriptions.server";
-import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin.server";
+import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
+import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin-cancel.server";
 import { awaitRenewalOutcome, simulateNextRenewal, subscriptionTestClock, testClocksEnabled } from "~/services/subscriptions/test-clock.server";
 
 const NOT_FOUND = "Abonnement introuvable";

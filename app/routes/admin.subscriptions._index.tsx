@@ -12,7 +12,7 @@ import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { readSubscriptionFilters, SUBSCRIPTION_FILTER_NAMES } from "~/schemas/admin-subscription";
-import { listAdminSubscriptions } from "~/services/admin-subscriptions.server";
+import { listAdminSubscriptions } from "~/services/subscriptions/admin-view.server";
 import { listAllPacks } from "~/services/packs.server";
 
 export const meta: MetaFunction = () => pageMeta("Abonnements", "Abonnements de la boutique.");

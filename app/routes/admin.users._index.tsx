@@ -13,7 +13,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { displayName } from "~/lib/names";
-import { listRecentAudit } from "~/services/customer-data.server";
+import { listRecentAudit } from "~/services/customers/audit.server";
 import { deleteUser, listUsers } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");

@@ -3,7 +3,8 @@ import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404 } from "~/http/api.server";
 import { NO_STORE } from "~/http/cache-control";
 import { actionError } from "~/http/action-errors.server";
-import { CUSTOMER_NOT_FOUND, exportCustomerData } from "~/services/customer-data.server";
+import { CUSTOMER_NOT_FOUND } from "~/services/customers/records.server";
+import { exportCustomerData } from "~/services/customers/export.server";
 
 /** GET /admin/customers/{id}/export.json: the customer's data as a JSON file to download (the page's « Exporter les données (JSON) »). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

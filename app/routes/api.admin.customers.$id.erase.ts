@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiJson, handleApi, methodNotAllowed, parseId, requireSameOriginApi } from "~/http/api.server";
-import { customerDataToApi, eraseCustomerData } from "~/services/customer-data.server";
+import { customerDataToApi } from "~/services/customers/api-view.server";
+import { eraseCustomerData } from "~/services/customers/erase.server";
 
 /**
  * POST /api/admin/customers/{id}/erase (admin only, no body): anonymises the customer's personal

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, parseId } from "~/http/api.server";
-import { CUSTOMER_NOT_FOUND, customerDataToApi, getCustomerData } from "~/services/customer-data.server";
+import { CUSTOMER_NOT_FOUND, getCustomerData } from "~/services/customers/records.server";
+import { customerDataToApi } from "~/services/customers/api-view.server";
 
 /** GET /api/admin/customers/{id} (admin only): the customer's account, orders, subscriptions, emails, contact requests and audit lines. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiJson, handleApi, methodNotAllowed, parseId, readJsonBody } from "~/http/api.server";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
-import { getAdminSubscription, subscriptionDetailToApi } from "~/services/admin-subscriptions.server";
-import { cancelSubscriptionAsAdmin } from "~/services/subscriptions/admin.server";
+import { getAdminSubscription, subscriptionDetailToApi } from "~/services/subscriptions/admin-view.server";
+import { cancelSubscriptionAsAdmin } from "~/services/subscriptions/admin-cancel.server";
 
 /**
  * POST /api/admin/subscriptions/{id}/cancel (admin only), body `{ "when": "now" | "period_end" }`:

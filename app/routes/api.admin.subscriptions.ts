@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
 import { readSubscriptionFilters } from "~/schemas/admin-subscription";
-import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/admin-subscriptions.server";
+import { listAdminSubscriptions, subscriptionSummaryToApi } from "~/services/subscriptions/admin-view.server";
 import { listAllPacks } from "~/services/packs.server";
 
 /**

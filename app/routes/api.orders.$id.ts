@@ -6,9 +6,11 @@ import { adminOrderApiSchema } from "~/schemas/admin-order";
 import { orderUpdateApiSchema } from "~/schemas/order";
 import { getAdminOrder, orderToApi, updateAdminOrder } from "~/services/admin-orders.server";
 import { lookupOrderByNumber } from "~/services/limits.server";
-import { holdsOrder } from "~/services/order-access.server";
-import { getApiOrder, OrderError, updateOrderCheckout } from "~/services/orders.server";
-import { findOrder } from "~/services/payments/payment-state.server";
+import { holdsOrder } from "~/services/orders/access.server";
+import { getApiOrder } from "~/services/orders/api-view.server";
+import { OrderError } from "~/services/orders/errors.server";
+import { updateOrderCheckout } from "~/services/orders/checkout-update.server";
+import { findOrder } from "~/services/orders/find.server";
 import { withdrawalToApi } from "~/services/withdrawals.server";
 
 /**

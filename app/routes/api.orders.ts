@@ -6,8 +6,9 @@ import { readOrderFilters } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
 import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
 import { throttlePublicWrite } from "~/services/limits.server";
-import { rememberOrder } from "~/services/order-session.server";
-import { createOrderFromApi, OrderError } from "~/services/orders.server";
+import { rememberOrder } from "~/services/orders/session.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
+import { OrderError } from "~/services/orders/errors.server";
 
 /**
  * /api/orders

@@ -14,7 +14,7 @@ import { formatPrice } from "~/lib/money";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
-import { getOrderSummary } from "~/services/orders.server";
+import { getOrderSummary } from "~/services/orders/summary.server";
 import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

@@ -27,8 +27,8 @@ import { CartError, clearCart, putInCart, readCart, setLineQuantity } from "~/se
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
-import { rememberOrder } from "~/services/order-session.server";
-import { OrderError } from "~/services/orders.server";
+import { rememberOrder } from "~/services/orders/session.server";
+import { OrderError } from "~/services/orders/errors.server";
 import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>

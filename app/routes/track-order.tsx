@@ -17,7 +17,7 @@ import { CARRIER_LABELS } from "~/lib/carriers";
 import { FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
-import { findTrackedOrder } from "~/services/orders.server";
+import { findTrackedOrder } from "~/services/orders/summary.server";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
 
 export const meta: MetaFunction = () =>

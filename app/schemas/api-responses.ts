@@ -653,7 +653,7 @@ export const openApiDocumentResponseSchema = z.looseObject({
   paths: z.record(z.string(), z.unknown()),
 });
 
-// ---- A customer's personal data (services/customer-data.server.ts)
+// ---- A customer's personal data (services/customers/)
 
 const auditLineSchema = z.strictObject({
   id,

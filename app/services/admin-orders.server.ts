@@ -14,7 +14,7 @@ import { withdrawalToApi } from "./withdrawals.server";
 /**
  * The back office's view of orders: reading, filtering, and the fields an administrator
  * changes (fulfilment status, tracking number and its carrier). Orders are created by the
- * checkout (orders.server.ts); payment state is written only by the payment flow.
+ * checkout (orders/create.server.ts); payment state is written only by the payment flow.
  *
  * An unpaid checkout (every delivery form submitted makes one) is not an order yet: the lists
  * show the orders, paid or since refunded, unless asked for the checkouts awaiting payment

@@ -1,12 +1,11 @@
 import { paymentReceived } from "~/lib/order-status";
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { cartLines, carts, orderItems, orders, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
-import type { DbOrTx } from "./customers.server";
 import { maxQuantityOf, PACK_MESSAGES, quantityRefusal, sellableItem, shopPacks, subscriptionRefusal } from "./packs.server";
 import { formatFrenchPhone } from "~/lib/phone";
 

@@ -1,11 +1,10 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { orderItems, packs as packsTable, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import type { SaleWithoutPack } from "~/lib/packs";
 import { ShopError } from "~/lib/shop-error";
 import type { PackInput } from "~/schemas/product";
-import type { DbOrTx } from "./customers.server";
 import { listPacks, shopPacks } from "./packs.server";
 import { bumpPageCacheVersion } from "./page-cache-version.server";
 import { recordPrice } from "./price-history.server";

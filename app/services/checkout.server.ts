@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { asc } from "drizzle-orm";
 import { cartLines, carts, orderItems, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
 import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
-import type { DbOrTx } from "./customers.server";
-import { insertOrder, OrderError, priceOrderLines, rewriteUnpaidOrder } from "./orders.server";
+import { insertOrder, rewriteUnpaidOrder } from "./orders/create.server";
+import { OrderError } from "./orders/errors.server";
+import { priceOrderLines } from "./orders/lines.server";
 
 /** An order can still be paid (a failed attempt may be retried). */
 function isOpen(order: Pick<Order, "paymentStatus">) {

@@ -6,7 +6,7 @@ import { getConfig } from "~/config.server";
  * renewal when Stripe gives no page of its own (`hosted_invoice_url`):
  * `/abonnement/payer?facture=in_…&cle=KEY`, where the key is the HMAC-SHA256 of
  * `invoice-pay:<invoice id>` with the session secret, base64url. Like the order links
- * (order-link.server.ts): deterministic, stored nowhere, verified against every session secret.
+ * (orders/link.server.ts): deterministic, stored nowhere, verified against every session secret.
  * It only lets its holder pay that invoice.
  */
 

@@ -1,9 +1,8 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { orderItems, orders, packs, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import type { Pack, SaleWithoutPack, ShopPack } from "~/lib/packs";
-import type { DbOrTx } from "./customers.server";
 import { checkReferencePrice, readPriceHistory, type PriceRecord, type ReferenceCheck } from "./price-history.server";
 
 /**

@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { priceHistory } from "~/db/schema";
 import { DEMO_HISTORY_NOTE } from "~/db/seed.server";
 import { formatPrice } from "~/lib/money";
-import type { DbOrTx } from "./customers.server";
+import type { DbOrTx } from "~/db/client.server";
 
 /**
  * Crossed-out prices that follow the law (Code de la consommation, article L112-1-1, from the

@@ -4,7 +4,7 @@ import { API_OPERATIONS } from "~/http/api-operations.server";
 import { MAX_BODY_BYTES } from "~/http/api.server";
 import type { ApiOperation } from "~/http/openapi.server";
 import { createContactRequest } from "~/services/contacts.server";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { callOperation, isErrorShape, secretLeaks, type ApiCall, type ApiResult } from "../helpers/api-client";
 import { snapshotDatabase } from "../helpers/api-db";
 import { newCart, VALID_CONTACT_BODY, VALID_ORDER_BODY } from "../helpers/api-fixtures";

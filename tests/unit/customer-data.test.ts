@@ -11,8 +11,11 @@ import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/a
 import { loader as exportFileLoader } from "~/routes/admin_.customers.$id.export[.]json";
 import { loader as usersPageLoaderRoute } from "~/routes/admin.users._index";
 import { createContactRequest } from "~/services/contacts.server";
-import { eraseCustomerData, erasedEmail, exportCustomerData, getCustomerData } from "~/services/customer-data.server";
-import { findOrCreateCustomer } from "~/services/customers.server";
+import { eraseCustomerData } from "~/services/customers/erase.server";
+import { erasedEmail } from "~/services/customers/placeholders.server";
+import { exportCustomerData } from "~/services/customers/export.server";
+import { getCustomerData } from "~/services/customers/records.server";
+import { findOrCreateCustomer } from "~/services/customers/accounts.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, getRequest, jsonRequest, routeArgs, thrown } from "../helpers/requests";

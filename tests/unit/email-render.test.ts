@@ -10,7 +10,7 @@ import { submitDelivery } from "~/services/checkout.server";
 import { createContactRequest } from "~/services/contacts.server";
 import type { EmailToRender } from "~/services/email/email-types";
 import { renderEmail } from "~/services/email/render.server";
-import { orderLinkKey } from "~/services/order-link.server";
+import { orderLinkKey } from "~/services/orders/link.server";
 import { loader as cancelPageLoaderRoute } from "~/routes/abonnement.resilier";
 import { getRequest, routeArgs } from "../helpers/requests";
 

@@ -11,7 +11,7 @@ import { loader as adminInvoiceLoaderRoute } from "~/routes/admin_.orders.$id.in
 import { loader as customerCreditNoteLoaderRoute } from "~/routes/avoir.$id";
 import { loader as customerInvoiceLoaderRoute } from "~/routes/facture.$id";
 import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
-import { orderInvoiceUrl, orderLinkKey } from "~/services/order-link.server";
+import { orderInvoiceUrl, orderLinkKey } from "~/services/orders/link.server";
 import { markOrderPaid, markOrderPaidIn } from "~/services/payments/payment-state.server";
 import { handleStripeEvent } from "~/services/payments/webhook.server";
 import { renderEmail } from "~/services/email/render.server";

@@ -7,8 +7,8 @@ import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
 import { submitDelivery } from "~/services/checkout.server";
 import { resetAllRateLimits } from "~/services/limits.server";
-import { holdsOrder, ownsOrder } from "~/services/order-access.server";
-import { ORDER_LINK_KEY_PATTERN, orderLinkKey, orderLinkKeyMatches, orderTrackingUrl } from "~/services/order-link.server";
+import { holdsOrder, ownsOrder } from "~/services/orders/access.server";
+import { ORDER_LINK_KEY_PATTERN, orderLinkKey, orderLinkKeyMatches, orderTrackingUrl } from "~/services/orders/link.server";
 import { getRequest, routeArgs } from "../helpers/requests";
 
 const confirmationLoader = asResponses(confirmationLoaderRoute);

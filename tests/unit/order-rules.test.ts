@@ -9,7 +9,8 @@ import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { submitDelivery } from "~/services/checkout.server";
-import { createOrderFromApi, OrderError } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
+import { OrderError } from "~/services/orders/errors.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { formRequest, jsonRequest, routeArgs } from "../helpers/requests";
 

@@ -13,7 +13,8 @@ import { deliverySchema } from "~/schemas/delivery";
 import { addToCart, clearCartAfterPayment, getCartLineCount, readCart, setLineQuantity } from "~/services/cart.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
-import { getOrderSummary, OrderError } from "~/services/orders.server";
+import { getOrderSummary } from "~/services/orders/summary.server";
+import { OrderError } from "~/services/orders/errors.server";
 import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 
 const confirmationById = asResponses(confirmationByIdRoute);

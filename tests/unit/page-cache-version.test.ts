@@ -5,7 +5,7 @@ import { products, siteSettings } from "~/db/schema";
 import { productSchema } from "~/schemas/product";
 import { settingsSchema } from "~/schemas/settings";
 import { createProduct, getProduct, updateProduct } from "~/services/catalog.server";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { bumpPageCacheVersion, readPageCacheState } from "~/services/page-cache-version.server";
 import { listPacks } from "~/services/packs.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";

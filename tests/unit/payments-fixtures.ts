@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import { orderItems, orders, products, stripeEvents } from "~/db/schema";
 import { action as proxyAction, loader as proxyLoader } from "~/routes/stripe-emulator.api.$";
 import { action as webhookAction } from "~/routes/api.stripe.webhook";
-import { hashOrderToken } from "~/services/order-access.server";
+import { hashOrderToken } from "~/services/orders/access.server";
 import { ensureStripeEmulator, stopStripeEmulator, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { jsonRequest, routeArgs } from "../helpers/requests";
 

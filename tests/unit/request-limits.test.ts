@@ -10,7 +10,7 @@ import { loader as confirmationPageRoute } from "~/routes/order-confirmation.$id
 import { action as cartPageRoute, headers as cartHeaders } from "~/routes/panier";
 import { headers as trackingHeaders, loader as trackingPageRoute } from "~/routes/track-order";
 import { LIMITS, resetAllRateLimits } from "~/services/limits.server";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { VALID_CONTACT_BODY, VALID_ORDER_BODY } from "../helpers/api-fixtures";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { cookieFrom } from "./admin-helpers";

@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import { orders } from "~/db/schema";
 import { loader as pageLoaderRoute } from "~/routes/track-order";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { createOrderFromApi } from "~/services/orders.server";
+import { createOrderFromApi } from "~/services/orders/create.server";
 import { action as postOrder } from "~/routes/api.orders";
 import { getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, cookieFrom } from "./admin-helpers";

@@ -1,6 +1,6 @@
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { formatFrenchPhone } from "~/lib/phone";
-import type { OrderSummary } from "~/services/orders.server";
+import type { OrderSummary } from "~/services/orders/summary.server";
 
 /** Pieces shared by the confirmation and tracking pages. */
 

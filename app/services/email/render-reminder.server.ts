@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders } from "~/db/schema";
+import { orders, subscriptions } from "~/db/schema";
 import { renewalReminderEmail } from "~/emails/RenewalReminderEmail";
 import type { EmailContent, EmailShop } from "~/emails/types";
 import { findPackById } from "~/services/packs.server";
 import { subscriptionPageUrl } from "~/services/subscription-link.server";
-import { findSubscription } from "~/services/subscriptions/record.server";
 import type { EmailPayloads, EmailToRender } from "./email-types";
 
 /**
@@ -16,10 +15,15 @@ import type { EmailPayloads, EmailToRender } from "./email-types";
 export async function renderRenewalReminder(email: EmailToRender, shop: EmailShop): Promise<EmailContent> {
   const payload = (email.payload ?? {}) as Partial<EmailPayloads["renewal_reminder"]>;
   const db = getDb();
-  const subscription = payload.subscriptionId === undefined ? undefined : await findSubscription(db, payload.subscriptionId);
-  if (!subscription || !payload.renewsAt) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${payload.subscriptionId ?? "(aucun)"} n'existe plus.`);
+  const subscription =
+    payload.subscriptionId === undefined
+      ? undefined
+      : (await db.select().from(subscriptions).where(eq(subscriptions.id, payload.subscriptionId)).limit(1))[0];
+  if (!subscription || !payload.renewsAt)
+    throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${payload.subscriptionId ?? "(aucun)"} n'existe plus.`);
   const firstOrderId = email.orderId ?? subscription.firstOrderId;
-  if (firstOrderId == null) throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${subscription.id} n'a plus de première commande.`);
+  if (firstOrderId == null)
+    throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${subscription.id} n'a plus de première commande.`);
   const [order] = await db.select().from(orders).where(eq(orders.id, firstOrderId)).limit(1);
 
   // The number of masks only when the pack is still the one subscribed to (same name).
@@ -34,7 +38,11 @@ export async function renderRenewalReminder(email: EmailToRender, shop: EmailSho
     hello: order?.customerFirstName?.trim() || subscription.customerName?.trim() || name,
     renewsAt: payload.renewsAt,
     amountCents: payload.amountCents ?? subscription.amountCents,
-    pack: { name: subscription.variantName ? `${product} – ${subscription.variantName}` : product, quantity: subscription.quantity, masks },
+    pack: {
+      name: subscription.variantName ? `${product} – ${subscription.variantName}` : product,
+      quantity: subscription.quantity,
+      masks,
+    },
     address: {
       customerName: name,
       shippingAddress: subscription.shippingAddress ?? order?.shippingAddress ?? "",

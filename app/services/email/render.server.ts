@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { createElement } from "react";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
-import { contactRequests, orderItems, orders, products, type EmailAttachment, type Order } from "~/db/schema";
+import { contactRequests, orderItems, orders, products, subscriptions, type EmailAttachment, type Order } from "~/db/schema";
 import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
@@ -20,12 +20,11 @@ import { withdrawalAckEmail } from "~/emails/WithdrawalAckEmail";
 import type { EmailContactRequest, EmailContent, EmailOrder, EmailShop } from "~/emails/types";
 import { legalIdentityOf } from "~/lib/company";
 import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
-import { SUBSCRIPTION_TRIAL_DAYS } from "~/services/payments/subscription.server";
+import { SUBSCRIPTION_TRIAL_DAYS } from "~/lib/renewals";
 import { getSettings } from "~/services/settings.server";
 import { findInvoice } from "../invoices.server";
-import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "../order-link.server";
+import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/services/orders/link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
-import { findSubscriptionByStripeId } from "../subscriptions/record.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderRenewalReminder } from "./render-reminder.server";
 
@@ -48,14 +47,21 @@ async function shopOf(): Promise<EmailShop> {
 }
 
 async function requireOrder(email: EmailToRender): Promise<Order> {
-  const order = email.orderId == null ? undefined : (await getDb().select().from(orders).where(eq(orders.id, email.orderId)).limit(1))[0];
+  const order =
+    email.orderId == null ? undefined : (await getDb().select().from(orders).where(eq(orders.id, email.orderId)).limit(1))[0];
   if (!order) throw new Error(`Email ${email.id} (${email.kind}) : la commande ${email.orderId ?? "(aucune)"} n'existe plus.`);
   return order;
 }
 
 async function emailOrder(order: Order): Promise<EmailOrder> {
   const lines = await getDb()
-    .select({ productName: orderItems.productName, currentName: products.name, variantName: orderItems.variantName, quantity: orderItems.quantity, unitPriceCents: orderItems.unitPriceCents })
+    .select({
+      productName: orderItems.productName,
+      currentName: products.name,
+      variantName: orderItems.variantName,
+      quantity: orderItems.quantity,
+      unitPriceCents: orderItems.unitPriceCents,
+    })
     .from(orderItems)
     .leftJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, order.id))
@@ -90,12 +96,23 @@ async function emailOrder(order: Order): Promise<EmailOrder> {
   };
 }
 
+/** The shop's id of a Stripe subscription, for an order not linked to its record yet. */
+async function subscriptionIdOf(stripeSubscriptionId: string): Promise<number | undefined> {
+  const [row] = await getDb()
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
+    .limit(1);
+  return row?.id;
+}
+
 /**
  * The link to the private page of the order's subscription (null for a one-off order), valid
  * SUBSCRIPTION_LINK_DAYS from the email's creation.
  */
 async function subscriptionUrlOf(order: Order, email: EmailToRender): Promise<string | null> {
-  const id = order.subscriptionId ?? (order.stripeSubscriptionId ? (await findSubscriptionByStripeId(getDb(), order.stripeSubscriptionId))?.id : undefined);
+  const id =
+    order.subscriptionId ?? (order.stripeSubscriptionId ? await subscriptionIdOf(order.stripeSubscriptionId) : undefined);
   if (!id) return null;
   const createdAt = new Date(email.createdAt);
   return subscriptionPageUrl(id, Number.isNaN(createdAt.getTime()) ? new Date() : createdAt);
@@ -103,8 +120,13 @@ async function subscriptionUrlOf(order: Order, email: EmailToRender): Promise<st
 
 async function requireContact(email: EmailToRender): Promise<EmailContactRequest> {
   const row =
-    email.contactRequestId == null ? undefined : (await getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).limit(1))[0];
-  if (!row) throw new Error(`Email ${email.id} (${email.kind}) : la demande de contact ${email.contactRequestId ?? "(aucune)"} n'existe plus.`);
+    email.contactRequestId == null
+      ? undefined
+      : (await getDb().select().from(contactRequests).where(eq(contactRequests.id, email.contactRequestId)).limit(1))[0];
+  if (!row)
+    throw new Error(
+      `Email ${email.id} (${email.kind}) : la demande de contact ${email.contactRequestId ?? "(aucune)"} n'existe plus.`,
+    );
   return { name: row.name, email: row.email, subject: row.subject, message: row.message, createdAt: row.createdAt };
 }
 
@@ -187,7 +209,8 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
     case "order_refunded": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "order_refunded");
-      if (typeof payload.amountCents !== "number") throw new Error(`Email ${email.id} (${email.kind}) : le montant remboursé manque.`);
+      if (typeof payload.amountCents !== "number")
+        throw new Error(`Email ${email.id} (${email.kind}) : le montant remboursé manque.`);
       const number = payload.creditNoteNumber ?? null;
       return rendered(
         orderRefundedEmail({
@@ -203,18 +226,35 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       const row = await requireOrder(email);
       const payload = payloadOf(email, "subscription_canceled");
       const endsAt = payload.endsAt ?? row.subscriptionCanceledAt ?? email.createdAt;
-      return rendered(subscriptionCanceledEmail({ shop, order: await emailOrder(row), endsAt, canceledBy: payload.canceledBy ?? "customer", subscriptionUrl: await subscriptionUrlOf(row, email) }));
+      return rendered(
+        subscriptionCanceledEmail({
+          shop,
+          order: await emailOrder(row),
+          endsAt,
+          canceledBy: payload.canceledBy ?? "customer",
+          subscriptionUrl: await subscriptionUrlOf(row, email),
+        }),
+      );
     }
     case "renewal_receipt": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_receipt");
       const renewalNumber = payload.renewalNumber ?? row.renewalNumber ?? 1;
-      return rendered(renewalReceiptEmail({ shop, order: await emailOrder(row), renewalNumber, nextRenewalAt: payload.nextRenewalAt ?? null, subscriptionUrl: await subscriptionUrlOf(row, email) }));
+      return rendered(
+        renewalReceiptEmail({
+          shop,
+          order: await emailOrder(row),
+          renewalNumber,
+          nextRenewalAt: payload.nextRenewalAt ?? null,
+          subscriptionUrl: await subscriptionUrlOf(row, email),
+        }),
+      );
     }
     case "renewal_payment_failed": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "renewal_payment_failed");
-      if (!payload.invoiceId || !payload.payUrl) throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
+      if (!payload.invoiceId || !payload.payUrl)
+        throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
       return rendered(
         renewalPaymentFailedEmail({
           shop,
@@ -238,7 +278,14 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
-      return rendered(withdrawalAckEmail({ shop, order: await emailOrder(row), requestedAt: payload.requestedAt ?? email.createdAt, reason: payload.reason ?? null }));
+      return rendered(
+        withdrawalAckEmail({
+          shop,
+          order: await emailOrder(row),
+          requestedAt: payload.requestedAt ?? email.createdAt,
+          reason: payload.reason ?? null,
+        }),
+      );
     }
   }
 }

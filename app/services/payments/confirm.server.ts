@@ -1,7 +1,8 @@
 import { paymentReceived } from "~/lib/order-status";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { findOrder, markOrderPaid } from "./payment-state.server";
+import { markOrderPaid } from "./payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
 
 /**

@@ -17,7 +17,8 @@ import {
   recordPaymentIntent,
   type PaymentAccess,
 } from "./payment-state.server";
-import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { CURRENCY } from "~/lib/money";
 
 /**
  * One-off card payment: a PaymentIntent for the order total (EUR). The amount always comes

@@ -1,24 +1,33 @@
 import { paymentReceived } from "~/lib/order-status";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
-import { orderItems, orders, products, refunds, type Order, type PaymentStatus, type Refund, type Subscription } from "~/db/schema";
+import { getDb, type DbOrTx } from "~/db/client.server";
+import {
+  orderItems,
+  orders,
+  products,
+  refunds,
+  type Order,
+  type PaymentStatus,
+  type Refund,
+  type Subscription,
+} from "~/db/schema";
 import { splitFullName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
-import type { DbOrTx } from "~/services/customers.server";
-import type { EmailPayloads } from "~/services/email/email-types";
-import { queueOrderPaidEmails, queueOrderRefundedEmail, queueSubscriptionCanceledEmail } from "~/services/email/notifications.server";
+import { queueOrderPaidEmails, queueOrderRefundedEmail } from "~/services/email/notifications.server";
 import { issueInvoiceIn, issueRefundCreditNoteIn } from "~/services/invoices.server";
-import { holdsOrder } from "~/services/order-access.server";
-import { newOrderId } from "~/services/order-ids.server";
+import { holdsOrder } from "~/services/orders/access.server";
+import { findOrder } from "~/services/orders/find.server";
+import { newOrderId } from "~/services/orders/ids.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
-import { activateSubscription, ensureSubscriptionRecord, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
+import { activateSubscription } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
  * `paidAt`, the invoice issued with the payment and the credit note issued with each refund
  * (services/invoices.server.ts, in the same transaction), the stock decrement on payment, the Stripe ids (`stripePaymentIntentId`,
- * `stripeSubscriptionId`, `stripeCustomerId`), `isSubscription` and `subscriptionCanceledAt`.
+ * `stripeSubscriptionId`, `stripeCustomerId`) and `isSubscription`. (The end of a paid
+ * subscription, `subscriptionCanceledAt`, is written by services/subscriptions/end.server.ts.)
  * It also holds the checks that say whether an order may be paid, and by whom.
  *
  * An order becomes paid only when the server has seen it paid at Stripe (the confirmation
@@ -41,14 +50,6 @@ const orderNotFoundError = () => new ShopError(404, "order_not_found", ORDER_NOT
 
 // ---------------------------------------------------------------------------------------------
 // Reading
-
-export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<Order | undefined> {
-  return (await db.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
-}
-
-export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
-  return (await db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).limit(1))[0];
-}
 
 /** The order and its lines, or a thrown 404 `order_not_found`. */
 export async function loadOrder(orderId: number): Promise<OrderWithItems> {
@@ -88,7 +89,8 @@ export function assertOwner(order: Order, access: PaymentAccess) {
 
 /** A payment needs the order's email (the receipt, the Stripe customer, the trial pack rule). */
 export function assertCustomerEmail(order: Order) {
-  if (!order.customerEmail?.trim()) throw new ShopError(409, "order_email_missing", EMAIL_REQUIRED_MESSAGE, { field: "customerEmail" });
+  if (!order.customerEmail?.trim())
+    throw new ShopError(409, "order_email_missing", EMAIL_REQUIRED_MESSAGE, { field: "customerEmail" });
 }
 
 /**
@@ -96,7 +98,7 @@ export function assertCustomerEmail(order: Order) {
  * that email has not bought it yet (another order of it may have been paid meanwhile).
  */
 export async function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
-  if (mode === "subscription" && await subscriptionRefusal(order.items)) {
+  if (mode === "subscription" && (await subscriptionRefusal(order.items))) {
     throw new ShopError(409, "trial_one_off_only", await PACK_MESSAGES.trialOneOffOnly());
   }
   const refusal = await trialRefusal(getDb(), { email: order.customerEmail, lines: order.items, orderId: order.id });
@@ -175,7 +177,11 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     // The subscription's record, active from its first payment (same transaction).
     const order = await findOrder(orderId, tx);
     if (order?.stripeSubscriptionId) {
-      await activateSubscription(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }, { paidAt: now, currentPeriodEnd: source.currentPeriodEnd });
+      await activateSubscription(
+        tx,
+        { ...order, stripeSubscriptionId: order.stripeSubscriptionId },
+        { paidAt: now, currentPeriodEnd: source.currentPeriodEnd },
+      );
     }
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
@@ -207,7 +213,11 @@ export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt
  * (a replayed or reordered webhook), nothing is written and null is returned.
  */
 export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, renewal: PaidRenewal): Promise<number | null> {
-  const [existing] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId)).limit(1);
+  const [existing] = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.stripeInvoiceId, renewal.stripeInvoiceId))
+    .limit(1);
   if (existing) return null;
   const id = await newOrderId(tx);
   // The renewals are made under the terms the subscription was taken out with.
@@ -246,17 +256,16 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
     .returning({ id: orders.id });
   if (inserted.length !== 1) return null;
   const quantity = Math.max(record.quantity, 1);
-  await tx.insert(orderItems)
-    .values({
-      orderId: id,
-      productId: record.productId,
-      packId: record.packId,
-      quantity,
-      // The amount charged, per pack (the subscription's pack price, unless Stripe charged another amount).
-      unitPriceCents: Math.round(renewal.amountCents / quantity),
-      productName: record.productName,
-      variantName: record.variantName,
-    });
+  await tx.insert(orderItems).values({
+    orderId: id,
+    productId: record.productId,
+    packId: record.packId,
+    quantity,
+    // The amount charged, per pack (the subscription's pack price, unless Stripe charged another amount).
+    unitPriceCents: Math.round(renewal.amountCents / quantity),
+    productName: record.productName,
+    variantName: record.variantName,
+  });
   await decrementStock(tx, id);
   await issueInvoiceIn(tx, id);
   return id;
@@ -334,33 +343,4 @@ export async function recordSubscription(orderId: number, subscriptionId: string
 /** An unpaid subscription that ended or was dropped: the order can start a new payment. */
 export async function clearSubscription(orderId: number, db: DbOrTx = getDb()) {
   await db.update(orders).set({ stripeSubscriptionId: null, isSubscription: false }).where(eq(orders.id, orderId));
-}
-
-/**
- * A paid subscription ended: records the date on its first order and its record (created from
- * the order if need be), keeping the first one if it is already set, and queues the
- * cancellation's confirmation to the customer (L215-1-1) in the same transaction, once per
- * subscription.
- */
-export async function markSubscriptionCanceled(
-  orderId: number,
-  canceledAt: string,
-  canceledBy: EmailPayloads["subscription_canceled"]["canceledBy"],
-  db: DbOrTx = getDb(),
-) {
-  const record = async (tx: DbOrTx) => {
-    const updated = await tx
-      .update(orders)
-      .set({ subscriptionCanceledAt: canceledAt })
-      .where(and(eq(orders.id, orderId), isNull(orders.subscriptionCanceledAt)))
-      .returning({ id: orders.id });
-    const order = await findOrder(orderId, tx);
-    const record = order?.stripeSubscriptionId ? await ensureSubscriptionRecord(tx, { ...order, stripeSubscriptionId: order.stripeSubscriptionId }) : undefined;
-    const ended = record ? await recordSubscriptionCanceled(tx, record, canceledAt) : false;
-    if (updated.length === 1 || ended) {
-      await queueSubscriptionCanceledEmail(tx, orderId, { endsAt: canceledAt, canceledBy }, record?.id);
-    }
-  };
-  if (db === getDb()) await getDb().transaction(record);
-  else await record(db);
 }

@@ -1,16 +1,16 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { invoices, refunds, type Order, type Refund, type RefundStatus } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal, formatPrice } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import { ShopError } from "~/lib/shop-error";
 import { REFUND_REASON_MAX } from "~/schemas/refund";
-import type { DbOrTx } from "~/services/customers.server";
 import { isStripeError, toShopError } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { findOrder, findOrderByPaymentIntent, settleRefundIn, succeededRefundCents } from "./payment-state.server";
+import { findOrderByPaymentIntent, settleRefundIn, succeededRefundCents } from "./payment-state.server";
+import { findOrder } from "~/services/orders/find.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds

@@ -1,9 +1,8 @@
 import type Stripe from "stripe";
 import type { Order } from "~/db/schema";
+import { CURRENCY } from "~/lib/money";
 
 /** Does a Stripe object pay exactly this order? Amounts, currency and order id must all agree. */
-
-export const CURRENCY = "eur";
 
 /** Does this PaymentIntent pay exactly this order? */
 export function paymentIntentPaysOrder(pi: Stripe.PaymentIntent, order: Order): boolean {

@@ -12,7 +12,7 @@ import type { AttachPaymentMethodBody } from "~/schemas/payments";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { REUSABLE_PI_STATUSES } from "./one-off.server";
-import { holdsOrder } from "~/services/order-access.server";
+import { holdsOrder } from "~/services/orders/access.server";
 import { withOrderLock } from "./order-lock.server";
 import {
   alreadyPaidError,
@@ -20,7 +20,6 @@ import {
   assertOwner,
   assertPackRules,
   assertPayable,
-  findOrderBySubscription,
   loadOrder,
   markOrderPaid,
   recordStripeCustomer,
@@ -28,7 +27,10 @@ import {
   type OrderWithItems,
   type PaymentAccess,
 } from "./payment-state.server";
-import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { findOrderBySubscription } from "~/services/orders/find.server";
+import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { CURRENCY } from "~/lib/money";
+import { SUBSCRIPTION_TRIAL_DAYS } from "~/lib/renewals";
 
 /**
  * The subscription: the order total now (on the first invoice), then the same amount every
@@ -37,7 +39,6 @@ import { CURRENCY, invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-mat
  */
 
 export const SUBSCRIPTION_INTERVAL = { interval: "week", interval_count: 4 } as const;
-export const SUBSCRIPTION_TRIAL_DAYS = 30;
 
 export type SubscriptionStart = {
   orderId: number;
@@ -58,8 +59,7 @@ const SUBSCRIPTION_NOT_FOUND_MESSAGE = "Abonnement introuvable";
 const EMAIL_MISMATCH_MESSAGE = "L'adresse email ne correspond pas à celle de la commande.";
 const PAYMENT_METHOD_TAKEN_MESSAGE = "Ce moyen de paiement appartient à un autre client.";
 
-const subscriptionExistsError = () =>
-  new ShopError(409, "subscription_exists", PAYMENT_MESSAGES.subscriptionExists.description);
+const subscriptionExistsError = () => new ShopError(409, "subscription_exists", PAYMENT_MESSAGES.subscriptionExists.description);
 const subscriptionNotFoundError = () => new ShopError(404, "subscription_not_found", SUBSCRIPTION_NOT_FOUND_MESSAGE);
 
 // ---------------------------------------------------------------------------------------------
@@ -69,7 +69,8 @@ const subscriptionNotFoundError = () => new ShopError(404, "subscription_not_fou
 async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promise<string> {
   const item = order.items[0];
   const db = getDb();
-  const product = item.productId !== null ? (await db.select().from(products).where(eq(products.id, item.productId)).limit(1))[0] : undefined;
+  const product =
+    item.productId !== null ? (await db.select().from(products).where(eq(products.id, item.productId)).limit(1))[0] : undefined;
   const id = `shop-product-${item.productId ?? "commande"}`;
   const existing = await retrieveOrNull(() => stripe.products.retrieve(id));
   if (existing) return existing.id;

@@ -1,20 +1,14 @@
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
-import type { DbOrTx } from "~/services/customers.server";
 import { getStripe } from "~/services/stripe.server";
 import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
-import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "~/services/subscriptions/renewals.server";
-import {
-  clearSubscription,
-  findOrder,
-  findOrderByPaymentIntent,
-  findOrderBySubscription,
-  markOrderPaidIn,
-  markSubscriptionCanceled,
-} from "./payment-state.server";
+import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "./renewals.server";
+import { clearSubscription, findOrderByPaymentIntent, markOrderPaidIn } from "./payment-state.server";
+import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
+import { findOrder, findOrderBySubscription } from "~/services/orders/find.server";
 import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 

@@ -2,7 +2,8 @@ import { paymentReceived } from "~/lib/order-status";
 import type { Order, Subscription } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { findOrder, markSubscriptionCanceled } from "~/services/payments/payment-state.server";
+import { markSubscriptionCanceled } from "./end.server";
+import { findOrder } from "~/services/orders/find.server";
 import { assertNotLimited, cancelFailuresByAddress } from "~/services/limits.server";
 import { cancelAtStripeNow } from "./stripe-cancel.server";
 

@@ -7,7 +7,7 @@ import { formatFrenchPhone } from "~/lib/phone";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { SubscriptionAddressInput } from "~/schemas/subscription-address";
 import { invoicePayKey } from "~/services/invoice-link.server";
-import { orderLinkKey } from "~/services/order-link.server";
+import { orderLinkKey } from "~/services/orders/link.server";
 import { checkSubscriptionLink } from "~/services/subscription-link.server";
 import { findSubscription } from "./record.server";
 

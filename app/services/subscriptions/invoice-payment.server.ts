@@ -2,7 +2,7 @@ import type Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { splitFullName } from "~/lib/names";
 import { invoicePayKeyMatches } from "~/services/invoice-link.server";
-import { CURRENCY } from "~/services/payments/stripe-match.server";
+import { CURRENCY } from "~/lib/money";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
 import { subscriptionLinkQuery, subscriptionLink } from "~/services/subscription-link.server";

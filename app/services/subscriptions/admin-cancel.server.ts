@@ -3,7 +3,7 @@ import type { Subscription } from "~/db/schema";
 import { formatDate } from "~/lib/dates";
 import { ShopError } from "~/lib/shop-error";
 import type { AdminSubscriptionCancel } from "~/schemas/admin-subscription";
-import { markSubscriptionCanceled } from "~/services/payments/payment-state.server";
+import { markSubscriptionCanceled } from "./end.server";
 import { getStripe } from "~/services/stripe.server";
 import { findSubscription, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "./record.server";
 import { cancelAtStripeNow } from "./stripe-cancel.server";

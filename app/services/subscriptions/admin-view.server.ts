@@ -5,13 +5,13 @@ import { EMAIL_KIND_LABELS, type EmailKind, type EmailStatus } from "~/lib/email
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
 import type { SubscriptionFilters } from "~/schemas/admin-subscription";
-import { findPackById } from "./packs.server";
+import { findPackById } from "~/services/packs.server";
 
 /**
  * The back office's view of subscriptions: the list with its filters, and one subscription
  * with its orders, its emails and what happened to it (the timeline). Read only: the
  * subscriptions are written by the payment flow and the webhooks (subscriptions/record.server.ts),
- * the admin's cancellations by subscriptions/admin.server.ts.
+ * the admin's cancellations by admin-cancel.server.ts.
  */
 
 const PAGE_SIZE = 20;

@@ -1,16 +1,24 @@
 import type Stripe from "stripe";
 import type { DbOrTx } from "~/db/client.server";
 import type { Subscription } from "~/db/schema";
+import { CURRENCY } from "~/lib/money";
 import { queueRenewalPaidEmails, queueRenewalPaymentFailedEmail } from "~/services/email/notifications.server";
 import { invoicePayUrl } from "~/services/invoice-link.server";
-import { createRenewalOrderIn, findOrderBySubscription } from "~/services/payments/payment-state.server";
-import { CURRENCY } from "~/services/payments/stripe-match.server";
-import { ensureSubscriptionRecord, findSubscription, findSubscriptionByStripeId, recordRenewalFailed, recordRenewalPaid } from "./record.server";
+import { findOrderBySubscription } from "~/services/orders/find.server";
+import {
+  ensureSubscriptionRecord,
+  findSubscription,
+  findSubscriptionByStripeId,
+  recordRenewalFailed,
+  recordRenewalPaid,
+} from "~/services/subscriptions/record.server";
+import { createRenewalOrderIn } from "./payment-state.server";
 
 /**
  * The renewals of a subscription, from Stripe's signed webhooks (in the webhook's
- * transaction): each paid renewal invoice makes one order to ship; a failed one puts the
- * subscription past due and tells the customer how to pay it.
+ * transaction): each paid renewal invoice makes one order to ship, paid by the payment state
+ * (createRenewalOrderIn); a failed one puts the subscription past due and tells the customer
+ * how to pay it. The subscription's record is written by services/subscriptions/record.server.ts.
  */
 
 export type RenewalOutcome = "renewal_recorded" | "already_recorded" | "renewal_failed" | "ignored";
@@ -40,7 +48,11 @@ function paidAtOf(invoice: Stripe.Invoice): string {
 }
 
 /** `invoice.paid` for a renewal (`subscription_cycle`): one order per invoice, the subscription active again. */
-export async function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
+export async function applyRenewalPaid(
+  tx: DbOrTx,
+  invoice: Stripe.Invoice,
+  stripeSubscriptionId: string,
+): Promise<RenewalOutcome> {
   if (invoice.status !== "paid" || invoice.currency !== CURRENCY || invoice.amount_paid <= 0) return "ignored";
   const record = await recordFor(tx, stripeSubscriptionId);
   if (!record) return "ignored";
@@ -54,12 +66,19 @@ export async function applyRenewalPaid(tx: DbOrTx, invoice: Stripe.Invoice, stri
   if (orderId === null) return "already_recorded";
   await recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
   const updated = await findSubscription(tx, record.id);
-  await queueRenewalPaidEmails(tx, orderId, { renewalNumber: record.renewalCount + 1, nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null) });
+  await queueRenewalPaidEmails(tx, orderId, {
+    renewalNumber: record.renewalCount + 1,
+    nextRenewalAt: updated?.status === "canceled" ? null : (updated?.currentPeriodEnd ?? null),
+  });
   return "renewal_recorded";
 }
 
 /** `invoice.payment_failed` for a renewal: past due, the invoice to pay kept, the customer told once per invoice. */
-export async function applyRenewalFailed(tx: DbOrTx, invoice: Stripe.Invoice, stripeSubscriptionId: string): Promise<RenewalOutcome> {
+export async function applyRenewalFailed(
+  tx: DbOrTx,
+  invoice: Stripe.Invoice,
+  stripeSubscriptionId: string,
+): Promise<RenewalOutcome> {
   const record = await recordFor(tx, stripeSubscriptionId);
   if (!record || record.status === "canceled" || !invoice.id) return "ignored";
   await recordRenewalFailed(tx, record, invoice.id);

@@ -1,17 +1,17 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Order } from "~/db/schema";
-import { orderLinkKeyMatches } from "./order-link.server";
+import { orderLinkKeyMatches } from "./link.server";
 
 /**
  * Who may see an order's name and street address, change its checkout details or pay it.
  * An order number alone shows the order's progress only (status, date, items, total, postcode
  * and city). Ownership is proven by one of:
  * - the buyer's own browser: the cart that created the order, or the signed `orders` cookie
- *   holding the ids of the orders this browser created (services/order-session.server.ts);
+ *   holding the ids of the orders this browser created (services/orders/session.server.ts);
  * - the order token, given once to the API client that created the order;
  * - an administrator's session;
  * - on the tracking page, the order's email address;
- * - the signed read-only link of the order's emails (`?cle=`, services/order-link.server.ts),
+ * - the signed read-only link of the order's emails (`?cle=`, services/orders/link.server.ts),
  *   which shows the details but never lets anyone pay or change the order.
  */
 

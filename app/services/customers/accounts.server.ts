@@ -3,8 +3,6 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { users } from "~/db/schema";
 
-export type { DbOrTx };
-
 export type CustomerInput = {
   email: string;
   firstName: string;

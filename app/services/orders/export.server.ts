@@ -2,7 +2,7 @@ import { formatDateTime } from "~/lib/dates";
 import { centsToDecimal } from "~/lib/money";
 import { FULFILMENT_LABELS, PAYMENT_LABELS } from "~/lib/order-status";
 import type { OrderFilters } from "~/schemas/admin-order";
-import { listAllAdminOrders } from "./admin-orders.server";
+import { listAllAdminOrders } from "~/services/admin-orders.server";
 
 /** CSV export of the order list, with the same filters as the page (semicolons and a BOM, for French spreadsheets). */
 

@@ -6,7 +6,7 @@ import { getConfig } from "~/config.server";
  * HMAC-SHA256 of `order-link:<id>` with the session secret, base64url. It is deterministic
  * (every email of an order carries the same link), stored nowhere, and proves ownership for
  * viewing only: it shows the name and the street, never lets anyone pay or change the order
- * (services/order-access.server.ts). Verified against every session secret, so rotating the
+ * (services/orders/access.server.ts). Verified against every session secret, so rotating the
  * secret (SESSION_SECRET=new,old) keeps the links already sent working.
  */
 

@@ -3,7 +3,7 @@ import { getConfig } from "~/config.server";
 
 /**
  * The buyer's browser remembers the orders it created: a signed, HttpOnly cookie holding
- * their ids (the latest 20). It proves ownership of those orders (services/order-access.server.ts).
+ * their ids (the latest 20). It proves ownership of those orders (services/orders/access.server.ts).
  */
 
 export const MAX_REMEMBERED_ORDERS = 20;
