@@ -178,3 +178,23 @@ test.describe("landing page without JavaScript", () => {
     await expect(page.getByText(q2.answer)).toBeHidden();
   });
 });
+
+test.describe("links to a part of a long page", () => {
+  // The parts below the first screen are laid out only as they come near it (content-visibility):
+  // a link to one of them must still land on it, on a phone and on a desktop.
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    for (const target of ["/#usage-title", "/#faq-title", "/product/1#resultats-titre", "/product/1#faq-produit-titre"]) {
+      test(`${target} lands on its heading at ${viewport.width} px`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.goto(target);
+        const heading = page.locator(`#${target.split("#")[1]}`);
+        await expect(heading).toBeInViewport();
+        await expect.poll(() => heading.evaluate((element) => Math.round(element.getBoundingClientRect().top))).toBeLessThanOrEqual(1);
+        expect(await heading.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThanOrEqual(-1);
+      });
+    }
+  }
+});
