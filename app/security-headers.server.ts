@@ -2,6 +2,12 @@ import { createHash } from "node:crypto";
 import { getConfig } from "~/config.server";
 import { inlineStylesheet } from "~/http/stylesheet.server";
 
+/*
+ * Set on each Remix response (entry.server.tsx), not by an Express middleware such as helmet: the
+ * page cache renders and serves pages without Express, the nonce is drawn with the render, and
+ * part of the policy depends on the page. docs/architecture.md, « Écrit à la main ou bibliothèque ».
+ */
+
 /**
  * Content-Security-Policy with a per-request nonce: our own origin plus Stripe, nothing else; the
  * one inline style is the head's stylesheet, allowed by its hash.

@@ -26,6 +26,10 @@ import { rateLimits } from "~/db/schema";
  * process also deletes every expired row (an indexed range delete). No timers.
  *
  * Every function awaits the database.
+ *
+ * Why not rate-limiter-flexible (its SQLite store bypasses this process's connection lock, its
+ * windows are fixed, it has no delay counted from the last failure): docs/architecture.md,
+ * « Écrit à la main ou bibliothèque ».
  */
 
 export type WindowRow = { windowStart: number; count: number; lastHitAt: number };

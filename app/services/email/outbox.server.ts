@@ -66,7 +66,8 @@ export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedE
 
 /**
  * Takes the next email due (pending, its time come) for an attempt: status sending, one more
- * attempt counted. One statement, so two senders never take the same email.
+ * attempt counted. The update takes it only if it is still pending, so two senders never take
+ * the same email (the one that loses the race finds none this round).
  */
 export async function claimNextDueEmail(now = new Date()): Promise<Email | undefined> {
   const db = getDb();
