@@ -123,8 +123,9 @@ export default tseslint.config(
   layer(["app/http/**"], [ROUTES, PAGES, OPENAPI, COMPONENTS]),
   // The OpenAPI document is built from the schemas alone: it reads no service and no database.
   layer(["app/openapi/**"], [SERVICES, ROUTES, PAGES, DB, COMPONENTS]),
-  layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI]),
-  layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
+  layer(["app/components/**", "app/lib/**", "app/content/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI]),
+  // The shop's texts and brand facts (app/content) sit beside the helpers of app/lib, with their rules.
+  layer(["app/lib/**", "app/content/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
   layer(["app/services/**"], [ROUTES, HTTP, PAGES, OPENAPI, COMPONENTS]),
   // A services folder keeps the rule of its layer, and may not call the folders above it.
   ...SERVICE_FOLDERS.map((name, rank) =>
