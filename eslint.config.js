@@ -29,6 +29,8 @@ const ROUTES = { group: ["~/routes/*", "**/routes/*"], message: "Routes are the 
 const HTTP = { group: ["~/http/*", "**/http/*"], message: "HTTP helpers belong to routes, not to this layer." };
 const DB = { group: ["~/db/*", "**/db/*"], message: "Only services talk to the database." };
 const COMPONENTS = { group: ["~/components/*", "**/components/*"], message: "Views are above this layer." };
+const PAGES = { group: ["~/pages/*", "**/pages/*"], message: "A page's loader or action belongs to its route only." };
+const OPENAPI = { group: ["~/openapi/*", "**/openapi/*"], message: "The OpenAPI document belongs to its routes and tests." };
 
 /**
  * The folders of app/services, from the top down: each may call the folders after it, never one
@@ -116,15 +118,24 @@ export default tseslint.config(
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
   },
-  layer(["app/components/**", "app/lib/**"], [SERVICES, ROUTES, HTTP, DB]),
-  layer(["app/lib/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
-  layer(["app/services/**"], [ROUTES, HTTP, COMPONENTS]),
+  // A page's loader or action (app/pages) is a piece of its route: the layer of app/http.
+  layer(["app/pages/**"], [ROUTES, OPENAPI, COMPONENTS]),
+  layer(["app/http/**"], [ROUTES, PAGES, OPENAPI, COMPONENTS]),
+  // The OpenAPI document is built from the schemas alone: it reads no service and no database.
+  layer(["app/openapi/**"], [SERVICES, ROUTES, PAGES, DB, COMPONENTS]),
+  layer(["app/components/**", "app/lib/**", "app/content/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI]),
+  // The shop's texts and brand facts (app/content) sit beside the helpers of app/lib, with their rules.
+  layer(["app/lib/**", "app/content/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
+  layer(["app/services/**"], [ROUTES, HTTP, PAGES, OPENAPI, COMPONENTS]),
   // A services folder keeps the rule of its layer, and may not call the folders above it.
   ...SERVICE_FOLDERS.map((name, rank) =>
-    layer([`app/services/${name}/**`], [ROUTES, HTTP, COMPONENTS, ...SERVICE_FOLDERS.slice(0, rank).map(serviceFolder)]),
+    layer(
+      [`app/services/${name}/**`],
+      [ROUTES, HTTP, PAGES, OPENAPI, COMPONENTS, ...SERVICE_FOLDERS.slice(0, rank).map(serviceFolder)],
+    ),
   ),
   // The legal texts and the email templates are data and views: they are given what they show.
-  layer(["app/legal/**", "app/emails/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
-  layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, DB, COMPONENTS]),
-  layer(["app/db/**"], [SERVICES, ROUTES, HTTP, COMPONENTS]),
+  layer(["app/legal/**", "app/emails/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
+  layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
+  layer(["app/db/**"], [SERVICES, ROUTES, HTTP, PAGES, OPENAPI, COMPONENTS]),
 );

@@ -1,4 +1,4 @@
-import { OPENING_HOURS } from "~/lib/brand";
+import { OPENING_HOURS } from "~/content/brand";
 import { formatDateTime } from "~/lib/dates";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";

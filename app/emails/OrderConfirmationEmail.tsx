@@ -1,6 +1,6 @@
 import { termsVersionLabel } from "~/legal/terms-of-sale";
 import { withdrawalForm } from "~/legal/withdrawal-form";
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY } from "~/content/brand";
 import { formatDate } from "~/lib/dates";
 import { formatPrice } from "~/lib/money";
 import { htmlDocument } from "./document";

@@ -1,4 +1,4 @@
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY } from "~/content/brand";
 import { htmlDocument } from "./document";
 import { LINK_STYLE } from "./theme";
 import { EmailLayout } from "./Layout";

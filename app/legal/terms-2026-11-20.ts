@@ -1,4 +1,4 @@
-import { DELIVERY, OPENING_HOURS } from "~/lib/brand";
+import { DELIVERY, OPENING_HOURS } from "~/content/brand";
 import { addressOnOneLine, companyDescription, rcsLine, urlLabel, type ShopContact } from "~/lib/company";
 import type { TermsOfSale } from "./terms-types";
 import { withdrawalForm } from "./withdrawal-form";

@@ -1,5 +1,5 @@
 import { addressLines, type ShopContact } from "~/lib/company";
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY } from "~/content/brand";
 
 /**
  * What the right of withdrawal covers, said once for the withdrawal page (/retractation) and

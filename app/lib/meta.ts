@@ -1,5 +1,5 @@
 /**
- * The brand's name (lib/brand.ts re-exports it): here, with the page titles that carry it, so
+ * The brand's name (content/brand.ts re-exports it): here, with the page titles that carry it, so
  * that a page's head needs no other module.
  */
 export const BRAND = "Maison Éclat";

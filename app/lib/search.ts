@@ -2,8 +2,8 @@
  * The shop's small search: the product, its packs, every FAQ entry and the information pages.
  * Pure functions, safe in the browser and on the server; matching ignores accents and case.
  */
-import { PRODUCT_ID } from "./brand";
-import { ALL_FAQ } from "./faq";
+import { PRODUCT_ID } from "~/content/brand";
+import { ALL_FAQ } from "~/content/faq";
 import { formatPrice } from "./money";
 import type { ShopPack } from "./packs";
 

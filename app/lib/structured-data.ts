@@ -1,5 +1,5 @@
 import { addressLines } from "./company";
-import { DELIVERY } from "./brand";
+import { DELIVERY } from "~/content/brand";
 import { centsToDecimal } from "./money";
 import { normalizeFrenchPhone } from "./phone";
 import { absoluteUrl, LOGO_PATH } from "./seo";
@@ -38,7 +38,7 @@ export type OfferForJsonLd = {
 
 const SCHEMA = "https://schema.org";
 
-/** Free delivery in France: shipped within a day, delivered in 7 to 10 working days (lib/brand.ts). */
+/** Free delivery in France: shipped within a day, delivered in 7 to 10 working days (content/brand.ts). */
 function shippingDetails() {
   // "7 à 10 jours ouvrés": handling (0 to 1 day) and transit add up to these.
   const [min, max] = (/^(\d+) à (\d+)/.exec(DELIVERY.arrival) ?? ["", "7", "10"]).slice(1).map(Number);

@@ -1,4 +1,4 @@
-import { DELIVERY } from "./brand";
+import { DELIVERY } from "~/content/brand";
 
 /**
  * The refund deadline of a withdrawal (article L. 221-24 du Code de la consommation): the

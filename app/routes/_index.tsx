@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { deferred } from "~/components/ui/hydration";
 import { pageMeta } from "~/lib/meta";
-import { landingLoader } from "~/http/landing-data.server";
+import { landingLoader } from "~/pages/landing.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(

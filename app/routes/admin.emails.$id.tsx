@@ -5,7 +5,7 @@ import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { emailKindLabel, EmailStatusBadge, ResendEmailForm } from "~/components/admin/EmailParts";
 import { buttonPrimary, Card, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { resendEmailAction } from "~/http/admin-emails.server";
+import { resendEmailAction } from "~/pages/admin-emails.server";
 import { recordOr404 } from "~/http/admin-pages.server";
 import { pageIdOr404 } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";

@@ -7,7 +7,7 @@ import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListCont
 import { buttonSmall, PageHeader } from "~/components/admin/ui";
 import { getConfig } from "~/config.server";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { resendEmailAction } from "~/http/admin-emails.server";
+import { resendEmailAction } from "~/pages/admin-emails.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { EMAIL_KIND_LABELS, EMAIL_STATUS_LABELS, EMAIL_STATUSES } from "~/lib/email-kinds";

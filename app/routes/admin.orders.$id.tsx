@@ -29,7 +29,7 @@ import { findInvoice } from "~/services/invoices.server";
 import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
 import { readPageForm } from "~/http/page-form.server";
-import { refundFormAction } from "~/http/admin-refund-form.server";
+import { refundFormAction } from "~/pages/admin-order-refund.server";
 import { getOrderRefunds } from "~/services/payments/refunds.server";
 import { randomUUID } from "node:crypto";
 import { formatFrenchPhone } from "~/lib/phone";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getOpenApiDocument } from "~/http/api-operations.server";
+import { getOpenApiDocument } from "~/openapi/operations.server";
 import { apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
 import { cacheControl, PUBLIC_API_DOCS } from "~/http/cache-control";
 

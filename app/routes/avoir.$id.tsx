@@ -1,7 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CustomerInvoicePage } from "~/components/invoice/CustomerInvoicePage";
-import { CUSTOMER_DOCUMENT_HEADERS, loadCustomerDocument } from "~/http/customer-invoice.server";
+import { CUSTOMER_DOCUMENT_HEADERS, loadCustomerDocument } from "~/pages/customer-document.server";
 import { pageMeta } from "~/lib/meta";
 
 /** A printable page: the shell shows no demo banner on it, and no header or footer in print (root.tsx). */

@@ -9,7 +9,7 @@ import { Honeypot } from "~/components/ui/Honeypot";
 import { actionError } from "~/http/action-errors.server";
 import { clientAddress } from "~/http/client-address.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
-import { OPENING_HOURS } from "~/lib/brand";
+import { OPENING_HOURS } from "~/content/brand";
 import { pageMeta } from "~/lib/meta";
 import { CONTACT_FAILURE_MESSAGE, CONTACT_SUCCESS_MESSAGE, contactSchema } from "~/schemas/contact";
 import { createContactRequest } from "~/services/contacts.server";

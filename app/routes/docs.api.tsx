@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ApiOperation, Text } from "~/components/docs/ApiOperation";
 import { cacheControl, PUBLIC_API_DOCS } from "~/http/cache-control";
-import { apiDocsView } from "~/http/openapi-view.server"; // loader only (server)
+import { apiDocsView } from "~/openapi/view.server"; // loader only (server)
 import { pageMeta } from "~/lib/meta";
 
 /**

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { FaqList } from "~/components/shop/static/FaqList";
 import { StaticPage } from "~/components/shop/static/StaticPage";
 import { TextLink } from "~/components/shop/static/TextLink";
-import { ALL_FAQ } from "~/lib/faq";
+import { ALL_FAQ } from "~/content/faq";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () =>

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { InfoFacts } from "~/components/shop/static/InfoFacts";
 import { StaticPage } from "~/components/shop/static/StaticPage";
 import { TextLink } from "~/components/shop/static/TextLink";
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY } from "~/content/brand";
 import { pageMeta } from "~/lib/meta";
 
 export const meta: MetaFunction = () =>

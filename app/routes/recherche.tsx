@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { PRODUCT_ID } from "~/lib/brand";
+import { PRODUCT_ID } from "~/content/brand";
 import { pageMeta } from "~/lib/meta";
 import { buildSearchIndex, KIND_LABELS, search } from "~/lib/search";
 import { getProduct } from "~/services/catalog.server";

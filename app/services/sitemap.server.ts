@@ -4,7 +4,7 @@ import { eq, max } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { packs, siteSettings } from "~/db/schema";
 import { CURRENT_TERMS_VERSION } from "~/legal/terms-of-sale";
-import { PRODUCT_ID } from "~/lib/brand";
+import { PRODUCT_ID } from "~/content/brand";
 import { productOffer } from "./packs.server";
 import { listProducts } from "./catalog.server";
 

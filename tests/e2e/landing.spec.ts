@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { LANDING_FAQ } from "../../app/lib/faq";
+import { LANDING_FAQ } from "../../app/content/faq";
 
 const STEPS = ["Nettoyez", "Appliquez", "Patientez", "Massez"];
 const stepButton = (page: Page, i: number) => page.getByRole("button", { name: `Étape ${i + 1} : ${STEPS[i]}` });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { LANDING_FAQ } from "../../app/lib/faq";
+import { LANDING_FAQ } from "../../app/content/faq";
 import { decodeSingleFetch, encodeSingleFetch } from "../helpers/single-fetch";
 
 const TERMS = "Conditions d'achat et d'abonnement";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ApiOperation } from "~/http/openapi.server";
+import type { ApiOperation } from "~/openapi/document.server";
 
 /**
  * Calls the route module that serves an operation of the OpenAPI document (its `file`),

@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import { contactRequests, orderItems, orders, users } from "~/db/schema";
 import { action as contactFormActionRoute } from "~/routes/contact";
 import { action as cartPageActionRoute } from "~/routes/panier";
-import { API_OPERATIONS } from "~/http/api-operations.server";
+import { API_OPERATIONS } from "~/openapi/operations.server";
 import { callOperation } from "../helpers/api-client";
 import { adminCookie, cookieFrom } from "./admin-helpers";
 import { formRequest, routeArgs } from "../helpers/requests";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_OPERATIONS } from "~/http/api-operations.server";
+import { API_OPERATIONS } from "~/openapi/operations.server";
 import { MAX_BODY_BYTES } from "~/http/api.server";
-import type { ApiOperation } from "~/http/openapi.server";
+import type { ApiOperation } from "~/openapi/document.server";
 import { createContactRequest } from "~/services/contacts.server";
 import { createOrderFromApi } from "~/services/orders/create.server";
 import { callOperation, isErrorShape, secretLeaks, type ApiCall, type ApiResult } from "../helpers/api-client";

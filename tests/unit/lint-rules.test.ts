@@ -1,7 +1,8 @@
 // The lint rules that keep the code's structure (docs/architecture.md, « Les couches » and « Les
 // dossiers des services »), checked with the project's own eslint.config.js on small planted
 // files: an import cycle between two .ts files fails `npm run lint`, while a cycle made only by
-// type imports does not; a services folder that calls a folder above it fails too.
+// type imports does not; a services folder that calls a folder above it fails too, and so does a
+// layer that imports one above it.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -128,6 +129,45 @@ describe("services folders", () => {
       expect(await restrictions(folder, fromRoute), folder).toEqual([
         expect.stringContaining("Routes are the top layer: nothing imports them."),
       ]);
+    }
+  });
+});
+
+describe("layers of app/pages, app/openapi and app/content", () => {
+  const linter = new ESLint({ cwd: root, overrideConfig: { rules: { "import-x/no-cycle": "off" } } });
+
+  async function restrictions(file: string, from: string) {
+    const code = `import { planted as imported } from "${from}";\n\nexport const planted = imported;\n`;
+    const [result] = await linter.lintText(code, { filePath: path.join(root, "app", file) });
+    expect(result.messages.filter((m) => m.fatal)).toEqual([]);
+    return result.messages.filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+  }
+
+  it("lets a page's loader call the services and the HTTP helpers, not the views", async () => {
+    expect(await restrictions("pages/planted.server.ts", "~/services/packs.server")).toEqual([]);
+    expect(await restrictions("pages/planted.server.ts", "~/http/cache-control")).toEqual([]);
+    expect(await restrictions("pages/planted.server.ts", "~/components/ui/button")).toHaveLength(1);
+  });
+
+  it("keeps app/pages and app/openapi out of the layers below them", async () => {
+    expect(await restrictions("http/planted.server.ts", "~/pages/landing.server")).toEqual([
+      expect.stringContaining("A page's loader or action belongs to its route only."),
+    ]);
+    expect(await restrictions("services/planted.server.ts", "~/openapi/operations.server")).toEqual([
+      expect.stringContaining("The OpenAPI document belongs to its routes and tests."),
+    ]);
+    expect(await restrictions("lib/planted.ts", "~/pages/landing.server")).toHaveLength(1);
+  });
+
+  it("builds the OpenAPI document from the schemas, without the services", async () => {
+    expect(await restrictions("openapi/planted.server.ts", "~/schemas/cart")).toEqual([]);
+    expect(await restrictions("openapi/planted.server.ts", "~/services/packs.server")).toHaveLength(1);
+  });
+
+  it("gives app/content the rules of app/lib", async () => {
+    expect(await restrictions("content/planted.ts", "~/lib/money")).toEqual([]);
+    for (const from of ["~/services/packs.server", "~/http/cache-control", "~/components/ui/button", "~/db/client"]) {
+      expect(await restrictions("content/planted.ts", from), from).toHaveLength(1);
     }
   });
 });

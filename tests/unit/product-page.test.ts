@@ -6,7 +6,7 @@ import { Gallery } from "~/components/shop/product/Gallery";
 import { parseImageIndex } from "~/components/shop/product/image-index";
 import { getDb } from "~/db/client.server";
 import { products } from "~/db/schema";
-import { FALLBACK_PRODUCT_IMAGE } from "~/lib/brand";
+import { FALLBACK_PRODUCT_IMAGE } from "~/content/brand";
 import { parseIdOrNull } from "~/lib/ids";
 import { loader as pageLoaderRoute } from "~/routes/product.$id";
 import { getRequest, routeArgs } from "../helpers/requests";

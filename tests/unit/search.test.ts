@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_FAQ } from "~/lib/faq";
+import { ALL_FAQ } from "~/content/faq";
 import { SPEC_PACKS } from "~/lib/packs";
 import { buildSearchIndex, faqAnchor, normalize, queryTerms, search as searchIn, SITE_PAGES } from "~/lib/search";
 

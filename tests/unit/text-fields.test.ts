@@ -1,7 +1,7 @@
 import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { API_OPERATIONS } from "~/http/api-operations.server";
+import { API_OPERATIONS } from "~/openapi/operations.server";
 import { action as contactActionRoute } from "~/routes/contact";
 import { action as cartActionRoute } from "~/routes/panier";
 import { adminOrderFormSchema } from "~/schemas/admin-order";

@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { CardElement, Elements } from "@stripe/react-stripe-js";
 import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { DELIVERY } from "~/lib/brand";
+import { DELIVERY } from "~/content/brand";
 import { formatPrice } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { BillingFields, useBillingForm } from "./BillingFields";

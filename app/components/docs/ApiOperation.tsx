@@ -1,4 +1,4 @@
-import type { Field, OperationView } from "~/http/openapi-view.server";
+import type { Field, OperationView } from "~/openapi/view.server";
 
 /** One operation of the JSON API on /docs/api: method, path, access, parameters, body and responses. */
 

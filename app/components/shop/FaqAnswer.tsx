@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { FaqEntry } from "~/lib/faq";
+import type { FaqEntry } from "~/content/faq";
 
 /** A FAQ answer, and the link to the page that does what it says when it has one. */
 export function FaqAnswer({ entry, className, id }: { entry: FaqEntry; className: string; id?: string }) {

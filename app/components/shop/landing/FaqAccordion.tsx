@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import type { FaqEntry } from "~/lib/faq";
+import type { FaqEntry } from "~/content/faq";
 import { FaqAnswer } from "../FaqAnswer";
 import { ChevronIcon } from "./icons";
 import { useHydrated } from "~/components/ui/useHydrated";

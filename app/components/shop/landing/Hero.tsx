@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { PRODUCT_ID } from "~/lib/brand";
+import { PRODUCT_ID } from "~/content/brand";
 import { formatPrice } from "~/lib/money";
 import { HERO_ART } from "./hero-art";
 import { CheckIcon } from "./icons";

@@ -6,7 +6,7 @@ import { Reasons } from "~/components/shop/landing/Reasons";
 import { Testimonials } from "~/components/shop/landing/Testimonials";
 import { UsageGuide } from "~/components/shop/landing/UsageGuide";
 import { OrganizationJsonLd } from "~/components/shop/seo/OrganizationJsonLd";
-import { LANDING_FAQ } from "~/lib/faq";
+import { LANDING_FAQ } from "~/content/faq";
 
 /** The landing page's seven sections (routes/_index.tsx). */
 export function LandingPage({ trial }: { trial: HeroTrial }) {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { FALLBACK_PRODUCT_IMAGE } from "~/lib/brand";
+import { FALLBACK_PRODUCT_IMAGE } from "~/content/brand";
 
 /** Descriptions of our own product pictures; other images get a generic description. */
 const IMAGE_DESCRIPTIONS: Record<string, string> = {

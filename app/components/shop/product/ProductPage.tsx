@@ -11,8 +11,8 @@ import { OrderForm } from "~/components/shop/product/OrderForm";
 import { ProductNotFound } from "~/components/shop/product/ProductNotFound";
 import { ProductJsonLd } from "~/components/shop/product/ProductJsonLd";
 import { AntiWrinkle, PurchaseTerms, RecommendedUse, Results, SkinTypes } from "~/components/shop/product/ProductSections";
-import { DELIVERY } from "~/lib/brand";
-import { LANDING_FAQ, MORE_FAQ } from "~/lib/faq";
+import { DELIVERY } from "~/content/brand";
+import { LANDING_FAQ, MORE_FAQ } from "~/content/faq";
 import type { loader } from "~/routes/product.$id";
 
 export type ProductPageData = SerializeFrom<typeof loader>;

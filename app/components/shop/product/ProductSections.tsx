@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { DELIVERY, USAGE } from "~/lib/brand";
+import { DELIVERY, USAGE } from "~/content/brand";
 import { CheckIcon, ClockIcon } from "../landing/icons";
 
 const SKIN_TYPES = [

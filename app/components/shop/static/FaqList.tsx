@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect } from "react";
-import type { FaqEntry } from "~/lib/faq";
+import type { FaqEntry } from "~/content/faq";
 import { FaqAnswer } from "../FaqAnswer";
 import { faqAnchor } from "~/lib/search";
 

@@ -6,7 +6,7 @@ import { getOrderInvoices } from "~/services/invoices.server";
 import { orderCreditNotePath, orderLinkKeyMatches } from "~/services/orders/link.server";
 import { getOrderRefunds } from "~/services/payments/refunds.server";
 import { findOrder } from "~/services/orders/find.server";
-import { cacheControl, PRIVATE_NO_STORE } from "./cache-control";
+import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
 
 /**
  * The customer's invoice and credit note pages (/facture/{id}?cle=KEY, /avoir/{id}?cle=KEY): the

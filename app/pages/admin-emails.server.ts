@@ -2,7 +2,7 @@ import { redirectWithError, redirectWithSuccess } from "remix-toast";
 import { isShopError } from "~/lib/shop-error";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { resendEmailOrRefuse } from "~/services/email/mailbox.server";
-import { readRowAction, unknownAction } from "./admin-pages.server";
+import { readRowAction, unknownAction } from "~/http/admin-pages.server";
 
 /** Where a 'Renvoyer' form may come back to: the mailbox, an email's page or an order's page. */
 const BACK_PREFIXES = ["/admin/emails", "/admin/orders/"];

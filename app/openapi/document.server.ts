@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiErrorSchema } from "~/schemas/api-responses";
 import { ID_PATTERN } from "~/lib/ids";
-import { MAX_BODY_BYTES } from "./api.server";
+import { MAX_BODY_BYTES } from "~/http/api.server";
 
 /**
  * Builds the OpenAPI 3.1 document of the JSON API from the same zod schemas the routes

@@ -56,7 +56,7 @@ import { withdrawalApiSchema } from "~/schemas/withdrawal";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
-import { buildOpenApiDocument, type ApiOperation } from "./openapi.server";
+import { buildOpenApiDocument, type ApiOperation } from "./document.server";
 
 /**
  * Every operation of the JSON API (spec section 7, plus the cart, payment, webhook and

@@ -1,4 +1,4 @@
-import { PRODUCT_ID } from "~/lib/brand";
+import { PRODUCT_ID } from "~/content/brand";
 import { shopPacks } from "~/services/packs.server";
 
 /**

@@ -5,7 +5,7 @@ import { formatPrice } from "~/lib/money";
 import { refundFormSchema } from "~/schemas/refund";
 import type { SignedInAdmin } from "~/services/admin-auth.server";
 import { refundActorOf, refundOrder } from "~/services/payments/refunds.server";
-import { actionError, refusalReply } from "./action-errors.server";
+import { actionError, refusalReply } from "~/http/action-errors.server";
 
 /**
  * The « Rembourser » form of the back office's order page (intent `refund`): the refund, then

@@ -1,5 +1,5 @@
 /** Fixed brand facts used across the shop (the editable ones live in site settings). */
-export { BRAND } from "./meta";
+export { BRAND } from "~/lib/meta";
 export const PRODUCT_ID = 1;
 export const FALLBACK_PRODUCT_IMAGE = "/images/product-fallback.svg";
 export const DELIVERY = {

@@ -1,5 +1,5 @@
-import { getOpenApiDocument } from "./api-operations.server";
-import { API_TAGS, AUTH_LABEL, type Auth } from "./openapi.server";
+import { getOpenApiDocument } from "./operations.server";
+import { API_TAGS, AUTH_LABEL, type Auth } from "./document.server";
 
 /**
  * The OpenAPI document turned into what /docs/api shows: JSON Schemas read as French field
