@@ -12,7 +12,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
-import { rootLoader } from "~/http/root-data.server";
+import { rootLoader } from "~/pages/root.server";
 import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
 
 /** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
