@@ -14,11 +14,17 @@ import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender } from "~/services/email/sender.server";
 import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
 import { openDb } from "~/db/client.server";
+import { getConfig } from "~/config.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
+
+/** The shop's public address (PUBLIC_URL's origin): server/page-cache.js renders its pages for it. */
+export function publicOrigin(): string {
+  return new URL(getConfig().publicUrl).origin;
+}
 
 // `npm run dev` (remix-serve) calls no startShop: the database is opened, and the email sender
 // and the subscriptions' scheduler started, when the build loads, before its first request.

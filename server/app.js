@@ -17,8 +17,9 @@ import { createPageCache } from "./page-cache.js";
 
 /**
  * The request listener. The public pages of anonymous visitors come from the page cache
- * (server/page-cache.js) when the build gives their version (`readPageCacheState`, exported by
- * app/entry.server.tsx), unless `pageCache` is false; everything else goes to the Express app:
+ * (server/page-cache.js) when the build gives their version and the public address
+ * (`readPageCacheState` and `publicOrigin`, exported by app/entry.server.tsx), unless
+ * `pageCache` is false; everything else goes to the Express app:
  * fingerprinted build assets cached for a year, the other public files for a week, the rest
  * answered by Remix. No access log unless `logRequests`.
  *
@@ -31,7 +32,10 @@ export function createApp(build, options = {}) {
   const mode = options.mode ?? process.env.NODE_ENV;
   app.use(compression());
   // The browser's build (build/client/assets/*): file names carry a content hash.
-  app.use(`${build.publicPath}assets`, express.static(path.join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(
+    `${build.publicPath}assets`,
+    express.static(path.join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }),
+  );
   // public/ holds files only (favicon.svg, images/…): a path without an extension is a page or
   // an API call, answered without looking on disk first.
   const publicFiles = express.static("public", { maxAge: "7d" });
@@ -43,14 +47,20 @@ export function createApp(build, options = {}) {
 
   /** @type {http.RequestListener} */
   let listener = app;
-  const entry = /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState> }} */ (
-    build.entry.module
-  );
-  if (options.pageCache !== false && entry.readPageCacheState) {
+  const entry =
+    /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState>, publicOrigin?: () => string }} */ (
+      build.entry.module
+    );
+  if (options.pageCache !== false && entry.readPageCacheState && entry.publicOrigin) {
     // Ahead of Express: a cached page is already compressed, no public page is a file of
     // public/, and a cached answer then costs little more than its bytes.
     const render = createRemixHandler(build, mode);
-    const pageCache = createPageCache({ render, readState: entry.readPageCacheState, buildVersion: build.assets.version });
+    const pageCache = createPageCache({
+      render,
+      readState: entry.readPageCacheState,
+      buildVersion: build.assets.version,
+      publicOrigin: entry.publicOrigin(),
+    });
     listener = (req, res) => {
       void pageCache(req, res, (error) => {
         // The cache failing (its version unreadable): the page is rendered live.

@@ -23,6 +23,11 @@ import zlib from "node:zlib";
  *   is served after it;
  * - a new build is a new process, hence an empty cache (the build's version is in the key too).
  *
+ * A page is rendered for the shop's public address (PUBLIC_URL), whatever the request's Host:
+ * the key is the path alone, and nothing on a public page comes from the Host (its links are
+ * built from PUBLIC_URL). A request with another Host (a proxy that passes its own, or made-up
+ * ones) gets the same page, and adds nothing to the cache.
+ *
  * The live render puts a fresh nonce in the Content-Security-Policy of each page; a shared page
  * cannot, so its inline scripts are allowed by their sha256 hashes instead (the nonce attributes
  * are removed), computed once when the page enters the cache. The policy stays the same otherwise.
@@ -86,6 +91,7 @@ const DROPPED_HEADERS = new Set([
  *   render(request: Request, loadContext: Record<string, unknown>): Promise<Response>,
  *   readState(): Promise<PageCacheState>,
  *   buildVersion: string,
+ *   publicOrigin: string, // the shop's public address (PUBLIC_URL): the pages are rendered for it
  *   now?: () => number,
  *   ttlMs?: number,
  *   staleMs?: number,
@@ -167,6 +173,7 @@ export function createPageCache(options) {
   const versionCheckMs = options.versionCheckMs ?? 0;
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 2_000_000;
+  const publicOrigin = new URL(options.publicOrigin).origin;
 
   /** @type {Map<string, Entry>} */
   const entries = new Map();
@@ -328,8 +335,9 @@ export function createPageCache(options) {
       return next();
     }
     try {
-      const origin = `${"encrypted" in req.socket && req.socket.encrypted ? "https" : "http"}://${req.headers.host}`;
-      const key = `${options.buildVersion} ${origin}${path}`;
+      // Keyed on the public address, never on the Host sent: any Host gets the same page, so
+      // made-up ones neither fill the cache nor cost a render each.
+      const key = `${options.buildVersion} ${path}`;
       const loadContext = { clientAddress: req.socket.remoteAddress };
       const { version } = await currentState();
       const entry = entries.get(key);
@@ -340,10 +348,10 @@ export function createPageCache(options) {
       }
       if (entry && entry.version === version && at < entry.freshUntil) return send(req, res, entry, "HIT");
       if (entry && entry.version === version && at < entry.staleUntil) {
-        fill(key, origin + path, loadContext).catch((error) => console.error(error));
+        fill(key, publicOrigin + path, loadContext).catch((error) => console.error(error));
         return send(req, res, entry, "STALE");
       }
-      const fresh = await fill(key, origin + path, loadContext);
+      const fresh = await fill(key, publicOrigin + path, loadContext);
       if (fresh) return send(req, res, fresh, "MISS");
       // Not shareable (a 404, a redirect, a cookie set): rendered live for this visitor.
       res.setHeader("X-Cache", "BYPASS");

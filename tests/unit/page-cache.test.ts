@@ -1,14 +1,24 @@
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPageCache, hashInlineScripts, hasPersonalCookie, isPublicApi, isPublicPage, preferredEncoding } from "../../server/page-cache.js";
+import {
+  createPageCache,
+  hashInlineScripts,
+  hasPersonalCookie,
+  isPublicApi,
+  isPublicPage,
+  preferredEncoding,
+} from "../../server/page-cache.js";
 
 /**
  * The page cache as a middleware in front of a fake Remix handler: what enters the cache,
  * what is served from it, and when it is rendered again.
  */
+
+/** The shop's public address (PUBLIC_URL): the test server itself listens elsewhere. */
+const PUBLIC_ORIGIN = "https://boutique.example";
 
 type Rendered = { status?: number; headers?: Record<string, string>; html?: string };
 
@@ -53,6 +63,7 @@ async function setup(options: { renderPage?: (request: Request, n: number) => Re
     },
     readState: async () => ({ ...state }),
     buildVersion: "abc123",
+    publicOrigin: PUBLIC_ORIGIN,
     now: () => clock.now,
     versionCheckMs: 0,
   });
@@ -193,7 +204,11 @@ describe("the page cache", () => {
     const shop = await setup({
       renderPage: (request, n) => ({
         html: JSON.stringify({ id: 1, stock: 100 - n }),
-        headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=30", "Content-Security-Policy": "" },
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "public, max-age=30",
+          "Content-Security-Policy": "",
+        },
         status: request.headers.get("Accept") === "application/json" ? 200 : 406,
       }),
     });
@@ -318,6 +333,39 @@ describe("the page cache", () => {
     expect(plain.encoding).toBeUndefined();
     expect(plain.body.toString()).toContain("Page 1");
     expect(shop.renders).toHaveLength(1);
+  });
+});
+
+describe("the Host of a request", () => {
+  /** A GET with the given Host header (fetch cannot set one). */
+  function getWithHost(url: string, host: string) {
+    return new Promise<{ status: number; cache: string | undefined; body: string }>((resolve, reject) => {
+      http
+        .get(url, { headers: { Host: host, "Accept-Encoding": "identity" } }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, cache: res.headers["x-cache"] as string | undefined, body }),
+          );
+        })
+        .on("error", reject);
+    });
+  }
+
+  it("changes nothing: one page per path, rendered once for the public address, whatever Host is sent", async () => {
+    const shop = await setup();
+    const first = await getWithHost(shop.url() + "/faq", new URL(PUBLIC_ORIGIN).host);
+    expect(first).toMatchObject({ status: 200, cache: "MISS" });
+    for (let n = 0; n < 30; n += 1) {
+      const other = await getWithHost(shop.url() + "/faq", `attacker-${n}.example`);
+      expect(other).toMatchObject({ status: 200, cache: "HIT" });
+      expect(other.body).toContain("Page 1");
+    }
+    expect(await getWithHost(shop.url() + "/faq", new URL(shop.url()).host)).toMatchObject({ cache: "HIT" });
+    expect(shop.renders).toHaveLength(1);
+    expect(shop.renders[0].url).toBe(`${PUBLIC_ORIGIN}/faq`);
+    expect(shop.cache.size()).toBe(1);
+    expect(shop.live()).toBe(0);
   });
 });
 
