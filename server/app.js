@@ -6,6 +6,7 @@ import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { createPageCache } from "./page-cache.js";
+import { refuseCrossSitePosts } from "./same-origin.js";
 
 /**
  * The shop's HTTP server: the page cache and an Express app around Remix's request handler,
@@ -19,9 +20,10 @@ import { createPageCache } from "./page-cache.js";
  * The request listener. The public pages of anonymous visitors come from the page cache
  * (server/page-cache.js) when the build gives their version and the public address
  * (`readPageCacheState` and `publicOrigin`, exported by app/entry.server.tsx), unless
- * `pageCache` is false; everything else goes to the Express app:
- * fingerprinted build assets cached for a year, the other public files for a week, the rest
- * answered by Remix. No access log unless `logRequests`.
+ * `pageCache` is false; everything else goes to the Express app: fingerprinted build assets
+ * cached for a year, the other public files for a week, the rest answered by Remix. Before
+ * all that, a post from another site is refused with a 403 (server/same-origin.js). No
+ * access log unless `logRequests`.
  *
  * @param {ServerBuild} build the Remix server build (build/server/index.js)
  * @param {{ logRequests?: boolean, mode?: string, pageCache?: boolean }} [options]
@@ -69,6 +71,9 @@ export function createApp(build, options = {}) {
       });
     };
   }
+  // First of all: a post from another site gets its 403 here, before Remix's own check (a 500).
+  const served = listener;
+  listener = (req, res) => refuseCrossSitePosts(req, res, () => served(req, res));
   return options.logRequests ? logRequests(listener) : listener;
 }
 
