@@ -1,11 +1,13 @@
 import { wakeEmailSender } from "~/services/email/sender.server";
+import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
 
 /**
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
- * (today: the reminders before renewals, reminders.server.ts). No timer per subscription: one
+ * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
+ * carts are deleted, cart-purge.server.ts). No timer per subscription: one
  * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
  * is now.
  *
@@ -52,6 +54,9 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
     const queued = await queueDueRenewalReminders(now);
+    // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
+    const purged = await purgeStaleCarts(now);
+    if (purged > 0) console.log(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
