@@ -14,6 +14,7 @@ export const EMAIL_KINDS = [
   "shop_new_contact",
   "renewal_reminder",
   "withdrawal_ack",
+  "admin_login_attack",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -29,6 +30,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   shop_new_contact: "Boutique : nouvelle demande de contact",
   renewal_reminder: "Rappel avant renouvellement",
   withdrawal_ack: "Accusé de réception de rétractation",
+  admin_login_attack: "Boutique : tentatives de connexion administrateur",
 };
 
 /**

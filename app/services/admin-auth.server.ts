@@ -10,7 +10,8 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema, type LoginInput } from "~/schemas/login";
 import { HashingBusyError, verifyPassword } from "~/lib/passwords.server";
 import { ADMIN_SESSION_TTL_MS, deleteAdminSessionByToken, findAdminSession, openAdminSession } from "./admin-sessions.server";
-import { loginDelayByUsername, loginFailuresByAddress } from "./limits.server";
+import { queueAdminLoginAttackEmail } from "./email/notifications.server";
+import { LIMITS, loginDelayByUsernameAndAddress, loginFailuresByAddress, loginFailuresByUsername } from "./limits.server";
 import { formatWait } from "./rate-limit.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
@@ -92,7 +93,10 @@ export async function hasAdminSessionCookie(request: Request): Promise<boolean> 
 export async function createAdminSession(user: Pick<AdminUser, "id">, request: Request, address: string): Promise<string> {
   const previous = await readSessionToken(request);
   if (previous !== null) await deleteAdminSessionByToken(previous);
-  const { token } = await openAdminSession(user.id, { userAgent: request.headers.get("User-Agent"), address: address === "unknown" ? null : address });
+  const { token } = await openAdminSession(user.id, {
+    userAgent: request.headers.get("User-Agent"),
+    address: address === "unknown" ? null : address,
+  });
   return adminCookie().serialize(token);
 }
 
@@ -124,43 +128,73 @@ export function adminRedirectTarget(to: FormDataEntryValue | string | null | und
 // Sign-in
 
 /**
- * Throttling (numbers in limits.server.ts): failed sign-ins are counted per client address
- * (a hard limit) and per username (a growing delay of a minute at most, never a lock, so
- * that nobody can lock the real administrator out by failing on purpose). Attempts refused
- * by either are not failures.
+ * Throttling (numbers in limits.server.ts):
+ * - per client address, a hard limit on failures; each attempt is counted as a failure before
+ *   its password is checked, in the same step as the check (`reserve`), and given back when it
+ *   succeeds or is refused, so a burst of concurrent attempts gets no more than the limit;
+ * - per username and address, a growing delay (a minute at most) for the address that failed,
+ *   never for the others: nobody can keep the real administrator out by failing on purpose;
+ * - per username, from any addresses, a count that only alerts the shop by email;
+ * - per address, at most MAX_SIGN_INS_PER_ADDRESS sign-ins in this process at once, checked one
+ *   after the other, so that one address cannot fill the password-hashing queue.
+ * Attempts refused by any of these are not failures.
  */
 const usernameKey = (username: string) => username.trim().toLowerCase();
-
-/** Seconds before this address and username may try again; 0 when they may now. */
-async function loginRetryAfterSeconds(address: string, username: string): Promise<number> {
-  return Math.max(await loginFailuresByAddress.retryAfterSeconds(address), await loginDelayByUsername.retryAfterSeconds(usernameKey(username)));
-}
+const delayKey = (username: string, address: string) => `${usernameKey(username)}|${address}`;
 
 /** For tests. */
 export async function resetLoginRateLimit() {
   await loginFailuresByAddress.clear();
-  await loginDelayByUsername.clear();
+  await loginDelayByUsernameAndAddress.clear();
+  await loginFailuresByUsername.clear();
 }
 
 const BUSY_RETRY_SECONDS = 5;
+const CONCURRENT_RETRY_SECONDS = 2;
 
 export class AdminLoginError extends Error {
-  /** 401 invalid credentials, 429 throttled, 503 too many sign-ins being checked at once. */
+  /** 401 invalid credentials, 429 throttled or already signing in from this address, 503 too many sign-ins being checked at once. */
   readonly status: 401 | 429 | 503;
 
   constructor(
-    readonly reason: "invalid" | "blocked" | "busy",
+    readonly reason: "invalid" | "blocked" | "concurrent" | "busy",
     readonly retryAfterSeconds = 0,
   ) {
     super(
       reason === "blocked"
         ? `Trop de tentatives de connexion. Réessayez dans ${formatWait(retryAfterSeconds)}.`
-        : reason === "busy"
-          ? "Trop de connexions en cours. Réessayez dans quelques secondes."
-          : "Identifiants invalides",
+        : reason === "concurrent"
+          ? `Une connexion depuis votre adresse est déjà en cours de vérification. Réessayez dans ${formatWait(retryAfterSeconds)}.`
+          : reason === "busy"
+            ? "Trop de connexions en cours. Réessayez dans quelques secondes."
+            : "Identifiants invalides",
     );
     this.name = "AdminLoginError";
-    this.status = reason === "invalid" ? 401 : reason === "blocked" ? 429 : 503;
+    this.status = reason === "invalid" ? 401 : reason === "busy" ? 503 : 429;
+  }
+}
+
+/**
+ * Sign-ins of one address in this process: one is checked at a time, one more waits for it
+ * (two people behind the same address, or two test workers), others are refused at once.
+ */
+export const MAX_SIGN_INS_PER_ADDRESS = 2;
+const signInsByAddress = new Map<string, { count: number; tail: Promise<void> }>();
+
+async function oneAtATimePerAddress<T>(address: string, task: () => Promise<T>): Promise<T> {
+  const entry = signInsByAddress.get(address) ?? { count: 0, tail: Promise.resolve() };
+  if (entry.count >= MAX_SIGN_INS_PER_ADDRESS) throw new AdminLoginError("concurrent", CONCURRENT_RETRY_SECONDS);
+  entry.count++;
+  signInsByAddress.set(address, entry);
+  const previous = entry.tail;
+  let done = () => {};
+  entry.tail = new Promise<void>((resolve) => (done = resolve));
+  try {
+    await previous;
+    return await task();
+  } finally {
+    done();
+    if (--entry.count === 0) signInsByAddress.delete(address);
   }
 }
 
@@ -168,12 +202,20 @@ export class AdminLoginError extends Error {
 const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$${Buffer.alloc(64, 9).toString("base64")}`;
 
 /**
- * Checks credentials with the rate limit. Same answer whether the user does not exist,
+ * Checks credentials with the rate limits. Same answer whether the user does not exist,
  * the password is wrong or the user is not an administrator.
  */
 export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const retryAfterSeconds = await loginRetryAfterSeconds(address, input.username);
-  if (retryAfterSeconds > 0) throw new AdminLoginError("blocked", retryAfterSeconds);
+  return await oneAtATimePerAddress(address, () => checkAdminLogin(input, address));
+}
+
+async function checkAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
+  const now = Date.now();
+  const delay = await loginDelayByUsernameAndAddress.retryAfterSeconds(delayKey(input.username, address), now);
+  if (delay > 0) throw new AdminLoginError("blocked", delay);
+  // Counted as a failure from here on, unless it succeeds or is refused below.
+  const reservation = await loginFailuresByAddress.reserve(address, now);
+  if (!reservation.ok) throw new AdminLoginError("blocked", reservation.retryAfterSeconds);
   const [row] = await getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
@@ -183,17 +225,42 @@ export async function verifyAdminLogin(input: LoginInput, address: string): Prom
   try {
     passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
   } catch (error) {
+    await reservation.refund();
     if (error instanceof HashingBusyError) throw new AdminLoginError("busy", BUSY_RETRY_SECONDS);
     throw error;
   }
   if (!row || !passwordOk || !row.isAdmin) {
-    await loginFailuresByAddress.hit(address);
-    await loginDelayByUsername.hit(usernameKey(input.username));
+    const failedAt = Date.now();
+    await loginDelayByUsernameAndAddress.hit(delayKey(input.username, address), failedAt);
+    await alertIfUnderAttack(row?.isAdmin ? row : null, input.username, address, failedAt);
     throw new AdminLoginError("invalid");
   }
-  // A successful sign-in clears the username's failures (the address keeps its count).
-  await loginDelayByUsername.reset(usernameKey(input.username));
+  // A success is not a failure, and clears this address's delay for the username (the
+  // address keeps its other failures, the username its count for the alert).
+  await reservation.refund();
+  await loginDelayByUsernameAndAddress.reset(delayKey(input.username, address));
   return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
+}
+
+/** Counts a failure for the username, from any address; from the threshold on, emails the shop when it is an administrator's (once an hour at most). */
+async function alertIfUnderAttack(
+  admin: { id: number; username: string } | null,
+  username: string,
+  address: string,
+  now: number,
+) {
+  const key = usernameKey(username);
+  await loginFailuresByUsername.hit(key, now);
+  if (!admin || !(await loginFailuresByUsername.isLimited(key, now))) return;
+  const { max, windowMs } = LIMITS.loginAttackAlertPerUsername;
+  const payload = {
+    username: admin.username,
+    failures: max,
+    windowMinutes: windowMs / 60_000,
+    lastAddress: address,
+    lastAt: new Date(now).toISOString(),
+  };
+  await queueAdminLoginAttackEmail(getDb(), admin.id, payload, new Date(now));
 }
 
 export const authenticator = new Authenticator<AdminUser>();

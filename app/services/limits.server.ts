@@ -14,15 +14,17 @@ import { createBackoff, createRateLimiter, formatWait, type RateLimiter } from "
 const MINUTE = 60_000;
 
 export const LIMITS = {
-  /** Failed sign-ins per address: the 11th attempt in 15 minutes is refused. */
+  /** Failed sign-ins per address: the 11th attempt in 15 minutes is refused (each attempt is counted before its password is checked). */
   loginFailuresPerAddress: { windowMs: 15 * MINUTE, max: 10 },
   /**
-   * Failed sign-ins per username: the first 3 in 15 minutes cost nothing; after the n-th
-   * (n ≥ 3), the next attempt for that username, from any address, waits 2^(n-2) seconds
-   * after it (2, 4, 8, 16, 32, then 60 s at most). Never a lock: the right password from an
-   * address that is not itself limited succeeds at most a minute after the last failure.
+   * Failed sign-ins per username and address: the first 3 in 15 minutes cost nothing; after
+   * the n-th (n ≥ 3), the next attempt for that username from that address waits 2^(n-2)
+   * seconds after it (2, 4, 8, 16, 32, then 60 s at most). Other addresses are not slowed
+   * down: failures from elsewhere never keep the administrator out.
    */
-  loginDelayPerUsername: { windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 },
+  loginDelayPerUsernameAndAddress: { windowMs: 15 * MINUTE, free: 3, baseSeconds: 2, maxSeconds: 60 },
+  /** Failed sign-ins per username, from any addresses: from the 10th in 15 minutes, the shop is emailed (once an hour at most). Never a refusal. */
+  loginAttackAlertPerUsername: { windowMs: 15 * MINUTE, max: 10 },
   /** Failed subscription cancellations per address (wrong order number or email), 15 minutes. */
   cancelFailuresPerAddress: { windowMs: 15 * MINUTE, max: 10 },
   /** Online withdrawals that matched no paid order (wrong number or email) per address, 15 minutes. */
@@ -38,7 +40,8 @@ export const LIMITS = {
 } as const;
 
 export const loginFailuresByAddress = createRateLimiter({ name: "login-address", ...LIMITS.loginFailuresPerAddress });
-export const loginDelayByUsername = createBackoff({ name: "login-username", ...LIMITS.loginDelayPerUsername });
+export const loginDelayByUsernameAndAddress = createBackoff({ name: "login-username-address", ...LIMITS.loginDelayPerUsernameAndAddress });
+export const loginFailuresByUsername = createRateLimiter({ name: "login-username", ...LIMITS.loginAttackAlertPerUsername });
 export const cancelFailuresByAddress = createRateLimiter({ name: "cancel-address", ...LIMITS.cancelFailuresPerAddress });
 export const withdrawalFailuresByAddress = createRateLimiter({ name: "withdrawal-address", ...LIMITS.withdrawalFailuresPerAddress });
 const orderLookupMisses = createRateLimiter({ name: "order-lookup", ...LIMITS.orderLookupMissesPerAddress });
@@ -102,6 +105,6 @@ export async function lookupOrderByNumber<T>(address: string, find: () => Promis
 
 /** Forgets every counter (tests). */
 export async function resetAllRateLimits() {
-  for (const limiter of [loginFailuresByAddress, loginDelayByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) await limiter.clear();
+  for (const limiter of [loginFailuresByAddress, loginDelayByUsernameAndAddress, loginFailuresByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) await limiter.clear();
   for (const { limiter } of Object.values(publicWrites)) await limiter.clear();
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { and, eq, gt, gte, lte, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 
@@ -18,9 +18,11 @@ import { rateLimits } from "~/db/schema";
  * before and after a window boundary are not discounted). At most two rows per key, whatever `max`.
  *
  * Writes are single atomic upserts (`INSERT ... ON CONFLICT DO UPDATE SET count = count + 1`),
- * so concurrent processes never lose a hit. Checking then counting is two statements: a
- * few concurrent requests may all pass the check at the limit (at most one per request in
- * flight), which these limits tolerate.
+ * so concurrent processes never lose a hit. Checking then counting (`isLimited`, then `hit`) is
+ * two statements: a few concurrent requests may all pass the check at the limit (at most one
+ * per request in flight), which most limits tolerate. `reserve` checks and counts in one step
+ * instead: the upsert returns the window's new count, so each concurrent request knows its
+ * place, and a request past the limit takes its hit back.
  *
  * Purge: a write deletes the key's rows that no longer count; every SWEEP_EVERY-th write of a
  * process also deletes every expired row (an indexed range delete). No timers.
@@ -37,8 +39,10 @@ export type WindowRow = { windowStart: number; count: number; lastHitAt: number 
 export type RateLimitStore = {
   /** The key's rows whose window starts at or after `from`. */
   windows(key: string, from: number): Promise<WindowRow[]>;
-  /** Counts one hit at `at` in the key's window starting at `windowStart`, which counts until `expiresAt`. */
-  increment(key: string, windowStart: number, at: number, expiresAt: number): Promise<void>;
+  /** Counts one hit at `at` in the key's window starting at `windowStart`, which counts until `expiresAt`; returns the window's new count. */
+  increment(key: string, windowStart: number, at: number, expiresAt: number): Promise<number>;
+  /** Takes one hit back from the key's window starting at `windowStart` (never below 0). */
+  decrement(key: string, windowStart: number): Promise<void>;
   /** Forgets one key. */
   delete(key: string): Promise<void>;
   /** Forgets every key that starts with `prefix` (tests). */
@@ -60,11 +64,26 @@ function prepareQueries(db: Db) {
       .prepare(),
     upsert: db
       .insert(rateLimits)
-      .values({ key, windowStart: sql.placeholder("windowStart"), count: 1, lastHitAt: sql.placeholder("at"), expiresAt: sql.placeholder("expiresAt") })
+      .values({
+        key,
+        windowStart: sql.placeholder("windowStart"),
+        count: 1,
+        lastHitAt: sql.placeholder("at"),
+        expiresAt: sql.placeholder("expiresAt"),
+      })
       .onConflictDoUpdate({
         target: [rateLimits.key, rateLimits.windowStart],
-        set: { count: sql`${rateLimits.count} + 1`, lastHitAt: sql`case when excluded.last_hit_at > ${rateLimits.lastHitAt} then excluded.last_hit_at else ${rateLimits.lastHitAt} end` },
+        set: {
+          count: sql`${rateLimits.count} + 1`,
+          lastHitAt: sql`case when excluded.last_hit_at > ${rateLimits.lastHitAt} then excluded.last_hit_at else ${rateLimits.lastHitAt} end`,
+        },
       })
+      .returning({ count: rateLimits.count })
+      .prepare(),
+    decrement: db
+      .update(rateLimits)
+      .set({ count: sql`${rateLimits.count} - 1` })
+      .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, sql.placeholder("windowStart")), gt(rateLimits.count, 0)))
       .prepare(),
     purgeKey: db
       .delete(rateLimits)
@@ -92,13 +111,15 @@ export function databaseRateLimitStore(db: () => Db = getDb): RateLimitStore {
     async increment(key, windowStart, at, expiresAt) {
       const handle = db();
       const q = queries(handle);
-      await q.upsert.execute({ key, windowStart, at, expiresAt });
+      const [row] = await q.upsert.execute({ key, windowStart, at, expiresAt });
       await q.purgeKey.execute({ key, now: at });
       if (++writesSinceSweep >= SWEEP_EVERY) {
         writesSinceSweep = 0;
         await sweepRateLimits(at, handle);
       }
+      return row?.count ?? 1;
     },
+    decrement: async (key, windowStart) => void (await queries(db()).decrement.execute({ key, windowStart })),
     delete: async (key) => void (await queries(db()).deleteKey.execute({ key })),
     deletePrefix: async (prefix) =>
       void (await db()
@@ -121,6 +142,12 @@ export type RateLimiter = {
   isLimited(key: string, now?: number): Promise<boolean>;
   /** Counts one attempt for the key. */
   hit(key: string, now?: number): Promise<void>;
+  /**
+   * Checks and counts in one step: counts one attempt when the key has one left (`ok`, and
+   * `refund` takes it back, after a success for instance), else counts nothing and says when
+   * to try again. Of concurrent reservations at the limit, never more than the allowance pass.
+   */
+  reserve(key: string, now?: number): Promise<Reservation>;
   /** Forgets the key's attempts (after a success, for instance). */
   reset(key: string): Promise<void>;
   /** Seconds until the key is allowed again; 0 when it is allowed now. */
@@ -128,6 +155,8 @@ export type RateLimiter = {
   /** Forgets every key of this limiter (tests). */
   clear(): Promise<void>;
 };
+
+export type Reservation = { ok: true; refund: () => Promise<void> } | { ok: false; retryAfterSeconds: number };
 
 type Counts = { previous: number; current: number; elapsed: number; lastHitAt: number | null };
 
@@ -196,6 +225,16 @@ export function createRateLimiter({
     async hit(key, now = Date.now()) {
       const start = Math.floor(now / windowMs) * windowMs;
       await store.increment(storeKey(key), start, now, start + 2 * windowMs);
+    },
+    async reserve(key, now = Date.now()) {
+      const start = Math.floor(now / windowMs) * windowMs;
+      // The upsert's count is this hit's place in its window, whatever the other requests do.
+      const current = await store.increment(storeKey(key), start, now, start + 2 * windowMs);
+      const { previous, elapsed } = await readCounts(store, storeKey(key), windowMs, now);
+      const refund = () => store.decrement(storeKey(key), start);
+      if (estimate({ previous, current, elapsed, lastHitAt: null }, windowMs) <= max + EPSILON) return { ok: true, refund };
+      await refund();
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((await wait(key, now)) / 1000)) };
     },
     reset: async (key) => await store.delete(storeKey(key)),
     retryAfterSeconds: async (key, now = Date.now()) => Math.ceil((await wait(key, now)) / 1000),

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb, openDatabase, type DbHandle } from "~/db/client.server";
 import { dialect } from "~/db/schema";
 import { rateLimits } from "~/db/schema";
-import { createBackoff, createRateLimiter, databaseRateLimitStore, formatWait, sweepRateLimits } from "~/services/rate-limit.server";
+import {
+  createBackoff,
+  createRateLimiter,
+  databaseRateLimitStore,
+  formatWait,
+  sweepRateLimits,
+} from "~/services/rate-limit.server";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -93,7 +99,33 @@ describe("createRateLimiter (sliding-window counter in the database)", () => {
   it("counts every hit in one row per window (one upsert each)", async () => {
     const limiter = createRateLimiter({ name: "test-f", windowMs: WINDOW, max: 1000 });
     for (let i = 0; i < 250; i++) await limiter.hit("x", T0 + i);
-    expect(await rows()).toEqual([{ key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW }]);
+    expect(await rows()).toEqual([
+      { key: "test-f:x", windowStart: T0, count: 250, lastHitAt: T0 + 249, expiresAt: T0 + 2 * WINDOW },
+    ]);
+  });
+
+  it("reserve checks and counts in one step: of 30 reservations at once with max 10, exactly 10 are granted", async () => {
+    const limiter = createRateLimiter({ name: "test-reserve", windowMs: WINDOW, max: 10 });
+    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.reserve("x", T0 + MINUTE)));
+    const granted = results.filter((r) => r.ok);
+    expect(granted).toHaveLength(10);
+    for (const refused of results.filter((r) => !r.ok)) expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    // The refused ones are not counted: the window holds the 10 granted.
+    expect((await rows()).map((r) => r.count)).toEqual([10]);
+    expect(await limiter.isLimited("x", T0 + MINUTE)).toBe(true);
+    // A refund gives the place back, once.
+    await granted[0]!.refund();
+    expect((await limiter.reserve("x", T0 + MINUTE)).ok).toBe(true);
+    expect((await limiter.reserve("x", T0 + MINUTE)).ok).toBe(false);
+  });
+
+  it("reserve weighs the previous window like isLimited", async () => {
+    const limiter = createRateLimiter({ name: "test-reserve-b", windowMs: WINDOW, max: 4 });
+    for (let i = 0; i < 4; i++) await limiter.hit("x", T0 + 9 * MINUTE);
+    // 4 × (1 - 1/10) = 3.6: a fifth hit would be past 4, until 4 × (1 - t/10) ≤ 3 at t = 2.5 minutes.
+    const refused = await limiter.reserve("x", T0 + WINDOW + MINUTE);
+    expect(refused).toEqual({ ok: false, retryAfterSeconds: 90 });
+    expect((await limiter.reserve("x", T0 + WINDOW + 5 * MINUTE)).ok).toBe(true);
   });
 
   it("refuses a name that could overlap another limiter's keys", () => {
@@ -118,8 +150,18 @@ describe.skipIf(dialect !== "sqlite")("two server processes on the same SQLite f
   });
 
   it("share one counter: hits made by either count for both", async () => {
-    const inFirst = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => first.db) });
-    const inSecond = createRateLimiter({ name: "shared", windowMs: WINDOW, max: 5, store: databaseRateLimitStore(() => second.db) });
+    const inFirst = createRateLimiter({
+      name: "shared",
+      windowMs: WINDOW,
+      max: 5,
+      store: databaseRateLimitStore(() => first.db),
+    });
+    const inSecond = createRateLimiter({
+      name: "shared",
+      windowMs: WINDOW,
+      max: 5,
+      store: databaseRateLimitStore(() => second.db),
+    });
     for (let i = 0; i < 4; i++) await (i % 2 ? inFirst : inSecond).hit("203.0.113.9", T0 + i);
     expect(await inFirst.isLimited("203.0.113.9", T0 + 10)).toBe(false);
     await inSecond.hit("203.0.113.9", T0 + 10);

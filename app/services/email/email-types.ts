@@ -39,4 +39,6 @@ export type EmailPayloads = {
   renewal_reminder: { subscriptionId: number; renewsAt: string; amountCents: number };
   /** An online withdrawal (the email's order): when it was confirmed (ISO) and the reason given, if any. */
   withdrawal_ack: { requestedAt: string; reason: string | null };
+  /** Failed sign-ins for an administrator's username: which one, how many in how long, the last one's address and time (ISO). */
+  admin_login_attack: { username: string; failures: number; windowMinutes: number; lastAddress: string; lastAt: string };
 };

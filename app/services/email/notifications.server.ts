@@ -84,3 +84,17 @@ export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
   await queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
   await queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });
 }
+
+/**
+ * An administrator's username is under attack (many failed sign-ins, limits.server.ts): the
+ * shop is told, once per username and clock hour (UTC) at most, whatever the number of calls.
+ */
+export async function queueAdminLoginAttackEmail(
+  tx: DbOrTx,
+  userId: number,
+  payload: EmailPayloads["admin_login_attack"],
+  now = new Date(),
+) {
+  const hour = now.toISOString().slice(0, 13);
+  return await queueEmail(tx, { kind: "admin_login_attack", to: await shopAddress(tx), payload, once: `user:${userId}:${hour}` });
+}

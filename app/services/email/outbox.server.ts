@@ -10,7 +10,10 @@ import type { EmailPayloads, RenderedEmail } from "./email-types";
  * email exists if and only if its event happened. The sender (sender.server.ts) reads it.
  */
 
-type Entity = { orderId: number; contactRequestId?: never } | { contactRequestId: number; orderId?: never };
+type Entity =
+  | { orderId: number; contactRequestId?: never }
+  | { contactRequestId: number; orderId?: never }
+  | { orderId?: never; contactRequestId?: never; once: string };
 
 export type QueuedEmail<K extends EmailKind> = Entity & {
   kind: K;
@@ -18,7 +21,8 @@ export type QueuedEmail<K extends EmailKind> = Entity & {
   payload: EmailPayloads[K];
   /**
    * What the email is sent once for, when it is not its order or contact request:
-   * `subscription:12` (one per subscription), `invoice:in_123` (one per Stripe invoice).
+   * `subscription:12` (one per subscription), `invoice:in_123` (one per Stripe invoice); an
+   * email about neither an order nor a contact request must have one (`user:1:2026-03-05T10`).
    */
   once?: string;
 };

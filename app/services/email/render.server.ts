@@ -4,6 +4,7 @@ import { createElement } from "react";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { contactRequests, orderItems, orders, products, subscriptions, type EmailAttachment, type Order } from "~/db/schema";
+import { adminLoginAttackEmail } from "~/emails/AdminLoginAttackEmail";
 import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
@@ -275,6 +276,19 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       return rendered(shopNewContactEmail({ shop, contact: await requireContact(email) }));
     case "renewal_reminder":
       return rendered(await renderRenewalReminder(email, shop));
+    case "admin_login_attack": {
+      const payload = payloadOf(email, "admin_login_attack");
+      return rendered(
+        adminLoginAttackEmail({
+          shop,
+          username: payload.username ?? "",
+          failures: payload.failures ?? 0,
+          windowMinutes: payload.windowMinutes ?? 15,
+          lastAddress: payload.lastAddress ?? "inconnue",
+          lastAt: payload.lastAt ?? email.createdAt,
+        }),
+      );
+    }
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
