@@ -153,6 +153,8 @@ const COMMON_PASSWORDS = new Set(
     "boutique",
     "maboutique",
     "secret",
+    // The demo's, printed in the README and on the demo's login page.
+    DEMO_ADMIN_PASSWORD,
   ].map(normalizedPassword),
 );
 
@@ -173,8 +175,11 @@ function repeats(value: string, word: string) {
 /** What is wrong with the secrets of a live shop, in French; empty when they are strong enough. */
 export function weakSecretProblems(sessionSecret: string, adminUsername: string, adminPassword: string): string[] {
   const problems: string[] = [];
-  const secrets = sessionSecret.split(",").map((s) => s.trim());
-  if (secrets.some((s) => s.length < MIN_SESSION_SECRET_LENGTH)) {
+  const secrets = sessionSecret
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (secrets.length === 0 || secrets.some((s) => s.length < MIN_SESSION_SECRET_LENGTH)) {
     problems.push(
       `SESSION_SECRET trop court : chaque secret (séparés par des virgules) doit faire au moins ${MIN_SESSION_SECRET_LENGTH} caractères. ` +
         "Générez-en un avec `openssl rand -base64 48` ou " +
@@ -189,7 +194,7 @@ export function weakSecretProblems(sessionSecret: string, adminUsername: string,
     [normalizedPassword(BRAND), normalizedPassword(adminUsername)].some((word) => repeats(password, word))
   ) {
     problems.push(
-      "ADMIN_PASSWORD trop facile à deviner (mot de passe courant, nom de la boutique ou identifiant) : choisissez-en un autre, " +
+      "ADMIN_PASSWORD trop facile à deviner (mot de passe courant ou de la démo, nom de la boutique ou identifiant) : choisissez-en un autre, " +
         "par exemple une phrase de plusieurs mots.",
     );
   }

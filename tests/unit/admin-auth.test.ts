@@ -38,8 +38,10 @@ afterEach(() => {
 });
 
 /** The login page's action, for a request whose TCP peer is `address` (this test's own by default). */
-const login = (fields: Record<string, string>, { address = ip, headers = {} }: { address?: string; headers?: Record<string, string> } = {}) =>
-  loginAction(routeArgs(formRequest("/admin/login", fields, { headers }), {}, fromAddress(address)));
+const login = (
+  fields: Record<string, string>,
+  { address = ip, headers = {} }: { address?: string; headers?: Record<string, string> } = {},
+) => loginAction(routeArgs(formRequest("/admin/login", fields, { headers }), {}, fromAddress(address)));
 
 /** A frozen clock that the test moves forward (only Date: timers and scrypt run as usual). */
 function freezeClock() {
@@ -53,7 +55,13 @@ describe("adminRedirectTarget", () => {
     expect(adminRedirectTarget("/admin/login")).toBe("/admin/dashboard");
     expect(adminRedirectTarget("/cgv")).toBe("/admin/dashboard");
     expect(adminRedirectTarget("/admin/contacts?id=3")).toBe("/admin/contacts?id=3");
-    for (const unsafe of ["//evil.example/admin", "/\\evil.example/admin", "/\t/evil.example/admin", "https://evil.example/admin", ""]) {
+    for (const unsafe of [
+      "//evil.example/admin",
+      "/\\evil.example/admin",
+      "/\t/evil.example/admin",
+      "https://evil.example/admin",
+      "",
+    ]) {
       expect(adminRedirectTarget(unsafe), unsafe).toBe("/admin/dashboard");
     }
   });
@@ -90,7 +98,12 @@ describe("admin sign-in page", () => {
   it("answers the same way for a wrong password, an unknown user and a non-admin user", async () => {
     await getDb()
       .insert(users)
-      .values({ username: "cliente", email: "cliente@example.fr", passwordHash: hashPasswordSync("motdepasse-cliente"), isAdmin: false });
+      .values({
+        username: "cliente",
+        email: "cliente@example.fr",
+        passwordHash: hashPasswordSync("motdepasse-cliente"),
+        isAdmin: false,
+      });
     const bodies = [];
     for (const fields of [
       { username: "admin", password: "mauvais-mot-de-passe" },
@@ -108,72 +121,98 @@ describe("admin sign-in page", () => {
     expect(bodies[1]).toEqual(bodies[2]);
   });
 
-  it("slows a username down after 3 failures from any address: 429 with Retry-After, then the right password works", { timeout: SCRYPT_HEAVY_MS }, async () => {
-    const clock = freezeClock();
-    for (let i = 0; i < 3; i++) {
-      expect((await login({ username: "admin", password: `faux-${i}` }, { address: `203.0.113.${i}` })).status).toBe(401);
-    }
-    const early = await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" });
-    expect(early.status).toBe(429);
-    expect(early.headers.get("Retry-After")).toBe("2");
-    const body = await early.json();
-    expect(body.toast?.description).toBe("Trop de tentatives de connexion. Réessayez dans 2 secondes.");
-    expect(cookieFrom(early, "__admin")).toBeNull();
-    clock.advance(2);
-    expect((await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" })).status).toBe(302);
-  });
-
-  it("never locks the administrator out: after 20 wrong passwords from other addresses, the right one from a fresh address succeeds once the delay (a minute at most) has passed", { timeout: SCRYPT_HEAVY_MS }, async () => {
-    const clock = freezeClock();
-    let failures = 0;
-    for (let i = 0; failures < 20; i++) {
-      const response = await login({ username: "Admin ", password: `faux-${i}` }, { address: `203.0.113.${i}` });
-      if (response.status === 429) {
-        // The attacker waits as told; a refused attempt is not counted and checks no password.
-        clock.advance(Number(response.headers.get("Retry-After")));
-        continue;
+  it(
+    "slows a username down after 3 failures from any address: 429 with Retry-After, then the right password works",
+    { timeout: SCRYPT_HEAVY_MS },
+    async () => {
+      const clock = freezeClock();
+      for (let i = 0; i < 3; i++) {
+        expect((await login({ username: "admin", password: `faux-${i}` }, { address: `203.0.113.${i}` })).status).toBe(401);
       }
-      expect(response.status).toBe(401);
-      failures++;
-    }
-    const refused = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
-    expect(refused.status).toBe(429);
-    const wait = Number(refused.headers.get("Retry-After"));
-    expect(wait).toBeGreaterThan(0);
-    expect(wait).toBeLessThanOrEqual(60);
-    clock.advance(wait);
-    const success = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
-    expect(success.status).toBe(302);
-    expect(cookieFrom(success, "__admin")).not.toBeNull();
-    // The success clears the username's failures.
-    expect((await login({ username: "admin", password: "faux" }, { address: "192.0.2.51" })).status).toBe(401);
-  });
+      const early = await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" });
+      expect(early.status).toBe(429);
+      expect(early.headers.get("Retry-After")).toBe("2");
+      const body = await early.json();
+      expect(body.toast?.description).toBe("Trop de tentatives de connexion. Réessayez dans 2 secondes.");
+      expect(cookieFrom(early, "__admin")).toBeNull();
+      clock.advance(2);
+      expect((await login({ username: "admin", password: PASSWORD }, { address: "203.0.113.99" })).status).toBe(302);
+    },
+  );
 
-  it("blocks an address after 10 failures for 15 minutes, whatever the usernames; another address is not affected", { timeout: SCRYPT_HEAVY_MS }, async () => {
-    const clock = freezeClock();
-    for (let i = 0; i < 10; i++) {
-      expect((await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" })).status).toBe(401);
-    }
-    const blocked = await login({ username: "admin", password: PASSWORD });
-    expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(60);
-    expect((await blocked.json()).toast?.description).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minutes\.$/);
-    expect((await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.200" })).status).toBe(302);
-    clock.advance(Number(blocked.headers.get("Retry-After")));
-    expect((await login({ username: "admin", password: PASSWORD })).status).toBe(302);
-  });
+  it(
+    "never locks the administrator out: after 20 wrong passwords from other addresses, the right one from a fresh address succeeds once the delay (a minute at most) has passed",
+    { timeout: SCRYPT_HEAVY_MS },
+    async () => {
+      const clock = freezeClock();
+      let failures = 0;
+      for (let i = 0; failures < 20; i++) {
+        const response = await login({ username: "Admin ", password: `faux-${i}` }, { address: `203.0.113.${i}` });
+        if (response.status === 429) {
+          // The attacker waits as told; a refused attempt is not counted and checks no password.
+          clock.advance(Number(response.headers.get("Retry-After")));
+          continue;
+        }
+        expect(response.status).toBe(401);
+        failures++;
+      }
+      const refused = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
+      expect(refused.status).toBe(429);
+      const wait = Number(refused.headers.get("Retry-After"));
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+      clock.advance(wait);
+      const success = await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.50" });
+      expect(success.status).toBe(302);
+      expect(cookieFrom(success, "__admin")).not.toBeNull();
+      // The success clears the username's failures.
+      expect((await login({ username: "admin", password: "faux" }, { address: "192.0.2.51" })).status).toBe(401);
+    },
+  );
 
-  it("keys the address on the TCP peer: a rotated X-Forwarded-For does not escape the limit", { timeout: SCRYPT_HEAVY_MS }, async () => {
-    for (let i = 0; i < 10; i++) {
-      const response = await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" }, { headers: { "X-Forwarded-For": `198.18.0.${i}` } });
-      expect(response.status).toBe(401);
-    }
-    const rotated = await login({ username: "admin", password: PASSWORD }, { headers: { "X-Forwarded-For": "198.18.1.1", "X-Real-IP": "198.18.1.2" } });
-    expect(rotated.status).toBe(429);
-  });
+  it(
+    "blocks an address after 10 failures for 15 minutes, whatever the usernames; another address is not affected",
+    { timeout: SCRYPT_HEAVY_MS },
+    async () => {
+      const clock = freezeClock();
+      for (let i = 0; i < 10; i++) {
+        expect((await login({ username: `inconnu-${i}`, password: "faux-mot-de-passe" })).status).toBe(401);
+      }
+      const blocked = await login({ username: "admin", password: PASSWORD });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(60);
+      expect((await blocked.json()).toast?.description).toMatch(
+        /^Trop de tentatives de connexion\. Réessayez dans \d+ minutes\.$/,
+      );
+      expect((await login({ username: "admin", password: PASSWORD }, { address: "192.0.2.200" })).status).toBe(302);
+      clock.advance(Number(blocked.headers.get("Retry-After")));
+      expect((await login({ username: "admin", password: PASSWORD })).status).toBe(302);
+    },
+  );
+
+  it(
+    "keys the address on the TCP peer: a rotated X-Forwarded-For does not escape the limit",
+    { timeout: SCRYPT_HEAVY_MS },
+    async () => {
+      for (let i = 0; i < 10; i++) {
+        const response = await login(
+          { username: `inconnu-${i}`, password: "faux-mot-de-passe" },
+          { headers: { "X-Forwarded-For": `198.18.0.${i}` } },
+        );
+        expect(response.status).toBe(401);
+      }
+      const rotated = await login(
+        { username: "admin", password: PASSWORD },
+        { headers: { "X-Forwarded-For": "198.18.1.1", "X-Real-IP": "198.18.1.2" } },
+      );
+      expect(rotated.status).toBe(429);
+    },
+  );
 
   it("refuses a form posted from another site", async () => {
-    const response = await thrown(login({ username: "admin", password: PASSWORD }, { headers: { Origin: "https://evil.example" } }));
+    const response = await thrown(
+      login({ username: "admin", password: PASSWORD }, { headers: { Origin: "https://evil.example" } }),
+    );
     expect(response.status).toBe(403);
   });
 
@@ -193,7 +232,7 @@ describe("admin sign-in page", () => {
       STRIPE_PUBLISHABLE_KEY: "pk_live_x",
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SESSION_SECRET: "s".repeat(32),
-      ADMIN_PASSWORD: "admin-demo-2026",
+      ADMIN_PASSWORD: "un-autre-secret-1",
       SMTP_URL: "smtp://smtp.example.fr:587",
     } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(live)).toBeNull();
@@ -215,7 +254,14 @@ describe("admin pages without a session", () => {
   });
 
   it("refuse a cookie whose user is no longer an administrator", async () => {
-    await getDb().insert(users).values({ username: "ancien", email: "ancien@example.fr", passwordHash: hashPasswordSync("motdepasse-ancien"), isAdmin: true });
+    await getDb()
+      .insert(users)
+      .values({
+        username: "ancien",
+        email: "ancien@example.fr",
+        passwordHash: hashPasswordSync("motdepasse-ancien"),
+        isAdmin: true,
+      });
     const cookie = await adminCookie("ancien");
     const ok = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })));
     expect(ok.status).toBe(200);
@@ -232,7 +278,9 @@ describe("admin pages without a session", () => {
 
 describe("JSON sign-in API", () => {
   it("signs in, reports the session and signs out", async () => {
-    const response = await apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password: PASSWORD }), {}, fromAddress(ip)));
+    const response = await apiLogin(
+      routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password: PASSWORD }), {}, fromAddress(ip)),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: true });
     const cookie = cookieFrom(response, "__admin")!;
@@ -246,7 +294,8 @@ describe("JSON sign-in API", () => {
 
   it("answers 401 on bad credentials and 429 with Retry-After once throttled", async () => {
     freezeClock();
-    const send = (password: string) => apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password }), {}, fromAddress(ip)));
+    const send = (password: string) =>
+      apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: "admin", password }), {}, fromAddress(ip)));
     for (let i = 0; i < 3; i++) {
       const response = await send("faux");
       expect(response.status).toBe(401);
@@ -256,7 +305,11 @@ describe("JSON sign-in API", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Retry-After")).toBe("2");
     const body = await blocked.json();
-    expect(body).toMatchObject({ success: false, error: "Trop de tentatives de connexion. Réessayez dans 2 secondes.", issues: [] });
+    expect(body).toMatchObject({
+      success: false,
+      error: "Trop de tentatives de connexion. Réessayez dans 2 secondes.",
+      issues: [],
+    });
   });
 
   it("validates the body", async () => {
@@ -273,7 +326,9 @@ describe("JSON sign-in API", () => {
 
 describe("sign-out page action", () => {
   it("clears the cookie and goes back to the login page with a toast", async () => {
-    const response = await logoutAction(routeArgs(formRequest("/admin/logout", {}, { headers: { Cookie: await adminCookie() } })));
+    const response = await logoutAction(
+      routeArgs(formRequest("/admin/logout", {}, { headers: { Cookie: await adminCookie() } })),
+    );
     expect(response.headers.get("Location")).toBe("/admin/login");
     expect(response.headers.getSetCookie().some((c) => c.startsWith("__admin=;"))).toBe(true);
     expect(cookieFrom(response, "toast-session")).not.toBeNull();

@@ -109,6 +109,7 @@ describe("configuration and modes", () => {
     expect(short).toContain("openssl rand -base64 48");
     // The old secret of a rotation is checked too.
     expect(refusal({ ...live, SESSION_SECRET: `${"n".repeat(32)},court` })).toContain("SESSION_SECRET");
+    expect(refusal({ ...live, SESSION_SECRET: " , " })).toContain("SESSION_SECRET");
     expect(readConfig({ ...live, SESSION_SECRET: "s".repeat(32) }).sessionSecrets).toEqual(["s".repeat(32)]);
   });
 
@@ -124,6 +125,7 @@ describe("configuration and modes", () => {
       "maison-eclat",
       "MaisonEclatMaisonEclat",
       "adminadminadmin",
+      DEMO_ADMIN_PASSWORD,
     ]) {
       const message = refusal({ ...live, ADMIN_PASSWORD: weak });
       expect(message, weak).toContain("ADMIN_PASSWORD");
