@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { DatabaseUrlError, parseDatabaseUrl, type DatabaseTarget } from "~/db/database-url";
+import { BRAND } from "~/lib/meta";
 import type { PublicConfig, ShopMode } from "~/lib/public-config";
 
 /**
@@ -108,6 +109,98 @@ function loadDotEnv() {
   }
 }
 
+/** Shortest session secret accepted in live mode (each of the rotated ones). */
+export const MIN_SESSION_SECRET_LENGTH = 32;
+/** Shortest admin password accepted in live mode. */
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+
+/** Passwords tried first by anyone guessing, compared without case, spaces or punctuation. */
+const COMMON_PASSWORDS = new Set(
+  [
+    "motdepasse",
+    "motdepasse123",
+    "motdepasse1234",
+    "password",
+    "password123",
+    "password1234",
+    "passw0rd",
+    "123456789012",
+    "1234567890123",
+    "12345678901234",
+    "000000000000",
+    "111111111111",
+    "admin",
+    "admin123456789",
+    "administrateur",
+    "administrator",
+    "azerty",
+    "azertyuiop",
+    "azertyuiopqs",
+    "azerty123456",
+    "qwerty",
+    "qwertyuiop",
+    "qwerty123456",
+    "bonjour",
+    "bonjour123456",
+    "soleil",
+    "changeme",
+    "changezmoi",
+    "iloveyou",
+    "jetaime",
+    "letmein",
+    "welcome",
+    "bienvenue",
+    "boutique",
+    "maboutique",
+    "secret",
+    // The demo's, printed in the README and on the demo's login page.
+    DEMO_ADMIN_PASSWORD,
+  ].map(normalizedPassword),
+);
+
+/** Lower case, no accents, letters and digits only: "Maison-Éclat" and "maisoneclat" compare equal. */
+function normalizedPassword(value: string) {
+  return value
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/** True when `value` is `word` repeated one or more times ("adminadmin"). */
+function repeats(value: string, word: string) {
+  return word.length > 0 && value.length % word.length === 0 && word.repeat(value.length / word.length) === value;
+}
+
+/** What is wrong with the secrets of a live shop, in French; empty when they are strong enough. */
+export function weakSecretProblems(sessionSecret: string, adminUsername: string, adminPassword: string): string[] {
+  const problems: string[] = [];
+  const secrets = sessionSecret
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (secrets.length === 0 || secrets.some((s) => s.length < MIN_SESSION_SECRET_LENGTH)) {
+    problems.push(
+      `SESSION_SECRET trop court : chaque secret (séparés par des virgules) doit faire au moins ${MIN_SESSION_SECRET_LENGTH} caractères. ` +
+        "Générez-en un avec `openssl rand -base64 48` ou " +
+        "`node -e \"console.log(require('crypto').randomBytes(48).toString('base64'))\"`.",
+    );
+  }
+  const password = normalizedPassword(adminPassword);
+  if (adminPassword.length < MIN_ADMIN_PASSWORD_LENGTH) {
+    problems.push(`ADMIN_PASSWORD trop court : au moins ${MIN_ADMIN_PASSWORD_LENGTH} caractères.`);
+  } else if (
+    COMMON_PASSWORDS.has(password) ||
+    [normalizedPassword(BRAND), normalizedPassword(adminUsername)].some((word) => repeats(password, word))
+  ) {
+    problems.push(
+      "ADMIN_PASSWORD trop facile à deviner (mot de passe courant ou de la démo, nom de la boutique ou identifiant) : choisissez-en un autre, " +
+        "par exemple une phrase de plusieurs mots.",
+    );
+  }
+  return problems;
+}
+
 /** A demo-only secret generated once and kept in the data folder, so sessions survive restarts. */
 function persistedDemoSecret(dataDir: string, name: string, prefix = "") {
   const file = path.join(dataDir, name);
@@ -164,9 +257,7 @@ function resolveMode(e: Env): Mode {
 }
 
 export function readConfig(env: Record<string, string | undefined>): AppConfig {
-  const parsed = envSchema.safeParse(
-    Object.fromEntries(Object.entries(env).map(([k, v]) => [k, blank(v)])),
-  );
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, blank(v)])));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Configuration invalide :\n${lines.join("\n")}`);
@@ -175,8 +266,13 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
   const mode = resolveMode(e);
   const live = mode === "live";
   const database = databaseTarget(e.DATABASE_URL);
-  const databasePath = database.dialect === "postgresql" || database.path === ":memory:" ? ":memory:" : path.resolve(database.path);
-  const dataDir = e.DATA_DIR ? path.resolve(e.DATA_DIR) : databasePath === ":memory:" ? path.resolve("data") : path.dirname(databasePath);
+  const databasePath =
+    database.dialect === "postgresql" || database.path === ":memory:" ? ":memory:" : path.resolve(database.path);
+  const dataDir = e.DATA_DIR
+    ? path.resolve(e.DATA_DIR)
+    : databasePath === ":memory:"
+      ? path.resolve("data")
+      : path.dirname(databasePath);
 
   if (live) {
     const missing = [
@@ -195,6 +291,10 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
         `Mode production (${why}) : variables manquantes : ${missing.join(", ")}. ` +
           "Définissez-les, ou lancez la démo avec SHOP_MODE=demo et sans clés Stripe.",
       );
+    }
+    const weak = weakSecretProblems(e.SESSION_SECRET!, e.ADMIN_USERNAME, e.ADMIN_PASSWORD!);
+    if (weak.length > 0) {
+      throw new ConfigError(`Mode production : secrets trop faibles :\n${weak.map((p) => `  - ${p}`).join("\n")}`);
     }
   }
 

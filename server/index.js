@@ -120,7 +120,6 @@ async function serve(build, shop) {
  * @param {ShopLifecycle} shop
  */
 async function runPrimary(shop) {
-  const { mode, port, processes } = await shop.startPrimary().catch(startFailure);
   const host = process.env.HOST || "0.0.0.0";
   // The workers use the primary's emulator (app/services/stripe.server.ts).
   const workerEnv = { SHOP_STRIPE_EMULATOR_SHARED: "1" };
@@ -130,6 +129,14 @@ async function runPrimary(shop) {
   let deathsInARow = 0;
   /** @type {Set<NodeJS.Timeout>} */
   const restarts = new Set();
+
+  // The signal handlers before anything starts: a SIGTERM during the start (the emulator
+  // starting, the workers forked one by one) stops what has started and exits 0, like later.
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+  const primaryStarted = shop.startPrimary();
+  const { mode, port, processes } = await primaryStarted.catch(startFailure);
+  if (stopping) return;
 
   function fork() {
     const worker = cluster.fork(workerEnv);
@@ -160,9 +167,14 @@ async function runPrimary(shop) {
   });
 
   // The first worker alone: a failure it reports (port taken, database unreadable) is told once.
-  if (!(await listening(fork()))) return giveUp();
+  // Once stopping, no worker is forked any more, and the ones stopped are no failure: shutdown() ends the process.
+  const firstListens = await listening(fork());
+  if (stopping) return;
+  if (!firstListens) return giveUp();
   const others = Array.from({ length: processes - 1 }, () => listening(fork()));
-  if ((await Promise.all(others)).includes(false)) return giveUp();
+  const othersListen = await Promise.all(others);
+  if (stopping) return;
+  if (othersListen.includes(false)) return giveUp();
   console.log(startLine(mode, host, port, processes));
 
   cluster.on("exit", (worker, code, signal) => {
@@ -191,6 +203,8 @@ async function runPrimary(shop) {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS + 5_000).unref();
+    // A signal during the primary's own start: that start ends first (a failure exits 1 there), then is undone.
+    await primaryStarted.catch(() => new Promise(() => undefined));
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
     const codes = await Promise.all(
       workers.map(
@@ -212,8 +226,6 @@ async function runPrimary(shop) {
     }
     process.exit(codes.every((code) => code === 0) ? 0 : 1);
   }
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
 }
 
 async function main() {

@@ -2,29 +2,34 @@ import { OPENING_HOURS } from "~/content/brand";
 import { formatDateTime } from "~/lib/dates";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
-import { Box, DetailRows, Heading, Paragraph, UserText } from "./parts";
-import { footerText, heading, oneLine, paragraphs, quoted, userText } from "./text";
+import { DetailRows, Heading, Paragraph } from "./parts";
+import { footerText, oneLine, paragraphs } from "./text";
 import type { EmailContactRequest, EmailContent, EmailShop } from "./types";
 
 export type ContactAckData = { shop: EmailShop; contact: EmailContactRequest };
 
 export const CONTACT_ACK_SUBJECT = "Nous avons bien reçu votre message";
+/**
+ * The form can be sent with anyone's address: so that the acknowledgement cannot carry someone
+ * else's text to that address, it quotes neither the message nor the name, only the subject, cut short.
+ */
+const SUBJECT_SHOWN = 80;
 const reply = "Notre service client vous répond par email dans les meilleurs délais, pendant ses heures d'ouverture :";
 
 function ContactAckEmail({ shop, contact }: ContactAckData) {
+  const subject = oneLine(contact.subject, SUBJECT_SHOWN);
   return (
-    <EmailLayout shop={shop} title={CONTACT_ACK_SUBJECT} preheader={`Votre message « ${oneLine(contact.subject, 80)} » est bien arrivé : nous vous répondons vite.`}>
+    <EmailLayout
+      shop={shop}
+      title={CONTACT_ACK_SUBJECT}
+      preheader={`Votre message « ${subject} » est bien arrivé : nous vous répondons vite.`}
+    >
       <Heading>Merci pour votre message</Heading>
-      <Paragraph>Bonjour {oneLine(contact.name)},</Paragraph>
-      <Paragraph>Nous avons bien reçu votre message du {formatDateTime(contact.createdAt)}. {reply}</Paragraph>
+      <Paragraph>Bonjour,</Paragraph>
+      <Paragraph>
+        Nous avons bien reçu votre message du {formatDateTime(contact.createdAt)} (objet : « {subject} »). {reply}
+      </Paragraph>
       <DetailRows rows={OPENING_HOURS.map((h): [string, string] => [h.days, h.hours])} />
-      <Paragraph>Pour rappel, voici votre message :</Paragraph>
-      <Box>
-        <Paragraph>
-          <strong>Objet :</strong> {oneLine(contact.subject)}
-        </Paragraph>
-        <UserText>{userText(contact.message)}</UserText>
-      </Box>
       <Paragraph small>Inutile de nous réécrire en attendant : votre demande est enregistrée.</Paragraph>
     </EmailLayout>
   );
@@ -33,12 +38,10 @@ function ContactAckEmail({ shop, contact }: ContactAckData) {
 export function contactAckEmail(data: ContactAckData): EmailContent {
   const { shop, contact } = data;
   const text = paragraphs(
-    `Bonjour ${oneLine(contact.name)},`,
+    "Bonjour,",
     `Nous avons bien reçu votre message du ${formatDateTime(contact.createdAt)}. ${reply}`,
     OPENING_HOURS.map((h) => `${h.days} : ${h.hours}`).join("\n"),
-    heading("Votre message"),
-    `Objet : ${oneLine(contact.subject)}`,
-    quoted(contact.message),
+    `Objet : ${oneLine(contact.subject, SUBJECT_SHOWN)}`,
     "Inutile de nous réécrire en attendant : votre demande est enregistrée.",
     footerText(shop),
   );

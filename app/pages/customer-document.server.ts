@@ -28,7 +28,12 @@ export async function loadCustomerDocument(request: Request, idParam: string | u
     throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
   }
   const url = new URL(request.url);
-  const documents = await getOrderInvoices(order.id, kind === "credit_note" ? url.searchParams.get("numero") : null);
+  const number = kind === "credit_note" ? url.searchParams.get("numero") : null;
+  const documents = await getOrderInvoices(order.id, number);
+  // A credit note number the order does not have: the same 404 as an unknown order.
+  if (number && !documents.creditNote) {
+    throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
+  }
   const refunds = (await getOrderRefunds(order)).refunds.filter((r) => r.status === "succeeded");
   return data(
     {

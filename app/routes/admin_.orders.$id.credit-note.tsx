@@ -14,7 +14,10 @@ import { getOrderInvoices } from "~/services/invoices.server";
 export const handle = { printable: true };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta(data?.creditNote ? `Avoir ${data.creditNote.number}` : data ? `Avoir de la commande #${data.orderId}` : "Avoir", "Avoir imprimable.");
+  pageMeta(
+    data?.creditNote ? `Avoir ${data.creditNote.number}` : data ? `Avoir de la commande #${data.orderId}` : "Avoir",
+    "Avoir imprimable.",
+  );
 
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
@@ -23,7 +26,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
-  const { creditNote } = await getOrderInvoices(order.id, new URL(request.url).searchParams.get("numero"));
+  const number = new URL(request.url).searchParams.get("numero");
+  const { creditNote } = await getOrderInvoices(order.id, number);
+  // A number this order has no credit note under: not found, rather than the "not refunded" notice.
+  if (number && !creditNote) throw new Response("Avoir introuvable", { status: 404, headers: NO_STORE_HEADERS });
   return data({ orderId: order.id, paymentStatus: order.paymentStatus, creditNote }, { headers: NO_STORE_HEADERS });
 }
 
@@ -35,7 +41,7 @@ export default function AdminCreditNote() {
 export function ErrorBoundary() {
   return (
     <div className="mx-auto max-w-2xl p-6">
-      <AdminErrorBoundary notFound="Commande introuvable." backTo="/admin/orders" backLabel="Retour aux commandes" />
+      <AdminErrorBoundary notFound="Commande ou avoir introuvable." backTo="/admin/orders" backLabel="Retour aux commandes" />
     </div>
   );
 }

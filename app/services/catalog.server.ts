@@ -61,20 +61,53 @@ export async function saveProductPacks(db: DbOrTx, productId: number, inputs: Pa
     if (input.id !== undefined) {
       const before = existing.get(input.id);
       if (!before) {
-        throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, { field: `packs[${index}].id` });
+        throw new ShopError(422, "unknown_pack", `Le pack n°${input.id} n'appartient pas à ce produit.`, {
+          field: `packs[${index}].id`,
+        });
       }
-      await db.update(packsTable).set({ ...values, updatedAt: at }).where(eq(packsTable.id, input.id));
+      await db
+        .update(packsTable)
+        .set({ ...values, updatedAt: at })
+        .where(eq(packsTable.id, input.id));
       if (before.priceCents !== input.price) await recordPrice(db, input.id, input.price, at);
     } else {
-      const [created] = await db.insert(packsTable).values({ ...values, productId }).returning({ id: packsTable.id });
+      const [created] = await db
+        .insert(packsTable)
+        .values({ ...values, productId })
+        .returning({ id: packsTable.id });
       await recordPrice(db, created.id, input.price, at);
     }
   }
+  const saved = await listPacks(productId, { includeInactive: true }, db);
   const names = new Set<string>();
-  for (const pack of await listPacks(productId, { includeInactive: true }, db)) {
+  for (const pack of saved) {
     const key = pack.name.toLowerCase();
-    if (names.has(key)) throw new ShopError(422, "pack_name_taken", `Deux packs de ce produit s'appellent « ${pack.name} » : choisissez un nom unique.`, { field: "packs" });
+    if (names.has(key))
+      throw new ShopError(
+        422,
+        "pack_name_taken",
+        `Deux packs de ce produit s'appellent « ${pack.name} » : choisissez un nom unique.`,
+        { field: "packs" },
+      );
     names.add(key);
+  }
+  // One trial pack on sale per product, over every pack of the product once saved (those not sent
+  // included), not only over those sent; the transaction then leaves everything as it was.
+  const trials = saved.filter((p) => p.trial && p.active);
+  if (trials.length > 1) {
+    // The pack to blame: one sent that was not an active trial pack before, else any sent one.
+    const wasTrial = (p: PackInput) =>
+      p.id !== undefined && existing.get(p.id)?.trial === true && existing.get(p.id)?.active === true;
+    const newly = inputs.findIndex((p) => p.trial && p.active && !wasTrial(p));
+    const index = newly >= 0 ? newly : inputs.findIndex((p) => p.trial && p.active);
+    const blamed = inputs[index]?.name.toLowerCase();
+    const other = trials.find((p) => p.name.toLowerCase() !== blamed) ?? trials[0];
+    throw new ShopError(
+      409,
+      "trial_pack_taken",
+      `Un seul pack d'essai en vente par produit : « ${other.name} » l'est déjà. Désactivez-le, ou retirez-lui la case « pack d'essai », avant d'en proposer un autre.`,
+      { field: index >= 0 ? `packs[${index}].trial` : "packs" },
+    );
   }
 }
 
@@ -138,11 +171,13 @@ export async function deleteProduct(id: number): Promise<DeleteProductResult> {
     if (!product) return { deleted: false, reason: "not_found" } as const;
     if (id === FEATURED_PRODUCT_ID) return { deleted: false, reason: "featured" } as const;
     const ordered =
-      (await tx
-        .select({ n: sql<number>`count(distinct ${orderItems.orderId})`.mapWith(Number) })
-        .from(orderItems)
-        .where(eq(orderItems.productId, id))
-        .limit(1))[0]?.n ?? 0;
+      (
+        await tx
+          .select({ n: sql<number>`count(distinct ${orderItems.orderId})`.mapWith(Number) })
+          .from(orderItems)
+          .where(eq(orderItems.productId, id))
+          .limit(1)
+      )[0]?.n ?? 0;
     if (ordered > 0) return { deleted: false, reason: "ordered", orders: ordered } as const;
     await tx.delete(products).where(eq(products.id, id));
     await bumpPageCacheVersion(tx);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -89,6 +90,15 @@ async function workersSeen(server: ShopProcess, requests = 8) {
   return pids;
 }
 
+/** The child processes of `pid` (Linux): the primary's workers. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 function alive(pid: number) {
   try {
     process.kill(pid, 0);
@@ -121,7 +131,8 @@ function leaseHolderPid(db: Database.Database, name: string): number | undefined
 const contact = (n: number) => ({
   name: "Léa Petit",
   email: `lea${n}@example.fr`,
-  subject: "Livraison",
+  // In the subject: the acknowledgement quotes it, not the message.
+  subject: `Livraison (message ${n})`,
   message: `Bonjour, livrez-vous en Belgique ? (message ${n})`,
 });
 
@@ -243,6 +254,27 @@ describe("one worker per core", () => {
     } finally {
       await inbox.close();
     }
+  });
+
+  it("SIGTERM during the start, once the first worker is forked, stops the workers started and exits 0", async () => {
+    const starting = await shop();
+    const pid = starting.child.pid!;
+    // The moment the primary forks its first worker: the emulator runs, the workers are not all listening.
+    let workers: number[] = [];
+    const deadline = Date.now() + 30_000;
+    while (workers.length === 0 && Date.now() < deadline) {
+      workers = childrenOf(pid);
+      if (workers.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(workers.length).toBeGreaterThan(0);
+    starting.child.kill("SIGTERM");
+    expect(await exitWithin(starting, 20_000)).toMatchObject({ code: 0, signal: null });
+    expect(starting.stdout()).not.toMatch(/^Boutique en mode /m);
+    expect(starting.stdout().match(/SIGTERM : arrêt de la boutique/g)).toHaveLength(1);
+    expect(starting.stderr()).toBe("");
+    for (const worker of workers) await expect.poll(() => alive(worker)).toBe(false);
+    expect(await canBind(starting.port)).toBe(true);
+    expect(await canBind(starting.emulatorPort)).toBe(true);
   });
 
   it("tells a start-up failure once and exits 1: the shop's port taken", async () => {

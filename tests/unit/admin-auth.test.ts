@@ -293,7 +293,7 @@ describe("admin sign-in page", () => {
       STRIPE_PUBLISHABLE_KEY: "pk_live_x",
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SESSION_SECRET: "s".repeat(32),
-      ADMIN_PASSWORD: "admin-demo-2026",
+      ADMIN_PASSWORD: "un-autre-secret-1",
       SMTP_URL: "smtp://smtp.example.fr:587",
     } as unknown as NodeJS.ProcessEnv);
     expect(credentialsHintFor(live)).toBeNull();

@@ -11,7 +11,7 @@ const LIVE_SECRETS = {
   STRIPE_SECRET_KEY: "sk_test_x",
   STRIPE_PUBLISHABLE_KEY: "pk_test_x",
   STRIPE_WEBHOOK_SECRET: "whsec_x",
-  SESSION_SECRET: "nouveau-secret, ancien-secret",
+  SESSION_SECRET: "nouveau-secret-de-session-assez-long-1, ancien-secret-de-session-assez-long-2",
   ADMIN_PASSWORD: "un-mot-de-passe-solide",
   SMTP_URL: "smtp://boutique:secret@smtp.example.fr:587",
 };
@@ -63,7 +63,9 @@ describe("configuration and modes", () => {
 
   it("SHOP_MODE=demo with Stripe keys is ambiguous: refused with one message", () => {
     const both = refusal({ DATABASE_URL: db(), SHOP_MODE: "demo", ...LIVE_SECRETS });
-    expect(both).toMatch(/^Configuration ambiguë : SHOP_MODE=demo mais STRIPE_SECRET_KEY et STRIPE_PUBLISHABLE_KEY sont définies\./);
+    expect(both).toMatch(
+      /^Configuration ambiguë : SHOP_MODE=demo mais STRIPE_SECRET_KEY et STRIPE_PUBLISHABLE_KEY sont définies\./,
+    );
     expect(both).toContain("Retirez les clés Stripe pour la démo, ou utilisez SHOP_MODE=live");
     // One key is enough to be ambiguous.
     expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "demo", STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toContain(
@@ -81,18 +83,66 @@ describe("configuration and modes", () => {
 
   it("Stripe keys without SHOP_MODE mean live mode, with the same check of every secret", () => {
     const env = { DATABASE_URL: db(), STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" };
-    expect(refusal(env)).toMatch(/^Mode production \(clés Stripe présentes\) : variables manquantes : STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL\./);
-    expect(refusal({ ...env, NODE_ENV: "production" })).toContain("STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL");
+    expect(refusal(env)).toMatch(
+      /^Mode production \(clés Stripe présentes\) : variables manquantes : STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL\./,
+    );
+    expect(refusal({ ...env, NODE_ENV: "production" })).toContain(
+      "STRIPE_WEBHOOK_SECRET, SESSION_SECRET, ADMIN_PASSWORD, SMTP_URL",
+    );
   });
 
   it("starts in live mode when every secret is set, and accepts rotated session secrets", () => {
     for (const mode of [{}, { SHOP_MODE: "live" }]) {
       const config = readConfig({ DATABASE_URL: db(), NODE_ENV: "production", ...LIVE_SECRETS, ...mode });
       expect(config.mode).toBe("live");
-      expect(config.sessionSecrets).toEqual(["nouveau-secret", "ancien-secret"]);
+      expect(config.sessionSecrets).toEqual(["nouveau-secret-de-session-assez-long-1", "ancien-secret-de-session-assez-long-2"]);
       expect(config.stripe.secretKey).toBe("sk_test_x");
       expect(config.adminPassword).toBe("un-mot-de-passe-solide");
     }
+  });
+
+  it("refuses in live mode a session secret under 32 characters, each rotated one included, saying how to make one", () => {
+    const live = { DATABASE_URL: db(), SHOP_MODE: "live", ...LIVE_SECRETS };
+    const short = refusal({ ...live, SESSION_SECRET: "a" });
+    expect(short).toContain("SESSION_SECRET");
+    expect(short).toContain("32 caractères");
+    expect(short).toContain("openssl rand -base64 48");
+    // The old secret of a rotation is checked too.
+    expect(refusal({ ...live, SESSION_SECRET: `${"n".repeat(32)},court` })).toContain("SESSION_SECRET");
+    expect(refusal({ ...live, SESSION_SECRET: " , " })).toContain("SESSION_SECRET");
+    expect(readConfig({ ...live, SESSION_SECRET: "s".repeat(32) }).sessionSecrets).toEqual(["s".repeat(32)]);
+  });
+
+  it("refuses in live mode an admin password that is short, common, or the shop's or the username's name", () => {
+    const live = { DATABASE_URL: db(), SHOP_MODE: "live", ...LIVE_SECRETS };
+    for (const weak of [
+      "b",
+      "court-11car",
+      "MotDePasse",
+      "123456789012",
+      "Password1234",
+      "azertyuiopqs",
+      "maison-eclat",
+      "MaisonEclatMaisonEclat",
+      "adminadminadmin",
+      DEMO_ADMIN_PASSWORD,
+    ]) {
+      const message = refusal({ ...live, ADMIN_PASSWORD: weak });
+      expect(message, weak).toContain("ADMIN_PASSWORD");
+    }
+    expect(refusal({ ...live, ADMIN_USERNAME: "gerante", ADMIN_PASSWORD: "geranteGERANTE" })).toContain("ADMIN_PASSWORD");
+    expect(refusal({ ...live, ADMIN_PASSWORD: "b" })).toContain("12 caractères");
+    // Both problems in one message.
+    const both = refusal({ ...live, SESSION_SECRET: "a", ADMIN_PASSWORD: "b" });
+    expect(both).toContain("SESSION_SECRET");
+    expect(both).toContain("ADMIN_PASSWORD");
+    expect(readConfig({ ...live, ADMIN_PASSWORD: "cheval-agrafe-2026" }).adminPassword).toBe("cheval-agrafe-2026");
+  });
+
+  it("keeps the demo mode free of those rules", () => {
+    const config = readConfig({ DATABASE_URL: db(), SHOP_MODE: "demo", SESSION_SECRET: "a", ADMIN_PASSWORD: "b" });
+    expect(config.sessionSecrets).toEqual(["a"]);
+    expect(config.adminPassword).toBe("b");
   });
 
   it("puts subscription customers on test clocks always in demo mode, and with real Stripe only on request and with test keys", () => {
@@ -101,7 +151,12 @@ describe("configuration and modes", () => {
     expect(readConfig(live).stripe.testClocks).toBe(false);
     expect(readConfig({ ...live, STRIPE_TEST_CLOCKS: "0" }).stripe.testClocks).toBe(false);
     expect(readConfig({ ...live, STRIPE_TEST_CLOCKS: "1" }).stripe.testClocks).toBe(true);
-    const message = refusal({ ...live, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x", STRIPE_TEST_CLOCKS: "1" });
+    const message = refusal({
+      ...live,
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_x",
+      STRIPE_TEST_CLOCKS: "1",
+    });
     expect(message).toMatch(/^STRIPE_TEST_CLOCKS=1 n'est possible qu'avec une clé Stripe de test \(sk_test_…\)/);
     expect(refusal({ ...live, STRIPE_TEST_CLOCKS: "oui" })).toContain('STRIPE_TEST_CLOCKS: attendu "1" (activées) ou "0"');
   });
@@ -112,7 +167,9 @@ describe("configuration and modes", () => {
     expect(message).toContain("Pour la démo, définissez SHOP_MODE=demo");
     expect(message).toContain("pour la production, définissez SHOP_MODE=live et les clés Stripe");
     // A webhook secret or a session secret alone does not choose a mode either.
-    expect(refusal({ DATABASE_URL: db(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "whsec_x", SESSION_SECRET: "s" })).toBe(message);
+    expect(refusal({ DATABASE_URL: db(), NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "whsec_x", SESSION_SECRET: "s" })).toBe(
+      message,
+    );
   });
 
   it("outside production (remix dev, tests) no SHOP_MODE and no keys still mean demo", () => {
@@ -122,7 +179,9 @@ describe("configuration and modes", () => {
   });
 
   it("rejects an unknown SHOP_MODE or an invalid port with a clear message", () => {
-    expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "production" })).toBe('Configuration invalide :\n  - SHOP_MODE: attendu "demo" ou "live"');
+    expect(refusal({ DATABASE_URL: db(), SHOP_MODE: "production" })).toBe(
+      'Configuration invalide :\n  - SHOP_MODE: attendu "demo" ou "live"',
+    );
     expect(() => readConfig({ DATABASE_URL: db(), PORT: "abc" })).toThrow(/PORT/);
   });
 
