@@ -9,7 +9,10 @@ export default defineConfig({
     testTimeout: 20_000,
     projects: [
       // Services, schemas and routes in process, a fresh SQLite database per file.
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], setupFiles: ["tests/helpers/unit-setup.ts"] } },
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], setupFiles: ["tests/helpers/unit-setup.ts"] },
+      },
       // The same files on PostgreSQL: a throwaway server for the run, a fresh database per file.
       {
         extends: true,
@@ -23,7 +26,12 @@ export default defineConfig({
       // The production server entry run as a child process, against a build made once by the global setup.
       {
         extends: true,
-        test: { name: "server", include: ["tests/server/**/*.test.ts"], globalSetup: ["tests/server/global-setup.ts"], testTimeout: 60_000 },
+        test: {
+          name: "server",
+          include: ["tests/server/**/*.test.ts"],
+          globalSetup: ["tests/server/global-setup.ts"],
+          testTimeout: 60_000,
+        },
       },
     ],
   },

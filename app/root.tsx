@@ -22,9 +22,7 @@ const PageTop = deferred(() => frame().then((m) => m.PageTop));
 const PageBottom = deferred(() => frame().then((m) => m.PageBottom));
 const ErrorPage = deferred(() => frame().then((m) => m.ErrorPage));
 
-export const links: LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = () => [
   { title: "Maison Éclat : masques au collagène" },

@@ -21,7 +21,9 @@ function contentSecurityPolicy(nonce: string, framed: FramedStyles) {
     // A page that shows a document in a srcdoc frame (an email's preview), which runs under the
     // page's policy: that document's <style> elements and style attributes too, each by its hash.
     "style-src": ["'self'", inlineStylesheet().source, ...new Set(framed.elements.map(sha256Source))],
-    ...(framed.attributes.length > 0 ? { "style-src-attr": ["'unsafe-hashes'", ...new Set(framed.attributes.map(sha256Source))] } : {}),
+    ...(framed.attributes.length > 0
+      ? { "style-src-attr": ["'unsafe-hashes'", ...new Set(framed.attributes.map(sha256Source))] }
+      : {}),
     "img-src": ["'self'", "data:", "https://*.stripe.com"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", "https://api.stripe.com", ...(dev ? ["ws://localhost:*", "ws://127.0.0.1:*"] : [])],
@@ -64,9 +66,10 @@ export function applySecurityHeaders(headers: Headers, nonce?: string, framed: F
   if (nonce) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, framed));
   headers.set("X-Content-Type-Options", "nosniff");
   // A page whose URL carries a key (a signed link) sets a stricter policy itself: kept.
-  if (!STRICTER_REFERRER_POLICIES.has(headers.get("Referrer-Policy") ?? "")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (!STRICTER_REFERRER_POLICIES.has(headers.get("Referrer-Policy") ?? ""))
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")");
+  headers.set("Permissions-Policy", 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")');
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   if (getConfig().mode === "live") {
     headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");

@@ -28,7 +28,9 @@ if (existsSync(unit)) {
   for (const file of r.testResults ?? []) {
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
     for (const t of failedTests) {
-      failures.push(`${file.name.replace(process.cwd() + "/", "")} › ${t.fullName}\n${firstLines(t.failureMessages?.join("\n"))}`);
+      failures.push(
+        `${file.name.replace(process.cwd() + "/", "")} › ${t.fullName}\n${firstLines(t.failureMessages?.join("\n"))}`,
+      );
     }
     if (failedTests.length === 0 && file.status === "failed") {
       failures.push(`${file.name.replace(process.cwd() + "/", "")}\n${firstLines(file.message)}`);
@@ -61,5 +63,6 @@ for (const e2e of ["reports/e2e.json", "reports/e2e-postgresql.json"]) {
 }
 
 if (failures.length) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
-if (skipped) console.log(`${skipped} skipped (tests that do not apply to a project, such as JavaScript-only steps without JavaScript)`);
+if (skipped)
+  console.log(`${skipped} skipped (tests that do not apply to a project, such as JavaScript-only steps without JavaScript)`);
 console.log(`${passed} passed, ${failed} failed`);

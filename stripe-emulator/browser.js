@@ -313,7 +313,9 @@
     if (this._destroyed) throw new Error("This Element has already been destroyed. Please create a new one.");
     var node = typeof target === "string" ? document.querySelector(target) : target;
     if (!node || !node.appendChild) {
-      throw new Error("The selector you specified (" + String(target) + ") applies to no DOM elements that are currently on the page.");
+      throw new Error(
+        "The selector you specified (" + String(target) + ") applies to no DOM elements that are currently on the page.",
+      );
     }
     if (this._node) this.unmount();
     this._node = node;
@@ -482,11 +484,7 @@
     if (cvc.length > 0 && cvc.length < cvcLength && this._touched.cvc) errors.cvc = "incomplete_cvc";
 
     var complete =
-      number.length === numberLength &&
-      luhn(number) &&
-      exp.length === 4 &&
-      !errors.expiry &&
-      cvc.length === cvcLength;
+      number.length === numberLength && luhn(number) && exp.length === 4 && !errors.expiry && cvc.length === cvcLength;
     var firstError = errors.number || errors.expiry || errors.cvc;
     return {
       number: number,
@@ -571,7 +569,13 @@
   CardElement.prototype.unmount = function () {
     if (this._root && this._root.parentNode) this._root.parentNode.removeChild(this._root);
     if (this._node) {
-      this._node.classList.remove("StripeElement", "StripeElement--empty", "StripeElement--focus", "StripeElement--complete", "StripeElement--invalid");
+      this._node.classList.remove(
+        "StripeElement",
+        "StripeElement--empty",
+        "StripeElement--focus",
+        "StripeElement--complete",
+        "StripeElement--invalid",
+      );
     }
     this._root = null;
     this._inputs = null;
@@ -731,7 +735,12 @@
       // _cardData() answered, so the card is mounted and has its inputs.
       var inputs = /** @type {CardInputs} */ (/** @type {CardElement} */ (card)._inputs);
       /** @type {ValidationCode} */
-      var code = state.number.length < (state.brand === "amex" ? 15 : 16) ? "incomplete_number" : digits(inputs.expiry.value).length < 4 ? "incomplete_expiry" : "incomplete_cvc";
+      var code =
+        state.number.length < (state.brand === "amex" ? 15 : 16)
+          ? "incomplete_number"
+          : digits(inputs.expiry.value).length < 4
+            ? "incomplete_expiry"
+            : "incomplete_cvc";
       return Promise.resolve({ error: validationError(code) });
     }
     return request(this._key, "POST", "/v1/payment_methods", {
@@ -754,7 +763,10 @@
     // Both signatures: createPaymentMethod({ type, card, billing_details }) and
     // the older createPaymentMethod('card', cardElement, { billing_details }).
     /** @type {PaymentMethodData} */
-    var params = typeof typeOrData === "string" ? { type: typeOrData, card: element, billing_details: data && data.billing_details } : typeOrData || {};
+    var params =
+      typeof typeOrData === "string"
+        ? { type: typeOrData, card: element, billing_details: data && data.billing_details }
+        : typeOrData || {};
     if (params.type !== "card") {
       return Promise.resolve({ error: { type: "invalid_request_error", message: "Seul le type 'card' est pris en charge." } });
     }
@@ -827,7 +839,13 @@
   StripeInstance.prototype.confirmSetup = unsupported("confirmSetup");
   StripeInstance.prototype.confirmCardSetup = unsupported("confirmCardSetup");
   StripeInstance.prototype.paymentRequest = function () {
-    return { canMakePayment: function () { return Promise.resolve(null); }, on: function () {}, show: function () {} };
+    return {
+      canMakePayment: function () {
+        return Promise.resolve(null);
+      },
+      on: function () {},
+      show: function () {},
+    };
   };
 
   /**

@@ -194,41 +194,41 @@ function metadataParam(value) {
 
 /** @type {Record<string, CardOutcome | undefined>} */
 const CARD_OUTCOMES = {
-  "4000000000000002": {
+  4000000000000002: {
     code: "card_declined",
     decline_code: "generic_decline",
     message: "Votre carte a été refusée.",
   },
-  "4000000000009995": {
+  4000000000009995: {
     code: "card_declined",
     decline_code: "insufficient_funds",
     message: "Les fonds de votre carte sont insuffisants.",
   },
-  "4000000000000127": {
+  4000000000000127: {
     code: "incorrect_cvc",
     decline_code: "incorrect_cvc",
     message: "Le code de sécurité de votre carte est incorrect.",
     param: "cvc",
   },
-  "4000000000000036": {
+  4000000000000036: {
     code: "incorrect_zip",
     decline_code: "incorrect_zip",
     message: "Le code postal ne correspond pas à celui de votre carte.",
     param: "address_zip",
   },
-  "4000000000000069": {
+  4000000000000069: {
     code: "expired_card",
     decline_code: "expired_card",
     message: "Votre carte a expiré.",
     param: "exp_month",
   },
   // Attaches to a customer, but every charge fails (renewals, retries).
-  "4000000000000341": {
+  4000000000000341: {
     code: "card_declined",
     decline_code: "generic_decline",
     message: "Votre carte a été refusée.",
   },
-  "4000000000000119": {
+  4000000000000119: {
     code: "processing_error",
     decline_code: "processing_error",
     message: "Une erreur est survenue lors du traitement de votre carte. Veuillez réessayer.",
@@ -298,7 +298,8 @@ export class StripeEmulatorCore {
     this.onEvent = options.onEvent ?? (() => {});
     /** How long a test clock stays `advancing` before it runs (Stripe takes a few seconds). */
     this.clockAdvanceDelayMs = options.clockAdvanceDelayMs ?? 0;
-    this.onClockError = options.onClockError ?? ((/** @type {unknown} */ error) => console.warn("[stripe-emulator] test clock failed:", error));
+    this.onClockError =
+      options.onClockError ?? ((/** @type {unknown} */ error) => console.warn("[stripe-emulator] test clock failed:", error));
     /** @type {Map<string, StripeObject>} every object by id */
     this.objects = new Map();
     /** @type {StripeEvent[]} every event, oldest first */
@@ -361,7 +362,11 @@ export class StripeEmulatorCore {
                 `Try using a key other than '${key}' if you meant to execute a different request.`,
             });
           }
-          return { status: previous.status, body: structuredClone(previous.body), headers: { ...headers, "Idempotent-Replayed": "true" } };
+          return {
+            status: previous.status,
+            body: structuredClone(previous.body),
+            headers: { ...headers, "Idempotent-Replayed": "true" },
+          };
         }
       }
 
@@ -387,7 +392,9 @@ export class StripeEmulatorCore {
       }
       return {
         status: 500,
-        body: { error: { type: "api_error", message: `Emulator failure: ${error instanceof Error ? error.message : String(error)}` } },
+        body: {
+          error: { type: "api_error", message: `Emulator failure: ${error instanceof Error ? error.message : String(error)}` },
+        },
         headers,
       };
     }
@@ -400,7 +407,9 @@ export class StripeEmulatorCore {
    * @returns {string}
    */
   #fingerprint(method, path, params) {
-    return createHash("sha256").update(`${method} ${path} ${stableJson(params ?? {})}`).digest("hex");
+    return createHash("sha256")
+      .update(`${method} ${path} ${stableJson(params ?? {})}`)
+      .digest("hex");
   }
 
   /**
@@ -453,17 +462,31 @@ export class StripeEmulatorCore {
     // Payment methods
     add("POST", "/v1/payment_methods", ({ params }) => this.#render(this.createPaymentMethod(params), params), true);
     add("GET", "/v1/payment_methods/:id", ({ args, params }) => this.#render(this.#get(args[0], "payment_method"), params));
-    add("POST", "/v1/payment_methods/:id/attach", ({ args, params }) => this.#render(this.attachPaymentMethod(args[0], params), params));
+    add("POST", "/v1/payment_methods/:id/attach", ({ args, params }) =>
+      this.#render(this.attachPaymentMethod(args[0], params), params),
+    );
     add("POST", "/v1/payment_methods/:id/detach", ({ args, params }) => this.#render(this.detachPaymentMethod(args[0]), params));
     // Payment intents
     add("POST", "/v1/payment_intents", ({ params }) => this.#render(this.createPaymentIntent(params), params));
-    add("GET", "/v1/payment_intents/:id", ({ args, params, access }) => this.#renderPaymentIntent(this.#piForAccess(args[0], params, access), params, access), true);
+    add(
+      "GET",
+      "/v1/payment_intents/:id",
+      ({ args, params, access }) => this.#renderPaymentIntent(this.#piForAccess(args[0], params, access), params, access),
+      true,
+    );
     add("POST", "/v1/payment_intents/:id", ({ args, params }) => this.#render(this.updatePaymentIntent(args[0], params), params));
-    add("POST", "/v1/payment_intents/:id/confirm", ({ args, params, access }) => {
-      const pi = this.#piForAccess(args[0], params, access);
-      return this.#renderPaymentIntent(this.confirmPaymentIntent(pi.id, params), params, access);
-    }, true);
-    add("POST", "/v1/payment_intents/:id/cancel", ({ args, params }) => this.#render(this.cancelPaymentIntent(args[0], params), params));
+    add(
+      "POST",
+      "/v1/payment_intents/:id/confirm",
+      ({ args, params, access }) => {
+        const pi = this.#piForAccess(args[0], params, access);
+        return this.#renderPaymentIntent(this.confirmPaymentIntent(pi.id, params), params, access);
+      },
+      true,
+    );
+    add("POST", "/v1/payment_intents/:id/cancel", ({ args, params }) =>
+      this.#render(this.cancelPaymentIntent(args[0], params), params),
+    );
     // Subscriptions and invoices
     add("POST", "/v1/subscriptions", ({ params }) => this.#render(this.createSubscription(params), params));
     add("GET", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.#get(args[0], "subscription"), params));
@@ -471,34 +494,67 @@ export class StripeEmulatorCore {
     add("DELETE", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
     add("POST", "/v1/subscriptions/:id/cancel", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
     add("GET", "/v1/invoices/:id", ({ args, params }) => this.#render(this.#get(args[0], "invoice"), params));
-    add("GET", "/v1/invoices", ({ params }) => this.#list("/v1/invoices", "invoice", params, (i) =>
-      (!params.customer || i.customer === params.customer) &&
-      (!params.subscription || i._subscription === params.subscription) &&
-      (!params.status || i.status === params.status)));
+    add("GET", "/v1/invoices", ({ params }) =>
+      this.#list(
+        "/v1/invoices",
+        "invoice",
+        params,
+        (i) =>
+          (!params.customer || i.customer === params.customer) &&
+          (!params.subscription || i._subscription === params.subscription) &&
+          (!params.status || i.status === params.status),
+      ),
+    );
     add("POST", "/v1/invoices/:id/pay", ({ args, params }) => this.#render(this.payInvoice(args[0], params), params));
     add("GET", "/v1/charges/:id", ({ args, params }) => this.#render(this.#get(args[0], "charge"), params));
     // Refunds
     add("POST", "/v1/refunds", ({ params }) => this.#render(this.createRefund(params), params));
     add("GET", "/v1/refunds/:id", ({ args, params }) => this.#render(this.#get(args[0], "refund"), params));
-    add("GET", "/v1/refunds", ({ params }) => this.#list("/v1/refunds", "refund", params, (r) =>
-      (!params.charge || r.charge === params.charge) && (!params.payment_intent || r.payment_intent === params.payment_intent)));
+    add("GET", "/v1/refunds", ({ params }) =>
+      this.#list(
+        "/v1/refunds",
+        "refund",
+        params,
+        (r) =>
+          (!params.charge || r.charge === params.charge) &&
+          (!params.payment_intent || r.payment_intent === params.payment_intent),
+      ),
+    );
     // Events
     add("GET", "/v1/events/:id", ({ args }) => structuredClone(this.#get(args[0], "event")));
     add("GET", "/v1/events", ({ params }) => {
       const limit = Math.min(intParam(params.limit) || 10, 100);
-      const data = this.events.slice().reverse().filter((e) => !params.type || e.type === params.type);
-      return { object: "list", url: "/v1/events", has_more: data.length > limit, data: data.slice(0, limit).map((e) => structuredClone(e)) };
+      const data = this.events
+        .slice()
+        .reverse()
+        .filter((e) => !params.type || e.type === params.type);
+      return {
+        object: "list",
+        url: "/v1/events",
+        has_more: data.length > limit,
+        data: data.slice(0, limit).map((e) => structuredClone(e)),
+      };
     });
     // Test clocks
     add("POST", "/v1/test_helpers/test_clocks", ({ params }) => this.#render(this.createTestClock(params), params));
-    add("GET", "/v1/test_helpers/test_clocks", ({ params }) => this.#list("/v1/test_helpers/test_clocks", "test_helpers.test_clock", params, () => true));
-    add("GET", "/v1/test_helpers/test_clocks/:id", ({ args, params }) => this.#render(this.#get(args[0], "test_helpers.test_clock"), params));
+    add("GET", "/v1/test_helpers/test_clocks", ({ params }) =>
+      this.#list("/v1/test_helpers/test_clocks", "test_helpers.test_clock", params, () => true),
+    );
+    add("GET", "/v1/test_helpers/test_clocks/:id", ({ args, params }) =>
+      this.#render(this.#get(args[0], "test_helpers.test_clock"), params),
+    );
     add("DELETE", "/v1/test_helpers/test_clocks/:id", ({ args }) => this.deleteTestClock(args[0]));
-    add("POST", "/v1/test_helpers/test_clocks/:id/advance", ({ args, params }) => this.#render(this.advanceTestClock(args[0], params), params));
+    add("POST", "/v1/test_helpers/test_clocks/:id/advance", ({ args, params }) =>
+      this.#render(this.advanceTestClock(args[0], params), params),
+    );
     // Emulator-only helpers (not part of Stripe's API): a renewal now, whatever the time.
-    add("POST", "/v1/test_helpers/emulator/subscriptions/:id/renew", ({ args, params }) => this.#render(this.renewSubscription(args[0]), params));
+    add("POST", "/v1/test_helpers/emulator/subscriptions/:id/renew", ({ args, params }) =>
+      this.#render(this.renewSubscription(args[0]), params),
+    );
     // Emulator-only: the card's bank sends a refund back (it fails after it succeeded), `failure_reason` optional.
-    add("POST", "/v1/test_helpers/emulator/refunds/:id/fail", ({ args, params }) => this.#render(this.failRefund(args[0], params), params));
+    add("POST", "/v1/test_helpers/emulator/refunds/:id/fail", ({ args, params }) =>
+      this.#render(this.failRefund(args[0], params), params),
+    );
     return routes;
   }
 
@@ -599,9 +655,11 @@ export class StripeEmulatorCore {
     let value = target[head];
     const original = typeof target.id === "string" ? this.objects.get(target.id) : undefined;
     // Includable fields only appear when expanded.
-    if (original && original.object === "invoice" && head === "confirmation_secret") value = original._confirmation_secret ?? null;
+    if (original && original.object === "invoice" && head === "confirmation_secret")
+      value = original._confirmation_secret ?? null;
     if (original && original.object === "invoice" && head === "payments") value = this.#invoicePaymentsList(original);
-    if (typeof value === "string" && this.objects.has(value)) value = this.#plain(/** @type {StripeObject} */ (this.objects.get(value)));
+    if (typeof value === "string" && this.objects.has(value))
+      value = this.#plain(/** @type {StripeObject} */ (this.objects.get(value)));
     target[head] = value;
     if (value && typeof value === "object") this.#expand(value, rest);
   }
@@ -634,7 +692,13 @@ export class StripeEmulatorCore {
       const index = all.findIndex((o) => o.id === params.starting_after);
       all = index === -1 ? [] : all.slice(index + 1);
     }
-    const page = all.slice(0, limit).map((o) => this.#render(o, { expand: expandList(params).filter((e) => e.startsWith("data.")).map((e) => e.slice(5)) }));
+    const page = all.slice(0, limit).map((o) =>
+      this.#render(o, {
+        expand: expandList(params)
+          .filter((e) => e.startsWith("data."))
+          .map((e) => e.slice(5)),
+      }),
+    );
     return { object: "list", url, has_more: all.length > limit, data: page };
   }
 
@@ -653,7 +717,9 @@ export class StripeEmulatorCore {
       object: "event",
       api_version: this.apiVersion,
       created: this.#eventTime(object),
-      data: previousAttributes ? { object: this.#plain(object), previous_attributes: previousAttributes } : { object: this.#plain(object) },
+      data: previousAttributes
+        ? { object: this.#plain(object), previous_attributes: previousAttributes }
+        : { object: this.#plain(object) },
       livemode: false,
       pending_webhooks: 1,
       request: this.currentRequest ? { ...this.currentRequest } : { id: null, idempotency_key: null },
@@ -722,9 +788,12 @@ export class StripeEmulatorCore {
       if (pmId) {
         const pm = this.#get(pmId, "payment_method");
         if (pm.customer !== customer.id) {
-          throw invalid(`The customer does not have a payment method with the ID ${pmId}. The payment method must be attached to the customer.`, {
-            param: "invoice_settings[default_payment_method]",
-          });
+          throw invalid(
+            `The customer does not have a payment method with the ID ${pmId}. The payment method must be attached to the customer.`,
+            {
+              param: "invoice_settings[default_payment_method]",
+            },
+          );
         }
       }
       customer.invoice_settings.default_payment_method = pmId || null;
@@ -770,14 +839,20 @@ export class StripeEmulatorCore {
     const unitAmount = requireInt(data.unit_amount, "unit_amount");
     let recurring = null;
     if (data.recurring) {
-      if (!recurringAllowed) throw invalid("Received unknown parameter: price_data[recurring]", { param: "price_data[recurring]" });
+      if (!recurringAllowed)
+        throw invalid("Received unknown parameter: price_data[recurring]", { param: "price_data[recurring]" });
       const interval = requireParam(data.recurring.interval, "recurring[interval]");
-      if (!(interval in INTERVAL_SECONDS)) throw invalid(`Invalid recurring[interval]: must be one of day, week, month, or year`, { param: "recurring[interval]" });
+      if (!(interval in INTERVAL_SECONDS))
+        throw invalid(`Invalid recurring[interval]: must be one of day, week, month, or year`, { param: "recurring[interval]" });
       const intervalCount = intParam(data.recurring.interval_count) ?? 1;
-      if (!Number.isInteger(intervalCount) || intervalCount < 1) throw invalid("Invalid recurring[interval_count]", { param: "recurring[interval_count]" });
+      if (!Number.isInteger(intervalCount) || intervalCount < 1)
+        throw invalid("Invalid recurring[interval_count]", { param: "recurring[interval_count]" });
       recurring = { interval, interval_count: intervalCount, usage_type: "licensed", meter: null, trial_period_days: null };
     } else if (recurringRequired) {
-      throw invalid("Missing required param: price_data[recurring].", { code: "parameter_missing", param: "price_data[recurring]" });
+      throw invalid("Missing required param: price_data[recurring].", {
+        code: "parameter_missing",
+        param: "price_data[recurring]",
+      });
     }
     const price = this.#put({
       id: this.#id("price"),
@@ -902,7 +977,9 @@ export class StripeEmulatorCore {
     const pm = this.#get(id, "payment_method");
     const customer = this.#get(requireParam(params.customer, "customer"), "customer");
     if (pm.customer && pm.customer !== customer.id) {
-      throw invalid("The payment method you provided has already been attached to a customer.", { code: "payment_method_unexpected_state" });
+      throw invalid("The payment method you provided has already been attached to a customer.", {
+        code: "payment_method_unexpected_state",
+      });
     }
     if (!pm.customer) {
       pm.customer = customer.id;
@@ -917,7 +994,10 @@ export class StripeEmulatorCore {
    */
   detachPaymentMethod(id) {
     const pm = this.#get(id, "payment_method");
-    if (!pm.customer) throw invalid("The payment method you provided is not attached to a customer so detachment is impossible.", { code: "payment_method_unexpected_state" });
+    if (!pm.customer)
+      throw invalid("The payment method you provided is not attached to a customer so detachment is impossible.", {
+        code: "payment_method_unexpected_state",
+      });
     pm.customer = null;
     this.#emit("payment_method.detached", pm);
     return pm;
@@ -950,7 +1030,17 @@ export class StripeEmulatorCore {
    * @param {PaymentIntentInit} init
    * @returns {StripeObject}
    */
-  #newPaymentIntent({ amount, currency, customer, description, metadata, receiptEmail, setupFutureUsage, paymentMethodTypes, invoice }) {
+  #newPaymentIntent({
+    amount,
+    currency,
+    customer,
+    description,
+    metadata,
+    receiptEmail,
+    setupFutureUsage,
+    paymentMethodTypes,
+    invoice,
+  }) {
     const id = this.#id("pi");
     return this.#put({
       id,
@@ -996,7 +1086,8 @@ export class StripeEmulatorCore {
     if (params.customer) this.#get(params.customer, "customer");
     const requested = params.allowed_payment_method_types ?? params.payment_method_types;
     const types = Array.isArray(requested) ? requested : ["card"];
-    if (types.some((t) => t !== "card")) throw invalid("The emulator only supports card payments.", { param: "allowed_payment_method_types" });
+    if (types.some((t) => t !== "card"))
+      throw invalid("The emulator only supports card payments.", { param: "allowed_payment_method_types" });
     const pi = this.#newPaymentIntent({
       amount,
       currency,
@@ -1028,7 +1119,8 @@ export class StripeEmulatorCore {
       throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}, so it cannot be updated.`);
     }
     if (params.amount !== undefined) {
-      if (pi._invoice) throw invalid("You cannot update the amount of a PaymentIntent created by an invoice.", { param: "amount" });
+      if (pi._invoice)
+        throw invalid("You cannot update the amount of a PaymentIntent created by an invoice.", { param: "amount" });
       pi.amount = requireInt(params.amount, "amount");
     }
     if (params.metadata !== undefined) pi.metadata = { ...pi.metadata, ...metadataParam(params.metadata) };
@@ -1054,18 +1146,27 @@ export class StripeEmulatorCore {
   confirmPaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
     if (pi.status === "succeeded") {
-      throw this.#unexpectedState(pi, "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.");
+      throw this.#unexpectedState(
+        pi,
+        "You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.",
+      );
     }
     if (pi.status === "canceled") {
-      throw this.#unexpectedState(pi, "You cannot confirm this PaymentIntent because it has a status of canceled. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_action, requires_payment_method.");
+      throw this.#unexpectedState(
+        pi,
+        "You cannot confirm this PaymentIntent because it has a status of canceled. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_action, requires_payment_method.",
+      );
     }
     let pmId = params.payment_method || pi.payment_method;
     if (params.payment_method_data) pmId = this.createPaymentMethod(params.payment_method_data).id;
     if (!pmId) {
-      throw invalid("You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with a payment method, pass `payment_method`.", {
-        code: "payment_intent_unexpected_state",
-        payment_intent: this.#plain(pi),
-      });
+      throw invalid(
+        "You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with a payment method, pass `payment_method`.",
+        {
+          code: "payment_intent_unexpected_state",
+          payment_intent: this.#plain(pi),
+        },
+      );
     }
     const pm = this.#get(pmId, "payment_method");
     if (params.setup_future_usage) pi.setup_future_usage = params.setup_future_usage;
@@ -1102,7 +1203,12 @@ export class StripeEmulatorCore {
       failure_code: outcome?.code ?? null,
       failure_message: outcome?.message ?? null,
       outcome: outcome
-        ? { network_status: "declined_by_network", reason: outcome.decline_code, type: "issuer_declined", seller_message: "The bank did not return any further details with this decline." }
+        ? {
+            network_status: "declined_by_network",
+            reason: outcome.decline_code,
+            type: "issuer_declined",
+            seller_message: "The bank did not return any further details with this decline.",
+          }
         : { network_status: "approved_by_network", reason: null, type: "authorized", seller_message: "Payment complete." },
     });
     pi.latest_charge = charge.id;
@@ -1149,7 +1255,10 @@ export class StripeEmulatorCore {
     if (pi.status === "succeeded" || pi.status === "canceled") {
       throw this.#unexpectedState(pi, `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`);
     }
-    if (pi._invoice) throw invalid("You cannot cancel this PaymentIntent because it was created by an invoice.", { code: "payment_intent_unexpected_state" });
+    if (pi._invoice)
+      throw invalid("You cannot cancel this PaymentIntent because it was created by an invoice.", {
+        code: "payment_intent_unexpected_state",
+      });
     pi.status = "canceled";
     pi.canceled_at = this.now(pi.customer);
     pi.cancellation_reason = params.cancellation_reason || null;
@@ -1170,33 +1279,47 @@ export class StripeEmulatorCore {
    */
   createRefund(params) {
     if (!params.charge && !params.payment_intent) {
-      throw invalid("One of the following params should be provided for this request: payment_intent or charge.", { code: "parameter_missing" });
+      throw invalid("One of the following params should be provided for this request: payment_intent or charge.", {
+        code: "parameter_missing",
+      });
     }
     /** @type {StripeObject} */
     let charge;
     if (params.charge) {
       charge = this.#get(params.charge, "charge");
       if (params.payment_intent && charge.payment_intent !== params.payment_intent) {
-        throw invalid(`The charge ${charge.id} does not belong to the PaymentIntent ${params.payment_intent}.`, { param: "charge" });
+        throw invalid(`The charge ${charge.id} does not belong to the PaymentIntent ${params.payment_intent}.`, {
+          param: "charge",
+        });
       }
     } else {
       const pi = this.#get(params.payment_intent, "payment_intent");
       if (pi.status !== "succeeded" || !pi.latest_charge) {
-        throw invalid(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, { code: "charge_not_refundable", param: "payment_intent" });
+        throw invalid(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, {
+          code: "charge_not_refundable",
+          param: "payment_intent",
+        });
       }
       charge = this.#get(pi.latest_charge, "charge");
     }
     if (charge.status !== "succeeded") {
-      throw invalid(`Charge ${charge.id} has not succeeded: it cannot be refunded.`, { code: "charge_not_refundable", param: "charge" });
+      throw invalid(`Charge ${charge.id} has not succeeded: it cannot be refunded.`, {
+        code: "charge_not_refundable",
+        param: "charge",
+      });
     }
     const remaining = charge.amount - charge.amount_refunded;
     if (remaining <= 0) {
       throw invalid(`Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded", charge: charge.id });
     }
-    const amount = params.amount === undefined || params.amount === "" ? remaining : requireInt(params.amount, "amount", { min: 1 });
+    const amount =
+      params.amount === undefined || params.amount === "" ? remaining : requireInt(params.amount, "amount", { min: 1 });
     if (amount > remaining) {
       const money = (/** @type {number} */ cents) => `€${(cents / 100).toFixed(2)}`;
-      throw invalid(`Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(remaining)})`, { code: "amount_too_large", param: "amount" });
+      throw invalid(`Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(remaining)})`, {
+        code: "amount_too_large",
+        param: "amount",
+      });
     }
     const reasons = ["duplicate", "fraudulent", "requested_by_customer"];
     if (params.reason && !reasons.includes(String(params.reason))) {
@@ -1261,7 +1384,13 @@ export class StripeEmulatorCore {
    */
   #syncChargeRefunds(charge) {
     const data = [...this.objects.values()].filter((o) => o.object === "refund" && o.charge === charge.id).reverse();
-    charge.refunds = { object: "list", data: data.map((r) => this.#plain(r)), has_more: false, total_count: data.length, url: `/v1/charges/${charge.id}/refunds` };
+    charge.refunds = {
+      object: "list",
+      data: data.map((r) => this.#plain(r)),
+      has_more: false,
+      total_count: data.length,
+      url: `/v1/charges/${charge.id}/refunds`,
+    };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -1282,7 +1411,11 @@ export class StripeEmulatorCore {
       let price;
       if (item.price) {
         price = this.#get(item.price, "price");
-        if (!price.recurring) throw invalid(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, { param: `items[${i}][price]` });
+        if (!price.recurring)
+          throw invalid(
+            `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+            { param: `items[${i}][price]` },
+          );
       } else if (item.price_data) {
         price = this.#newPrice(item.price_data, { recurringRequired: true, emit: false });
         price.active = false;
@@ -1328,7 +1461,8 @@ export class StripeEmulatorCore {
     let trialEnd = null;
     const trialDays = intParam(params.trial_period_days);
     if (trialDays !== undefined) {
-      if (!isInteger(trialDays) || trialDays < 0 || trialDays > 730) throw invalid("Invalid trial_period_days", { param: "trial_period_days" });
+      if (!isInteger(trialDays) || trialDays < 0 || trialDays > 730)
+        throw invalid("Invalid trial_period_days", { param: "trial_period_days" });
       if (trialDays > 0) trialEnd = now + trialDays * DAY;
     }
     if (params.trial_end && params.trial_end !== "now") trialEnd = requireInt(params.trial_end, "trial_end");
@@ -1356,7 +1490,9 @@ export class StripeEmulatorCore {
       metadata: metadataParam(params.metadata),
       payment_settings: {
         payment_method_options: null,
-        payment_method_types: Array.isArray(params.payment_settings?.payment_method_types) ? params.payment_settings.payment_method_types : null,
+        payment_method_types: Array.isArray(params.payment_settings?.payment_method_types)
+          ? params.payment_settings.payment_method_types
+          : null,
         save_default_payment_method: params.payment_settings?.save_default_payment_method || "off",
       },
       pending_setup_intent: null,
@@ -1389,7 +1525,11 @@ export class StripeEmulatorCore {
       let price;
       if (extra.price) price = this.#plain(this.#get(extra.price, "price"));
       else if (extra.price_data) price = this.#plain(this.#newPrice(extra.price_data, { recurringAllowed: false, emit: false }));
-      else throw invalid(`Missing required param: add_invoice_items[${i}][price].`, { code: "parameter_missing", param: `add_invoice_items[${i}][price]` });
+      else
+        throw invalid(`Missing required param: add_invoice_items[${i}][price].`, {
+          code: "parameter_missing",
+          param: `add_invoice_items[${i}][price]`,
+        });
       const quantity = intParam(extra.quantity) ?? 1;
       lines.push({
         amount: price.unit_amount * quantity,
@@ -1477,11 +1617,21 @@ export class StripeEmulatorCore {
           livemode: false,
           metadata: {},
           period: l.period,
-          pricing: { type: "price_details", price_details: { price: l.price.id, product: l.price.product }, unit_amount_decimal: String(l.price.unit_amount) },
+          pricing: {
+            type: "price_details",
+            price_details: { price: l.price.id, product: l.price.product },
+            unit_amount_decimal: String(l.price.unit_amount),
+          },
           quantity: l.quantity,
           parent: l.subscription_item
-            ? { type: "subscription_item_details", subscription_item_details: { subscription: sub.id, subscription_item: l.subscription_item, proration: false } }
-            : { type: "invoice_item_details", invoice_item_details: { invoice_item: this.#id("ii"), subscription: sub.id, proration: false } },
+            ? {
+                type: "subscription_item_details",
+                subscription_item_details: { subscription: sub.id, subscription_item: l.subscription_item, proration: false },
+              }
+            : {
+                type: "invoice_item_details",
+                invoice_item_details: { invoice_item: this.#id("ii"), subscription: sub.id, proration: false },
+              },
         })),
       },
       livemode: false,
@@ -1493,7 +1643,11 @@ export class StripeEmulatorCore {
         quote_details: null,
         subscription_details: { metadata: { ...sub.metadata }, subscription: sub.id },
       },
-      payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: sub.payment_settings.payment_method_types },
+      payment_settings: {
+        default_mandate: null,
+        payment_method_options: null,
+        payment_method_types: sub.payment_settings.payment_method_types,
+      },
       period_end: periodEnd,
       period_start: periodStart,
       status: "open",
@@ -1602,7 +1756,10 @@ export class StripeEmulatorCore {
       if (params.default_payment_method) {
         const pm = this.#get(params.default_payment_method, "payment_method");
         if (pm.customer !== sub.customer) {
-          throw invalid(`The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`, { param: "default_payment_method" });
+          throw invalid(
+            `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`,
+            { param: "default_payment_method" },
+          );
         }
       }
       previous.default_payment_method = sub.default_payment_method;
@@ -1616,7 +1773,7 @@ export class StripeEmulatorCore {
     if (cancelAtPeriodEnd !== undefined) {
       previous.cancel_at_period_end = sub.cancel_at_period_end;
       sub.cancel_at_period_end = cancelAtPeriodEnd;
-      sub.cancel_at = cancelAtPeriodEnd ? sub.items.data[0]?.current_period_end ?? null : null;
+      sub.cancel_at = cancelAtPeriodEnd ? (sub.items.data[0]?.current_period_end ?? null) : null;
     }
     this.#emit("customer.subscription.updated", sub, previous);
     return sub;
@@ -1824,15 +1981,20 @@ export class StripeEmulatorCore {
     if (pmId) {
       const pm = this.#get(pmId, "payment_method");
       if (pm.customer !== customer.id) {
-        throw invalid(`The PaymentMethod ${pm.id} does not belong to the Customer ${customer.id}. Please use a PaymentMethod attached to this Customer.`, {
-          param: "payment_method",
-        });
+        throw invalid(
+          `The PaymentMethod ${pm.id} does not belong to the Customer ${customer.id}. Please use a PaymentMethod attached to this Customer.`,
+          {
+            param: "payment_method",
+          },
+        );
       }
     } else {
       pmId = invoice.default_payment_method || sub?.default_payment_method || customer.invoice_settings.default_payment_method;
     }
     if (!pmId) {
-      throw invalid("The invoice has no payment method to charge: pass `payment_method` or set a default one.", { param: "payment_method" });
+      throw invalid("The invoice has no payment method to charge: pass `payment_method` or set a default one.", {
+        param: "payment_method",
+      });
     }
     this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
     return invoice;
@@ -1912,17 +2074,26 @@ export class StripeEmulatorCore {
       throw invalid(`The test clock ${clock.id} failed to advance and cannot advance any more. Delete it and create a new one.`);
     }
     if (target <= clock.frozen_time) {
-      throw invalid(`The test clock can only advance forward: frozen_time (${target}) must be after its current frozen_time (${clock.frozen_time}).`, {
-        param: "frozen_time",
-      });
+      throw invalid(
+        `The test clock can only advance forward: frozen_time (${target}) must be after its current frozen_time (${clock.frozen_time}).`,
+        {
+          param: "frozen_time",
+        },
+      );
     }
     const shortest = this.#shortestInterval(clock);
     const limit = shortest === null ? 2 * 365 * DAY : 2 * shortest;
     if (target - clock.frozen_time > limit) {
-      const what = shortest === null ? "two years (no subscription on this test clock)" : `two intervals of the shortest subscription on this test clock (${limit / DAY} days)`;
-      throw invalid(`Cannot advance the test clock more than ${what} at a time: advance it to ${clock.frozen_time + limit} at the latest, then again.`, {
-        param: "frozen_time",
-      });
+      const what =
+        shortest === null
+          ? "two years (no subscription on this test clock)"
+          : `two intervals of the shortest subscription on this test clock (${limit / DAY} days)`;
+      throw invalid(
+        `Cannot advance the test clock more than ${what} at a time: advance it to ${clock.frozen_time + limit} at the latest, then again.`,
+        {
+          param: "frozen_time",
+        },
+      );
     }
     clock.status = "advancing";
     clock.status_details = { advancing: { target_frozen_time: target } };
@@ -1954,7 +2125,10 @@ export class StripeEmulatorCore {
    */
   #clockSubscriptions(clock) {
     return [...this.objects.values()].filter(
-      (o) => o.object === "subscription" && ["incomplete", "active", "trialing", "past_due"].includes(o.status) && this.objects.get(o.customer)?.test_clock === clock.id,
+      (o) =>
+        o.object === "subscription" &&
+        ["incomplete", "active", "trialing", "past_due"].includes(o.status) &&
+        this.objects.get(o.customer)?.test_clock === clock.id,
     );
   }
 
@@ -2015,7 +2189,12 @@ export class StripeEmulatorCore {
         });
       }
       for (const invoice of this.objects.values()) {
-        if (invoice.object === "invoice" && invoice._subscription === sub.id && invoice.status === "open" && invoice.next_payment_attempt) {
+        if (
+          invoice.object === "invoice" &&
+          invoice._subscription === sub.id &&
+          invoice.status === "open" &&
+          invoice.next_payment_attempt
+        ) {
           offer(invoice.next_payment_attempt, 1, () => this.#collect(invoice));
         }
       }

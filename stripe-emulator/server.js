@@ -78,11 +78,7 @@ export async function startStripeEmulator(options = {}) {
    * @returns {{ payload: string, signature: string }}
    */
   function sign(event) {
-    const payload = JSON.stringify(
-      event,
-      (key, value) => (key.startsWith("_") ? undefined : value),
-      2,
-    );
+    const payload = JSON.stringify(event, (key, value) => (key.startsWith("_") ? undefined : value), 2);
     return { payload, signature: signWebhookPayload(payload, webhookSecret) };
   }
 
@@ -149,7 +145,9 @@ export async function startStripeEmulator(options = {}) {
   const server = http.createServer((req, res) => {
     handleHttp(req, res).catch((error) => {
       if (!res.headersSent) {
-        sendJson(res, 500, { error: { type: "api_error", message: error instanceof Error ? error.message : "Emulator failure" } });
+        sendJson(res, 500, {
+          error: { type: "api_error", message: error instanceof Error ? error.message : "Emulator failure" },
+        });
       } else {
         res.destroy();
       }
@@ -169,7 +167,10 @@ export async function startStripeEmulator(options = {}) {
     // The emulator's own helpers answer the secret key only, like the rest of its private API.
     if (url.pathname.startsWith("/__emulator/") && !isSecretKey(readApiKey(req.headers.authorization))) {
       return sendJson(res, 401, {
-        error: { type: "invalid_request_error", message: "The emulator's helpers need the secret key (Authorization: Bearer <secret key>)." },
+        error: {
+          type: "invalid_request_error",
+          message: "The emulator's helpers need the secret key (Authorization: Bearer <secret key>).",
+        },
       });
     }
     if (url.pathname === "/__emulator/health") {
@@ -190,7 +191,10 @@ export async function startStripeEmulator(options = {}) {
       const type = String(req.headers["content-type"] ?? "");
       if (!type.startsWith("application/x-www-form-urlencoded")) {
         return sendJson(res, 400, {
-          error: { type: "invalid_request_error", message: "Stripe expects form-encoded bodies (application/x-www-form-urlencoded)." },
+          error: {
+            type: "invalid_request_error",
+            message: "Stripe expects form-encoded bodies (application/x-www-form-urlencoded).",
+          },
         });
       }
       Object.assign(params, parseStripeParams(raw));

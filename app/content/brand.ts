@@ -16,7 +16,8 @@ export const DELIVERY = {
  */
 export const USAGE = {
   perWeek: "2 masques par semaine",
-  advice: "Nous recommandons 2 masques par semaine, par exemple le lundi et le jeudi : le rythme d'une cure de 8 masques par mois.",
+  advice:
+    "Nous recommandons 2 masques par semaine, par exemple le lundi et le jeudi : le rythme d'une cure de 8 masques par mois.",
 } as const;
 export const OPENING_HOURS = [
   { days: "Lundi - Vendredi", hours: "9h - 18h" },

@@ -23,7 +23,8 @@ export const LANDING_FAQ: FaqEntry[] = [
   },
   {
     question: "Quels sont les ingrédients ?",
-    answer: "Collagène marin hydrolysé, acide hyaluronique, niacinamide, extrait d'aloe vera et glycérine végétale, dans un support en hydrogel. Sans parabène ni parfum ajouté.",
+    answer:
+      "Collagène marin hydrolysé, acide hyaluronique, niacinamide, extrait d'aloe vera et glycérine végétale, dans un support en hydrogel. Sans parabène ni parfum ajouté.",
   },
   {
     question: "Le masque est-il testé sur les animaux ?",
@@ -34,7 +35,8 @@ export const LANDING_FAQ: FaqEntry[] = [
 export const MORE_FAQ: FaqEntry[] = [
   {
     question: "Combien de temps garder le masque ?",
-    answer: "Laissez poser 15 à 20 minutes, puis retirez le masque et massez le sérum restant jusqu'à pénétration. Inutile de rincer.",
+    answer:
+      "Laissez poser 15 à 20 minutes, puis retirez le masque et massez le sérum restant jusqu'à pénétration. Inutile de rincer.",
   },
   {
     question: "Quels sont les délais de livraison ?",
@@ -42,20 +44,24 @@ export const MORE_FAQ: FaqEntry[] = [
   },
   {
     question: "Comment fonctionne l'abonnement ?",
-    answer: "Vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les 4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais, sur la page « Résilier mon abonnement » ou depuis le lien de vos emails.",
+    answer:
+      "Vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les 4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais, sur la page « Résilier mon abonnement » ou depuis le lien de vos emails.",
     link: { to: "/abonnement/resilier", label: "Résilier mon abonnement" },
   },
   {
     question: "Puis-je retourner ma commande ?",
-    answer: "Oui, vous disposez de 14 jours après réception pour exercer votre droit de rétractation. Vous êtes remboursé sous 14 jours.",
+    answer:
+      "Oui, vous disposez de 14 jours après réception pour exercer votre droit de rétractation. Vous êtes remboursé sous 14 jours.",
   },
   {
     question: "Comment suivre ma commande ?",
-    answer: "Rendez-vous sur la page « Suivre ma commande » et saisissez votre numéro de commande, indiqué sur votre page de confirmation.",
+    answer:
+      "Rendez-vous sur la page « Suivre ma commande » et saisissez votre numéro de commande, indiqué sur votre page de confirmation.",
   },
   {
     question: "Le paiement est-il sécurisé ?",
-    answer: "Oui. Le paiement par carte (Visa, Mastercard, American Express) est traité par notre prestataire de paiement certifié ; nous ne voyons jamais vos numéros de carte.",
+    answer:
+      "Oui. Le paiement par carte (Visa, Mastercard, American Express) est traité par notre prestataire de paiement certifié ; nous ne voyons jamais vos numéros de carte.",
   },
 ];
 

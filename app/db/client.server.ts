@@ -124,9 +124,11 @@ export async function openDb(): Promise<Db> {
       },
       () => undefined,
     );
-    void opening.finally(() => {
-      if (globalThis.__shopDbOpening === opening) globalThis.__shopDbOpening = undefined;
-    }).catch(() => undefined);
+    void opening
+      .finally(() => {
+        if (globalThis.__shopDbOpening === opening) globalThis.__shopDbOpening = undefined;
+      })
+      .catch(() => undefined);
   }
   return (await globalThis.__shopDbOpening).db;
 }

@@ -68,7 +68,9 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     await pool.end();
     throw error;
   }
-  const db = withTransactionRules(oneTransactionAtATime(drizzle(pool, { schema: pgSchema })), { retry: retrySerializationFailure });
+  const db = withTransactionRules(oneTransactionAtATime(drizzle(pool, { schema: pgSchema })), {
+    retry: retrySerializationFailure,
+  });
   return { db: db as unknown as Db, pool, close: () => pool.end() };
 }
 

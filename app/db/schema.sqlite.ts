@@ -3,7 +3,16 @@ import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, un
 import type { Carrier } from "../lib/carriers";
 import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
-import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES, type ContactStatus, type FulfilmentStatus, type PaymentStatus, type RefundStatus } from "../lib/statuses";
+import {
+  CONTACT_STATUSES,
+  FULFILMENT_STATUSES,
+  PAYMENT_STATUSES,
+  REFUND_STATUSES,
+  type ContactStatus,
+  type FulfilmentStatus,
+  type PaymentStatus,
+  type RefundStatus,
+} from "../lib/statuses";
 import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../lib/subscription-status";
@@ -26,7 +35,10 @@ export const products = sqliteTable("products", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
-  images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  images: text("images", { mode: "json" })
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'`),
   sku: text("sku").notNull().unique(),
   priceCents: integer("price_cents").notNull(),
   originalPriceCents: integer("original_price_cents"),
@@ -271,7 +283,10 @@ export const subscriptions = sqliteTable(
     unpaidInvoiceId: text("unpaid_invoice_id"),
     ...timestamps,
   },
-  (t) => [uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId), index("subscriptions_email_idx").on(t.customerEmail)],
+  (t) => [
+    uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId),
+    index("subscriptions_email_idx").on(t.customerEmail),
+  ],
 );
 
 export const orderItems = sqliteTable(
@@ -326,7 +341,10 @@ export const withdrawalRequests = sqliteTable(
     email: text("email").notNull(),
     ...timestamps,
   },
-  (t) => [uniqueIndex("withdrawal_requests_order_idx").on(t.orderId), index("withdrawal_requests_requested_idx").on(t.requestedAt)],
+  (t) => [
+    uniqueIndex("withdrawal_requests_order_idx").on(t.orderId),
+    index("withdrawal_requests_requested_idx").on(t.requestedAt),
+  ],
 );
 
 export const siteSettings = sqliteTable("site_settings", {
@@ -377,7 +395,15 @@ export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 /** What an invoice says, frozen when it is issued: later changes to the settings or the order never alter it. */
 export type InvoiceDocument = {
   seller: { legalName: string; address: string; siren: string; siret: string; vatNumber: string; email: string; phone: string };
-  buyer: { name: string; email: string | null; address: string | null; address2?: string | null; postalCode: string | null; city: string | null; country: string | null };
+  buyer: {
+    name: string;
+    email: string | null;
+    address: string | null;
+    address2?: string | null;
+    postalCode: string | null;
+    city: string | null;
+    country: string | null;
+  };
   orderId: number;
   orderedAt: string;
   paidAt: string;
@@ -421,7 +447,9 @@ export const invoices = sqliteTable(
     uniqueIndex("invoices_number_idx").on(t.number),
     uniqueIndex("invoices_kind_year_sequence_idx").on(t.kind, t.year, t.sequence),
     // One invoice per order, and one credit note per refund.
-    uniqueIndex("invoices_order_invoice_idx").on(t.orderId).where(sql`kind = 'invoice'`),
+    uniqueIndex("invoices_order_invoice_idx")
+      .on(t.orderId)
+      .where(sql`kind = 'invoice'`),
     uniqueIndex("invoices_refund_idx").on(t.refundId),
     index("invoices_order_idx").on(t.orderId),
   ],

@@ -56,10 +56,9 @@ export const DEFAULT_SETTINGS = {
 
 /** The legal identity's fields the seller's identity on invoices did not have yet (legal form to mediator). */
 function demoLegalMentions(): Omit<LegalIdentity, "legalName" | "siret" | "vatNumber"> {
-  return Object.fromEntries(Object.entries(DEMO_LEGAL_IDENTITY).filter(([field]) => !["legalName", "siret", "vatNumber"].includes(field))) as Omit<
-    LegalIdentity,
-    "legalName" | "siret" | "vatNumber"
-  >;
+  return Object.fromEntries(
+    Object.entries(DEMO_LEGAL_IDENTITY).filter(([field]) => !["legalName", "siret", "vatNumber"].includes(field)),
+  ) as Omit<LegalIdentity, "legalName" | "siret" | "vatNumber">;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -77,9 +76,16 @@ export const DEMO_HISTORY_NOTE = "Historique de démonstration";
  * Returns whether it seeded.
  */
 async function seedSpecPacks(db: DbOrTx, now = new Date()): Promise<boolean> {
-  const [product] = await db.select({ id: schema.products.id }).from(schema.products).where(eq(schema.products.id, SEED_PRODUCT.id));
+  const [product] = await db
+    .select({ id: schema.products.id })
+    .from(schema.products)
+    .where(eq(schema.products.id, SEED_PRODUCT.id));
   if (!product) return false;
-  const [any] = await db.select({ id: schema.packs.id }).from(schema.packs).where(eq(schema.packs.productId, SEED_PRODUCT.id)).limit(1);
+  const [any] = await db
+    .select({ id: schema.packs.id })
+    .from(schema.packs)
+    .where(eq(schema.packs.productId, SEED_PRODUCT.id))
+    .limit(1);
   if (any) return false;
   for (const [index, pack] of SPEC_PACKS.entries()) {
     const id = index + 1;
@@ -89,7 +95,12 @@ async function seedSpecPacks(db: DbOrTx, now = new Date()): Promise<boolean> {
       .values({ ...pack, ...(taken ? {} : { id }), productId: SEED_PRODUCT.id, position: id, active: true })
       .returning({ id: schema.packs.id });
     await db.insert(schema.priceHistory).values([
-      { packId: created.id, priceCents: pack.referencePriceCents, startedAt: new Date(now.getTime() - 60 * DAY_MS).toISOString(), note: DEMO_HISTORY_NOTE },
+      {
+        packId: created.id,
+        priceCents: pack.referencePriceCents,
+        startedAt: new Date(now.getTime() - 60 * DAY_MS).toISOString(),
+        note: DEMO_HISTORY_NOTE,
+      },
       { packId: created.id, priceCents: pack.priceCents, startedAt: now.toISOString(), note: null },
     ]);
   }
@@ -114,9 +125,18 @@ export async function seed(tx: DbOrTx, options: { adminUsername: string; adminPa
   await tx
     .update(schema.siteSettings)
     .set(demoLegalMentions())
-    .where(and(eq(schema.siteSettings.legalName, DEMO_LEGAL_IDENTITY.legalName), eq(schema.siteSettings.hostName, ""), eq(schema.siteSettings.mediatorName, "")));
+    .where(
+      and(
+        eq(schema.siteSettings.legalName, DEMO_LEGAL_IDENTITY.legalName),
+        eq(schema.siteSettings.hostName, ""),
+        eq(schema.siteSettings.mediatorName, ""),
+      ),
+    );
   await seedSpecPacks(tx);
-  const [admin] = await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.username, options.adminUsername));
+  const [admin] = await tx
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(eq(schema.users.username, options.adminUsername));
   if (!admin) {
     await tx
       .insert(schema.users)

@@ -42,7 +42,8 @@ export function setBusyTimeout(sqlite: Database.Database, ms: number) {
   busyTimeouts.set(sqlite, ms);
 }
 
-const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
+const isBusy = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 
 /** The pause before trying again for the write lock: a turn of the event loop, then a millisecond. */
 const pause = (tries: number) => new Promise((resolve) => (tries < 3 ? setImmediate(resolve) : setTimeout(resolve, 1)));

@@ -38,7 +38,10 @@ type Transaction = (run: (tx: any) => Promise<unknown>, config?: any) => Promise
  */
 export function withTransactionRules<D extends { transaction: Transaction }>(
   db: D,
-  { config, retry }: { config?: Parameters<D["transaction"]>[1]; retry?: (error: unknown, attempt: number) => Promise<boolean> | boolean } = {},
+  {
+    config,
+    retry,
+  }: { config?: Parameters<D["transaction"]>[1]; retry?: (error: unknown, attempt: number) => Promise<boolean> | boolean } = {},
 ): D {
   const begin = db.transaction.bind(db);
   db.transaction = (async (run: Parameters<Transaction>[0], given?: Parameters<D["transaction"]>[1]) => {

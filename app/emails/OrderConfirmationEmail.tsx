@@ -56,12 +56,16 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
   const form = withdrawalForm(shopContact(shop));
   const hello = order.customerFirstName || order.customerName;
   return (
-    <EmailLayout shop={shop} title={orderConfirmationSubject(order)} preheader={`Merci ${hello} ! Votre commande n°${order.id} de ${formatPrice(order.totalCents)} est confirmée.`}>
+    <EmailLayout
+      shop={shop}
+      title={orderConfirmationSubject(order)}
+      preheader={`Merci ${hello} ! Votre commande n°${order.id} de ${formatPrice(order.totalCents)} est confirmée.`}
+    >
       <Heading>Merci pour votre commande !</Heading>
       <Paragraph>Bonjour {hello},</Paragraph>
       <Paragraph>
-        Nous avons bien reçu votre commande n°{order.id} du {formatDate(order.createdAt)} et son paiement. Voici son récapitulatif : gardez cet email, il vous servira de
-        justificatif.
+        Nous avons bien reçu votre commande n°{order.id} du {formatDate(order.createdAt)} et son paiement. Voici son récapitulatif
+        : gardez cet email, il vous servira de justificatif.
       </Paragraph>
       <DetailRows
         rows={[
@@ -124,7 +128,8 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
         ))}
       </Paragraph>
       <Paragraph small>
-        Conditions générales de vente, version du {termsVersionLabel(data.termsVersion)} : elles s'appliquent à cette commande et sont jointes à cet email ({data.termsFileName}).
+        Conditions générales de vente, version du {termsVersionLabel(data.termsVersion)} : elles s'appliquent à cette commande et
+        sont jointes à cet email ({data.termsFileName}).
       </Paragraph>
     </EmailLayout>
   );
@@ -162,5 +167,9 @@ function orderConfirmationText(data: OrderConfirmationData): string {
 }
 
 export function orderConfirmationEmail(data: OrderConfirmationData): EmailContent {
-  return { subject: orderConfirmationSubject(data.order), html: htmlDocument(<OrderConfirmationEmail {...data} />), text: orderConfirmationText(data) };
+  return {
+    subject: orderConfirmationSubject(data.order),
+    html: htmlDocument(<OrderConfirmationEmail {...data} />),
+    text: orderConfirmationText(data),
+  };
 }

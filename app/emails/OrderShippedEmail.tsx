@@ -20,10 +20,16 @@ const arrival = `Votre colis vous parvient en ${DELIVERY.arrival} à compter de 
 function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }: OrderShippedData) {
   const hello = order.customerFirstName || order.customerName;
   return (
-    <EmailLayout shop={shop} title={orderShippedSubject(order)} preheader={`Bonne nouvelle ${hello} : votre commande n°${order.id} est en route.`}>
+    <EmailLayout
+      shop={shop}
+      title={orderShippedSubject(order)}
+      preheader={`Bonne nouvelle ${hello} : votre commande n°${order.id} est en route.`}
+    >
       <Heading>Votre commande est en route</Heading>
       <Paragraph>Bonjour {hello},</Paragraph>
-      <Paragraph>Votre commande n°{order.id} a été expédiée. {arrival}</Paragraph>
+      <Paragraph>
+        Votre commande n°{order.id} a été expédiée. {arrival}
+      </Paragraph>
       <DetailRows
         rows={[
           ["Commande", `n°${order.id}`],

@@ -8,13 +8,15 @@ import { footerText, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** A renewal whose payment failed; `order` is the subscription's first order. */
-export type RenewalPaymentFailedData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_payment_failed"] & WithSubscriptionUrl;
+export type RenewalPaymentFailedData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_payment_failed"] &
+  WithSubscriptionUrl;
 
 function facts(data: RenewalPaymentFailedData) {
   return {
     failed: `Le paiement du renouvellement n°${data.renewalNumber} de votre abonnement (commande n°${data.order.id}), ${formatPrice(data.amountCents)}, n'a pas abouti : votre banque l'a refusé, ou votre carte a expiré.`,
     pay: "Pour recevoir votre prochain colis, réglez-le avec le lien ci-dessous ; vous pourrez utiliser une autre carte. Dès le paiement reçu, nous préparons votre commande.",
-    cancel: "Vous ne souhaitez plus recevoir de colis ? Vous pouvez résilier votre abonnement à tout moment, en ligne, sans frais.",
+    cancel:
+      "Vous ne souhaitez plus recevoir de colis ? Vous pouvez résilier votre abonnement à tout moment, en ligne, sans frais.",
   };
 }
 
@@ -26,7 +28,11 @@ function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
   const { shop, order } = data;
   const f = facts(data);
   return (
-    <EmailLayout shop={shop} title={renewalPaymentFailedSubject(data)} preheader={`Le paiement de ${formatPrice(data.amountCents)} n'a pas abouti : réglez-le en un clic.`}>
+    <EmailLayout
+      shop={shop}
+      title={renewalPaymentFailedSubject(data)}
+      preheader={`Le paiement de ${formatPrice(data.amountCents)} n'a pas abouti : réglez-le en un clic.`}
+    >
       <Heading>Le paiement de votre renouvellement n'a pas abouti</Heading>
       <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
       <Paragraph>{f.failed}</Paragraph>

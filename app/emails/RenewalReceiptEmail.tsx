@@ -30,7 +30,11 @@ function RenewalReceiptEmail(data: RenewalReceiptData) {
   const f = facts(data);
   const hello = order.customerFirstName || order.customerName;
   return (
-    <EmailLayout shop={shop} title={renewalReceiptSubject(data)} preheader={`Commande n°${order.id} : ${formatPrice(order.totalCents)} payés, votre colis se prépare.`}>
+    <EmailLayout
+      shop={shop}
+      title={renewalReceiptSubject(data)}
+      preheader={`Commande n°${order.id} : ${formatPrice(order.totalCents)} payés, votre colis se prépare.`}
+    >
       <Heading>Votre abonnement est renouvelé</Heading>
       <Paragraph>Bonjour {hello},</Paragraph>
       <Paragraph>{f.paid}</Paragraph>

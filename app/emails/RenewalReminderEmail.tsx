@@ -54,7 +54,11 @@ function RenewalReminderEmail(data: RenewalReminderData) {
   const { shop } = data;
   const f = facts(data);
   return (
-    <EmailLayout shop={shop} title={renewalReminderSubject(data)} preheader={`${f.amount} le ${f.day}. Vous pouvez résilier à tout moment, sans frais.`}>
+    <EmailLayout
+      shop={shop}
+      title={renewalReminderSubject(data)}
+      preheader={`${f.amount} le ${f.day}. Vous pouvez résilier à tout moment, sans frais.`}
+    >
       <Heading>Votre abonnement sera renouvelé le {f.day}</Heading>
       <Paragraph>Bonjour {data.hello},</Paragraph>
       <Paragraph>{f.intro}</Paragraph>

@@ -15,7 +15,11 @@ export function shopNewContactSubject(contact: Pick<EmailContactRequest, "subjec
 
 function ShopNewContactEmail({ shop, contact }: ShopNewContactData) {
   return (
-    <EmailLayout shop={shop} title={shopNewContactSubject(contact)} preheader={`${oneLine(contact.name)} (${oneLine(contact.email)}) a écrit via le formulaire de contact.`}>
+    <EmailLayout
+      shop={shop}
+      title={shopNewContactSubject(contact)}
+      preheader={`${oneLine(contact.name)} (${oneLine(contact.email)}) a écrit via le formulaire de contact.`}
+    >
       <Heading>Nouvelle demande de contact</Heading>
       <DetailRows
         rows={[

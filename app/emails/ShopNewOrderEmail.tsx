@@ -19,7 +19,11 @@ const adminUrl = (data: ShopNewOrderData) => `${data.shop.publicUrl}/admin/order
 function ShopNewOrderEmail(data: ShopNewOrderData) {
   const { shop, order } = data;
   return (
-    <EmailLayout shop={shop} title={shopNewOrderSubject(order)} preheader={`${order.customerName} : ${formatPrice(order.totalCents)}, ${formula(order).toLowerCase()}.`}>
+    <EmailLayout
+      shop={shop}
+      title={shopNewOrderSubject(order)}
+      preheader={`${order.customerName} : ${formatPrice(order.totalCents)}, ${formula(order).toLowerCase()}.`}
+    >
       <Heading>Nouvelle commande payée n°{order.id}</Heading>
       <DetailRows
         rows={[

@@ -41,7 +41,11 @@ function SubscriptionCanceledEmail(data: SubscriptionCanceledData) {
   const { shop, order } = data;
   const f = facts(data);
   return (
-    <EmailLayout shop={shop} title={subscriptionCanceledSubject(order)} preheader={`Votre abonnement est résilié à compter du ${formatDate(data.endsAt)}.`}>
+    <EmailLayout
+      shop={shop}
+      title={subscriptionCanceledSubject(order)}
+      preheader={`Votre abonnement est résilié à compter du ${formatDate(data.endsAt)}.`}
+    >
       <Heading>Votre abonnement est résilié</Heading>
       <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
       <Paragraph>{f.confirmation}</Paragraph>

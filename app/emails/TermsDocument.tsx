@@ -16,7 +16,11 @@ function InlineHtml({ content, baseUrl }: { content: Inline[]; baseUrl: string }
         if (typeof piece === "string") return piece;
         if ("strong" in piece) return <strong key={i}>{piece.strong}</strong>;
         if ("sup" in piece) return <sup key={i}>{piece.sup}</sup>;
-        const href = piece.link.startsWith("/") ? `${baseUrl}${piece.link}` : piece.link.startsWith("mailto:") ? piece.link : null;
+        const href = piece.link.startsWith("/")
+          ? `${baseUrl}${piece.link}`
+          : piece.link.startsWith("mailto:")
+            ? piece.link
+            : null;
         return href ? (
           <a key={i} href={href} style={LINK_STYLE}>
             {piece.text}
@@ -60,7 +64,10 @@ function BlockHtml({ block, baseUrl }: { block: Block; baseUrl: string }) {
             </span>
           ))}
           <br />
-          Email : <a href={`mailto:${block.contact.siteEmail}`} style={LINK_STYLE}>{block.contact.siteEmail}</a>
+          Email :{" "}
+          <a href={`mailto:${block.contact.siteEmail}`} style={LINK_STYLE}>
+            {block.contact.siteEmail}
+          </a>
           <br />
           Téléphone : {block.contact.sitePhone}
         </p>
@@ -71,7 +78,13 @@ function BlockHtml({ block, baseUrl }: { block: Block; baseUrl: string }) {
 /** The model withdrawal form in a bordered box (the terms and the order confirmation show it). */
 export function WithdrawalFormBox({ title, paragraphs }: { title: string; paragraphs: string[] }) {
   return (
-    <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ margin: "8px 0 20px", borderCollapse: "collapse" }}>
+    <table
+      role="presentation"
+      width="100%"
+      cellPadding={0}
+      cellSpacing={0}
+      style={{ margin: "8px 0 20px", borderCollapse: "collapse" }}
+    >
       <tbody>
         <tr>
           <td style={{ border: `1px solid ${COLORS.line}`, borderRadius: "12px", padding: "16px 18px" }}>
@@ -99,7 +112,9 @@ export function TermsDocument({ terms, shopName, baseUrl }: { terms: TermsOfSale
       </head>
       <body style={{ margin: 0, padding: "24px 16px", backgroundColor: COLORS.white, color: COLORS.ink, fontFamily: FONTS.sans }}>
         <div style={{ maxWidth: "720px", margin: "0 auto" }}>
-          <h1 style={{ fontFamily: FONTS.serif, fontSize: "28px", lineHeight: "36px", fontWeight: "normal", margin: "0 0 8px" }}>{terms.title}</h1>
+          <h1 style={{ fontFamily: FONTS.serif, fontSize: "28px", lineHeight: "36px", fontWeight: "normal", margin: "0 0 8px" }}>
+            {terms.title}
+          </h1>
           <p style={SMALL_STYLE}>
             {shopName} – version du {termsVersionLabel(terms.version)}
           </p>
@@ -108,7 +123,15 @@ export function TermsDocument({ terms, shopName, baseUrl }: { terms: TermsOfSale
           </p>
           {terms.sections.map((section, i) => (
             <section key={section.id} id={section.id}>
-              <h2 style={{ fontFamily: FONTS.serif, fontSize: "20px", lineHeight: "28px", fontWeight: "normal", margin: "28px 0 12px" }}>
+              <h2
+                style={{
+                  fontFamily: FONTS.serif,
+                  fontSize: "20px",
+                  lineHeight: "28px",
+                  fontWeight: "normal",
+                  margin: "28px 0 12px",
+                }}
+              >
                 {i + 1}. {section.title}
               </h2>
               {section.blocks.map((block, j) => (

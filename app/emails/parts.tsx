@@ -8,11 +8,37 @@ import { formatFrenchPhone } from "~/lib/phone";
 /** The small building blocks of the emails, all inline-styled. */
 
 export function Heading({ children }: { children: ReactNode }) {
-  return <h1 style={{ margin: "0 0 16px", fontFamily: FONTS.serif, fontSize: "24px", lineHeight: "32px", fontWeight: "normal", color: COLORS.ink }}>{children}</h1>;
+  return (
+    <h1
+      style={{
+        margin: "0 0 16px",
+        fontFamily: FONTS.serif,
+        fontSize: "24px",
+        lineHeight: "32px",
+        fontWeight: "normal",
+        color: COLORS.ink,
+      }}
+    >
+      {children}
+    </h1>
+  );
 }
 
 export function SubHeading({ children }: { children: ReactNode }) {
-  return <h2 style={{ margin: "28px 0 12px", fontFamily: FONTS.serif, fontSize: "19px", lineHeight: "26px", fontWeight: "normal", color: COLORS.ink }}>{children}</h2>;
+  return (
+    <h2
+      style={{
+        margin: "28px 0 12px",
+        fontFamily: FONTS.serif,
+        fontSize: "19px",
+        lineHeight: "26px",
+        fontWeight: "normal",
+        color: COLORS.ink,
+      }}
+    >
+      {children}
+    </h2>
+  );
 }
 
 export function Paragraph({ children, small = false }: { children: ReactNode; small?: boolean }) {
@@ -33,7 +59,15 @@ export function Button({ href, children }: { href: string; children: ReactNode }
           <td style={{ backgroundColor: COLORS.rose700, borderRadius: "999px" }}>
             <a
               href={href}
-              style={{ display: "inline-block", padding: "12px 26px", fontFamily: FONTS.sans, fontSize: "15px", fontWeight: "bold", color: COLORS.white, textDecoration: "none" }}
+              style={{
+                display: "inline-block",
+                padding: "12px 26px",
+                fontFamily: FONTS.sans,
+                fontSize: "15px",
+                fontWeight: "bold",
+                color: COLORS.white,
+                textDecoration: "none",
+              }}
             >
               {children}
             </a>
@@ -47,7 +81,13 @@ export function Button({ href, children }: { href: string; children: ReactNode }
 /** A tinted box setting a block apart (the subscription terms, the withdrawal form). */
 export function Box({ children, tint = COLORS.rose50 }: { children: ReactNode; tint?: string }) {
   return (
-    <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ margin: "8px 0 20px", borderCollapse: "collapse" }}>
+    <table
+      role="presentation"
+      width="100%"
+      cellPadding={0}
+      cellSpacing={0}
+      style={{ margin: "8px 0 20px", borderCollapse: "collapse" }}
+    >
       <tbody>
         <tr>
           <td style={{ backgroundColor: tint, borderRadius: "12px", padding: "16px 18px" }}>{children}</td>
@@ -60,11 +100,24 @@ export function Box({ children, tint = COLORS.rose50 }: { children: ReactNode; t
 /** Label/value rows: an order's details, the totals. */
 export function DetailRows({ rows, strongLast = false }: { rows: [string, ReactNode][]; strongLast?: boolean }) {
   return (
-    <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ margin: "0 0 16px", borderCollapse: "collapse" }}>
+    <table
+      role="presentation"
+      width="100%"
+      cellPadding={0}
+      cellSpacing={0}
+      style={{ margin: "0 0 16px", borderCollapse: "collapse" }}
+    >
       <tbody>
         {rows.map(([label, value], i) => {
           const strong = strongLast && i === rows.length - 1;
-          const cell = { padding: "6px 0", fontFamily: FONTS.sans, fontSize: strong ? "16px" : "14px", lineHeight: "22px", color: COLORS.ink, fontWeight: strong ? "bold" : "normal" } as const;
+          const cell = {
+            padding: "6px 0",
+            fontFamily: FONTS.sans,
+            fontSize: strong ? "16px" : "14px",
+            lineHeight: "22px",
+            color: COLORS.ink,
+            fontWeight: strong ? "bold" : "normal",
+          } as const;
           const border = strong ? { borderTop: `1px solid ${COLORS.line}`, paddingTop: "10px" } : {};
           return (
             <tr key={label}>
@@ -84,7 +137,9 @@ export function DetailRows({ rows, strongLast = false }: { rows: [string, ReactN
 export function OrderLines({ order }: { order: Pick<EmailOrder, "lines" | "subtotalCents" | "shippingCents" | "totalCents"> }) {
   return (
     <>
-      <DetailRows rows={order.lines.map((l): [string, ReactNode] => [`${l.name} × ${l.quantity}`, formatPrice(l.lineTotalCents)])} />
+      <DetailRows
+        rows={order.lines.map((l): [string, ReactNode] => [`${l.name} × ${l.quantity}`, formatPrice(l.lineTotalCents)])}
+      />
       <DetailRows
         strongLast
         rows={[
@@ -122,5 +177,3 @@ export function AddressBlock({ order }: { order: EmailAddress }) {
 export function Divider() {
   return <hr style={{ border: 0, borderTop: `1px solid ${COLORS.line}`, margin: "24px 0" }} />;
 }
-
-

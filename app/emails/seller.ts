@@ -12,7 +12,13 @@ export function shopContact(shop: EmailShop): ShopContact {
  */
 export function sellerLines(shop: EmailShop): string[] {
   const { legal } = shop;
-  const registration = [rcsLine(legal), legal.siret ? `SIRET ${legal.siret}` : "", legal.vatNumber ? `TVA ${legal.vatNumber}` : ""].filter(Boolean).join(" – ");
+  const registration = [
+    rcsLine(legal),
+    legal.siret ? `SIRET ${legal.siret}` : "",
+    legal.vatNumber ? `TVA ${legal.vatNumber}` : "",
+  ]
+    .filter(Boolean)
+    .join(" – ");
   return [
     companyDescription(legal) || shop.name,
     registration,

@@ -7,7 +7,8 @@ import { LINK_STYLE } from "./theme";
  * address, pays a failed renewal or cancels.
  */
 
-export const SUBSCRIPTION_PAGE_INTRO = "Votre espace abonnement (prochain renouvellement, adresse de livraison, commandes, résiliation)";
+export const SUBSCRIPTION_PAGE_INTRO =
+  "Votre espace abonnement (prochain renouvellement, adresse de livraison, commandes, résiliation)";
 
 /** The email's `subscriptionUrl`: null when the order has no subscription record. */
 export type WithSubscriptionUrl = { subscriptionUrl?: string | null };

@@ -57,11 +57,21 @@ export function addressText(order: EmailAddress): string {
 /** The lines of an order and its totals, as labelled lines. */
 export function orderLinesText(order: Pick<EmailOrder, "lines" | "subtotalCents" | "shippingCents" | "totalCents">): string {
   const lines = order.lines.map((l) => `${oneLine(l.name)} × ${l.quantity} : ${formatPrice(l.lineTotalCents)}`);
-  return [...lines, "", `Sous-total : ${formatPrice(order.subtotalCents)}`, `Livraison : ${shippingLabel(order.shippingCents)}`, `Total : ${formatPrice(order.totalCents)}`].join("\n");
+  return [
+    ...lines,
+    "",
+    `Sous-total : ${formatPrice(order.subtotalCents)}`,
+    `Livraison : ${shippingLabel(order.shippingCents)}`,
+    `Total : ${formatPrice(order.totalCents)}`,
+  ].join("\n");
 }
 
 /** The closing lines of every email: who writes, where, how to reach us. */
 export function footerText(shop: EmailShop): string {
-  const address = userText(shop.address).split("\n").map((l) => l.trim()).filter(Boolean).join(", ");
+  const address = userText(shop.address)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(", ");
   return ["--", oneLine(shop.name), address, `Contact : ${oneLine(shop.email)}`, shop.publicUrl].join("\n");
 }

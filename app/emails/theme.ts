@@ -19,6 +19,12 @@ export const FONTS = {
   sans: "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
 } as const;
 
-export const TEXT_STYLE = { margin: "0 0 16px", fontFamily: FONTS.sans, fontSize: "15px", lineHeight: "24px", color: COLORS.ink } as const;
+export const TEXT_STYLE = {
+  margin: "0 0 16px",
+  fontFamily: FONTS.sans,
+  fontSize: "15px",
+  lineHeight: "24px",
+  color: COLORS.ink,
+} as const;
 export const SMALL_STYLE = { ...TEXT_STYLE, fontSize: "13px", lineHeight: "20px", color: COLORS.inkSoft } as const;
 export const LINK_STYLE = { color: COLORS.rose700, textDecoration: "underline" } as const;

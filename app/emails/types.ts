@@ -55,5 +55,8 @@ export type EmailContactRequest = {
 export type EmailContent = { subject: string; html: string; text: string };
 
 /** What an address block prints: the name, the street and its complement, the town, the country, the carrier's telephone. */
-export type EmailAddress = Pick<EmailOrder, "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"> &
+export type EmailAddress = Pick<
+  EmailOrder,
+  "customerName" | "shippingAddress" | "shippingPostalCode" | "shippingCity" | "shippingCountry"
+> &
   Partial<Pick<EmailOrder, "shippingAddress2" | "shippingPhone">>;

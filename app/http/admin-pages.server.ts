@@ -34,7 +34,11 @@ export function notFound(message: string): Response {
 }
 
 /** The record a page such as /admin/products/edit/{id} is about, or a thrown 404. */
-export async function recordOr404<T>(param: string | undefined, message: string, find: (id: number) => Promise<T | undefined> | T | undefined): Promise<T> {
+export async function recordOr404<T>(
+  param: string | undefined,
+  message: string,
+  find: (id: number) => Promise<T | undefined> | T | undefined,
+): Promise<T> {
   const record = await find(pageIdOr404(param, message));
   if (!record) throw notFound(message);
   return record;
@@ -82,6 +86,9 @@ export async function submitAdminForm<Schema extends z.ZodType>(
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return data({ result: submission.reply({ hideFields: options.hideFields, ...refusalReply(refusal) }) }, { status: refusal.status });
+    return data(
+      { result: submission.reply({ hideFields: options.hideFields, ...refusalReply(refusal) }) },
+      { status: refusal.status },
+    );
   }
 }

@@ -63,7 +63,9 @@ export function pageIdOr404(value: string | undefined, notFoundMessage: string):
 /** A cart id (UUID, as the cart cookie holds it) from a path segment, or a thrown 400. */
 export function parseCartId(value: string | undefined): string {
   if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)) {
-    throw apiError(400, "Identifiant de panier invalide", [{ path: "id", message: "Un identifiant de panier (UUID) est attendu." }]);
+    throw apiError(400, "Identifiant de panier invalide", [
+      { path: "id", message: "Un identifiant de panier (UUID) est attendu." },
+    ]);
   }
   return value;
 }
@@ -136,7 +138,10 @@ export function methodNotAllowed(allowed: string[]) {
 
 /** The JSON answer to a refusal: `{ error, issues, code }`, the issue on the error's field if it has one, and its Retry-After. */
 export function shopErrorResponse(error: ShopError) {
-  return apiJson({ error: error.message, issues: error.apiIssues(), code: error.code }, { status: error.status, headers: retryAfterHeaders(error) });
+  return apiJson(
+    { error: error.message, issues: error.apiIssues(), code: error.code },
+    { status: error.status, headers: retryAfterHeaders(error) },
+  );
 }
 
 /**

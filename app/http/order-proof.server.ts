@@ -20,8 +20,15 @@ export function readOrderLinkKey(request: Request): string | null {
  * cookies, an order token, an administrator's session, the key of an email's read-only link
  * (and, on the tracking page, a typed email).
  */
-export async function readOrderProof(request: Request, options: { bodyToken?: string | null; email?: string | null } = {}): Promise<OrderProof> {
-  const [cartId, orderIds, admin] = await Promise.all([readCartId(request), readRememberedOrderIds(request), getAdminUser(request)]);
+export async function readOrderProof(
+  request: Request,
+  options: { bodyToken?: string | null; email?: string | null } = {},
+): Promise<OrderProof> {
+  const [cartId, orderIds, admin] = await Promise.all([
+    readCartId(request),
+    readRememberedOrderIds(request),
+    getAdminUser(request),
+  ]);
   return {
     cartId,
     orderIds,

@@ -54,10 +54,17 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
               " et rappelées sur l'emballage. Les photographies sont aussi fidèles que possible mais n'ont pas de valeur contractuelle.",
             ],
           },
-          { kind: "paragraph", content: ["Les produits sont proposés dans la limite des stocks disponibles, en trois formats :"] },
+          {
+            kind: "paragraph",
+            content: ["Les produits sont proposés dans la limite des stocks disponibles, en trois formats :"],
+          },
           {
             kind: "list",
-            items: [["3 masques d'essai (3 masques au total)"], ["6 masques + 2 offerts (8 masques au total)"], ["9 masques + 3 offerts (12 masques au total)"]],
+            items: [
+              ["3 masques d'essai (3 masques au total)"],
+              ["6 masques + 2 offerts (8 masques au total)"],
+              ["9 masques + 3 offerts (12 masques au total)"],
+            ],
           },
         ],
       },
@@ -263,7 +270,11 @@ export function terms20261120(settings: ShopContact): TermsOfSale {
         blocks: [
           {
             kind: "paragraph",
-            content: [`Notre service client répond à vos questions et réclamations (${hours}) depuis la page `, contact, " ou aux coordonnées suivantes :"],
+            content: [
+              `Notre service client répond à vos questions et réclamations (${hours}) depuis la page `,
+              contact,
+              " ou aux coordonnées suivantes :",
+            ],
           },
           { kind: "contact", name: settings.legalName || settings.siteName, contact: settings },
         ],

@@ -28,7 +28,12 @@ function blockToText(block: Block, baseUrl: string): string {
     case "withdrawalForm":
       return [`--- ${block.title} ---`, ...block.paragraphs].join("\n\n");
     case "contact":
-      return [block.name, block.contact.siteAddress.trim(), `Email : ${block.contact.siteEmail}`, `Téléphone : ${block.contact.sitePhone}`].join("\n");
+      return [
+        block.name,
+        block.contact.siteAddress.trim(),
+        `Email : ${block.contact.siteEmail}`,
+        `Téléphone : ${block.contact.sitePhone}`,
+      ].join("\n");
   }
 }
 

@@ -28,7 +28,10 @@ export function isCarrier(value: unknown): value is Carrier {
 /** Accepts a carrier's code or its name as shown ("Mondial Relay", "mondial-relay"); null otherwise. */
 export function parseCarrier(input: string | null | undefined): Carrier | null {
   if (!input) return null;
-  const v = input.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const v = input
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   return isCarrier(v) ? v : null;
 }
 

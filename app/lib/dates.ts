@@ -66,7 +66,14 @@ const parisParts = new Intl.DateTimeFormat("en-GB", {
 /** Paris wall-clock fields of an instant. */
 function parisFields(ms: number) {
   const get = (type: string) => Number(parisParts.formatToParts(new Date(ms)).find((p) => p.type === type)?.value);
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") };
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour"),
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /** `2026-11-25T21:30`: an instant as a datetime-local field shows it, in Paris time ("" for none). */

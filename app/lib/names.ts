@@ -10,7 +10,11 @@ export function splitFullName(name: string | null | undefined): { firstName: str
 }
 
 /** Name to show: first and last name, else the username (when given), else null. */
-export function displayName(person: { firstName?: string | null; lastName?: string | null; username?: string | null }): string | null {
+export function displayName(person: {
+  firstName?: string | null;
+  lastName?: string | null;
+  username?: string | null;
+}): string | null {
   const full = [person.firstName, person.lastName].filter(Boolean).join(" ").trim();
   return full || person.username || null;
 }

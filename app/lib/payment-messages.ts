@@ -22,7 +22,10 @@ export const PAYMENT_MESSAGES = {
   },
   subscriptionFailed: "Une erreur est survenue lors du traitement de votre commande.",
   clientSecretNotReceived: "Client secret non reçu",
-  pendingAttempt: { title: "Traitement en cours", description: "Une tentative de paiement est déjà en cours. Veuillez patienter." },
+  pendingAttempt: {
+    title: "Traitement en cours",
+    description: "Une tentative de paiement est déjà en cours. Veuillez patienter.",
+  },
   resuming: "Reprise du paiement en cours",
   consentRequired: "Veuillez accepter les conditions de l'abonnement pour continuer.",
   paid: { title: "Paiement réussi", description: "Merci ! Votre commande est confirmée." },

@@ -7,7 +7,10 @@
 
 /** The international form (+33 and 9 digits), or null when it is not a French number. */
 export function normalizeFrenchPhone(value: string): string | null {
-  let digits = value.trim().replace(/[\s.\-/]/g, "").replace(/\(0\)/g, "");
+  let digits = value
+    .trim()
+    .replace(/[\s.\-/]/g, "")
+    .replace(/\(0\)/g, "");
   if (digits.startsWith("+33")) digits = digits.slice(3);
   else if (digits.startsWith("0033")) digits = digits.slice(4);
   else if (/^0\d{9}$/.test(digits)) digits = digits.slice(1);

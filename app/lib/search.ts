@@ -46,7 +46,8 @@ export const SITE_PAGES: SearchEntry[] = [
   {
     kind: "page",
     title: "Rétractation : se rétracter du contrat en ligne",
-    summary: "Exercez votre droit de rétractation en ligne, dans les 14 jours suivant la réception, avec votre numéro de commande et votre email.",
+    summary:
+      "Exercez votre droit de rétractation en ligne, dans les 14 jours suivant la réception, avec votre numéro de commande et votre email.",
     href: "/retractation",
     keywords: "retractation retracter renoncer annuler commande droit de retractation formulaire 14 jours",
   },
@@ -163,9 +164,50 @@ export function faqAnchor(question: string): string {
 }
 
 const STOP_WORDS = new Set([
-  "a", "au", "aux", "ce", "ces", "d", "de", "des", "du", "en", "est", "et", "il", "j", "je", "l", "la", "le", "les",
-  "m", "ma", "mes", "mon", "ne", "ou", "par", "pas", "pour", "qu", "que", "qui", "s", "sa", "se", "ses", "son",
-  "sur", "t", "ta", "un", "une", "vos", "votre", "y",
+  "a",
+  "au",
+  "aux",
+  "ce",
+  "ces",
+  "d",
+  "de",
+  "des",
+  "du",
+  "en",
+  "est",
+  "et",
+  "il",
+  "j",
+  "je",
+  "l",
+  "la",
+  "le",
+  "les",
+  "m",
+  "ma",
+  "mes",
+  "mon",
+  "ne",
+  "ou",
+  "par",
+  "pas",
+  "pour",
+  "qu",
+  "que",
+  "qui",
+  "s",
+  "sa",
+  "se",
+  "ses",
+  "son",
+  "sur",
+  "t",
+  "ta",
+  "un",
+  "une",
+  "vos",
+  "votre",
+  "y",
 ]);
 
 /** A light French stemming so that "masques" finds "masque" and "livraisons" finds "livraison". */
@@ -175,7 +217,9 @@ function stem(word: string): string {
 
 /** Significant words of a query, singular, once each; stop words ("de", "la"...) are dropped. */
 export function queryTerms(query: string): string[] {
-  const words = normalize(query).split(" ").filter((w) => w && !STOP_WORDS.has(w));
+  const words = normalize(query)
+    .split(" ")
+    .filter((w) => w && !STOP_WORDS.has(w));
   return [...new Set(words.map(stem))];
 }
 

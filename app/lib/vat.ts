@@ -46,7 +46,13 @@ export type VatLine = {
 export type VatTotals = { excludingCents: number; vatCents: number; includingCents: number };
 
 /** One line of an invoice from its unit price including VAT and its quantity. */
-export function vatLine(input: { label: string; detail?: string | null; quantity: number; unitIncludingCents: number; rateBp?: number }): VatLine {
+export function vatLine(input: {
+  label: string;
+  detail?: string | null;
+  quantity: number;
+  unitIncludingCents: number;
+  rateBp?: number;
+}): VatLine {
   const rateBp = input.rateBp ?? STANDARD_VAT_RATE_BP;
   const includingCents = input.unitIncludingCents * input.quantity;
   const excludingCents = excludingVat(includingCents, rateBp);
@@ -65,7 +71,11 @@ export function vatLine(input: { label: string; detail?: string | null; quantity
 
 export function vatTotals(lines: VatLine[]): VatTotals {
   return lines.reduce<VatTotals>(
-    (t, l) => ({ excludingCents: t.excludingCents + l.excludingCents, vatCents: t.vatCents + l.vatCents, includingCents: t.includingCents + l.includingCents }),
+    (t, l) => ({
+      excludingCents: t.excludingCents + l.excludingCents,
+      vatCents: t.vatCents + l.vatCents,
+      includingCents: t.includingCents + l.includingCents,
+    }),
     { excludingCents: 0, vatCents: 0, includingCents: 0 },
   );
 }

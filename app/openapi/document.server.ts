@@ -12,7 +12,16 @@ export type Auth = "public" | "own-cart" | "order-owner" | "order-token" | "admi
 
 type ApiResponseSpec = { description: string; schema?: z.ZodType };
 
-export const API_TAGS = ["Catalogue", "Panier", "Commandes", "Paiement", "Contact", "Administration", "Paramètres", "Documentation"] as const;
+export const API_TAGS = [
+  "Catalogue",
+  "Panier",
+  "Commandes",
+  "Paiement",
+  "Contact",
+  "Administration",
+  "Paramètres",
+  "Documentation",
+] as const;
 type ApiTag = (typeof API_TAGS)[number];
 
 type ApiPathParam = {
@@ -146,7 +155,9 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
             content: { "application/json": { schema: jsonSchema(op.success.schema, "output") } },
           };
     const errors = documentedErrors(op);
-    for (const status of Object.keys(errors).map(Number).sort((a, b) => a - b)) {
+    for (const status of Object.keys(errors)
+      .map(Number)
+      .sort((a, b) => a - b)) {
       responses[String(status)] = errorResponse(errors[status]);
     }
 
@@ -158,7 +169,13 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
         description: p.description,
         schema: p.schema ?? ID_PARAM_SCHEMA,
       })),
-      ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required ?? false, description: q.description, schema: q.schema ?? { type: "string" } })),
+      ...(op.query ?? []).map((q) => ({
+        name: q.name,
+        in: "query",
+        required: q.required ?? false,
+        description: q.description,
+        schema: q.schema ?? { type: "string" },
+      })),
     ];
 
     const security = SECURITY[op.auth];
@@ -184,9 +201,9 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
       title: "API de la boutique Maison Éclat",
       version: info.version,
       description:
-        "API JSON de la boutique. Montants en chaînes décimales (\"25.90\"), dates en ISO 8601 (UTC). " +
+        'API JSON de la boutique. Montants en chaînes décimales ("25.90"), dates en ISO 8601 (UTC). ' +
         "Corps en `application/json`, 64 ko au plus. " +
-        "Toute erreur a la forme `{ \"error\": \"…\", \"issues\": [{ \"path\": \"…\", \"message\": \"…\" }] }`. " +
+        'Toute erreur a la forme `{ "error": "…", "issues": [{ "path": "…", "message": "…" }] }`. ' +
         "Confidentialité : un numéro de commande seul montre l'avancement, la date, les articles, le total, le numéro de suivi, " +
         "le code postal et la ville ; le nom, la rue et l'email seulement à qui prouve posséder la commande " +
         "(le navigateur qui l'a passée, son jeton `X-Order-Token`, une session administrateur).",
@@ -197,13 +214,19 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
     components: {
       schemas: { ApiError: jsonSchema(apiErrorSchema, "output") },
       securitySchemes: {
-        adminSession: { type: "apiKey", in: "cookie", name: "__admin", description: "Session administrateur (POST /api/admin/login)" },
+        adminSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__admin",
+          description: "Session administrateur (POST /api/admin/login)",
+        },
         cartCookie: { type: "apiKey", in: "cookie", name: "cart", description: "Panier du visiteur, créé au premier ajout" },
         orderToken: {
           type: "apiKey",
           in: "header",
           name: "X-Order-Token",
-          description: "Jeton d'une commande, donné une seule fois dans la réponse 201 de POST /api/orders (aussi accepté en ?token= ou dans le champ token des paiements)",
+          description:
+            "Jeton d'une commande, donné une seule fois dans la réponse 201 de POST /api/orders (aussi accepté en ?token= ou dans le champ token des paiements)",
         },
         stripeSignature: { type: "apiKey", in: "header", name: "Stripe-Signature", description: "Signature des webhooks Stripe" },
       },

@@ -118,7 +118,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: [{ name: "id", description: "Identifiant du produit" }],
     body: productSchema,
     success: { status: 200, description: "Le produit modifié, avec ses packs en vente", schema: adminProductResponseSchema },
-    errors: { 404: "Produit introuvable", 409: "SKU déjà utilisé (`sku_taken`)", 422: "Données invalides, ou pack d'un autre produit (`unknown_pack`)" },
+    errors: {
+      404: "Produit introuvable",
+      409: "SKU déjà utilisé (`sku_taken`)",
+      422: "Données invalides, ou pack d'un autre produit (`unknown_pack`)",
+    },
   },
 
   // ---- Panier
@@ -212,9 +216,22 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Commandes",
     auth: "admin",
     query: [
-      { name: "view", description: "orders (par défaut) : commandes payées ou remboursées ; unpaid : paniers en attente de paiement ; all : tout", schema: { type: "string", enum: ["orders", "unpaid", "all"] } },
-      { name: "status", description: "Filtre de préparation", schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] } },
-      { name: "payment", description: "Filtre de paiement", schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded", "partially_refunded"] } },
+      {
+        name: "view",
+        description:
+          "orders (par défaut) : commandes payées ou remboursées ; unpaid : paniers en attente de paiement ; all : tout",
+        schema: { type: "string", enum: ["orders", "unpaid", "all"] },
+      },
+      {
+        name: "status",
+        description: "Filtre de préparation",
+        schema: { type: "string", enum: ["pending", "processing", "shipped", "delivered"] },
+      },
+      {
+        name: "payment",
+        description: "Filtre de paiement",
+        schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded", "partially_refunded"] },
+      },
       { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
     ],
     success: { status: 200, description: "Les commandes", schema: adminOrderListResponseSchema },
@@ -230,7 +247,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Une commande contient un seul article : un pack, 10 exemplaires au plus, le pack d'essai (0.99) en 1 exemplaire et une seule fois par adresse email (409 sinon). " +
       "L'article désigne son pack par `packId`, par son nom exact (`variantName`) ou par son prix (`price`) quand c'est exactement le prix d'un pack ; sinon 422, les trois packs listés. " +
       "Les montants viennent des packs : un `price` ou un `total` qui n'est pas celui du serveur est refusé (422), les montants attendus dans `issues` " +
-      "(par exemple `{ \"path\": \"items.0.price\", \"message\": \"Prix attendu : 25.90\" }`), jamais corrigé en silence. " +
+      '(par exemple `{ "path": "items.0.price", "message": "Prix attendu : 25.90" }`), jamais corrigé en silence. ' +
       "`status` n'est jamais suivi : la commande est créée `pending` et non payée, seul le serveur la marque payée après Stripe. " +
       "`customerEmail` et `customerName` sont facultatifs ici (l'email est requis avant le paiement, voir PUT /api/orders/{id}). " +
       "Le client existant désigné par `userId`, ou trouvé par l'email, est rattaché sans jamais être modifié ; la commande garde sa propre copie du nom et de l'adresse. " +
@@ -242,7 +259,10 @@ export const API_OPERATIONS: ApiOperation[] = [
       status: 201,
       description: "La commande créée, avec son numéro `id` et son jeton `token`",
       schema: createdOrderResponseSchema,
-      headers: { Location: "/api/orders/{id}", "Set-Cookie": "Cookie signé `orders` : ce navigateur se souvient de ses commandes" },
+      headers: {
+        Location: "/api/orders/{id}",
+        "Set-Cookie": "Cookie signé `orders` : ce navigateur se souvient de ses commandes",
+      },
     },
     errors: {
       404: "Produit introuvable",
@@ -258,7 +278,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     operationId: "getOrder",
     summary: "Une commande (pages de confirmation et de suivi)",
     description:
-      "Avec le numéro seul : statut, date, articles, total, numéro de suivi, code postal et ville (`access: \"public\"`). " +
+      'Avec le numéro seul : statut, date, articles, total, numéro de suivi, code postal et ville (`access: "public"`). ' +
       "Le nom, la rue et l'email seulement à qui prouve posséder la commande (`access: \"owner\"`) : le navigateur qui l'a passée " +
       "(cookies `cart` ou `orders`), le jeton de la commande (en-tête `X-Order-Token` ou `?token=`), ou une session administrateur. " +
       "Pour une session administrateur, la rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
@@ -289,7 +309,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     body: orderUpdateApiSchema,
     success: {
       status: 200,
-      description: "La commande modifiée : vue de l'administration pour l'administrateur, vue du propriétaire pour le détenteur du jeton",
+      description:
+        "La commande modifiée : vue de l'administration pour l'administrateur, vue du propriétaire pour le détenteur du jeton",
       schema: orderUpdateResponseSchema,
     },
     errors: {
@@ -307,7 +328,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Commandes",
     auth: "admin",
     pathParams: [{ name: "id", description: "Numéro de commande" }],
-    success: { status: 200, description: "Les articles, prix unitaires en chaînes décimales", schema: orderItemListResponseSchema },
+    success: {
+      status: 200,
+      description: "Les articles, prix unitaires en chaînes décimales",
+      schema: orderItemListResponseSchema,
+    },
   },
 
   // ---- Paiement
@@ -322,7 +347,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Paiement",
     auth: "order-owner",
     body: startPaymentBodySchema,
-    success: { status: 200, description: "Secret client du paiement, ou `paid: true` si la commande est déjà payée", schema: paymentStartResponseSchema },
+    success: {
+      status: 200,
+      description: "Secret client du paiement, ou `paid: true` si la commande est déjà payée",
+      schema: paymentStartResponseSchema,
+    },
     errors: PAYMENT_ERRORS,
   },
   {
@@ -410,7 +439,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "public",
     body: withdrawalApiSchema,
     success: { status: 200, description: "Réponse neutre", schema: withdrawalAcceptedResponseSchema },
-    errors: { 429: "Trop de demandes sans commande correspondante depuis cette adresse : réessayez plus tard (en-tête Retry-After)" },
+    errors: {
+      429: "Trop de demandes sans commande correspondante depuis cette adresse : réessayez plus tard (en-tête Retry-After)",
+    },
   },
 
   // ---- Administration
@@ -444,7 +475,12 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Déconnexion (ferme la session)",
     tag: "Administration",
     auth: "public",
-    success: { status: 200, description: "Déconnecté", schema: adminLogoutResponseSchema, headers: { "Set-Cookie": "Efface le cookie `__admin`" } },
+    success: {
+      status: 200,
+      description: "Déconnecté",
+      schema: adminLogoutResponseSchema,
+      headers: { "Set-Cookie": "Efface le cookie `__admin`" },
+    },
   },
   {
     method: "get",
@@ -468,7 +504,11 @@ export const API_OPERATIONS: ApiOperation[] = [
       "`id` est un identifiant public, jamais le jeton du cookie.",
     tag: "Administration",
     auth: "admin",
-    success: { status: 200, description: "Les sessions, la plus récemment active d'abord", schema: adminSessionListResponseSchema },
+    success: {
+      status: 200,
+      description: "Les sessions, la plus récemment active d'abord",
+      schema: adminSessionListResponseSchema,
+    },
   },
   {
     method: "delete",
@@ -476,10 +516,17 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.admin.sessions.$id.ts",
     operationId: "revokeAdminSession",
     summary: "Révoque une de ses sessions (son cookie est ensuite refusé)",
-    description: "Seules ses propres sessions sont visibles et révocables. Révoquer la session courante déconnecte (le cookie est effacé).",
+    description:
+      "Seules ses propres sessions sont visibles et révocables. Révoquer la session courante déconnecte (le cookie est effacé).",
     tag: "Administration",
     auth: "admin",
-    pathParams: [{ name: "id", description: "Identifiant public de la session (GET /api/admin/sessions)", schema: { type: "string", pattern: SESSION_ID_PATTERN.source } }],
+    pathParams: [
+      {
+        name: "id",
+        description: "Identifiant public de la session (GET /api/admin/sessions)",
+        schema: { type: "string", pattern: SESSION_ID_PATTERN.source },
+      },
+    ],
     success: { status: 204, description: "Session révoquée (pas de corps)" },
     errors: { 404: "Session introuvable (ni ouverte, ni à vous)" },
   },
@@ -551,11 +598,23 @@ export const API_OPERATIONS: ApiOperation[] = [
     query: [
       { name: "status", description: "Statut de l'email", schema: { type: "string", enum: [...EMAIL_STATUSES] } },
       { name: "kind", description: "Type d'email", schema: { type: "string", enum: [...EMAIL_KINDS] } },
-      { name: "to", description: "Partie de l'adresse du destinataire (sans distinction de casse)", schema: { type: "string", maxLength: 254 } },
+      {
+        name: "to",
+        description: "Partie de l'adresse du destinataire (sans distinction de casse)",
+        schema: { type: "string", maxLength: 254 },
+      },
       { name: "order", description: "Numéro de commande (« #123456789 » accepté)", schema: { type: "string" } },
-      { name: "page", description: "Page (1 par défaut ; au-delà de la dernière, la dernière)", schema: { type: "integer", minimum: 1 } },
+      {
+        name: "page",
+        description: "Page (1 par défaut ; au-delà de la dernière, la dernière)",
+        schema: { type: "integer", minimum: 1 },
+      },
     ],
-    success: { status: 200, description: "Une page d'emails, sans leur contenu, et le nombre d'emails par statut", schema: emailListResponseSchema },
+    success: {
+      status: 200,
+      description: "Une page d'emails, sans leur contenu, et le nombre d'emails par statut",
+      schema: emailListResponseSchema,
+    },
   },
   {
     method: "get",
@@ -596,17 +655,49 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "admin",
     query: [
       { name: "status", description: "Statut de l'abonnement", schema: { type: "string", enum: [...SUBSCRIPTION_STATUSES] } },
-      { name: "q", description: "Partie du nom ou de l'email du client, ou numéro de l'abonnement ou de sa commande", schema: { type: "string", maxLength: 100 } },
-      { name: "pack", description: "Identifiant du pack (voir les `packs` de GET /api/products/{id})", schema: { type: "integer", minimum: 1 } },
-      { name: "minAmount", description: "Montant toutes les 4 semaines, au moins (euros : « 25.90 » ou « 25,90 »)", schema: { type: "string", examples: ["20,00"] } },
-      { name: "maxAmount", description: "Montant toutes les 4 semaines, au plus (euros)", schema: { type: "string", examples: ["30.00"] } },
+      {
+        name: "q",
+        description: "Partie du nom ou de l'email du client, ou numéro de l'abonnement ou de sa commande",
+        schema: { type: "string", maxLength: 100 },
+      },
+      {
+        name: "pack",
+        description: "Identifiant du pack (voir les `packs` de GET /api/products/{id})",
+        schema: { type: "integer", minimum: 1 },
+      },
+      {
+        name: "minAmount",
+        description: "Montant toutes les 4 semaines, au moins (euros : « 25.90 » ou « 25,90 »)",
+        schema: { type: "string", examples: ["20,00"] },
+      },
+      {
+        name: "maxAmount",
+        description: "Montant toutes les 4 semaines, au plus (euros)",
+        schema: { type: "string", examples: ["30.00"] },
+      },
       { name: "startedFrom", description: "Souscrit à partir de ce jour", schema: { type: "string", format: "date" } },
       { name: "startedTo", description: "Souscrit jusqu'à ce jour inclus", schema: { type: "string", format: "date" } },
-      { name: "renewsFrom", description: "Prochain renouvellement à partir de ce jour", schema: { type: "string", format: "date" } },
-      { name: "renewsTo", description: "Prochain renouvellement jusqu'à ce jour inclus", schema: { type: "string", format: "date" } },
-      { name: "minRenewals", description: "Au moins ce nombre de renouvellements payés", schema: { type: "integer", minimum: 0 } },
+      {
+        name: "renewsFrom",
+        description: "Prochain renouvellement à partir de ce jour",
+        schema: { type: "string", format: "date" },
+      },
+      {
+        name: "renewsTo",
+        description: "Prochain renouvellement jusqu'à ce jour inclus",
+        schema: { type: "string", format: "date" },
+      },
+      {
+        name: "minRenewals",
+        description: "Au moins ce nombre de renouvellements payés",
+        schema: { type: "integer", minimum: 0 },
+      },
       { name: "maxRenewals", description: "Au plus ce nombre de renouvellements payés", schema: { type: "integer", minimum: 0 } },
-      { name: "page", description: "Page (1 par défaut ; au-delà de la dernière, la dernière)", schema: { type: "integer", minimum: 1 } },
+      {
+        name: "page",
+        description: "Page (1 par défaut ; au-delà de la dernière, la dernière)",
+        schema: { type: "integer", minimum: 1 },
+      },
     ],
     success: { status: 200, description: "Une page d'abonnements", schema: subscriptionListResponseSchema },
     errors: { 400: "Filtre illisible (détail par paramètre dans `issues`, ex. « Date attendue au format AAAA-MM-JJ »)" },
@@ -616,7 +707,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/admin/subscriptions/{id}",
     file: "app/routes/api.admin.subscriptions.$id.ts",
     operationId: "getSubscription",
-    summary: "Un abonnement : son client, son adresse de livraison, ses commandes (numéros de renouvellement), ses emails et son historique",
+    summary:
+      "Un abonnement : son client, son adresse de livraison, ses commandes (numéros de renouvellement), ses emails et son historique",
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
@@ -672,7 +764,7 @@ export const API_OPERATIONS: ApiOperation[] = [
       status: 200,
       description: "Le fichier d'export",
       schema: customerExportResponseSchema,
-      headers: { "Content-Disposition": "attachment; filename=\"donnees-client-{id}-{AAAA-MM-JJ}.json\"" },
+      headers: { "Content-Disposition": 'attachment; filename="donnees-client-{id}-{AAAA-MM-JJ}.json"' },
     },
     errors: { 404: "Client introuvable (`code` customer_not_found)" },
   },
@@ -707,7 +799,12 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Numéro de commande" }],
-    success: { status: 200, description: "La commande (vue de l'administration, avec son montant remboursé `refunded`) et ses remboursements, les plus anciens d'abord", schema: orderRefundsResponseSchema },
+    success: {
+      status: 200,
+      description:
+        "La commande (vue de l'administration, avec son montant remboursé `refunded`) et ses remboursements, les plus anciens d'abord",
+      schema: orderRefundsResponseSchema,
+    },
   },
   {
     method: "post",
@@ -725,7 +822,11 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "admin",
     pathParams: [{ name: "id", description: "Numéro de commande" }],
     body: refundSchema,
-    success: { status: 201, description: "Le remboursement, et l'état de la commande après lui", schema: refundCreatedResponseSchema },
+    success: {
+      status: 201,
+      description: "Le remboursement, et l'état de la commande après lui",
+      schema: refundCreatedResponseSchema,
+    },
     errors: {
       404: "Commande introuvable",
       409:
@@ -754,7 +855,12 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Administration",
     auth: "admin",
     body: userCreateSchema,
-    success: { status: 201, description: "L'utilisateur créé, avec son `id`", schema: userResponseSchema, headers: { Location: "/api/users/{id}" } },
+    success: {
+      status: 201,
+      description: "L'utilisateur créé, avec son `id`",
+      schema: userResponseSchema,
+      headers: { Location: "/api/users/{id}" },
+    },
     errors: { 409: "Nom d'utilisateur ou adresse email déjà utilisés" },
   },
 
@@ -764,7 +870,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/settings",
     file: "app/routes/api.settings.ts",
     operationId: "getSettings",
-    summary: "Les paramètres du site (coordonnées, identité de la société, hébergeur, médiateur, transporteur par défaut, fin de l'offre d'essai)",
+    summary:
+      "Les paramètres du site (coordonnées, identité de la société, hébergeur, médiateur, transporteur par défaut, fin de l'offre d'essai)",
     tag: "Paramètres",
     auth: "public",
     success: { status: 200, description: "Les paramètres", schema: settingsResponseSchema },

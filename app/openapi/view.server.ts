@@ -97,7 +97,10 @@ function fieldsOf(schema: JsonSchema | undefined, prefix = "", depth = 0): Field
     out.push({ name: full, type: typeOf(raw), required: required.has(name), notes: notesOf(raw) });
     if (depth < 2) {
       const nested = raw.type === "array" ? (raw.items as JsonSchema | undefined) : raw;
-      if (nested?.type === "object" || (Array.isArray(nested?.anyOf) && (nested.anyOf as JsonSchema[]).some((v) => v.type === "object"))) {
+      if (
+        nested?.type === "object" ||
+        (Array.isArray(nested?.anyOf) && (nested.anyOf as JsonSchema[]).some((v) => v.type === "object"))
+      ) {
         const inner = Array.isArray(nested?.anyOf) ? (nested.anyOf as JsonSchema[]).find((v) => v.type === "object") : nested;
         out.push(...fieldsOf(inner, raw.type === "array" ? `${full}[]` : full, depth + 1));
       }
@@ -120,7 +123,10 @@ export function apiDocsView() {
         "x-auth": Auth;
         parameters?: { name: string; in: string; required: boolean; description: string; schema: JsonSchema }[];
         requestBody?: { content: Record<string, { schema: JsonSchema }> };
-        responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }> }>;
+        responses: Record<
+          string,
+          { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }> }
+        >;
       };
       const bodySchema = op.requestBody?.content["application/json"]?.schema;
       operations.push({
@@ -153,6 +159,8 @@ export function apiDocsView() {
       });
     }
   }
-  const groups = API_TAGS.map((tag) => ({ tag, operations: operations.filter((o) => o.tag === tag) })).filter((g) => g.operations.length > 0);
+  const groups = API_TAGS.map((tag) => ({ tag, operations: operations.filter((o) => o.tag === tag) })).filter(
+    (g) => g.operations.length > 0,
+  );
   return { title: doc.info.title, version: doc.info.version, count: operations.length, groups };
 }

@@ -17,7 +17,10 @@ export async function rootLoader({ request }: LoaderFunctionArgs) {
   // Components read the public configuration through usePublicConfig (app/lib/public-config.ts).
   // The toast cookie only carries a message until it is shown: once read, it is deleted. A plain
   // page view sets no cookie, so it can come from the page cache (server/page-cache.js).
-  return data(page satisfies RootPublicData, hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined);
+  return data(
+    page satisfies RootPublicData,
+    hasToastCookie(request) ? { headers: { "Set-Cookie": TOAST_COOKIE_DELETION } } : undefined,
+  );
 }
 
 /** remix-toast's cookie (its default options), expired. */

@@ -32,13 +32,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   try {
     const view = await openInvoicePayment(params.get("facture"), params.get("cle"));
-    return data<PageData>({ view, unavailable: null }, { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS });
+    return data<PageData>(
+      { view, unavailable: null },
+      { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS },
+    );
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) console.error("invoice payment page failed", error);
     return data<PageData>(
       { view: null, unavailable: "Le paiement est momentanément indisponible. Veuillez réessayer dans quelques minutes." },
-      { status: refusal?.status && refusal.status >= 500 ? refusal.status : 503, headers: { ...PRIVATE_HEADERS, ...retryAfterHeaders(refusal) } },
+      {
+        status: refusal?.status && refusal.status >= 500 ? refusal.status : 503,
+        headers: { ...PRIVATE_HEADERS, ...retryAfterHeaders(refusal) },
+      },
     );
   }
 }
@@ -97,7 +103,9 @@ export default function PayRenewal() {
   if (view.kind === "closed") {
     return (
       <Shell title="Échéance close">
-        <p className="mt-4 text-ink-soft">Cette échéance ne peut plus être réglée : elle a été annulée, ou l'abonnement a pris fin. Rien ne vous sera prélevé.</p>
+        <p className="mt-4 text-ink-soft">
+          Cette échéance ne peut plus être réglée : elle a été annulée, ou l'abonnement a pris fin. Rien ne vous sera prélevé.
+        </p>
         <SubscriptionLink path={view.subscriptionPath} />
       </Shell>
     );
@@ -105,7 +113,9 @@ export default function PayRenewal() {
 
   return (
     <Shell title="Régler mon abonnement">
-      <p className="mt-3 text-ink-soft">Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.</p>
+      <p className="mt-3 text-ink-soft">
+        Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.
+      </p>
       <section aria-labelledby="echeance" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
         <h2 id="echeance" className="font-serif text-xl">
           Échéance à régler

@@ -30,8 +30,7 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 const UNEXPECTED = "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant.";
 
 type Outcome =
-  | { kind: "canceled" | "already_canceled"; orderId: number; canceledAt: string }
-  | { kind: "refused"; message: string };
+  { kind: "canceled" | "already_canceled"; orderId: number; canceledAt: string } | { kind: "refused"; message: string };
 
 /** GET /abonnement/resilier?commande=N (the link of the order confirmation email): the order number is prefilled. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -123,7 +122,9 @@ export default function CancelSubscription() {
               </span>
               .
             </p>
-            <p className="mt-2">Aucun autre prélèvement ne sera effectué. La commande déjà payée vous reste acquise et vous est livrée.</p>
+            <p className="mt-2">
+              Aucun autre prélèvement ne sera effectué. La commande déjà payée vous reste acquise et vous est livrée.
+            </p>
             {done.kind === "canceled" ? (
               <p className="mt-2">Une confirmation de la résiliation vous est envoyée par email : conservez-la.</p>
             ) : null}
@@ -158,7 +159,11 @@ export default function CancelSubscription() {
               </p>
             ) : null}
 
-            <Form method="post" {...getFormProps(form)} className="mt-6 grid gap-2 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
+            <Form
+              method="post"
+              {...getFormProps(form)}
+              className="mt-6 grid gap-2 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5"
+            >
               <Honeypot />
               <Field
                 label="Numéro de commande"

@@ -19,7 +19,13 @@ import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { contactStatusField } from "~/schemas/contact-status";
-import { deleteContactRequest, getContactRequest, listContactRequests, openContactRequest, setContactStatus } from "~/services/contacts.server";
+import {
+  deleteContactRequest,
+  getContactRequest,
+  listContactRequests,
+  openContactRequest,
+  setContactStatus,
+} from "~/services/contacts.server";
 
 export const meta: MetaFunction = () => pageMeta("Demandes de contact", "Messages envoyés depuis la page Contact.");
 
@@ -30,11 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The dialog of ?id=... only shows the request: the admin's 'open' action (below) marks it read,
   // so the 30-second refresh, a reload or a shared link never does.
   const openId = queryId(request, "id");
-  const opened = openId ? (await getContactRequest(openId) ?? null) : null;
+  const opened = openId ? ((await getContactRequest(openId)) ?? null) : null;
   const deleteId = queryId(request, "delete");
-  const toDelete = deleteId ? (await getContactRequest(deleteId) ?? null) : null;
+  const toDelete = deleteId ? ((await getContactRequest(deleteId)) ?? null) : null;
   // The list shows the first words of each message; the whole message is in its dialog.
-  const contacts = (await listContactRequests()).map(({ message, ...contact }) => ({ ...contact, excerpt: excerpt(message, 80) }));
+  const contacts = (await listContactRequests()).map(({ message, ...contact }) => ({
+    ...contact,
+    excerpt: excerpt(message, 80),
+  }));
   return data({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
@@ -49,20 +58,38 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: requête invalide" }, REPLACE);
   }
   if (intent === "open") {
-    if (!await openContactRequest(id)) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+    if (!(await openContactRequest(id)))
+      return redirectWithError(
+        "/admin/contacts",
+        { message: "Erreur", description: "Une erreur est survenue: demande introuvable" },
+        REPLACE,
+      );
     return redirect(`/admin/contacts?id=${id}`, { headers: NO_STORE_HEADERS });
   }
   if (intent === "delete") {
     const deleted = await deleteContactRequest(id);
-    if (!deleted) return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
-    return redirectWithSuccess("/admin/contacts", { message: "Contact supprimé", description: "La demande de contact a été supprimée avec succès." }, REPLACE);
+    if (!deleted)
+      return redirectWithError(
+        "/admin/contacts",
+        { message: "Erreur", description: "Une erreur est survenue: demande introuvable" },
+        REPLACE,
+      );
+    return redirectWithSuccess(
+      "/admin/contacts",
+      { message: "Contact supprimé", description: "La demande de contact a été supprimée avec succès." },
+      REPLACE,
+    );
   }
   const status = contactStatusField.safeParse(form.get("status"));
   if (!status.success) {
     return redirectWithError(target, { message: "Erreur", description: "Une erreur est survenue: statut invalide" }, REPLACE);
   }
-  if (!await setContactStatus(id, status.data)) {
-    return redirectWithError("/admin/contacts", { message: "Erreur", description: "Une erreur est survenue: demande introuvable" }, REPLACE);
+  if (!(await setContactStatus(id, status.data))) {
+    return redirectWithError(
+      "/admin/contacts",
+      { message: "Erreur", description: "Une erreur est survenue: demande introuvable" },
+      REPLACE,
+    );
   }
   // Put back to unread from the open dialog: close it, so the admin sees the request left unread.
   if (status.data === "non_lu") {
@@ -72,7 +99,11 @@ export async function action({ request }: ActionFunctionArgs) {
       target = url.pathname + url.search;
     }
   }
-  return redirectWithSuccess(target, { message: "Statut mis à jour", description: "Le statut de la demande a été mis à jour avec succès." }, REPLACE);
+  return redirectWithSuccess(
+    target,
+    { message: "Statut mis à jour", description: "Le statut de la demande a été mis à jour avec succès." },
+    REPLACE,
+  );
 }
 
 /** Refreshes the list every 30 s through the loaders (no page reload), when the tab is visible and nothing else is going on. */
@@ -95,7 +126,14 @@ type ContactRow = SerializeFrom<typeof loader>["contacts"][number];
 /** The status choice of a row, coming back to this page as it is (its dialog open, if any). */
 function StatusCell({ contact }: { contact: ContactRow }) {
   const location = useLocation();
-  return <ContactStatusSelect id={contact.id} status={contact.status} name={contact.name} redirectTo={`/admin/contacts${location.search}`} />;
+  return (
+    <ContactStatusSelect
+      id={contact.id}
+      status={contact.status}
+      name={contact.name}
+      redirectTo={`/admin/contacts${location.search}`}
+    />
+  );
 }
 
 /** Unread requests stand out in bold, with their status' badge ('Non lu', the one label of that state). */
@@ -193,7 +231,13 @@ export default function AdminContacts() {
             <div>
               <dt className="mb-1 font-medium text-ink-soft">Statut</dt>
               <dd>
-                <ContactStatusSelect id={opened.id} status={opened.status} name={opened.name} redirectTo={here} idPrefix="dialog-status" />
+                <ContactStatusSelect
+                  id={opened.id}
+                  status={opened.status}
+                  name={opened.name}
+                  redirectTo={here}
+                  idPrefix="dialog-status"
+                />
               </dd>
             </div>
           </dl>

@@ -17,7 +17,7 @@ export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return data({ ...await getDashboard(), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
+  return data({ ...(await getDashboard()), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
 }
 
 const SHORTCUTS = [
@@ -30,7 +30,10 @@ const SHORTCUTS = [
 
 function StatCard({ label, value, to, extra }: { label: string; value: number | string; to: string; extra?: React.ReactNode }) {
   return (
-    <Link to={to} className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-slate-300 hover:shadow">
+    <Link
+      to={to}
+      className="block rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-slate-300 hover:shadow"
+    >
       <p className="text-sm font-medium text-ink-soft">{label}</p>
       <p className="mt-2 text-3xl font-semibold tabular-nums">{value}</p>
       {extra ? <div className="mt-2 text-sm">{extra}</div> : null}
@@ -65,7 +68,9 @@ export default function Dashboard() {
           to="/admin/contacts"
           extra={
             counts.unreadContacts > 0 ? (
-              <Badge tone="red">{counts.unreadContacts} non lue{counts.unreadContacts > 1 ? "s" : ""}</Badge>
+              <Badge tone="red">
+                {counts.unreadContacts} non lue{counts.unreadContacts > 1 ? "s" : ""}
+              </Badge>
             ) : (
               <span className="text-ink-soft">Aucune non lue</span>
             )
@@ -77,9 +82,7 @@ export default function Dashboard() {
           to="/admin/subscriptions"
           extra={
             subscriptions.pastDue > 0 ? (
-              <Badge tone="yellow">
-                dont {subscriptions.pastDue} en attente de paiement
-              </Badge>
+              <Badge tone="yellow">dont {subscriptions.pastDue} en attente de paiement</Badge>
             ) : (
               <span className="text-ink-soft">Aucun en attente de paiement</span>
             )
@@ -98,14 +101,24 @@ export default function Dashboard() {
       </div>
 
       <div className="mt-6 grid gap-6 xl:grid-cols-[2fr_1fr]">
-        <Card title="Commandes récentes" actions={<Link to="/admin/orders" className="text-sm font-medium underline">Toutes les commandes</Link>}>
+        <Card
+          title="Commandes récentes"
+          actions={
+            <Link to="/admin/orders" className="text-sm font-medium underline">
+              Toutes les commandes
+            </Link>
+          }
+        >
           {orders.length === 0 ? (
             <p className="py-6 text-center text-ink-soft">Aucune commande récente</p>
           ) : (
             <ul className="divide-y divide-slate-100">
               {orders.map((o) => (
                 <li key={o.id}>
-                  <Link to={`/admin/orders/${o.id}`} className="flex flex-wrap items-center justify-between gap-2 py-3 hover:bg-slate-50">
+                  <Link
+                    to={`/admin/orders/${o.id}`}
+                    className="flex flex-wrap items-center justify-between gap-2 py-3 hover:bg-slate-50"
+                  >
                     <span>
                       <span className="font-semibold">Commande #{o.id}</span>
                       <span className="ml-2 text-sm text-ink-soft">{formatDate(o.createdAt)}</span>
@@ -125,7 +138,10 @@ export default function Dashboard() {
           <ul className="grid gap-2">
             {SHORTCUTS.map((s) => (
               <li key={s.to}>
-                <Link to={s.to} className="flex items-center justify-between rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium hover:bg-slate-50">
+                <Link
+                  to={s.to}
+                  className="flex items-center justify-between rounded-lg border border-slate-200 px-4 py-3 text-sm font-medium hover:bg-slate-50"
+                >
                   {s.label} <span aria-hidden="true">→</span>
                 </Link>
               </li>

@@ -65,7 +65,11 @@ export default function AdminEmail() {
       <PageHeader
         title={email.subject ?? `Email n°${email.id}`}
         back={{ to: "/admin/emails", label: "Retour aux emails" }}
-        actions={email.status === "failed" ? <ResendEmailForm id={email.id} redirectTo={`/admin/emails/${email.id}`} className={buttonPrimary} /> : null}
+        actions={
+          email.status === "failed" ? (
+            <ResendEmailForm id={email.id} redirectTo={`/admin/emails/${email.id}`} className={buttonPrimary} />
+          ) : null
+        }
       >
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
           <span>{emailKindLabel(email.kind)}</span>
@@ -92,7 +96,10 @@ export default function AdminEmail() {
 
           <Card title="Version texte">
             {email.text !== null ? (
-              <pre className="max-h-[36rem] overflow-auto whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-4 font-mono text-sm text-ink" data-testid="email-text">
+              <pre
+                className="max-h-[36rem] overflow-auto whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-4 font-mono text-sm text-ink"
+                data-testid="email-text"
+              >
                 {email.text}
               </pre>
             ) : (
@@ -119,7 +126,10 @@ export default function AdminEmail() {
               {email.status === "pending" ? <Line label="Prochaine tentative">{formatDateTime(email.nextAttemptAt)}</Line> : null}
               {email.orderId ? (
                 <Line label="Commande">
-                  <Link to={`/admin/orders/${email.orderId}`} className="font-mono underline decoration-slate-300 hover:decoration-ink">
+                  <Link
+                    to={`/admin/orders/${email.orderId}`}
+                    className="font-mono underline decoration-slate-300 hover:decoration-ink"
+                  >
                     #{email.orderId}
                   </Link>
                 </Line>
@@ -127,7 +137,9 @@ export default function AdminEmail() {
               <Line label="Créé le">{formatDateTime(email.createdAt)}</Line>
               <Line label="Envoyé le">{email.sentAt ? formatDateTime(email.sentAt) : null}</Line>
               <Line label="Transport">{email.transport ? (TRANSPORT_LABELS[email.transport] ?? email.transport) : null}</Line>
-              <Line label="Message-ID">{email.messageId ? <span className="font-mono text-xs">{email.messageId}</span> : null}</Line>
+              <Line label="Message-ID">
+                {email.messageId ? <span className="font-mono text-xs">{email.messageId}</span> : null}
+              </Line>
             </dl>
           </Card>
 
@@ -138,7 +150,11 @@ export default function AdminEmail() {
               <ul className="divide-y divide-slate-100 text-sm">
                 {email.attachments.map((a) => (
                   <li key={a.url} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                    <a href={a.url} download={a.filename} className="break-all font-medium underline decoration-slate-300 hover:decoration-ink">
+                    <a
+                      href={a.url}
+                      download={a.filename}
+                      className="break-all font-medium underline decoration-slate-300 hover:decoration-ink"
+                    >
                       {a.filename}
                     </a>
                     <span className="text-xs text-ink-soft">
@@ -156,5 +172,11 @@ export default function AdminEmail() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorBoundary notFound="Email introuvable : vérifiez son numéro." backTo="/admin/emails" backLabel="Retour aux emails" />;
+  return (
+    <AdminErrorBoundary
+      notFound="Email introuvable : vérifiez son numéro."
+      backTo="/admin/emails"
+      backLabel="Retour aux emails"
+    />
+  );
 }

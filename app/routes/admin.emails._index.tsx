@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const filters = readEmailFilters(new URL(request.url));
   return data(
-    { ...await listEmails(filters), filters, counts: await countEmailsByStatus(), demo: getConfig().mode === "demo" },
+    { ...(await listEmails(filters)), filters, counts: await countEmailsByStatus(), demo: getConfig().mode === "demo" },
     { headers: NO_STORE_HEADERS },
   );
 }
@@ -54,7 +54,11 @@ const TABLE: TableDefinition<EmailRow> = {
       cell: (e) => (
         <>
           <div>{emailKindLabel(e.kind)}</div>
-          {e.subject ? <div className="max-w-[16rem] truncate text-xs text-ink-soft" title={e.subject}>{e.subject}</div> : null}
+          {e.subject ? (
+            <div className="max-w-[16rem] truncate text-xs text-ink-soft" title={e.subject}>
+              {e.subject}
+            </div>
+          ) : null}
         </>
       ),
     },
@@ -98,9 +102,12 @@ export default function AdminEmails() {
       </PageHeader>
 
       {demo ? (
-        <p className="mb-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900" data-testid="demo-mailbox-note">
-          Mode démo : cette page est la boîte aux lettres de la boutique. Les emails ne sont pas envoyés, ils sont
-          affichés ici tels qu'ils seraient partis.
+        <p
+          className="mb-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900"
+          data-testid="demo-mailbox-note"
+        >
+          Mode démo : cette page est la boîte aux lettres de la boutique. Les emails ne sont pas envoyés, ils sont affichés ici
+          tels qu'ils seraient partis.
         </p>
       ) : null}
 
@@ -111,13 +118,28 @@ export default function AdminEmails() {
           <label htmlFor="to" className="block text-sm font-medium">
             Destinataire
           </label>
-          <input id="to" name="to" type="search" defaultValue={filters.to ?? ""} className="field-input mt-1" placeholder="ex. client@exemple.fr" />
+          <input
+            id="to"
+            name="to"
+            type="search"
+            defaultValue={filters.to ?? ""}
+            className="field-input mt-1"
+            placeholder="ex. client@exemple.fr"
+          />
         </div>
         <div>
           <label htmlFor="order" className="block text-sm font-medium">
             Numéro de commande
           </label>
-          <input id="order" name="order" type="search" inputMode="numeric" defaultValue={filters.order ?? ""} className="field-input mt-1" placeholder="ex. 123456789" />
+          <input
+            id="order"
+            name="order"
+            type="search"
+            inputMode="numeric"
+            defaultValue={filters.order ?? ""}
+            className="field-input mt-1"
+            placeholder="ex. 123456789"
+          />
         </div>
       </FilterBar>
 

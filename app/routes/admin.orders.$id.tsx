@@ -71,7 +71,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: adminOrderFormSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
-    return data({ result: submission.reply(), toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const } }, { status: 400 });
+    return data(
+      {
+        result: submission.reply(),
+        toast: { message: "Erreur", description: `Une erreur est survenue: ${message}`, type: "error" as const },
+      },
+      { status: 400 },
+    );
   }
   let updated: boolean;
   try {
@@ -84,7 +90,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const refusal = actionError(error);
     if (!refusal) throw error;
     return data(
-      { result: submission.reply(refusalReply(refusal)), toast: { message: "Mise à jour refusée", description: refusal.message, type: "error" as const } },
+      {
+        result: submission.reply(refusalReply(refusal)),
+        toast: { message: "Mise à jour refusée", description: refusal.message, type: "error" as const },
+      },
       { status: refusal.status },
     );
   }
@@ -110,7 +119,10 @@ export default function AdminOrderDetail() {
   const data = useActionData<typeof action>();
   const actionData = data && "result" in data ? data : undefined;
   const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === `/admin/orders/${order.id}`;
+  const pending =
+    navigation.state !== "idle" &&
+    navigation.formMethod?.toUpperCase() === "POST" &&
+    navigation.formAction === `/admin/orders/${order.id}`;
 
   useEffect(() => {
     if (actionData?.toast) showToast(actionData.toast);
@@ -119,15 +131,17 @@ export default function AdminOrderDetail() {
   const [form, fields] = useForm({
     id: `order-${order.id}`,
     lastResult: actionData?.result,
-    defaultValue: { status: order.status, trackingNumber: order.trackingNumber ?? "", trackingCarrier: order.trackingCarrier ?? defaultCarrier },
+    defaultValue: {
+      status: order.status,
+      trackingNumber: order.trackingNumber ?? "",
+      trackingCarrier: order.trackingCarrier ?? defaultCarrier,
+    },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: adminOrderFormSchema }),
   });
 
-  const mailto = order.email
-    ? `mailto:${order.email}?subject=${encodeURIComponent(`Votre commande n°${order.id}`)}`
-    : null;
+  const mailto = order.email ? `mailto:${order.email}?subject=${encodeURIComponent(`Votre commande n°${order.id}`)}` : null;
   const cityLine = [order.shippingPostalCode, order.shippingCity].filter(Boolean).join(" ");
 
   return (
@@ -142,7 +156,11 @@ export default function AdminOrderDetail() {
                 Facture {invoiceNumber}
               </Link>
             ) : (
-              <span className={`${buttonSecondary} cursor-not-allowed opacity-60`} aria-disabled="true" title="La facture est émise au paiement de la commande">
+              <span
+                className={`${buttonSecondary} cursor-not-allowed opacity-60`}
+                aria-disabled="true"
+                title="La facture est émise au paiement de la commande"
+              >
                 Facture (émise au paiement)
               </span>
             )}
@@ -156,7 +174,11 @@ export default function AdminOrderDetail() {
                 Contacter
               </a>
             ) : (
-              <span className={`${buttonSecondary} cursor-not-allowed opacity-60`} aria-disabled="true" title="Aucune adresse email pour ce client">
+              <span
+                className={`${buttonSecondary} cursor-not-allowed opacity-60`}
+                aria-disabled="true"
+                title="Aucune adresse email pour ce client"
+              >
                 Contacter
               </span>
             )}
@@ -167,7 +189,9 @@ export default function AdminOrderDetail() {
           <span>Passée le {formatDateTime(order.createdAt)}</span>
           {fulfilmentRefusal && order.paymentStatus !== "refunded" ? null : <FulfilmentBadge status={order.status} />}
           <PaymentBadge status={order.paymentStatus} />
-          {order.isSubscription ? <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span> : null}
+          {order.isSubscription ? (
+            <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span>
+          ) : null}
         </div>
       </PageHeader>
 
@@ -181,9 +205,19 @@ export default function AdminOrderDetail() {
                 {order.items.map((item) => (
                   <li key={item.id} className="flex items-center gap-4 py-3">
                     {item.image ? (
-                      <img src={item.image} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-lg border border-slate-200 object-cover" loading="lazy" />
+                      <img
+                        src={item.image}
+                        alt=""
+                        width={56}
+                        height={56}
+                        className="h-14 w-14 shrink-0 rounded-lg border border-slate-200 object-cover"
+                        loading="lazy"
+                      />
                     ) : (
-                      <span aria-hidden="true" className="flex h-14 w-14 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-xs text-slate-400">
+                      <span
+                        aria-hidden="true"
+                        className="flex h-14 w-14 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-xs text-slate-400"
+                      >
                         Image
                       </span>
                     )}
@@ -215,7 +249,14 @@ export default function AdminOrderDetail() {
             </dl>
           </Card>
 
-          <OrderRefunds key={refundKey} orderId={order.id} totalCents={order.totalCents} {...refunds} refundKey={refundKey} lastResult={refundReply(data)} />
+          <OrderRefunds
+            key={refundKey}
+            orderId={order.id}
+            totalCents={order.totalCents}
+            {...refunds}
+            refundKey={refundKey}
+            lastResult={refundReply(data)}
+          />
 
           <Card title="Suivi de la commande">
             <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
@@ -233,7 +274,10 @@ export default function AdminOrderDetail() {
             title="Emails de la commande"
             actions={
               emails.length > 0 ? (
-                <Link to={`/admin/emails?order=${order.id}`} className="text-sm font-medium text-ink-soft underline decoration-slate-300 hover:text-ink">
+                <Link
+                  to={`/admin/emails?order=${order.id}`}
+                  className="text-sm font-medium text-ink-soft underline decoration-slate-300 hover:text-ink"
+                >
                   Voir dans les emails
                 </Link>
               ) : null
@@ -245,7 +289,10 @@ export default function AdminOrderDetail() {
               <ul className="divide-y divide-slate-100" data-testid="order-emails">
                 {emails.map((email) => (
                   <li key={email.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                    <Link to={`/admin/emails/${email.id}`} className="font-medium underline decoration-slate-300 hover:decoration-ink">
+                    <Link
+                      to={`/admin/emails/${email.id}`}
+                      className="font-medium underline decoration-slate-300 hover:decoration-ink"
+                    >
                       {emailKindLabel(email.kind)}
                     </Link>
                     <span className="flex flex-wrap items-center gap-2 text-ink-soft">
@@ -268,7 +315,10 @@ export default function AdminOrderDetail() {
               <Line label="Téléphone" value={order.phone ? formatFrenchPhone(order.phone) : null} />
             </dl>
             {order.userId ? (
-              <Link to={`/admin/customers/${order.userId}`} className="mt-2 inline-block text-sm font-medium underline decoration-slate-300 hover:decoration-ink">
+              <Link
+                to={`/admin/customers/${order.userId}`}
+                className="mt-2 inline-block text-sm font-medium underline decoration-slate-300 hover:decoration-ink"
+              >
                 Fiche client
               </Link>
             ) : null}
@@ -283,7 +333,11 @@ export default function AdminOrderDetail() {
           </Card>
           <Card title="Mettre à jour la commande">
             {fulfilmentRefusal ? (
-              <p role="note" className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="fulfilment-refusal">
+              <p
+                role="note"
+                className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
+                data-testid="fulfilment-refusal"
+              >
                 {fulfilmentRefusal}
               </p>
             ) : null}
@@ -292,7 +346,11 @@ export default function AdminOrderDetail() {
                 <label htmlFor={fields.status.id} className="block text-sm font-medium">
                   Statut
                 </label>
-                <select {...getSelectProps(fields.status)} key={fields.status.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+                <select
+                  {...getSelectProps(fields.status)}
+                  key={fields.status.key}
+                  className={`${selectClass} mt-1 w-full py-2.5`}
+                >
                   {FULFILMENT_STEPS.map((s) => (
                     <option key={s.status} value={s.status}>
                       {s.label}
@@ -305,14 +363,23 @@ export default function AdminOrderDetail() {
                 <label htmlFor={fields.trackingNumber.id} className="block text-sm font-medium">
                   Numéro de suivi
                 </label>
-                <input {...getInputProps(fields.trackingNumber, { type: "text" })} key={fields.trackingNumber.key} className="field-input mt-1" autoComplete="off" />
+                <input
+                  {...getInputProps(fields.trackingNumber, { type: "text" })}
+                  key={fields.trackingNumber.key}
+                  className="field-input mt-1"
+                  autoComplete="off"
+                />
                 <FieldError id={fields.trackingNumber.errorId} errors={fields.trackingNumber.errors} />
               </div>
               <div>
                 <label htmlFor={fields.trackingCarrier.id} className="block text-sm font-medium">
                   Transporteur
                 </label>
-                <select {...getSelectProps(fields.trackingCarrier)} key={fields.trackingCarrier.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+                <select
+                  {...getSelectProps(fields.trackingCarrier)}
+                  key={fields.trackingCarrier.key}
+                  className={`${selectClass} mt-1 w-full py-2.5`}
+                >
                   {CARRIERS.map((c) => (
                     <option key={c} value={c}>
                       {CARRIER_LABELS[c]}
@@ -333,5 +400,11 @@ export default function AdminOrderDetail() {
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorBoundary notFound="Commande introuvable : vérifiez le numéro de commande." backTo="/admin/orders" backLabel="Retour aux commandes" />;
+  return (
+    <AdminErrorBoundary
+      notFound="Commande introuvable : vérifiez le numéro de commande."
+      backTo="/admin/orders"
+      backLabel="Retour aux commandes"
+    />
+  );
 }

@@ -99,7 +99,10 @@ const TABLE: TableDefinition<OrderRow> = {
 
 const STATUS_OPTIONS = FULFILMENT_STEPS.map((s) => ({ value: s.status, label: s.label }));
 /** The payment choices of each tab: the orders are paid or refunded, the checkouts awaiting payment unpaid or failed. */
-const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
+const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as const).map((value) => ({
+  value,
+  label: PAYMENT_LABELS[value],
+}));
 const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
 
 /** 'Voir', and 'Marquer livrée' while a paid order is not delivered (back to this page, filters kept). */
@@ -117,7 +120,12 @@ function OrderActions({ order }: { order: OrderRow }) {
           <input type="hidden" name="intent" value="complete" />
           <input type="hidden" name="id" value={order.id} />
           <input type="hidden" name="redirectTo" value={`/admin/orders${location.search}`} />
-          <button type="submit" className={buttonSmall} disabled={completing} aria-label={`Marquer la commande ${order.id} comme livrée`}>
+          <button
+            type="submit"
+            className={buttonSmall}
+            disabled={completing}
+            aria-label={`Marquer la commande ${order.id} comme livrée`}
+          >
             {completing ? "Mise à jour..." : "Marquer livrée"}
           </button>
         </Form>
@@ -148,18 +156,29 @@ export default function AdminOrders() {
         }
       />
 
-      <nav aria-label="Commandes ou paniers en attente de paiement" className="mb-4 flex flex-wrap gap-2 border-b border-slate-200">
-        <Link to="/admin/orders" aria-current={unpaidView ? undefined : "page"} className={unpaidView ? TAB : `${TAB} ${TAB_CURRENT}`}>
+      <nav
+        aria-label="Commandes ou paniers en attente de paiement"
+        className="mb-4 flex flex-wrap gap-2 border-b border-slate-200"
+      >
+        <Link
+          to="/admin/orders"
+          aria-current={unpaidView ? undefined : "page"}
+          className={unpaidView ? TAB : `${TAB} ${TAB_CURRENT}`}
+        >
           Commandes
         </Link>
-        <Link to="/admin/orders?view=unpaid" aria-current={unpaidView ? "page" : undefined} className={unpaidView ? `${TAB} ${TAB_CURRENT}` : TAB}>
+        <Link
+          to="/admin/orders?view=unpaid"
+          aria-current={unpaidView ? "page" : undefined}
+          className={unpaidView ? `${TAB} ${TAB_CURRENT}` : TAB}
+        >
           Paniers abandonnés · paiement en attente <span className="tabular-nums">({awaitingPayment})</span>
         </Link>
       </nav>
       {unpaidView ? (
         <p className="mb-4 text-sm text-ink-soft">
-          Chaque formulaire de livraison validé crée un panier en attente de paiement. Ce ne sont pas des commandes : rien n'est à préparer ni à expédier tant que le
-          paiement n'est pas reçu.
+          Chaque formulaire de livraison validé crée un panier en attente de paiement. Ce ne sont pas des commandes : rien n'est à
+          préparer ni à expédier tant que le paiement n'est pas reçu.
         </p>
       ) : null}
 
@@ -169,10 +188,22 @@ export default function AdminOrders() {
           <label htmlFor="q" className="block text-sm font-medium">
             Numéro de commande ou email du client
           </label>
-          <input id="q" name="q" type="search" defaultValue={filters.q ?? ""} className="field-input mt-1" placeholder="ex. 123456789 ou client@exemple.fr" />
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ""}
+            className="field-input mt-1"
+            placeholder="ex. 123456789 ou client@exemple.fr"
+          />
         </div>
         <FilterSelect name="status" label="Statut" value={filters.status} options={STATUS_OPTIONS} />
-        <FilterSelect name="payment" label="Paiement" value={filters.payment} options={unpaidView ? UNPAID_PAYMENT_OPTIONS : ORDER_PAYMENT_OPTIONS} />
+        <FilterSelect
+          name="payment"
+          label="Paiement"
+          value={filters.payment}
+          options={unpaidView ? UNPAID_PAYMENT_OPTIONS : ORDER_PAYMENT_OPTIONS}
+        />
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">

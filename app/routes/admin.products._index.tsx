@@ -36,7 +36,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 async function saleSummary(product: Parameters<typeof productOffer>[0]): Promise<string> {
   const offer = await productOffer(product);
-  if (offer.packs.length === 0) return offer.unitPriceCents !== null ? `${formatPrice(offer.unitPriceCents)} à l'unité` : "Non vendu";
+  if (offer.packs.length === 0)
+    return offer.unitPriceCents !== null ? `${formatPrice(offer.unitPriceCents)} à l'unité` : "Non vendu";
   const prices = offer.packs.map((p) => p.priceCents);
   const count = `${offer.packs.length} pack${offer.packs.length > 1 ? "s" : ""}`;
   const low = Math.min(...prices);
@@ -49,7 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "delete" || id === null) return unknownAction("/admin/products");
   const result = await deleteProduct(id);
   if (result.deleted) {
-    return redirectWithSuccess("/admin/products", { message: "Produit supprimé", description: "Le produit a été retiré du catalogue." });
+    return redirectWithSuccess("/admin/products", {
+      message: "Produit supprimé",
+      description: "Le produit a été retiré du catalogue.",
+    });
   }
   const description =
     result.reason === "ordered"
@@ -70,9 +74,19 @@ const TABLE: TableDefinition<ProductRow> = {
       cell: (p) => (
         <div className="flex items-center gap-3">
           {p.image ? (
-            <img src={p.image} alt="" width={40} height={40} className="h-10 w-10 rounded-md border border-slate-200 object-cover" loading="lazy" />
+            <img
+              src={p.image}
+              alt=""
+              width={40}
+              height={40}
+              className="h-10 w-10 rounded-md border border-slate-200 object-cover"
+              loading="lazy"
+            />
           ) : (
-            <span aria-hidden="true" className="flex h-10 w-10 items-center justify-center rounded-md bg-slate-100 text-[10px] text-slate-400">
+            <span
+              aria-hidden="true"
+              className="flex h-10 w-10 items-center justify-center rounded-md bg-slate-100 text-[10px] text-slate-400"
+            >
               Image
             </span>
           )}

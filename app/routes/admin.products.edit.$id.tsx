@@ -15,7 +15,8 @@ import { productFields, productSchema } from "~/schemas/product";
 import { getProduct, updateProduct } from "~/services/catalog.server";
 import { adminPacks, crossedOutWarnings } from "~/services/packs.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(data ? `Modifier ${data.product.name}` : "Produit introuvable", "Modifier un produit.");
 
 const NOT_FOUND = "Produit introuvable";
 
@@ -82,7 +83,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
         description: `« ${product.name} » a été enregistré, mais un prix barré n'est pas conforme et n'est pas affiché en boutique : ${warnings[0]}`,
       });
     }
-    return redirectWithSuccess("/admin/products", { message: "Produit mis à jour", description: `« ${product.name} » a été enregistré.` });
+    return redirectWithSuccess("/admin/products", {
+      message: "Produit mis à jour",
+      description: `« ${product.name} » a été enregistré.`,
+    });
   });
 }
 
@@ -91,8 +95,18 @@ export default function EditProduct() {
   const actionData = useActionData<typeof action>();
   const { id, ...defaults } = product;
   return (
-    <AdminFormPage title={`Modifier le produit #${id}`} back={{ to: "/admin/products", label: "Retour aux produits" }} deleteTo={`/admin/products?delete=${id}`}>
-      <ProductForm id={`product-${id}`} lastResult={actionData?.result} submitLabel="Enregistrer les modifications" defaultValue={defaults} priceInfo={priceInfo} />
+    <AdminFormPage
+      title={`Modifier le produit #${id}`}
+      back={{ to: "/admin/products", label: "Retour aux produits" }}
+      deleteTo={`/admin/products?delete=${id}`}
+    >
+      <ProductForm
+        id={`product-${id}`}
+        lastResult={actionData?.result}
+        submitLabel="Enregistrer les modifications"
+        defaultValue={defaults}
+        priceInfo={priceInfo}
+      />
     </AdminFormPage>
   );
 }

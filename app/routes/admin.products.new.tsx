@@ -25,7 +25,10 @@ export async function action({ request }: ActionFunctionArgs) {
         description: `« ${product.name} » a été ajouté au catalogue, mais un prix barré n'est pas conforme et n'est pas affiché en boutique : ${warnings[0]}`,
       });
     }
-    return redirectWithSuccess("/admin/products", { message: "Produit créé", description: `« ${product.name} » a été ajouté au catalogue.` });
+    return redirectWithSuccess("/admin/products", {
+      message: "Produit créé",
+      description: `« ${product.name} » a été ajouté au catalogue.`,
+    });
   });
 }
 

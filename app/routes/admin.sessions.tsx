@@ -30,21 +30,37 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "revoke-others") {
     const count = await revokeUserSessions(admin.id, { keepId: admin.sessionId });
     const description =
-      count === 0 ? "Aucune autre session n'était ouverte." : count === 1 ? "1 autre session a été fermée." : `${count} autres sessions ont été fermées.`;
+      count === 0
+        ? "Aucune autre session n'était ouverte."
+        : count === 1
+          ? "1 autre session a été fermée."
+          : `${count} autres sessions ont été fermées.`;
     return redirectWithSuccess(PATH, { message: "Autres sessions révoquées", description }, { headers: NO_STORE_HEADERS });
   }
 
   const id = String(form.get("id") ?? "");
-  if (intent !== "revoke" || !await revokeAdminSession(admin.id, id)) {
-    return redirectWithError(PATH, { message: "Session introuvable", description: "Cette session est déjà fermée ou a expiré." }, { headers: NO_STORE_HEADERS });
+  if (intent !== "revoke" || !(await revokeAdminSession(admin.id, id))) {
+    return redirectWithError(
+      PATH,
+      { message: "Session introuvable", description: "Cette session est déjà fermée ou a expiré." },
+      { headers: NO_STORE_HEADERS },
+    );
   }
   if (id === admin.sessionId) {
     // The session in use: this is a sign-out.
     const headers = new Headers(NO_STORE_HEADERS);
     headers.append("Set-Cookie", await clearAdminCookie());
-    return redirectWithSuccess(LOGIN_PATH, { message: "Session révoquée", description: "Vous avez été déconnecté du back office." }, { headers });
+    return redirectWithSuccess(
+      LOGIN_PATH,
+      { message: "Session révoquée", description: "Vous avez été déconnecté du back office." },
+      { headers },
+    );
   }
-  return redirectWithSuccess(PATH, { message: "Session révoquée", description: "L'appareil qui l'utilisait devra se reconnecter." }, { headers: NO_STORE_HEADERS });
+  return redirectWithSuccess(
+    PATH,
+    { message: "Session révoquée", description: "L'appareil qui l'utilisait devra se reconnecter." },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 export default function AdminSessions() {
@@ -69,8 +85,8 @@ export default function AdminSessions() {
         }
       >
         <p className="mt-2 max-w-2xl text-sm text-ink-soft">
-          Chaque connexion au back office ouvre une session, valable 12 heures. Révoquez une session que vous ne reconnaissez pas : l'appareil qui
-          l'utilise est aussitôt déconnecté.
+          Chaque connexion au back office ouvre une session, valable 12 heures. Révoquez une session que vous ne reconnaissez pas
+          : l'appareil qui l'utilise est aussitôt déconnecté.
         </p>
       </PageHeader>
 
@@ -78,7 +94,11 @@ export default function AdminSessions() {
         {sessions.map((s) => {
           const opened = formatDateTime(s.createdAt);
           return (
-            <li key={s.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" data-testid="admin-session">
+            <li
+              key={s.id}
+              className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5"
+              data-testid="admin-session"
+            >
               <div className="flex items-start justify-between gap-3">
                 <h2 className="flex min-w-0 flex-wrap items-center gap-2 text-base font-semibold">
                   <span className="break-all">{s.device}</span>

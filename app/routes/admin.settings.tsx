@@ -21,7 +21,11 @@ import { settingsSchema } from "~/schemas/settings";
 import { getSettings, updateSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
 
-export const meta: MetaFunction = () => pageMeta("Paramètres du site", "Nom, coordonnées, identité de la société, hébergeur, médiateur et transporteur de la boutique.");
+export const meta: MetaFunction = () =>
+  pageMeta(
+    "Paramètres du site",
+    "Nom, coordonnées, identité de la société, hébergeur, médiateur et transporteur de la boutique.",
+  );
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
@@ -42,7 +46,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return data(
-      { result: submission.reply(), toast: { message: "Erreur", description: `Impossible de mettre à jour les paramètres : ${message}`, type: "error" as const } },
+      {
+        result: submission.reply(),
+        toast: {
+          message: "Erreur",
+          description: `Impossible de mettre à jour les paramètres : ${message}`,
+          type: "error" as const,
+        },
+      },
       { status: 400 },
     );
   }
@@ -90,22 +101,53 @@ export default function AdminSettings() {
           </Card>
           <Card title="Identité de la société" className="xl:col-span-2">
             <p className="mb-3 text-sm text-ink-soft">
-              Affichée dans les mentions légales, les conditions générales de vente et les emails de confirmation, et imprimée sur chaque facture et
-              chaque avoir avec l'adresse du siège ci-dessus. Une facture déjà émise garde les informations de sa date d'émission.
+              Affichée dans les mentions légales, les conditions générales de vente et les emails de confirmation, et imprimée sur
+              chaque facture et chaque avoir avec l'adresse du siège ci-dessus. Une facture déjà émise garde les informations de
+              sa date d'émission.
             </p>
             {demo ? (
-              <p className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="demo-seller-note">
-                Boutique de démonstration : ces informations sont celles d'une société fictive. Remplacez-les par celles de votre société avant votre première
-                vente.
+              <p
+                className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
+                data-testid="demo-seller-note"
+              >
+                Boutique de démonstration : ces informations sont celles d'une société fictive. Remplacez-les par celles de votre
+                société avant votre première vente.
               </p>
             ) : null}
             <div className="grid gap-x-4 sm:grid-cols-2">
               <Field label="Raison sociale" field={fields.legalName} autoComplete="off" />
-              <Field label="Forme juridique" field={fields.legalForm} autoComplete="off" hint="Par exemple « SAS » ou « société par actions simplifiée »." />
-              <Field label="Capital social" field={fields.shareCapital} autoComplete="off" hint="Montant en euros, par exemple 10 000 €." />
-              <Field label="SIRET" field={fields.siret} autoComplete="off" inputMode="numeric" hint="14 chiffres ; le SIREN en est les 9 premiers." />
-              <Field label="Ville du greffe (RCS)" field={fields.rcsCity} autoComplete="off" hint="Par exemple Paris : « RCS Paris »." />
-              <Field label="Numéro RCS" field={fields.rcsNumber} autoComplete="off" inputMode="numeric" hint="Le SIREN : les 9 premiers chiffres du SIRET." />
+              <Field
+                label="Forme juridique"
+                field={fields.legalForm}
+                autoComplete="off"
+                hint="Par exemple « SAS » ou « société par actions simplifiée »."
+              />
+              <Field
+                label="Capital social"
+                field={fields.shareCapital}
+                autoComplete="off"
+                hint="Montant en euros, par exemple 10 000 €."
+              />
+              <Field
+                label="SIRET"
+                field={fields.siret}
+                autoComplete="off"
+                inputMode="numeric"
+                hint="14 chiffres ; le SIREN en est les 9 premiers."
+              />
+              <Field
+                label="Ville du greffe (RCS)"
+                field={fields.rcsCity}
+                autoComplete="off"
+                hint="Par exemple Paris : « RCS Paris »."
+              />
+              <Field
+                label="Numéro RCS"
+                field={fields.rcsNumber}
+                autoComplete="off"
+                inputMode="numeric"
+                hint="Le SIREN : les 9 premiers chiffres du SIRET."
+              />
               <Field
                 label="Numéro de TVA intracommunautaire"
                 field={fields.vatNumber}
@@ -114,7 +156,12 @@ export default function AdminSettings() {
               />
               <div className="hidden sm:block" aria-hidden="true" />
               <Field label="Directeur ou directrice de la publication" field={fields.publicationDirector} autoComplete="off" />
-              <Field label="Fonction (facultatif)" field={fields.publicationDirectorRole} autoComplete="off" hint="Par exemple Présidente." />
+              <Field
+                label="Fonction (facultatif)"
+                field={fields.publicationDirectorRole}
+                autoComplete="off"
+                hint="Par exemple Présidente."
+              />
             </div>
           </Card>
           <Card title="Hébergeur">
@@ -125,18 +172,29 @@ export default function AdminSettings() {
           </Card>
           <Card title="Médiateur de la consommation">
             <p className="mb-3 text-sm text-ink-soft">
-              Le médiateur auquel vos clients peuvent recourir gratuitement en cas de litige : cité dans les conditions générales de vente, les mentions
-              légales, la page de confirmation et le suivi de commande.
+              Le médiateur auquel vos clients peuvent recourir gratuitement en cas de litige : cité dans les conditions générales
+              de vente, les mentions légales, la page de confirmation et le suivi de commande.
             </p>
             <Field label="Nom du médiateur" field={fields.mediatorName} autoComplete="off" />
             <TextareaField label="Adresse postale du médiateur" field={fields.mediatorAddress} rows={3} />
-            <Field label="Site web du médiateur" field={fields.mediatorUrl} type="text" inputMode="url" autoComplete="off" hint="Adresse complète, commençant par https://" />
+            <Field
+              label="Site web du médiateur"
+              field={fields.mediatorUrl}
+              type="text"
+              inputMode="url"
+              autoComplete="off"
+              hint="Adresse complète, commençant par https://"
+            />
           </Card>
           <Card title="Expédition">
             <label htmlFor={fields.defaultCarrier.id} className="block text-sm font-medium">
               Transporteur par défaut
             </label>
-            <select {...getSelectProps(fields.defaultCarrier)} key={fields.defaultCarrier.key} className={`${selectClass} mt-1 w-full py-2.5`}>
+            <select
+              {...getSelectProps(fields.defaultCarrier)}
+              key={fields.defaultCarrier.key}
+              className={`${selectClass} mt-1 w-full py-2.5`}
+            >
               {CARRIERS.map((c) => (
                 <option key={c} value={c}>
                   {CARRIER_LABELS[c]}
@@ -157,7 +215,8 @@ export default function AdminSettings() {
               className="field-input mt-1"
             />
             <p id={`${fields.trialOfferEndsAt.id}-hint`} className="mt-1 text-xs text-ink-soft">
-              La fiche produit affiche « Fin de l'offre d'essai dans … » jusqu'à cette date, puis plus rien. Laissez vide pour ne pas afficher de bandeau.
+              La fiche produit affiche « Fin de l'offre d'essai dans … » jusqu'à cette date, puis plus rien. Laissez vide pour ne
+              pas afficher de bandeau.
             </p>
             <FieldError id={fields.trialOfferEndsAt.errorId} errors={fields.trialOfferEndsAt.errors} />
             <p className="mt-2 text-sm text-ink" data-testid="banner-preview">

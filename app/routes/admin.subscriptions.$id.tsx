@@ -20,7 +20,12 @@ import { formatPrice } from "~/lib/money";
 import { renewalLabel } from "~/lib/renewals";
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin-cancel.server";
-import { awaitRenewalOutcome, simulateNextRenewal, subscriptionTestClock, testClocksEnabled } from "~/services/subscriptions/test-clock.server";
+import {
+  awaitRenewalOutcome,
+  simulateNextRenewal,
+  subscriptionTestClock,
+  testClocksEnabled,
+} from "~/services/subscriptions/test-clock.server";
 
 const NOT_FOUND = "Abonnement introuvable";
 
@@ -33,13 +38,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!subscription) throw new Response(NOT_FOUND, { status: 404 });
   const clocks = testClocksEnabled();
   // The customer's test clock, when the next renewal can be simulated (Stripe unreachable: no button).
-  const clock = clocks && subscription.status !== "canceled" && subscription.status !== "incomplete" ? await subscriptionTestClock(subscription.id).catch(() => null) : null;
+  const clock =
+    clocks && subscription.status !== "canceled" && subscription.status !== "incomplete"
+      ? await subscriptionTestClock(subscription.id).catch(() => null)
+      : null;
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm: "now" | "period_end" | null = asked === "now" || asked === "period_end" ? asked : null;
-  return data(
-    { subscription, clocks, clock, confirm },
-    { headers: NO_STORE_HEADERS },
-  );
+  return data({ subscription, clocks, clock, confirm }, { headers: NO_STORE_HEADERS });
 }
 
 function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome>>): { ok: boolean; text: string } {
@@ -47,7 +52,10 @@ function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome
     case "order_created":
       return { ok: true, text: `Renouvellement n°${outcome.renewalNumber} simulé : commande #${outcome.orderId} créée.` };
     case "payment_failed":
-      return { ok: true, text: `Renouvellement n°${outcome.renewalNumber} simulé : le paiement a été refusé, l'abonnement est en retard de paiement.` };
+      return {
+        ok: true,
+        text: `Renouvellement n°${outcome.renewalNumber} simulé : le paiement a été refusé, l'abonnement est en retard de paiement.`,
+      };
     case "ended":
       return { ok: true, text: "Fin de période simulée : la résiliation prévue a pris effet, l'abonnement est résilié." };
     case "pending":
@@ -67,13 +75,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
     switch (intent) {
       case "cancel_now":
         await cancelSubscriptionAsAdmin(id, { when: "now" });
-        return redirectWithSuccess(back, { message: "Abonnement résilié", description: "L'abonnement est résilié : plus aucun prélèvement. Le client en est informé par email." });
+        return redirectWithSuccess(back, {
+          message: "Abonnement résilié",
+          description: "L'abonnement est résilié : plus aucun prélèvement. Le client en est informé par email.",
+        });
       case "cancel_period_end":
         await cancelSubscriptionAsAdmin(id, { when: "period_end" });
-        return redirectWithSuccess(back, { message: "Résiliation prévue", description: "L'abonnement prendra fin à la fin de la période payée, sans nouveau prélèvement." });
+        return redirectWithSuccess(back, {
+          message: "Résiliation prévue",
+          description: "L'abonnement prendra fin à la fin de la période payée, sans nouveau prélèvement.",
+        });
       case "undo_cancel":
         await undoScheduledCancellation(id);
-        return redirectWithSuccess(back, { message: "Résiliation annulée", description: "L'abonnement continue : les renouvellements reprennent normalement." });
+        return redirectWithSuccess(back, {
+          message: "Résiliation annulée",
+          description: "L'abonnement continue : les renouvellements reprennent normalement.",
+        });
       case "simulate_renewal": {
         const simulated = await simulateNextRenewal(id);
         const message = simulatedMessage(await awaitRenewalOutcome(simulated));
@@ -171,7 +188,10 @@ export default function AdminSubscriptionDetail() {
                 {s.orders.map((order) => (
                   <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                     <span>
-                      <Link to={`/admin/orders/${order.id}`} className="font-mono font-medium underline decoration-slate-300 hover:decoration-ink">
+                      <Link
+                        to={`/admin/orders/${order.id}`}
+                        className="font-mono font-medium underline decoration-slate-300 hover:decoration-ink"
+                      >
                         #{order.id}
                       </Link>{" "}
                       <span className="text-ink-soft">{renewalLabel(order.renewalNumber) ?? "Commande de souscription"}</span>
@@ -195,22 +215,31 @@ export default function AdminSubscriptionDetail() {
               <ol className="space-y-3" data-testid="subscription-timeline">
                 {s.timeline.map((event, index) => (
                   <li key={index} className="flex gap-3 text-sm">
-                    <span aria-hidden="true" className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[event.kind] ?? "bg-slate-300"}`} />
+                    <span
+                      aria-hidden="true"
+                      className={`mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[event.kind] ?? "bg-slate-300"}`}
+                    />
                     <div className="min-w-0">
                       <p className="font-medium">
                         {event.emailId ? (
-                          <Link to={`/admin/emails/${event.emailId}`} className="underline decoration-slate-300 hover:decoration-ink">
+                          <Link
+                            to={`/admin/emails/${event.emailId}`}
+                            className="underline decoration-slate-300 hover:decoration-ink"
+                          >
                             {event.label}
                           </Link>
                         ) : event.orderId && (event.kind === "renewal" || event.kind === "first_order") ? (
-                          <Link to={`/admin/orders/${event.orderId}`} className="underline decoration-slate-300 hover:decoration-ink">
+                          <Link
+                            to={`/admin/orders/${event.orderId}`}
+                            className="underline decoration-slate-300 hover:decoration-ink"
+                          >
                             {event.label}
                           </Link>
                         ) : (
                           event.label
                         )}
                       </p>
-                      <p className="text-xs text-ink-soft tabular-nums">
+                      <p className="text-xs tabular-nums text-ink-soft">
                         {event.kind === "cancel_scheduled" ? `Effet le ${formatDate(event.at)}` : formatDateTime(event.at)}
                         {event.emailId ? (
                           <>
@@ -240,11 +269,14 @@ export default function AdminSubscriptionDetail() {
                         {busyIntent === "simulate_renewal" ? "Simulation en cours..." : "Simuler le prochain renouvellement"}
                       </button>
                       <p className="text-xs text-ink-soft">
-                        Avance l'horloge de test du client ({formatDateTime(clock.frozenTime)}) jusqu'au prochain renouvellement : Stripe prélève, la commande est créée.
+                        Avance l'horloge de test du client ({formatDateTime(clock.frozenTime)}) jusqu'au prochain renouvellement :
+                        Stripe prélève, la commande est créée.
                       </p>
                     </Form>
                   ) : (
-                    <p className="text-xs text-ink-soft">Cet abonnement n'a pas d'horloge de test : son renouvellement ne peut pas être simulé.</p>
+                    <p className="text-xs text-ink-soft">
+                      Cet abonnement n'a pas d'horloge de test : son renouvellement ne peut pas être simulé.
+                    </p>
                   )
                 ) : null}
                 <Link to={`${pathname}?confirm=now`} className={`${buttonDanger} w-full`} preventScrollReset>
@@ -265,7 +297,9 @@ export default function AdminSubscriptionDetail() {
               </div>
             ) : (
               <p className="text-sm text-ink-soft">
-                {s.status === "canceled" ? "Cet abonnement est résilié : aucune action possible." : "Cet abonnement attend son premier paiement."}
+                {s.status === "canceled"
+                  ? "Cet abonnement est résilié : aucune action possible."
+                  : "Cet abonnement attend son premier paiement."}
               </p>
             )}
           </Card>
@@ -323,5 +357,11 @@ function emailLine(list: { id: number; status: "pending" | "sending" | "sent" | 
 }
 
 export function ErrorBoundary() {
-  return <AdminErrorBoundary notFound="Abonnement introuvable : vérifiez son numéro." backTo="/admin/subscriptions" backLabel="Retour aux abonnements" />;
+  return (
+    <AdminErrorBoundary
+      notFound="Abonnement introuvable : vérifiez son numéro."
+      backTo="/admin/subscriptions"
+      backLabel="Retour aux abonnements"
+    />
+  );
 }

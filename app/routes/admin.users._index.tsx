@@ -39,7 +39,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent !== "delete" || id === null) return unknownAction("/admin/users");
   try {
     const deleted = await deleteUser(admin.id, id);
-    if (!deleted) return redirectWithError("/admin/users", { message: "Suppression impossible", description: "Cet utilisateur n'existe plus." });
+    if (!deleted)
+      return redirectWithError("/admin/users", {
+        message: "Suppression impossible",
+        description: "Cet utilisateur n'existe plus.",
+      });
     return redirectWithSuccess("/admin/users", { message: "Utilisateur supprimé", description: "Le compte a été supprimé." });
   } catch (error) {
     const refusal = actionError(error);
@@ -67,11 +71,19 @@ const TABLE: TableDefinition<UserRow> = {
     { header: "Email", cell: (u) => u.email },
     { header: "Nom", cell: (u) => u.name || "-" },
     { header: "Inscription", cell: (u) => formatDate(u.createdAt) },
-    { header: "Rôle", cell: (u) => (u.isAdmin ? <Badge tone="violet">Administrateur</Badge> : <Badge tone="gray">Client</Badge>) },
+    {
+      header: "Rôle",
+      cell: (u) => (u.isAdmin ? <Badge tone="violet">Administrateur</Badge> : <Badge tone="gray">Client</Badge>),
+    },
   ],
   actions: (u) => (
     <>
-      <Link to={`/admin/customers/${u.id}`} className={iconButton} aria-label={`Fiche client de ${u.username}`} title="Fiche client">
+      <Link
+        to={`/admin/customers/${u.id}`}
+        className={iconButton}
+        aria-label={`Fiche client de ${u.username}`}
+        title="Fiche client"
+      >
         <EyeIcon />
       </Link>
       <EditDeleteLinks id={u.id} editTo={`/admin/users/edit/${u.id}`} name={u.username} deletable={!u.self} />
@@ -92,7 +104,10 @@ export default function AdminUsers() {
               <li key={line.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
                 <span>
                   {line.label} ·{" "}
-                  <Link to={`/admin/customers/${line.customerId}`} className="font-medium underline decoration-slate-300 hover:decoration-ink">
+                  <Link
+                    to={`/admin/customers/${line.customerId}`}
+                    className="font-medium underline decoration-slate-300 hover:decoration-ink"
+                  >
                     client n°{line.customerId}
                   </Link>
                 </span>

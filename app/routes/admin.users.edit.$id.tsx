@@ -13,7 +13,8 @@ import { pageMeta } from "~/lib/meta";
 import { userUpdateSchema } from "~/schemas/user";
 import { getUser, updateUser } from "~/services/users.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  pageMeta(data ? `Modifier ${data.user.username}` : "Utilisateur introuvable", "Modifier un compte.");
 
 const NOT_FOUND = "Utilisateur introuvable";
 

@@ -19,13 +19,27 @@ export async function action({ request }: ActionFunctionArgs) {
     userCreateSchema,
     async (value) => {
       const user = await createUser(value);
-      return redirectWithSuccess("/admin/users", { message: "Utilisateur créé", description: `Le compte « ${user.username} » a été créé.` });
+      return redirectWithSuccess("/admin/users", {
+        message: "Utilisateur créé",
+        description: `Le compte « ${user.username} » a été créé.`,
+      });
     },
     { hideFields: ["password"] },
   );
 }
 
-const EMPTY = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "France", phone: "", isAdmin: false };
+const EMPTY = {
+  username: "",
+  email: "",
+  firstName: "",
+  lastName: "",
+  address: "",
+  city: "",
+  postalCode: "",
+  country: "France",
+  phone: "",
+  isAdmin: false,
+};
 
 export default function NewUser() {
   const actionData = useActionData<typeof action>();

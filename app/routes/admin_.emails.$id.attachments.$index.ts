@@ -14,7 +14,12 @@ function safeContentType(value: string) {
 
 /** Content-Disposition with the file's name: an ASCII fallback and its UTF-8 name (RFC 6266). */
 function contentDisposition(filename: string) {
-  const ascii = filename.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").replace(/["\\]/g, "_").trim() || "piece-jointe";
+  const ascii =
+    filename
+      .normalize("NFKD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\]/g, "_")
+      .trim() || "piece-jointe";
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 

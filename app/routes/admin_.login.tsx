@@ -33,7 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getAdminUser(request)) {
     throw redirect(adminRedirectTarget(redirectTo), { headers: NO_STORE_HEADERS });
   }
-  return data({ hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null }, { headers: NO_STORE_HEADERS });
+  return data(
+    { hint: demoCredentialsHint(), redirectTo: redirectTo ? adminRedirectTarget(redirectTo) : null },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 type Toast = { message: string; description: string; type: "error" };
@@ -43,7 +46,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readPageForm(request.clone());
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null }, { status: 400, headers: NO_STORE_HEADERS });
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), toast: null as Toast | null },
+      { status: 400, headers: NO_STORE_HEADERS },
+    );
   }
   try {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
@@ -73,7 +79,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(
       {
         result: submission.reply({ formErrors: ["Une erreur s'est produite lors de la connexion"], hideFields: ["password"] }),
-        toast: { message: "Erreur", description: "Une erreur s'est produite lors de la connexion", type: "error" } as Toast | null,
+        toast: {
+          message: "Erreur",
+          description: "Une erreur s'est produite lors de la connexion",
+          type: "error",
+        } as Toast | null,
       },
       { status: 500, headers: NO_STORE_HEADERS },
     );
@@ -134,10 +144,14 @@ export default function AdminLogin() {
         </Form>
 
         {hint ? (
-          <div className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="demo-credentials">
+          <div
+            className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+            data-testid="demo-credentials"
+          >
             <p className="font-semibold">Boutique de démonstration</p>
             <p className="mt-1">
-              Identifiants par défaut : <code className="whitespace-nowrap font-mono">{hint.username}</code> / <code className="whitespace-nowrap font-mono">{hint.password}</code>
+              Identifiants par défaut : <code className="whitespace-nowrap font-mono">{hint.username}</code> /{" "}
+              <code className="whitespace-nowrap font-mono">{hint.password}</code>
             </p>
           </div>
         ) : null}

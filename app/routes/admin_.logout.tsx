@@ -14,5 +14,9 @@ export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   const headers = new Headers(NO_STORE_HEADERS);
   headers.append("Set-Cookie", await destroyAdminSession(request));
-  return redirectWithSuccess("/admin/login", { message: "Déconnexion réussie", description: "Vous avez été déconnecté du back office." }, { headers });
+  return redirectWithSuccess(
+    "/admin/login",
+    { message: "Déconnexion réussie", description: "Vous avez été déconnecté du back office." },
+    { headers },
+  );
 }

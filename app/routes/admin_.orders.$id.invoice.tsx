@@ -15,7 +15,10 @@ import { getOrderRefunds } from "~/services/payments/refunds.server";
 export const handle = { printable: true };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta(data?.invoice ? `Facture ${data.invoice.number}` : data ? `Facture de la commande #${data.orderId}` : "Facture", "Facture imprimable.");
+  pageMeta(
+    data?.invoice ? `Facture ${data.invoice.number}` : data ? `Facture de la commande #${data.orderId}` : "Facture",
+    "Facture imprimable.",
+  );
 
 export const headers: HeadersFunction = () => NO_STORE_HEADERS;
 
@@ -25,14 +28,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getAdminOrder(pageIdOr404(params.id, "Commande introuvable"));
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const { invoice } = await getOrderInvoices(order.id);
-  const refunds = (await getOrderRefunds(order))
-    .refunds.filter((r) => r.status === "succeeded")
+  const refunds = (await getOrderRefunds(order)).refunds
+    .filter((r) => r.status === "succeeded")
     .map((r) => ({
       id: r.id,
       createdAt: r.createdAt,
       amountCents: r.amountCents,
       creditNoteNumber: r.creditNoteNumber,
-      creditNotePath: r.creditNoteNumber ? `/admin/orders/${order.id}/credit-note?numero=${encodeURIComponent(r.creditNoteNumber)}` : null,
+      creditNotePath: r.creditNoteNumber
+        ? `/admin/orders/${order.id}/credit-note?numero=${encodeURIComponent(r.creditNoteNumber)}`
+        : null,
     }));
   return data({ orderId: order.id, paymentStatus: order.paymentStatus, invoice, refunds }, { headers: NO_STORE_HEADERS });
 }

@@ -1,6 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
-import { apiError, apiJson, handleApi, methodNotAllowed, noContent, parseId, readJsonBody, requireSameOriginApi } from "~/http/api.server";
+import {
+  apiError,
+  apiJson,
+  handleApi,
+  methodNotAllowed,
+  noContent,
+  parseId,
+  readJsonBody,
+  requireSameOriginApi,
+} from "~/http/api.server";
 import { contactStatusSchema } from "~/schemas/contact-status";
 import { deleteContactRequest, getContactRequest, setContactStatus } from "~/services/contacts.server";
 
@@ -26,7 +35,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     }
     if (request.method === "DELETE") {
       requireSameOriginApi(request);
-      return await deleteContactRequest(id) ? noContent() : apiError(404, NOT_FOUND);
+      return (await deleteContactRequest(id)) ? noContent() : apiError(404, NOT_FOUND);
     }
     return methodNotAllowed(["GET", "PATCH", "DELETE"]);
   });

@@ -7,7 +7,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     requireSameOriginApi(request);
-    return apiJson({ success: true, message: "Déconnexion réussie" }, { headers: { "Set-Cookie": await destroyAdminSession(request) } });
+    return apiJson(
+      { success: true, message: "Déconnexion réussie" },
+      { headers: { "Set-Cookie": await destroyAdminSession(request) } },
+    );
   });
 
 export const loader = () => methodNotAllowed(["POST"]);

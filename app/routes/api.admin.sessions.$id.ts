@@ -17,9 +17,11 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     const admin = await requireAdminApi(request);
     const id = params.id ?? "";
     if (!SESSION_ID_PATTERN.test(id)) {
-      return apiError(400, "Identifiant de session invalide", [{ path: "id", message: "Un identifiant de session (22 caractères) est attendu." }]);
+      return apiError(400, "Identifiant de session invalide", [
+        { path: "id", message: "Un identifiant de session (22 caractères) est attendu." },
+      ]);
     }
-    if (!await revokeAdminSession(admin.id, id)) return apiError(404, "Session introuvable");
+    if (!(await revokeAdminSession(admin.id, id))) return apiError(404, "Session introuvable");
     const headers = new Headers(NO_STORE_HEADERS);
     if (id === admin.sessionId) headers.append("Set-Cookie", await clearAdminCookie());
     return new Response(null, { status: 204, headers });

@@ -16,5 +16,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
   handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const body = await readJsonBody(request, attachPaymentMethodBodySchema);
-    return apiJson(await attachSubscriptionPaymentMethod(body, { cartId: await readCartId(request), token: readOrderToken(request, body.token) }));
+    return apiJson(
+      await attachSubscriptionPaymentMethod(body, {
+        cartId: await readCartId(request),
+        token: readOrderToken(request, body.token),
+      }),
+    );
   });

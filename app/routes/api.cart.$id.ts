@@ -1,5 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiError, apiJson, handleApi, methodNotAllowed, noContent, parseCartId, parseId, readJsonBody, requireSameOriginApi } from "~/http/api.server";
+import {
+  apiError,
+  apiJson,
+  handleApi,
+  methodNotAllowed,
+  noContent,
+  parseCartId,
+  parseId,
+  readJsonBody,
+  requireSameOriginApi,
+} from "~/http/api.server";
 import { cartQuantitySchema } from "~/schemas/cart";
 import { CartError, readCart, setLineQuantity, toApiCartItems } from "~/services/cart.server";
 import { readCartId } from "~/services/cart-session.server";
@@ -35,7 +45,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     } catch (error) {
       if (error instanceof CartError) {
         // A quantity the pack does not allow (10 at most, exactly 1 of the trial pack).
-        if (error.code === "quantity_limit") return apiError(422, "Quantité refusée", [{ path: "quantity", message: error.message }]);
+        if (error.code === "quantity_limit")
+          return apiError(422, "Quantité refusée", [{ path: "quantity", message: error.message }]);
         return apiError(404, LINE_NOT_FOUND);
       }
       throw error;

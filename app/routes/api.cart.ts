@@ -21,9 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
       return apiJson({ cartId, items: toApiCartItems(cart) }, { status: 201, headers });
     } catch (error) {
       if (error instanceof CartError) {
-        if (error.code === "out_of_stock") return apiError(409, "Produit en rupture de stock", [{ path: "productId", message: error.message }]);
+        if (error.code === "out_of_stock")
+          return apiError(409, "Produit en rupture de stock", [{ path: "productId", message: error.message }]);
         if (error.code === "invalid_pack") return apiError(422, "Pack inconnu", [{ path: "packId", message: error.message }]);
-        if (error.code === "not_sold") return apiError(409, "Produit pas en vente", [{ path: "productId", message: error.message }]);
+        if (error.code === "not_sold")
+          return apiError(409, "Produit pas en vente", [{ path: "productId", message: error.message }]);
         return apiError(404, "Produit introuvable", [{ path: "productId", message: error.message }]);
       }
       throw error;

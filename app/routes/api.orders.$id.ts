@@ -47,14 +47,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const id = parseId(params.id, "Numéro de commande");
     const update = await readJsonBody(request, orderUpdateApiSchema);
     const proof = await readOrderProof(request);
-    const checkout = { customerEmail: update.customerEmail, customerName: update.customerName, isSubscription: update.isSubscription };
+    const checkout = {
+      customerEmail: update.customerEmail,
+      customerName: update.customerName,
+      isSubscription: update.isSubscription,
+    };
 
     if (proof.admin) {
-      const adminFields = { status: update.status, trackingNumber: update.trackingNumber, trackingCarrier: update.trackingCarrier };
-      const hasAdminFields = adminFields.status !== undefined || adminFields.trackingNumber !== undefined || adminFields.trackingCarrier !== undefined;
+      const adminFields = {
+        status: update.status,
+        trackingNumber: update.trackingNumber,
+        trackingCarrier: update.trackingCarrier,
+      };
+      const hasAdminFields =
+        adminFields.status !== undefined || adminFields.trackingNumber !== undefined || adminFields.trackingCarrier !== undefined;
       const parsed = hasAdminFields ? adminOrderApiSchema.safeParse(adminFields) : null;
       if (parsed && !parsed.success) return apiError(422, "Données invalides", zodIssues(parsed.error));
-      if (!await findOrder(id)) return apiError(404, NOT_FOUND);
+      if (!(await findOrder(id))) return apiError(404, NOT_FOUND);
       try {
         await updateOrderCheckout(id, checkout);
       } catch (error) {
@@ -67,14 +76,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
 
     if (!proof.token) {
-      return apiError(401, "Jeton de commande ou session administrateur requis : en-tête X-Order-Token (ou ?token=) avec le jeton reçu à la création.");
+      return apiError(
+        401,
+        "Jeton de commande ou session administrateur requis : en-tête X-Order-Token (ou ?token=) avec le jeton reçu à la création.",
+      );
     }
     // A wrong token and an unknown order get the same answer.
     const order = await findOrder(id);
     if (!order || !holdsOrder(order, { token: proof.token })) return apiError(404, NOT_FOUND);
     if (update.trackingNumber !== undefined || update.trackingCarrier !== undefined) {
       const path = update.trackingNumber !== undefined ? "trackingNumber" : "trackingCarrier";
-      return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [{ path, message: "Réservé à l'administrateur." }]);
+      return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [
+        { path, message: "Réservé à l'administrateur." },
+      ]);
     }
     try {
       await updateOrderCheckout(id, checkout);

@@ -36,13 +36,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const input = await readJsonBody(request, apiOrderSchema);
     try {
-      const order = await throttlePublicWrite("api-order", clientAddress(request, context), async () => await createOrderFromApi(input));
+      const order = await throttlePublicWrite(
+        "api-order",
+        clientAddress(request, context),
+        async () => await createOrderFromApi(input),
+      );
       const headers = new Headers({ Location: `/api/orders/${order.id}` });
       headers.append("Set-Cookie", await rememberOrder(request, order.id));
       return apiJson(order, { status: 201, headers });
     } catch (error) {
       if (error instanceof OrderError) {
-        return apiError(error.status, `Erreur lors de la création de la commande: ${error.message}`, error.apiIssues().length ? error.apiIssues() : [{ path: "items", message: error.message }]);
+        return apiError(
+          error.status,
+          `Erreur lors de la création de la commande: ${error.message}`,
+          error.apiIssues().length ? error.apiIssues() : [{ path: "items", message: error.message }],
+        );
       }
       throw error;
     }

@@ -5,6 +5,10 @@ import { listProducts, productToApi } from "~/services/catalog.server";
 
 /** GET /api/products: the public catalog. */
 export const loader = (_: LoaderFunctionArgs) =>
-  handleApi(async () => apiJson(await Promise.all((await listProducts()).map((product) => productToApi(product))), { headers: cacheControl(PUBLIC_CATALOG) }));
+  handleApi(async () =>
+    apiJson(await Promise.all((await listProducts()).map((product) => productToApi(product))), {
+      headers: cacheControl(PUBLIC_CATALOG),
+    }),
+  );
 
 export const action = (_: ActionFunctionArgs) => methodNotAllowed(["GET"]);

@@ -13,9 +13,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 export const headers: HeadersFunction = () => CUSTOMER_DOCUMENT_HEADERS;
 
 /** GET /avoir/{id}?cle=KEY: the customer's credit note once the order is refunded (linked from the invoice and the tracking page). */
-export const loader = async ({ request, params }: LoaderFunctionArgs) => await loadCustomerDocument(request, params.id, "credit_note");
+export const loader = async ({ request, params }: LoaderFunctionArgs) =>
+  await loadCustomerDocument(request, params.id, "credit_note");
 
 export default function CustomerCreditNote() {
   const data = useLoaderData<typeof loader>();
-  return <CustomerInvoicePage kind="credit_note" orderId={data.orderId} orderKey={data.key} paid={data.paid} document={data.document} hasCreditNote={data.hasCreditNote} />;
+  return (
+    <CustomerInvoicePage
+      kind="credit_note"
+      orderId={data.orderId}
+      orderKey={data.key}
+      paid={data.paid}
+      document={data.document}
+      hasCreditNote={data.hasCreditNote}
+    />
+  );
 }

@@ -19,7 +19,10 @@ import { getSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Contact", "Une question sur nos masques au collagène ou votre commande ? Écrivez-nous, nous répondons sous 24 h ouvrées.");
+  pageMeta(
+    "Contact",
+    "Une question sur nos masques au collagène ou votre commande ? Écrivez-nous, nous répondons sous 24 h ouvrées.",
+  );
 
 export const headers: HeadersFunction = pageHeaders();
 
@@ -46,7 +49,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {
-      return data({ result: submission.reply(), outcome: "limited" as Outcome, message: refusal.message }, { status: refusal.status, headers: retryAfterHeaders(refusal) });
+      return data(
+        { result: submission.reply(), outcome: "limited" as Outcome, message: refusal.message },
+        { status: refusal.status, headers: retryAfterHeaders(refusal) },
+      );
     }
     console.error("contact request not stored", error);
     return data({ result: submission.reply(), outcome: "error" as Outcome, message: null }, { status: 503 });
@@ -99,19 +105,29 @@ export default function Contact() {
       <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_1.4fr]">
         <aside className="space-y-8">
           <section aria-labelledby="coordonnees">
-            <h2 id="coordonnees" className="font-serif text-xl">Nos coordonnées</h2>
+            <h2 id="coordonnees" className="font-serif text-xl">
+              Nos coordonnées
+            </h2>
             <address className="mt-3 space-y-2 not-italic text-ink-soft">
               <p className="whitespace-pre-line">{settings.siteAddress}</p>
               <p>
-                Téléphone : <a className="text-ink underline" href={`tel:${settings.sitePhone.replace(/[^+0-9]/g, "")}`}>{settings.sitePhone}</a>
+                Téléphone :{" "}
+                <a className="text-ink underline" href={`tel:${settings.sitePhone.replace(/[^+0-9]/g, "")}`}>
+                  {settings.sitePhone}
+                </a>
               </p>
               <p>
-                Email : <a className="text-ink underline" href={`mailto:${settings.siteEmail}`}>{settings.siteEmail}</a>
+                Email :{" "}
+                <a className="text-ink underline" href={`mailto:${settings.siteEmail}`}>
+                  {settings.siteEmail}
+                </a>
               </p>
             </address>
           </section>
           <section aria-labelledby="horaires">
-            <h2 id="horaires" className="font-serif text-xl">Horaires d'ouverture</h2>
+            <h2 id="horaires" className="font-serif text-xl">
+              Horaires d'ouverture
+            </h2>
             <dl className="mt-3 space-y-1 text-ink-soft">
               {OPENING_HOURS.map((h) => (
                 <div key={h.days} className="flex justify-between gap-4 border-b border-ink/5 py-1.5">
@@ -122,7 +138,9 @@ export default function Contact() {
             </dl>
           </section>
           <section aria-labelledby="reseaux">
-            <h2 id="reseaux" className="font-serif text-xl">Suivez-nous</h2>
+            <h2 id="reseaux" className="font-serif text-xl">
+              Suivez-nous
+            </h2>
             <ul className="mt-3 flex flex-wrap gap-3">
               {SOCIAL.map((s) => (
                 <li key={s.label}>
@@ -136,7 +154,9 @@ export default function Contact() {
         </aside>
 
         <section aria-labelledby="ecrire" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8">
-          <h2 id="ecrire" className="font-serif text-2xl">Envoyez-nous un message</h2>
+          <h2 id="ecrire" className="font-serif text-2xl">
+            Envoyez-nous un message
+          </h2>
           {banner === "success" ? (
             <p role="status" data-testid="contact-success" className="mt-4 rounded-lg bg-sage-100 p-4 text-sage-700">
               {CONTACT_SUCCESS_MESSAGE}

@@ -54,8 +54,8 @@ export default function ApiDocs() {
           <p className="text-xs font-semibold uppercase tracking-widest text-rose-700">Développeurs</p>
           <h1 className="mt-2 font-serif text-3xl leading-tight md:text-4xl">Documentation de l'API JSON</h1>
           <p className="mt-4 text-lg leading-relaxed text-ink-soft">
-            {data.title}, version {data.version} : {data.count} opérations. Le document OpenAPI 3.1 complet, généré à partir des mêmes
-            schémas de validation que les formulaires du site, est disponible sur{" "}
+            {data.title}, version {data.version} : {data.count} opérations. Le document OpenAPI 3.1 complet, généré à partir des
+            mêmes schémas de validation que les formulaires du site, est disponible sur{" "}
             <a className="font-medium text-rose-700 underline" href="/api/openapi.json">
               /api/openapi.json
             </a>
@@ -76,7 +76,9 @@ export default function ApiDocs() {
             </li>
             <li>
               Toute erreur a la même forme :{" "}
-              <code className="rounded bg-sand px-1">{'{ "error": "Message en français", "issues": [{ "path": "email", "message": "…" }] }'}</code>
+              <code className="rounded bg-sand px-1">
+                {'{ "error": "Message en français", "issues": [{ "path": "email", "message": "…" }] }'}
+              </code>
             </li>
             <li>Les requêtes qui modifient quelque chose depuis un navigateur doivent venir du site lui-même (sinon 403).</li>
             <li>

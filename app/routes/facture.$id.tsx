@@ -13,9 +13,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 export const headers: HeadersFunction = () => CUSTOMER_DOCUMENT_HEADERS;
 
 /** GET /facture/{id}?cle=KEY: the customer's invoice, from the confirmation email's link. */
-export const loader = async ({ request, params }: LoaderFunctionArgs) => await loadCustomerDocument(request, params.id, "invoice");
+export const loader = async ({ request, params }: LoaderFunctionArgs) =>
+  await loadCustomerDocument(request, params.id, "invoice");
 
 export default function CustomerInvoice() {
   const data = useLoaderData<typeof loader>();
-  return <CustomerInvoicePage kind="invoice" orderId={data.orderId} orderKey={data.key} paid={data.paid} document={data.document} hasCreditNote={data.hasCreditNote} refunds={data.refunds} />;
+  return (
+    <CustomerInvoicePage
+      kind="invoice"
+      orderId={data.orderId}
+      orderKey={data.key}
+      paid={data.paid}
+      document={data.document}
+      hasCreditNote={data.hasCreditNote}
+      refunds={data.refunds}
+    />
+  );
 }

@@ -19,8 +19,8 @@ export default function Faq() {
       prose={false}
       intro={
         <p>
-          Tout ce qu'il faut savoir sur nos masques au collagène, votre commande et votre abonnement. Touchez une question pour afficher
-          sa réponse.
+          Tout ce qu'il faut savoir sur nos masques au collagène, votre commande et votre abonnement. Touchez une question pour
+          afficher sa réponse.
         </p>
       }
     >

@@ -31,7 +31,13 @@ function Item({ label, value }: { label: string; value: string }) {
 export default function MentionsLegales() {
   const { settings } = useLoaderData<typeof loader>();
   const company = settings.legalName || settings.siteName;
-  const host = [settings.hostName, addressOnOneLine(settings.hostAddress), settings.hostPhone ? `téléphone : ${settings.hostPhone}` : ""].filter(Boolean).join(", ");
+  const host = [
+    settings.hostName,
+    addressOnOneLine(settings.hostAddress),
+    settings.hostPhone ? `téléphone : ${settings.hostPhone}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return (
     <StaticPage
       eyebrow="Informations légales"
@@ -74,8 +80,8 @@ export default function MentionsLegales() {
 
       <LegalSection id="propriete-intellectuelle" title="Propriété intellectuelle">
         <p>
-          L'ensemble des éléments du site (marque et logo {settings.siteName}, textes, photographies, illustrations, vidéos, mise en page)
-          est la propriété exclusive de {company} ou fait l'objet d'une autorisation d'utilisation. Toute reproduction,
+          L'ensemble des éléments du site (marque et logo {settings.siteName}, textes, photographies, illustrations, vidéos, mise
+          en page) est la propriété exclusive de {company} ou fait l'objet d'une autorisation d'utilisation. Toute reproduction,
           représentation, adaptation ou diffusion, totale ou partielle, sans notre autorisation écrite préalable est interdite et
           constitue une contrefaçon sanctionnée par les articles L. 335-2 et suivants du Code de la propriété intellectuelle.
         </p>
@@ -85,8 +91,8 @@ export default function MentionsLegales() {
       <LegalSection id="donnees-personnelles" title="Données personnelles et cookies">
         <p>
           Le traitement de vos données personnelles et l'usage des cookies sont décrits dans notre{" "}
-          <TextLink to="/politique-confidentialite">politique de confidentialité</TextLink>. Les conditions de vente figurent dans nos{" "}
-          <TextLink to="/cgv">conditions générales de vente</TextLink>.
+          <TextLink to="/politique-confidentialite">politique de confidentialité</TextLink>. Les conditions de vente figurent dans
+          nos <TextLink to="/cgv">conditions générales de vente</TextLink>.
         </p>
       </LegalSection>
 
@@ -98,8 +104,8 @@ export default function MentionsLegales() {
 
       <LegalSection id="contact" title="Contact">
         <p>
-          Pour toute question sur le site, écrivez-nous depuis la page <TextLink to="/contact">Contact</TextLink> ou aux coordonnées
-          suivantes :
+          Pour toute question sur le site, écrivez-nous depuis la page <TextLink to="/contact">Contact</TextLink> ou aux
+          coordonnées suivantes :
         </p>
         <CompanyContact settings={settings} company={company} />
       </LegalSection>

@@ -50,13 +50,19 @@ type LinkProblem = "invalid" | "expired";
 
 /** 404 for a link that is not ours (nothing said about why), 410 for one of ours that expired. */
 function linkProblem(reason: LinkProblem) {
-  return data({ problem: reason, subscription: null as SubscriptionPageView | null }, { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS });
+  return data(
+    { problem: reason, subscription: null as SubscriptionPageView | null },
+    { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS },
+  );
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const access = await openSubscriptionPage(new URL(request.url).searchParams);
   if (!access.ok) return linkProblem(access.reason);
-  return data({ problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) }, { headers: PRIVATE_HEADERS });
+  return data(
+    { problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) },
+    { headers: PRIVATE_HEADERS },
+  );
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...PRIVATE_HEADERS } };
@@ -84,7 +90,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirectWithSuccess(
       back,
-      { message: "Adresse enregistrée", description: "Vos prochaines livraisons partiront à cette adresse. Les commandes déjà passées gardent la leur." },
+      {
+        message: "Adresse enregistrée",
+        description: "Vos prochaines livraisons partiront à cette adresse. Les commandes déjà passées gardent la leur.",
+      },
       REPLACE,
     );
   }
@@ -107,7 +116,10 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!refusal) console.error("subscription cancellation from its page failed", error);
       return redirectWithError(
         back,
-        { message: "Résiliation non enregistrée", description: refusal?.message ?? "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant." },
+        {
+          message: "Résiliation non enregistrée",
+          description: refusal?.message ?? "La résiliation n'a pas pu être enregistrée. Veuillez réessayer dans un instant.",
+        },
         REPLACE,
       );
     }
@@ -146,8 +158,8 @@ function InvalidLink() {
     <div className="container-page py-16 text-center md:py-24">
       <h1 className="font-serif text-3xl md:text-4xl">Lien introuvable</h1>
       <p className="mx-auto mt-4 max-w-xl text-ink-soft">
-        Ce lien ne correspond à aucun abonnement. Vérifiez qu'il a été copié en entier depuis l'un de nos emails, ou ouvrez-le directement depuis
-        l'email.
+        Ce lien ne correspond à aucun abonnement. Vérifiez qu'il a été copié en entier depuis l'un de nos emails, ou ouvrez-le
+        directement depuis l'email.
       </p>
       <Link to="/contact" className="btn-primary mt-8 inline-flex">
         Nous contacter
@@ -161,8 +173,8 @@ function ExpiredLink() {
     <div className="container-page py-16 text-center md:py-24">
       <h1 className="font-serif text-3xl md:text-4xl">Ce lien a expiré</h1>
       <p className="mx-auto mt-4 max-w-xl text-ink-soft">
-        Pour protéger votre abonnement, les liens de nos emails ne fonctionnent que pendant un temps limité. Ouvrez le lien de notre dernier email
-        (chaque renouvellement vous en envoie un nouveau), ou écrivez-nous : nous vous renverrons un lien.
+        Pour protéger votre abonnement, les liens de nos emails ne fonctionnent que pendant un temps limité. Ouvrez le lien de
+        notre dernier email (chaque renouvellement vous en envoie un nouveau), ou écrivez-nous : nous vous renverrons un lien.
       </p>
       <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
         <Link to="/contact" className="btn-primary">
@@ -191,8 +203,8 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
           </p>
           {view.state === "canceled" ? (
             <p role="status" data-testid="subscription-ended" className="mt-4 rounded-xl bg-sage-100 p-4 text-sage-700">
-              Votre abonnement est résilié : aucun autre prélèvement ne sera effectué. Les commandes déjà payées vous restent acquises et vous
-              sont livrées.
+              Votre abonnement est résilié : aucun autre prélèvement ne sera effectué. Les commandes déjà payées vous restent
+              acquises et vous sont livrées.
             </p>
           ) : null}
         </header>
@@ -202,7 +214,9 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
             <h2 id="paiement-attente" className="font-serif text-xl text-rose-700">
               Votre dernier renouvellement n'a pas pu être prélevé
             </h2>
-            <p className="mt-2 text-ink-soft">Réglez-le avec la carte de votre choix : votre colis sera préparé dès le paiement reçu.</p>
+            <p className="mt-2 text-ink-soft">
+              Réglez-le avec la carte de votre choix : votre colis sera préparé dès le paiement reçu.
+            </p>
             <a href={view.payPath} className="btn-primary mt-4 inline-flex" data-testid="subscription-pay-link">
               Régler {formatPrice(view.amountCents)}
             </a>
@@ -294,7 +308,12 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
       {view.canChangeAddress ? (
         <details className="mt-4" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
           <summary className="cursor-pointer font-semibold text-rose-700 underline">Changer l'adresse</summary>
-          <Form method="post" action={`${location.pathname}${location.search}`} {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-2">
+          <Form
+            method="post"
+            action={`${location.pathname}${location.search}`}
+            {...getFormProps(form)}
+            className="mt-4 grid gap-3 sm:grid-cols-2"
+          >
             <input type="hidden" name="intent" value="address" />
             <Field label="Prénom" field={fields.firstName} autoComplete="shipping given-name" maxLength={60} />
             <Field label="Nom" field={fields.lastName} autoComplete="shipping family-name" maxLength={60} />
@@ -304,7 +323,9 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
                 {form.errors.join(" ")}
               </p>
             ) : null}
-            <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France. Les commandes déjà passées gardent leur adresse.</p>
+            <p className="text-sm text-ink-soft sm:col-span-2">
+              Livraison en France. Les commandes déjà passées gardent leur adresse.
+            </p>
             <div className="sm:col-span-2">
               <button type="submit" className="btn-primary w-full sm:w-auto" disabled={saving}>
                 {saving ? "Enregistrement..." : "Enregistrer cette adresse"}

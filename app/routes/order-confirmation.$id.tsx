@@ -36,13 +36,21 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   try {
     const proof = await readOrderProof(request);
-    const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof)) : null;
+    const order = id
+      ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof))
+      : null;
     const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
-    return data({ order, subscription, refusal: null as string | null }, { status: order ? 200 : 404, headers: NO_STORE_HEADERS });
+    return data(
+      { order, subscription, refusal: null as string | null },
+      { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
+    );
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
-    return data({ order: null, subscription: null, refusal: refusal.message }, { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } });
+    return data(
+      { order: null, subscription: null, refusal: refusal.message },
+      { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
+    );
   }
 }
 
@@ -70,7 +78,8 @@ export default function OrderConfirmation() {
       <div className="container-page flex flex-col items-center py-20 text-center" data-testid="order-not-found">
         <h1 className="font-serif text-3xl md:text-4xl">Commande introuvable</h1>
         <p className="mt-4 max-w-md text-ink-soft">
-          Nous n'avons trouvé aucune commande avec ce numéro. Vérifiez le numéro de commande indiqué dans votre email de confirmation.
+          Nous n'avons trouvé aucune commande avec ce numéro. Vérifiez le numéro de commande indiqué dans votre email de
+          confirmation.
         </p>
         <Link to="/" className="btn-primary mt-8">
           Retour à l'accueil
@@ -84,8 +93,20 @@ export default function OrderConfirmation() {
     <div className={`container-page py-10 md:py-16 ${loading ? "opacity-60" : ""}`} aria-busy={loading}>
       <div className="mx-auto max-w-3xl">
         <div className="text-center">
-          <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-sage-100 text-sage-700" aria-hidden="true">
-            <svg width="32" height="32" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+          <div
+            className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-sage-100 text-sage-700"
+            aria-hidden="true"
+          >
+            <svg
+              width="32"
+              height="32"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="m5 12 5 5 9-10" />
             </svg>
           </div>
@@ -131,8 +152,8 @@ export default function OrderConfirmation() {
             </div>
             {order.owner ? null : (
               <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
-                Le nom et la rue s'affichent dans le navigateur qui a passé la commande, ou sur la page de suivi avec l'adresse email de la
-                commande.
+                Le nom et la rue s'affichent dans le navigateur qui a passé la commande, ou sur la page de suivi avec l'adresse
+                email de la commande.
               </p>
             )}
             <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
@@ -141,7 +162,10 @@ export default function OrderConfirmation() {
               <li>Livraison en colis suivi, offerte, sous 7 à 10 jours ouvrés.</li>
               {order.trackingNumber ? (
                 <li>
-                  Numéro de suivi : <span className="font-semibold text-ink" data-testid="tracking-number">{order.trackingNumber}</span>
+                  Numéro de suivi :{" "}
+                  <span className="font-semibold text-ink" data-testid="tracking-number">
+                    {order.trackingNumber}
+                  </span>
                 </li>
               ) : null}
             </ul>
@@ -188,7 +212,11 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
   const price = formatPrice(s.amountCents);
   const ended = s.state === "canceled" || s.state === "cancel_scheduled";
   return (
-    <section aria-labelledby="subscription-title" data-testid="subscription-summary" className="mt-10 rounded-2xl border border-sage-700/20 bg-sage-100/60 p-6 md:p-8">
+    <section
+      aria-labelledby="subscription-title"
+      data-testid="subscription-summary"
+      className="mt-10 rounded-2xl border border-sage-700/20 bg-sage-100/60 p-6 md:p-8"
+    >
       <h2 id="subscription-title" className="font-serif text-2xl">
         {SUBSCRIPTION_HEADINGS[s.state]}
       </h2>
@@ -226,7 +254,9 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
       ) : null}
       {ended ? null : (
         <>
-          <p className="mt-4 text-sm text-ink-soft">Sans engagement : vous pouvez résilier en ligne, à tout moment et sans frais, avant chaque prélèvement.</p>
+          <p className="mt-4 text-sm text-ink-soft">
+            Sans engagement : vous pouvez résilier en ligne, à tout moment et sans frais, avant chaque prélèvement.
+          </p>
           <div className="mt-4 flex flex-col gap-3 sm:flex-row">
             {s.managePath ? (
               <a href={s.managePath} className="btn-secondary" data-testid="subscription-manage-link">

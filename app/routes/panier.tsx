@@ -14,12 +14,7 @@ import { clientAddress } from "~/http/client-address.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
-import {
-  CART_TOASTS,
-  cartAddSchema,
-  cartLineFormSchema,
-  cartSetQuantityFormSchema,
-} from "~/schemas/cart";
+import { CART_TOASTS, cartAddSchema, cartLineFormSchema, cartSetQuantityFormSchema } from "~/schemas/cart";
 import { deliverySchema } from "~/schemas/delivery";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { ensureCartId, readCartId } from "~/services/cart-session.server";
@@ -73,7 +68,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? dataWithSuccess(value, toast, { headers: withCookie(setCookie) })
         : data(value, { headers: withCookie(setCookie) });
     }
-    return toast ? redirectWithSuccess(redirectTo, toast, { headers: withCookie(setCookie) }) : redirect(redirectTo, { headers: withCookie(setCookie) });
+    return toast
+      ? redirectWithSuccess(redirectTo, toast, { headers: withCookie(setCookie) })
+      : redirect(redirectTo, { headers: withCookie(setCookie) });
   };
   const fail = async (toast: Toast, status: number, detail?: string) => {
     const data = { ok: false as const, intent, error: detail ?? toast.description ?? toast.message };
@@ -90,7 +87,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
         if (error instanceof CartError) {
-          const status = error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;
+          const status =
+            error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;
           return fail(CART_TOASTS.addFailed, status, error.message);
         }
         throw error;
@@ -141,7 +139,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!cartId) throw new OrderError("empty_cart", "Votre panier est vide");
         const delivery = submission.value;
         // Counted per client address (limits.server.ts); past the limit, a 429 with the message on the form.
-        const { orderId } = await throttlePublicWrite("delivery-form", clientAddress(request, context), async () => await submitDelivery(cartId, delivery));
+        const { orderId } = await throttlePublicWrite(
+          "delivery-form",
+          clientAddress(request, context),
+          async () => await submitDelivery(cartId, delivery),
+        );
         // This browser now proves it owns the order (its name and street show on its pages).
         const remembered = await rememberOrder(request, orderId);
         if (!script) return redirect("/panier?etape=paiement", { headers: withCookie(remembered) });
@@ -159,12 +161,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (!(error instanceof OrderError)) throw error;
         // The trial pack already bought with this email: said under the email field.
         const reply =
-          error.code === "trial_used" ? submission.reply({ fieldErrors: { email: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+          error.code === "trial_used"
+            ? submission.reply({ fieldErrors: { email: [error.message] } })
+            : submission.reply({ formErrors: [error.message] });
         const toast = { message: "Erreur", description: `Erreur lors de la création de la commande: ${error.message}` };
         if (!script) {
           if (error.code === "empty_cart") return redirectWithError("/panier", toast);
           // Shown on /panier?etape=livraison with the typed values kept (post without JavaScript).
-          return data({ ok: false as const, intent, result: reply, error: error.message }, { status: error.status, headers: withCookie(undefined) });
+          return data(
+            { ok: false as const, intent, result: reply, error: error.message },
+            { status: error.status, headers: withCookie(undefined) },
+          );
         }
         return dataWithError({ ok: false as const, intent, result: reply, error: error.message }, toast, {
           status: error.status,

@@ -27,7 +27,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   }
   if (!found) return data(none, { status: 404 });
 
-  const images = Array.isArray(found.images) ? found.images.filter((s): s is string => typeof s === "string" && s.length > 0) : [];
+  const images = Array.isArray(found.images)
+    ? found.images.filter((s): s is string => typeof s === "string" && s.length > 0)
+    : [];
   const product = {
     id: found.id,
     name: found.name,
@@ -56,7 +58,8 @@ export const handle: SeoHandle = {
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const product = data?.product;
   if (!product) return pageMeta(NOT_FOUND_TITLE, NOT_FOUND_TEXT);
-  const description = product.description.length > 155 ? `${product.description.slice(0, 152).trimEnd()}...` : product.description;
+  const description =
+    product.description.length > 155 ? `${product.description.slice(0, 152).trimEnd()}...` : product.description;
   return pageMeta(product.name, description || "Masque hydrogel au collagène : hydratation, éclat, fermeté.");
 };
 

@@ -80,7 +80,9 @@ export default function Recherche() {
                       to={result.href}
                       className="block rounded-2xl bg-white p-4 shadow-sm ring-1 ring-ink/5 transition hover:ring-rose-200 focus-visible:ring-rose-500"
                     >
-                      <span className="text-xs font-semibold uppercase tracking-wider text-rose-700">{KIND_LABELS[result.kind]}</span>
+                      <span className="text-xs font-semibold uppercase tracking-wider text-rose-700">
+                        {KIND_LABELS[result.kind]}
+                      </span>
                       <span className="mt-1 block font-semibold text-ink">{result.title}</span>
                       <span className="mt-1 line-clamp-2 block text-sm leading-relaxed text-ink-soft">{result.summary}</span>
                     </Link>

@@ -44,31 +44,54 @@ type Outcome = "found" | "not-found" | "limited" | "error";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   if (!params.has("id")) {
-    return data({ result: null, order: null, outcome: null as Outcome | null, message: null as string | null, withEmail: false }, { headers: NO_STORE_HEADERS });
+    return data(
+      { result: null, order: null, outcome: null as Outcome | null, message: null as string | null, withEmail: false },
+      { headers: NO_STORE_HEADERS },
+    );
   }
   const submission = parseWithZod(params, { schema: trackingSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), order: null, outcome: null, message: null, withEmail: false }, { status: 400, headers: NO_STORE_HEADERS });
+    return data(
+      { result: submission.reply(), order: null, outcome: null, message: null, withEmail: false },
+      { status: 400, headers: NO_STORE_HEADERS },
+    );
   }
   const id = parseOrderNumber(submission.value.id);
   const email = submission.value.email ?? null;
   try {
     const proof = await readOrderProof(request, { email });
-    const order = id ? await lookupOrderByNumber(clientAddress(request, context), async () => await findTrackedOrder(id, proof)) : null;
+    const order = id
+      ? await lookupOrderByNumber(clientAddress(request, context), async () => await findTrackedOrder(id, proof))
+      : null;
     return data(
-      { result: submission.reply(), order, outcome: (order ? "found" : "not-found") as Outcome, message: null, withEmail: email !== null },
+      {
+        result: submission.reply(),
+        order,
+        outcome: (order ? "found" : "not-found") as Outcome,
+        message: null,
+        withEmail: email !== null,
+      },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (refusal) {
       return data(
-        { result: submission.reply(), order: null, outcome: "limited" as Outcome, message: refusal.message, withEmail: email !== null },
+        {
+          result: submission.reply(),
+          order: null,
+          outcome: "limited" as Outcome,
+          message: refusal.message,
+          withEmail: email !== null,
+        },
         { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
       );
     }
     console.error("order tracking failed", error);
-    return data({ result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null }, { status: 503, headers: NO_STORE_HEADERS });
+    return data(
+      { result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null },
+      { status: 503, headers: NO_STORE_HEADERS },
+    );
   }
 }
 
@@ -90,9 +113,15 @@ export default function TrackOrder() {
     <div className="container-page py-10 md:py-16">
       <div className="mx-auto max-w-3xl">
         <h1 className="font-serif text-3xl md:text-4xl">Suivre ma commande</h1>
-        <p className="mt-3 text-ink-soft">Saisissez le numéro de commande reçu par email pour connaître l'avancement de votre livraison.</p>
+        <p className="mt-3 text-ink-soft">
+          Saisissez le numéro de commande reçu par email pour connaître l'avancement de votre livraison.
+        </p>
 
-        <Form method="get" {...getFormProps(form)} className="mt-8 grid gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 sm:grid-cols-[1fr_1fr_auto] sm:items-start">
+        <Form
+          method="get"
+          {...getFormProps(form)}
+          className="mt-8 grid gap-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
+        >
           <Field label="Numéro de commande" field={fields.id} inputMode="numeric" autoComplete="off" maxLength={40} />
           <Field
             label="Email de la commande (facultatif)"
@@ -140,7 +169,11 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
   const received = paymentReceived(order.paymentStatus);
   const current = received ? fulfilmentStep(order.status) : 0;
   return (
-    <section aria-labelledby="tracking-result" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8" data-testid="tracking-result">
+    <section
+      aria-labelledby="tracking-result"
+      className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5 md:p-8"
+      data-testid="tracking-result"
+    >
       <h2 id="tracking-result" className="font-serif text-2xl">
         Commande n°{order.id}
       </h2>
@@ -163,8 +196,8 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
 
       {received ? null : (
         <p role="status" className="mt-6 rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm" data-testid="tracking-unpaid">
-          Nous n'avons pas reçu le paiement de cette commande : elle ne sera préparée qu'une fois payée. Si vous venez de payer, actualisez cette page dans un
-          instant ; sinon, reprenez votre commande depuis votre panier.
+          Nous n'avons pas reçu le paiement de cette commande : elle ne sera préparée qu'une fois payée. Si vous venez de payer,
+          actualisez cette page dans un instant ; sinon, reprenez votre commande depuis votre panier.
         </p>
       )}
 
@@ -185,14 +218,20 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
               <span
                 aria-hidden="true"
                 className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
-                  state === "current" ? "bg-rose-600 text-white" : state === "done" ? "bg-sage-600 text-white" : "bg-white text-ink-soft"
+                  state === "current"
+                    ? "bg-rose-600 text-white"
+                    : state === "done"
+                      ? "bg-sage-600 text-white"
+                      : "bg-white text-ink-soft"
                 }`}
               >
                 {state === "done" ? "✓" : position}
               </span>
               <span className="min-w-0">
                 <span className={`block font-semibold ${state === "later" ? "text-ink-soft" : "text-ink"}`}>{step.label}</span>
-                <span className="sr-only">{state === "done" ? " (terminée)" : state === "current" ? " (étape en cours)" : " (à venir)"}</span>
+                <span className="sr-only">
+                  {state === "done" ? " (terminée)" : state === "current" ? " (étape en cours)" : " (à venir)"}
+                </span>
                 {step.status === "shipped" && order.trackingNumber ? (
                   <span className="mt-1 block text-sm text-ink-soft">
                     Numéro de suivi :{" "}
@@ -200,7 +239,13 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
                       {order.trackingNumber}
                     </span>
                     {order.trackingUrl && order.trackingCarrier ? (
-                      <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer" className="mt-1 block font-medium text-ink underline" data-testid="carrier-link">
+                      <a
+                        href={order.trackingUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="mt-1 block font-medium text-ink underline"
+                        data-testid="carrier-link"
+                      >
                         Suivre le colis sur le site de {CARRIER_LABELS[order.trackingCarrier]}
                         <span className="sr-only"> (nouvelle fenêtre)</span>
                       </a>

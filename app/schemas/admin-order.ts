@@ -7,15 +7,14 @@ import { safeText } from "./text";
 const STATUS_MESSAGE = "Choisissez un statut : Commande reçue, En préparation, Expédiée ou Livrée.";
 
 /** One of the four fulfilment statuses; also accepts the French labels and `completed`. */
-const fulfilmentStatusField = safeText({ error: STATUS_MESSAGE })
-  .transform((value, ctx): FulfilmentStatus => {
-    const status = parseFulfilmentStatus(value);
-    if (!status) {
-      ctx.addIssue({ code: "custom", message: STATUS_MESSAGE });
-      return z.NEVER;
-    }
-    return status;
-  });
+const fulfilmentStatusField = safeText({ error: STATUS_MESSAGE }).transform((value, ctx): FulfilmentStatus => {
+  const status = parseFulfilmentStatus(value);
+  if (!status) {
+    ctx.addIssue({ code: "custom", message: STATUS_MESSAGE });
+    return z.NEVER;
+  }
+  return status;
+});
 
 export const trackingNumberField = safeText()
   .trim()

@@ -34,7 +34,10 @@ export const apiErrorSchema = z
   .looseObject({
     error: z.string().describe("Message en français, lisible par une personne"),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).describe("Détail par champ (vide si sans objet)"),
-    code: z.string().optional().describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
+    code: z
+      .string()
+      .optional()
+      .describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
   })
   .describe("Erreur de l'API (composant ApiError)");
 
@@ -51,7 +54,9 @@ export const productResponseSchema = z.strictObject({
   sku: z.string(),
   category: z.string(),
   stock: z.number().int().min(0),
-  saleWithoutPack: z.enum(SALE_WITHOUT_PACK).describe("Sans pack en vente : `unit` vendu à l'unité au prix du produit, `not_sold` non vendu"),
+  saleWithoutPack: z
+    .enum(SALE_WITHOUT_PACK)
+    .describe("Sans pack en vente : `unit` vendu à l'unité au prix du produit, `not_sold` non vendu"),
   packs: z
     .array(
       z.strictObject({
@@ -62,7 +67,9 @@ export const productResponseSchema = z.strictObject({
         price: moneySchema,
         originalPrice: moneySchema
           .nullable()
-          .describe("Prix barré, seulement s'il est le prix le plus bas des 30 jours précédant la réduction (article L112-1-1 du Code de la consommation), sinon null"),
+          .describe(
+            "Prix barré, seulement s'il est le prix le plus bas des 30 jours précédant la réduction (article L112-1-1 du Code de la consommation), sinon null",
+          ),
         popular: z.boolean(),
         trial: z.boolean().describe("Pack d'essai : 1 par commande, une fois par adresse email, jamais en abonnement"),
       }),
@@ -76,7 +83,9 @@ export const productListResponseSchema = z.array(productResponseSchema);
 export const adminProductResponseSchema = productResponseSchema.extend({
   crossedOutWarnings: z
     .array(z.string())
-    .describe("Prix barrés non conformes des packs en vente (pas le prix le plus bas des 30 jours précédant la réduction) : ils ne sont pas affichés en boutique"),
+    .describe(
+      "Prix barrés non conformes des packs en vente (pas le prix le plus bas des 30 jours précédant la réduction) : ils ne sont pas affichés en boutique",
+    ),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -110,8 +119,14 @@ export const cartAddResponseSchema = z.strictObject({ cartId: cartIdSchema, item
 
 const fulfilmentStatus = z.enum(FULFILMENT_STATUSES).describe("Préparation : pending, processing, shipped, delivered");
 const paymentStatus = z.enum(PAYMENT_STATUSES).describe("Paiement : unpaid, paid, failed, refunded, partially_refunded");
-const carrier = z.enum(CARRIERS).nullable().describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
-const trackingUrl = z.string().nullable().describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
+const carrier = z
+  .enum(CARRIERS)
+  .nullable()
+  .describe("Transporteur du numéro de suivi : colissimo, chronopost, mondial_relay ou dpd");
+const trackingUrl = z
+  .string()
+  .nullable()
+  .describe("Page de suivi du colis sur le site du transporteur (numéro et transporteur connus)");
 
 /** withdrawalToApi: an order's online withdrawal (/retractation), in the administrator's views of the order. */
 const withdrawalResponseSchema = z
@@ -119,8 +134,15 @@ const withdrawalResponseSchema = z
     requestedAt: isoDateSchema.describe("Date et heure de la demande (UTC)"),
     reason: nullableText.describe("Motif indiqué par le client (facultatif)"),
     email: z.string().describe("Adresse email saisie par le client"),
-    refundDeadline: isoDateSchema.describe("Date limite du remboursement : 14 jours après la demande (article L. 221-24 du Code de la consommation)"),
-    daysLeft: z.number().int().describe("Jours restants avant la date limite, en jours calendaires (heure de Paris) : 0 le dernier jour, négatif une fois dépassée"),
+    refundDeadline: isoDateSchema.describe(
+      "Date limite du remboursement : 14 jours après la demande (article L. 221-24 du Code de la consommation)",
+    ),
+    daysLeft: z
+      .number()
+      .int()
+      .describe(
+        "Jours restants avant la date limite, en jours calendaires (heure de Paris) : 0 le dernier jour, négatif une fois dépassée",
+      ),
   })
   .nullable()
   .describe("Rétractation demandée en ligne (null : aucune)");
@@ -147,9 +169,11 @@ export const publicOrderResponseSchema = z.strictObject({
   shippingPostalCode: nullableText,
   shippingCity: nullableText,
   shippingCountry: nullableText,
-  shippingPhone: nullableText.describe("Téléphone pour le transporteur, au format +33612345678 (null s'il n'y en a pas, ou sans preuve de propriété)"),
+  shippingPhone: nullableText.describe(
+    "Téléphone pour le transporteur, au format +33612345678 (null s'il n'y en a pas, ou sans preuve de propriété)",
+  ),
   subtotal: moneySchema,
-  shipping: moneySchema.describe("Frais de port (offerts : \"0.00\")"),
+  shipping: moneySchema.describe('Frais de port (offerts : "0.00")'),
   total: moneySchema,
   trackingNumber: nullableText,
   trackingCarrier: carrier,
@@ -157,7 +181,9 @@ export const publicOrderResponseSchema = z.strictObject({
   trackingUrl: trackingUrl,
   progressLabel: z
     .string()
-    .describe("Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée »"),
+    .describe(
+      "Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée »",
+    ),
   items: z.array(
     z.strictObject({
       id,
@@ -168,7 +194,9 @@ export const publicOrderResponseSchema = z.strictObject({
       product: z.strictObject({ name: z.string(), variantName: nullableText }),
     }),
   ),
-  withdrawal: withdrawalResponseSchema.optional().describe("Rétractation demandée en ligne (null : aucune) ; pour une session administrateur seulement"),
+  withdrawal: withdrawalResponseSchema
+    .optional()
+    .describe("Rétractation demandée en ligne (null : aucune) ; pour une session administrateur seulement"),
 });
 
 /** POST /api/orders: the order as its owner sees it, and its token, shown this once. */
@@ -211,7 +239,9 @@ export const adminOrderResponseSchema = z.strictObject({
     .int()
     .min(1)
     .nullable()
-    .describe("1, 2... pour une commande de renouvellement d'abonnement (« Renouvellement n°1 ») ; null pour toute autre commande"),
+    .describe(
+      "1, 2... pour une commande de renouvellement d'abonnement (« Renouvellement n°1 ») ; null pour toute autre commande",
+    ),
   withdrawal: withdrawalResponseSchema,
 });
 
@@ -223,15 +253,25 @@ const refundSchema = z.strictObject({
   createdAt: isoDateSchema,
   amount: moneySchema,
   reason: z.string(),
-  status: z.enum(REFUND_STATUSES).describe("pending : en cours chez Stripe ; succeeded : effectué ; failed : refusé ou échoué (le montant peut être remboursé à nouveau)"),
-  by: z.string().describe("Qui l'a fait : le nom de l'administrateur, ou « Stripe » pour un remboursement fait depuis le tableau de bord Stripe"),
+  status: z
+    .enum(REFUND_STATUSES)
+    .describe(
+      "pending : en cours chez Stripe ; succeeded : effectué ; failed : refusé ou échoué (le montant peut être remboursé à nouveau)",
+    ),
+  by: z
+    .string()
+    .describe(
+      "Qui l'a fait : le nom de l'administrateur, ou « Stripe » pour un remboursement fait depuis le tableau de bord Stripe",
+    ),
   stripeRefundId: nullableText.describe("Le remboursement chez Stripe (re_…)"),
   creditNoteNumber: nullableText.describe("Le numéro de l'avoir émis pour ce remboursement (A2026-000001), une fois effectué"),
   failureMessage: nullableText,
 });
 
 /** GET /api/admin/orders/{id}/refunds. */
-const remainingSchema = moneySchema.describe("Ce qui peut encore être remboursé (total moins les remboursements effectués ou en cours), « 0.00 » pour une commande non payée");
+const remainingSchema = moneySchema.describe(
+  "Ce qui peut encore être remboursé (total moins les remboursements effectués ou en cours), « 0.00 » pour une commande non payée",
+);
 
 /** GET /api/admin/orders/{id}/refunds. */
 export const orderRefundsResponseSchema = z.strictObject({
@@ -242,7 +282,9 @@ export const orderRefundsResponseSchema = z.strictObject({
 
 /** POST /api/admin/orders/{id}/refunds: the refund, and its order after it. */
 export const refundCreatedResponseSchema = refundSchema.extend({
-  replayed: z.boolean().describe("true : cette clé avait déjà servi, c'est le remboursement d'alors (aucun nouveau remboursement)"),
+  replayed: z
+    .boolean()
+    .describe("true : cette clé avait déjà servi, c'est le remboursement d'alors (aucun nouveau remboursement)"),
   order: adminOrderResponseSchema,
   remaining: remainingSchema,
 });
@@ -274,7 +316,16 @@ const paymentIntentStatus = z.enum([
   "succeeded",
 ]);
 
-const subscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"]);
+const subscriptionStatus = z.enum([
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+  "paused",
+]);
 
 /** createOrderSubscription: POST /api/create-subscription. */
 export const subscriptionStartResponseSchema = z.strictObject({
@@ -317,7 +368,18 @@ export const attachPaymentMethodResponseSchema = z.strictObject({
 export const webhookResponseSchema = z.strictObject({
   received: z.literal(true),
   type: z.string().describe("Type de l'événement Stripe"),
-  outcome: z.enum(["duplicate", "order_paid", "already_paid", "payment_failed", "subscription_ended", "order_refunded", "renewal_recorded", "already_recorded", "renewal_failed", "ignored"]),
+  outcome: z.enum([
+    "duplicate",
+    "order_paid",
+    "already_paid",
+    "payment_failed",
+    "subscription_ended",
+    "order_refunded",
+    "renewal_recorded",
+    "already_recorded",
+    "renewal_failed",
+    "ignored",
+  ]),
 });
 
 /**
@@ -359,7 +421,9 @@ export const contactCreatedResponseSchema = z.strictObject({
 export const withdrawalAcceptedResponseSchema = z.strictObject({
   message: z
     .string()
-    .describe("Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »"),
+    .describe(
+      "Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »",
+    ),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -385,7 +449,10 @@ export const adminLogoutResponseSchema = z.strictObject({ success: z.literal(tru
 
 /** listAdminSessions: one of the signed-in administrator's open sessions (never its cookie token). */
 const adminSessionItemSchema = z.strictObject({
-  id: z.string().regex(SESSION_ID_PATTERN).describe("Identifiant public de la session (DELETE /api/admin/sessions/{id}), distinct du jeton du cookie"),
+  id: z
+    .string()
+    .regex(SESSION_ID_PATTERN)
+    .describe("Identifiant public de la session (DELETE /api/admin/sessions/{id}), distinct du jeton du cookie"),
   current: z.boolean().describe("true pour la session de cette requête"),
   createdAt: isoDateSchema,
   lastSeenAt: isoDateSchema.describe("Dernière activité (mise à jour au plus une fois par minute)"),
@@ -427,21 +494,34 @@ export const settingsResponseSchema = z.strictObject({
   siteFooterText: z.string(),
   legalName: z.string().describe("Raison sociale du vendeur, sur les factures"),
   siret: z.string().describe("SIRET du vendeur (14 chiffres ; le SIREN en est les 9 premiers)"),
-  vatNumber: z.string().describe("Numéro de TVA intracommunautaire du vendeur, sans espaces (code du pays puis 2 à 13 caractères ; FR : clé puis SIREN)"),
-  legalForm: z.string().describe("Forme juridique (« SAS », « société par actions simplifiée »...) ; chaîne vide si non renseignée"),
+  vatNumber: z
+    .string()
+    .describe(
+      "Numéro de TVA intracommunautaire du vendeur, sans espaces (code du pays puis 2 à 13 caractères ; FR : clé puis SIREN)",
+    ),
+  legalForm: z
+    .string()
+    .describe("Forme juridique (« SAS », « société par actions simplifiée »...) ; chaîne vide si non renseignée"),
   shareCapital: z.string().describe("Capital social, « 10 000 € » ; chaîne vide si non renseigné"),
   rcsCity: z.string().describe("Ville du greffe du RCS ; chaîne vide si non renseignée"),
   rcsNumber: z.string().describe("Numéro RCS, c'est-à-dire le SIREN (« 921 458 303 ») ; chaîne vide si non renseigné"),
-  publicationDirector: z.string().describe("Directeur ou directrice de la publication (mentions légales) ; chaîne vide si non renseigné"),
+  publicationDirector: z
+    .string()
+    .describe("Directeur ou directrice de la publication (mentions légales) ; chaîne vide si non renseigné"),
   publicationDirectorRole: z.string().describe("Sa fonction (facultative)"),
   hostName: z.string().describe("Nom de l'hébergeur du site ; chaîne vide si non renseigné"),
   hostAddress: z.string().describe("Adresse de l'hébergeur, une ligne par ligne ; chaîne vide si non renseignée"),
   hostPhone: z.string().describe("Téléphone de l'hébergeur ; chaîne vide si non renseigné"),
-  mediatorName: z.string().describe("Médiateur de la consommation (Code de la consommation L616-1) ; chaîne vide si non renseigné"),
+  mediatorName: z
+    .string()
+    .describe("Médiateur de la consommation (Code de la consommation L616-1) ; chaîne vide si non renseigné"),
   mediatorAddress: z.string().describe("Adresse postale du médiateur, une ligne par ligne"),
   mediatorUrl: z.string().describe("Site web du médiateur (https://...) ; chaîne vide si non renseigné"),
   defaultCarrier: z.enum(CARRIERS).describe("Transporteur des numéros de suivi saisis sans transporteur"),
-  trialOfferEndsAt: z.iso.datetime().nullable().describe("Fin de l'offre d'essai (ISO 8601, UTC) : le bandeau de la fiche produit compte jusqu'à elle ; null sans offre"),
+  trialOfferEndsAt: z.iso
+    .datetime()
+    .nullable()
+    .describe("Fin de l'offre d'essai (ISO 8601, UTC) : le bandeau de la fiche produit compte jusqu'à elle ; null sans offre"),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -454,7 +534,9 @@ const emailSummaryShape = {
   kind: z.enum(EMAIL_KINDS).describe("Événement qui a causé l'email"),
   status: z
     .enum(EMAIL_STATUSES)
-    .describe("pending : en attente de sa (prochaine) tentative ; sending : tentative en cours ; sent : envoyé (ou déposé dans la boîte de démo) ; failed : toutes les tentatives ont échoué"),
+    .describe(
+      "pending : en attente de sa (prochaine) tentative ; sending : tentative en cours ; sent : envoyé (ou déposé dans la boîte de démo) ; failed : toutes les tentatives ont échoué",
+    ),
   to: z.string().describe("Adresse du destinataire"),
   subject: nullableText.describe(`Objet ; ${NOT_RENDERED}`),
   orderId: id.nullable().describe("Commande concernée, s'il y en a une"),
@@ -487,9 +569,14 @@ export const emailListResponseSchema = z.strictObject({
 /** emailDetailToApi: GET /api/admin/emails/{id} and POST /api/admin/emails/{id}/resend. */
 export const emailResponseSchema = z.strictObject({
   ...emailSummaryShape,
-  transport: z.enum(["smtp", "demo"]).nullable().describe("Comment il est parti : smtp, ou demo (boîte aux lettres de la boutique en mode démo)"),
+  transport: z
+    .enum(["smtp", "demo"])
+    .nullable()
+    .describe("Comment il est parti : smtp, ou demo (boîte aux lettres de la boutique en mode démo)"),
   messageId: nullableText.describe("Message-ID donné par le serveur SMTP"),
-  rendered: z.boolean().describe("false tant que le contenu n'a pas été rendu (il l'est à la première tentative, puis gardé tel quel)"),
+  rendered: z
+    .boolean()
+    .describe("false tant que le contenu n'a pas été rendu (il l'est à la première tentative, puis gardé tel quel)"),
   html: nullableText.describe(`Partie HTML telle qu'envoyée ; ${NOT_RENDERED}`),
   text: nullableText.describe(`Partie texte telle qu'envoyée ; ${NOT_RENDERED}`),
   attachments: z.array(
@@ -574,7 +661,9 @@ export const subscriptionListResponseSchema = z
 
 const timelineKind = z
   .enum(["started", "first_order", "renewal", "payment_failed", "email", "cancel_scheduled", "canceled"])
-  .describe("started : souscription ; first_order ; renewal : renouvellement payé ; payment_failed ; email ; cancel_scheduled : résiliation prévue ; canceled");
+  .describe(
+    "started : souscription ; first_order ; renewal : renouvellement payé ; payment_failed ; email ; cancel_scheduled : résiliation prévue ; canceled",
+  );
 
 /** subscriptionDetailToApi: GET /api/admin/subscriptions/{id} and POST /api/admin/subscriptions/{id}/cancel. */
 export const subscriptionResponseSchema = z
@@ -582,9 +671,17 @@ export const subscriptionResponseSchema = z
     ...subscriptionSummaryShape,
     stripeSubscriptionId: z.string(),
     stripeCustomerId: nullableText,
-    unpaidInvoiceId: nullableText.describe("Facture de renouvellement impayée (lien de paiement envoyé au client), s'il y en a une"),
+    unpaidInvoiceId: nullableText.describe(
+      "Facture de renouvellement impayée (lien de paiement envoyé au client), s'il y en a une",
+    ),
     shipping: z
-      .strictObject({ name: nullableText, address: nullableText, postalCode: nullableText, city: nullableText, country: nullableText })
+      .strictObject({
+        name: nullableText,
+        address: nullableText,
+        postalCode: nullableText,
+        city: nullableText,
+        country: nullableText,
+      })
       .describe("Adresse de livraison des prochains renouvellements"),
     orders: z.array(
       z.strictObject({
@@ -630,14 +727,60 @@ export const subscriptionResponseSchema = z
         unpaidInvoiceId: null,
         shipping: { name: "Camille Martin", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" },
         orders: [
-          { id: 123456789, createdAt: "2026-10-01T10:00:00.000Z", paidAt: "2026-10-01T10:05:00.000Z", status: "delivered", paymentStatus: "paid", total: "25.90", renewalNumber: null, stripeInvoiceId: null },
-          { id: 987654321, createdAt: "2026-10-31T10:05:00.000Z", paidAt: "2026-10-31T10:05:00.000Z", status: "pending", paymentStatus: "paid", total: "25.90", renewalNumber: 1, stripeInvoiceId: "in_1Qa" },
+          {
+            id: 123456789,
+            createdAt: "2026-10-01T10:00:00.000Z",
+            paidAt: "2026-10-01T10:05:00.000Z",
+            status: "delivered",
+            paymentStatus: "paid",
+            total: "25.90",
+            renewalNumber: null,
+            stripeInvoiceId: null,
+          },
+          {
+            id: 987654321,
+            createdAt: "2026-10-31T10:05:00.000Z",
+            paidAt: "2026-10-31T10:05:00.000Z",
+            status: "pending",
+            paymentStatus: "paid",
+            total: "25.90",
+            renewalNumber: 1,
+            stripeInvoiceId: "in_1Qa",
+          },
         ],
-        emails: [{ id: 41, kind: "renewal_receipt", status: "sent", orderId: 987654321, to: "camille.martin@example.fr", createdAt: "2026-10-31T10:05:00.000Z", sentAt: "2026-10-31T10:05:02.000Z" }],
+        emails: [
+          {
+            id: 41,
+            kind: "renewal_receipt",
+            status: "sent",
+            orderId: 987654321,
+            to: "camille.martin@example.fr",
+            createdAt: "2026-10-31T10:05:00.000Z",
+            sentAt: "2026-10-31T10:05:02.000Z",
+          },
+        ],
         timeline: [
-          { at: "2026-10-01T10:00:00.000Z", kind: "first_order", label: "Première commande #123456789", orderId: 123456789, emailId: null },
-          { at: "2026-10-01T10:05:00.000Z", kind: "started", label: "Abonnement souscrit (premier paiement)", orderId: null, emailId: null },
-          { at: "2026-10-31T10:05:00.000Z", kind: "renewal", label: "Renouvellement n°1 payé : commande #987654321", orderId: 987654321, emailId: null },
+          {
+            at: "2026-10-01T10:00:00.000Z",
+            kind: "first_order",
+            label: "Première commande #123456789",
+            orderId: 123456789,
+            emailId: null,
+          },
+          {
+            at: "2026-10-01T10:05:00.000Z",
+            kind: "started",
+            label: "Abonnement souscrit (premier paiement)",
+            orderId: null,
+            emailId: null,
+          },
+          {
+            at: "2026-10-31T10:05:00.000Z",
+            kind: "renewal",
+            label: "Renouvellement n°1 payé : commande #987654321",
+            orderId: 987654321,
+            emailId: null,
+          },
         ],
       },
     ],
@@ -715,7 +858,14 @@ export const customerDataResponseSchema = z
         shipping: z.strictObject(shippingShape),
         trackingNumber: nullableText,
         termsVersion: nullableText,
-        items: z.array(z.strictObject({ productName: nullableText, variantName: nullableText, quantity: z.number().int(), unitPrice: moneySchema })),
+        items: z.array(
+          z.strictObject({
+            productName: nullableText,
+            variantName: nullableText,
+            quantity: z.number().int(),
+            unitPrice: moneySchema,
+          }),
+        ),
         invoice: issuedDocumentSchema,
         creditNote: issuedDocumentSchema,
       }),
@@ -754,14 +904,26 @@ export const customerDataResponseSchema = z
       }),
     ),
     contactRequests: z.array(
-      z.strictObject({ id, name: z.string(), email: z.string(), subject: z.string(), message: z.string(), status: z.enum(CONTACT_STATUSES), createdAt: isoDateSchema }),
+      z.strictObject({
+        id,
+        name: z.string(),
+        email: z.string(),
+        subject: z.string(),
+        message: z.string(),
+        status: z.enum(CONTACT_STATUSES),
+        createdAt: isoDateSchema,
+      }),
     ),
     audit: z.array(auditLineSchema).describe("Exports et effacements de ce client, les plus récents d'abord"),
     erasure: z
       .strictObject({ allowed: z.boolean(), refusal: nullableText, reasons: z.array(z.string()) })
-      .describe("Si l'effacement est possible maintenant, sinon pourquoi (chaque commande payée non expédiée, chaque abonnement actif)"),
+      .describe(
+        "Si l'effacement est possible maintenant, sinon pourquoi (chaque commande payée non expédiée, chaque abonnement actif)",
+      ),
   })
-  .describe("Un client : son compte (jamais de mot de passe ni d'empreinte), ses commandes, abonnements, emails et demandes de contact");
+  .describe(
+    "Un client : son compte (jamais de mot de passe ni d'empreinte), ses commandes, abonnements, emails et demandes de contact",
+  );
 
 /** GET /api/admin/customers/{id}/export: the export file, in French. */
 export const customerExportResponseSchema = z

@@ -13,13 +13,28 @@ export const positiveId = z
   .union([z.number(), safeText().trim().regex(ID_PATTERN, "Un entier positif est attendu.").transform(Number)], {
     error: "Un entier positif est attendu.",
   })
-  .pipe(z.number({ error: "Un entier positif est attendu." }).int("Un entier positif est attendu.").min(1, "Un entier positif est attendu.").max(MAX_ID, "Un entier positif est attendu."));
+  .pipe(
+    z
+      .number({ error: "Un entier positif est attendu." })
+      .int("Un entier positif est attendu.")
+      .min(1, "Un entier positif est attendu.")
+      .max(MAX_ID, "Un entier positif est attendu."),
+  );
 
 /** A quantity (may be 0 or negative: below 1 removes the line). */
 const quantityValue = z
-  .union([z.number(), safeText().trim().regex(/^-?\d{1,6}$/, "La quantité doit être un nombre entier.").transform(Number)], {
-    error: "La quantité doit être un nombre entier.",
-  })
+  .union(
+    [
+      z.number(),
+      safeText()
+        .trim()
+        .regex(/^-?\d{1,6}$/, "La quantité doit être un nombre entier.")
+        .transform(Number),
+    ],
+    {
+      error: "La quantité doit être un nombre entier.",
+    },
+  )
   .pipe(
     z
       .number()
@@ -40,7 +55,11 @@ export const cartAddSchema = z
     packId: positiveId.optional(),
     variantName: safeText().max(200).nullish(),
   })
-  .transform((value): CartAddInput => ({ productId: value.productId, packId: value.packId, variantName: value.variantName?.trim() || undefined }));
+  .transform((value): CartAddInput => ({
+    productId: value.productId,
+    packId: value.packId,
+    variantName: value.variantName?.trim() || undefined,
+  }));
 
 export type CartAddInput = { productId: number; packId?: number; variantName?: string };
 

@@ -23,7 +23,5 @@ export const contactSchema = z.object({
 
 export type ContactInput = z.infer<typeof contactSchema>;
 
-export const CONTACT_SUCCESS_MESSAGE =
-  "Nous avons bien reçu votre message et vous répondrons dans les plus brefs délais.";
-export const CONTACT_FAILURE_MESSAGE =
-  "Une erreur est survenue lors de l'envoi du message. Veuillez réessayer.";
+export const CONTACT_SUCCESS_MESSAGE = "Nous avons bien reçu votre message et vous répondrons dans les plus brefs délais.";
+export const CONTACT_FAILURE_MESSAGE = "Une erreur est survenue lors de l'envoi du message. Veuillez réessayer.";

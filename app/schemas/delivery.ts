@@ -66,7 +66,10 @@ export const phoneField = safeText({ error: DELIVERY_MESSAGES.phone })
     }
     return phone;
   })
-  .meta({ description: "Téléphone pour le transporteur (facultatif) : numéro français, enregistré au format +33612345678", examples: ["06 12 34 56 78"] });
+  .meta({
+    description: "Téléphone pour le transporteur (facultatif) : numéro français, enregistré au format +33612345678",
+    examples: ["06 12 34 56 78"],
+  });
 
 /** Field rules shared by the delivery form, POST /api/orders and the subscription's address. */
 export const deliveryFields = {

@@ -11,7 +11,9 @@ export const loginSchema = z.object({
     .min(1, USERNAME_REQUIRED)
     .max(100, "Le nom d'utilisateur ne doit pas dépasser 100 caractères"),
   // Not trimmed: spaces may be part of a password. Bounded so scrypt never hashes megabytes.
-  password: safeText({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED).max(256, "Le mot de passe ne doit pas dépasser 256 caractères"),
+  password: safeText({ error: PASSWORD_REQUIRED })
+    .min(1, PASSWORD_REQUIRED)
+    .max(256, "Le mot de passe ne doit pas dépasser 256 caractères"),
 });
 
 export type LoginInput = z.infer<typeof loginSchema>;

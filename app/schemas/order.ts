@@ -44,11 +44,14 @@ const apiOrderItemSchema = z.object({
     .min(1, QUANTITY_MESSAGE)
     .max(99, QUANTITY_MESSAGE)
     .meta({ description: "1 à 10 pour un pack, exactement 1 pour le pack d'essai" }),
-  packId: positiveId.optional().meta({ description: "Le pack : 1 (3 masques d'essai), 2 (6 masques + 2 offerts), 3 (9 masques + 3 offerts)" }),
-  variantName: safeText().max(200).nullish().meta({ description: "Ou le nom exact du pack" }),
-  price: moneyInput
+  packId: positiveId
     .optional()
-    .meta({ description: "Prix unitaire attendu par le client : désigne le pack s'il est exactement le prix d'un pack ; un prix qui n'est pas celui du pack est refusé (422, prix attendu dans issues)" }),
+    .meta({ description: "Le pack : 1 (3 masques d'essai), 2 (6 masques + 2 offerts), 3 (9 masques + 3 offerts)" }),
+  variantName: safeText().max(200).nullish().meta({ description: "Ou le nom exact du pack" }),
+  price: moneyInput.optional().meta({
+    description:
+      "Prix unitaire attendu par le client : désigne le pack s'il est exactement le prix d'un pack ; un prix qui n'est pas celui du pack est refusé (422, prix attendu dans issues)",
+  }),
 });
 
 /** A customer name as the API sends it: "Camille Martin". */
@@ -58,9 +61,9 @@ export const customerNameField = safeText({ error: DELIVERY_MESSAGES.lastName })
   .max(120, "Le nom ne doit pas dépasser 120 caractères");
 
 export const apiOrderSchema = z.object({
-  customerEmail: deliveryFields.email
-    .optional()
-    .meta({ description: "Adresse email du client (facultative à la création, requise avant le paiement ; PUT /api/orders/{id})" }),
+  customerEmail: deliveryFields.email.optional().meta({
+    description: "Adresse email du client (facultative à la création, requise avant le paiement ; PUT /api/orders/{id})",
+  }),
   customerName: customerNameField.optional(),
   shippingAddress: deliveryFields.address,
   shippingAddress2: deliveryFields.address2,
@@ -73,13 +76,13 @@ export const apiOrderSchema = z.object({
     .min(1, "La commande doit contenir au moins un article.")
     .max(20, "Une commande contient un seul article.")
     .meta({ description: "Un seul article : un pack (1 à 10 exemplaires, le pack d'essai en 1 exemplaire)" }),
-  total: moneyInput
-    .optional()
-    .meta({ description: "Total attendu par le client : s'il n'est pas celui du serveur, la commande est refusée (422, total attendu dans issues)" }),
-  status: safeText()
-    .max(40)
-    .optional()
-    .meta({ description: "Ignoré : une commande est créée « pending » et non payée ; seul le serveur marque une commande payée" }),
+  total: moneyInput.optional().meta({
+    description:
+      "Total attendu par le client : s'il n'est pas celui du serveur, la commande est refusée (422, total attendu dans issues)",
+  }),
+  status: safeText().max(40).optional().meta({
+    description: "Ignoré : une commande est créée « pending » et non payée ; seul le serveur marque une commande payée",
+  }),
   userId: z
     .union([positiveId, z.null()])
     .optional()
@@ -88,7 +91,8 @@ export const apiOrderSchema = z.object({
 
 type ParsedApiOrder = z.infer<typeof apiOrderSchema>;
 /** The parsed body; the optional delivery details may be left out by a caller that parsed nothing. */
-export type ApiOrderInput = Omit<ParsedApiOrder, "shippingAddress2" | "shippingPhone"> & Partial<Pick<ParsedApiOrder, "shippingAddress2" | "shippingPhone">>;
+export type ApiOrderInput = Omit<ParsedApiOrder, "shippingAddress2" | "shippingPhone"> &
+  Partial<Pick<ParsedApiOrder, "shippingAddress2" | "shippingPhone">>;
 
 /**
  * PUT /api/orders/{id}. Administrator: `status` (fulfilment) and `trackingNumber`.
@@ -98,28 +102,29 @@ export type ApiOrderInput = Omit<ParsedApiOrder, "shippingAddress2" | "shippingP
  */
 export const orderUpdateApiSchema = z
   .strictObject({
-    status: safeText()
-      .max(60)
-      .optional()
-      .meta({
-        description:
-          "Administrateur : pending, processing, shipped ou delivered (ou Commande reçue, En préparation, Expédiée, Livrée, completed). Jeton : ignoré (« confirmed » ne marque jamais la commande payée)",
-      }),
+    status: safeText().max(60).optional().meta({
+      description:
+        "Administrateur : pending, processing, shipped ou delivered (ou Commande reçue, En préparation, Expédiée, Livrée, completed). Jeton : ignoré (« confirmed » ne marque jamais la commande payée)",
+    }),
     trackingNumber: trackingNumberField
       .nullable()
       .optional()
       .meta({ description: "Administrateur seulement ; vide ou null l'efface. Refusé (409) sur une commande non payée" }),
-    trackingCarrier: safeText()
-      .max(40)
-      .optional()
-      .meta({ description: "Administrateur seulement : transporteur du numéro de suivi, colissimo, chronopost, mondial_relay ou dpd (par défaut celui des paramètres)" }),
+    trackingCarrier: safeText().max(40).optional().meta({
+      description:
+        "Administrateur seulement : transporteur du numéro de suivi, colissimo, chronopost, mondial_relay ou dpd (par défaut celui des paramètres)",
+    }),
     customerEmail: deliveryFields.email.optional(),
     customerName: customerNameField.optional(),
     isSubscription: z
       .boolean({ error: "isSubscription doit être vrai ou faux." })
       .optional()
       .meta({ description: "Ignoré (le mode se choisit au démarrage du paiement) ; true est refusé pour le pack d'essai" }),
-    stripeSubscriptionId: safeText().max(255).nullable().optional().meta({ description: "Ignoré : seul le serveur enregistre le paiement" }),
+    stripeSubscriptionId: safeText()
+      .max(255)
+      .nullable()
+      .optional()
+      .meta({ description: "Ignoré : seul le serveur enregistre le paiement" }),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), {
     message: "Indiquez au moins un champ à modifier.",

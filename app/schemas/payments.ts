@@ -37,8 +37,12 @@ export const createSubscriptionBodySchema = z.object({
 });
 
 export const attachPaymentMethodBodySchema = z.object({
-  subscriptionId: safeText({ error: "Abonnement requis" }).trim().regex(/^sub_[A-Za-z0-9]+$/, "Abonnement invalide"),
-  paymentMethodId: safeText({ error: "Moyen de paiement requis" }).trim().regex(/^pm_[A-Za-z0-9]+$/, "Moyen de paiement invalide"),
+  subscriptionId: safeText({ error: "Abonnement requis" })
+    .trim()
+    .regex(/^sub_[A-Za-z0-9]+$/, "Abonnement invalide"),
+  paymentMethodId: safeText({ error: "Moyen de paiement requis" })
+    .trim()
+    .regex(/^pm_[A-Za-z0-9]+$/, "Moyen de paiement invalide"),
   customerEmail: safeText({ error: "Adresse email requise" }).trim().min(1, "Adresse email requise").max(254),
   orderId: orderIdField.optional(),
   token: orderTokenField,

@@ -53,7 +53,11 @@ export const packSchema = z
       .trim()
       .min(2, "Le nom du pack doit contenir au moins 2 caractères.")
       .max(80, "Le nom du pack ne doit pas dépasser 80 caractères."),
-    description: safeText({ multiline: true }).trim().max(300, "La description du pack ne doit pas dépasser 300 caractères.").optional().default(""),
+    description: safeText({ multiline: true })
+      .trim()
+      .max(300, "La description du pack ne doit pas dépasser 300 caractères.")
+      .optional()
+      .default(""),
     masks: wholeNumber("Le nombre de masques doit être un nombre entier entre 1 et 100.", 1, 100),
     price: priceField("Le prix du pack"),
     referencePrice: optionalPriceField("Le prix de référence doit être un montant en euros, par exemple 31,80."),
@@ -63,9 +67,14 @@ export const packSchema = z
     active: flag(true),
   })
   .superRefine((value, ctx) => {
-    if (value.price <= 0) ctx.addIssue({ code: "custom", path: ["price"], message: "Le prix du pack doit être supérieur à 0,00€." });
+    if (value.price <= 0)
+      ctx.addIssue({ code: "custom", path: ["price"], message: "Le prix du pack doit être supérieur à 0,00€." });
     if (value.referencePrice !== null && value.referencePrice <= value.price) {
-      ctx.addIssue({ code: "custom", path: ["referencePrice"], message: "Le prix de référence doit être supérieur au prix du pack, ou laissé vide." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["referencePrice"],
+        message: "Le prix de référence doit être supérieur au prix du pack, ou laissé vide.",
+      });
     }
   });
 
@@ -80,14 +89,22 @@ function isBlankRow(row: unknown) {
 }
 
 const packsField = z
-  .preprocess((value) => (Array.isArray(value) ? value.filter((row) => !isBlankRow(row)) : value), z.array(packSchema, { error: "La liste des packs est invalide." }).max(12, "12 packs au maximum par produit."))
+  .preprocess(
+    (value) => (Array.isArray(value) ? value.filter((row) => !isBlankRow(row)) : value),
+    z.array(packSchema, { error: "La liste des packs est invalide." }).max(12, "12 packs au maximum par produit."),
+  )
   .optional()
   .default([])
   .superRefine((list, ctx) => {
     const seen = new Map<string, number>();
     list.forEach((pack, index) => {
       const key = pack.name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index, "name"], message: "Deux packs de ce produit portent déjà ce nom : choisissez un nom unique." });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: "Deux packs de ce produit portent déjà ce nom : choisissez un nom unique.",
+        });
       seen.set(key, index);
     });
     const trials = list.map((p, i) => (p.trial && p.active ? i : -1)).filter((i) => i >= 0);
@@ -156,14 +173,21 @@ export const productSchema = z
         return cents;
       }),
     category: safeText().trim().max(60, "La catégorie ne doit pas dépasser 60 caractères.").optional().default(""),
-    description: safeText({ multiline: true }).trim().max(2000, "La description ne doit pas dépasser 2000 caractères.").optional().default(""),
+    description: safeText({ multiline: true })
+      .trim()
+      .max(2000, "La description ne doit pas dépasser 2000 caractères.")
+      .optional()
+      .default(""),
     stock: z
       .number({ error: "Le stock doit être un nombre entier positif ou nul." })
       .int("Le stock doit être un nombre entier positif ou nul.")
       .min(0, "Le stock doit être un nombre entier positif ou nul.")
       .max(1_000_000, "Le stock ne doit pas dépasser 1 000 000."),
     images: imagesField,
-    saleWithoutPack: z.enum(SALE_WITHOUT_PACK, { error: "Choisissez comment le produit est vendu sans pack." }).optional().default("unit"),
+    saleWithoutPack: z
+      .enum(SALE_WITHOUT_PACK, { error: "Choisissez comment le produit est vendu sans pack." })
+      .optional()
+      .default("unit"),
     packs: packsField,
   })
   .superRefine((value, ctx) => {

@@ -6,10 +6,12 @@ import { safeText } from "./text";
 const SIRET_MESSAGE = "Le SIRET compte 14 chiffres (par exemple 921 458 303 00017).";
 const VAT_MESSAGE =
   "Le numéro de TVA intracommunautaire commence par le code d'un pays de l'Union européenne (FR, DE, BE...) suivi de 2 à 13 chiffres ou lettres (par exemple FR51 921 458 303).";
-const FR_VAT_MESSAGE = "Un numéro de TVA français s'écrit FR, puis 2 caractères de clé, puis les 9 chiffres du SIREN (par exemple FR51 921 458 303).";
+const FR_VAT_MESSAGE =
+  "Un numéro de TVA français s'écrit FR, puis 2 caractères de clé, puis les 9 chiffres du SIREN (par exemple FR51 921 458 303).";
 const RCS_NUMBER_MESSAGE = "Le numéro RCS est le SIREN : 9 chiffres (par exemple 921 458 303).";
 const CAPITAL_MESSAGE = "Le capital social est un montant en euros (par exemple 10 000 ou 10 000 €).";
-const URL_MESSAGE = "L'adresse du site du médiateur doit être une adresse web complète commençant par https:// (par exemple https://www.cm2c.net).";
+const URL_MESSAGE =
+  "L'adresse du site du médiateur doit être une adresse web complète commençant par https:// (par exemple https://www.cm2c.net).";
 const CARRIER_MESSAGE = `Choisissez un transporteur : ${CARRIERS.map((c) => CARRIER_LABELS[c]).join(", ")}.`;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -26,7 +28,10 @@ const offerEndField = z
     if (!value) return null;
     const iso = ISO_INSTANT.test(value) ? new Date(value).toISOString() : parisLocalToIso(value);
     if (!iso || Number.isNaN(Date.parse(iso))) {
-      ctx.addIssue({ code: "custom", message: "La fin de l'offre d'essai doit être une date et une heure, par exemple 25/11/2026 21:30." });
+      ctx.addIssue({
+        code: "custom",
+        message: "La fin de l'offre d'essai doit être une date et une heure, par exemple 25/11/2026 21:30.",
+      });
       return z.NEVER;
     }
     return iso;
@@ -50,7 +55,10 @@ const optionalText = (label: string, max: number, multiline = false) =>
 const PHONE_CHARACTERS = /^[+0-9 ().-]+$/;
 
 const optionalPhone = (label: string) =>
-  optionalText(label, 30).refine((v) => v === "" || PHONE_CHARACTERS.test(v), `${label} ne doit contenir que des chiffres, espaces et + ( ) . -`);
+  optionalText(label, 30).refine(
+    (v) => v === "" || PHONE_CHARACTERS.test(v),
+    `${label} ne doit contenir que des chiffres, espaces et + ( ) . -`,
+  );
 
 /** The member states' VAT prefixes (Greece is EL; XI is Northern Ireland). */
 export const EU_VAT_COUNTRIES = [
@@ -162,10 +170,23 @@ const sirenOfSiret = (siret: string) => siret.replace(/\D/g, "").slice(0, 9);
 export const settingsSchema = settingsFields.superRefine((value, ctx) => {
   const siren = sirenOfSiret(value.siret);
   if (value.rcsNumber && siren.length === 9 && value.rcsNumber.replace(/\D/g, "") !== siren) {
-    ctx.addIssue({ code: "custom", path: ["rcsNumber"], message: `Le numéro RCS doit être le SIREN, c'est-à-dire les 9 premiers chiffres du SIRET (${groupSiren(siren)}).` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["rcsNumber"],
+      message: `Le numéro RCS doit être le SIREN, c'est-à-dire les 9 premiers chiffres du SIRET (${groupSiren(siren)}).`,
+    });
   }
-  if (value.vatNumber.startsWith("FR") && siren.length === 9 && /^FR[0-9A-Z]{2}\d{9}$/.test(value.vatNumber) && value.vatNumber.slice(4) !== siren) {
-    ctx.addIssue({ code: "custom", path: ["vatNumber"], message: `Un numéro de TVA français se termine par le SIREN du SIRET (${groupSiren(siren)}).` });
+  if (
+    value.vatNumber.startsWith("FR") &&
+    siren.length === 9 &&
+    /^FR[0-9A-Z]{2}\d{9}$/.test(value.vatNumber) &&
+    value.vatNumber.slice(4) !== siren
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["vatNumber"],
+      message: `Un numéro de TVA français se termine par le SIREN du SIRET (${groupSiren(siren)}).`,
+    });
   }
 });
 

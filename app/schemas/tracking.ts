@@ -25,6 +25,9 @@ export const trackingSchema = z.object({
  */
 export function parseOrderNumber(input: string | null | undefined): number | null {
   if (typeof input !== "string" || input.length > 40) return null;
-  const digits = input.trim().replace(/^(n°|no|#)\s*/i, "").replace(/[\s#]/g, "");
+  const digits = input
+    .trim()
+    .replace(/^(n°|no|#)\s*/i, "")
+    .replace(/[\s#]/g, "");
   return parseIdOrNull(digits);
 }

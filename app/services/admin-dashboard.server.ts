@@ -15,12 +15,25 @@ const DASHBOARD_RECENT_ORDERS = 5;
 
 async function dashboardCounts() {
   const db = getDb();
-  const count = async (table: typeof users | typeof products) => (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table).limit(1))[0]?.n ?? 0;
+  const count = async (table: typeof users | typeof products) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(table)
+        .limit(1)
+    )[0]?.n ?? 0;
   const contacts = await countContactRequests();
   return {
     users: await count(users),
     products: await count(products),
-    orders: (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).limit(1))[0]?.n ?? 0,
+    orders:
+      (
+        await db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(orders)
+          .where(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES))
+          .limit(1)
+      )[0]?.n ?? 0,
     awaitingPayment: await countAwaitingPayment(),
     contacts: contacts.total,
     unreadContacts: contacts.unread,
@@ -40,7 +53,10 @@ async function subscriptionFigures() {
     .select({
       active: sql<number>`count(*)`.mapWith(Number),
       pastDue: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'past_due' then 1 else 0 end), 0)`.mapWith(Number),
-      recurringCents: sql<number>`coalesce(sum(case when ${subscriptions.status} = 'active' and not ${subscriptions.cancelAtPeriodEnd} then ${subscriptions.amountCents} else 0 end), 0)`.mapWith(Number),
+      recurringCents:
+        sql<number>`coalesce(sum(case when ${subscriptions.status} = 'active' and not ${subscriptions.cancelAtPeriodEnd} then ${subscriptions.amountCents} else 0 end), 0)`.mapWith(
+          Number,
+        ),
     })
     .from(subscriptions)
     .where(inArray(subscriptions.status, ["active", "past_due"]))

@@ -57,7 +57,10 @@ const LIST_COLUMNS = {
   userUsername: users.username,
   userPhone: users.phone,
   /** The refunds that succeeded (services/payments/refunds.server.ts), in cents. */
-  refundedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(Number),
+  refundedCents:
+    sql<number>`(select coalesce(sum(${refunds.amountCents}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(
+      Number,
+    ),
 };
 
 type ListRow = {
@@ -166,23 +169,27 @@ function baseQuery(where: SQL | undefined) {
 /** How many checkouts await their payment (the dashboard and the list's tab). */
 export async function countAwaitingPayment(): Promise<number> {
   return (
-    (await getDb()
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(orders)
-      .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
-      .limit(1))[0]?.n ?? 0
+    (
+      await getDb()
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(orders)
+        .where(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES))
+        .limit(1)
+    )[0]?.n ?? 0
   );
 }
 
 /** One page of orders, newest first. */
 export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_PAGE_SIZE) {
   const total =
-    (await getDb()
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(orders)
-      .leftJoin(users, eq(users.id, orders.userId))
-      .where(whereFor(filters))
-      .limit(1))[0]?.n ?? 0;
+    (
+      await getDb()
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(orders)
+        .leftJoin(users, eq(users.id, orders.userId))
+        .where(whereFor(filters))
+        .limit(1)
+    )[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows = await baseQuery(whereFor(filters))
@@ -272,7 +279,12 @@ export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
 export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Promise<boolean> {
   return await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({ status: orders.status, paymentStatus: orders.paymentStatus, trackingNumber: orders.trackingNumber, trackingCarrier: orders.trackingCarrier })
+      .select({
+        status: orders.status,
+        paymentStatus: orders.paymentStatus,
+        trackingNumber: orders.trackingNumber,
+        trackingCarrier: orders.trackingCarrier,
+      })
       .from(orders)
       .where(eq(orders.id, id))
       .limit(1);
@@ -288,11 +300,14 @@ export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Pr
         throw new ShopError(409, "order_not_paid", refusal, { field: "status" });
       }
       if (set.trackingNumber && set.trackingNumber !== before.trackingNumber) {
-        throw new ShopError(409, "order_not_paid", before.paymentStatus === "refunded" ? refusal : NOT_PAID_TRACKING_MESSAGE, { field: "trackingNumber" });
+        throw new ShopError(409, "order_not_paid", before.paymentStatus === "refunded" ? refusal : NOT_PAID_TRACKING_MESSAGE, {
+          field: "trackingNumber",
+        });
       }
     }
     const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
-    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier)) set.trackingCarrier = (await getSettings(tx)).defaultCarrier;
+    if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier))
+      set.trackingCarrier = (await getSettings(tx)).defaultCarrier;
 
     const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
     if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
@@ -350,5 +365,9 @@ export function orderItemToApi(item: AdminOrderItem) {
 
 /** The most recent orders, paid or since refunded, newest first (the dashboard). */
 export async function recentOrders(limit: number) {
-  return (await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
+  return (
+    await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(limit)
+  ).map(toSummary);
 }

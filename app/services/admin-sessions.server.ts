@@ -41,25 +41,27 @@ export type AdminSessionView = {
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** Opens a session for this user and returns the token for the cookie; purges the user's expired sessions first. */
-export async function openAdminSession(userId: number, client: SessionClient, now = new Date()): Promise<{ token: string; id: string; expiresAt: string }> {
+export async function openAdminSession(
+  userId: number,
+  client: SessionClient,
+  now = new Date(),
+): Promise<{ token: string; id: string; expiresAt: string }> {
   const token = randomBytes(32).toString("base64url");
   const id = randomBytes(16).toString("base64url");
   const createdAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + ADMIN_SESSION_TTL_MS).toISOString();
   await getDb().transaction(async (tx) => {
-    await tx.delete(adminSessions)
-      .where(and(eq(adminSessions.userId, userId), lte(adminSessions.expiresAt, createdAt)));
-    await tx.insert(adminSessions)
-      .values({
-        id,
-        tokenHash: hashToken(token),
-        userId,
-        createdAt,
-        expiresAt,
-        lastSeenAt: createdAt,
-        userAgent: client.userAgent?.slice(0, 512) || null,
-        address: client.address?.slice(0, 100) || null,
-      });
+    await tx.delete(adminSessions).where(and(eq(adminSessions.userId, userId), lte(adminSessions.expiresAt, createdAt)));
+    await tx.insert(adminSessions).values({
+      id,
+      tokenHash: hashToken(token),
+      userId,
+      createdAt,
+      expiresAt,
+      lastSeenAt: createdAt,
+      userAgent: client.userAgent?.slice(0, 512) || null,
+      address: client.address?.slice(0, 100) || null,
+    });
   });
   return { token, id, expiresAt };
 }
@@ -72,7 +74,13 @@ export async function findAdminSession(token: string, now = new Date()): Promise
   if (!TOKEN.test(token)) return null;
   const db = getDb();
   const [row] = await db
-    .select({ id: adminSessions.id, userId: adminSessions.userId, expiresAt: adminSessions.expiresAt, lastSeenAt: adminSessions.lastSeenAt, isAdmin: users.isAdmin })
+    .select({
+      id: adminSessions.id,
+      userId: adminSessions.userId,
+      expiresAt: adminSessions.expiresAt,
+      lastSeenAt: adminSessions.lastSeenAt,
+      isAdmin: users.isAdmin,
+    })
     .from(adminSessions)
     .innerJoin(users, eq(users.id, adminSessions.userId))
     .where(eq(adminSessions.tokenHash, hashToken(token)))
@@ -91,23 +99,27 @@ export async function findAdminSession(token: string, now = new Date()): Promise
 /** Ends the session of this token (sign-out). */
 export async function deleteAdminSessionByToken(token: string): Promise<void> {
   if (!TOKEN.test(token)) return;
-  await getDb().delete(adminSessions).where(eq(adminSessions.tokenHash, hashToken(token)));
+  await getDb()
+    .delete(adminSessions)
+    .where(eq(adminSessions.tokenHash, hashToken(token)));
 }
 
 /** The user's live sessions: the current one (`currentId`, marked `current`) first, then the most recently used. */
 export async function listAdminSessions(userId: number, currentId: string | null, now = new Date()): Promise<AdminSessionView[]> {
-  return (await getDb()
-    .select({
-      id: adminSessions.id,
-      createdAt: adminSessions.createdAt,
-      lastSeenAt: adminSessions.lastSeenAt,
-      expiresAt: adminSessions.expiresAt,
-      userAgent: adminSessions.userAgent,
-      address: adminSessions.address,
-    })
-    .from(adminSessions)
-    .where(eq(adminSessions.userId, userId))
-    .orderBy(desc(adminSessions.lastSeenAt), asc(adminSessions.createdAt)))
+  return (
+    await getDb()
+      .select({
+        id: adminSessions.id,
+        createdAt: adminSessions.createdAt,
+        lastSeenAt: adminSessions.lastSeenAt,
+        expiresAt: adminSessions.expiresAt,
+        userAgent: adminSessions.userAgent,
+        address: adminSessions.address,
+      })
+      .from(adminSessions)
+      .where(eq(adminSessions.userId, userId))
+      .orderBy(desc(adminSessions.lastSeenAt), asc(adminSessions.createdAt))
+  )
     .filter((s) => Date.parse(s.expiresAt) > now.getTime())
     .map((s) => ({ ...s, current: s.id === currentId, device: describeUserAgent(s.userAgent) }))
     .sort((a, b) => Number(b.current) - Number(a.current));
@@ -129,7 +141,9 @@ export async function revokeAdminSession(userId: number, id: string): Promise<bo
  */
 export async function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): Promise<number> {
   const db = options.tx ?? getDb();
-  const where = options.keepId ? and(eq(adminSessions.userId, userId), ne(adminSessions.id, options.keepId)) : eq(adminSessions.userId, userId);
+  const where = options.keepId
+    ? and(eq(adminSessions.userId, userId), ne(adminSessions.id, options.keepId))
+    : eq(adminSessions.userId, userId);
   const deleted = await db.delete(adminSessions).where(where).returning({ id: adminSessions.id });
   return deleted.length;
 }

@@ -25,7 +25,10 @@ export async function purgeStaleCarts(now: Date, db: DbOrTx = getDb()): Promise<
       .where(
         or(
           lt(carts.updatedAt, abandonedBefore),
-          and(lt(carts.updatedAt, emptyBefore), notExists(tx.select({ id: cartLines.id }).from(cartLines).where(eq(cartLines.cartId, carts.id)))),
+          and(
+            lt(carts.updatedAt, emptyBefore),
+            notExists(tx.select({ id: cartLines.id }).from(cartLines).where(eq(cartLines.cartId, carts.id))),
+          ),
         ),
       )
       .limit(1000);

@@ -151,7 +151,13 @@ const EMPTY_CART: Omit<CartView, "id"> = {
   checkout: null,
 };
 
-async function readCheckout(db: DbOrTx, cartId: string, orderId: number | null, lines: LineKey[], cartTotalCents: number): Promise<CheckoutView | null> {
+async function readCheckout(
+  db: DbOrTx,
+  cartId: string,
+  orderId: number | null,
+  lines: LineKey[],
+  cartTotalCents: number,
+): Promise<CheckoutView | null> {
   if (!orderId) return null;
   const [order] = await db
     .select({
@@ -231,28 +237,39 @@ export async function readCart(cartId: string | null): Promise<CartView> {
     // price shown is the price the delivery form's order will charge.
     const lines: CartLineView[] = await Promise.all(
       rows.map(async (r) => {
-      const sale = await sellableItem({ id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack }, { packId: r.packId }, tx);
-      const item = "item" in sale ? sale.item : null;
-      const unit = item?.priceCents ?? r.variantPriceCents ?? r.productPriceCents;
-      const crossedOut = item?.pack ? ((await shopPacks(r.productId, new Date(), tx)).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null) : null;
-      return {
-        id: r.id,
-        productId: r.productId,
-        packId: r.packId,
-        quantity: r.quantity,
-        productName: r.productName,
-        variantName: item ? item.name : r.variantName,
-        unitPriceCents: unit,
-        originalPriceCents: crossedOut,
-        lineTotalCents: unit * r.quantity,
-        image: r.images[0] ?? null,
-        maxQuantity: item ? maxQuantityOf(item) : 1,
-        quantityNote: !item ? UNAVAILABLE_LINE : item.trial ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined, tx) : null,
-      };
+        const sale = await sellableItem(
+          { id: r.productId, name: r.productName, priceCents: r.productPriceCents, saleWithoutPack: r.saleWithoutPack },
+          { packId: r.packId },
+          tx,
+        );
+        const item = "item" in sale ? sale.item : null;
+        const unit = item?.priceCents ?? r.variantPriceCents ?? r.productPriceCents;
+        const crossedOut = item?.pack
+          ? ((await shopPacks(r.productId, new Date(), tx)).find((p) => p.id === item.pack!.id)?.crossedOutCents ?? null)
+          : null;
+        return {
+          id: r.id,
+          productId: r.productId,
+          packId: r.packId,
+          quantity: r.quantity,
+          productName: r.productName,
+          variantName: item ? item.name : r.variantName,
+          unitPriceCents: unit,
+          originalPriceCents: crossedOut,
+          lineTotalCents: unit * r.quantity,
+          image: r.images[0] ?? null,
+          maxQuantity: item ? maxQuantityOf(item) : 1,
+          quantityNote: !item
+            ? UNAVAILABLE_LINE
+            : item.trial
+              ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined, tx)
+              : null,
+        };
       }),
     );
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
-    const checkoutOrderId = (await tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1))[0]?.id ?? null;
+    const checkoutOrderId =
+      (await tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1))[0]?.id ?? null;
     return {
       id: cartId,
       lines,
@@ -266,7 +283,8 @@ export async function readCart(cartId: string | null): Promise<CartView> {
 }
 
 async function touchCart(db: DbOrTx, cartId: string) {
-  await db.insert(carts)
+  await db
+    .insert(carts)
     .values({ id: cartId })
     .onConflictDoUpdate({ target: carts.id, set: { updatedAt: new Date().toISOString() } });
 }
@@ -288,7 +306,13 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
   await getDb().transaction(async (tx) => {
     await releasePaidCheckout(tx, cartId);
     const [product] = await tx
-      .select({ id: products.id, name: products.name, stock: products.stock, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
+      .select({
+        id: products.id,
+        name: products.name,
+        stock: products.stock,
+        priceCents: products.priceCents,
+        saleWithoutPack: products.saleWithoutPack,
+      })
       .from(products)
       .where(eq(products.id, input.productId))
       .limit(1);
@@ -298,16 +322,15 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
     if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
     await touchCart(tx, cartId);
     await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
-    await tx.insert(cartLines)
-      .values({
-        cartId,
-        productId: product.id,
-        packId: sale.item.pack?.id ?? null,
-        quantity: 1,
-        variantName: sale.item.name,
-        variantPriceCents: sale.item.priceCents,
-        variantOriginalPriceCents: sale.item.pack?.referencePriceCents ?? null,
-      });
+    await tx.insert(cartLines).values({
+      cartId,
+      productId: product.id,
+      packId: sale.item.pack?.id ?? null,
+      quantity: 1,
+      variantName: sale.item.name,
+      variantPriceCents: sale.item.priceCents,
+      variantOriginalPriceCents: sale.item.pack?.referencePriceCents ?? null,
+    });
   });
   return { count: 1 };
 }
@@ -320,7 +343,13 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
   await getDb().transaction(async (tx) => {
     const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
     const [line] = await tx
-      .select({ packId: cartLines.packId, productId: products.id, name: products.name, priceCents: products.priceCents, saleWithoutPack: products.saleWithoutPack })
+      .select({
+        packId: cartLines.packId,
+        productId: products.id,
+        name: products.name,
+        priceCents: products.priceCents,
+        saleWithoutPack: products.saleWithoutPack,
+      })
       .from(cartLines)
       .innerJoin(products, eq(products.id, cartLines.productId))
       .where(where)
@@ -329,7 +358,11 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
     if (quantity < 1) {
       await tx.delete(cartLines).where(where);
     } else {
-      const sale = await sellableItem({ id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack }, { packId: line.packId }, tx);
+      const sale = await sellableItem(
+        { id: line.productId, name: line.name, priceCents: line.priceCents, saleWithoutPack: line.saleWithoutPack },
+        { packId: line.packId },
+        tx,
+      );
       const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity, tx) : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
       await tx.update(cartLines).set({ quantity }).where(where);

@@ -24,7 +24,12 @@ async function itemsDiffer(db: DbOrTx, orderId: number, lines: Awaited<ReturnTyp
   if (items.length !== lines.length) return true;
   return items.some((item, i) => {
     const line = lines[i];
-    return item.packId !== line.packId || item.quantity !== line.quantity || item.unitPriceCents !== line.unitPriceCents || item.variantName !== line.variantName;
+    return (
+      item.packId !== line.packId ||
+      item.quantity !== line.quantity ||
+      item.unitPriceCents !== line.unitPriceCents ||
+      item.variantName !== line.variantName
+    );
   });
 }
 
@@ -63,10 +68,16 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
           // The same content at a new price (the admin changed the pack): the order follows it.
-          await rewriteUnpaidOrder(tx, sameContent.id, draft, { replaceItems: await itemsDiffer(tx, sameContent.id, draft.lines) });
+          await rewriteUnpaidOrder(tx, sameContent.id, draft, {
+            replaceItems: await itemsDiffer(tx, sameContent.id, draft.lines),
+          });
           orderId = sameContent.id;
         } else {
-          const [cart] = await tx.select({ checkoutOrderId: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1);
+          const [cart] = await tx
+            .select({ checkoutOrderId: carts.checkoutOrderId })
+            .from(carts)
+            .where(eq(carts.id, cartId))
+            .limit(1);
           const previous = cart?.checkoutOrderId
             ? (await tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).limit(1))[0]
             : undefined;

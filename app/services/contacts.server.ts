@@ -7,7 +7,10 @@ import { queueContactEmails } from "./email/notifications.server";
 /** Stores a contact request and queues its acknowledgement and the shop's notice, in one transaction. */
 export async function createContactRequest(input: ContactInput) {
   return await getDb().transaction(async (tx) => {
-    const [created] = await tx.insert(contactRequests).values({ ...input, status: "non_lu" }).returning();
+    const [created] = await tx
+      .insert(contactRequests)
+      .values({ ...input, status: "non_lu" })
+      .returning();
     await queueContactEmails(tx, created.id);
     return created;
   });
@@ -39,7 +42,8 @@ export async function setContactStatus(id: number, status: ContactStatus) {
 /** Opening an unread request marks it read; other statuses are kept. */
 export async function openContactRequest(id: number) {
   const db = getDb();
-  await db.update(contactRequests)
+  await db
+    .update(contactRequests)
     .set({ status: "lu" })
     .where(sql`${contactRequests.id} = ${id} and ${contactRequests.status} = 'non_lu'`);
   return await getContactRequest(id);

@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
-import { invoiceCounters, invoices, orderItems, orders, type Invoice, type InvoiceDocument, type InvoiceKind, type Refund } from "~/db/schema";
+import {
+  invoiceCounters,
+  invoices,
+  orderItems,
+  orders,
+  type Invoice,
+  type InvoiceDocument,
+  type InvoiceKind,
+  type Refund,
+} from "~/db/schema";
 import { displayName } from "~/lib/names";
 import { vatLine, vatTotals, type VatLine } from "~/lib/vat";
 import { getSettings, sirenOf } from "./settings.server";
@@ -48,12 +57,14 @@ async function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): Promis
 
 /** The order's invoice, or its latest credit note. */
 export async function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Promise<Invoice | undefined> {
-  return (await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
-    .orderBy(desc(invoices.id))
-    .limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
+      .orderBy(desc(invoices.id))
+      .limit(1)
+  )[0];
 }
 
 /** The order's credit notes, oldest first (one per refund). */
@@ -69,7 +80,12 @@ export async function findCreditNotes(orderId: number, db: DbOrTx = getDb()): Pr
 async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): Promise<VatLine[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id);
   const lines = items.map((item) =>
-    vatLine({ label: item.productName?.trim() || "Article", detail: item.variantName, quantity: item.quantity, unitIncludingCents: item.unitPriceCents }),
+    vatLine({
+      label: item.productName?.trim() || "Article",
+      detail: item.variantName,
+      quantity: item.quantity,
+      unitIncludingCents: item.unitPriceCents,
+    }),
   );
   if (shippingCents > 0) lines.push(vatLine({ label: "Livraison", quantity: 1, unitIncludingCents: shippingCents }));
   return lines;
@@ -91,7 +107,11 @@ async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Pro
       phone: settings.sitePhone,
     },
     buyer: {
-      name: displayName({ firstName: order.customerFirstName, lastName: order.customerLastName }) || order.customerName?.trim() || order.customerEmail || "Client",
+      name:
+        displayName({ firstName: order.customerFirstName, lastName: order.customerLastName }) ||
+        order.customerName?.trim() ||
+        order.customerEmail ||
+        "Client",
       email: order.customerEmail,
       // The shop asks for one address, used for the delivery and the billing.
       address: order.shippingAddress,
@@ -119,23 +139,25 @@ async function insertDocument(
 ): Promise<Invoice> {
   const year = invoiceYear(issuedAt);
   const sequence = await nextSequence(tx, kind, year);
-  return (await tx
-    .insert(invoices)
-    .values({
-      kind,
-      number: formatInvoiceNumber(kind, year, sequence),
-      year,
-      sequence,
-      orderId,
-      creditedInvoiceId,
-      refundId,
-      issuedAt: issuedAt.toISOString(),
-      totalExcludingCents: document.totals.excludingCents,
-      totalVatCents: document.totals.vatCents,
-      totalIncludingCents: document.totals.includingCents,
-      document,
-    })
-    .returning())[0];
+  return (
+    await tx
+      .insert(invoices)
+      .values({
+        kind,
+        number: formatInvoiceNumber(kind, year, sequence),
+        year,
+        sequence,
+        orderId,
+        creditedInvoiceId,
+        refundId,
+        issuedAt: issuedAt.toISOString(),
+        totalExcludingCents: document.totals.excludingCents,
+        totalVatCents: document.totals.vatCents,
+        totalIncludingCents: document.totals.includingCents,
+        document,
+      })
+      .returning()
+  )[0];
 }
 
 /**
@@ -177,7 +199,11 @@ export async function issueRefundCreditNoteIn(tx: DbOrTx, refund: Refund, now = 
     totals: vatTotals(lines),
     invoiceNumber: invoice.number,
     invoiceIssuedAt: invoice.issuedAt,
-    refund: { amountCents: refund.amountCents, reason: refund.reason, partial: refund.amountCents !== invoice.totalIncludingCents },
+    refund: {
+      amountCents: refund.amountCents,
+      reason: refund.reason,
+      partial: refund.amountCents !== invoice.totalIncludingCents,
+    },
   };
   return await insertDocument(tx, "credit_note", refund.orderId, document, now, invoice.id, refund.id);
 }

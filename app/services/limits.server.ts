@@ -40,10 +40,16 @@ export const LIMITS = {
 } as const;
 
 export const loginFailuresByAddress = createRateLimiter({ name: "login-address", ...LIMITS.loginFailuresPerAddress });
-export const loginDelayByUsernameAndAddress = createBackoff({ name: "login-username-address", ...LIMITS.loginDelayPerUsernameAndAddress });
+export const loginDelayByUsernameAndAddress = createBackoff({
+  name: "login-username-address",
+  ...LIMITS.loginDelayPerUsernameAndAddress,
+});
 export const loginFailuresByUsername = createRateLimiter({ name: "login-username", ...LIMITS.loginAttackAlertPerUsername });
 export const cancelFailuresByAddress = createRateLimiter({ name: "cancel-address", ...LIMITS.cancelFailuresPerAddress });
-export const withdrawalFailuresByAddress = createRateLimiter({ name: "withdrawal-address", ...LIMITS.withdrawalFailuresPerAddress });
+export const withdrawalFailuresByAddress = createRateLimiter({
+  name: "withdrawal-address",
+  ...LIMITS.withdrawalFailuresPerAddress,
+});
 const orderLookupMisses = createRateLimiter({ name: "order-lookup", ...LIMITS.orderLookupMissesPerAddress });
 
 const publicWrites = {
@@ -69,7 +75,9 @@ export type PublicWrite = keyof typeof publicWrites;
 
 /** A 429 saying when to try again. */
 export function tooManyRequests(message: string, retryAfterSeconds: number): ShopError {
-  return new ShopError(429, "too_many_requests", `${message} Réessayez dans ${formatWait(retryAfterSeconds)}.`, { retryAfterSeconds });
+  return new ShopError(429, "too_many_requests", `${message} Réessayez dans ${formatWait(retryAfterSeconds)}.`, {
+    retryAfterSeconds,
+  });
 }
 
 /** Throws the 429 when the key is limited. */
@@ -96,7 +104,10 @@ export async function throttlePublicWrite<T>(kind: PublicWrite, address: string,
  * counted per address, and an address that has tried too many gets a 429 whatever it asks
  * (so the answer says nothing about the number). Orders found are not counted.
  */
-export async function lookupOrderByNumber<T>(address: string, find: () => Promise<T | null | undefined> | T | null | undefined): Promise<T | null> {
+export async function lookupOrderByNumber<T>(
+  address: string,
+  find: () => Promise<T | null | undefined> | T | null | undefined,
+): Promise<T | null> {
   await assertNotLimited(orderLookupMisses, address, "Trop de numéros de commande introuvables ont été essayés.");
   const found = (await find()) ?? null;
   if (found === null) await orderLookupMisses.hit(address);
@@ -105,6 +116,14 @@ export async function lookupOrderByNumber<T>(address: string, find: () => Promis
 
 /** Forgets every counter (tests). */
 export async function resetAllRateLimits() {
-  for (const limiter of [loginFailuresByAddress, loginDelayByUsernameAndAddress, loginFailuresByUsername, cancelFailuresByAddress, withdrawalFailuresByAddress, orderLookupMisses]) await limiter.clear();
+  for (const limiter of [
+    loginFailuresByAddress,
+    loginDelayByUsernameAndAddress,
+    loginFailuresByUsername,
+    cancelFailuresByAddress,
+    withdrawalFailuresByAddress,
+    orderLookupMisses,
+  ])
+    await limiter.clear();
   for (const { limiter } of Object.values(publicWrites)) await limiter.clear();
 }

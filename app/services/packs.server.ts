@@ -40,23 +40,29 @@ function toPack(row: PackRow): Pack {
 }
 
 /** A product's packs in their order: the active ones, or all of them with `includeInactive`. */
-export async function listPacks(productId: number, options: { includeInactive?: boolean } = {}, db: DbOrTx = getDb()): Promise<Pack[]> {
-  return (await db
-    .select()
-    .from(packs)
-    .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
-    .orderBy(asc(packs.position), asc(packs.id)))
-    .map(toPack);
+export async function listPacks(
+  productId: number,
+  options: { includeInactive?: boolean } = {},
+  db: DbOrTx = getDb(),
+): Promise<Pack[]> {
+  return (
+    await db
+      .select()
+      .from(packs)
+      .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
+      .orderBy(asc(packs.position), asc(packs.id))
+  ).map(toPack);
 }
 
 /** Every pack of every product (the admin's filters), with its product's name. */
 export async function listAllPacks(db: DbOrTx = getDb()): Promise<(Pack & { productName: string })[]> {
-  return (await db
-    .select({ pack: packs, productName: products.name })
-    .from(packs)
-    .innerJoin(products, eq(products.id, packs.productId))
-    .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id)))
-    .map((r) => ({ ...toPack(r.pack), productName: r.productName }));
+  return (
+    await db
+      .select({ pack: packs, productName: products.name })
+      .from(packs)
+      .innerJoin(products, eq(products.id, packs.productId))
+      .orderBy(asc(packs.productId), asc(packs.position), asc(packs.id))
+  ).map((r) => ({ ...toPack(r.pack), productName: r.productName }));
 }
 
 /** A pack by its id, active or not (orders and subscriptions name packs that may since be inactive). */
@@ -77,9 +83,7 @@ async function trialName(db: DbOrTx = getDb()): Promise<string> {
 
 /** "1 : « 3 masques d'essai », 0.99 ; 2 : « 6 masques + 2 offerts », 25.90 ; ..." */
 export async function packsListText(productId: number, db: DbOrTx = getDb()): Promise<string> {
-  return (await listPacks(productId, {}, db))
-    .map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`)
-    .join(" ; ");
+  return (await listPacks(productId, {}, db)).map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`).join(" ; ");
 }
 
 export const PACK_MESSAGES = {
@@ -92,7 +96,8 @@ export const PACK_MESSAGES = {
   notSold: (name: string) => `Le produit « ${name} » n'est pas en vente pour le moment.`,
   oneLine: () => `Une commande contient un seul article : un pack, de 1 à ${MAX_PACK_QUANTITY} exemplaires.`,
   quantity: () => `La quantité d'un pack est limitée à ${MAX_PACK_QUANTITY} par commande.`,
-  trialQuantity: async (name?: string, db?: DbOrTx) => `Le pack d'essai « ${name ?? (await trialName(db))} » est limité à 1 exemplaire par commande.`,
+  trialQuantity: async (name?: string, db?: DbOrTx) =>
+    `Le pack d'essai « ${name ?? (await trialName(db))} » est limité à 1 exemplaire par commande.`,
   trialUsed: async (name?: string) =>
     `Le pack d'essai « ${name ?? (await trialName())} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
   trialOneOffOnly: async (name?: string) =>
@@ -158,7 +163,11 @@ export function maxQuantityOf(pack: Pick<Pack, "trial">): number {
 }
 
 /** Why this quantity of this pack cannot be ordered, or null when it can. */
-export async function quantityRefusal(pack: Pick<Pack, "trial"> & { name?: string | null }, quantity: number, db?: DbOrTx): Promise<string | null> {
+export async function quantityRefusal(
+  pack: Pick<Pack, "trial"> & { name?: string | null },
+  quantity: number,
+  db?: DbOrTx,
+): Promise<string | null> {
   if (!Number.isInteger(quantity) || quantity < 1) return PACK_MESSAGES.oneLine();
   if (quantity <= maxQuantityOf(pack)) return null;
   return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined, db) : PACK_MESSAGES.quantity();
@@ -201,11 +210,14 @@ export async function hasBoughtTrialPack(db: DbOrTx, email: string, exceptOrderI
 }
 
 /** Why an order with these lines cannot go to this email (the trial pack already bought), or null. */
-export async function trialRefusal(db: DbOrTx, input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number }): Promise<string | null> {
+export async function trialRefusal(
+  db: DbOrTx,
+  input: { email: string | null | undefined; lines: { packId: number | null }[]; orderId?: number },
+): Promise<string | null> {
   if (!input.email) return null;
   const trial = (await trialPacksOf(input.lines, db))[0];
   if (!trial) return null;
-  return await hasBoughtTrialPack(db, input.email, input.orderId) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
+  return (await hasBoughtTrialPack(db, input.email, input.orderId)) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
@@ -249,7 +261,10 @@ export async function shopPacks(productId: number, now: Date = new Date(), db: D
 }
 
 /** What the product page sells for this product: its packs, or the single item, or nothing. */
-export async function productOffer(product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack }, now: Date = new Date()): Promise<ProductOffer> {
+export async function productOffer(
+  product: { id: number; priceCents: number; saleWithoutPack: SaleWithoutPack },
+  now: Date = new Date(),
+): Promise<ProductOffer> {
   const list = await shopPacks(product.id, now);
   if (list.length > 0) return { packs: list, unitPriceCents: null, sold: true };
   if (product.saleWithoutPack === "unit") return { packs: [], unitPriceCents: product.priceCents, sold: true };

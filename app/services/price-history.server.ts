@@ -34,7 +34,13 @@ export type ReferenceCheck = {
 };
 
 /** Records a price from a moment (a new pack, or a changed price). */
-export async function recordPrice(db: DbOrTx, packId: number, priceCents: number, startedAt = new Date().toISOString(), note: string | null = null) {
+export async function recordPrice(
+  db: DbOrTx,
+  packId: number,
+  priceCents: number,
+  startedAt = new Date().toISOString(),
+  note: string | null = null,
+) {
   await db.insert(priceHistory).values({ packId, priceCents, startedAt, note });
 }
 
@@ -64,7 +70,11 @@ export async function readPackHistory(db: DbOrTx, packId: number): Promise<Price
 }
 
 /** The lowest price charged in the 30 days before the current price started, and when it started. */
-export function lowestBeforeCurrent(history: PriceRecord[], priceCents: number, now: Date = new Date()): Pick<ReferenceCheck, "currentSince" | "lowestCents"> {
+export function lowestBeforeCurrent(
+  history: PriceRecord[],
+  priceCents: number,
+  now: Date = new Date(),
+): Pick<ReferenceCheck, "currentSince" | "lowestCents"> {
   const rows = history.filter((r) => Date.parse(r.startedAt) <= now.getTime());
   let start = rows.length;
   while (start > 0 && rows[start - 1].priceCents === priceCents) start--;

@@ -6,8 +6,7 @@ import { isShopError, ShopError } from "~/lib/shop-error";
  * "does not exist" test, and the one translation into a ShopError for the answers.
  */
 
-const PROVIDER_DOWN_MESSAGE =
-  "Le service de paiement est momentanément indisponible. Veuillez réessayer dans un instant.";
+const PROVIDER_DOWN_MESSAGE = "Le service de paiement est momentanément indisponible. Veuillez réessayer dans un instant.";
 
 /** What the app reads on an error thrown by the Stripe SDK. */
 export type StripeLikeError = { type: string; code?: string; statusCode?: number; message: string };

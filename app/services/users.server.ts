@@ -88,7 +88,12 @@ export async function createUser(input: UserCreateInput): Promise<SafeUser> {
   const passwordHash = await hashPassword(input.password);
   const { password: _password, ...fields } = input;
   try {
-    return (await getDb().insert(users).values({ ...fields, passwordHash }).returning(SAFE_USER_COLUMNS))[0];
+    return (
+      await getDb()
+        .insert(users)
+        .values({ ...fields, passwordHash })
+        .returning(SAFE_USER_COLUMNS)
+    )[0];
   } catch (error) {
     translateUniqueError(error);
   }

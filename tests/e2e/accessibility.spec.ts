@@ -52,7 +52,13 @@ test.describe("accessibility", () => {
         const results = await axe.analyze();
         const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
         expect(
-          blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`),
+          blocking.map(
+            (v) =>
+              `${v.id}: ${v.help} (${v.nodes
+                .map((n) => n.target.join(" "))
+                .slice(0, 3)
+                .join(", ")})`,
+          ),
         ).toEqual([]);
       });
     }

@@ -7,7 +7,10 @@ test.describe("admin accessibility", () => {
   test.describe.configure({ timeout: 180_000 });
 
   for (const width of [390, 1280]) {
-    test(`admin pages at ${width}px: no serious or critical violation, one h1, no horizontal page scroll`, async ({ page, request }) => {
+    test(`admin pages at ${width}px: no serious or critical violation, one h1, no horizontal page scroll`, async ({
+      page,
+      request,
+    }) => {
       await page.setViewportSize({ width, height: 900 });
       const order = await createPaidOrder(request, `a11y+${unique()}@example.fr`);
       const contact = await createContact(request, `Accessibilité ${unique()}`);
@@ -17,7 +20,15 @@ test.describe("admin accessibility", () => {
         await expect(page.locator("h1"), path).toHaveCount(1);
         const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
         const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-        expect(blocking.map((v) => `${path} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`)).toEqual([]);
+        expect(
+          blocking.map(
+            (v) =>
+              `${path} ${v.id}: ${v.help} (${v.nodes
+                .map((n) => n.target.join(" "))
+                .slice(0, 3)
+                .join(", ")})`,
+          ),
+        ).toEqual([]);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
       };

@@ -11,8 +11,13 @@ test.describe("the day of an administrator", () => {
     const subject = `Colis ${unique()}`;
     await createContact(request, subject, "Léa Dupont");
     await signIn(page);
-    await expect(page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: /Demandes de contact/ })).toBeVisible();
-    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: /Demandes de contact/ }).click();
+    await expect(
+      page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: /Demandes de contact/ }),
+    ).toBeVisible();
+    await page
+      .getByRole("navigation", { name: "Administration" })
+      .getByRole("link", { name: /Demandes de contact/ })
+      .click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes de contact");
 
     const row = page.getByRole("row").filter({ hasText: subject });
@@ -25,7 +30,9 @@ test.describe("the day of an administrator", () => {
     const dialog = page.getByRole("dialog", { name: "Message de Léa Dupont" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("Reçu le");
-    await expect(dialog.getByTestId("contact-message")).toHaveText("Bonjour,\nje voudrais savoir quand mon colis arrivera.\nMerci !");
+    await expect(dialog.getByTestId("contact-message")).toHaveText(
+      "Bonjour,\nje voudrais savoir quand mon colis arrivera.\nMerci !",
+    );
     await expect(dialog.getByRole("combobox")).toHaveValue("lu");
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
@@ -38,7 +45,11 @@ test.describe("the day of an administrator", () => {
     await page.reload();
     await expect(page.getByRole("row").filter({ hasText: subject }).getByRole("combobox")).toHaveValue("en_cours");
 
-    await page.getByRole("row").filter({ hasText: subject }).getByRole("link", { name: /Supprimer/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: subject })
+      .getByRole("link", { name: /Supprimer/ })
+      .click();
     const confirm = page.getByRole("alertdialog", { name: "Confirmer la suppression" });
     await confirm.getByRole("button", { name: "Supprimer" }).click();
     await expect(page.getByTestId("toast")).toContainText("La demande de contact a été supprimée avec succès.");
@@ -70,10 +81,16 @@ test.describe("the day of an administrator", () => {
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(1)).toContainText(`#${order.id}`);
     await expect(rows.nth(1)).toContainText("25,90€");
-    await rows.nth(1).getByRole("link", { name: `Voir la commande ${order.id}` }).click();
+    await rows
+      .nth(1)
+      .getByRole("link", { name: `Voir la commande ${order.id}` })
+      .click();
 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Détails de la commande #${order.id}`);
-    await expect(page.getByRole("link", { name: "Contacter" })).toHaveAttribute("href", new RegExp(`^mailto:${email.replace("+", "\\+")}`));
+    await expect(page.getByRole("link", { name: "Contacter" })).toHaveAttribute(
+      "href",
+      new RegExp(`^mailto:${email.replace("+", "\\+")}`),
+    );
     await page.getByLabel("Statut").selectOption({ label: "Expédiée" });
     await page.getByLabel("Numéro de suivi").fill("6A98765432");
     const button = page.getByRole("button", { name: /Mettre à jour la commande|Mise à jour\.\.\./ });
@@ -156,7 +173,11 @@ test.describe("the day of an administrator", () => {
 
     // Clean up: the first administrator removes the second one.
     await page.goto("/admin/users");
-    await page.getByRole("row").filter({ hasText: username }).getByRole("link", { name: `Supprimer ${username}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: username })
+      .getByRole("link", { name: `Supprimer ${username}` })
+      .click();
     await page.getByRole("alertdialog", { name: "Confirmer la suppression" }).getByRole("button", { name: "Supprimer" }).click();
     await expect(page.getByTestId("toast")).toContainText("Utilisateur supprimé");
   });

@@ -13,9 +13,33 @@ import { createOrder, signIn, unique } from "./admin-fixtures";
  * PostgreSQL (the server's sender then treats them as any other).
  */
 
-type EmailRow = { kind: string; toAddress: string; status: string; orderId?: number | null; attempts?: number; lastError?: string | null; subject?: string | null; html?: string | null; text?: string | null; attachments?: string | null };
+type EmailRow = {
+  kind: string;
+  toAddress: string;
+  status: string;
+  orderId?: number | null;
+  attempts?: number;
+  lastError?: string | null;
+  subject?: string | null;
+  html?: string | null;
+  text?: string | null;
+  attachments?: string | null;
+};
 
-const COLUMNS = ["kind", "dedupeKey", "orderId", "toAddress", "status", "attempts", "lastError", "subject", "html", "text", "attachments", "now"] as const;
+const COLUMNS = [
+  "kind",
+  "dedupeKey",
+  "orderId",
+  "toAddress",
+  "status",
+  "attempts",
+  "lastError",
+  "subject",
+  "html",
+  "text",
+  "attachments",
+  "now",
+] as const;
 
 async function insertEmail(row: EmailRow): Promise<number> {
   const values: Record<(typeof COLUMNS)[number], unknown> = {
@@ -37,7 +61,10 @@ async function insertEmail(row: EmailRow): Promise<number> {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const result = await client.query(`${insert((name) => `$${COLUMNS.indexOf(name) + 1}`)} returning id`, COLUMNS.map((name) => values[name]));
+      const result = await client.query(
+        `${insert((name) => `$${COLUMNS.indexOf(name) + 1}`)} returning id`,
+        COLUMNS.map((name) => values[name]),
+      );
       return Number(result.rows[0].id);
     } finally {
       await client.end();
@@ -52,7 +79,11 @@ async function insertEmail(row: EmailRow): Promise<number> {
   }
 }
 
-test("a failed email is shown with its error and put back in the queue from the list", async ({ page, request, javaScriptEnabled }) => {
+test("a failed email is shown with its error and put back in the queue from the list", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(90_000);
   const to = `boite+${unique()}@example.fr`;
   const order = await createOrder(request, to);
@@ -80,8 +111,13 @@ test("a failed email is shown with its error and put back in the queue from the 
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${width}px ${v.id}`)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${width}px`).toBeLessThanOrEqual(0);
+      expect(
+        results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${width}px ${v.id}`),
+      ).toEqual([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        `${width}px`,
+      ).toBeLessThanOrEqual(0);
     }
   }
   await expect(row.getByRole("link", { name: `#${order.id}` })).toHaveAttribute("href", `/admin/orders/${order.id}`);
@@ -102,13 +138,23 @@ test("a failed email is shown with its error and put back in the queue from the 
   await expect(page).toHaveURL(`/admin/emails/${id}`);
 });
 
-test("an email's page shows the HTML part in a sandboxed frame, the text part and the attachment", async ({ page, javaScriptEnabled }) => {
+test("an email's page shows the HTML part in a sandboxed frame, the text part and the attachment", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(90_000);
   const blocked: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) blocked.push(message.text());
   });
-  const attachments = JSON.stringify([{ filename: "facture.txt", contentType: "text/plain", content: Buffer.from("Facture n°1").toString("base64"), encoding: "base64" }]);
+  const attachments = JSON.stringify([
+    {
+      filename: "facture.txt",
+      contentType: "text/plain",
+      content: Buffer.from("Facture n°1").toString("base64"),
+      encoding: "base64",
+    },
+  ]);
   const id = await insertEmail({
     kind: "contact_ack",
     toAddress: `lecture+${unique()}@example.fr`,
@@ -142,7 +188,10 @@ test("an email's page shows the HTML part in a sandboxed frame, the text part an
 
   if (javaScriptEnabled) {
     // The page around the email; the email itself is the templates' (a frame where axe cannot run its script).
-    const results = await new AxeBuilder({ page }).exclude("iframe").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const results = await new AxeBuilder({ page })
+      .exclude("iframe")
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
     expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   }
 

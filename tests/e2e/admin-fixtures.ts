@@ -24,7 +24,12 @@ export async function signOut(page: Page) {
 /** A contact request of our own, through the public JSON API. */
 export async function createContact(request: APIRequestContext, subject: string, name = "Camille Martin") {
   const response = await request.post("/api/contact", {
-    data: { name, email: `camille+${unique()}@example.fr`, subject, message: "Bonjour,\nje voudrais savoir quand mon colis arrivera.\nMerci !" },
+    data: {
+      name,
+      email: `camille+${unique()}@example.fr`,
+      subject,
+      message: "Bonjour,\nje voudrais savoir quand mon colis arrivera.\nMerci !",
+    },
   });
   expect(response.status()).toBe(201);
   return (await response.json()) as { id: number };
@@ -60,7 +65,13 @@ export async function createPaidOrder(request: APIRequestContext, email: string)
   const auth = emulatorAuth();
   const method = await request.post(`${EMULATOR}/v1/payment_methods`, {
     headers: auth,
-    form: { type: "card", "card[number]": "4242424242424242", "card[exp_month]": "12", "card[exp_year]": String(new Date().getFullYear() + 3), "card[cvc]": "123" },
+    form: {
+      type: "card",
+      "card[number]": "4242424242424242",
+      "card[exp_month]": "12",
+      "card[exp_year]": String(new Date().getFullYear() + 3),
+      "card[cvc]": "123",
+    },
   });
   expect(method.status(), await method.text()).toBe(200);
   const confirm = await request.post(`${EMULATOR}/v1/payment_intents/${paymentIntentId}/confirm`, {

@@ -50,7 +50,12 @@ test.describe("admin sign-in", () => {
 test.describe("admin order form", () => {
   test("sets an order shipped with a tracking number", async ({ page, request }) => {
     const order = await createPaidOrder(request, `suivi+${unique()}@example.fr`);
-    await signIn(page, ADMIN.username, ADMIN.password, `/admin/login?redirectTo=${encodeURIComponent(`/admin/orders/${order.id}`)}`);
+    await signIn(
+      page,
+      ADMIN.username,
+      ADMIN.password,
+      `/admin/login?redirectTo=${encodeURIComponent(`/admin/orders/${order.id}`)}`,
+    );
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Détails de la commande #${order.id}`);
     await expect(page.getByText("Livraison", { exact: true }).locator("..")).toContainText("Gratuite");
     await expect(page.getByText("Expédié sans numéro de suivi")).toHaveCount(0);
@@ -135,9 +140,15 @@ test.describe("admin contacts without and with JavaScript", () => {
     await expect(page.getByTestId("toast")).toContainText("Statut mis à jour");
     await expect(page.getByRole("row").filter({ hasText: subject }).getByRole("combobox")).toHaveValue("traite");
 
-    await page.getByRole("row").filter({ hasText: subject }).getByRole("link", { name: /Supprimer/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: subject })
+      .getByRole("link", { name: /Supprimer/ })
+      .click();
     const dialog = page.getByRole("alertdialog", { name: "Confirmer la suppression" });
-    await expect(dialog).toContainText("Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.");
+    await expect(dialog).toContainText(
+      "Êtes-vous sûr de vouloir supprimer cette demande de contact ? Cette action est irréversible.",
+    );
     await dialog.getByRole("button", { name: "Supprimer" }).click();
     await expect(page.getByTestId("toast")).toContainText("Contact supprimé");
     await expect(page.getByRole("row").filter({ hasText: subject })).toHaveCount(0);
@@ -145,12 +156,18 @@ test.describe("admin contacts without and with JavaScript", () => {
 });
 
 test.describe("admin sessions", () => {
-  test("lists the open sessions and revokes the others: the other browser is signed out", async ({ page, browser, javaScriptEnabled }) => {
+  test("lists the open sessions and revokes the others: the other browser is signed out", async ({
+    page,
+    browser,
+    javaScriptEnabled,
+  }) => {
     // An administrator of this test only: revoking 'the other sessions' must not sign out the other tests.
     const username = `sessions-${unique()}`;
     const password = "motdepasse-sessions-1";
     await signIn(page);
-    const created = await page.request.post("/api/users", { data: { username, email: `${username}@example.fr`, password, isAdmin: true } });
+    const created = await page.request.post("/api/users", {
+      data: { username, email: `${username}@example.fr`, password, isAdmin: true },
+    });
     expect(created.status(), await created.text()).toBe(201);
 
     const here = await browser.newContext({ javaScriptEnabled });
@@ -191,7 +208,11 @@ test.describe("admin sessions", () => {
 
     // Clean up: the first administrator removes the test's one.
     await page.goto("/admin/users");
-    await page.getByRole("row").filter({ hasText: username }).getByRole("link", { name: `Supprimer ${username}` }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: username })
+      .getByRole("link", { name: `Supprimer ${username}` })
+      .click();
     await page.getByRole("alertdialog", { name: "Confirmer la suppression" }).getByRole("button", { name: "Supprimer" }).click();
     await expect(page.getByTestId("toast")).toContainText("Utilisateur supprimé");
   });

@@ -23,7 +23,12 @@ async function expectAccessible(page: Page, label: string) {
   expect(overflow, `${label} scrolls sideways`).toBeLessThanOrEqual(0);
 }
 
-test("the admin simulates the next renewal: the renewal order and its email appear", async ({ page, browser, baseURL, javaScriptEnabled }) => {
+test("the admin simulates the next renewal: the renewal order and its email appear", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   const { orderId } = await buySubscription(browser, baseURL!);
   await signIn(page);
 

@@ -73,7 +73,9 @@ test.describe("cart drawer (JavaScript)", () => {
     const drawer = page.getByRole("dialog", { name: "Mon panier" });
     await expect(drawer.getByTestId("cart-line")).toContainText("3 masques d'essai");
     await expect(drawer.getByRole("button", { name: "Augmenter la quantité" })).toBeDisabled();
-    await expect(drawer.getByTestId("cart-line-note")).toHaveText("Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande.");
+    await expect(drawer.getByTestId("cart-line-note")).toHaveText(
+      "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande.",
+    );
     await expect(drawer.getByTestId("cart-total")).toHaveText("0,99€");
   });
 
@@ -143,10 +145,19 @@ async function seriousViolations(page: Page, include?: string) {
   const results = await (include ? builder.include(include) : builder).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
-test("drawer and /panier, filled and with form errors, have no serious accessibility violation", async ({ page, javaScriptEnabled }) => {
+test("drawer and /panier, filled and with form errors, have no serious accessibility violation", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "axe runs in the JavaScript project");
   test.slow();
   for (const width of [390, 1280]) {

@@ -13,7 +13,11 @@ const MESSAGES = [
 test.describe("checkout in the drawer (JavaScript)", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the drawer needs JavaScript");
 
-  test("delivery form validation, then the payment step; a reload keeps it reachable with the same order", async ({ page, orderPack2, fillDelivery }) => {
+  test("delivery form validation, then the payment step; a reload keeps it reachable with the same order", async ({
+    page,
+    orderPack2,
+    fillDelivery,
+  }) => {
     test.slow();
     await orderPack2();
     const drawer = page.getByRole("dialog");
@@ -47,7 +51,12 @@ test.describe("checkout in the drawer (JavaScript)", () => {
     await expect(drawer.getByTestId("checkout-order-id")).toHaveText(orderId);
   });
 
-  test("the order made at checkout is the one the API shows, priced by the server", async ({ page, request, orderPack2, fillDelivery }) => {
+  test("the order made at checkout is the one the API shows, priced by the server", async ({
+    page,
+    request,
+    orderPack2,
+    fillDelivery,
+  }) => {
     await orderPack2();
     const drawer = page.getByRole("dialog");
     await drawer.getByRole("button", { name: "Procéder au paiement" }).click();
@@ -55,14 +64,24 @@ test.describe("checkout in the drawer (JavaScript)", () => {
     await drawer.getByRole("button", { name: "Continuer vers le paiement" }).click();
     const orderId = (await drawer.getByTestId("checkout-order-id").textContent())!.trim();
     const order = await (await request.get(`/api/orders/${orderId}`)).json();
-    expect(order).toMatchObject({ status: "pending", paymentStatus: "unpaid", total: "25.90", shippingCity: "Lyon", items: [{ quantity: 1, price: "25.90", product: { variantName: "6 masques + 2 offerts" } }] });
+    expect(order).toMatchObject({
+      status: "pending",
+      paymentStatus: "unpaid",
+      total: "25.90",
+      shippingCity: "Lyon",
+      items: [{ quantity: 1, price: "25.90", product: { variantName: "6 masques + 2 offerts" } }],
+    });
   });
 });
 
 test.describe("checkout on /panier (without JavaScript)", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "plain forms only");
 
-  test("cart, delivery form with its messages, then the card step says JavaScript is needed", async ({ page, orderPack2, fillDelivery }) => {
+  test("cart, delivery form with its messages, then the card step says JavaScript is needed", async ({
+    page,
+    orderPack2,
+    fillDelivery,
+  }) => {
     await orderPack2();
     await expect(page).toHaveURL(/\/panier$/);
     await page.getByRole("link", { name: "Procéder au paiement" }).click();
@@ -75,7 +94,11 @@ test.describe("checkout on /panier (without JavaScript)", () => {
     await page.getByRole("button", { name: "Continuer vers le paiement" }).click();
     await expect(page).toHaveURL(/etape=paiement/);
     await expect(page.getByRole("heading", { level: 1, name: "Finaliser la commande" })).toBeVisible();
-    await expect(page.getByText("Le paiement par carte nécessite JavaScript. Activez-le dans votre navigateur pour finaliser votre commande.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "Le paiement par carte nécessite JavaScript. Activez-le dans votre navigateur pour finaliser votre commande.",
+      ),
+    ).toBeVisible();
     const orderId = (await page.getByTestId("checkout-order-id").textContent())!.trim();
 
     // A reload, or coming back later, shows the same step and the same order.

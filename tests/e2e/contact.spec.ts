@@ -31,7 +31,10 @@ test.describe("contact page", () => {
     await expect(page.getByText(SUCCESS)).toHaveCount(0);
   });
 
-  test("sends a message, says so, clears the form, and the banner goes away after 5 s with JavaScript", async ({ page, javaScriptEnabled }) => {
+  test("sends a message, says so, clears the form, and the banner goes away after 5 s with JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto("/contact");
     await page.getByLabel("Nom", { exact: true }).fill("Camille Martin");
     await page.getByLabel("Email", { exact: true }).fill(`camille+${Date.now()}@example.fr`);

@@ -23,7 +23,10 @@ async function expectStyled(page: Page) {
   expect(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"]').length)).toBe(0);
 }
 
-test("no page breaks the policy, live or from the page cache, and the inline stylesheet applies", async ({ page, javaScriptEnabled }) => {
+test("no page breaks the policy, live or from the page cache, and the inline stylesheet applies", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const violations = watchViolations(page);
   // The landing page until the page cache serves it (each server process keeps its own cache).
   const outcomes: string[] = [];

@@ -9,7 +9,12 @@ import { CARDS, expect, test } from "./checkout-fixtures";
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "card payment needs JavaScript");
 test.describe.configure({ timeout: 90_000 });
 
-test("a purchase with 4242 puts its confirmation in the demo mailbox, with its HTML and text parts", async ({ page, browser, paymentStep, payWithCard }) => {
+test("a purchase with 4242 puts its confirmation in the demo mailbox, with its HTML and text parts", async ({
+  page,
+  browser,
+  paymentStep,
+  payWithCard,
+}) => {
   const email = `boite-demo+${Date.now()}@example.fr`;
   const { form, orderId } = await paymentStep({ email });
   await payWithCard(form, CARDS.success);

@@ -23,7 +23,11 @@ test.describe("landing page", () => {
 
     // 1. Hero
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hydratation, éclat, fermeté.");
-    for (const line of ["Hydrate intensément dès la première pose", "Ravive l'éclat du teint en 20 minutes", "Raffermit la peau et lisse les ridules"]) {
+    for (const line of [
+      "Hydrate intensément dès la première pose",
+      "Ravive l'éclat du teint en 20 minutes",
+      "Raffermit la peau et lisse les ridules",
+    ]) {
       await expect(main.getByText(line)).toBeVisible();
     }
     await expect(main.getByText("4.8 / +10,000 clients")).toBeVisible();
@@ -41,15 +45,16 @@ test.describe("landing page", () => {
     // 2. Press: five magazines.
     await expect(page.getByRole("region", { name: "Ils parlent de nous" }).getByRole("listitem")).toHaveCount(5);
     // 3. Four reasons.
-    await expect(page.getByRole("region", { name: "4 raisons d'essayer le masque" }).getByRole("heading", { level: 3 })).toHaveText([
-      "Hydratation intense",
-      "Éclat retrouvé",
-      "Effet tenseur",
-      "Formule douce",
-    ]);
+    await expect(
+      page.getByRole("region", { name: "4 raisons d'essayer le masque" }).getByRole("heading", { level: 3 }),
+    ).toHaveText(["Hydratation intense", "Éclat retrouvé", "Effet tenseur", "Formule douce"]);
     // 4. Three before/after testimonials.
     const testimonials = page.getByRole("region", { name: "Elles ont adopté le masque" });
-    await expect(testimonials.getByRole("heading", { level: 3 })).toHaveText(["Sophie, 52 ans", "Camille, 34 ans", "Nadia, 41 ans"]);
+    await expect(testimonials.getByRole("heading", { level: 3 })).toHaveText([
+      "Sophie, 52 ans",
+      "Camille, 34 ans",
+      "Nadia, 41 ans",
+    ]);
     await expect(testimonials.getByRole("img", { name: /avant la cure/ })).toHaveCount(3);
     await expect(testimonials.getByRole("img", { name: /après 4 semaines/ })).toHaveCount(3);
     // 5. Four steps.
@@ -103,7 +108,6 @@ test.describe("landing page", () => {
     await expect(await stepImage(page)).toHaveAttribute("src", "/images/step-1-nettoyer.svg");
     await expect(page.getByText("Étape 1 sur 4 : Nettoyez")).toBeVisible();
   });
-
 });
 
 test.describe("landing page with JavaScript", () => {
@@ -159,7 +163,6 @@ test.describe("landing page with JavaScript", () => {
     await page.keyboard.press("Space");
     await expect(answer(q3)).toBeHidden();
   });
-
 });
 
 test.describe("landing page without JavaScript", () => {
@@ -192,7 +195,9 @@ test.describe("links to a part of a long page", () => {
         await page.goto(target);
         const heading = page.locator(`#${target.split("#")[1]}`);
         await expect(heading).toBeInViewport();
-        await expect.poll(() => heading.evaluate((element) => Math.round(element.getBoundingClientRect().top))).toBeLessThanOrEqual(1);
+        await expect
+          .poll(() => heading.evaluate((element) => Math.round(element.getBoundingClientRect().top)))
+          .toBeLessThanOrEqual(1);
         expect(await heading.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThanOrEqual(-1);
       });
     }

@@ -8,7 +8,11 @@ import { createContact, createOrder, createPaidOrder, signIn, unique } from "./a
 
 const NOT_PAID = "Paiement non reçu : cette commande n'est pas encore payée.";
 
-test("an unpaid checkout is neither among the orders nor shippable, and waits under 'Paniers abandonnés'", async ({ page, request, javaScriptEnabled }) => {
+test("an unpaid checkout is neither among the orders nor shippable, and waits under 'Paniers abandonnés'", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   test.slow();
   await page.setViewportSize({ width: 1280, height: 900 });
   const email = `abandon+${unique()}@example.fr`;
@@ -22,7 +26,10 @@ test("an unpaid checkout is neither among the orders nor shippable, and waits un
   await expect(page).toHaveURL(/view=unpaid/);
   await page.getByLabel("Numéro de commande ou email du client").fill(email);
   await page.getByRole("button", { name: "Filtrer" }).click();
-  const row = page.getByRole("region", { name: "Liste des paniers en attente de paiement" }).getByRole("row").filter({ hasText: `#${order.id}` });
+  const row = page
+    .getByRole("region", { name: "Liste des paniers en attente de paiement" })
+    .getByRole("row")
+    .filter({ hasText: `#${order.id}` });
   await expect(row).toContainText("Paiement en attente");
   await expect(row.getByRole("button", { name: /Marquer/ })).toHaveCount(0);
 
@@ -42,7 +49,11 @@ test("an unpaid checkout is neither among the orders nor shippable, and waits un
   await expect(page.getByTestId("tracking-status")).toHaveText(NOT_PAID);
 });
 
-test("a paid order's invoice: numbered in sequence, with its VAT, from the confirmation email and in the back office", async ({ page, browser, javaScriptEnabled }) => {
+test("a paid order's invoice: numbered in sequence, with its VAT, from the confirmation email and in the back office", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "one journey is enough: it runs in the JavaScript project");
   test.slow();
   const email = `facture+${unique()}@example.fr`;
@@ -56,7 +67,9 @@ test("a paid order's invoice: numbered in sequence, with its VAT, from the confi
   await expect(page.getByTestId("invoice-link")).toHaveAttribute("href", new RegExp(`^/facture/${order.id}\\?cle=`));
 
   // The confirmation email, in the demo mailbox, carries the customer's link.
-  const admin = await (await browser.newContext({ locale: "fr-FR", timezoneId: "Europe/Paris", viewport: { width: 1280, height: 900 } })).newPage();
+  const admin = await (
+    await browser.newContext({ locale: "fr-FR", timezoneId: "Europe/Paris", viewport: { width: 1280, height: 900 } })
+  ).newPage();
   await signIn(admin);
   await admin.goto(`/admin/emails?order=${order.id}`);
   const confirmation = admin.getByRole("row").filter({ hasText: "Confirmation de commande" });
@@ -80,7 +93,10 @@ test("a paid order's invoice: numbered in sequence, with its VAT, from the confi
   await expect(customer.getByText("Facturé à")).toBeVisible();
   await expect(customer.getByText("3 rue des Roses")).toBeVisible();
   // On a phone each line is a short list (the table from 640 px and on paper).
-  const line = customer.getByRole("list", { name: "Lignes de la facture" }).getByRole("listitem").filter({ hasText: "Masque Hydrogel au Collagène" });
+  const line = customer
+    .getByRole("list", { name: "Lignes de la facture" })
+    .getByRole("listitem")
+    .filter({ hasText: "Masque Hydrogel au Collagène" });
   await expect(line).toContainText("21,58€");
   await expect(line).toContainText("20\u202f%");
   await expect(line).toContainText("4,32€");
@@ -99,10 +115,15 @@ test("a paid order's invoice: numbered in sequence, with its VAT, from the confi
 
   // The back office: the same number, the order paid before it got the number before it.
   await admin.goto(`/admin/orders/${order.id}`);
-  await expect(admin.getByRole("link", { name: `Facture ${number}` })).toHaveAttribute("href", `/admin/orders/${order.id}/invoice`);
+  await expect(admin.getByRole("link", { name: `Facture ${number}` })).toHaveAttribute(
+    "href",
+    `/admin/orders/${order.id}/invoice`,
+  );
   await admin.goto(`/admin/orders/${order.id}/invoice`);
   await expect(admin.getByTestId("invoice-number")).toHaveText(number);
-  await expect(admin.getByTestId("invoice-lines").getByRole("row").filter({ hasText: "Masque Hydrogel au Collagène" })).toContainText("21,58€");
+  await expect(
+    admin.getByTestId("invoice-lines").getByRole("row").filter({ hasText: "Masque Hydrogel au Collagène" }),
+  ).toContainText("21,58€");
   await admin.goto(`/admin/orders/${first.id}/invoice`);
   const firstNumber = (await admin.getByTestId("invoice-number").textContent()) ?? "";
   expect(firstNumber).toMatch(/^F\d{4}-\d{6}$/);
@@ -110,7 +131,15 @@ test("a paid order's invoice: numbered in sequence, with its VAT, from the confi
   await admin.context().close();
 });
 
-const TABLE_PAGES = ["/admin/orders", "/admin/orders?view=unpaid", "/admin/products", "/admin/users", "/admin/contacts", "/admin/emails", "/admin/subscriptions"];
+const TABLE_PAGES = [
+  "/admin/orders",
+  "/admin/orders?view=unpaid",
+  "/admin/products",
+  "/admin/users",
+  "/admin/contacts",
+  "/admin/emails",
+  "/admin/subscriptions",
+];
 
 /** Whether the page or one of its tables scrolls sideways: the list of those that do. */
 async function sidewaysScrolls(page: Page) {
@@ -124,12 +153,19 @@ async function sidewaysScrolls(page: Page) {
   });
 }
 
-test("the admin's tables fit 1280 px without scrolling sideways, and become cards that keep every column on a phone", async ({ page, request, javaScriptEnabled }) => {
+test("the admin's tables fit 1280 px without scrolling sideways, and become cards that keep every column on a phone", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "a layout check: the JavaScript project is enough");
   test.slow();
   const subject = `Tableaux ${unique()}`;
-  const message = "Bonjour, je voudrais savoir si les masques conviennent aux peaux sensibles et réactives, et comment les conserver après ouverture du sachet.";
-  await request.post("/api/contact", { data: { name: "Camille Martin-Delacroix", email: `tableaux+${unique()}@example.fr`, subject, message } });
+  const message =
+    "Bonjour, je voudrais savoir si les masques conviennent aux peaux sensibles et réactives, et comment les conserver après ouverture du sachet.";
+  await request.post("/api/contact", {
+    data: { name: "Camille Martin-Delacroix", email: `tableaux+${unique()}@example.fr`, subject, message },
+  });
   await createPaidOrder(request, `tableaux+${unique()}@exemple-de-domaine-long.fr`);
   await createContact(request, `Autre ${unique()}`);
   await signIn(page);
@@ -143,7 +179,9 @@ test("the admin's tables fit 1280 px without scrolling sideways, and become card
   // The contact list shows the first words of each message, and its actions are in view.
   await page.goto("/admin/contacts");
   const row = page.getByRole("row").filter({ hasText: subject });
-  await expect(row.getByTestId("contact-excerpt")).toHaveText(/^Bonjour, je voudrais savoir si les masques conviennent aux peaux sensibles et\S*…$/);
+  await expect(row.getByTestId("contact-excerpt")).toHaveText(
+    /^Bonjour, je voudrais savoir si les masques conviennent aux peaux sensibles et\S*…$/,
+  );
   await expect(row.getByRole("link", { name: /^Supprimer la demande/ })).toBeInViewport();
 
   await page.setViewportSize({ width: 390, height: 844 });

@@ -21,7 +21,15 @@ const packRow = (page: Page, name: RegExp | string) => page.getByRole("group", {
 /** `2026-11-25T21:30`: an instant as the settings' datetime-local field takes it (Paris time). */
 function parisLocal(date: Date): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Paris",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(date)
       .map((p) => [p.type, p.value]),
   );
@@ -32,7 +40,9 @@ async function saveProduct(page: Page) {
   await page.getByRole("button", { name: /^(Enregistrer les modifications|Créer le produit)$/ }).click();
 }
 
-test("a pack's price edited in the admin reaches the product page, the cart and Stripe; an unlawful crossed-out price is flagged and hidden", async ({ page }) => {
+test("a pack's price edited in the admin reaches the product page, the cart and Stripe; an unlawful crossed-out price is flagged and hidden", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const id = unique();
   const productName = `Sérum éclat ${id}`;
@@ -57,14 +67,18 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
   await expect(page).toHaveURL(/\/admin\/products\/edit\/\d+$/);
   const productId = page.url().split("/").pop()!;
   let pack = packRow(page, /Pack n°\d+/);
-  await expect(pack.getByTestId("crossed-out-warning")).toContainText("Prix barré non conforme : aucun autre prix n'a été pratiqué dans les 30 jours précédant le prix actuel.");
+  await expect(pack.getByTestId("crossed-out-warning")).toContainText(
+    "Prix barré non conforme : aucun autre prix n'a été pratiqué dans les 30 jours précédant le prix actuel.",
+  );
 
   // The price goes down to 18,00€: the lowest price of the 30 days before is 20,00€, not 25,00€.
   await pack.getByLabel("Prix du pack TTC (€)").fill("18,00");
   await saveProduct(page);
   await expect(page.getByTestId("toast")).toContainText("Produit mis à jour");
   pack = packRow(page, /Pack n°\d+/);
-  await expect(pack.getByTestId("lowest-30-days")).toContainText("Prix le plus bas des 30 jours précédant le prix actuel : 20,00€");
+  await expect(pack.getByTestId("lowest-30-days")).toContainText(
+    "Prix le plus bas des 30 jours précédant le prix actuel : 20,00€",
+  );
   await expect(pack.getByTestId("crossed-out-warning")).toContainText(
     "Prix barré non conforme : le prix le plus bas des 30 derniers jours avant le prix actuel est 20,00€.",
   );
@@ -83,7 +97,9 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
 
   // The reference price set to the 30-day lowest (20,00€): lawful, saved without warning, shown.
   await gotoReady(page, `/admin/products/edit/${productId}`);
-  await packRow(page, /Pack n°\d+/).getByLabel("Prix de référence barré (€)").fill("20,00");
+  await packRow(page, /Pack n°\d+/)
+    .getByLabel("Prix de référence barré (€)")
+    .fill("20,00");
   await saveProduct(page);
   await expect(page).toHaveURL(/\/admin\/products$/);
   await expect(page.getByTestId("toast")).toContainText("Produit mis à jour");
@@ -105,7 +121,9 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
   const started = page.waitForResponse((r) => r.url().endsWith("/api/payments/start"));
   await form.getByRole("button", { name: "Payer 18,00€" }).click();
   const start = (await (await started).json()) as { paymentIntentId: string };
-  const intent = (await (await page.request.get(`${EMULATOR}/v1/payment_intents/${start.paymentIntentId}`, { headers: emulatorAuth() })).json()) as {
+  const intent = (await (
+    await page.request.get(`${EMULATOR}/v1/payment_intents/${start.paymentIntentId}`, { headers: emulatorAuth() })
+  ).json()) as {
     amount: number;
     currency: string;
   };
@@ -113,7 +131,9 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
   await expect(page.getByText("Merci pour votre commande!")).toBeVisible({ timeout: 15_000 });
 });
 
-test("the trial offer's banner counts down to the end set in the settings, and is gone once it has passed (phone)", async ({ page }) => {
+test("the trial offer's banner counts down to the end set in the settings, and is gone once it has passed (phone)", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const banner = page.getByTestId("offer-banner");
   await signIn(page);

@@ -32,7 +32,11 @@ test("Stripe.js is only loaded on the payment step", async ({ page, paymentStep 
   expect(scripts.some((url) => url.includes("js.stripe.com"))).toBe(false);
 });
 
-test("one-off purchase with 4242: the server confirms, the cart empties, the confirmation shows the order paid", async ({ page, paymentStep, fillCard }) => {
+test("one-off purchase with 4242: the server confirms, the cart empties, the confirmation shows the order paid", async ({
+  page,
+  paymentStep,
+  fillCard,
+}) => {
   const { form, orderId } = await paymentStep();
   // Prefilled from the delivery form.
   await expect(form.getByLabel("Prénom")).toHaveValue("Camille");
@@ -69,7 +73,9 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
   // Stripe's signed webhook reached the shop too (the emulator's own record of its deliveries).
   await expect
     .poll(async () => {
-      const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })).json()) as { data: Array<{ type: string; deliveries: Array<{ status: number }> }> };
+      const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })).json()) as {
+        data: Array<{ type: string; deliveries: Array<{ status: number }> }>;
+      };
       return data.some((e) => e.type === "payment_intent.succeeded" && e.deliveries.some((d) => d.status === 200));
     })
     .toBe(true);
@@ -80,12 +86,19 @@ test("the payment step has no serious accessibility violation", async ({ page, p
   await form.getByRole("radio", { name: /Abonnement/ }).check();
   await form.getByLabel("Ville").fill("");
   await form.getByRole("button", { name: "Payer 25,90€" }).isDisabled();
-  const results = await new AxeBuilder({ page }).include('[data-testid="payment-form"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await new AxeBuilder({ page })
+    .include('[data-testid="payment-form"]')
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(blocking.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 });
 
-test("a declined card shows why, leaves the order unpaid, and another card then pays it", async ({ page, paymentStep, payWithCard }) => {
+test("a declined card shows why, leaves the order unpaid, and another card then pays it", async ({
+  page,
+  paymentStep,
+  payWithCard,
+}) => {
   const { form, orderId } = await paymentStep();
   await payWithCard(form, CARDS.declined);
   const alert = form.getByRole("alert");
@@ -126,7 +139,11 @@ test("the billing address is checked with the spec's messages", async ({ page, p
   await expect(form.getByLabel("Code postal")).toHaveValue("69003");
 });
 
-test("subscription: terms shown, consent required, first charge paid and confirmed by the server", async ({ page, paymentStep, payWithCard }) => {
+test("subscription: terms shown, consent required, first charge paid and confirmed by the server", async ({
+  page,
+  paymentStep,
+  payWithCard,
+}) => {
   const { form, orderId } = await paymentStep();
   await form.getByRole("radio", { name: /Abonnement/ }).check();
   await expect(form).toContainText("25,90€ débités aujourd'hui, puis 25,90€ toutes les 4 semaines à partir du 30e jour");
@@ -145,7 +162,11 @@ test("subscription: terms shown, consent required, first charge paid and confirm
   expect(await paymentStatus(page, orderId)).toBe("paid");
 });
 
-test("the browser's confirmation never reaches the shop: Stripe's webhook alone marks the order paid", async ({ page, paymentStep, payWithCard }) => {
+test("the browser's confirmation never reaches the shop: Stripe's webhook alone marks the order paid", async ({
+  page,
+  paymentStep,
+  payWithCard,
+}) => {
   const { form, orderId } = await paymentStep();
   // The connection drops before the server-side confirmation.
   await page.route("**/api/payments/confirm", (route) => route.abort());
@@ -156,11 +177,18 @@ test("the browser's confirmation never reaches the shop: Stripe's webhook alone 
 
   // Paying again is not possible: the order is paid once.
   await page.unroute("**/api/payments/confirm");
-  const again = await page.request.post("/api/payments/start", { data: { orderId: Number(orderId) }, headers: { Origin: new URL(page.url()).origin } });
+  const again = await page.request.post("/api/payments/start", {
+    data: { orderId: Number(orderId) },
+    headers: { Origin: new URL(page.url()).origin },
+  });
   expect(await again.json()).toEqual({ paid: true, orderId: Number(orderId) });
 });
 
-test("when the payment module cannot load, the step says the order cannot be processed and offers Retour", async ({ page, orderPack2, fillDelivery }) => {
+test("when the payment module cannot load, the step says the order cannot be processed and offers Retour", async ({
+  page,
+  orderPack2,
+  fillDelivery,
+}) => {
   await page.route("**/stripe-emulator.js", (route) => route.abort());
   await orderPack2();
   const drawer = page.getByRole("dialog");
@@ -172,7 +200,11 @@ test("when the payment module cannot load, the step says the order cannot be pro
   await expect(drawer.getByLabel("Ville")).toBeVisible();
 });
 
-test("the trial pack: no subscription offered, and once paid, not again for the same email", async ({ page, fillDelivery, payWithCard }) => {
+test("the trial pack: no subscription offered, and once paid, not again for the same email", async ({
+  page,
+  fillDelivery,
+  payWithCard,
+}) => {
   const email = `essai.${Date.now().toString(36)}@example.fr`;
   const orderTrial = async () => {
     await gotoReady(page, "/product/1");

@@ -23,7 +23,11 @@ test.describe("product page", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Masque Hydrogel au Collagène");
     const main = page.getByRole("main");
     await expect(main.getByText("4.9 (1500+ avis)")).toBeVisible();
-    for (const line of ["Livraison gratuite en 7 à 10 jours ouvrés", "Satisfait ou remboursé sous 14 jours", "Paiement sécurisé par carte"]) {
+    for (const line of [
+      "Livraison gratuite en 7 à 10 jours ouvrés",
+      "Satisfait ou remboursé sous 14 jours",
+      "Paiement sécurisé par carte",
+    ]) {
       await expect(main.getByText(line, { exact: true })).toBeVisible();
     }
   });
@@ -68,7 +72,9 @@ test.describe("product page", () => {
       });
     }
     // The form's post: to the page without JavaScript, to its data (single fetch) with.
-    const posted = page.waitForRequest((r) => r.method() === "POST" && ["/panier", "/panier.data"].includes(new URL(r.url()).pathname));
+    const posted = page.waitForRequest(
+      (r) => r.method() === "POST" && ["/panier", "/panier.data"].includes(new URL(r.url()).pathname),
+    );
     await page.getByRole("button", { name: "Commander" }).click();
     const body = new URLSearchParams((await posted).postData() ?? "");
     expect(Object.fromEntries(body)).toEqual({ intent: "add", productId: "1", redirectTo: "/panier", packId: "2" });
@@ -98,7 +104,10 @@ test.describe("product page", () => {
     await page.getByText(TERMS, { exact: true }).click();
     await expect(page.locator("#abonnement").getByText(SUBSCRIPTION_TEXT)).toBeVisible();
     await expect(page.locator("#abonnement").getByText("Vous pouvez le résilier en ligne à tout moment")).toBeVisible();
-    await expect(page.locator("#abonnement").getByRole("link", { name: "Résilier mon abonnement" })).toHaveAttribute("href", "/abonnement/resilier");
+    await expect(page.locator("#abonnement").getByRole("link", { name: "Résilier mon abonnement" })).toHaveAttribute(
+      "href",
+      "/abonnement/resilier",
+    );
     await expect(page.locator("#abonnement")).toContainText("débité aujourd'hui");
 
     await page.getByText(USE, { exact: true }).click();
@@ -116,12 +125,9 @@ test.describe("product page", () => {
   test("further sections: skin types, anti-wrinkle claims, results, usage steps, FAQ", async ({ page }) => {
     await page.goto("/product/1");
     const main = page.getByRole("main");
-    await expect(page.getByRole("region", { name: "Pour tous les types de peau" }).getByRole("heading", { level: 3 })).toHaveText([
-      "Peau grasse",
-      "Peau sensible",
-      "Peau sèche",
-      "Peau mature",
-    ]);
+    await expect(page.getByRole("region", { name: "Pour tous les types de peau" }).getByRole("heading", { level: 3 })).toHaveText(
+      ["Peau grasse", "Peau sensible", "Peau sèche", "Peau mature"],
+    );
     await expect(main.getByRole("heading", { name: "Une action anti-rides visible" })).toBeVisible();
     const results = page.getByRole("region", { name: "Des résultats constatés par nos clientes" });
     for (const value of ["92%", "89%", "87%"]) await expect(results.getByText(value, { exact: true })).toBeVisible();
@@ -177,7 +183,10 @@ test.describe("product page with JavaScript", () => {
     // The page's data as the browser receives it on a client-side navigation, with no images and no stock.
     await page.route(/\/product\/1\.data(\?|$)/, async (route) => {
       const response = await route.fetch();
-      const data = (await decodeSingleFetch(new Response(await response.text()).body)) as Record<string, { data: { product: { images: string[]; stock: number } } }>;
+      const data = (await decodeSingleFetch(new Response(await response.text()).body)) as Record<
+        string,
+        { data: { product: { images: string[]; stock: number } } }
+      >;
       // The root's data comes in a request of its own.
       const product = data["routes/product.$id"]?.data.product;
       if (product) {

@@ -38,7 +38,10 @@ test.describe("Conditions générales de vente", () => {
     await expect(main).toContainText("12 rue des Lilas");
     await expect(main).toContainText("01 84 60 12 34");
 
-    await page.getByRole("navigation", { name: "Sommaire" }).getByRole("link", { name: "13. Médiation de la consommation" }).click();
+    await page
+      .getByRole("navigation", { name: "Sommaire" })
+      .getByRole("link", { name: "13. Médiation de la consommation" })
+      .click();
     await expect(page).toHaveURL(/\/cgv#mediation$/);
     await expect(page.getByRole("heading", { name: "13. Médiation de la consommation" })).toBeInViewport();
   });
@@ -56,7 +59,10 @@ test("Mentions légales: publisher, director of publication, host and contact", 
   await expect(page.getByRole("heading", { name: "Direction de la publication" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Hébergeur" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Propriété intellectuelle" })).toBeVisible();
-  await expect(main.getByRole("link", { name: "contact@maison-eclat.fr" }).first()).toHaveAttribute("href", "mailto:contact@maison-eclat.fr");
+  await expect(main.getByRole("link", { name: "contact@maison-eclat.fr" }).first()).toHaveAttribute(
+    "href",
+    "mailto:contact@maison-eclat.fr",
+  );
   await expect(main.getByRole("link", { name: "01 84 60 12 34" }).first()).toHaveAttribute("href", "tel:0184601234");
 });
 
@@ -65,7 +71,14 @@ test("Politique de confidentialité: data, purposes, Stripe, necessary cookies o
   await expect(page).toHaveTitle("Politique de confidentialité | Maison Éclat");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Politique de confidentialité");
   const main = page.locator("main");
-  for (const heading of ["Données collectées", "Finalités et bases légales", "Durées de conservation", "Destinataires", "Cookies", "Vos droits"]) {
+  for (const heading of [
+    "Données collectées",
+    "Finalités et bases légales",
+    "Durées de conservation",
+    "Destinataires",
+    "Cookies",
+    "Vos droits",
+  ]) {
     await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
   }
   await expect(main).toContainText("Formulaire de contact");
@@ -148,7 +161,9 @@ test.describe("Recherche", () => {
     await expect(page.getByRole("heading", { name: /résultats? pour « collagene »/ })).toBeVisible();
     const product = page.getByTestId("search-results").getByRole("link", { name: /Masque Hydrogel au Collagène/ });
     await expect(product).toHaveAttribute("href", "/product/1");
-    await expect(page.getByTestId("search-results").getByRole("link", { name: /9 masques \+ 3 offerts/ })).toContainText("32,90€");
+    await expect(page.getByTestId("search-results").getByRole("link", { name: /9 masques \+ 3 offerts/ })).toContainText(
+      "32,90€",
+    );
     await expect(page.getByRole("searchbox", { name: "Rechercher" })).toHaveValue("collagene");
   });
 
@@ -179,7 +194,15 @@ test.describe("Recherche", () => {
 });
 
 test.describe("accessibility", () => {
-  for (const path of ["/cgv", "/mentions-legales", "/politique-confidentialite", "/faq", "/livraison", "/retours", "/recherche?q=masque"]) {
+  for (const path of [
+    "/cgv",
+    "/mentions-legales",
+    "/politique-confidentialite",
+    "/faq",
+    "/livraison",
+    "/retours",
+    "/recherche?q=masque",
+  ]) {
     test(`${path} has one h1 and passes the axe check`, async ({ page }, testInfo) => {
       test.skip(testInfo.project.name === "no-js", "axe runs its script in the page");
       await page.goto(path);

@@ -47,7 +47,10 @@ test.describe("with JavaScript", () => {
     // The terms of sale and the withdrawal right, next to the button, in a new tab (the card typed stays).
     const terms = form.getByTestId("pay-terms");
     await expect(terms.getByRole("link", { name: /conditions générales de vente/ })).toHaveAttribute("href", "/cgv");
-    await expect(terms.getByRole("link", { name: /droit de rétractation de 14 jours/ })).toHaveAttribute("href", "/cgv#retractation");
+    await expect(terms.getByRole("link", { name: /droit de rétractation de 14 jours/ })).toHaveAttribute(
+      "href",
+      "/cgv#retractation",
+    );
     await expect(terms.getByRole("link", { name: /droit de rétractation/ })).toHaveAttribute("target", "_blank");
     await expect(form.getByRole("button", { name: "Payer 25,90€", exact: true })).toBeVisible();
 
@@ -55,7 +58,9 @@ test.describe("with JavaScript", () => {
     const pay = form.getByRole("button", { name: "Payer 25,90€ puis toutes les 4 semaines" });
     await expect(pay).toBeVisible();
     const consent = form.getByRole("checkbox", { name: /J'accepte l'abonnement/ });
-    await expect(form.getByText(/J'accepte l'abonnement/).getByRole("link", { name: /conditions générales de vente/ })).toHaveAttribute("href", "/cgv#abonnement");
+    await expect(
+      form.getByText(/J'accepte l'abonnement/).getByRole("link", { name: /conditions générales de vente/ }),
+    ).toHaveAttribute("href", "/cgv#abonnement");
 
     // Paid without the consent: the toast and the message; ticked, both go.
     await fillCard(form, CARDS.success);
@@ -73,9 +78,14 @@ test.describe("with JavaScript", () => {
     const summary = page.getByTestId("subscription-summary");
     await expect(summary.getByRole("heading", { name: "Votre abonnement est actif" })).toBeVisible();
     await expect(summary.getByTestId("subscription-amount")).toHaveText("25,90€ toutes les 4 semaines");
-    await expect(summary.getByTestId("subscription-next-charge")).toHaveText(`Le ${parisDate(30)} (25,90€), puis toutes les 4 semaines`);
+    await expect(summary.getByTestId("subscription-next-charge")).toHaveText(
+      `Le ${parisDate(30)} (25,90€), puis toutes les 4 semaines`,
+    );
     await expect(summary.getByTestId("subscription-email")).toContainText(CUSTOMER.email);
-    await expect(summary.getByTestId("subscription-manage-link")).toHaveAttribute("href", /^\/mon-abonnement\?id=\d+&expire=\d+&cle=[\w-]{43}$/);
+    await expect(summary.getByTestId("subscription-manage-link")).toHaveAttribute(
+      "href",
+      /^\/mon-abonnement\?id=\d+&expire=\d+&cle=[\w-]{43}$/,
+    );
     const cancelLink = summary.getByTestId("subscription-cancel-link");
     await expect(cancelLink).toHaveAttribute("href", `/abonnement/resilier?commande=${orderId}`);
     // The payment's toast covers neither the subscription nor the total.

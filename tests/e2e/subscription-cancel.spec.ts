@@ -94,7 +94,12 @@ test.describe("a real subscription", () => {
     await page.getByRole("button", { name: "Résilier mon abonnement" }).click();
     const success = page.getByTestId("subscription-cancel-success");
     await expect(success.getByRole("heading", { name: "Votre abonnement a été résilié." })).toBeVisible();
-    const today = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
+    const today = new Intl.DateTimeFormat("fr-FR", {
+      timeZone: "Europe/Paris",
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+    }).format(new Date());
     await expect(page.getByTestId("subscription-canceled-at")).toHaveText(today);
     await expect(success).toContainText(`commande n°${orderId}`);
     await expect(success).toContainText("Aucun autre prélèvement ne sera effectué.");
@@ -108,21 +113,28 @@ test.describe("a real subscription", () => {
     expect(event).toBeDefined();
     await expect
       .poll(async () => {
-        const { data } = (await (await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })).json()) as {
+        const { data } = (await (
+          await page.request.get(`${EMULATOR}/__emulator/events`, { headers: emulatorAuth() })
+        ).json()) as {
           data: Array<{ id: string; deliveries: Array<{ status: number }> }>;
         };
         return data.find((e) => e.id === event!.id)?.deliveries.some((d) => d.status === 200) ?? false;
       })
       .toBe(true);
     // The order is still paid and to be shipped.
-    expect(await (await page.request.get(`/api/orders/${orderId}`)).json()).toMatchObject({ paymentStatus: "paid", status: "pending" });
+    expect(await (await page.request.get(`/api/orders/${orderId}`)).json()).toMatchObject({
+      paymentStatus: "paid",
+      status: "pending",
+    });
 
     // Again: already cancelled, same day.
     await open(page, javaScriptEnabled);
     await page.getByLabel("Numéro de commande").fill(orderId);
     await page.getByLabel("Adresse email").fill(EMAIL);
     await page.getByRole("button", { name: "Résilier mon abonnement" }).click();
-    await expect(page.getByTestId("subscription-cancel-success").getByRole("heading", { name: "Votre abonnement est déjà résilié." })).toBeVisible();
+    await expect(
+      page.getByTestId("subscription-cancel-success").getByRole("heading", { name: "Votre abonnement est déjà résilié." }),
+    ).toBeVisible();
     await expect(page.getByTestId("subscription-canceled-at")).toHaveText(today);
   });
 });

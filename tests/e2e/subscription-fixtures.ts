@@ -23,7 +23,9 @@ export async function buySubscription(browser: Browser, baseURL: string) {
     const order = await (await page.request.get(`/api/orders/${orderId}`)).json();
     expect(order).toMatchObject({ paymentStatus: "paid" });
     // The public order view has no Stripe ids: ask the emulator which subscription the order created.
-    const created = await (await page.request.get(`${EMULATOR}/v1/events?type=customer.subscription.created&limit=100`, { headers: emulatorAuth() })).json();
+    const created = await (
+      await page.request.get(`${EMULATOR}/v1/events?type=customer.subscription.created&limit=100`, { headers: emulatorAuth() })
+    ).json();
     const sub = (created.data as StripeEvent[]).find((e) => e.data.object.metadata?.orderId === orderId)?.data.object;
     expect(sub?.id).toMatch(/^sub_/);
     return { orderId, subscriptionId: sub!.id };
@@ -45,7 +47,9 @@ export async function emailText(admin: APIRequestContext, orderId: string, kind:
   let text = "";
   await expect(async () => {
     const list = await (await admin.get(`/api/admin/emails?order=${orderId}&kind=${kind}`)).json();
-    const email = (list.emails as Array<{ id: number; kind: string; status: string }>).find((e) => e.kind === kind && e.status === "sent");
+    const email = (list.emails as Array<{ id: number; kind: string; status: string }>).find(
+      (e) => e.kind === kind && e.status === "sent",
+    );
     expect(email).toBeDefined();
     const detail = await (await admin.get(`/api/admin/emails/${email!.id}`)).json();
     text = detail.text;

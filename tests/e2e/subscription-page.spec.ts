@@ -19,7 +19,9 @@ async function emulatorPost(page: Page, path: string, form: Record<string, strin
 
 /** The subscription's card becomes one whose charges fail, and the next period is billed: the renewal fails. */
 async function failRenewal(page: Page, subscriptionId: string) {
-  const sub = await (await page.request.get(`${EMULATOR}/v1/subscriptions/${subscriptionId}`, { headers: emulatorAuth() })).json();
+  const sub = await (
+    await page.request.get(`${EMULATOR}/v1/subscriptions/${subscriptionId}`, { headers: emulatorAuth() })
+  ).json();
   const pm = await emulatorPost(page, "/v1/payment_methods", {
     type: "card",
     "card[number]": "4000000000000341",
@@ -61,10 +63,15 @@ test("the confirmation email's link opens the subscription; the next deliveries 
   const orders = page.getByTestId("subscription-orders");
   await expect(orders).toContainText(`Commande n°${orderId}`);
   await expect(orders).toContainText("Première commande");
-  await expect(orders.getByRole("link", { name: `Suivre la commande n°${orderId}` })).toHaveAttribute("href", new RegExp(`^/track-order\\?id=${orderId}&cle=`));
+  await expect(orders.getByRole("link", { name: `Suivre la commande n°${orderId}` })).toHaveAttribute(
+    "href",
+    new RegExp(`^/track-order\\?id=${orderId}&cle=`),
+  );
   if (javaScriptEnabled) {
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(
+      results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`),
+    ).toEqual([]);
   }
 
   // A new address for the next renewals: the delivery form's messages, then saved.
@@ -72,7 +79,9 @@ test("the confirmation email's link opens the subscription; the next deliveries 
   const form = page.locator("#subscription-address-form");
   await form.getByLabel("Code postal").fill("69");
   await form.getByRole("button", { name: "Enregistrer cette adresse" }).click();
-  await expect(page.locator("#subscription-address-form").getByText("Le code postal doit contenir au moins 5 caractères")).toBeVisible();
+  await expect(
+    page.locator("#subscription-address-form").getByText("Le code postal doit contenir au moins 5 caractères"),
+  ).toBeVisible();
   await page.locator("#subscription-address-form").getByLabel("Adresse", { exact: true }).fill("4 avenue Jean Jaurès");
   await page.locator("#subscription-address-form").getByLabel("Code postal").fill("69007");
   await page.locator("#subscription-address-form").getByLabel("Ville").fill("Lyon");
@@ -85,7 +94,12 @@ test("the confirmation email's link opens the subscription; the next deliveries 
   await page.getByText("Résilier", { exact: true }).click();
   await page.getByRole("button", { name: "Confirmer la résiliation" }).click();
   await expect(page.getByTestId("toast")).toContainText("Votre abonnement est résilié");
-  const today = new Intl.DateTimeFormat("fr-FR", { timeZone: "Europe/Paris", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
+  const today = new Intl.DateTimeFormat("fr-FR", {
+    timeZone: "Europe/Paris",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+  }).format(new Date());
   await expect(page.getByTestId("subscription-state")).toHaveText(`Résilié le ${today}`);
   await expect(page.getByRole("button", { name: "Confirmer la résiliation" })).toHaveCount(0);
   expect(await emailText(admin, orderId, "subscription_canceled")).toContain("/mon-abonnement?");
@@ -110,7 +124,9 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   await expect(page.getByText("Renouvellement n°1")).toBeVisible();
   if (javaScriptEnabled) {
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(
+      results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`),
+    ).toEqual([]);
   }
 
   if (!javaScriptEnabled) {
@@ -124,7 +140,9 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   await expect(page.getByTestId("payment-error")).toContainText("Carte refusée");
   await fillCard(form, CARDS.success);
   await form.getByTestId("pay-button").click();
-  await expect(page.getByTestId("invoice-paid")).toContainText("Paiement reçu, votre commande de renouvellement est en préparation");
+  await expect(page.getByTestId("invoice-paid")).toContainText(
+    "Paiement reçu, votre commande de renouvellement est en préparation",
+  );
 
   // The webhook made the renewal's order; the subscription is active again; the link now says it is paid.
   await expect(async () => {

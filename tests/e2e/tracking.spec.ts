@@ -7,7 +7,8 @@ import { testShopperHeaders } from "../helpers/e2e";
 const EMAIL = "suivi.e2e@example.fr";
 
 /** The consumer mediator of the settings (Code de la consommation L616-1); legal-settings.spec.ts changes it for a moment. */
-const MEDIATOR_LINE = /^En cas de litige, vous pouvez recourir gratuitement au médiateur de la consommation : .+, www\.[a-z0-9.-]+\.[a-z]+\.$/;
+const MEDIATOR_LINE =
+  /^En cas de litige, vous pouvez recourir gratuitement au médiateur de la consommation : .+, www\.[a-z0-9.-]+\.[a-z]+\.$/;
 
 /** An order through the API, as the spec's client sends it (its `status` is never honoured). */
 async function createOrder(request: APIRequestContext) {
@@ -30,7 +31,10 @@ async function createOrder(request: APIRequestContext) {
   return (await response.json()) as { id: number; total: string; status: string; token: string };
 }
 
-test("tracking finds an order created through the API and says its payment has not been received: no step reached yet", async ({ page, request }) => {
+test("tracking finds an order created through the API and says its payment has not been received: no step reached yet", async ({
+  page,
+  request,
+}) => {
   const order = await createOrder(request);
   expect(order).toMatchObject({ total: "32.90", status: "pending" });
   await page.goto("/track-order");
@@ -57,7 +61,10 @@ test("tracking finds an order created through the API and says its payment has n
   await expect(page.getByTestId("tracking-result")).toBeVisible();
 });
 
-test("the number alone hides the street and the name; the order's email shows them; a wrong email is answered like an unknown number", async ({ page, request }) => {
+test("the number alone hides the street and the name; the order's email shows them; a wrong email is answered like an unknown number", async ({
+  page,
+  request,
+}) => {
   const order = await createOrder(request);
   await page.goto("/track-order");
   await page.getByLabel("Numéro de commande").fill(String(order.id));
@@ -126,7 +133,13 @@ async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).include("main").analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
 test("tracking result and confirmation have no serious accessibility violation", async ({ page, request, javaScriptEnabled }) => {

@@ -90,7 +90,11 @@ export function isErrorShape(body: unknown): boolean {
     error.trim().length > 0 &&
     Array.isArray(issues) &&
     issues.every(
-      (i) => i && typeof i === "object" && typeof (i as { path?: unknown }).path === "string" && typeof (i as { message?: unknown }).message === "string",
+      (i) =>
+        i &&
+        typeof i === "object" &&
+        typeof (i as { path?: unknown }).path === "string" &&
+        typeof (i as { message?: unknown }).message === "string",
     )
   );
 }

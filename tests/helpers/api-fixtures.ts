@@ -14,7 +14,14 @@ import { createOrderSubscription } from "~/services/payments/subscription.server
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { findOrCreateCustomer } from "~/services/customers/accounts.server";
 import { adminCookie, insertOrder } from "../unit/admin-helpers";
-import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, TEST_ACCESS, TEST_ORDER_TOKEN } from "../unit/payments-fixtures";
+import {
+  browserCreatePaymentMethod,
+  browserPay,
+  CARDS,
+  createTestOrder,
+  TEST_ACCESS,
+  TEST_ORDER_TOKEN,
+} from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
 
 /**
@@ -84,8 +91,22 @@ let customerKey = 0;
 /** A checkout customer with a delivered order, a contact request and its emails: nothing stands in the way of an erasure. */
 async function newCustomerId() {
   const email = `client.contrat.${++customerKey}@example.fr`;
-  const customer = await findOrCreateCustomer(getDb(), { email, firstName: "Camille", lastName: "Contrat", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" });
-  await insertOrder({ userId: customer.id, customerEmail: email, paymentStatus: "paid", status: "delivered", paidAt: new Date().toISOString() });
+  const customer = await findOrCreateCustomer(getDb(), {
+    email,
+    firstName: "Camille",
+    lastName: "Contrat",
+    address: "12 rue des Lilas",
+    postalCode: "75011",
+    city: "Paris",
+    country: "France",
+  });
+  await insertOrder({
+    userId: customer.id,
+    customerEmail: email,
+    paymentStatus: "paid",
+    status: "delivered",
+    paidAt: new Date().toISOString(),
+  });
   await createContactRequest({ ...VALID_CONTACT_BODY, email });
   return customer.id;
 }
@@ -94,24 +115,26 @@ let emailKey = 0;
 
 /** An outbox row written directly (the outbox service queues them in the shop): sent by default. */
 export async function newEmailId(overrides: Partial<typeof emails.$inferInsert> = {}) {
-  return (await getDb()
-    .insert(emails)
-    .values({
-      kind: "contact_ack",
-      dedupeKey: `contract:${++emailKey}:${randomUUID()}`,
-      toAddress: "camille@example.fr",
-      status: "sent",
-      attempts: 1,
-      subject: "Nous avons bien reçu votre message",
-      html: "<p>Bonjour Camille,</p>",
-      text: "Bonjour Camille,",
-      transport: "demo",
-      messageId: `<${randomUUID()}@maison-eclat.fr>`,
-      sentAt: new Date().toISOString(),
-      attachments: [{ filename: "cgv.txt", contentType: "text/plain", content: Buffer.from("CGV").toString("base64") }],
-      ...overrides,
-    })
-    .returning({ id: emails.id }))[0].id;
+  return (
+    await getDb()
+      .insert(emails)
+      .values({
+        kind: "contact_ack",
+        dedupeKey: `contract:${++emailKey}:${randomUUID()}`,
+        toAddress: "camille@example.fr",
+        status: "sent",
+        attempts: 1,
+        subject: "Nous avons bien reçu votre message",
+        html: "<p>Bonjour Camille,</p>",
+        text: "Bonjour Camille,",
+        transport: "demo",
+        messageId: `<${randomUUID()}@maison-eclat.fr>`,
+        sentAt: new Date().toISOString(),
+        attachments: [{ filename: "cgv.txt", contentType: "text/plain", content: Buffer.from("CGV").toString("base64") }],
+        ...overrides,
+      })
+      .returning({ id: emails.id })
+  )[0].id;
 }
 
 /** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
@@ -120,7 +143,13 @@ export async function newSubscriptionId(): Promise<number> {
   const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
   await browserPay(started.clientSecret, CARDS.success);
   await markOrderPaid(orderId, { subscriptionId: started.subscriptionId });
-  return (await getDb().select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId)).limit(1))[0]!.id;
+  return (
+    await getDb()
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.stripeSubscriptionId, started.subscriptionId))
+      .limit(1)
+  )[0]!.id;
 }
 
 /** A one-off order paid with the success card at the emulator (so it can be refunded there). */
@@ -135,21 +164,41 @@ export async function newRefundableOrderId(): Promise<number> {
 
 let loginAddress = 0;
 
-const seededAdminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
+const seededAdminId = async () =>
+  (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
 
 type Fixture = (ctx: FixtureContext) => Promise<ApiCall>;
 
-const admin = async (call: ApiCall = {}): Promise<ApiCall> => ({ ...call, headers: { ...call.headers, Cookie: await adminCookie() } });
+const admin = async (call: ApiCall = {}): Promise<ApiCall> => ({
+  ...call,
+  headers: { ...call.headers, Cookie: await adminCookie() },
+});
 
 export const VALID_REQUESTS: Record<string, Fixture> = {
   listProducts: async () => ({}),
   getProduct: async () => ({ params: { id: "1" } }),
   updateProduct: async () => {
     const sku = `SERUM-CONTRAT-${randomUUID().slice(0, 8)}`;
-    const product = await createProduct({ name: "Sérum contrat", sku, priceCents: 2990, originalPriceCents: null, category: "", description: "", stock: 5, images: [] });
+    const product = await createProduct({
+      name: "Sérum contrat",
+      sku,
+      priceCents: 2990,
+      originalPriceCents: null,
+      category: "",
+      description: "",
+      stock: 5,
+      images: [],
+    });
     return admin({
       params: { id: String(product.id) },
-      body: { name: "Sérum contrat", sku, price: "29,90", stock: 5, saleWithoutPack: "unit", packs: [{ name: "Duo de sérums", masks: 2, price: "49,90", position: 1 }] },
+      body: {
+        name: "Sérum contrat",
+        sku,
+        price: "29,90",
+        stock: 5,
+        saleWithoutPack: "unit",
+        packs: [{ name: "Duo de sérums", masks: 2, price: "49,90", position: 1 }],
+      },
     });
   },
 
@@ -177,17 +226,26 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   createOrder: async () => ({ body: SPEC_ORDER_BODY }),
   getOrder: async () => ({ params: { id: String(await newOrderId()) } }),
-  updateOrder: async () => admin({ params: { id: String(await newPaidOrderId()) }, body: { status: "En préparation", trackingNumber: "6A12345678901" } }),
+  updateOrder: async () =>
+    admin({
+      params: { id: String(await newPaidOrderId()) },
+      body: { status: "En préparation", trackingNumber: "6A12345678901" },
+    }),
   listOrderItems: async () => admin({ params: { id: String(await newOrderId()) } }),
 
   startPayment: async () => ({ body: { orderId: await createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
   confirmPayment: async () => ({ body: { orderId: await createTestOrder() } }),
-  createSubscription: async () => ({ body: { orderId: await createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN } }),
+  createSubscription: async () => ({
+    body: { orderId: await createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN },
+  }),
   attachPaymentMethod: async () => {
     const orderId = await createTestOrder();
     const sub = await createOrderSubscription(orderId, {}, TEST_ACCESS);
     const paymentMethodId = await browserCreatePaymentMethod(CARDS.success);
-    return { body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId }, headers: { "X-Order-Token": TEST_ORDER_TOKEN } };
+    return {
+      body: { subscriptionId: sub.subscriptionId, paymentMethodId, customerEmail: "camille.martin@example.fr", orderId },
+      headers: { "X-Order-Token": TEST_ORDER_TOKEN },
+    };
   },
   stripeWebhook: async ({ emulator }) => {
     const { payload, signature } = emulator.signEvent({
@@ -201,7 +259,9 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
 
   createContactRequest: async () => ({ body: VALID_CONTACT_BODY }),
-  createWithdrawalRequest: async () => ({ body: { orderId: "123456789", email: "camille@example.fr", reason: "Changement d'avis" } }),
+  createWithdrawalRequest: async () => ({
+    body: { orderId: "123456789", email: "camille@example.fr", reason: "Changement d'avis" },
+  }),
 
   adminLogin: async () => ({
     body: { username: "admin", password: "motdepasse-test-1" },
@@ -211,7 +271,17 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   adminSession: async () => admin(),
   listAdminSessions: async () => admin(),
   // Another session of the same administrator, opened elsewhere.
-  revokeAdminSession: async () => admin({ params: { id: (await openAdminSession(await seededAdminId(), { userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0", address: "192.0.2.10" })).id } }),
+  revokeAdminSession: async () =>
+    admin({
+      params: {
+        id: (
+          await openAdminSession(await seededAdminId(), {
+            userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0",
+            address: "192.0.2.10",
+          })
+        ).id,
+      },
+    }),
   listContactRequests: async () => {
     await newContactId();
     return admin();
@@ -228,7 +298,10 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
     return admin({ query: "status=sent&to=camille" });
   },
   getEmail: async () => admin({ params: { id: String(await newEmailId()) } }),
-  resendEmail: async () => admin({ params: { id: String(await newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) } }),
+  resendEmail: async () =>
+    admin({
+      params: { id: String(await newEmailId({ status: "failed", attempts: 5, lastError: "Connexion refusée", sentAt: null })) },
+    }),
   listSubscriptions: async () => {
     await newSubscriptionId();
     return admin({ query: "status=active&q=camille&minAmount=1,00&startedFrom=2020-01-01&maxRenewals=0" });
@@ -239,7 +312,8 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   exportCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   eraseCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   listOrderRefunds: async () => admin({ params: { id: String(await newRefundableOrderId()) } }),
-  refundOrder: async () => admin({ params: { id: String(await newRefundableOrderId()) }, body: { amount: "10,00", reason: "Geste commercial" } }),
+  refundOrder: async () =>
+    admin({ params: { id: String(await newRefundableOrderId()) }, body: { amount: "10,00", reason: "Geste commercial" } }),
   listUsers: async () => admin(),
   createUser: async () =>
     admin({

@@ -5,5 +5,8 @@ import { existsSync } from "node:fs";
  * the browser itself. CHROMIUM_PATH chooses another one.
  */
 export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+  return (
+    process.env.CHROMIUM_PATH ??
+    (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium")
+  );
 }

@@ -21,7 +21,11 @@ export function getRequest(url: string, headers: Record<string, string> = {}) {
 }
 
 /** A loader's or action's arguments; `context` is Remix's load context (the server puts the client's address there). */
-export const routeArgs = (request: Request, params: Record<string, string> = {}, context: Record<string, unknown> = {}) => ({ request, params, context });
+export const routeArgs = (request: Request, params: Record<string, string> = {}, context: Record<string, unknown> = {}) => ({
+  request,
+  params,
+  context,
+});
 
 /** The load context of a request whose TCP peer is `address` (see app/http/client-address.server.ts). */
 export const fromAddress = (address: string) => ({ clientAddress: address });

@@ -42,7 +42,12 @@ delete process.env.SHOP_MODE;
 // Opened without reading the configuration: a test file may still set what it reads (the emulator's port).
 beforeAll(async () => {
   const { openDatabase, setDb } = await import("~/db/client.server");
-  setDb(await openDatabase(process.env.DATABASE_URL!, { adminUsername: process.env.ADMIN_USERNAME!, adminPassword: process.env.ADMIN_PASSWORD! }));
+  setDb(
+    await openDatabase(process.env.DATABASE_URL!, {
+      adminUsername: process.env.ADMIN_USERNAME!,
+      adminPassword: process.env.ADMIN_PASSWORD!,
+    }),
+  );
 });
 
 let errorSpy: ReturnType<typeof vi.spyOn>;

@@ -76,25 +76,47 @@ describe.skipIf(!postgresBinaries())("a SQLite shop copied to PostgreSQL", () =>
     const paid = [];
     for (let i = 0; i < 3; i++) {
       const order = await placeOrder(base, `copie-${i}@example.fr`, i + 1);
-      const start = await api(base, "/api/payments/start", { body: { orderId: order.id, mode: "one_off", token: order.token }, shopper: i + 1 });
+      const start = await api(base, "/api/payments/start", {
+        body: { orderId: order.id, mode: "one_off", token: order.token },
+        shopper: i + 1,
+      });
       expect(start.status, JSON.stringify(start.body)).toBe(200);
       await stripe.payWithCard(start.body.paymentIntentId as string);
-      const confirmed = await api(base, "/api/payments/confirm", { body: { orderId: order.id, token: order.token }, shopper: i + 1 });
+      const confirmed = await api(base, "/api/payments/confirm", {
+        body: { orderId: order.id, token: order.token },
+        shopper: i + 1,
+      });
       expect(confirmed.body).toMatchObject({ paid: true });
       paid.push(order);
     }
     const cookie = await adminCookie(base);
-    const partial = await api(base, `/api/admin/orders/${paid[0].id}/refunds`, { body: { amount: "5,00", reason: "Geste commercial" }, cookie, shopper: 7777 });
+    const partial = await api(base, `/api/admin/orders/${paid[0].id}/refunds`, {
+      body: { amount: "5,00", reason: "Geste commercial" },
+      cookie,
+      shopper: 7777,
+    });
     expect(partial.status, JSON.stringify(partial.body)).toBe(201);
-    const whole = await api(base, `/api/admin/orders/${paid[1].id}/refunds`, { body: { reason: "Colis perdu" }, cookie, shopper: 7777 });
+    const whole = await api(base, `/api/admin/orders/${paid[1].id}/refunds`, {
+      body: { reason: "Colis perdu" },
+      cookie,
+      shopper: 7777,
+    });
     expect(whole.status, JSON.stringify(whole.body)).toBe(201);
     await placeOrder(base, "panier-abandonne@example.fr", 10);
     const subscribed = await placeOrder(base, "abonnee.copie@example.fr", 11);
-    const started = await api(base, "/api/create-subscription", { body: { orderId: subscribed.id, token: subscribed.token }, shopper: 11 });
+    const started = await api(base, "/api/create-subscription", {
+      body: { orderId: subscribed.id, token: subscribed.token },
+      shopper: 11,
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     await stripe.payWithCard(String(started.body.clientSecret).split("_secret_")[0]);
     const contact = await api(base, "/api/contact", {
-      body: { name: "Léa Petit", email: "lea.copie@example.fr", subject: "Livraison", message: "Bonjour, livrez-vous en Belgique ?" },
+      body: {
+        name: "Léa Petit",
+        email: "lea.copie@example.fr",
+        subject: "Livraison",
+        message: "Bonjour, livrez-vous en Belgique ?",
+      },
       shopper: 12,
     });
     expect(contact.status, JSON.stringify(contact.body)).toBe(201);
@@ -118,7 +140,11 @@ describe.skipIf(!postgresBinaries())("a SQLite shop copied to PostgreSQL", () =>
     onSqlite.child.kill("SIGTERM");
     expect(await onSqlite.exited).toMatchObject({ code: 0 });
     database = await startPostgres();
-    const copied = await run(process.execPath, ["scripts/db-copy-to-postgres.js", path.join(onSqlite.dataDir, "shop.db"), database.url]);
+    const copied = await run(process.execPath, [
+      "scripts/db-copy-to-postgres.js",
+      path.join(onSqlite.dataDir, "shop.db"),
+      database.url,
+    ]);
     expect(copied.stdout).toMatch(/orders/);
     const onPostgres = await spawnShop({ SHOP_MODE: "demo", DATA_DIR: shared, TRUST_PROXY: "1", DATABASE_URL: database.url });
     shops.push(onPostgres);

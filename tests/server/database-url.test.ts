@@ -38,7 +38,9 @@ describe("DATABASE_URL at start-up", () => {
         WEB_CONCURRENCY: processes,
         DATABASE_URL: `postgres://boutique:secret@127.0.0.1:${closed}/boutique`,
       });
-      expect(message).toBe(`Connexion à PostgreSQL impossible (postgres://boutique:***@127.0.0.1:${closed}/boutique) : connect ECONNREFUSED 127.0.0.1:${closed}`);
+      expect(message).toBe(
+        `Connexion à PostgreSQL impossible (postgres://boutique:***@127.0.0.1:${closed}/boutique) : connect ECONNREFUSED 127.0.0.1:${closed}`,
+      );
     });
 
     it(`with ${processes} process(es), an unknown scheme stops the start, naming the accepted forms`, async () => {

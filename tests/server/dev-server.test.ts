@@ -23,18 +23,42 @@ let output = "";
 beforeAll(async () => {
   rmSync(COPY, { recursive: true, force: true });
   mkdirSync(COPY, { recursive: true });
-  for (const entry of ["app", "public", "vite.config.ts", "postcss.config.js", "tailwind.config.ts", "tsconfig.json", "package.json", "drizzle", "drizzle-pg", "stripe-emulator"]) {
+  for (const entry of [
+    "app",
+    "public",
+    "vite.config.ts",
+    "postcss.config.js",
+    "tailwind.config.ts",
+    "tsconfig.json",
+    "package.json",
+    "drizzle",
+    "drizzle-pg",
+    "stripe-emulator",
+  ]) {
     cpSync(path.join(ROOT, entry), path.join(COPY, entry), { recursive: true });
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(COPY, "node_modules"));
   const port = await freePort();
   const emulatorPort = await freePort();
   url = `http://localhost:${port}`;
-  dev = spawn(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:dev", "--port", String(port), "--strictPort", "--host", "localhost"], {
-    cwd: COPY,
-    env: { ...process.env, NODE_ENV: "development", SHOP_MODE: "demo", DATA_DIR: path.join(COPY, "data"), DATABASE_URL: path.join(COPY, "data/shop.db"), STRIPE_EMULATOR_PORT: String(emulatorPort), STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  dev = spawn(
+    process.execPath,
+    ["node_modules/@remix-run/dev/dist/cli.js", "vite:dev", "--port", String(port), "--strictPort", "--host", "localhost"],
+    {
+      cwd: COPY,
+      env: {
+        ...process.env,
+        NODE_ENV: "development",
+        SHOP_MODE: "demo",
+        DATA_DIR: path.join(COPY, "data"),
+        DATABASE_URL: path.join(COPY, "data/shop.db"),
+        STRIPE_EMULATOR_PORT: String(emulatorPort),
+        STRIPE_SECRET_KEY: "",
+        STRIPE_PUBLISHABLE_KEY: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   dev.stdout!.on("data", (chunk) => (output += chunk));
   dev.stderr!.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 30_000;
@@ -44,7 +68,10 @@ beforeAll(async () => {
     if (Date.now() > deadline || dev.exitCode !== null) throw new Error(`the dev server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -71,9 +98,14 @@ describe("npm run dev", () => {
     // A mark the page keeps as long as it is not reloaded.
     await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
 
-    writeFileSync(ROUTE, readFileSync(ROUTE, "utf8").replace('title="Questions fréquentes"', 'title="Questions fréquentes (modifiée)"'));
+    writeFileSync(
+      ROUTE,
+      readFileSync(ROUTE, "utf8").replace('title="Questions fréquentes"', 'title="Questions fréquentes (modifiée)"'),
+    );
 
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent(), { timeout: 15_000 }).toBe("Questions fréquentes (modifiée)");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent(), { timeout: 15_000 })
+      .toBe("Questions fréquentes (modifiée)");
     expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);
     expect(output).toMatch(/hmr update .*faq\.tsx/);
     expect(errors).toEqual([]);

@@ -35,7 +35,10 @@ async function shippedScripts(html: string) {
 }
 
 function sources(policy: string, name: string) {
-  const directive = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+  const directive = policy
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `));
   return directive?.split(/\s+/).slice(1) ?? [];
 }
 

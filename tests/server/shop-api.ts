@@ -41,9 +41,15 @@ export async function api(
 
 /** Signs the demo's administrator in; the cookie of the session. */
 export async function adminCookie(base: string) {
-  const signedIn = await api(base, "/api/admin/login", { body: { username: "admin", password: "admin-demo-2026" }, shopper: 7777 });
+  const signedIn = await api(base, "/api/admin/login", {
+    body: { username: "admin", password: "admin-demo-2026" },
+    shopper: 7777,
+  });
   expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
-  return signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 /** The demo's Stripe emulator, with the secret key the shop generated in its data folder. */

@@ -14,13 +14,20 @@ const testContactsLoader = asResponses(testContactsLoaderRoute);
 const settingsAction = asResponses(settingsActionRoute);
 const settingsLoader = asResponses(settingsLoaderRoute);
 
-const message = { name: "Léa Petit", email: "lea@example.fr", subject: "Mon colis", message: "Bonjour,\nmon colis n'est pas arrivé." };
+const message = {
+  name: "Léa Petit",
+  email: "lea@example.fr",
+  subject: "Mon colis",
+  message: "Bonjour,\nmon colis n'est pas arrivé.",
+};
 
 describe("admin contacts page", () => {
   it("opening a request (the admin's 'open' post) marks it read and shows it in the dialog (?id=)", async () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
-    const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    const response = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
     expect((await getContactRequest(c.id))?.status).toBe("lu");
@@ -42,10 +49,22 @@ describe("admin contacts page", () => {
   it("opening keeps a status other than unread, and refuses an unknown request", async () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
-    await action(routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "traite", redirectTo: "/admin/contacts" }, { headers: { Cookie: cookie } })));
-    await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    await action(
+      routeArgs(
+        formRequest(
+          "/admin/contacts",
+          { intent: "status", id: String(c.id), status: "traite", redirectTo: "/admin/contacts" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
+    );
+    await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "open", id: String(c.id) }, { headers: { Cookie: cookie } })),
+    );
     expect((await getContactRequest(c.id))?.status).toBe("traite");
-    const unknown = await action(routeArgs(formRequest("/admin/contacts", { intent: "open", id: "999999999" }, { headers: { Cookie: cookie } })));
+    const unknown = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "open", id: "999999999" }, { headers: { Cookie: cookie } })),
+    );
     expect(unknown.headers.get("Location")).toBe("/admin/contacts");
     expect(cookieFrom(unknown, "toast-session")).not.toBeNull();
   });
@@ -62,7 +81,13 @@ describe("admin contacts page", () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
     const response = await action(
-      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "en_cours", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/contacts",
+          { intent: "status", id: String(c.id), status: "en_cours", redirectTo: `/admin/contacts?id=${c.id}` },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.headers.get("Location")).toBe(`/admin/contacts?id=${c.id}`);
     expect(response.headers.get("X-Remix-Replace")).toBe("true");
@@ -74,7 +99,13 @@ describe("admin contacts page", () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
     const response = await action(
-      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "non_lu", redirectTo: `/admin/contacts?id=${c.id}` }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/contacts",
+          { intent: "status", id: String(c.id), status: "non_lu", redirectTo: `/admin/contacts?id=${c.id}` },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.headers.get("Location")).toBe("/admin/contacts");
     expect((await getContactRequest(c.id))?.status).toBe("non_lu");
@@ -84,7 +115,13 @@ describe("admin contacts page", () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
     const response = await action(
-      routeArgs(formRequest("/admin/contacts", { intent: "status", id: String(c.id), status: "archive", redirectTo: "https://evil.example" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/contacts",
+          { intent: "status", id: String(c.id), status: "archive", redirectTo: "https://evil.example" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.headers.get("Location")).toBe("/admin/contacts");
     expect((await getContactRequest(c.id))?.status).toBe("non_lu");
@@ -93,14 +130,18 @@ describe("admin contacts page", () => {
   it("deletes a request", async () => {
     const cookie = await adminCookie();
     const c = await createContactRequest(message);
-    const response = await action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) }, { headers: { Cookie: cookie } })));
+    const response = await action(
+      routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) }, { headers: { Cookie: cookie } })),
+    );
     expect(response.headers.get("Location")).toBe("/admin/contacts");
     expect(await getContactRequest(c.id)).toBeUndefined();
   });
 
   it("an action without a session changes nothing", async () => {
     const c = await createContactRequest(message);
-    await expect(action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) })))).rejects.toBeInstanceOf(Response);
+    await expect(
+      action(routeArgs(formRequest("/admin/contacts", { intent: "delete", id: String(c.id) }))),
+    ).rejects.toBeInstanceOf(Response);
     expect(await getContactRequest(c.id)).toBeDefined();
   });
 });
@@ -141,7 +182,11 @@ describe("settings page", () => {
 
   it("saves the fields (the seller's identity, the default carrier, the trial offer's end read in Paris time) and redirects with the toast", async () => {
     const cookie = await adminCookie();
-    const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, trialOfferEndsAt: "2026-12-01T18:30" }, { headers: { Cookie: cookie } })));
+    const response = await settingsAction(
+      routeArgs(
+        formRequest("/admin/settings", { ...valid, trialOfferEndsAt: "2026-12-01T18:30" }, { headers: { Cookie: cookie } }),
+      ),
+    );
     expect(response.headers.get("Location")).toBe("/admin/settings");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
     expect(await getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
@@ -152,7 +197,9 @@ describe("settings page", () => {
   it("refuses an invalid email with a French message and keeps the settings", async () => {
     const cookie = await adminCookie();
     const before = await getSettings();
-    const response = await settingsAction(routeArgs(formRequest("/admin/settings", { ...valid, siteEmail: "faux" }, { headers: { Cookie: cookie } })));
+    const response = await settingsAction(
+      routeArgs(formRequest("/admin/settings", { ...valid, siteEmail: "faux" }, { headers: { Cookie: cookie } })),
+    );
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.result.error?.siteEmail).toEqual(["Veuillez entrer une adresse email valide."]);

@@ -15,7 +15,13 @@ async function subscription(overrides: Partial<typeof subscriptions.$inferInsert
   const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid" });
   await getDb()
     .insert(subscriptions)
-    .values({ amountCents: 2590, stripeSubscriptionId: `sub_dashboard_${++stripeId}`, status: "active", firstOrderId, ...overrides });
+    .values({
+      amountCents: 2590,
+      stripeSubscriptionId: `sub_dashboard_${++stripeId}`,
+      status: "active",
+      firstOrderId,
+      ...overrides,
+    });
 }
 
 describe("dashboard: subscriptions", () => {

@@ -26,23 +26,25 @@ let nextKey = 0;
 /** An outbox row, as the outbox and the sender would leave it (test data written directly). */
 async function insertEmail(overrides: Partial<typeof emails.$inferInsert> = {}) {
   const key = ++nextKey;
-  return (await getDb()
-    .insert(emails)
-    .values({
-      kind: "order_confirmation",
-      dedupeKey: `test:${key}:${Math.random()}`,
-      toAddress: `client${key}@example.fr`,
-      status: "sent",
-      attempts: 1,
-      subject: "Votre commande est confirmée",
-      html: "<p>Bonjour, <strong>merci</strong> pour votre commande.</p>",
-      text: "Bonjour, merci pour votre commande.",
-      transport: "demo",
-      messageId: `<test-${key}@maison-eclat.fr>`,
-      sentAt: new Date().toISOString(),
-      ...overrides,
-    })
-    .returning())[0];
+  return (
+    await getDb()
+      .insert(emails)
+      .values({
+        kind: "order_confirmation",
+        dedupeKey: `test:${key}:${Math.random()}`,
+        toAddress: `client${key}@example.fr`,
+        status: "sent",
+        attempts: 1,
+        subject: "Votre commande est confirmée",
+        html: "<p>Bonjour, <strong>merci</strong> pour votre commande.</p>",
+        text: "Bonjour, merci pour votre commande.",
+        transport: "demo",
+        messageId: `<test-${key}@maison-eclat.fr>`,
+        sentAt: new Date().toISOString(),
+        ...overrides,
+      })
+      .returning()
+  )[0];
 }
 
 /** The toast a redirect carries, as the next page's root loader reads it. */
@@ -69,8 +71,18 @@ describe("mailbox service", () => {
   it("lists newest first and filters by status, kind, recipient and order number", async () => {
     const orderId = await insertOrder();
     const older = await insertEmail({ toAddress: "Alice.Durand@Example.fr", orderId, createdAt: "2026-01-01T10:00:00.000Z" });
-    const newer = await insertEmail({ kind: "shop_new_order", toAddress: "boutique@maison-eclat.fr", orderId, createdAt: "2026-01-02T10:00:00.000Z" });
-    const other = await insertEmail({ ...failed, kind: "contact_ack", toAddress: "bob_martin@example.fr", createdAt: "2026-01-03T10:00:00.000Z" });
+    const newer = await insertEmail({
+      kind: "shop_new_order",
+      toAddress: "boutique@maison-eclat.fr",
+      orderId,
+      createdAt: "2026-01-02T10:00:00.000Z",
+    });
+    const other = await insertEmail({
+      ...failed,
+      kind: "contact_ack",
+      toAddress: "bob_martin@example.fr",
+      createdAt: "2026-01-03T10:00:00.000Z",
+    });
 
     const all = (await listEmails({})).emails.map((e) => e.id);
     expect(all.indexOf(other.id)).toBeLessThan(all.indexOf(newer.id));
@@ -102,7 +114,11 @@ describe("mailbox service", () => {
   });
 
   it("puts a failed email back in the queue as it is: pending, no attempt, due now, last error kept", async () => {
-    const email = await insertEmail({ ...failed, nextAttemptAt: "2030-01-01T00:00:00.000Z", sendingSince: "2026-01-01T00:00:00.000Z" });
+    const email = await insertEmail({
+      ...failed,
+      nextAttemptAt: "2030-01-01T00:00:00.000Z",
+      sendingSince: "2026-01-01T00:00:00.000Z",
+    });
     const before = Date.now();
     expect(await resendEmail(email.id)).toBe(true);
     const row = await readEmail(email.id);
@@ -125,7 +141,16 @@ describe("mailbox service", () => {
   });
 
   it("says a pending email is not rendered yet", async () => {
-    const email = await insertEmail({ status: "pending", attempts: 0, subject: null, html: null, text: null, sentAt: null, transport: null, messageId: null });
+    const email = await insertEmail({
+      status: "pending",
+      attempts: 0,
+      subject: null,
+      html: null,
+      text: null,
+      sentAt: null,
+      transport: null,
+      messageId: null,
+    });
     expect(await getEmail(email.id)).toMatchObject({ rendered: false, html: null, text: null, attachments: [] });
   });
 });
@@ -136,7 +161,9 @@ describe("/admin/emails", () => {
     const orderId = await insertOrder();
     const mine = await insertEmail({ orderId, toAddress: "liste@example.fr" });
     await insertEmail({ toAddress: "liste@example.fr", kind: "contact_ack" });
-    const response = await listLoader(routeArgs(getRequest(`/admin/emails?order=%23${orderId}&to=LISTE&status=bogus`, { Cookie: cookie })));
+    const response = await listLoader(
+      routeArgs(getRequest(`/admin/emails?order=%23${orderId}&to=LISTE&status=bogus`, { Cookie: cookie })),
+    );
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const data = await response.json();
     expect(data.filters).toEqual({ order: orderId, to: "LISTE" });
@@ -157,7 +184,13 @@ describe("/admin/emails", () => {
     const cookie = await adminCookie();
     const email = await insertEmail(failed);
     const response = await listAction(
-      routeArgs(formRequest("/admin/emails", { intent: "resend", id: String(email.id), redirectTo: "/admin/emails?status=failed" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/emails",
+          { intent: "resend", id: String(email.id), redirectTo: "/admin/emails?status=failed" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/admin/emails?status=failed");
@@ -169,19 +202,36 @@ describe("/admin/emails", () => {
     const cookie = await adminCookie();
     const email = await insertEmail();
     const response = await listAction(
-      routeArgs(formRequest("/admin/emails", { intent: "resend", id: String(email.id), redirectTo: "https://evil.example/" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/emails",
+          { intent: "resend", id: String(email.id), redirectTo: "https://evil.example/" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.headers.get("Location")).toBe("/admin/emails");
-    expect(await toastOf(response)).toMatchObject({ type: "error", description: expect.stringMatching(/^Seul un email en échec peut être renvoyé/) });
+    expect(await toastOf(response)).toMatchObject({
+      type: "error",
+      description: expect.stringMatching(/^Seul un email en échec peut être renvoyé/),
+    });
     expect(await readEmail(email.id)).toMatchObject({ status: "sent", attempts: 1 });
   });
 
   it("changes nothing for a visitor without a session or a post from another site", async () => {
     const email = await insertEmail(failed);
-    await expect(listAction(routeArgs(formRequest("/admin/emails", { intent: "resend", id: String(email.id) })))).rejects.toBeInstanceOf(Response);
+    await expect(
+      listAction(routeArgs(formRequest("/admin/emails", { intent: "resend", id: String(email.id) }))),
+    ).rejects.toBeInstanceOf(Response);
     const cookie = await adminCookie();
     const foreign = await listAction(
-      routeArgs(formRequest("/admin/emails", { intent: "resend", id: String(email.id) }, { headers: { Cookie: cookie, Origin: "https://evil.example" } })),
+      routeArgs(
+        formRequest(
+          "/admin/emails",
+          { intent: "resend", id: String(email.id) },
+          { headers: { Cookie: cookie, Origin: "https://evil.example" } },
+        ),
+      ),
     ).catch((e: unknown) => e as Response);
     expect(foreign.status).toBe(403);
     expect((await readEmail(email.id)).status).toBe("failed");
@@ -194,9 +244,18 @@ describe("/admin/emails/{id}", () => {
     const orderId = await insertOrder();
     const email = await insertEmail({
       orderId,
-      attachments: [{ filename: "facture-é.pdf", contentType: "application/pdf", content: Buffer.from("%PDF-1.4 facture").toString("base64"), encoding: "base64" }],
+      attachments: [
+        {
+          filename: "facture-é.pdf",
+          contentType: "application/pdf",
+          content: Buffer.from("%PDF-1.4 facture").toString("base64"),
+          encoding: "base64",
+        },
+      ],
     });
-    const data = await (await detailLoader(routeArgs(getRequest(`/admin/emails/${email.id}`, { Cookie: cookie }), { id: String(email.id) }))).json();
+    const data = await (
+      await detailLoader(routeArgs(getRequest(`/admin/emails/${email.id}`, { Cookie: cookie }), { id: String(email.id) }))
+    ).json();
     expect(data.email).toMatchObject({
       id: email.id,
       toAddress: email.toAddress,
@@ -207,14 +266,18 @@ describe("/admin/emails/{id}", () => {
       messageId: email.messageId,
       orderId,
       rendered: true,
-      attachments: [{ filename: "facture-é.pdf", contentType: "application/pdf", size: 16, url: `/admin/emails/${email.id}/attachments/0` }],
+      attachments: [
+        { filename: "facture-é.pdf", contentType: "application/pdf", size: 16, url: `/admin/emails/${email.id}/attachments/0` },
+      ],
     });
   });
 
   it("answers 404 with a French message for an unknown or malformed id", async () => {
     const cookie = await adminCookie();
     for (const id of ["999999999", "abc"]) {
-      const thrown = await detailLoader(routeArgs(getRequest(`/admin/emails/${id}`, { Cookie: cookie }), { id })).catch((e: unknown) => e as Response);
+      const thrown = await detailLoader(routeArgs(getRequest(`/admin/emails/${id}`, { Cookie: cookie }), { id })).catch(
+        (e: unknown) => e as Response,
+      );
       expect(thrown.status).toBe(404);
       expect(await thrown.text()).toBe("Email introuvable");
     }
@@ -224,9 +287,16 @@ describe("/admin/emails/{id}", () => {
     const cookie = await adminCookie();
     const email = await insertEmail(failed);
     const response = await detailAction(
-      routeArgs(formRequest(`/admin/emails/${email.id}`, { intent: "resend", id: String(email.id), redirectTo: `/admin/emails/${email.id}` }, { headers: { Cookie: cookie } }), {
-        id: String(email.id),
-      }),
+      routeArgs(
+        formRequest(
+          `/admin/emails/${email.id}`,
+          { intent: "resend", id: String(email.id), redirectTo: `/admin/emails/${email.id}` },
+          { headers: { Cookie: cookie } },
+        ),
+        {
+          id: String(email.id),
+        },
+      ),
     );
     expect(response.headers.get("Location")).toBe(`/admin/emails/${email.id}`);
     expect((await readEmail(email.id)).status).toBe("pending");
@@ -235,13 +305,19 @@ describe("/admin/emails/{id}", () => {
   it("downloads an attachment as it was sent, for the administrator only", async () => {
     const cookie = await adminCookie();
     const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10]);
-    const email = await insertEmail({ attachments: [{ filename: "Facture n°1.pdf", contentType: "application/pdf", content: bytes.toString("base64"), encoding: "base64" }] });
+    const email = await insertEmail({
+      attachments: [
+        { filename: "Facture n°1.pdf", contentType: "application/pdf", content: bytes.toString("base64"), encoding: "base64" },
+      ],
+    });
     const args = (headers: Record<string, string>, index = "0") =>
       routeArgs(getRequest(`/admin/emails/${email.id}/attachments/${index}`, headers), { id: String(email.id), index });
     const response = await attachmentLoader(args({ Cookie: cookie }));
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
-    expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="Facture n1.pdf"; filename*=UTF-8''Facture%20n%C2%B01.pdf`);
+    expect(response.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="Facture n1.pdf"; filename*=UTF-8''Facture%20n%C2%B01.pdf`,
+    );
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
 
@@ -254,8 +330,12 @@ describe("/admin/emails/{id}", () => {
 
   it("never lets a stored content type inject a header", async () => {
     const cookie = await adminCookie();
-    const email = await insertEmail({ attachments: [{ filename: "a.html", contentType: "text/html\r\nSet-Cookie: x=1", content: "PGI+aGk8L2I+" }] });
-    const response = await attachmentLoader(routeArgs(getRequest(`/admin/emails/${email.id}/attachments/0`, { Cookie: cookie }), { id: String(email.id), index: "0" }));
+    const email = await insertEmail({
+      attachments: [{ filename: "a.html", contentType: "text/html\r\nSet-Cookie: x=1", content: "PGI+aGk8L2I+" }],
+    });
+    const response = await attachmentLoader(
+      routeArgs(getRequest(`/admin/emails/${email.id}/attachments/0`, { Cookie: cookie }), { id: String(email.id), index: "0" }),
+    );
     expect(response.headers.get("Content-Type")).toBe("application/octet-stream");
     expect(response.headers.get("Content-Security-Policy")).toContain("sandbox");
   });
@@ -266,9 +346,16 @@ describe("/admin/orders/{id}", () => {
     const cookie = await adminCookie();
     const orderId = await insertOrder();
     const confirmation = await insertEmail({ orderId, createdAt: "2026-02-01T10:00:00.000Z" });
-    const shipped = await insertEmail({ orderId, kind: "order_shipped", status: "pending", createdAt: "2026-02-03T10:00:00.000Z" });
+    const shipped = await insertEmail({
+      orderId,
+      kind: "order_shipped",
+      status: "pending",
+      createdAt: "2026-02-03T10:00:00.000Z",
+    });
     await insertEmail({ kind: "contact_ack" });
-    const data = await (await orderLoader(routeArgs(getRequest(`/admin/orders/${orderId}`, { Cookie: cookie }), { id: String(orderId) }))).json();
+    const data = await (
+      await orderLoader(routeArgs(getRequest(`/admin/orders/${orderId}`, { Cookie: cookie }), { id: String(orderId) }))
+    ).json();
     expect(data.emails.map((e: { id: number; kind: string; status: string }) => [e.id, e.kind, e.status])).toEqual([
       [shipped.id, "order_shipped", "pending"],
       [confirmation.id, "order_confirmation", "sent"],
@@ -284,12 +371,28 @@ describe("JSON API /api/admin/emails", () => {
     const orderId = await insertOrder();
     const mine = await insertEmail({ ...failed, orderId, toAddress: "api.liste@example.fr" });
     await insertEmail({ orderId, toAddress: "api.liste@example.fr" });
-    const result = await callOperation(op("listEmails"), { query: `order=${orderId}&status=failed&to=API.LISTE`, headers: { Cookie: cookie } });
+    const result = await callOperation(op("listEmails"), {
+      query: `order=${orderId}&status=failed&to=API.LISTE`,
+      headers: { Cookie: cookie },
+    });
     expect(result.status).toBe(200);
-    const body = result.body as { emails: Record<string, unknown>[]; total: number; page: number; counts: Record<string, number> };
+    const body = result.body as {
+      emails: Record<string, unknown>[];
+      total: number;
+      page: number;
+      counts: Record<string, number>;
+    };
     expect(body).toMatchObject({ total: 1, page: 1, pageCount: 1, pageSize: 20 });
     expect(body.emails).toEqual([
-      expect.objectContaining({ id: mine.id, kind: "order_confirmation", status: "failed", to: "api.liste@example.fr", orderId, attempts: 5, lastError: failed.lastError }),
+      expect.objectContaining({
+        id: mine.id,
+        kind: "order_confirmation",
+        status: "failed",
+        to: "api.liste@example.fr",
+        orderId,
+        attempts: 5,
+        lastError: failed.lastError,
+      }),
     ]);
     expect(body.emails[0]).not.toHaveProperty("html");
     expect(body.counts.failed).toBeGreaterThanOrEqual(1);
@@ -297,7 +400,9 @@ describe("JSON API /api/admin/emails", () => {
 
   it("gives one email with its content and attachments, 404 in French for an unknown one", async () => {
     const cookie = await adminCookie();
-    const email = await insertEmail({ attachments: [{ filename: "cgv.pdf", contentType: "application/pdf", content: "JVBERg==", encoding: "base64" }] });
+    const email = await insertEmail({
+      attachments: [{ filename: "cgv.pdf", contentType: "application/pdf", content: "JVBERg==", encoding: "base64" }],
+    });
     const result = await callOperation(op("getEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie } });
     expect(result.body).toMatchObject({
       id: email.id,
@@ -306,7 +411,9 @@ describe("JSON API /api/admin/emails", () => {
       transport: "demo",
       messageId: email.messageId,
       rendered: true,
-      attachments: [{ filename: "cgv.pdf", contentType: "application/pdf", size: 4, url: `/admin/emails/${email.id}/attachments/0` }],
+      attachments: [
+        { filename: "cgv.pdf", contentType: "application/pdf", size: 4, url: `/admin/emails/${email.id}/attachments/0` },
+      ],
     });
     const unknown = await callOperation(op("getEmail"), { params: { id: "999999999" }, headers: { Cookie: cookie } });
     expect(unknown).toMatchObject({ status: 404, body: { error: "Email introuvable" } });
@@ -317,12 +424,21 @@ describe("JSON API /api/admin/emails", () => {
     const email = await insertEmail(failed);
     const done = await callOperation(op("resendEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie } });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ id: email.id, status: "pending", attempts: 0, lastError: failed.lastError, html: email.html });
+    expect(done.body).toMatchObject({
+      id: email.id,
+      status: "pending",
+      attempts: 0,
+      lastError: failed.lastError,
+      html: email.html,
+    });
     for (const status of ["pending", "sent", "sending"] as const) {
       const other = status === "pending" ? email : await insertEmail({ status });
       const refused = await callOperation(op("resendEmail"), { params: { id: String(other.id) }, headers: { Cookie: cookie } });
       expect(refused.status, status).toBe(409);
-      expect(refused.body).toMatchObject({ error: expect.stringMatching(/^Seul un email en échec peut être renvoyé/), code: "email_not_failed" });
+      expect(refused.body).toMatchObject({
+        error: expect.stringMatching(/^Seul un email en échec peut être renvoyé/),
+        code: "email_not_failed",
+      });
     }
     expect(await readEmail(email.id)).toMatchObject({ status: "pending", attempts: 0 });
     expect(documentedErrors(op("resendEmail"))[409]).toMatch(/pas en échec/);
@@ -337,7 +453,10 @@ describe("JSON API /api/admin/emails", () => {
       expect(result.status, operationId).toBe(401);
     }
     const cookie = await adminCookie();
-    const foreign = await callOperation(op("resendEmail"), { params: { id: String(email.id) }, headers: { Cookie: cookie, Origin: "https://evil.example" } });
+    const foreign = await callOperation(op("resendEmail"), {
+      params: { id: String(email.id) },
+      headers: { Cookie: cookie, Origin: "https://evil.example" },
+    });
     expect(foreign.status).toBe(403);
     expect((await readEmail(email.id)).status).toBe("failed");
   });

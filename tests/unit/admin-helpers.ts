@@ -21,7 +21,10 @@ export function cookieFrom(response: Response, name: string): string | null {
 let nextOrderId = 400_000_000;
 
 /** Inserts an order with one item directly (orders are normally created by the checkout). */
-export async function insertOrder(overrides: Partial<typeof orders.$inferInsert> = {}, item: Partial<typeof orderItems.$inferInsert> = {}) {
+export async function insertOrder(
+  overrides: Partial<typeof orders.$inferInsert> = {},
+  item: Partial<typeof orderItems.$inferInsert> = {},
+) {
   const id = overrides.id ?? nextOrderId++;
   await getDb()
     .insert(orders)
@@ -40,7 +43,15 @@ export async function insertOrder(overrides: Partial<typeof orders.$inferInsert>
     });
   await getDb()
     .insert(orderItems)
-    .values({ orderId: id, productId: 1, quantity: 1, unitPriceCents: 2590, productName: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts", ...item });
+    .values({
+      orderId: id,
+      productId: 1,
+      quantity: 1,
+      unitPriceCents: 2590,
+      productName: "Masque Hydrogel au Collagène",
+      variantName: "6 masques + 2 offerts",
+      ...item,
+    });
   return id;
 }
 

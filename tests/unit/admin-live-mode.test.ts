@@ -28,9 +28,17 @@ describe("admin in live mode", () => {
     const login = await import("~/routes/admin_.login");
     const data = await toResponse(await login.loader(routeArgs(getRequest("/admin/login")))).json();
     expect(data.hint).toBeNull();
-    const response = toResponse(await login.action(
-      routeArgs(formRequest("/admin/login", { username: "admin", password: "motdepasse-test-1" }, { headers: { "X-Forwarded-For": "192.0.2.77" } })),
-    ));
+    const response = toResponse(
+      await login.action(
+        routeArgs(
+          formRequest(
+            "/admin/login",
+            { username: "admin", password: "motdepasse-test-1" },
+            { headers: { "X-Forwarded-For": "192.0.2.77" } },
+          ),
+        ),
+      ),
+    );
     expect(response.status).toBe(302);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="))!;
     expect(cookie).toMatch(/; Secure/);

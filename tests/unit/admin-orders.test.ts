@@ -19,8 +19,17 @@ const listLoader = asResponses(listLoaderRoute);
 
 describe("order list", () => {
   it("lists newest first, filters by status and payment, searches by number or email", async () => {
-    const old = await insertOrder({ createdAt: "2026-01-01T10:00:00.000Z", customerEmail: "ancienne@example.fr", paymentStatus: "paid" });
-    const recent = await insertOrder({ createdAt: "2026-03-01T10:00:00.000Z", customerEmail: "Recente@Example.fr", status: "shipped", paymentStatus: "paid" });
+    const old = await insertOrder({
+      createdAt: "2026-01-01T10:00:00.000Z",
+      customerEmail: "ancienne@example.fr",
+      paymentStatus: "paid",
+    });
+    const recent = await insertOrder({
+      createdAt: "2026-03-01T10:00:00.000Z",
+      customerEmail: "Recente@Example.fr",
+      status: "shipped",
+      paymentStatus: "paid",
+    });
     const all = (await listAdminOrders({})).orders.map((o) => o.id);
     expect(all.indexOf(recent)).toBeLessThan(all.indexOf(old));
     expect((await listAdminOrders({ status: "shipped" })).orders.map((o) => o.id)).toContain(recent);
@@ -50,7 +59,8 @@ describe("order list", () => {
       paid: await insertOrder({ customerEmail: email, paymentStatus: "paid" }),
       refunded: await insertOrder({ customerEmail: email, paymentStatus: "refunded" }),
     };
-    const listed = async (filters: Parameters<typeof listAdminOrders>[0]) => (await listAdminOrders({ q: email, ...filters })).orders.map((o) => o.id).sort();
+    const listed = async (filters: Parameters<typeof listAdminOrders>[0]) =>
+      (await listAdminOrders({ q: email, ...filters })).orders.map((o) => o.id).sort();
     expect(await listed({})).toEqual([ids.paid, ids.refunded].sort());
     expect(await listed({ view: "unpaid" })).toEqual([ids.unpaid, ids.failed].sort());
     expect(await listed({ view: "all" })).toHaveLength(4);
@@ -67,19 +77,33 @@ describe("order list", () => {
     const cookie = await adminCookie();
     const unpaid = await insertOrder({ customerEmail: "pas-paye@example.fr" });
     const refused = await listAction(
-      routeArgs(formRequest("/admin/orders?index", { intent: "complete", id: String(unpaid), redirectTo: "/admin/orders?view=unpaid" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/orders?index",
+          { intent: "complete", id: String(unpaid), redirectTo: "/admin/orders?view=unpaid" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(refused.headers.get("Location")).toBe("/admin/orders?view=unpaid");
     expect(cookieFrom(refused, "toast-session")).not.toBeNull();
     expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, unpaid)).limit(1))[0]!.s).toBe("pending");
 
     const id = await insertOrder({ customerEmail: "complete@example.fr", paymentStatus: "paid" });
-    const page = await listLoader(routeArgs(getRequest("/admin/orders?q=complete%40example.fr&status=bogus", { Cookie: cookie })));
+    const page = await listLoader(
+      routeArgs(getRequest("/admin/orders?q=complete%40example.fr&status=bogus", { Cookie: cookie })),
+    );
     const data = await page.json();
     expect(data.filters.status).toBeUndefined();
     expect(data.orders.map((o: { id: number }) => o.id)).toEqual([id]);
     const response = await listAction(
-      routeArgs(formRequest("/admin/orders?index", { intent: "complete", id: String(id), redirectTo: "/admin/orders?q=complete%40example.fr" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/orders?index",
+          { intent: "complete", id: String(id), redirectTo: "/admin/orders?q=complete%40example.fr" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(response.headers.get("Location")).toBe("/admin/orders?q=complete%40example.fr");
     expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.s).toBe("delivered");
@@ -87,7 +111,7 @@ describe("order list", () => {
 
   it("exports the filtered list as CSV, safe for spreadsheets", async () => {
     const cookie = await adminCookie();
-    await insertOrder({ customerEmail: "csv@example.fr", customerName: "=HYPERLINK(\"x\")", paymentStatus: "paid" });
+    await insertOrder({ customerEmail: "csv@example.fr", customerName: '=HYPERLINK("x")', paymentStatus: "paid" });
     await insertOrder({ customerEmail: "autre-csv@example.org", paymentStatus: "paid" });
     // A checkout awaiting payment is not exported with the orders.
     await insertOrder({ customerEmail: "csv@example.fr", customerName: "Panier abandonné" });
@@ -122,19 +146,34 @@ describe("order detail", () => {
 
   it("shows items with 'Produit inconnu' when the product is gone, and the order's own shipping", async () => {
     const cookie = await adminCookie();
-    const [gone] = await getDb().insert(products).values({ name: "Ancien", sku: "ME-GONE-01", priceCents: 500, stock: 0 }).returning();
+    const [gone] = await getDb()
+      .insert(products)
+      .values({ name: "Ancien", sku: "ME-GONE-01", priceCents: 500, stock: 0 })
+      .returning();
     const id = await insertOrder({ shippingCents: 0 }, { productId: gone.id, productName: null });
     await getDb().delete(products).where(eq(products.id, gone.id));
-    const data = await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json();
+    const data = await (
+      await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))
+    ).json();
     expect(data.order.items[0]).toMatchObject({ name: "Produit inconnu", image: null });
     expect(data.order.shippingCents).toBe(0);
   });
 
   it("shows the order's own first and last name on the customer card, never the linked account's; else the username", async () => {
     const cookie = await adminCookie();
-    const [user] = await getDb().insert(users).values({ username: "client-42", email: "c42@example.fr", firstName: "Jeanne", lastName: "Durand", phone: "0601020304" }).returning();
-    const detail = async (id: number) => (await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json()).order;
-    const own = await insertOrder({ userId: user.id, customerName: "Julie Dumas", customerFirstName: "Julie", customerLastName: "Dumas" });
+    const [user] = await getDb()
+      .insert(users)
+      .values({ username: "client-42", email: "c42@example.fr", firstName: "Jeanne", lastName: "Durand", phone: "0601020304" })
+      .returning();
+    const detail = async (id: number) =>
+      (await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json())
+        .order;
+    const own = await insertOrder({
+      userId: user.id,
+      customerName: "Julie Dumas",
+      customerFirstName: "Julie",
+      customerLastName: "Dumas",
+    });
     expect(await detail(own)).toMatchObject({ customer: "Julie Dumas", phone: "0601020304", email: "camille@example.fr" });
     // An order from before the first/last name copy: its full name.
     const older = await insertOrder({ userId: user.id, customerName: "J. D." });
@@ -146,12 +185,20 @@ describe("order detail", () => {
   it("refuses a fulfilment step or a tracking number on an unpaid order, with the French reason on the field", async () => {
     const cookie = await adminCookie();
     const id = await insertOrder();
-    const detail = await (await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json();
+    const detail = await (
+      await detailLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))
+    ).json();
     expect(detail.fulfilmentRefusal).toMatch(/^Paiement non reçu : cette commande n'est pas encore payée\./);
     expect(detail.invoiceNumber).toBeNull();
-    const attempts: Record<string, string>[] = [{ status: "shipped" }, { status: "delivered" }, { status: "pending", trackingNumber: "6A1" }];
+    const attempts: Record<string, string>[] = [
+      { status: "shipped" },
+      { status: "delivered" },
+      { status: "pending", trackingNumber: "6A1" },
+    ];
     for (const fields of attempts) {
-      const response = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, fields, { headers: { Cookie: cookie } }), { id: String(id) }));
+      const response = await detailAction(
+        routeArgs(formRequest(`/admin/orders/${id}`, fields, { headers: { Cookie: cookie } }), { id: String(id) }),
+      );
       expect(response.status).toBe(409);
       const body = await response.json();
       expect(body.toast).toMatchObject({ message: "Mise à jour refusée", type: "error" });
@@ -162,19 +209,28 @@ describe("order detail", () => {
     await expect(updateAdminOrder(id, { status: "processing" })).rejects.toThrow(/Paiement non reçu/);
     // A refunded order is not prepared either.
     const refunded = await insertOrder({ paymentStatus: "refunded" });
-    await expect(updateAdminOrder(refunded, { status: "shipped" })).rejects.toThrow("Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.");
+    await expect(updateAdminOrder(refunded, { status: "shipped" })).rejects.toThrow(
+      "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.",
+    );
   });
 
   it("updates status and tracking number, then redirects with the toast", async () => {
     const cookie = await adminCookie();
     const id = await insertOrder({ paymentStatus: "paid" });
     const response = await detailAction(
-      routeArgs(formRequest(`/admin/orders/${id}`, { status: "shipped", trackingNumber: " 6A123 " }, { headers: { Cookie: cookie } }), { id: String(id) }),
+      routeArgs(
+        formRequest(`/admin/orders/${id}`, { status: "shipped", trackingNumber: " 6A123 " }, { headers: { Cookie: cookie } }),
+        { id: String(id) },
+      ),
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/admin/orders/${id}`);
     expect(await getAdminOrder(id)).toMatchObject({ status: "shipped", trackingNumber: "6A123" });
-    const cleared = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, { status: "Livrée", trackingNumber: "" }, { headers: { Cookie: cookie } }), { id: String(id) }));
+    const cleared = await detailAction(
+      routeArgs(formRequest(`/admin/orders/${id}`, { status: "Livrée", trackingNumber: "" }, { headers: { Cookie: cookie } }), {
+        id: String(id),
+      }),
+    );
     expect(cleared.status).toBe(302);
     expect(await getAdminOrder(id)).toMatchObject({ status: "delivered", trackingNumber: null });
   });
@@ -182,20 +238,22 @@ describe("order detail", () => {
   it("refuses an unknown status with a French message", async () => {
     const cookie = await adminCookie();
     const id = await insertOrder();
-    const response = await detailAction(routeArgs(formRequest(`/admin/orders/${id}`, { status: "paid" }, { headers: { Cookie: cookie } }), { id: String(id) }));
+    const response = await detailAction(
+      routeArgs(formRequest(`/admin/orders/${id}`, { status: "paid" }, { headers: { Cookie: cookie } }), { id: String(id) }),
+    );
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.result.error?.status?.[0]).toMatch(/^Choisissez un statut/);
     expect(body.toast.message).toBe("Erreur");
   });
-
 });
 
 describe("dashboard", () => {
   it("counts and shows the 5 most recent orders, never an unpaid checkout", async () => {
     const cookie = await adminCookie();
     const before = (await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json()).counts;
-    for (let i = 0; i < 6; i++) await insertOrder({ createdAt: `2027-01-0${i + 1}T10:00:00.000Z`, paymentStatus: i === 5 ? "refunded" : "paid" });
+    for (let i = 0; i < 6; i++)
+      await insertOrder({ createdAt: `2027-01-0${i + 1}T10:00:00.000Z`, paymentStatus: i === 5 ? "refunded" : "paid" });
     const unpaid = await insertOrder({ createdAt: "2027-01-09T10:00:00.000Z" });
     const failed = await insertOrder({ createdAt: "2027-01-09T11:00:00.000Z", paymentStatus: "failed" });
     const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
@@ -205,6 +263,10 @@ describe("dashboard", () => {
     expect(data.orders.map((o: { id: number }) => o.id)).not.toContain(failed);
     expect(data.counts.orders).toBe(before.orders + 6);
     expect(data.counts.awaitingPayment).toBe(before.awaitingPayment + 2);
-    expect(data.counts).toMatchObject({ products: expect.any(Number), users: expect.any(Number), unreadContacts: expect.any(Number) });
+    expect(data.counts).toMatchObject({
+      products: expect.any(Number),
+      users: expect.any(Number),
+      unreadContacts: expect.any(Number),
+    });
   });
 });

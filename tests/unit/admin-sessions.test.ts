@@ -44,10 +44,12 @@ beforeEach(async () => await resetLoginRateLimit());
 /** A fresh administrator of this test (so that changing their password or rights touches no other test). */
 async function newAdmin(password = "motdepasse-session-1") {
   const username = `gerant${++counter}`;
-  const id = (await getDb()
-    .insert(users)
-    .values({ username, email: `${username}@example.fr`, passwordHash: hashPasswordSync(password), isAdmin: true })
-    .returning({ id: users.id }))[0].id;
+  const id = (
+    await getDb()
+      .insert(users)
+      .values({ username, email: `${username}@example.fr`, passwordHash: hashPasswordSync(password), isAdmin: true })
+      .returning({ id: users.id })
+  )[0].id;
   return { id, username, password, email: `${username}@example.fr` };
 }
 
@@ -65,7 +67,8 @@ async function signIn(user: { username: string; password: string }, userAgent = 
 }
 
 /** The session API's status for this cookie: 200 while the session lives, 401 after. */
-const apiStatus = async (cookie: string) => (await sessionLoader(routeArgs(getRequest("/api/admin/session", { Cookie: cookie })))).status;
+const apiStatus = async (cookie: string) =>
+  (await sessionLoader(routeArgs(getRequest("/api/admin/session", { Cookie: cookie })))).status;
 
 /** The dashboard with this cookie: 200, or the redirect to the login page (which clears the cookie). */
 async function pageOutcome(cookie: string): Promise<string> {
@@ -101,7 +104,11 @@ const editForm = (user: { username: string; email: string }, extra: Record<strin
 });
 
 async function edit(actorCookie: string, user: { id: number; username: string; email: string }, extra: Record<string, string>) {
-  const response = await editAction(routeArgs(formRequest(`/admin/users/edit/${user.id}`, editForm(user, extra), { headers: { Cookie: actorCookie } }), { id: String(user.id) }));
+  const response = await editAction(
+    routeArgs(formRequest(`/admin/users/edit/${user.id}`, editForm(user, extra), { headers: { Cookie: actorCookie } }), {
+      id: String(user.id),
+    }),
+  );
   expect(response.status).toBe(302);
   return response;
 }
@@ -142,7 +149,11 @@ describe("signing in", () => {
     const user = await newAdmin();
     const before = await signIn(user);
     const response = await loginAction(
-      routeArgs(formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before } }), {}, fromAddress("198.51.100.202")),
+      routeArgs(
+        formRequest("/admin/login", { username: user.username, password: user.password }, { headers: { Cookie: before } }),
+        {},
+        fromAddress("198.51.100.202"),
+      ),
     );
     const after = cookieFrom(response, "__admin")!;
     expect(await apiStatus(before)).toBe(401);
@@ -153,7 +164,11 @@ describe("signing in", () => {
   it("the JSON login opens a session of its own too", async () => {
     const user = await newAdmin();
     const response = await apiLogin(
-      routeArgs(jsonRequest("/api/admin/login", "POST", { username: user.username, password: user.password }), {}, fromAddress("198.51.100.201")),
+      routeArgs(
+        jsonRequest("/api/admin/login", "POST", { username: user.username, password: user.password }),
+        {},
+        fromAddress("198.51.100.201"),
+      ),
     );
     expect(response.status).toBe(200);
     expect(await apiStatus(cookieFrom(response, "__admin")!)).toBe(200);
@@ -224,7 +239,9 @@ describe("password and rights changes", () => {
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
     await edit(bossCookie, user, {});
-    expect((await getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).limit(1))[0]!.isAdmin).toBe(false);
+    expect((await getDb().select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, user.id)).limit(1))[0]!.isAdmin).toBe(
+      false,
+    );
     expect(await sessionRows(user.id)).toHaveLength(0);
     await edit(bossCookie, user, { isAdmin: "on" });
     expect(await apiStatus(cookie)).toBe(401);
@@ -238,7 +255,11 @@ describe("password and rights changes", () => {
     const user = await newAdmin();
     const bossCookie = await signIn(boss);
     const cookie = await signIn(user);
-    const response = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(user.id) }, { headers: { Cookie: bossCookie } })));
+    const response = await usersListAction(
+      routeArgs(
+        formRequest("/admin/users?index", { intent: "delete", id: String(user.id) }, { headers: { Cookie: bossCookie } }),
+      ),
+    );
     expect(response.status).toBe(302);
     expect(await sessionRows(user.id)).toHaveLength(0);
     expect(await apiStatus(cookie)).toBe(401);
@@ -250,7 +271,10 @@ describe("expiry", () => {
     const user = await newAdmin();
     const cookie = await signIn(user);
     const pageCookie = await signIn(user);
-    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
+    await getDb()
+      .update(adminSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(adminSessions.userId, user.id));
     expect(await apiStatus(cookie)).toBe(401);
     expect(await sessionRows(user.id)).toHaveLength(1);
     expect(await pageOutcome(pageCookie)).toBe("302 /admin/login");
@@ -261,7 +285,10 @@ describe("expiry", () => {
     const user = await newAdmin();
     await signIn(user);
     await signIn(user);
-    await getDb().update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(adminSessions.userId, user.id));
+    await getDb()
+      .update(adminSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(adminSessions.userId, user.id));
     await signIn(user);
     expect(await sessionRows(user.id)).toHaveLength(1);
   });
@@ -270,7 +297,10 @@ describe("expiry", () => {
     const user = await newAdmin();
     const cookie = await signIn(user);
     const set = async (ms: number) => {
-      await getDb().update(adminSessions).set({ lastSeenAt: new Date(Date.now() - ms).toISOString() }).where(eq(adminSessions.userId, user.id));
+      await getDb()
+        .update(adminSessions)
+        .set({ lastSeenAt: new Date(Date.now() - ms).toISOString() })
+        .where(eq(adminSessions.userId, user.id));
     };
     const seen = async () => (await sessionRows(user.id))[0].lastSeenAt;
     await set(30_000);
@@ -411,14 +441,20 @@ describe("describeUserAgent", () => {
     expect(describeUserAgent(CHROME_LINUX)).toBe("Chrome sur Linux");
     expect(describeUserAgent(FIREFOX_WINDOWS)).toBe("Firefox sur Windows");
     expect(
-      describeUserAgent("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"),
+      describeUserAgent(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+      ),
     ).toBe("Safari sur iPhone");
     expect(
-      describeUserAgent("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0"),
+      describeUserAgent(
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+      ),
     ).toBe("Edge sur macOS");
-    expect(describeUserAgent("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36")).toBe(
-      "Chrome sur Android",
-    );
+    expect(
+      describeUserAgent(
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+      ),
+    ).toBe("Chrome sur Android");
     expect(describeUserAgent("curl/8.5.0")).toBe("curl/8.5.0");
     expect(describeUserAgent(`robot/${"x".repeat(100)}`)).toHaveLength(60);
     expect(describeUserAgent(null)).toBe("Navigateur inconnu");

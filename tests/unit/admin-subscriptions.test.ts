@@ -33,34 +33,40 @@ async function subscribed(card: string = CARDS.success) {
   const response = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
   const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
   await withWebhooks(() => browserPay(created.clientSecret, card));
-  const record = (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1))[0]!;
+  const record = (
+    await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1)
+  )[0]!;
   expect(record).toMatchObject({ status: "active", firstOrderId: orderId });
   return record;
 }
 
 async function emailsOfKind(kind: "subscription_canceled" | "renewal_receipt", orderIds: number[]) {
-  return (await getDb()
-    .select()
-    .from(emails)
-    .where(eq(emails.kind, kind)))
-    .filter((e) => e.orderId !== null && orderIds.includes(e.orderId));
+  return (await getDb().select().from(emails).where(eq(emails.kind, kind))).filter(
+    (e) => e.orderId !== null && orderIds.includes(e.orderId),
+  );
 }
 
 let nextFirstOrder = 0;
 
 /** A subscription record written directly (the list's filters need no Stripe). */
 async function insertSubscription(values: Partial<typeof subscriptions.$inferInsert>) {
-  const firstOrderId = await insertOrder({ isSubscription: true, paymentStatus: "paid", customerEmail: values.customerEmail ?? null });
-  return (await getDb()
-    .insert(subscriptions)
-    .values({
-      stripeSubscriptionId: `sub_filter_${++nextFirstOrder}_${Math.random().toString(36).slice(2)}`,
-      amountCents: 2590,
-      status: "active",
-      firstOrderId,
-      ...values,
-    })
-    .returning())[0].id;
+  const firstOrderId = await insertOrder({
+    isSubscription: true,
+    paymentStatus: "paid",
+    customerEmail: values.customerEmail ?? null,
+  });
+  return (
+    await getDb()
+      .insert(subscriptions)
+      .values({
+        stripeSubscriptionId: `sub_filter_${++nextFirstOrder}_${Math.random().toString(36).slice(2)}`,
+        amountCents: 2590,
+        status: "active",
+        firstOrderId,
+        ...values,
+      })
+      .returning()
+  )[0].id;
 }
 
 async function apiGet(loader: typeof apiListLoader, path: string, params: Record<string, string> = {}) {
@@ -112,9 +118,7 @@ describe("the subscription list's filters", () => {
     if (!search.has("q")) search.set("q", "filtre.example");
     const { filters, issues } = readSubscriptionFilters(new URL(`http://localhost/admin/subscriptions?${search}`));
     expect(issues).toEqual([]);
-    return (await listAdminSubscriptions(filters))
-      .subscriptions.map((s) => s.id)
-      .sort((a, b) => a - b);
+    return (await listAdminSubscriptions(filters)).subscriptions.map((s) => s.id).sort((a, b) => a - b);
   };
 
   it("filters by status, customer, pack, amount, dates and number of renewals", async () => {
@@ -130,31 +134,48 @@ describe("the subscription list's filters", () => {
     expect(await found("minRenewals=1")).toEqual([ids.marc, ids.ines].sort((a, b) => a - b));
     expect(await found("minRenewals=1&maxRenewals=1")).toEqual([ids.ines]);
     // A canceled subscription has no next renewal.
-    expect((await listAdminSubscriptions({ q: "ines@filtre" })).subscriptions[0]).toMatchObject({ status: "canceled", nextRenewalAt: null, pack: "6 masques + 2 offerts" });
+    expect((await listAdminSubscriptions({ q: "ines@filtre" })).subscriptions[0]).toMatchObject({
+      status: "canceled",
+      nextRenewalAt: null,
+      pack: "6 masques + 2 offerts",
+    });
   });
 
   it("GET /api/admin/subscriptions applies the same filters, and refuses an unreadable one with French details (400)", async () => {
     const ok = await apiGet(apiListLoader, "/api/admin/subscriptions?q=filtre.example&status=active&pack=2&minAmount=25,90");
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ total: 1, page: 1, pageCount: 1, pageSize: 20 });
-    expect(ok.body.subscriptions).toMatchObject([{ id: ids.lea, customerName: "Léa Dupont", amount: "25.90", status: "active", renewalCount: 0 }]);
+    expect(ok.body.subscriptions).toMatchObject([
+      { id: ids.lea, customerName: "Léa Dupont", amount: "25.90", status: "active", renewalCount: 0 },
+    ]);
 
-    const bad = await apiGet(apiListLoader, "/api/admin/subscriptions?status=paused&startedFrom=05/03/2026&minAmount=beaucoup&minRenewals=-1&pack=9");
+    const bad = await apiGet(
+      apiListLoader,
+      "/api/admin/subscriptions?status=paused&startedFrom=05/03/2026&minAmount=beaucoup&minRenewals=-1&pack=9",
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("Filtres invalides");
     const paths = (bad.body.issues as { path: string; message: string }[]).map((i) => i.path).sort();
     expect(paths).toEqual(["minAmount", "minRenewals", "pack", "startedFrom", "status"]);
-    expect(bad.body.issues).toContainEqual({ path: "startedFrom", message: "Date attendue au format AAAA-MM-JJ (ex. 2026-03-05)." });
+    expect(bad.body.issues).toContainEqual({
+      path: "startedFrom",
+      message: "Date attendue au format AAAA-MM-JJ (ex. 2026-03-05).",
+    });
 
     const reversed = await apiGet(apiListLoader, "/api/admin/subscriptions?minAmount=40&maxAmount=20");
-    expect(reversed).toMatchObject({ status: 400, body: { issues: [{ path: "maxAmount", message: "Le montant minimum dépasse le montant maximum." }] } });
+    expect(reversed).toMatchObject({
+      status: 400,
+      body: { issues: [{ path: "maxAmount", message: "Le montant minimum dépasse le montant maximum." }] },
+    });
 
     const anonymous = await apiListLoader({ request: getRequest("/api/admin/subscriptions"), params: {}, context: {} });
     expect(anonymous.status).toBe(401);
   });
 
   it("the page keeps the filters it can read and names the one it ignored", () => {
-    const { filters, issues } = readSubscriptionFilters(new URL("http://localhost/admin/subscriptions?status=active&renewsTo=2026-02-30"));
+    const { filters, issues } = readSubscriptionFilters(
+      new URL("http://localhost/admin/subscriptions?status=active&renewsTo=2026-02-30"),
+    );
     expect(filters).toEqual({ status: "active" });
     expect(issues).toEqual([{ path: "renewsTo", message: "Date attendue au format AAAA-MM-JJ (ex. 2026-03-05)." }]);
   });
@@ -181,7 +202,11 @@ describe("a subscription's detail", () => {
 
     const api = await apiGet(apiDetailLoader, `/api/admin/subscriptions/${record.id}`, { id: String(record.id) });
     expect(api.status).toBe(200);
-    expect(api.body).toMatchObject({ id: record.id, amount: "25.90", orders: [{ id: record.firstOrderId, renewalNumber: null, total: "25.90" }] });
+    expect(api.body).toMatchObject({
+      id: record.id,
+      amount: "25.90",
+      orders: [{ id: record.firstOrderId, renewalNumber: null, total: "25.90" }],
+    });
     expect((await apiGet(apiDetailLoader, "/api/admin/subscriptions/999999", { id: "999999" })).status).toBe(404);
     expect((await apiGet(apiDetailLoader, "/api/admin/subscriptions/abc", { id: "abc" })).status).toBe(400);
   });
@@ -193,18 +218,33 @@ describe("the admin's cancellations", () => {
     const stripe = await getStripe();
     await withWebhooks(() => cancelSubscriptionAsAdmin(record.id, { when: "now" }));
     expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).status).toBe("canceled");
-    expect(await getAdminSubscription(record.id)).toMatchObject({ status: "canceled", canceledAt: expect.any(String), nextRenewalAt: null });
+    expect(await getAdminSubscription(record.id)).toMatchObject({
+      status: "canceled",
+      canceledAt: expect.any(String),
+      nextRenewalAt: null,
+    });
     expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
     expect((await getAdminSubscription(record.id))!.timeline.at(-1)?.kind).toMatch(/canceled|email/);
 
-    await expect(cancelSubscriptionAsAdmin(record.id, { when: "now" })).rejects.toMatchObject({ status: 409, code: "subscription_canceled" });
+    await expect(cancelSubscriptionAsAdmin(record.id, { when: "now" })).rejects.toMatchObject({
+      status: 409,
+      code: "subscription_canceled",
+    });
     const response = await apiCancelAction({
-      request: jsonRequest(`/api/admin/subscriptions/${record.id}/cancel`, "POST", { when: "now" }, { Cookie: await adminCookie() }),
+      request: jsonRequest(
+        `/api/admin/subscriptions/${record.id}/cancel`,
+        "POST",
+        { when: "now" },
+        { Cookie: await adminCookie() },
+      ),
       params: { id: String(record.id) },
       context: {},
     });
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: expect.stringMatching(/^Cet abonnement est déjà résilié le \d{2}\/\d{2}\/\d{4}\.$/), code: "subscription_canceled" });
+    expect(await response.json()).toMatchObject({
+      error: expect.stringMatching(/^Cet abonnement est déjà résilié le \d{2}\/\d{2}\/\d{4}\.$/),
+      code: "subscription_canceled",
+    });
     expect(await emailsOfKind("subscription_canceled", [record.firstOrderId!])).toHaveLength(1);
   });
 
@@ -221,7 +261,11 @@ describe("the admin's cancellations", () => {
     expect((await bad.json()).issues[0]).toMatchObject({ path: "when", message: expect.stringContaining("now") });
 
     const response = await withWebhooks(() =>
-      apiCancelAction({ request: jsonRequest(`/api/admin/subscriptions/${record.id}/cancel`, "POST", { when: "period_end" }, { Cookie: cookie }), params: { id: String(record.id) }, context: {} }),
+      apiCancelAction({
+        request: jsonRequest(`/api/admin/subscriptions/${record.id}/cancel`, "POST", { when: "period_end" }, { Cookie: cookie }),
+        params: { id: String(record.id) },
+        context: {},
+      }),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id: record.id, status: "active", cancelAtPeriodEnd: true });
@@ -266,12 +310,15 @@ describe("simulating the next renewal with the test clock", () => {
       if (outcome.outcome === "order_created") created.push(outcome.orderId);
     }
 
-    const renewals = (await getDb()
-      .select()
-      .from(orders)
-      .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber))))
-      .sort((a, b) => a.renewalNumber! - b.renewalNumber!);
-    expect(renewals.map((o) => [o.id, o.renewalNumber, o.paymentStatus, o.status])).toEqual(created.map((id, i) => [id, i + 1, "paid", "pending"]));
+    const renewals = (
+      await getDb()
+        .select()
+        .from(orders)
+        .where(and(eq(orders.subscriptionId, record.id), isNotNull(orders.renewalNumber)))
+    ).sort((a, b) => a.renewalNumber! - b.renewalNumber!);
+    expect(renewals.map((o) => [o.id, o.renewalNumber, o.paymentStatus, o.status])).toEqual(
+      created.map((id, i) => [id, i + 1, "paid", "pending"]),
+    );
     expect(await emailsOfKind("renewal_receipt", created)).toHaveLength(3);
     const detail = (await getAdminSubscription(record.id))!;
     expect(detail).toMatchObject({ renewalCount: 3, status: "active" });
@@ -280,7 +327,11 @@ describe("simulating the next renewal with the test clock", () => {
     expect(Date.parse(detail.nextRenewalAt!)).toBeGreaterThan(Date.parse((await subscriptionTestClock(record.id))!.frozenTime));
 
     // The admin order API says which subscription and which renewal an order is.
-    const response = await apiOrdersLoader({ request: getRequest(`/api/orders?q=${created[2]}`, { Cookie: await adminCookie() }), params: {}, context: {} });
+    const response = await apiOrdersLoader({
+      request: getRequest(`/api/orders?q=${created[2]}`, { Cookie: await adminCookie() }),
+      params: {},
+      context: {},
+    });
     expect(await response.json()).toMatchObject([{ id: created[2], subscriptionId: record.id, renewalNumber: 3 }]);
   });
 
@@ -291,11 +342,23 @@ describe("simulating the next renewal with the test clock", () => {
     const customer = await stripe.customers.create({ email: "ancien@example.fr" });
     const sub = await stripe.subscriptions.create({
       customer: customer.id,
-      items: [{ price_data: { currency: "eur", product: "clockless-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
+      items: [
+        {
+          price_data: {
+            currency: "eur",
+            product: "clockless-product",
+            unit_amount: 2590,
+            recurring: { interval: "week", interval_count: 4 },
+          },
+        },
+      ],
       payment_behavior: "default_incomplete",
     });
     const id = await insertSubscription({ customerEmail: "ancien@example.fr", stripeSubscriptionId: sub.id });
-    await expect(simulateNextRenewal(id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("ne peut pas être simulé") });
+    await expect(simulateNextRenewal(id)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining("ne peut pas être simulé"),
+    });
     expect(await subscriptionTestClock(id)).toBeNull();
     await expect(simulateNextRenewal(999_999)).rejects.toMatchObject({ status: 404, message: "Abonnement introuvable" });
   });
@@ -309,9 +372,15 @@ describe("the admin pages", () => {
   }
 
   it("the list names an ignored filter in French and applies the others", async () => {
-    const response = await listPageLoader({ request: getRequest("/admin/subscriptions?status=active&minAmount=abc", { Cookie: await adminCookie() }), params: {}, context: {} });
+    const response = await listPageLoader({
+      request: getRequest("/admin/subscriptions?status=active&minAmount=abc", { Cookie: await adminCookie() }),
+      params: {},
+      context: {},
+    });
     const data = await response.json();
-    expect(data.issues).toEqual([{ path: "minAmount", label: "Montant minimum", message: "Montant invalide : un nombre d'euros est attendu (ex. 25,90)." }]);
+    expect(data.issues).toEqual([
+      { path: "minAmount", label: "Montant minimum", message: "Montant invalide : un nombre d'euros est attendu (ex. 25,90)." },
+    ]);
     expect(data.values).toMatchObject({ status: "active", minAmount: "abc" });
     expect(data.subscriptions.every((s: { status: string }) => s.status === "active")).toBe(true);
   });
@@ -319,18 +388,50 @@ describe("the admin pages", () => {
   it("the detail's button simulates the next renewal and says which order it created; cancel now then refuses a second time", async () => {
     const record = await subscribed();
     const cookie = await adminCookie();
-    const loaded = await (await pageLoader({ request: getRequest(`/admin/subscriptions/${record.id}`, { Cookie: cookie }), params: { id: String(record.id) }, context: {} })).json();
-    expect(loaded).toMatchObject({ clocks: true, clock: { id: expect.stringMatching(/^clock_/) }, subscription: { id: record.id } });
+    const loaded = await (
+      await pageLoader({
+        request: getRequest(`/admin/subscriptions/${record.id}`, { Cookie: cookie }),
+        params: { id: String(record.id) },
+        context: {},
+      })
+    ).json();
+    expect(loaded).toMatchObject({
+      clocks: true,
+      clock: { id: expect.stringMatching(/^clock_/) },
+      subscription: { id: record.id },
+    });
 
     const post = (intent: string) =>
-      pageAction({ request: formRequest(`/admin/subscriptions/${record.id}`, { intent }, { headers: { Cookie: cookie } }), params: { id: String(record.id) }, context: {} });
+      pageAction({
+        request: formRequest(`/admin/subscriptions/${record.id}`, { intent }, { headers: { Cookie: cookie } }),
+        params: { id: String(record.id) },
+        context: {},
+      });
     const simulated = await withWebhooks(() => post("simulate_renewal"));
     expect(simulated.status).toBe(302);
-    const order = (await getDb().select().from(orders).where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1))).limit(1))[0]!;
-    expect(await toastOf(simulated)).toMatchObject({ type: "success", description: `Renouvellement n°1 simulé : commande #${order.id} créée.` });
+    const order = (
+      await getDb()
+        .select()
+        .from(orders)
+        .where(and(eq(orders.subscriptionId, record.id), eq(orders.renewalNumber, 1)))
+        .limit(1)
+    )[0]!;
+    expect(await toastOf(simulated)).toMatchObject({
+      type: "success",
+      description: `Renouvellement n°1 simulé : commande #${order.id} créée.`,
+    });
 
-    expect(await toastOf(await withWebhooks(() => post("cancel_now")))).toMatchObject({ type: "success", message: "Abonnement résilié" });
-    expect(await toastOf(await post("cancel_now"))).toMatchObject({ type: "error", description: expect.stringMatching(/^Cet abonnement est déjà résilié/) });
-    expect(await toastOf(await post("simulate_renewal"))).toMatchObject({ type: "error", description: expect.stringContaining("résilié") });
+    expect(await toastOf(await withWebhooks(() => post("cancel_now")))).toMatchObject({
+      type: "success",
+      message: "Abonnement résilié",
+    });
+    expect(await toastOf(await post("cancel_now"))).toMatchObject({
+      type: "error",
+      description: expect.stringMatching(/^Cet abonnement est déjà résilié/),
+    });
+    expect(await toastOf(await post("simulate_renewal"))).toMatchObject({
+      type: "error",
+      description: expect.stringContaining("résilié"),
+    });
   });
 });

@@ -25,15 +25,30 @@ const usersListAction = asResponses(usersListActionRoute);
 const editAction = asResponses(editActionRoute);
 const newAction = asResponses(newActionRoute);
 
-const base = { username: "", email: "", firstName: "", lastName: "", address: "", city: "", postalCode: "", country: "", phone: "" };
-const adminId = async () => (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
-const hashOf = async (id: number) => (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1))[0]!.h;
+const base = {
+  username: "",
+  email: "",
+  firstName: "",
+  lastName: "",
+  address: "",
+  city: "",
+  postalCode: "",
+  country: "",
+  phone: "",
+};
+const adminId = async () =>
+  (await getDb().select({ id: users.id }).from(users).where(eq(users.username, "admin")).limit(1))[0]!.id;
+const hashOf = async (id: number) =>
+  (await getDb().select({ h: users.passwordHash }).from(users).where(eq(users.id, id)).limit(1))[0]!.h;
 
 describe("user schema: password rules", () => {
   it("needs at least 10 characters when creating", () => {
     const short = userCreateSchema.safeParse({ username: "zoe", email: "zoe@example.fr", password: "123456789" });
     expect(short.success).toBe(false);
-    expect(short.error!.issues[0]).toMatchObject({ path: ["password"], message: "Le mot de passe doit contenir au moins 10 caractères." });
+    expect(short.error!.issues[0]).toMatchObject({
+      path: ["password"],
+      message: "Le mot de passe doit contenir au moins 10 caractères.",
+    });
     expect(userCreateSchema.safeParse({ username: "zoe", email: "zoe@example.fr" }).success).toBe(false);
     expect(userCreateSchema.safeParse({ username: "zoe", email: "zoe@example.fr", password: "1234567890" }).success).toBe(true);
   });
@@ -49,7 +64,9 @@ describe("user schema: password rules", () => {
 
 describe("user service", () => {
   it("hashes the password (scrypt) and never stores it in clear", async () => {
-    const user = await createUser(userCreateSchema.parse({ username: "hugo", email: "hugo@example.fr", password: "motdepasse-hugo" }));
+    const user = await createUser(
+      userCreateSchema.parse({ username: "hugo", email: "hugo@example.fr", password: "motdepasse-hugo" }),
+    );
     const hash = (await hashOf(user.id))!;
     expect(hash).toMatch(/^scrypt\$/);
     expect(hash).not.toContain("motdepasse-hugo");
@@ -59,20 +76,20 @@ describe("user service", () => {
 
   it("keeps usernames and emails unique, ignoring case", async () => {
     await createUser(userCreateSchema.parse({ username: "Sarah", email: "sarah@example.fr", password: "motdepasse-sarah" }));
-    await expect(createUser(userCreateSchema.parse({ username: "sarah", email: "s2@example.fr", password: "motdepasse-sarah" }))).rejects.toThrow(
-      "Ce nom d'utilisateur est déjà utilisé.",
-    );
-    await expect(createUser(userCreateSchema.parse({ username: "sarah2", email: "SARAH@example.fr", password: "motdepasse-sarah" }))).rejects.toThrow(
-      "Cette adresse email est déjà utilisée.",
-    );
+    await expect(
+      createUser(userCreateSchema.parse({ username: "sarah", email: "s2@example.fr", password: "motdepasse-sarah" })),
+    ).rejects.toThrow("Ce nom d'utilisateur est déjà utilisé.");
+    await expect(
+      createUser(userCreateSchema.parse({ username: "sarah2", email: "SARAH@example.fr", password: "motdepasse-sarah" })),
+    ).rejects.toThrow("Cette adresse email est déjà utilisée.");
   });
 
   it("an administrator can neither delete nor demote themself", async () => {
     const me = await adminId();
     await expect(deleteUser(me, me)).rejects.toThrow(CANNOT_DELETE_SELF);
-    await expect(updateUser(me, me, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
-      CANNOT_DEMOTE_SELF,
-    );
+    await expect(
+      updateUser(me, me, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false })),
+    ).rejects.toThrow(CANNOT_DEMOTE_SELF);
     expect((await getDb().select({ a: users.isAdmin }).from(users).where(eq(users.id, me)).limit(1))[0]!.a).toBe(true);
   });
 
@@ -81,20 +98,36 @@ describe("user service", () => {
     // An actor other than the target (e.g. an API client acting for a just-demoted admin).
     const someoneElse = 987654;
     await expect(deleteUser(someoneElse, last)).rejects.toThrow(LAST_ADMIN_DELETE);
-    await expect(updateUser(someoneElse, last, userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }))).rejects.toThrow(
-      LAST_ADMIN_DEMOTE,
-    );
+    await expect(
+      updateUser(
+        someoneElse,
+        last,
+        userUpdateSchema.parse({ username: "admin", email: "admin@maison-eclat.fr", isAdmin: false }),
+      ),
+    ).rejects.toThrow(LAST_ADMIN_DEMOTE);
     // With a second administrator, one of them may go.
-    const second = await createUser(userCreateSchema.parse({ username: "second", email: "second@example.fr", password: "motdepasse-second", isAdmin: true }));
+    const second = await createUser(
+      userCreateSchema.parse({ username: "second", email: "second@example.fr", password: "motdepasse-second", isAdmin: true }),
+    );
     await deleteUser(last, second.id);
   });
 
   it("changes the password only when a new one is given", async () => {
-    const user = await createUser(userCreateSchema.parse({ username: "paul", email: "paul@example.fr", password: "motdepasse-paul" }));
+    const user = await createUser(
+      userCreateSchema.parse({ username: "paul", email: "paul@example.fr", password: "motdepasse-paul" }),
+    );
     const before = await hashOf(user.id);
-    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }));
+    await updateUser(
+      await adminId(),
+      user.id,
+      userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", city: "Lille" }),
+    );
     expect(await hashOf(user.id)).toBe(before);
-    await updateUser(await adminId(), user.id, userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }));
+    await updateUser(
+      await adminId(),
+      user.id,
+      userUpdateSchema.parse({ username: "paul", email: "paul@example.fr", password: "nouveau-motdepasse" }),
+    );
     expect(await verifyPassword("nouveau-motdepasse", await hashOf(user.id))).toBe(true);
   });
 });
@@ -103,7 +136,13 @@ describe("user pages", () => {
   it("creates a user from the form (checkbox 'on' = admin) and hides the password in a failed reply", async () => {
     const cookie = await adminCookie();
     const ok = await newAction(
-      routeArgs(formRequest("/admin/users/new", { ...base, username: "claire", email: "claire@example.fr", password: "motdepasse-claire", isAdmin: "on" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/users/new",
+          { ...base, username: "claire", email: "claire@example.fr", password: "motdepasse-claire", isAdmin: "on" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/admin/users");
@@ -112,7 +151,13 @@ describe("user pages", () => {
     expect(claire.isAdmin).toBe(true);
 
     const bad = await newAction(
-      routeArgs(formRequest("/admin/users/new", { ...base, username: "claire", email: "claire2@example.fr", password: "motdepasse-claire" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/admin/users/new",
+          { ...base, username: "claire", email: "claire2@example.fr", password: "motdepasse-claire" },
+          { headers: { Cookie: cookie } },
+        ),
+      ),
     );
     expect(bad.status).toBe(409);
     const body = await bad.json();
@@ -124,12 +169,21 @@ describe("user pages", () => {
     const cookie = await adminCookie();
     const me = await adminId();
     const response = await editAction(
-      routeArgs(formRequest(`/admin/users/edit/${me}`, { ...base, username: "admin", email: "admin@maison-eclat.fr" }, { headers: { Cookie: cookie } }), { id: String(me) }),
+      routeArgs(
+        formRequest(
+          `/admin/users/edit/${me}`,
+          { ...base, username: "admin", email: "admin@maison-eclat.fr" },
+          { headers: { Cookie: cookie } },
+        ),
+        { id: String(me) },
+      ),
     );
     expect(response.status).toBe(403);
     expect((await response.json()).result.error?.isAdmin).toEqual([CANNOT_DEMOTE_SELF]);
 
-    const del = await usersListAction(routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(me) }, { headers: { Cookie: cookie } })));
+    const del = await usersListAction(
+      routeArgs(formRequest("/admin/users?index", { intent: "delete", id: String(me) }, { headers: { Cookie: cookie } })),
+    );
     expect(del.headers.get("Location")).toBe("/admin/users");
     expect((await getDb().select().from(users).where(eq(users.id, me)).limit(1))[0]).toBeDefined();
   });

@@ -94,18 +94,37 @@ describe("an order from POST /api/orders and one from the delivery form", () => 
     // (and the API's order token, which the shop's own pages do without: they have the cart cookie).
     const own = ["id", "createdAt", "updatedAt", "userId", "customerEmail", "cartId", "checkoutKey", "tokenHash"];
     expect(without(api.order, own)).toEqual(without(form.order, own));
-    expect(form.order).toMatchObject({ status: "pending", paymentStatus: "unpaid", totalCents: 2590, customerName: "Camille Martin", shippingCity: "Paris" });
-    expect([form.order.customerEmail, api.order.customerEmail]).toEqual(["camille.formulaire@example.fr", "camille.api@example.fr"]);
+    expect(form.order).toMatchObject({
+      status: "pending",
+      paymentStatus: "unpaid",
+      totalCents: 2590,
+      customerName: "Camille Martin",
+      shippingCity: "Paris",
+    });
+    expect([form.order.customerEmail, api.order.customerEmail]).toEqual([
+      "camille.formulaire@example.fr",
+      "camille.api@example.fr",
+    ]);
     const itemOwn = ["id", "orderId", "createdAt", "updatedAt"];
     expect(api.items.map((i) => without(i, itemOwn))).toEqual(form.items.map((i) => without(i, itemOwn)));
     const customerOwn = ["id", "username", "email", "createdAt", "updatedAt"];
     expect(without(api.customer, customerOwn)).toEqual(without(form.customer, customerOwn));
-    expect(api.customer).toMatchObject({ passwordHash: null, isAdmin: false, firstName: "Camille", lastName: "Martin", country: "France" });
+    expect(api.customer).toMatchObject({
+      passwordHash: null,
+      isAdmin: false,
+      firstName: "Camille",
+      lastName: "Martin",
+      country: "France",
+    });
 
     // Public view (tracking and confirmation pages).
-    const read = async (id: number) => (await callOperation(op("getOrder"), { params: { id: String(id) } })).body as Record<string, unknown>;
+    const read = async (id: number) =>
+      (await callOperation(op("getOrder"), { params: { id: String(id) } })).body as Record<string, unknown>;
     const [publicForm, publicApi] = [await read(fromForm), await read(fromApi)];
-    expect({ ...without(publicApi, ["id", "createdAt"]), items: withoutItemIds(publicApi.items as Record<string, unknown>[]) }).toEqual({
+    expect({
+      ...without(publicApi, ["id", "createdAt"]),
+      items: withoutItemIds(publicApi.items as Record<string, unknown>[]),
+    }).toEqual({
       ...without(publicForm, ["id", "createdAt"]),
       items: withoutItemIds(publicForm.items as Record<string, unknown>[]),
     });
@@ -113,11 +132,21 @@ describe("an order from POST /api/orders and one from the delivery form", () => 
 
     // Back office view (both await their payment: the checkouts awaiting payment).
     const cookie = await adminCookie();
-    const list = (await callOperation(op("listOrders"), { query: "view=unpaid", headers: { Cookie: cookie } })).body as Record<string, unknown>[];
+    const list = (await callOperation(op("listOrders"), { query: "view=unpaid", headers: { Cookie: cookie } })).body as Record<
+      string,
+      unknown
+    >[];
     const [adminForm, adminApi] = [list.find((o) => o.id === fromForm)!, list.find((o) => o.id === fromApi)!];
-    expect(without(adminApi, ["id", "createdAt", "userId", "customerEmail"])).toEqual(without(adminForm, ["id", "createdAt", "userId", "customerEmail"]));
+    expect(without(adminApi, ["id", "createdAt", "userId", "customerEmail"])).toEqual(
+      without(adminForm, ["id", "createdAt", "userId", "customerEmail"]),
+    );
     const items = async (id: number) =>
-      withoutItemIds((await callOperation(op("listOrderItems"), { params: { id: String(id) }, headers: { Cookie: cookie } })).body as Record<string, unknown>[]);
+      withoutItemIds(
+        (await callOperation(op("listOrderItems"), { params: { id: String(id) }, headers: { Cookie: cookie } })).body as Record<
+          string,
+          unknown
+        >[],
+      );
     expect(await items(fromApi)).toEqual(await items(fromForm));
   });
 
@@ -173,11 +202,20 @@ describe("a contact request from POST /api/contact and one from the contact form
 
     const own = ["id", "createdAt", "updatedAt"];
     expect(without(apiRow, own)).toEqual(without(formRow, own));
-    expect(formRow).toMatchObject({ name: "Camille Martin", email: "camille@example.fr", subject: "Ma commande", status: "non_lu" });
+    expect(formRow).toMatchObject({
+      name: "Camille Martin",
+      email: "camille@example.fr",
+      subject: "Ma commande",
+      status: "non_lu",
+    });
 
     const cookie = await adminCookie();
     const read = async (id: number) =>
-      without((await callOperation(op("getContactRequest"), { params: { id: String(id) }, headers: { Cookie: cookie } })).body as Record<string, unknown>, own);
+      without(
+        (await callOperation(op("getContactRequest"), { params: { id: String(id) }, headers: { Cookie: cookie } }))
+          .body as Record<string, unknown>,
+        own,
+      );
     expect(await read(apiId)).toEqual(await read(formRow.id));
   });
 
@@ -188,7 +226,9 @@ describe("a contact request from POST /api/contact and one from the contact form
     const formErrors = ((await form.json()) as { result: { error: Record<string, string[]> } }).result.error;
     const api = await callOperation(op("createContactRequest"), { body: bad });
     expect(api.status).toBe(422);
-    const issues = Object.fromEntries((api.body as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, [i.message]]));
+    const issues = Object.fromEntries(
+      (api.body as { issues: { path: string; message: string }[] }).issues.map((i) => [i.path, [i.message]]),
+    );
     expect(issues).toEqual(formErrors);
     expect(issues.name).toEqual(["Le nom doit contenir au moins 2 caractères."]);
   });

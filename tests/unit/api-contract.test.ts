@@ -72,7 +72,9 @@ function responseSchema(op: ApiOperation, status: number) {
 function expectMatches(schema: Record<string, unknown>, body: unknown, label: string) {
   const validate = ajv.compile(schema);
   if (!validate(body)) {
-    throw new Error(`${label}: the response does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 600)}`);
+    throw new Error(
+      `${label}: the response does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 600)}`,
+    );
   }
 }
 
@@ -135,7 +137,8 @@ describe("the OpenAPI document", () => {
     expect(new Set(ids).size).toBe(ids.length);
     const meaningful = new Set([200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503]);
     for (const op of API_OPERATIONS) {
-      for (const status of Object.keys(documented(op).responses)) expect(meaningful.has(Number(status)), `${op.operationId} ${status}`).toBe(true);
+      for (const status of Object.keys(documented(op).responses))
+        expect(meaningful.has(Number(status)), `${op.operationId} ${status}`).toBe(true);
       if (op.method === "post" && op.success.status === 201) {
         expect(JSON.stringify(responseSchema(op, 201))).toContain('"id"');
       }
@@ -167,11 +170,23 @@ describe("the OpenAPI document", () => {
 
   it("is rendered by /docs/api: every operation, grouped by tag, with its access, body fields and responses", async () => {
     const { loader } = await import("~/routes/docs.api");
-    const response = toResponse(await loader({ request: new Request("http://localhost:3000/docs/api"), params: {}, context: {} }));
+    const response = toResponse(
+      await loader({ request: new Request("http://localhost:3000/docs/api"), params: {}, context: {} }),
+    );
     expect(response.headers.get("Cache-Control")).toMatch(/public/);
     const page = (await response.json()) as {
       count: number;
-      groups: { tag: string; operations: { id: string; method: string; path: string; authLabel: string; body: { name: string }[] | null; responses: { status: string }[] }[] }[];
+      groups: {
+        tag: string;
+        operations: {
+          id: string;
+          method: string;
+          path: string;
+          authLabel: string;
+          body: { name: string }[] | null;
+          responses: { status: string }[];
+        }[];
+      }[];
     };
     const shown = page.groups.flatMap((g) => g.operations.map((o) => ({ ...o, tag: g.tag })));
     expect(page.count).toBe(API_OPERATIONS.length);
@@ -183,7 +198,9 @@ describe("the OpenAPI document", () => {
       if (op.body && op.bodyMode !== "stripe-signed") expect(entry!.body!.length, op.operationId).toBeGreaterThan(0);
     }
     const order = shown.find((o) => o.id === "createOrder")!;
-    expect(order.body!.map((f) => f.name)).toEqual(expect.arrayContaining(["customerEmail", "items[].productId", "items[].packId"]));
+    expect(order.body!.map((f) => f.name)).toEqual(
+      expect.arrayContaining(["customerEmail", "items[].productId", "items[].packId"]),
+    );
   });
 
   it("documents the order token, the refused amounts, the ignored status and the privacy of an order number", () => {
@@ -214,7 +231,11 @@ describe("the OpenAPI document", () => {
     const create = API_OPERATIONS.find((o) => o.operationId === "createOrder")!;
     const created = (await call(create, await VALID_REQUESTS.createOrder({ emulator }))).body as { id: number; token: string };
     const headers = { "X-Order-Token": created.token };
-    const updated = await call(put, { params: { id: String(created.id) }, body: { customerEmail: "contrat.jeton@example.fr", customerName: "Camille Jeton", status: "confirmed" }, headers });
+    const updated = await call(put, {
+      params: { id: String(created.id) },
+      body: { customerEmail: "contrat.jeton@example.fr", customerName: "Camille Jeton", status: "confirmed" },
+      headers,
+    });
     expect(updated.status).toBe(200);
     expectMatches(responseSchema(put, 200)!, updated.body, "updateOrder by token");
     expect(updated.body).toMatchObject({ access: "owner", customerEmail: "contrat.jeton@example.fr", paymentStatus: "unpaid" });
@@ -223,7 +244,11 @@ describe("the OpenAPI document", () => {
     expect(read.body).toMatchObject({ access: "owner", customerName: "Camille Jeton" });
     const anonymous = await call(get, { params: { id: String(created.id) } });
     expect(anonymous.body).toMatchObject({ access: "public", customerName: null, customerEmail: null, shippingAddress: null });
-    const wrong = await call(put, { params: { id: String(created.id) }, body: { customerName: "Intrus" }, headers: { "X-Order-Token": "d".repeat(43) } });
+    const wrong = await call(put, {
+      params: { id: String(created.id) },
+      body: { customerName: "Intrus" },
+      headers: { "X-Order-Token": "d".repeat(43) },
+    });
     expect(wrong.status).toBe(404);
   });
 
@@ -249,7 +274,8 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
     for (const [header] of Object.entries(op.success.headers ?? {})) {
       expect(result.headers.get(header), `${op.operationId} header ${header}`).toBeTruthy();
     }
-    if (op.success.status === 201) expect((result.body as { id?: unknown }).id ?? (result.body as { cartId?: unknown }).cartId).toBeTruthy();
+    if (op.success.status === 201)
+      expect((result.body as { id?: unknown }).id ?? (result.body as { cartId?: unknown }).cartId).toBeTruthy();
   });
 
   if (op.auth === "admin") {
@@ -258,7 +284,7 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
       const before = await snapshotDatabase();
       const result = await call(op, request);
       expect(result.status).toBe(401);
-      expect((await snapshotDatabase())).toBe(before);
+      expect(await snapshotDatabase()).toBe(before);
       expect(documentedErrors(op)[401]).toBeTruthy();
     });
   }
@@ -269,7 +295,7 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
       const before = await snapshotDatabase();
       const result = await call(op, request);
       expect(result.status).toBe(401);
-      expect((await snapshotDatabase())).toBe(before);
+      expect(await snapshotDatabase()).toBe(before);
       expect(documentedErrors(op)[401]).toBeTruthy();
     });
   }
@@ -298,7 +324,12 @@ describe.each(API_OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}
   if (op.body && op.bodyMode !== "stripe-signed") {
     it("answers the documented 415, 400, 413 and 422", async () => {
       const base = await VALID_REQUESTS[op.operationId]({ emulator });
-      const form = await call(op, { ...base, body: undefined, rawBody: "a=1", headers: { ...base.headers, "Content-Type": "application/x-www-form-urlencoded" } });
+      const form = await call(op, {
+        ...base,
+        body: undefined,
+        rawBody: "a=1",
+        headers: { ...base.headers, "Content-Type": "application/x-www-form-urlencoded" },
+      });
       expect(form.status).toBe(415);
       const malformed = await call(op, { ...base, body: undefined, rawBody: '{"a":' });
       expect(malformed.status).toBe(400);

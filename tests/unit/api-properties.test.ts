@@ -60,16 +60,23 @@ const targets = new Map<string, Target>();
 beforeAll(async () => {
   admin = await adminCookie();
   const cart = await newCart();
-  const orderId = String((await createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] })).id);
+  const orderId = String(
+    (await createOrderFromApi({ ...VALID_ORDER_BODY, items: [{ productId: 1, packId: 2, quantity: 1 }] })).id,
+  );
   const contactId = String((await createContactRequest(VALID_CONTACT_BODY)).id);
   const adminHeaders = { Cookie: admin };
   const cartHeaders = { Cookie: cart.cookie };
   for (const op of API_OPERATIONS) {
     const headers =
-      op.auth === "admin" || op.auth === "order-token" ? adminHeaders : op.auth === "own-cart" || op.auth === "order-owner" ? cartHeaders : {};
+      op.auth === "admin" || op.auth === "order-token"
+        ? adminHeaders
+        : op.auth === "own-cart" || op.auth === "order-owner"
+          ? cartHeaders
+          : {};
     const params: Record<string, string> = {};
     for (const p of op.pathParams ?? []) {
-      if (op.path.startsWith("/api/cart/user/") || (op.path === "/api/cart/{id}" && op.method === "get")) params[p.name] = cart.cartId;
+      if (op.path.startsWith("/api/cart/user/") || (op.path === "/api/cart/{id}" && op.method === "get"))
+        params[p.name] = cart.cartId;
       else if (op.path.startsWith("/api/cart/")) params[p.name] = cart.lineId;
       else if (op.path.startsWith("/api/orders/")) params[p.name] = orderId;
       else if (op.path.startsWith("/api/admin/contacts/")) params[p.name] = contactId;
@@ -166,7 +173,14 @@ function bodyCases(base: Record<string, unknown>): fc.Arbitrary<BodyCase> {
     .integer({ min: 65 * 1024, max: 160 * 1024 })
     .map((size) => ({ kind: "too-large" as const, text: JSON.stringify({ ...base, filler: "x".repeat(size) }) }));
   const notJson = fc
-    .constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "text/json", "application/xml")
+    .constantFrom(
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      "text/json",
+      "application/xml",
+    )
     .map((contentType) => ({ kind: "not-json" as const, contentType, value: base }));
   const foreign = fc
     .constantFrom("https://evil.example", "null", "http://localhost:3000.evil.example", "http://127.0.0.1:9999")
@@ -185,7 +199,31 @@ function bodyCases(base: Record<string, unknown>): fc.Arbitrary<BodyCase> {
 /** Ids that must be refused: malformed (400) or well-formed but unknown (404). */
 const oddIds = fc
   .oneof(
-    fc.constantFrom("abc", "-1", "1.5", "1e9999", "9".repeat(5000), "0", "00", "01", " 1", "1 ", "+1", "0x1F", "Infinity", "NaN", "null", "١٢٣", "１２３", "1;DROP TABLE orders", "../1", "%00", "9007199254740993", "999999999999999", "1e3"),
+    fc.constantFrom(
+      "abc",
+      "-1",
+      "1.5",
+      "1e9999",
+      "9".repeat(5000),
+      "0",
+      "00",
+      "01",
+      " 1",
+      "1 ",
+      "+1",
+      "0x1F",
+      "Infinity",
+      "NaN",
+      "null",
+      "١٢٣",
+      "１２３",
+      "1;DROP TABLE orders",
+      "../1",
+      "%00",
+      "9007199254740993",
+      "999999999999999",
+      "1e3",
+    ),
     fc.string({ unit: "grapheme", maxLength: 30 }),
     fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
     fc.double({ noNaN: false }).map(String),
@@ -197,7 +235,9 @@ const oddIds = fc
 // ---- Assertions
 
 async function expectRefused(op: ApiOperation, result: ApiResult, before: string, statuses: number[], label: string) {
-  expect(statuses, `${op.method} ${op.path} (${label}) answered ${result.status}: ${result.text.slice(0, 300)}`).toContain(result.status);
+  expect(statuses, `${op.method} ${op.path} (${label}) answered ${result.status}: ${result.text.slice(0, 300)}`).toContain(
+    result.status,
+  );
   expect(isErrorShape(result.body), `${op.method} ${op.path} (${label}) error shape: ${result.text.slice(0, 300)}`).toBe(true);
   expect((await snapshotDatabase()) === before, `${op.method} ${op.path} (${label}) changed the database`).toBe(true);
 }
@@ -213,48 +253,54 @@ describe("every mutating operation has generated inputs", () => {
   });
 });
 
-describe.each(JSON_BODY_OPS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s with generated bodies", (_label, op) => {
-  it("answers a 4xx in the error shape, never a 5xx, and a refused body changes nothing", async () => {
-    const base = BASE_BODIES[op.operationId];
-    await fc.assert(
-      fc.asyncProperty(bodyCases(base), async (input) => {
-        const target = targets.get(op.operationId)!;
-        const request: ApiCall = { params: target.params, headers: { ...target.headers } };
-        if (input.kind === "json") request.body = input.value;
-        if (input.kind === "malformed" || input.kind === "too-large") request.rawBody = input.text;
-        if (input.kind === "not-json") {
-          request.body = input.value;
-          request.headers!["Content-Type"] = input.contentType;
-        }
-        if (input.kind === "foreign-origin") {
-          request.body = base;
-          request.headers!.Origin = input.origin;
-        }
-        const before = await snapshotDatabase();
-        const result = await callOperation(op, request);
-        expectNoServerError(op, result, input.kind);
-        switch (input.kind) {
-          case "malformed":
-            return expectRefused(op, result, before, [400], input.kind);
-          case "too-large":
-            return expectRefused(op, result, before, [413], input.kind);
-          case "not-json":
-            return expectRefused(op, result, before, [415], input.kind);
-          case "foreign-origin":
-            return expectRefused(op, result, before, [403], input.kind);
-          case "json":
-            // A body built from several huge strings may itself be over the limit.
-            if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_BODY_BYTES) return expectRefused(op, result, before, [413], "json over 64 kB");
-            // The oracle reads exactly what the server receives.
-            if (!op.body!.safeParse(JSON.parse(JSON.stringify(input.value))).success) return expectRefused(op, result, before, [422], "invalid JSON body");
-            // Accepted by the schema: the service may still refuse (unknown ids, conflicts...).
-            if (result.status >= 400) await expectRefused(op, result, before, [401, 403, 404, 409, 422, 429], "refused by the service");
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  });
-});
+describe.each(JSON_BODY_OPS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+  "%s with generated bodies",
+  (_label, op) => {
+    it("answers a 4xx in the error shape, never a 5xx, and a refused body changes nothing", async () => {
+      const base = BASE_BODIES[op.operationId];
+      await fc.assert(
+        fc.asyncProperty(bodyCases(base), async (input) => {
+          const target = targets.get(op.operationId)!;
+          const request: ApiCall = { params: target.params, headers: { ...target.headers } };
+          if (input.kind === "json") request.body = input.value;
+          if (input.kind === "malformed" || input.kind === "too-large") request.rawBody = input.text;
+          if (input.kind === "not-json") {
+            request.body = input.value;
+            request.headers!["Content-Type"] = input.contentType;
+          }
+          if (input.kind === "foreign-origin") {
+            request.body = base;
+            request.headers!.Origin = input.origin;
+          }
+          const before = await snapshotDatabase();
+          const result = await callOperation(op, request);
+          expectNoServerError(op, result, input.kind);
+          switch (input.kind) {
+            case "malformed":
+              return expectRefused(op, result, before, [400], input.kind);
+            case "too-large":
+              return expectRefused(op, result, before, [413], input.kind);
+            case "not-json":
+              return expectRefused(op, result, before, [415], input.kind);
+            case "foreign-origin":
+              return expectRefused(op, result, before, [403], input.kind);
+            case "json":
+              // A body built from several huge strings may itself be over the limit.
+              if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_BODY_BYTES)
+                return expectRefused(op, result, before, [413], "json over 64 kB");
+              // The oracle reads exactly what the server receives.
+              if (!op.body!.safeParse(JSON.parse(JSON.stringify(input.value))).success)
+                return expectRefused(op, result, before, [422], "invalid JSON body");
+              // Accepted by the schema: the service may still refuse (unknown ids, conflicts...).
+              if (result.status >= 400)
+                await expectRefused(op, result, before, [401, 403, 404, 409, 422, 429], "refused by the service");
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  },
+);
 
 describe.each(WITH_IDS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s with odd ids", (_label, op) => {
   it("answers 400 or 404 in the error shape, never a 5xx, and changes nothing", async () => {
@@ -275,12 +321,20 @@ describe.each(WITH_IDS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]
 });
 
 describe("mutating operations without a JSON body", () => {
-  const garbage = fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }), hugeString);
+  const garbage = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+    fc.string({ maxLength: 200 }),
+    hugeString,
+  );
 
   it("POST /api/stripe/webhook refuses unsigned or badly signed payloads (400), never a 5xx, changing nothing", async () => {
     const op = API_OPERATIONS.find((o) => o.operationId === "stripeWebhook")!;
     const signature = fc.option(
-      fc.oneof(fc.string({ maxLength: 80 }), fc.nat().map((t) => `t=${t},v1=${"0".repeat(64)}`), fc.constantFrom("t=1,v1=", "v1=abc", "t=,v1=,v0=")),
+      fc.oneof(
+        fc.string({ maxLength: 80 }),
+        fc.nat().map((t) => `t=${t},v1=${"0".repeat(64)}`),
+        fc.constantFrom("t=1,v1=", "v1=abc", "t=,v1=,v0="),
+      ),
       { nil: undefined },
     );
     await fc.assert(
@@ -305,7 +359,8 @@ describe("mutating operations without a JSON body", () => {
       const unknownId = () => {
         if (op.path.startsWith("/api/cart/user/")) return crypto.randomUUID();
         // A well-formed admin session id (16 bytes, base64url) that names no session.
-        if (op.path.startsWith("/api/admin/sessions/")) return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+        if (op.path.startsWith("/api/admin/sessions/"))
+          return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
         return "2147483646";
       };
       const refusedParams = () => Object.fromEntries(Object.keys(target().params).map((name) => [name, unknownId()]));

@@ -35,7 +35,14 @@ describe("cart service", () => {
     const cartId = newCartId();
     const cart = await addToCart(cartId, { productId: 1, packId: 2 });
     expect(cart.lines).toHaveLength(1);
-    expect(cart.lines[0]).toMatchObject({ productId: 1, packId: 2, quantity: 1, variantName: "6 masques + 2 offerts", unitPriceCents: 2590, originalPriceCents: 3180 });
+    expect(cart.lines[0]).toMatchObject({
+      productId: 1,
+      packId: 2,
+      quantity: 1,
+      variantName: "6 masques + 2 offerts",
+      unitPriceCents: 2590,
+      originalPriceCents: 3180,
+    });
     expect(cart).toMatchObject({ count: 1, subtotalCents: 2590, shippingCents: 0, totalCents: 2590 });
   });
 
@@ -67,7 +74,11 @@ describe("cart service", () => {
     expect((await readCart(cartId)).lines[0].quantity).toBe(10);
 
     const trial = (await addToCart(cartId, { productId: 1, packId: 1 })).lines[0];
-    expect(trial).toMatchObject({ quantity: 1, maxQuantity: 1, quantityNote: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." });
+    expect(trial).toMatchObject({
+      quantity: 1,
+      maxQuantity: 1,
+      quantityNote: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande.",
+    });
     await expect(setLineQuantity(cartId, trial.id, 4)).rejects.toThrow(/limité à 1 exemplaire/);
     expect(await readCart(cartId)).toMatchObject({ count: 1, totalCents: 99 });
   });
@@ -95,14 +106,20 @@ describe("cart service", () => {
   });
 
   it("reads a pack from packId, or from its exact name for API clients, and ignores prices", async () => {
-    expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({ productId: 1, packId: 3, variantName: undefined });
+    expect(cartAddSchema.parse({ productId: "1", packId: "3", variantPrice: "0.01", quantity: 9 })).toEqual({
+      productId: 1,
+      packId: 3,
+      variantName: undefined,
+    });
     const byName = cartAddSchema.parse({ productId: 1, variantName: "6 masques + 2 offerts", variantPrice: "0,01" });
     expect((await addToCart(newCartId(), byName)).lines[0]).toMatchObject({ packId: 2, unitPriceCents: 2590 });
     // No pack named: refused by the cart service for a product sold in packs.
     await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1 }))).rejects.toThrow(/Pack inconnu/);
     expect(cartAddSchema.safeParse({ productId: "1.5", packId: 1 }).success).toBe(false);
     // A pack that does not exist: refused by the cart service, the packs listed.
-    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).rejects.toThrow(/Pack inconnu.*1 : « 3 masques d'essai », 0\.99/);
+    await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, variantName: "Pack gratuit" }))).rejects.toThrow(
+      /Pack inconnu.*1 : « 3 masques d'essai », 0\.99/,
+    );
     await expect(addToCart(newCartId(), cartAddSchema.parse({ productId: 1, packId: 4 }))).rejects.toThrow(CartError);
   });
 });
@@ -110,7 +127,13 @@ describe("cart service", () => {
 describe("/panier action (the one cart action)", () => {
   it("adds from the product page's form, sets the cart cookie and answers JSON to JavaScript", async () => {
     const response = await cartAction(
-      routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "2", redirectTo: "/panier", variantPrice: "0.01", quantity: "7" }, { headers: { "Sec-Fetch-Mode": "cors" } })),
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "add", productId: "1", packId: "2", redirectTo: "/panier", variantPrice: "0.01", quantity: "7" },
+          { headers: { "Sec-Fetch-Mode": "cors" } },
+        ),
+      ),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, intent: "add", count: 1 });
@@ -119,7 +142,11 @@ describe("/panier action (the one cart action)", () => {
     expect(cartCookie).toMatch(/HttpOnly/i);
     expect(cookies.some((c) => c.startsWith("toast-session="))).toBe(true);
     const cartId = await getCartCookie().parse(cartCookie.split(";")[0]);
-    expect((await readCart(cartId)).lines[0]).toMatchObject({ quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" });
+    expect((await readCart(cartId)).lines[0]).toMatchObject({
+      quantity: 1,
+      unitPriceCents: 2590,
+      variantName: "6 masques + 2 offerts",
+    });
   });
 
   it("answers the badge's count of the cart as it really is after adding to a cart that held 3 packs", async () => {
@@ -127,18 +154,40 @@ describe("/panier action (the one cart action)", () => {
     await setLineQuantity(cartId, lineId, 3);
     expect((await readCart(cartId)).count).toBe(3);
     const response = await cartAction(
-      routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "3", redirectTo: "/panier" }, { headers: { "Sec-Fetch-Mode": "cors", Cookie: cookie } })),
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "add", productId: "1", packId: "3", redirectTo: "/panier" },
+          { headers: { "Sec-Fetch-Mode": "cors", Cookie: cookie } },
+        ),
+      ),
     );
     expect(await response.json()).toMatchObject({ ok: true, intent: "add", count: 1 });
     expect(await readCart(cartId)).toMatchObject({ count: 1, lines: [{ packId: 3, quantity: 1 }] });
   });
 
   it("redirects a visitor without JavaScript to a same-site redirectTo only", async () => {
-    const ok = await cartAction(routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "1", redirectTo: "/panier" }, { headers: { "Sec-Fetch-Mode": "navigate" } })));
+    const ok = await cartAction(
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "add", productId: "1", packId: "1", redirectTo: "/panier" },
+          { headers: { "Sec-Fetch-Mode": "navigate" } },
+        ),
+      ),
+    );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/panier");
     for (const redirectTo of ["//evil.example/", "/\\evil.example", "/\t/evil.example", "javascript:alert(1)"]) {
-      const evil = await cartAction(routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "1", redirectTo }, { headers: { "Sec-Fetch-Mode": "navigate" } })));
+      const evil = await cartAction(
+        routeArgs(
+          formRequest(
+            "/panier",
+            { intent: "add", productId: "1", packId: "1", redirectTo },
+            { headers: { "Sec-Fetch-Mode": "navigate" } },
+          ),
+        ),
+      );
       expect(evil.headers.get("Location"), redirectTo).toBe("/panier");
     }
   });
@@ -153,15 +202,43 @@ describe("/panier action (the one cart action)", () => {
   it("changes quantity and removes only within the caller's cart", async () => {
     const mine = await cartWithPack2();
     const theirs = await cartWithPack2();
-    const set = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "2" }, { headers: { Cookie: mine.cookie } })));
+    const set = await cartAction(
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "set-quantity", lineId: String(mine.lineId), quantity: "2" },
+          { headers: { Cookie: mine.cookie } },
+        ),
+      ),
+    );
     expect(await set.json()).toMatchObject({ ok: true, count: 2 });
-    const foreign = await cartAction(routeArgs(formRequest("/panier", { intent: "remove", lineId: String(theirs.lineId) }, { headers: { Cookie: mine.cookie } })));
+    const foreign = await cartAction(
+      routeArgs(
+        formRequest("/panier", { intent: "remove", lineId: String(theirs.lineId) }, { headers: { Cookie: mine.cookie } }),
+      ),
+    );
     expect(foreign.status).toBe(404);
     expect((await readCart(theirs.cartId)).lines).toHaveLength(1);
-    const tooMany = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "11" }, { headers: { Cookie: mine.cookie } })));
+    const tooMany = await cartAction(
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "set-quantity", lineId: String(mine.lineId), quantity: "11" },
+          { headers: { Cookie: mine.cookie } },
+        ),
+      ),
+    );
     expect(tooMany.status).toBe(422);
     expect(await tooMany.json()).toMatchObject({ ok: false, error: "La quantité d'un pack est limitée à 10 par commande." });
-    const remove = await cartAction(routeArgs(formRequest("/panier", { intent: "set-quantity", lineId: String(mine.lineId), quantity: "0" }, { headers: { Cookie: mine.cookie } })));
+    const remove = await cartAction(
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "set-quantity", lineId: String(mine.lineId), quantity: "0" },
+          { headers: { Cookie: mine.cookie } },
+        ),
+      ),
+    );
     expect(await remove.json()).toMatchObject({ ok: true, count: 0 });
   });
 
@@ -186,18 +263,42 @@ describe("/panier action (the one cart action)", () => {
 describe("cart API", () => {
   it("POST /api/cart creates the caller's cart from productId and pack, ignoring prices and quantity", async () => {
     const response = await apiCartPost(
-      routeArgs(jsonRequest("/api/cart", "POST", { userId: 3, productId: 1, quantity: 4, variantName: "9 masques + 3 offerts", variantPrice: "0.01", variantOriginalPrice: "0.02" })),
+      routeArgs(
+        jsonRequest("/api/cart", "POST", {
+          userId: 3,
+          productId: 1,
+          quantity: 4,
+          variantName: "9 masques + 3 offerts",
+          variantPrice: "0.01",
+          variantOriginalPrice: "0.02",
+        }),
+      ),
     );
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body.items).toEqual([
-      expect.objectContaining({ productId: 1, packId: 3, quantity: 1, variantName: "9 masques + 3 offerts", variantPrice: "32.90", variantOriginalPrice: "47.70" }),
+      expect.objectContaining({
+        productId: 1,
+        packId: 3,
+        quantity: 1,
+        variantName: "9 masques + 3 offerts",
+        variantPrice: "32.90",
+        variantOriginalPrice: "47.70",
+      }),
     ]);
     expect(response.headers.get("Set-Cookie")).toMatch(/^cart=/);
   });
 
   it("POST /api/cart answers JSON errors: 415, 422, 404", async () => {
-    const notJson = await apiCartPost(routeArgs(new Request("http://localhost:3000/api/cart", { method: "POST", body: "productId=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } })));
+    const notJson = await apiCartPost(
+      routeArgs(
+        new Request("http://localhost:3000/api/cart", {
+          method: "POST",
+          body: "productId=1",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      ),
+    );
     expect(notJson.status).toBe(415);
     const invalid = await apiCartPost(routeArgs(jsonRequest("/api/cart", "POST", { productId: 1 })));
     expect(invalid.status).toBe(422);
@@ -214,39 +315,80 @@ describe("cart API", () => {
     const theirs = await cartWithPack2();
     const own = await apiCartGet(routeArgs(getRequest(`/api/cart/${mine.cartId}`, { Cookie: mine.cookie }), { id: mine.cartId }));
     expect(own.status).toBe(200);
-    expect(await own.json()).toEqual([expect.objectContaining({ id: mine.lineId, quantity: 1, variantPrice: "25.90", product: expect.objectContaining({ name: "Masque Hydrogel au Collagène" }) })]);
-    const other = await apiCartGet(routeArgs(getRequest(`/api/cart/${theirs.cartId}`, { Cookie: mine.cookie }), { id: theirs.cartId }));
+    expect(await own.json()).toEqual([
+      expect.objectContaining({
+        id: mine.lineId,
+        quantity: 1,
+        variantPrice: "25.90",
+        product: expect.objectContaining({ name: "Masque Hydrogel au Collagène" }),
+      }),
+    ]);
+    const other = await apiCartGet(
+      routeArgs(getRequest(`/api/cart/${theirs.cartId}`, { Cookie: mine.cookie }), { id: theirs.cartId }),
+    );
     expect(other.status).toBe(403);
     // The original's shared shopper id 3 (or any id that is not a cart id) is malformed: 400, not 403.
     for (const bad of ["3", "abc", "-1", "1e9999"]) {
       const legacy = await apiCartGet(routeArgs(getRequest(`/api/cart/${bad}`, { Cookie: mine.cookie }), { id: bad }));
       expect(legacy.status).toBe(400);
-      expect(await legacy.json()).toEqual({ error: "Identifiant de panier invalide", issues: [{ path: "id", message: "Un identifiant de panier (UUID) est attendu." }] });
+      expect(await legacy.json()).toEqual({
+        error: "Identifiant de panier invalide",
+        issues: [{ path: "id", message: "Un identifiant de panier (UUID) est attendu." }],
+      });
     }
   });
 
   it("PUT and DELETE /api/cart/{lineId} change the caller's lines only; bad ids are 400", async () => {
     const mine = await cartWithPack2();
     const theirs = await cartWithPack2();
-    const put = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 3 }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
+    const put = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 3 }, { Cookie: mine.cookie }), {
+        id: String(mine.lineId),
+      }),
+    );
     expect(put.status).toBe(200);
     expect((await put.json())[0]).toMatchObject({ quantity: 3 });
-    const foreign = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${theirs.lineId}`, "PUT", { quantity: 9 }, { Cookie: mine.cookie }), { id: String(theirs.lineId) }));
+    const foreign = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${theirs.lineId}`, "PUT", { quantity: 9 }, { Cookie: mine.cookie }), {
+        id: String(theirs.lineId),
+      }),
+    );
     expect(foreign.status).toBe(404);
-    const foreignDelete = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${theirs.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), { id: String(theirs.lineId) }));
+    const foreignDelete = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${theirs.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), {
+        id: String(theirs.lineId),
+      }),
+    );
     expect(foreignDelete.status).toBe(404);
     expect((await readCart(theirs.cartId)).lines[0].quantity).toBe(1);
     for (const bad of ["abc", "-1", "1.5", "9".repeat(5000)]) {
-      const response = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${bad}`, "PUT", { quantity: 1 }, { Cookie: mine.cookie }), { id: bad }));
+      const response = await apiCartLine(
+        routeArgs(jsonRequest(`/api/cart/${bad}`, "PUT", { quantity: 1 }, { Cookie: mine.cookie }), { id: bad }),
+      );
       expect(response.status).toBe(400);
     }
-    const badQuantity = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: "beaucoup" }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
+    const badQuantity = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: "beaucoup" }, { Cookie: mine.cookie }), {
+        id: String(mine.lineId),
+      }),
+    );
     expect(badQuantity.status).toBe(422);
-    const eleven = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 11 }, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
+    const eleven = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "PUT", { quantity: 11 }, { Cookie: mine.cookie }), {
+        id: String(mine.lineId),
+      }),
+    );
     expect(eleven.status).toBe(422);
-    expect(await eleven.json()).toEqual({ error: "Quantité refusée", issues: [{ path: "quantity", message: "La quantité d'un pack est limitée à 10 par commande." }] });
+    expect(await eleven.json()).toEqual({
+      error: "Quantité refusée",
+      issues: [{ path: "quantity", message: "La quantité d'un pack est limitée à 10 par commande." }],
+    });
     expect((await readCart(mine.cartId)).lines[0].quantity).toBe(3);
-    const del = await apiCartLine(routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), { id: String(mine.lineId) }));
+    const del = await apiCartLine(
+      routeArgs(jsonRequest(`/api/cart/${mine.lineId}`, "DELETE", undefined, { Cookie: mine.cookie }), {
+        id: String(mine.lineId),
+      }),
+    );
     expect(del.status).toBe(204);
     expect((await readCart(mine.cartId)).lines).toEqual([]);
   });
@@ -254,10 +396,18 @@ describe("cart API", () => {
   it("DELETE /api/cart/user/{id} empties the caller's cart and no other", async () => {
     const mine = await cartWithPack2();
     const theirs = await cartWithPack2();
-    const other = await apiCartClear(routeArgs(jsonRequest(`/api/cart/user/${theirs.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), { userId: theirs.cartId }));
+    const other = await apiCartClear(
+      routeArgs(jsonRequest(`/api/cart/user/${theirs.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), {
+        userId: theirs.cartId,
+      }),
+    );
     expect(other.status).toBe(403);
     expect((await readCart(theirs.cartId)).lines).toHaveLength(1);
-    const own = await apiCartClear(routeArgs(jsonRequest(`/api/cart/user/${mine.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), { userId: mine.cartId }));
+    const own = await apiCartClear(
+      routeArgs(jsonRequest(`/api/cart/user/${mine.cartId}`, "DELETE", undefined, { Cookie: mine.cookie }), {
+        userId: mine.cartId,
+      }),
+    );
     expect(own.status).toBe(204);
     expect(await getDb().select().from(cartLines).where(eq(cartLines.cartId, mine.cartId))).toEqual([]);
   });

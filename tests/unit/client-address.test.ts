@@ -23,7 +23,12 @@ describe("client address behind N trusted proxies", () => {
     expect(resolveClientAddress(withForwardedFor("6.6.6.6, 203.0.113.7"), "10.0.0.2", 1)).toBe("203.0.113.7");
     expect(resolveClientAddress(withForwardedFor("6.6.6.6,203.0.113.7, 10.0.0.9"), "10.0.0.2", 2)).toBe("203.0.113.7");
     // Two headers are one list.
-    const twice = new Request("http://localhost/", { headers: [["X-Forwarded-For", "6.6.6.6"], ["X-Forwarded-For", "203.0.113.8"]] });
+    const twice = new Request("http://localhost/", {
+      headers: [
+        ["X-Forwarded-For", "6.6.6.6"],
+        ["X-Forwarded-For", "203.0.113.8"],
+      ],
+    });
     expect(resolveClientAddress(twice, "10.0.0.2", 1)).toBe("203.0.113.8");
   });
 

@@ -14,7 +14,12 @@ import { formRequest, routeArgs } from "../helpers/requests";
 
 const action = asResponses(pageActionRoute);
 
-const valid = { name: "Camille Martin", email: "camille@example.fr", subject: "Ma commande", message: "Bonjour, où en est ma commande ?" };
+const valid = {
+  name: "Camille Martin",
+  email: "camille@example.fr",
+  subject: "Ma commande",
+  message: "Bonjour, où en est ma commande ?",
+};
 
 describe("contact schema", () => {
   it("gives the spec's French message for each invalid field", () => {

@@ -259,7 +259,7 @@ describe("the erasure is refused", () => {
       message: "Effacement refusé",
       description: expect.stringContaining(`la commande n° ${open}`),
     });
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
     expect((await getCustomerData(c.id))!.erasure).toMatchObject({
       allowed: false,
       reasons: [`Effacement impossible : la commande n° ${open} n'est pas encore expédiée.`],
@@ -300,7 +300,7 @@ describe("the erasure is refused", () => {
       code: "customer_subscription_active",
       error: `Effacement impossible : l'abonnement n° ${c.subscription} est actif : résiliez-le d'abord.`,
     });
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
   });
 
   it("for an administrator's account", async () => {
@@ -315,7 +315,7 @@ describe("the erasure is refused", () => {
       code: "customer_is_admin",
       error: expect.stringContaining("compte administrateur"),
     });
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
   });
 });
 

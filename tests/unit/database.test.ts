@@ -79,7 +79,10 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
       const write = here.db.transaction(async (tx) => {
         events.push("began");
         const [row] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
-        await tx.update(products).set({ stock: row.stock - 1 }).where(eq(products.id, 1));
+        await tx
+          .update(products)
+          .set({ stock: row.stock - 1 })
+          .where(eq(products.id, 1));
       });
       // Meanwhile this process answers: a timer fires, a read outside the transaction returns
       // (what was committed before the other process's write).
@@ -108,12 +111,18 @@ describe.skipIf(dialect !== "sqlite")("SQLite transactions shared by several pro
       const started = Date.now();
       const inTransaction = await here.db
         .transaction(async (tx) => tx.update(products).set({ stock: 0 }).where(eq(products.id, 1)))
-        .then(() => "written", (e: unknown) => String(e));
+        .then(
+          () => "written",
+          (e: unknown) => String(e),
+        );
       const outside = await here.db
         .update(products)
         .set({ stock: 0 })
         .where(eq(products.id, 1))
-        .then(() => "written", (e: unknown) => String((e as { cause?: unknown }).cause ?? e));
+        .then(
+          () => "written",
+          (e: unknown) => String((e as { cause?: unknown }).cause ?? e),
+        );
       const waited = Date.now() - started;
       expect(inTransaction).toMatch(/database is locked/);
       expect(outside).toMatch(/database is locked/);

@@ -46,9 +46,16 @@ describe("delivery form: postal code", () => {
   });
 
   it("applies the same rule to the API's orders and to a subscription's new address", () => {
-    const order = apiOrderSchema.safeParse({ shippingAddress: "8 rue des Fleurs", shippingPostalCode: "ABCDE", shippingCity: "Lyon", items: [{ productId: 1, packId: 2, quantity: 1 }] });
+    const order = apiOrderSchema.safeParse({
+      shippingAddress: "8 rue des Fleurs",
+      shippingPostalCode: "ABCDE",
+      shippingCity: "Lyon",
+      items: [{ productId: 1, packId: 2, quantity: 1 }],
+    });
     expect(order.success).toBe(false);
-    expect(order.error!.issues).toContainEqual(expect.objectContaining({ path: ["shippingPostalCode"], message: "Saisissez un code postal à 5 chiffres" }));
+    expect(order.error!.issues).toContainEqual(
+      expect.objectContaining({ path: ["shippingPostalCode"], message: "Saisissez un code postal à 5 chiffres" }),
+    );
     const address = subscriptionAddressSchema.safeParse({ ...VALID, postalCode: "ABCDE" });
     expect(address.error!.issues[0]).toMatchObject({ path: ["postalCode"], message: "Saisissez un code postal à 5 chiffres" });
   });
@@ -77,11 +84,14 @@ describe("delivery form: telephone", () => {
     expect(deliverySchema.parse({ ...VALID, phone: typed }).phone).toBe(kept);
   });
 
-  it.each(["06 12 34 56", "06 12 34 56 78 9", "00 12 34 56 78", "+44 20 7946 0958", "téléphone", "6 12 34 56 78"])("refuses %s and says how to write it", (typed) => {
-    expect(messageFor("phone", { phone: typed })).toBe(
-      "Saisissez un numéro de téléphone français à 10 chiffres, par exemple 06 12 34 56 78 (ou +33 6 12 34 56 78)",
-    );
-  });
+  it.each(["06 12 34 56", "06 12 34 56 78 9", "00 12 34 56 78", "+44 20 7946 0958", "téléphone", "6 12 34 56 78"])(
+    "refuses %s and says how to write it",
+    (typed) => {
+      expect(messageFor("phone", { phone: typed })).toBe(
+        "Saisissez un numéro de téléphone français à 10 chiffres, par exemple 06 12 34 56 78 (ou +33 6 12 34 56 78)",
+      );
+    },
+  );
 
   it("shows a kept number in the national form", () => {
     expect(formatFrenchPhone("+33612345678")).toBe("06 12 34 56 78");
@@ -94,6 +104,8 @@ describe("delivery form: second address line", () => {
   it("is optional, trimmed, and refused past 100 characters", () => {
     expect(deliverySchema.parse(VALID).address2).toBeNull();
     expect(deliverySchema.parse({ ...VALID, address2: "  Bâtiment B, 3e étage " }).address2).toBe("Bâtiment B, 3e étage");
-    expect(messageFor("address2", { address2: "x".repeat(101) })).toBe("Le complément d'adresse ne doit pas dépasser 100 caractères");
+    expect(messageFor("address2", { address2: "x".repeat(101) })).toBe(
+      "Le complément d'adresse ne doit pas dépasser 100 caractères",
+    );
   });
 });

@@ -133,7 +133,9 @@ describe("validation of the legal identity", () => {
 
   it("the demo shop's dashboard gives no legal mentions warning (live mode only: legal-live-mode.test.ts)", async () => {
     const { loader } = await import("~/routes/admin.dashboard");
-    const data = await toResponse(await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })))).json();
+    const data = await toResponse(
+      await loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() }))),
+    ).json();
     expect(data.legalWarning).toBeNull();
   });
 

@@ -21,11 +21,20 @@ beforeEach(async () => await resetAllRateLimits());
 async function newOrder(street: string) {
   const cartId = crypto.randomUUID();
   await addToCart(cartId, { productId: 1, packId: 2 });
-  const delivery = { firstName: "Noémie", lastName: "Roux", email: `noemie.${crypto.randomUUID().slice(0, 8)}@example.fr`, address: street, postalCode: "31000", city: "Toulouse" };
+  const delivery = {
+    firstName: "Noémie",
+    lastName: "Roux",
+    email: `noemie.${crypto.randomUUID().slice(0, 8)}@example.fr`,
+    address: street,
+    postalCode: "31000",
+    city: "Toulouse",
+  };
   return (await submitDelivery(cartId, deliverySchema.parse(delivery))).orderId;
 }
 
-type Seen = { order: { shippingAddress: string | null; customerName: string | null; shippingCity: string | null; owner: boolean } | null };
+type Seen = {
+  order: { shippingAddress: string | null; customerName: string | null; shippingCity: string | null; owner: boolean } | null;
+};
 
 async function track(query: string) {
   const response = await trackLoader(routeArgs(getRequest(`/track-order?${query}`)));
@@ -91,10 +100,22 @@ describe("/track-order and /order-confirmation with ?cle=", () => {
     const key = orderLinkKey(id);
     const tampered = `${key.slice(0, 10)}${key[10] === "A" ? "B" : "A"}${key.slice(11)}`;
     const lastCharTampered = `${key.slice(0, -1)}${key.at(-1) === "A" ? "B" : "A"}`;
-    for (const query of [`cle=${orderLinkKey(other)}`, `cle=${tampered}`, `cle=${lastCharTampered}`, `cle=${key.slice(0, -1)}`, "cle=", ""]) {
+    for (const query of [
+      `cle=${orderLinkKey(other)}`,
+      `cle=${tampered}`,
+      `cle=${lastCharTampered}`,
+      `cle=${key.slice(0, -1)}`,
+      "cle=",
+      "",
+    ]) {
       const tracked = await track(`id=${id}&${query}`);
       expect(tracked.status, query).toBe(200);
-      expect(tracked.order, query).toMatchObject({ owner: false, shippingAddress: null, customerName: null, shippingCity: "Toulouse" });
+      expect(tracked.order, query).toMatchObject({
+        owner: false,
+        shippingAddress: null,
+        customerName: null,
+        shippingCity: "Toulouse",
+      });
       const confirmed = await confirmation(id, query);
       expect(confirmed.order, query).toMatchObject({ owner: false, shippingAddress: null, customerName: null });
     }

@@ -50,7 +50,9 @@ async function newCartCookie(packId = 2) {
 }
 
 async function deliver(cookie: string, fields: Record<string, string>) {
-  const response = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...fields }, { headers: { Cookie: cookie } })));
+  const response = await cartAction(
+    routeArgs(formRequest("/panier", { intent: "delivery", ...fields }, { headers: { Cookie: cookie } })),
+  );
   expect(response.status).toBe(200);
   return { response, body: (await response.json()) as { ok: boolean; orderId: number } };
 }
@@ -88,7 +90,16 @@ describe("an existing customer is never changed by someone else's checkout", () 
       items: [{ productId: 1, quantity: 1, packId: 2 }],
     });
     const intruderCart = await newCartCookie();
-    const formOrder = (await deliver(intruderCart.cookie, { firstName: "Malo", lastName: "Intrus", email, address: "1 impasse du Piège", postalCode: "13001", city: "Marseille" })).body.orderId;
+    const formOrder = (
+      await deliver(intruderCart.cookie, {
+        firstName: "Malo",
+        lastName: "Intrus",
+        email,
+        address: "1 impasse du Piège",
+        postalCode: "13001",
+        city: "Marseille",
+      })
+    ).body.orderId;
 
     // The account is untouched; the foreign orders are linked to it, each with its own copy.
     expect((await getDb().select().from(users).where(eq(users.id, account.id)).limit(1))[0]).toEqual(account);
@@ -104,16 +115,37 @@ describe("an existing customer is never changed by someone else's checkout", () 
     // The back office, the invoice and the CSV read each order's own copy.
     const cookie = await adminCookie();
     const adminPage = async (id: number) =>
-      ((await (await adminOrderLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))).json()) as { order: Record<string, unknown> }).order;
-    expect(await adminPage(victimOrder)).toMatchObject({ customer: "Victoire Durand", email, shippingAddress: VICTIM.address, shippingCity: "Bordeaux" });
-    expect(await adminPage(formOrder)).toMatchObject({ customer: "Malo Intrus", shippingAddress: "1 impasse du Piège", shippingCity: "Marseille" });
+      (
+        (await (
+          await adminOrderLoader(routeArgs(getRequest(`/admin/orders/${id}`, { Cookie: cookie }), { id: String(id) }))
+        ).json()) as { order: Record<string, unknown> }
+      ).order;
+    expect(await adminPage(victimOrder)).toMatchObject({
+      customer: "Victoire Durand",
+      email,
+      shippingAddress: VICTIM.address,
+      shippingCity: "Bordeaux",
+    });
+    expect(await adminPage(formOrder)).toMatchObject({
+      customer: "Malo Intrus",
+      shippingAddress: "1 impasse du Piège",
+      shippingCity: "Marseille",
+    });
     // Once paid, its invoice bills the order's own name and address.
     await markOrderPaid(victimOrder, { paymentIntentId: `pi_${victimOrder}` });
-    const invoice = (await (await invoiceLoader(routeArgs(getRequest(`/admin/orders/${victimOrder}/invoice`, { Cookie: cookie }), { id: String(victimOrder) }))).json()) as {
+    const invoice = (await (
+      await invoiceLoader(
+        routeArgs(getRequest(`/admin/orders/${victimOrder}/invoice`, { Cookie: cookie }), { id: String(victimOrder) }),
+      )
+    ).json()) as {
       invoice: { document: { buyer: Record<string, unknown> } };
     };
     expect(invoice.invoice.document.buyer).toMatchObject({ name: "Victoire Durand", address: VICTIM.address });
-    const csv = await (await csvLoader(routeArgs(getRequest(`/admin/orders/export.csv?view=all&q=${encodeURIComponent(email)}`, { Cookie: cookie })))).text();
+    const csv = await (
+      await csvLoader(
+        routeArgs(getRequest(`/admin/orders/export.csv?view=all&q=${encodeURIComponent(email)}`, { Cookie: cookie })),
+      )
+    ).text();
     const line = (id: number) => csv.split("\r\n").find((l) => l.startsWith(`"${id}"`))!;
     expect(line(victimOrder)).toContain('"Victoire Durand"');
     expect(line(victimOrder)).toContain(`"${VICTIM.address}"`);
@@ -126,11 +158,29 @@ describe("an existing customer is never changed by someone else's checkout", () 
     await deliver((await newCartCookie()).cookie, { ...VICTIM, email });
     // A stranger types the victim's email with their own name: the form shows back what they typed, nothing else.
     const stranger = await newCartCookie();
-    await deliver(stranger.cookie, { firstName: "Jean", lastName: "Passant", email, address: "2 rue Neuve", postalCode: "75002", city: "Paris" });
-    const page = (await (await cartLoader(routeArgs(getRequest("/panier?etape=livraison", { Cookie: stranger.cookie })))).json()) as {
+    await deliver(stranger.cookie, {
+      firstName: "Jean",
+      lastName: "Passant",
+      email,
+      address: "2 rue Neuve",
+      postalCode: "75002",
+      city: "Paris",
+    });
+    const page = (await (
+      await cartLoader(routeArgs(getRequest("/panier?etape=livraison", { Cookie: stranger.cookie })))
+    ).json()) as {
       cart: CartView;
     };
-    expect(page.cart.checkout?.delivery).toEqual({ firstName: "Jean", lastName: "Passant", email, address: "2 rue Neuve", address2: "", postalCode: "75002", city: "Paris", phone: "" });
+    expect(page.cart.checkout?.delivery).toEqual({
+      firstName: "Jean",
+      lastName: "Passant",
+      email,
+      address: "2 rue Neuve",
+      address2: "",
+      postalCode: "75002",
+      city: "Paris",
+      phone: "",
+    });
     expect(JSON.stringify(page)).not.toMatch(/Victoire|Durand|Tilleuls|Bordeaux/);
   });
 });
@@ -149,10 +199,23 @@ describe("GET /api/orders/{id}: who sees the name, the street and the email", ()
     const { response, body: created } = await createApiOrder(body());
     const anonymous = await readOrder(created.id);
     expect(anonymous.status).toBe(200);
-    expect(anonymous.body).toMatchObject({ access: "public", customerName: null, customerEmail: null, shippingAddress: null, shippingPostalCode: "69004", shippingCity: "Lyon", total: "32.90" });
+    expect(anonymous.body).toMatchObject({
+      access: "public",
+      customerName: null,
+      customerEmail: null,
+      shippingAddress: null,
+      shippingPostalCode: "69004",
+      shippingCity: "Lyon",
+      total: "32.90",
+    });
     expect(JSON.stringify(anonymous.body)).not.toMatch(/Secret|Cachée|prive\./);
 
-    const full = { access: "owner", customerName: "Camille Secret", shippingAddress: "9 rue Cachée", customerEmail: expect.stringMatching(/^prive\./) };
+    const full = {
+      access: "owner",
+      customerName: "Camille Secret",
+      shippingAddress: "9 rue Cachée",
+      customerEmail: expect.stringMatching(/^prive\./),
+    };
     expect((await readOrder(created.id, { "X-Order-Token": created.token })).body).toMatchObject(full);
     expect((await readOrder(created.id, {}, `?token=${created.token}`)).body).toMatchObject(full);
     expect((await readOrder(created.id, { Cookie: cookieFrom(response, "orders")! })).body).toMatchObject(full);
@@ -160,19 +223,36 @@ describe("GET /api/orders/{id}: who sees the name, the street and the email", ()
 
     // Someone else's token, or a made-up one, proves nothing.
     const other = await createApiOrder(body());
-    expect((await readOrder(created.id, { "X-Order-Token": other.body.token })).body).toMatchObject({ access: "public", shippingAddress: null });
+    expect((await readOrder(created.id, { "X-Order-Token": other.body.token })).body).toMatchObject({
+      access: "public",
+      shippingAddress: null,
+    });
     expect((await readOrder(created.id, { "X-Order-Token": "a".repeat(43) })).body).toMatchObject({ access: "public" });
   });
 
   it("shows them to the browser that went through checkout (cart cookie, orders cookie), not to another", async () => {
     const cart = await newCartCookie();
-    const { response, body: delivered } = await deliver(cart.cookie, { firstName: "Lina", lastName: "Privé", email: `lina.${unique()}@example.fr`, address: "4 rue Intime", postalCode: "31000", city: "Toulouse" });
+    const { response, body: delivered } = await deliver(cart.cookie, {
+      firstName: "Lina",
+      lastName: "Privé",
+      email: `lina.${unique()}@example.fr`,
+      address: "4 rue Intime",
+      postalCode: "31000",
+      city: "Toulouse",
+    });
     const ordersCookie = cookieFrom(response, "orders");
     expect(ordersCookie).toBeTruthy();
     expect(response.headers.getSetCookie().find((c) => c.startsWith("orders="))).toMatch(/HttpOnly/i);
-    expect((await readOrder(delivered.orderId, { Cookie: cart.cookie })).body).toMatchObject({ access: "owner", shippingAddress: "4 rue Intime", customerName: "Lina Privé" });
+    expect((await readOrder(delivered.orderId, { Cookie: cart.cookie })).body).toMatchObject({
+      access: "owner",
+      shippingAddress: "4 rue Intime",
+      customerName: "Lina Privé",
+    });
     expect((await readOrder(delivered.orderId, { Cookie: ordersCookie! })).body).toMatchObject({ access: "owner" });
-    expect((await readOrder(delivered.orderId, { Cookie: (await newCartCookie()).cookie })).body).toMatchObject({ access: "public", shippingAddress: null });
+    expect((await readOrder(delivered.orderId, { Cookie: (await newCartCookie()).cookie })).body).toMatchObject({
+      access: "public",
+      shippingAddress: null,
+    });
     // A forged orders cookie (not signed with our secret) is ignored.
     const forged = `orders=${Buffer.from(JSON.stringify([delivered.orderId])).toString("base64")}`;
     expect((await readOrder(delivered.orderId, { Cookie: forged })).body).toMatchObject({ access: "public" });
@@ -183,7 +263,13 @@ describe("GET /api/orders/{id}: who sees the name, the street and the email", ()
     const ids: number[] = [];
     for (let i = 0; i < 22; i++) {
       // From two client addresses: 22 orders from one would pass its limit of API orders.
-      const response = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", body(), cookie ? { Cookie: cookie } : {}), {}, fromAddress(`198.51.100.${i % 2}`)));
+      const response = await postOrder(
+        routeArgs(
+          jsonRequest("/api/orders", "POST", body(), cookie ? { Cookie: cookie } : {}),
+          {},
+          fromAddress(`198.51.100.${i % 2}`),
+        ),
+      );
       ids.push(((await response.json()) as { id: number }).id);
       cookie = cookieFrom(response, "orders")!;
     }
@@ -209,15 +295,48 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
   it("sets the email and the name while unpaid; status 'confirmed' and isSubscription never mark it paid", async () => {
     const { body: created } = await createApiOrder(specBody);
     const email = `checkout.${unique()}@example.fr`;
-    const updated = await update(created.id, { customerEmail: email, customerName: "Sacha Martin", status: "confirmed", isSubscription: false, stripeSubscriptionId: "sub_fake" }, { "X-Order-Token": created.token });
+    const updated = await update(
+      created.id,
+      {
+        customerEmail: email,
+        customerName: "Sacha Martin",
+        status: "confirmed",
+        isSubscription: false,
+        stripeSubscriptionId: "sub_fake",
+      },
+      { "X-Order-Token": created.token },
+    );
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.id, access: "owner", customerEmail: email, customerName: "Sacha Martin", status: "pending", paymentStatus: "unpaid" });
+    expect(updated.body).toMatchObject({
+      id: created.id,
+      access: "owner",
+      customerEmail: email,
+      customerName: "Sacha Martin",
+      status: "pending",
+      paymentStatus: "unpaid",
+    });
     const stored = (await getDb().select().from(orders).where(eq(orders.id, created.id)).limit(1))[0]!;
-    expect(stored).toMatchObject({ customerEmail: email, customerName: "Sacha Martin", customerFirstName: "Sacha", customerLastName: "Martin", paymentStatus: "unpaid", isSubscription: false, stripeSubscriptionId: null });
+    expect(stored).toMatchObject({
+      customerEmail: email,
+      customerName: "Sacha Martin",
+      customerFirstName: "Sacha",
+      customerLastName: "Martin",
+      paymentStatus: "unpaid",
+      isSubscription: false,
+      stripeSubscriptionId: null,
+    });
     // The email's customer is created (or found) and linked.
-    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({ email, firstName: "Sacha", isAdmin: false });
+    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({
+      email,
+      firstName: "Sacha",
+      isAdmin: false,
+    });
     // ?token= works too.
-    const viaQuery = await putOrder(routeArgs(jsonRequest(`/api/orders/${created.id}?token=${created.token}`, "PUT", { customerName: "Sacha Martin-Roy" }), { id: String(created.id) }));
+    const viaQuery = await putOrder(
+      routeArgs(jsonRequest(`/api/orders/${created.id}?token=${created.token}`, "PUT", { customerName: "Sacha Martin-Roy" }), {
+        id: String(created.id),
+      }),
+    );
     expect(viaQuery.status).toBe(200);
   });
 
@@ -230,12 +349,14 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     expect(wrong).toEqual({ status: 404, body: { error: "Commande introuvable", issues: [] } });
     expect(unknown).toEqual(wrong);
     expect((await update(created.id, { trackingNumber: "6A123" }, { "X-Order-Token": created.token })).status).toBe(403);
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
 
     const trial = await createApiOrder({ ...specBody, total: "0.99", items: [{ productId: 1, quantity: 1, price: "0.99" }] });
     const subscription = await update(trial.body.id, { isSubscription: true }, { "X-Order-Token": trial.body.token });
     expect(subscription.status).toBe(422);
-    expect(subscription.body.issues).toEqual([{ path: "isSubscription", message: expect.stringContaining("uniquement en achat unique") }]);
+    expect(subscription.body.issues).toEqual([
+      { path: "isSubscription", message: expect.stringContaining("uniquement en achat unique") },
+    ]);
 
     await getDb().update(orders).set({ paymentStatus: "paid" }).where(eq(orders.id, created.id));
     const paid = await update(created.id, { customerEmail: `tard.${unique()}@example.fr` }, { "X-Order-Token": created.token });
@@ -254,6 +375,11 @@ describe("PUT /api/orders/{id}: the spec's checkout fields for the token holder"
     await markOrderPaid(created.id, { paymentIntentId: `pi_${created.id}` });
     const adminUpdate = await update(created.id, { status: "Expédiée", trackingNumber: "6A12345678901" }, { Cookie: cookie });
     expect(adminUpdate.status).toBe(200);
-    expect(adminUpdate.body).toMatchObject({ id: created.id, status: "shipped", trackingNumber: "6A12345678901", paymentStatus: "paid" });
+    expect(adminUpdate.body).toMatchObject({
+      id: created.id,
+      status: "shipped",
+      trackingNumber: "6A12345678901",
+      paymentStatus: "paid",
+    });
   });
 });

@@ -46,7 +46,13 @@ async function markPaid(orderId: number) {
   await getDb().update(orders).set({ paymentStatus: "paid", paidAt: new Date().toISOString() }).where(eq(orders.id, orderId));
 }
 
-const count = async () => (await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).limit(1))[0]!.n;
+const count = async () =>
+  (
+    await getDb()
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(orders)
+      .limit(1)
+  )[0]!.n;
 
 describe("the spec's POST /api/orders body", () => {
   it("is accepted as it is: 201, the pack named by its price, with an order token", async () => {
@@ -63,7 +69,10 @@ describe("the spec's POST /api/orders body", () => {
     });
     expect(created.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // No email yet: no customer account; userId 3 names no client here, so nothing is linked.
-    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]).toMatchObject({ userId: null, customerEmail: null });
+    expect((await getDb().select().from(orders).where(eq(orders.id, created.body.id)).limit(1))[0]).toMatchObject({
+      userId: null,
+      customerEmail: null,
+    });
   });
 
   it("never honours a status: 'paid' and 'delivered' still make a pending, unpaid order", async () => {
@@ -76,12 +85,20 @@ describe("the spec's POST /api/orders body", () => {
 
   it("refuses a wrong price with the expected amount, and writes nothing", async () => {
     const before = await snapshotDatabase();
-    const wrongPrice = await post({ ...SPEC_BODY, total: "25.90", items: [{ productId: 1, quantity: 1, packId: 2, price: "0.01" }] });
+    const wrongPrice = await post({
+      ...SPEC_BODY,
+      total: "25.90",
+      items: [{ productId: 1, quantity: 1, packId: 2, price: "0.01" }],
+    });
     expect(wrongPrice.status).toBe(422);
     expect(wrongPrice.body.issues).toEqual([{ path: "items.0.price", message: "Prix attendu : 25.90" }]);
     expect(wrongPrice.body.error).toMatch(/^Erreur lors de la création de la commande: /);
     // The original's bug: 0,01€ sent for the trial pack was silently recorded at 0,99€.
-    const trialAtOneCent = await post({ ...SPEC_BODY, total: "0.01", items: [{ productId: 1, quantity: 1, packId: 1, price: "0.01" }] });
+    const trialAtOneCent = await post({
+      ...SPEC_BODY,
+      total: "0.01",
+      items: [{ productId: 1, quantity: 1, packId: 1, price: "0.01" }],
+    });
     expect(trialAtOneCent.status).toBe(422);
     expect(trialAtOneCent.body.issues).toEqual([
       { path: "items.0.price", message: "Prix attendu : 0.99" },
@@ -90,7 +107,7 @@ describe("the spec's POST /api/orders body", () => {
     const wrongTotal = await post({ ...SPEC_BODY, total: "20,00" });
     expect(wrongTotal.status).toBe(422);
     expect(wrongTotal.body.issues).toEqual([{ path: "total", message: "Total attendu : 25.90" }]);
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
   });
 
   it("refuses a line that names no pack, listing the three packs", async () => {
@@ -128,7 +145,15 @@ describe("the spec's POST /api/orders body", () => {
   it("links the client named by userId without changing it", async () => {
     const [client] = await getDb()
       .insert(users)
-      .values({ username: `client-${Date.now()}`, email: newEmail(), firstName: "Aline", lastName: "Roux", address: "1 rue Haute", city: "Lille", postalCode: "59000" })
+      .values({
+        username: `client-${Date.now()}`,
+        email: newEmail(),
+        firstName: "Aline",
+        lastName: "Roux",
+        address: "1 rue Haute",
+        city: "Lille",
+        postalCode: "59000",
+      })
       .returning();
     const created = await post({ ...SPEC_BODY, userId: client.id, customerName: "Quelqu'un d'autre" });
     expect(created.status).toBe(201);
@@ -146,10 +171,14 @@ describe("one line, at most 10 of a pack, exactly 1 trial pack", () => {
     const before = await count();
     const trialTimesFour = await post({ ...SPEC_BODY, total: undefined, items: [{ productId: 1, quantity: 4, packId: 1 }] });
     expect(trialTimesFour.status).toBe(422);
-    expect(trialTimesFour.body.issues).toEqual([{ path: "items.0.quantity", message: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." }]);
+    expect(trialTimesFour.body.issues).toEqual([
+      { path: "items.0.quantity", message: "Le pack d'essai « 3 masques d'essai » est limité à 1 exemplaire par commande." },
+    ]);
     const elevenOfPack2 = await post({ ...SPEC_BODY, total: undefined, items: [{ productId: 1, quantity: 11, packId: 2 }] });
     expect(elevenOfPack2.status).toBe(422);
-    expect(elevenOfPack2.body.issues).toEqual([{ path: "items.0.quantity", message: "La quantité d'un pack est limitée à 10 par commande." }]);
+    expect(elevenOfPack2.body.issues).toEqual([
+      { path: "items.0.quantity", message: "La quantité d'un pack est limitée à 10 par commande." },
+    ]);
     const twoLines = await post({
       ...SPEC_BODY,
       total: undefined,
@@ -159,8 +188,14 @@ describe("one line, at most 10 of a pack, exactly 1 trial pack", () => {
       ],
     });
     expect(twoLines.status).toBe(422);
-    expect(twoLines.body.issues).toEqual([{ path: "items", message: "Une commande contient un seul article : un pack, de 1 à 10 exemplaires." }]);
-    const twentyTimes99 = await post({ ...SPEC_BODY, total: undefined, items: Array.from({ length: 20 }, () => ({ productId: 1, quantity: 99, packId: 3 })) });
+    expect(twoLines.body.issues).toEqual([
+      { path: "items", message: "Une commande contient un seul article : un pack, de 1 à 10 exemplaires." },
+    ]);
+    const twentyTimes99 = await post({
+      ...SPEC_BODY,
+      total: undefined,
+      items: Array.from({ length: 20 }, () => ({ productId: 1, quantity: 99, packId: 3 })),
+    });
     expect(twentyTimes99.status).toBe(422);
     expect(await count()).toBe(before);
     const ten = await post({ ...SPEC_BODY, total: "259.00", items: [{ productId: 1, quantity: 10, packId: 2 }] });
@@ -182,7 +217,11 @@ describe("the trial pack: once per email", () => {
     const third = await post({ ...trial, customerEmail: email.toUpperCase() });
     expect(third.status).toBe(409);
     expect(third.body.issues).toEqual([
-      { path: "customerEmail", message: "Le pack d'essai « 3 masques d'essai » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack." },
+      {
+        path: "customerEmail",
+        message:
+          "Le pack d'essai « 3 masques d'essai » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.",
+      },
     ]);
     // Another pack is fine for that email; the trial pack is fine for another email.
     expect((await post({ ...trial, total: "25.90", items: [{ productId: 1, quantity: 1, packId: 2 }] })).status).toBe(201);
@@ -191,21 +230,42 @@ describe("the trial pack: once per email", () => {
 
   it("says why in the delivery form, under the email field", async () => {
     const email = newEmail();
-    const paid = await createOrderFromApi({ ...SPEC_BODY, customerEmail: email, total: 99, items: [{ productId: 1, quantity: 1, packId: 1 }] });
+    const paid = await createOrderFromApi({
+      ...SPEC_BODY,
+      customerEmail: email,
+      total: 99,
+      items: [{ productId: 1, quantity: 1, packId: 1 }],
+    });
     await markPaid(paid.id);
     const cartId = crypto.randomUUID();
     await addToCart(cartId, { productId: 1, packId: 1 });
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
-    const fields = { intent: "delivery", firstName: "Camille", lastName: "Martin", email, address: "8 rue des Fleurs", postalCode: "69003", city: "Lyon" };
+    const fields = {
+      intent: "delivery",
+      firstName: "Camille",
+      lastName: "Martin",
+      email,
+      address: "8 rue des Fleurs",
+      postalCode: "69003",
+      city: "Lyon",
+    };
     const response = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie } })));
     expect(response.status).toBe(409);
     const body = (await response.json()) as { ok: boolean; result: { error: Record<string, string[]> } };
     expect(body.ok).toBe(false);
     expect(body.result.error.email).toEqual([expect.stringContaining("ne peut être acheté qu'une fois par adresse email")]);
     // Without JavaScript the same answer comes back to the delivery step (no redirect that would lose it).
-    const noJs = await cartAction(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
+    const noJs = await cartAction(
+      routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })),
+    );
     expect(noJs.status).toBe(409);
     await expect(submitDelivery(cartId, deliverySchema.parse(fields))).rejects.toThrow(OrderError);
-    expect(await getDb().select().from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId)).where(eq(orders.cartId, cartId))).toEqual([]);
+    expect(
+      await getDb()
+        .select()
+        .from(orderItems)
+        .innerJoin(orders, eq(orders.id, orderItems.orderId))
+        .where(eq(orders.cartId, cartId)),
+    ).toEqual([]);
   });
 });

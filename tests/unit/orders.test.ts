@@ -32,7 +32,12 @@ const delivery = {
 };
 
 async function count(table: typeof users | typeof orders | typeof orderItems) {
-  return (await getDb().select({ n: sql<number>`count(*)`.mapWith(Number) }).from(table).limit(1))[0]!.n;
+  return (
+    await getDb()
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(table)
+      .limit(1)
+  )[0]!.n;
 }
 
 async function cartWith(packId: 1 | 2 | 3) {
@@ -47,7 +52,14 @@ async function markPaid(orderId: number) {
 
 describe("delivery form schema", () => {
   it("gives the spec's French message for each field", () => {
-    const result = deliverySchema.safeParse({ firstName: "C", lastName: "", email: "pas-un-email", address: "rue", postalCode: "690", city: "L" });
+    const result = deliverySchema.safeParse({
+      firstName: "C",
+      lastName: "",
+      email: "pas-un-email",
+      address: "rue",
+      postalCode: "690",
+      city: "L",
+    });
     expect(result.success).toBe(false);
     const messages = Object.fromEntries(result.error!.issues.map((i) => [i.path[0], i.message]));
     expect(messages).toEqual({
@@ -86,33 +98,66 @@ describe("checkout: the delivery form creates the order", () => {
       cartId,
     });
     const customer = (await getDb().select().from(users).where(eq(users.id, order.userId!)).limit(1))[0]!;
-    expect(customer).toMatchObject({ email: "camille.martin@example.fr", passwordHash: null, isAdmin: false, country: "France", firstName: "Camille" });
+    expect(customer).toMatchObject({
+      email: "camille.martin@example.fr",
+      passwordHash: null,
+      isAdmin: false,
+      country: "France",
+      firstName: "Camille",
+    });
     const items = await getDb().select().from(orderItems).where(eq(orderItems.orderId, orderId));
-    expect(items).toEqual([expect.objectContaining({ productId: 1, packId: 2, quantity: 1, unitPriceCents: 2590, variantName: "6 masques + 2 offerts" })]);
+    expect(items).toEqual([
+      expect.objectContaining({
+        productId: 1,
+        packId: 2,
+        quantity: 1,
+        unitPriceCents: 2590,
+        variantName: "6 masques + 2 offerts",
+      }),
+    ]);
     expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBe(orderId);
-    expect((await readCart(cartId)).checkout).toMatchObject({ orderId, amountCents: 2590, current: true, delivery: { firstName: "Camille", city: "Lyon" } });
+    expect((await readCart(cartId)).checkout).toMatchObject({
+      orderId,
+      amountCents: 2590,
+      current: true,
+      delivery: { firstName: "Camille", city: "Lyon" },
+    });
   });
 
   it("keeps the optional telephone and second address line on the order, for its owner only", async () => {
     const { cartId } = await cartWith(2);
-    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }));
+    const { orderId } = await submitDelivery(
+      cartId,
+      deliverySchema.parse({ ...delivery, address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" }),
+    );
     const order = (await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!;
     expect(order).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
     // The payment step shows them back as typed (the national form).
-    expect((await readCart(cartId)).checkout?.delivery).toMatchObject({ address2: "Bâtiment B, 3e étage", phone: "06 12 34 56 78" });
-    expect(await getOrderSummary(orderId, { admin: true })).toMatchObject({ shippingAddress2: "Bâtiment B, 3e étage", shippingPhone: "+33612345678" });
+    expect((await readCart(cartId)).checkout?.delivery).toMatchObject({
+      address2: "Bâtiment B, 3e étage",
+      phone: "06 12 34 56 78",
+    });
+    expect(await getOrderSummary(orderId, { admin: true })).toMatchObject({
+      shippingAddress2: "Bâtiment B, 3e étage",
+      shippingPhone: "+33612345678",
+    });
     // The order number alone shows neither.
     expect(await getOrderSummary(orderId)).toMatchObject({ shippingAddress2: null, shippingPhone: null });
     // Left empty the second time: cleared, not kept from the first.
     await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address2: "", phone: "" }));
-    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({ shippingAddress2: null, shippingPhone: null });
+    expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]).toMatchObject({
+      shippingAddress2: null,
+      shippingPhone: null,
+    });
   });
 
   it("refuses a postal code that is not 5 digits from the page form: no order is made", async () => {
     const { cartId, cookie } = await cartWith(2);
     const before = await count(orders);
     const response = await cartAction(
-      routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } })),
+      routeArgs(
+        formRequest("/panier", { intent: "delivery", ...delivery, postalCode: "ABCDE" }, { headers: { Cookie: cookie } }),
+      ),
     );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { result: { error: Record<string, string[]> } };
@@ -128,11 +173,17 @@ describe("checkout: the delivery form creates the order", () => {
     const usersBefore = await count(users);
     const second = await submitDelivery(cartId, deliverySchema.parse(delivery));
     expect(second).toEqual({ orderId: first.orderId, created: false });
-    const changed = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }));
+    const changed = await submitDelivery(
+      cartId,
+      deliverySchema.parse({ ...delivery, address: "10 avenue Foch", city: "Paris", postalCode: "75016" }),
+    );
     expect(changed.orderId).toBe(first.orderId);
     expect(await count(orders)).toBe(ordersBefore);
     expect(await count(users)).toBe(usersBefore);
-    expect((await getDb().select().from(orders).where(eq(orders.id, first.orderId)).limit(1))[0]).toMatchObject({ shippingCity: "Paris", shippingAddress: "10 avenue Foch" });
+    expect((await getDb().select().from(orders).where(eq(orders.id, first.orderId)).limit(1))[0]).toMatchObject({
+      shippingCity: "Paris",
+      shippingAddress: "10 avenue Foch",
+    });
     expect(await getDb().select().from(orderItems).where(eq(orderItems.orderId, first.orderId))).toHaveLength(1);
   });
 
@@ -158,7 +209,9 @@ describe("checkout: the delivery form creates the order", () => {
     const before = { users: await count(users), orders: await count(orders), items: await count(orderItems) };
     await getDb().update(products).set({ stock: 0 }).where(eq(products.id, 1));
     try {
-      await expect(submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" }))).rejects.toThrow(OrderError);
+      await expect(
+        submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: "nouvelle.cliente@example.fr" })),
+      ).rejects.toThrow(OrderError);
     } finally {
       await getDb().update(products).set({ stock: 500 }).where(eq(products.id, 1));
     }
@@ -169,9 +222,15 @@ describe("checkout: the delivery form creates the order", () => {
   it("reuses the customer found by email and never modifies an administrator's account", async () => {
     const admin = (await getDb().select().from(users).where(eq(users.isAdmin, true)).limit(1))[0]!;
     const { cartId } = await cartWith(1);
-    const { orderId } = await submitDelivery(cartId, deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }));
+    const { orderId } = await submitDelivery(
+      cartId,
+      deliverySchema.parse({ ...delivery, email: admin.email, city: "Marseille" }),
+    );
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.userId).toBe(admin.id);
-    expect((await getDb().select().from(users).where(eq(users.id, admin.id)).limit(1))[0]).toMatchObject({ city: admin.city, passwordHash: admin.passwordHash });
+    expect((await getDb().select().from(users).where(eq(users.id, admin.id)).limit(1))[0]).toMatchObject({
+      city: admin.city,
+      passwordHash: admin.passwordHash,
+    });
   });
 
   it("empties the cart once its order is paid (a reload shows an empty cart)", async () => {
@@ -197,18 +256,35 @@ describe("checkout: the delivery form creates the order", () => {
 describe("/panier delivery and complete intents", () => {
   it("answers invalid delivery data with the field messages and status 400", async () => {
     const { cookie } = await cartWith(2);
-    const response = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, email: "faux", city: "L" }, { headers: { Cookie: cookie } })));
+    const response = await cartAction(
+      routeArgs(
+        formRequest("/panier", { intent: "delivery", ...delivery, email: "faux", city: "L" }, { headers: { Cookie: cookie } }),
+      ),
+    );
     expect(response.status).toBe(400);
     const body = (await response.json()) as { result: { error: Record<string, string[]> } };
-    expect(body.result.error).toMatchObject({ email: ["Adresse email invalide"], city: ["La ville doit contenir au moins 2 caractères"] });
+    expect(body.result.error).toMatchObject({
+      email: ["Adresse email invalide"],
+      city: ["La ville doit contenir au moins 2 caractères"],
+    });
   });
 
   it("creates the order (JSON with JavaScript, redirect to the payment step without)", async () => {
     const { cartId, cookie } = await cartWith(2);
-    const js = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie } })));
+    const js = await cartAction(
+      routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie } })),
+    );
     const body = (await js.json()) as { ok: boolean; orderId: number };
     expect(body).toMatchObject({ ok: true, intent: "delivery" });
-    const noJs = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery }, { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } })));
+    const noJs = await cartAction(
+      routeArgs(
+        formRequest(
+          "/panier",
+          { intent: "delivery", ...delivery },
+          { headers: { Cookie: cookie, "Sec-Fetch-Mode": "navigate" } },
+        ),
+      ),
+    );
     expect(noJs.status).toBe(302);
     expect(noJs.headers.get("Location")).toBe("/panier?etape=paiement");
     expect((await readCart(cartId)).checkout?.orderId).toBe(body.orderId);
@@ -219,21 +295,31 @@ describe("/panier delivery and complete intents", () => {
   it("creates nothing when the honeypot is filled", async () => {
     const { cookie } = await cartWith(2);
     const before = await count(orders);
-    await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...delivery, website: "http://spam" }, { headers: { Cookie: cookie } })));
+    await cartAction(
+      routeArgs(
+        formRequest("/panier", { intent: "delivery", ...delivery, website: "http://spam" }, { headers: { Cookie: cookie } }),
+      ),
+    );
     expect(await count(orders)).toBe(before);
   });
 
   it("'complete' empties the cart only when the server has the order paid, then shows the confirmation", async () => {
     const { cartId, cookie } = await cartWith(2);
     const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
-    const early = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
+    const early = await cartAction(
+      routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })),
+    );
     expect(early.headers.get("Location")).toBe(`/order-confirmation/${orderId}`);
     expect((await readCart(cartId)).lines).toHaveLength(1);
     expect((await getDb().select().from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.paymentStatus).toBe("unpaid");
     await markPaid(orderId);
-    await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })));
+    await cartAction(
+      routeArgs(formRequest("/panier", { intent: "complete", orderId: String(orderId) }, { headers: { Cookie: cookie } })),
+    );
     expect((await getDb().select().from(carts).where(eq(carts.id, cartId)).limit(1))[0]!.checkoutOrderId).toBeNull();
-    const noId = await cartAction(routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })));
+    const noId = await cartAction(
+      routeArgs(formRequest("/panier", { intent: "complete", orderId: "" }, { headers: { Cookie: cookie } })),
+    );
     expect(noId.headers.get("Location")).toBe("/");
   });
 });
@@ -273,17 +359,31 @@ describe("POST /api/orders", () => {
     // An unknown userId (the original's fallback 9999) links nothing: the email's new customer.
     expect(stored.userId).not.toBe(9999);
     expect(stored.customerName).toBe("Jeanne de Lattre");
-    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({ firstName: "Jeanne", lastName: "de Lattre", isAdmin: false });
+    expect((await getDb().select().from(users).where(eq(users.id, stored.userId!)).limit(1))[0]).toMatchObject({
+      firstName: "Jeanne",
+      lastName: "de Lattre",
+      isAdmin: false,
+    });
   });
 
   it("refuses invalid bodies with JSON errors", async () => {
-    const missing = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, shippingCity: undefined, items: [] })));
+    const missing = await postOrder(
+      routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, shippingCity: undefined, items: [] })),
+    );
     expect(missing.status).toBe(422);
     const body = await missing.json();
     expect(body.issues.map((i: { path: string }) => i.path).sort()).toEqual(["items", "shippingCity"]);
     const malformed = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", "{not json")));
     expect(malformed.status).toBe(400);
-    const unknown = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 999, quantity: 1, packId: 2 }] })));
+    const unknown = await postOrder(
+      routeArgs(
+        jsonRequest("/api/orders", "POST", {
+          ...apiOrder,
+          total: undefined,
+          items: [{ productId: 999, quantity: 1, packId: 2 }],
+        }),
+      ),
+    );
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toMatch(/^Erreur lors de la création de la commande: /);
     const foreign = await postOrder(routeArgs(jsonRequest("/api/orders", "POST", apiOrder, { Origin: "https://evil.example" })));
@@ -293,7 +393,17 @@ describe("POST /api/orders", () => {
 
 describe("GET /api/orders/{id}", () => {
   it("gives the order with decimal prices; the number alone shows no name, street or email", async () => {
-    const created = await (await postOrder(routeArgs(jsonRequest("/api/orders", "POST", { ...apiOrder, total: undefined, items: [{ productId: 1, quantity: 1, packId: 2 }] })))).json();
+    const created = await (
+      await postOrder(
+        routeArgs(
+          jsonRequest("/api/orders", "POST", {
+            ...apiOrder,
+            total: undefined,
+            items: [{ productId: 1, quantity: 1, packId: 2 }],
+          }),
+        ),
+      )
+    ).json();
     await getDb().update(orders).set({ trackingNumber: "null" }).where(eq(orders.id, created.id));
     const response = await getOrder(routeArgs(getRequest(`/api/orders/${created.id}`), { id: String(created.id) }));
     expect(response.status).toBe(200);
@@ -340,7 +450,16 @@ describe("GET /api/orders/{id}", () => {
       customerEmail: null,
     });
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
-    expect(body.items).toEqual([{ id: expect.any(Number), productId: 1, packId: 2, quantity: 1, price: "25.90", product: { name: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts" } }]);
+    expect(body.items).toEqual([
+      {
+        id: expect.any(Number),
+        productId: 1,
+        packId: 2,
+        quantity: 1,
+        price: "25.90",
+        product: { name: "Masque Hydrogel au Collagène", variantName: "6 masques + 2 offerts" },
+      },
+    ]);
     expect(JSON.stringify(body)).not.toMatch(/password|api\.client@|Bellecour|Lattre/i);
   });
 
@@ -369,9 +488,23 @@ describe("order confirmation pages", () => {
     const found = await confirmationById(routeArgs(getRequest(`/order-confirmation/${created.id}`), { id: String(created.id) }));
     expect(found.status).toBe(200);
     // The number alone: no name, no street (the token in ?token= shows them).
-    expect((await found.json()).order).toMatchObject({ id: created.id, totalCents: 5180, shippingCents: 0, owner: false, shippingAddress: null, customerName: null, shippingCity: "Lyon" });
-    const withToken = await confirmationById(routeArgs(getRequest(`/order-confirmation/${created.id}?token=${created.token}`), { id: String(created.id) }));
-    expect((await withToken.json()).order).toMatchObject({ owner: true, shippingAddress: "3 place Bellecour", customerName: "Jeanne de Lattre" });
+    expect((await found.json()).order).toMatchObject({
+      id: created.id,
+      totalCents: 5180,
+      shippingCents: 0,
+      owner: false,
+      shippingAddress: null,
+      customerName: null,
+      shippingCity: "Lyon",
+    });
+    const withToken = await confirmationById(
+      routeArgs(getRequest(`/order-confirmation/${created.id}?token=${created.token}`), { id: String(created.id) }),
+    );
+    expect((await withToken.json()).order).toMatchObject({
+      owner: true,
+      shippingAddress: "3 place Bellecour",
+      customerName: "Jeanne de Lattre",
+    });
     for (const bad of ["abc", "-1", "1.5", "123456789", "9".repeat(5000)]) {
       const response = await confirmationById(routeArgs(getRequest(`/order-confirmation/${bad}`), { id: bad }));
       expect(response.status, bad).toBe(404);

@@ -140,14 +140,16 @@ describe("the packs, read from the database", () => {
     const withdrawn = await newProduct("Crème de nuit", [], "not_sold");
     expect(await productOffer(withdrawn)).toEqual({ packs: [], unitPriceCents: null, sold: false });
     await expect(addToCart(crypto.randomUUID(), { productId: withdrawn.id })).rejects.toThrow("n'est pas en vente");
-    await expect(createOrderFromApi({
+    await expect(
+      createOrderFromApi({
         customerEmail: "a@example.fr",
         customerName: "A B",
         shippingAddress: "1 rue A",
         shippingPostalCode: "75001",
         shippingCity: "Paris",
         items: [{ productId: withdrawn.id, quantity: 1 }],
-      } as never)).rejects.toThrow(OrderError);
+      } as never),
+    ).rejects.toThrow(OrderError);
   });
 
   it("sells a product's own packs only, and a deactivated pack no more", async () => {
@@ -176,7 +178,11 @@ describe("the packs, read from the database", () => {
     expect((await shopPacks(product.id)).map((p) => p.id)).toEqual([duo.id]);
     await expect(addToCart(crypto.randomUUID(), { productId: product.id, packId: solo.id })).rejects.toThrow(/Pack inconnu/);
     // Another product's pack cannot be edited through this product.
-    await expect(updateProduct(product.id, { ...fields, sku: product.sku }, [{ ...(await listPacks(1))[0], id: 1, price: 1, referencePrice: null }])).rejects.toThrow("n'appartient pas à ce produit");
+    await expect(
+      updateProduct(product.id, { ...fields, sku: product.sku }, [
+        { ...(await listPacks(1))[0], id: 1, price: 1, referencePrice: null },
+      ]),
+    ).rejects.toThrow("n'appartient pas à ce produit");
   });
 
   it("gives the API the packs on sale, with a crossed-out price only when lawful", async () => {
@@ -217,7 +223,12 @@ describe("the product page's JSON-LD", () => {
     const single = productJsonLd(product, { packs: [], unitPriceCents: 2990, sold: true }, shop)!;
     expect(jsonLdText(single)).not.toContain("</script><b>");
     expect(single.offers).toEqual([
-      expect.objectContaining({ "@type": "Offer", price: "29.90", priceCurrency: "EUR", availability: "https://schema.org/OutOfStock" }),
+      expect.objectContaining({
+        "@type": "Offer",
+        price: "29.90",
+        priceCurrency: "EUR",
+        availability: "https://schema.org/OutOfStock",
+      }),
     ]);
     expect(productJsonLd(product, { packs: [], unitPriceCents: null, sold: false }, shop)).toBeNull();
   });

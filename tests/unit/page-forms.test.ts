@@ -46,12 +46,19 @@ function streamingPost(url: string, body: ReadableStream<Uint8Array>, headers: R
   } as RequestInit);
 }
 
-const CONTACT = { name: "Camille Martin", email: "camille@example.fr", subject: "Question", message: "Bonjour, une question sur les masques." };
+const CONTACT = {
+  name: "Camille Martin",
+  email: "camille@example.fr",
+  subject: "Question",
+  message: "Bonjour, une question sur les masques.",
+};
 
 describe("page forms: a body limit before parsing", () => {
   it("refuses a 30 MB contact post with 413 after reading at most the limit and a chunk", async () => {
     const { stream, read } = hugeBody(30 * 1024 * 1024);
-    const response = await answer(() => contactAction(routeArgs(streamingPost("/contact", stream), {}, fromAddress("192.0.2.1"))));
+    const response = await answer(() =>
+      contactAction(routeArgs(streamingPost("/contact", stream), {}, fromAddress("192.0.2.1"))),
+    );
     expect(response.status).toBe(413);
     expect(await response.text()).toBe("Formulaire trop volumineux : raccourcissez vos messages et réessayez.");
     expect(read.bytes).toBeLessThanOrEqual(MAX_FORM_BYTES + 2 * 64 * 1024);
@@ -74,7 +81,11 @@ describe("page forms: a body limit before parsing", () => {
   it("refuses a multipart post with 415", async () => {
     const body = new FormData();
     body.set("name", "Camille");
-    const request = new Request("http://localhost:3000/contact", { method: "POST", body, headers: { Origin: "http://localhost:3000" } });
+    const request = new Request("http://localhost:3000/contact", {
+      method: "POST",
+      body,
+      headers: { Origin: "http://localhost:3000" },
+    });
     await expect(readPageForm(request)).rejects.toMatchObject({ status: 415 });
   });
 });
@@ -83,7 +94,9 @@ describe("page forms: posted from our own pages only", () => {
   const foreign = { headers: { Origin: "https://evil.example" } };
 
   it("the contact form refuses another site's post (403)", async () => {
-    const response = await answer(() => contactAction(routeArgs(formRequest("/contact", CONTACT, foreign), {}, fromAddress("192.0.2.2"))));
+    const response = await answer(() =>
+      contactAction(routeArgs(formRequest("/contact", CONTACT, foreign), {}, fromAddress("192.0.2.2"))),
+    );
     expect(response.status).toBe(403);
     expect(await response.text()).toBe("Origine de la requête non autorisée");
   });
@@ -92,7 +105,13 @@ describe("page forms: posted from our own pages only", () => {
     const cart = await answer(() => cartAction(routeArgs(formRequest("/panier", { intent: "add", packId: "2" }, foreign))));
     expect(cart.status).toBe(403);
     const cancel = await answer(() =>
-      resiliationAction(routeArgs(formRequest("/abonnement/resilier", { orderNumber: "123456789", email: "a@example.fr" }, foreign), {}, fromAddress("192.0.2.3"))),
+      resiliationAction(
+        routeArgs(
+          formRequest("/abonnement/resilier", { orderNumber: "123456789", email: "a@example.fr" }, foreign),
+          {},
+          fromAddress("192.0.2.3"),
+        ),
+      ),
     );
     expect(cancel.status).toBe(403);
   });

@@ -1,6 +1,13 @@
 import type * as NodeCrypto from "node:crypto";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { HashingBusyError, hashPassword, hashPasswordSync, MAX_CONCURRENT_HASHES, MAX_WAITING_HASHES, verifyPassword } from "~/lib/passwords.server";
+import {
+  HashingBusyError,
+  hashPassword,
+  hashPasswordSync,
+  MAX_CONCURRENT_HASHES,
+  MAX_WAITING_HASHES,
+  verifyPassword,
+} from "~/lib/passwords.server";
 import { action as apiLogin } from "~/routes/api.admin.login";
 import { fromAddress, jsonRequest, routeArgs } from "../helpers/requests";
 
@@ -13,14 +20,22 @@ const probe = vi.hoisted(() => ({ running: 0, peak: 0, cheap: false, hold: undef
 
 vi.mock("node:crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof NodeCrypto>();
-  const scrypt = (password: string, salt: Buffer, length: number, options: object, done: (error: Error | null, key: Buffer) => void) => {
+  const scrypt = (
+    password: string,
+    salt: Buffer,
+    length: number,
+    options: object,
+    done: (error: Error | null, key: Buffer) => void,
+  ) => {
     probe.running++;
     probe.peak = Math.max(probe.peak, probe.running);
     // While a test holds them, derivations start but do not end.
-    void (probe.hold ?? Promise.resolve()).then(() => actual.scrypt(password, salt, length, probe.cheap ? { N: 1024, r: 8, p: 1 } : options, (error, key) => {
-      probe.running--;
-      done(error, key);
-    }));
+    void (probe.hold ?? Promise.resolve()).then(() =>
+      actual.scrypt(password, salt, length, probe.cheap ? { N: 1024, r: 8, p: 1 } : options, (error, key) => {
+        probe.running--;
+        done(error, key);
+      }),
+    );
   };
   return { ...actual, default: { ...actual, scrypt }, scrypt };
 });
@@ -82,12 +97,16 @@ describe("password hashing", () => {
     });
     let answered = 0;
     const pending = Array.from({ length: burst }, (_, i) =>
-      apiLogin(routeArgs(jsonRequest("/api/admin/login", "POST", { username: `visiteur-${i}`, password: "faux-mot-de-passe" }), {}, fromAddress(`198.18.${i}.1`))).then(
-        (response) => {
-          answered++;
-          return response;
-        },
-      ),
+      apiLogin(
+        routeArgs(
+          jsonRequest("/api/admin/login", "POST", { username: `visiteur-${i}`, password: "faux-mot-de-passe" }),
+          {},
+          fromAddress(`198.18.${i}.1`),
+        ),
+      ).then((response) => {
+        answered++;
+        return response;
+      }),
     );
     await vi.waitFor(() => expect(answered).toBe(4), { timeout: 10_000 });
     release();
@@ -97,7 +116,11 @@ describe("password hashing", () => {
     const busy = responses.filter((r) => r.status === 503);
     expect(busy).toHaveLength(4);
     expect(busy[0].headers.get("Retry-After")).toBe("5");
-    expect(await busy[0].json()).toMatchObject({ success: false, error: "Trop de connexions en cours. Réessayez dans quelques secondes.", issues: [] });
+    expect(await busy[0].json()).toMatchObject({
+      success: false,
+      error: "Trop de connexions en cours. Réessayez dans quelques secondes.",
+      issues: [],
+    });
     expect(probe.peak).toBe(MAX_CONCURRENT_HASHES);
   });
 });

@@ -79,7 +79,10 @@ describe("payment API input", () => {
         customerEmail: "camille@example.fr",
       }),
     );
-    expect(attach).toEqual({ status: 404, body: { error: "Abonnement introuvable", issues: [], code: "subscription_not_found" } });
+    expect(attach).toEqual({
+      status: 404,
+      body: { error: "Abonnement introuvable", issues: [], code: "subscription_not_found" },
+    });
   });
 
   it("answers 405 to other methods", async () => {
@@ -108,20 +111,32 @@ describe("demo-only emulator routes", () => {
     const secretCall = new Request("http://localhost:3000/stripe-emulator/api/v1/customers", {
       method: "POST",
       body: "email=a%40b.fr",
-      headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}`, Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Authorization: `Bearer ${getConfig().stripe.secretKey}`,
+        Origin: "http://localhost:3000",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
     });
     const refused = await proxyAction(routeArgs(secretCall, { "*": "v1/customers" }));
     expect(refused.status).toBe(404);
     const withSecretKey = new Request("http://localhost:3000/stripe-emulator/api/v1/payment_methods", {
       method: "POST",
       body: "type=card",
-      headers: { Authorization: `Bearer ${getConfig().stripe.secretKey}`, Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Authorization: `Bearer ${getConfig().stripe.secretKey}`,
+        Origin: "http://localhost:3000",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
     });
     expect((await proxyAction(routeArgs(withSecretKey, { "*": "v1/payment_methods" }))).status).toBe(401);
     const crossSite = new Request("http://localhost:3000/stripe-emulator/api/v1/payment_methods", {
       method: "POST",
       body: "type=card",
-      headers: { Authorization: "Bearer pk_test_emulator", Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: {
+        Authorization: "Bearer pk_test_emulator",
+        Origin: "https://evil.example",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
     });
     expect((await proxyAction(routeArgs(crossSite, { "*": "v1/payment_methods" }))).status).toBe(403);
   });

@@ -36,7 +36,12 @@ describe("billing address of the payment step", () => {
   it("is prefilled from the delivery details, or from the customer name split at the first space", () => {
     expect(splitFullName("Marie Claire  Dupont")).toEqual({ firstName: "Marie", lastName: "Claire Dupont" });
     expect(splitFullName("Cher")).toEqual({ firstName: "Cher", lastName: "" });
-    expect(initialBilling({ firstName: "", lastName: "", address: "1 rue A", postalCode: "75 011", city: "Paris" }, "Marie Claire Dupont")).toEqual({
+    expect(
+      initialBilling(
+        { firstName: "", lastName: "", address: "1 rue A", postalCode: "75 011", city: "Paris" },
+        "Marie Claire Dupont",
+      ),
+    ).toEqual({
       firstName: "Marie",
       lastName: "Claire Dupont",
       address: "1 rue A",
@@ -109,7 +114,10 @@ describe("subscription attempt kept in the browser session", () => {
     const storage = memoryStorage();
     const t0 = 2_000_000;
     saveSubscriptionAttempt(42, { ...attempt, timestamp: t0 }, storage);
-    expect(readSubscriptionAttempt(42, t0 + ATTEMPT_REUSE_MS - 1, storage)).toEqual({ kind: "reusable", attempt: { ...attempt, timestamp: t0 } });
+    expect(readSubscriptionAttempt(42, t0 + ATTEMPT_REUSE_MS - 1, storage)).toEqual({
+      kind: "reusable",
+      attempt: { ...attempt, timestamp: t0 },
+    });
     expect(readSubscriptionAttempt(42, t0 + ATTEMPT_REUSE_MS, storage).kind).toBe("none");
     expect(storage.size()).toBe(0);
   });

@@ -105,37 +105,42 @@ export const TEST_ACCESS = { token: TEST_ORDER_TOKEN } as const;
  * given cart, else by the holder of TEST_ORDER_TOKEN (an API client).
  */
 export async function createTestOrder(
-  options: { quantity?: number; unitPriceCents?: number; productId?: number; cartId?: string; packId?: number; email?: string | null } = {},
+  options: {
+    quantity?: number;
+    unitPriceCents?: number;
+    productId?: number;
+    cartId?: string;
+    packId?: number;
+    email?: string | null;
+  } = {},
 ) {
   const quantity = options.quantity ?? 1;
   const unit = options.unitPriceCents ?? 2590;
   const id = nextOrderId++;
   const db = getDb();
-  await db.insert(orders)
-    .values({
-      id,
-      subtotalCents: quantity * unit,
-      shippingCents: 0,
-      totalCents: quantity * unit,
-      customerEmail: options.email === undefined ? "camille.martin@example.fr" : options.email,
-      customerName: "Camille Martin",
-      shippingAddress: "12 rue des Lilas",
-      shippingPostalCode: "75011",
-      shippingCity: "Paris",
-      shippingCountry: "France",
-      cartId: options.cartId ?? null,
-      tokenHash: options.cartId ? null : hashOrderToken(TEST_ORDER_TOKEN),
-    });
-  await db.insert(orderItems)
-    .values({
-      orderId: id,
-      productId: options.productId ?? 1,
-      packId: options.packId ?? 2,
-      quantity,
-      unitPriceCents: unit,
-      productName: "Masque Hydrogel au Collagène",
-      variantName: "6 masques + 2 offerts",
-    });
+  await db.insert(orders).values({
+    id,
+    subtotalCents: quantity * unit,
+    shippingCents: 0,
+    totalCents: quantity * unit,
+    customerEmail: options.email === undefined ? "camille.martin@example.fr" : options.email,
+    customerName: "Camille Martin",
+    shippingAddress: "12 rue des Lilas",
+    shippingPostalCode: "75011",
+    shippingCity: "Paris",
+    shippingCountry: "France",
+    cartId: options.cartId ?? null,
+    tokenHash: options.cartId ? null : hashOrderToken(TEST_ORDER_TOKEN),
+  });
+  await db.insert(orderItems).values({
+    orderId: id,
+    productId: options.productId ?? 1,
+    packId: options.packId ?? 2,
+    quantity,
+    unitPriceCents: unit,
+    productName: "Masque Hydrogel au Collagène",
+    variantName: "6 masques + 2 offerts",
+  });
   return id;
 }
 
@@ -202,9 +207,12 @@ export async function browserConfirm(clientSecret: string, paymentMethodId: stri
 export async function browserRetrieve(clientSecret: string) {
   const piId = clientSecret.split("_secret_")[0];
   const path = `v1/payment_intents/${piId}`;
-  const request = new Request(`http://localhost:3000/stripe-emulator/api/${path}?client_secret=${encodeURIComponent(clientSecret)}`, {
-    headers: { Authorization: `Bearer ${PK}` },
-  });
+  const request = new Request(
+    `http://localhost:3000/stripe-emulator/api/${path}?client_secret=${encodeURIComponent(clientSecret)}`,
+    {
+      headers: { Authorization: `Bearer ${PK}` },
+    },
+  );
   const response = await proxyLoader(routeArgs(request, { "*": path }));
   return { status: response.status, body: await response.json() };
 }

@@ -6,7 +6,12 @@ vi.mock("~/config.server", () => {
     mode: "live",
     nodeEnv: "production",
     publicUrl: "https://boutique.example",
-    stripe: { secretKey: "sk_live_example", publishableKey: "pk_live_example", webhookSecret: "whsec_live_example", emulatorPort: 12111 },
+    stripe: {
+      secretKey: "sk_live_example",
+      publishableKey: "pk_live_example",
+      webhookSecret: "whsec_live_example",
+      emulatorPort: 12111,
+    },
   };
   return { getConfig: () => config, getPublicConfig: () => ({ mode: "live", stripePublishableKey: "pk_live_example" }) };
 });

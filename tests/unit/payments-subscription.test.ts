@@ -68,7 +68,11 @@ describe("subscription", () => {
     expect(invoice.total).toBe(2590);
     expect(invoice.amount_due).toBe(2590);
     expect(invoice.billing_reason).toBe("subscription_create");
-    expect(await getOrder(orderId)).toMatchObject({ isSubscription: true, stripeSubscriptionId: sub.id, paymentStatus: "unpaid" });
+    expect(await getOrder(orderId)).toMatchObject({
+      isSubscription: true,
+      stripeSubscriptionId: sub.id,
+      paymentStatus: "unpaid",
+    });
     expect((await getOrder(orderId)).stripeCustomerId).toBe(sub.customer);
   });
 
@@ -86,7 +90,10 @@ describe("subscription", () => {
     expect(await productStock()).toBe(stockBefore - 1);
 
     const invoicePaid = emulator().events.find(
-      (e) => e.type === "invoice.paid" && (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details?.subscription === created.body.subscriptionId,
+      (e) =>
+        e.type === "invoice.paid" &&
+        (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details
+          ?.subscription === created.body.subscriptionId,
     );
     expect(invoicePaid).toBeDefined();
 
@@ -100,7 +107,11 @@ describe("subscription", () => {
       ),
     );
     expect(attach.status).toBe(200);
-    expect(await attach.json()).toEqual({ attached: true, subscriptionId: created.body.subscriptionId, paymentMethodId: paid.paymentMethodId });
+    expect(await attach.json()).toEqual({
+      attached: true,
+      subscriptionId: created.body.subscriptionId,
+      paymentMethodId: paid.paymentMethodId,
+    });
     const stripe = await getStripe();
     const sub = await stripe.subscriptions.retrieve(created.body.subscriptionId);
     expect(sub.status).toBe("trialing");
@@ -176,7 +187,11 @@ describe("subscription", () => {
     const answers = [a, b].sort((x, y) => x.status - y.status);
     expect(answers[0].status).toBe(200);
     if (answers[1].status === 409) expect(answers[1].body.code).toBe("resource_already_exists");
-    else expect(answers[1].body).toMatchObject({ subscriptionId: answers[0].body.subscriptionId, message: "Reprise du paiement en cours" });
+    else
+      expect(answers[1].body).toMatchObject({
+        subscriptionId: answers[0].body.subscriptionId,
+        message: "Reprise du paiement en cours",
+      });
   });
 
   it("a declined first charge leaves the order unpaid and payable with another card", async () => {
@@ -222,12 +237,22 @@ describe("subscription", () => {
       const response = await attachAction(routeArgs(ownerRequest("/api/attach-payment-method", body)));
       return { status: response.status, body: await response.json() };
     };
-    expect(await attempt({ subscriptionId: "sub_unknown123", paymentMethodId: paid.paymentMethodId, customerEmail: "camille.martin@example.fr" })).toMatchObject({
+    expect(
+      await attempt({
+        subscriptionId: "sub_unknown123",
+        paymentMethodId: paid.paymentMethodId,
+        customerEmail: "camille.martin@example.fr",
+      }),
+    ).toMatchObject({
       status: 404,
       body: { error: "Abonnement introuvable", code: "subscription_not_found" },
     });
     expect(
-      await attempt({ subscriptionId: created.body.subscriptionId, paymentMethodId: paid.paymentMethodId, customerEmail: "autre@example.fr" }),
+      await attempt({
+        subscriptionId: created.body.subscriptionId,
+        paymentMethodId: paid.paymentMethodId,
+        customerEmail: "autre@example.fr",
+      }),
     ).toMatchObject({ status: 403, body: { code: "email_mismatch" } });
     expect(
       await attempt({

@@ -59,7 +59,13 @@ describe("one-off card payment through the emulator", () => {
 
     const started = await start(orderId);
     expect(started.status).toBe(200);
-    expect(started.body).toMatchObject({ paid: false, orderId, amountCents: 5180, amount: "51.80", status: "requires_payment_method" });
+    expect(started.body).toMatchObject({
+      paid: false,
+      orderId,
+      amountCents: 5180,
+      amount: "51.80",
+      status: "requires_payment_method",
+    });
     expect(started.body.clientSecret).toMatch(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/);
 
     // The PaymentIntent holds the order total from the DB, in euros, tagged with the order.
@@ -88,7 +94,11 @@ describe("one-off card payment through the emulator", () => {
     }
 
     const order = await getOrder(orderId);
-    expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: false, stripePaymentIntentId: started.body.paymentIntentId });
+    expect(order).toMatchObject({
+      paymentStatus: "paid",
+      isSubscription: false,
+      stripePaymentIntentId: started.body.paymentIntentId,
+    });
     expect(order.paidAt).not.toBeNull();
     expect(order.stockDecrementedAt).not.toBeNull();
     expect(await productStock()).toBe(stockBefore - 2);
@@ -121,7 +131,11 @@ describe("one-off card payment through the emulator", () => {
     expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test" })).toBe(false);
     expect(await markOrderPaid(orderId, { subscriptionId: "sub_test" })).toBe(false);
     expect(await productStock()).toBe(stockBefore - 1);
-    expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", stripePaymentIntentId: "pi_test", stripeSubscriptionId: null });
+    expect(await getOrder(orderId)).toMatchObject({
+      paymentStatus: "paid",
+      stripePaymentIntentId: "pi_test",
+      stripeSubscriptionId: null,
+    });
   });
 
   it("answers paid without a new PaymentIntent when the order is already paid", async () => {
@@ -177,9 +191,15 @@ describe("failing test cards", () => {
 describe("the browser cannot mark an order paid", () => {
   it("confirm leaves the order unpaid while its PaymentIntent has not succeeded, whatever the body says", async () => {
     const orderId = await createTestOrder();
-    expect((await confirm(orderId, { paid: true, status: "succeeded" })).body).toEqual({ paid: false, orderId, paymentStatus: "unpaid" });
+    expect((await confirm(orderId, { paid: true, status: "succeeded" })).body).toEqual({
+      paid: false,
+      orderId,
+      paymentStatus: "unpaid",
+    });
     const started = await start(orderId);
-    expect((await confirm(orderId, { paymentIntentId: started.body.paymentIntentId, paid: true })).body).toMatchObject({ paid: false });
+    expect((await confirm(orderId, { paymentIntentId: started.body.paymentIntentId, paid: true })).body).toMatchObject({
+      paid: false,
+    });
     expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
   });
 
@@ -293,9 +313,17 @@ describe("an order created through the API: its token, or nothing", () => {
     expect(noEmail.status).toBe(409);
     expect(noEmail.body).toMatchObject({ code: "order_email_missing", issues: [{ path: "customerEmail" }] });
     const put = await putOrder(
-      routeArgs(jsonRequest(`/api/orders/${order.id}`, "PUT", { customerEmail: "plus.tard@example.fr", customerName: "Sam Tard", status: "confirmed" }, { "X-Order-Token": order.token }), {
-        id: String(order.id),
-      }),
+      routeArgs(
+        jsonRequest(
+          `/api/orders/${order.id}`,
+          "PUT",
+          { customerEmail: "plus.tard@example.fr", customerName: "Sam Tard", status: "confirmed" },
+          { "X-Order-Token": order.token },
+        ),
+        {
+          id: String(order.id),
+        },
+      ),
     );
     expect(put.status).toBe(200);
     expect(await getOrder(order.id)).toMatchObject({ paymentStatus: "unpaid", customerEmail: "plus.tard@example.fr" });
@@ -311,7 +339,10 @@ describe("the trial pack at the payment step", () => {
     const orderId = await createTestOrder({ packId: 1, unitPriceCents: 99, email: "essai.abonnement@example.fr" });
     const subscription = await start(orderId, { mode: "subscription" });
     expect(subscription.status).toBe(409);
-    expect(subscription.body).toMatchObject({ code: "trial_one_off_only", error: expect.stringContaining("uniquement en achat unique") });
+    expect(subscription.body).toMatchObject({
+      code: "trial_one_off_only",
+      error: expect.stringContaining("uniquement en achat unique"),
+    });
     const createSubscription = await createSubscriptionAction(routeArgs(ownerRequest("/api/create-subscription", { orderId })));
     expect(createSubscription.status).toBe(409);
     expect(await getOrder(orderId)).toMatchObject({ stripeSubscriptionId: null, isSubscription: false });

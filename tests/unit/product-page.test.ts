@@ -27,12 +27,24 @@ describe("product id in the URL", () => {
     expect(parseIdOrNull("2147483647")).toBe(2147483647);
   });
 
-  it.each(["", "0", "-1", "1.5", "abc", "1abc", "01", "1e3", " 1", "0x10", "2147483648", "9999999999", "1000000000000000", "99999999999999999999"])(
-    "rejects %j",
-    (raw) => {
-      expect(parseIdOrNull(raw)).toBeNull();
-    },
-  );
+  it.each([
+    "",
+    "0",
+    "-1",
+    "1.5",
+    "abc",
+    "1abc",
+    "01",
+    "1e3",
+    " 1",
+    "0x10",
+    "2147483648",
+    "9999999999",
+    "1000000000000000",
+    "99999999999999999999",
+  ])("rejects %j", (raw) => {
+    expect(parseIdOrNull(raw)).toBeNull();
+  });
 
   it("reads the gallery image index only when it points to an image", () => {
     expect(parseImageIndex(null, 3)).toBe(0);
@@ -57,11 +69,14 @@ describe("product page loader", () => {
     expect((await load("1", "?image=9")).data.imageIndex).toBe(0);
   });
 
-  it.each(["999999", "abc", "-1", "1.5", "01", "1234567890", "99999999999999", "99999999999999999999"])("answers 404 for /product/%s", async (id) => {
-    const { status, data } = await load(id);
-    expect(status).toBe(404);
-    expect(data.product).toBeNull();
-  });
+  it.each(["999999", "abc", "-1", "1.5", "01", "1234567890", "99999999999999", "99999999999999999999"])(
+    "answers 404 for /product/%s",
+    async (id) => {
+      const { status, data } = await load(id);
+      expect(status).toBe(404);
+      expect(data.product).toBeNull();
+    },
+  );
 
   it("serves a product without images with an empty list (the page shows the fallback image)", async () => {
     const [row] = await getDb()

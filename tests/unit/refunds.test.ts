@@ -185,7 +185,9 @@ describe("refunds from the back office", () => {
     const page = await (
       await customerInvoiceLoader(routeArgs(getRequest(`/facture/${orderId}?cle=${key}`), { id: String(orderId) }))
     ).json();
-    expect(page.refunds.map((r: { amountCents: number; creditNoteNumber: string }) => [r.amountCents, r.creditNoteNumber])).toEqual([
+    expect(
+      page.refunds.map((r: { amountCents: number; creditNoteNumber: string }) => [r.amountCents, r.creditNoteNumber]),
+    ).toEqual([
       [1000, notes[0].number],
       [1590, notes[1].number],
     ]);

@@ -40,7 +40,8 @@ const UNKNOWN_IDS = Array.from({ length: 40 }, (_, i) => String(999_000_000 + i)
 
 const apiLookup = (id: string, address: string, headers: Record<string, string> = {}) =>
   orderApi(routeArgs(getRequest(`/api/orders/${id}`, headers), { id }, fromAddress(address)));
-const trackingLookup = (id: string, address: string) => trackingPage(routeArgs(getRequest(`/track-order?id=${id}`), {}, fromAddress(address)));
+const trackingLookup = (id: string, address: string) =>
+  trackingPage(routeArgs(getRequest(`/track-order?id=${id}`), {}, fromAddress(address)));
 const confirmationLookup = (id: string, address: string) =>
   confirmationPage(routeArgs(getRequest(`/order-confirmation/${id}`), { id }, fromAddress(address)));
 
@@ -57,7 +58,10 @@ describe("order lookups: unknown numbers per address", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     const body = await refused.json();
-    expect(body).toMatchObject({ error: expect.stringMatching(/^Trop de numéros de commande introuvables ont été essayés\. Réessayez dans \d+ minutes?\.$/), issues: [] });
+    expect(body).toMatchObject({
+      error: expect.stringMatching(/^Trop de numéros de commande introuvables ont été essayés\. Réessayez dans \d+ minutes?\.$/),
+      issues: [],
+    });
     // Once limited, the answer says nothing about the number: a known one is refused too.
     expect((await apiLookup(known, "203.0.113.10")).status).toBe(429);
 
@@ -82,10 +86,19 @@ describe("order lookups: unknown numbers per address", () => {
     expect(tracking.status).toBe(429);
     const retryAfter = tracking.headers.get("Retry-After");
     expect(Number(retryAfter)).toBeGreaterThan(0);
-    expect(await tracking.json()).toMatchObject({ order: null, outcome: "limited", message: expect.stringMatching(/^Trop de numéros de commande/) });
+    expect(await tracking.json()).toMatchObject({
+      order: null,
+      outcome: "limited",
+      message: expect.stringMatching(/^Trop de numéros de commande/),
+    });
     // The document's headers keep the loader's Retry-After.
     const documentHeaders = new Headers(
-      trackingHeaders({ loaderHeaders: tracking.headers, actionHeaders: new Headers(), parentHeaders: new Headers(), errorHeaders: undefined }),
+      trackingHeaders({
+        loaderHeaders: tracking.headers,
+        actionHeaders: new Headers(),
+        parentHeaders: new Headers(),
+        errorHeaders: undefined,
+      }),
     );
     expect(documentHeaders.get("Retry-After")).toBe(retryAfter);
     expect(documentHeaders.get("Cache-Control")).toBe("no-store");
@@ -104,7 +117,8 @@ describe("order lookups: unknown numbers per address", () => {
 
 describe("public writes per address", () => {
   const countContacts = async () => (await getDb().select().from(contactRequests)).length;
-  const postContact = (address: string, body: object = VALID_CONTACT_BODY) => contactApi(routeArgs(jsonRequest("/api/contact", "POST", body), {}, fromAddress(address)));
+  const postContact = (address: string, body: object = VALID_CONTACT_BODY) =>
+    contactApi(routeArgs(jsonRequest("/api/contact", "POST", body), {}, fromAddress(address)));
 
   it("the 11th contact request from one address gets 429 in French with Retry-After; another address is unaffected", async () => {
     for (let i = 0; i < 10; i++) expect((await postContact("203.0.113.50")).status).toBe(201);
@@ -112,7 +126,10 @@ describe("public writes per address", () => {
     const refused = await postContact("203.0.113.50");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ error: "Trop de demandes de contact envoyées en peu de temps. Réessayez dans 11 minutes.", issues: [] });
+    expect(await refused.json()).toMatchObject({
+      error: "Trop de demandes de contact envoyées en peu de temps. Réessayez dans 11 minutes.",
+      issues: [],
+    });
     expect(await countContacts()).toBe(before);
     expect((await postContact("203.0.113.51")).status).toBe(201);
     advance(Number(refused.headers.get("Retry-After")));
@@ -120,7 +137,8 @@ describe("public writes per address", () => {
   });
 
   it("invalid requests are not counted", async () => {
-    for (let i = 0; i < 15; i++) expect((await postContact("203.0.113.52", { ...VALID_CONTACT_BODY, email: "pas-un-email" })).status).toBe(422);
+    for (let i = 0; i < 15; i++)
+      expect((await postContact("203.0.113.52", { ...VALID_CONTACT_BODY, email: "pas-un-email" })).status).toBe(422);
     expect((await postContact("203.0.113.52")).status).toBe(201);
   });
 
@@ -132,42 +150,82 @@ describe("public writes per address", () => {
     expect(refused.status).toBe(429);
     const retryAfter = refused.headers.get("Retry-After");
     expect(Number(retryAfter)).toBeGreaterThan(0);
-    expect(await refused.json()).toMatchObject({ outcome: "limited", message: "Vous avez envoyé beaucoup de messages en peu de temps. Réessayez dans 11 minutes." });
+    expect(await refused.json()).toMatchObject({
+      outcome: "limited",
+      message: "Vous avez envoyé beaucoup de messages en peu de temps. Réessayez dans 11 minutes.",
+    });
     expect(await countContacts()).toBe(before);
     const documentHeaders = new Headers(
-      contactHeaders({ loaderHeaders: new Headers(), actionHeaders: refused.headers, parentHeaders: new Headers(), errorHeaders: undefined }),
+      contactHeaders({
+        loaderHeaders: new Headers(),
+        actionHeaders: refused.headers,
+        parentHeaders: new Headers(),
+        errorHeaders: undefined,
+      }),
     );
     expect(documentHeaders.get("Retry-After")).toBe(retryAfter);
   });
 
   it(`POST /api/orders: ${LIMITS.apiOrdersPerAddress.max} orders per address, then 429`, async () => {
-    const post = () => ordersApi(routeArgs(jsonRequest("/api/orders", "POST", VALID_ORDER_BODY), {}, fromAddress("203.0.113.54")));
+    const post = () =>
+      ordersApi(routeArgs(jsonRequest("/api/orders", "POST", VALID_ORDER_BODY), {}, fromAddress("203.0.113.54")));
     for (let i = 0; i < LIMITS.apiOrdersPerAddress.max; i++) expect((await post()).status).toBe(201);
     const count = (await getDb().select().from(orders)).length;
     const refused = await post();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect(await refused.json()).toMatchObject({ error: expect.stringMatching(/^Trop de commandes créées en peu de temps\. Réessayez dans/), issues: [] });
+    expect(await refused.json()).toMatchObject({
+      error: expect.stringMatching(/^Trop de commandes créées en peu de temps\. Réessayez dans/),
+      issues: [],
+    });
     expect((await getDb().select().from(orders)).length).toBe(count);
   });
 
   it(`the delivery form: ${LIMITS.deliveryFormsPerAddress.max} per address, then 429 with the message on the form`, async () => {
     const add = await cartPage(routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "2" })));
     const cookie = cookieFrom(add, "cart")!;
-    const fields = { intent: "delivery", firstName: "Camille", lastName: "Martin", email: "camille@example.fr", address: "12 rue des Lilas", postalCode: "75011", city: "Paris" };
+    const fields = {
+      intent: "delivery",
+      firstName: "Camille",
+      lastName: "Martin",
+      email: "camille@example.fr",
+      address: "12 rue des Lilas",
+      postalCode: "75011",
+      city: "Paris",
+    };
     const deliver = (mode: string) =>
-      cartPage(routeArgs(formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": mode } }), {}, fromAddress("203.0.113.55")));
+      cartPage(
+        routeArgs(
+          formRequest("/panier", fields, { headers: { Cookie: cookie, "Sec-Fetch-Mode": mode } }),
+          {},
+          fromAddress("203.0.113.55"),
+        ),
+      );
     for (let i = 0; i < LIMITS.deliveryFormsPerAddress.max; i++) expect((await deliver("cors")).status).toBe(200);
     for (const mode of ["cors", "navigate"]) {
       // With JavaScript (fetch) and without (a plain form post, the page shown again with the message).
       const refused = await deliver(mode);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-      const body = (await refused.json()) as { ok: boolean; intent: string; error: string; result: { error: Record<string, string[]> } };
-      expect(body).toMatchObject({ ok: false, intent: "delivery", error: expect.stringMatching(/^Trop de commandes enregistrées en peu de temps\. Réessayez dans/) });
+      const body = (await refused.json()) as {
+        ok: boolean;
+        intent: string;
+        error: string;
+        result: { error: Record<string, string[]> };
+      };
+      expect(body).toMatchObject({
+        ok: false,
+        intent: "delivery",
+        error: expect.stringMatching(/^Trop de commandes enregistrées en peu de temps\. Réessayez dans/),
+      });
       expect(body.result.error[""]).toEqual([body.error]);
       const documentHeaders = new Headers(
-        cartHeaders({ loaderHeaders: new Headers(), actionHeaders: refused.headers, parentHeaders: new Headers(), errorHeaders: undefined }),
+        cartHeaders({
+          loaderHeaders: new Headers(),
+          actionHeaders: refused.headers,
+          parentHeaders: new Headers(),
+          errorHeaders: undefined,
+        }),
       );
       expect(documentHeaders.get("Retry-After")).toBe(refused.headers.get("Retry-After"));
     }

@@ -24,7 +24,14 @@ function shopTree(): AgnosticRouteObject[] {
         { id: "api-order", path: "api/orders/:id" },
         { id: "api-order-items", path: "api/orders/:id/items" },
         { id: "api-orders-export", path: "api/orders/export" },
-        { id: "admin", path: "admin", children: [{ id: "admin-index", index: true }, { id: "admin-order", path: "orders/:id" }] },
+        {
+          id: "admin",
+          path: "admin",
+          children: [
+            { id: "admin-index", index: true },
+            { id: "admin-order", path: "orders/:id" },
+          ],
+        },
         { id: "CASE", path: "FAQ", caseSensitive: true },
         { id: "splat", path: "*" },
       ],
@@ -74,7 +81,9 @@ describe("route matching, each tree matched many times", () => {
 
   it("two trees with the same paths but other routes each answer with their own routes", () => {
     const first = shopTree();
-    const second: AgnosticRouteObject[] = [{ id: "other-root", path: "", children: [{ id: "other-product", path: "product/:id" }] }];
+    const second: AgnosticRouteObject[] = [
+      { id: "other-root", path: "", children: [{ id: "other-product", path: "product/:id" }] },
+    ];
     expect(leaf(first, "/product/1")?.id).toBe("product");
     expect(leaf(second, "/product/1")?.id).toBe("other-product");
     expect(leaf(second, "/panier")).toBeNull();

@@ -83,7 +83,12 @@ describe("search", () => {
 
   it("ranks a title match above a match in the text", () => {
     const results = search("abonnement");
-    expect(results.slice(0, 2).map((r) => r.title).sort()).toEqual(["Comment fonctionne l'abonnement ?", "Résilier mon abonnement"]);
+    expect(
+      results
+        .slice(0, 2)
+        .map((r) => r.title)
+        .sort(),
+    ).toEqual(["Comment fonctionne l'abonnement ?", "Résilier mon abonnement"]);
     expect(results.map((r) => r.title)).toContain("Conditions générales de vente");
   });
 
@@ -116,9 +121,22 @@ describe("index", () => {
     expect(SEARCH_INDEX.filter((e) => e.kind === "produit")).toHaveLength(1);
     expect(SEARCH_INDEX.filter((e) => e.kind === "pack").map((e) => e.title)).toEqual(SPEC_PACKS.map((p) => p.name));
     expect(SEARCH_INDEX.filter((e) => e.kind === "question").map((e) => e.title)).toEqual(ALL_FAQ.map((f) => f.question));
-    expect(SEARCH_INDEX.filter((e) => e.kind === "page").map((e) => e.href).sort()).toEqual(
-      ["/abonnement/resilier", "/cgv", "/contact", "/faq", "/livraison", "/mentions-legales", "/politique-confidentialite", "/retours", "/retractation", "/track-order"],
-    );
+    expect(
+      SEARCH_INDEX.filter((e) => e.kind === "page")
+        .map((e) => e.href)
+        .sort(),
+    ).toEqual([
+      "/abonnement/resilier",
+      "/cgv",
+      "/contact",
+      "/faq",
+      "/livraison",
+      "/mentions-legales",
+      "/politique-confidentialite",
+      "/retours",
+      "/retractation",
+      "/track-order",
+    ]);
     expect(SITE_PAGES.every((p) => p.summary.length > 20)).toBe(true);
   });
 

@@ -14,7 +14,9 @@ const schema = { items };
 
 function open(options?: { lockWaitMs?: number }) {
   const sqlite = new Database(":memory:");
-  sqlite.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 1)");
+  sqlite.exec(
+    "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL DEFAULT 0, active INTEGER NOT NULL DEFAULT 1)",
+  );
   return { sqlite, db: asyncSqlite(sqlite, schema, options) };
 }
 
@@ -42,7 +44,10 @@ describe("SQLite behind an asynchronous interface", () => {
       .transaction(async (tx) => {
         await tx.update(items).set({ stock: 4 }).where(eq(items.id, 1));
         // Another request runs while the transaction awaits something.
-        const outside = db.insert(items).values({ id: 2, name: "Cure" }).then(() => (outsideDone = true));
+        const outside = db
+          .insert(items)
+          .values({ id: 2, name: "Cure" })
+          .then(() => (outsideDone = true));
         await tick();
         await tick();
         expect(outsideDone).toBe(false);
@@ -69,7 +74,10 @@ describe("SQLite behind an asynchronous interface", () => {
           const [row] = await tx.select({ stock: items.stock }).from(items).where(eq(items.id, 1));
           await tick();
           if (row.stock <= 0) return false;
-          await tx.update(items).set({ stock: row.stock - 1 }).where(eq(items.id, 1));
+          await tx
+            .update(items)
+            .set({ stock: row.stock - 1 })
+            .where(eq(items.id, 1));
           return true;
         }),
       ),

@@ -55,7 +55,10 @@ async function newCard(number: string): Promise<string> {
   const { body } = await raw("/v1/payment_methods", {
     method: "POST",
     key: "pk_test_emulator",
-    body: encodeStripeParams({ type: "card", card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 5, cvc: "123" } }),
+    body: encodeStripeParams({
+      type: "card",
+      card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 5, cvc: "123" },
+    }),
   });
   return body.id;
 }
@@ -74,7 +77,16 @@ function subscribe(customer: string, pm: string, options: { trialDays?: number }
   return stripe.subscriptions.create({
     customer,
     default_payment_method: pm,
-    items: [{ price_data: { currency: "eur", product: "clock-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
+    items: [
+      {
+        price_data: {
+          currency: "eur",
+          product: "clock-product",
+          unit_amount: 2590,
+          recurring: { interval: "week", interval_count: 4 },
+        },
+      },
+    ],
     ...(options.trialDays ? { trial_period_days: options.trialDays } : {}),
     metadata: { orderId: "42" },
   });
@@ -116,7 +128,13 @@ function periodOf(sub: Stripe.Subscription) {
 describe("test clocks", () => {
   it("are created, retrieved, listed and deleted through the SDK, with their customers", async () => {
     const clock = await stripe.testHelpers.testClocks.create({ frozen_time: T0, name: "Démo" });
-    expect(clock).toMatchObject({ object: "test_helpers.test_clock", frozen_time: T0, name: "Démo", status: "ready", livemode: false });
+    expect(clock).toMatchObject({
+      object: "test_helpers.test_clock",
+      frozen_time: T0,
+      name: "Démo",
+      status: "ready",
+      livemode: false,
+    });
     expect(clock.id).toMatch(/^clock_/);
     expect(clock.deletes_after).toBeGreaterThan(clock.created);
     expect(await stripe.testHelpers.testClocks.retrieve(clock.id)).toEqual(clock);
@@ -125,10 +143,19 @@ describe("test clocks", () => {
 
     const customer = await stripe.customers.create({ email: "gone@example.fr", test_clock: clock.id });
     expect(customer).toMatchObject({ test_clock: clock.id, created: T0 });
-    expect(emulator.events.find((e) => e.type === "customer.created" && (e.data.object as { id: string }).id === customer.id)?.created).toBe(T0);
+    expect(
+      emulator.events.find((e) => e.type === "customer.created" && (e.data.object as { id: string }).id === customer.id)?.created,
+    ).toBe(T0);
 
-    expect(await stripe.testHelpers.testClocks.del(clock.id)).toEqual({ id: clock.id, object: "test_helpers.test_clock", deleted: true });
-    await expect(stripe.testHelpers.testClocks.retrieve(clock.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "resource_missing" });
+    expect(await stripe.testHelpers.testClocks.del(clock.id)).toEqual({
+      id: clock.id,
+      object: "test_helpers.test_clock",
+      deleted: true,
+    });
+    await expect(stripe.testHelpers.testClocks.retrieve(clock.id)).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+      code: "resource_missing",
+    });
     expect(await stripe.customers.retrieve(customer.id)).toMatchObject({ id: customer.id, deleted: true });
     const types = emulator.events.filter((e) => (e.data.object as { id: string }).id === clock.id).map((e) => e.type);
     expect(types).toEqual(["test_helpers.test_clock.created", "test_helpers.test_clock.deleted"]);
@@ -138,25 +165,40 @@ describe("test clocks", () => {
   it("refuses to go back in time, or further than two periods at once, with Stripe's error shape", async () => {
     const { clock, customer, pm } = await customerOnClock("4242424242424242");
     for (const frozenTime of [T0 - DAY, T0]) {
-      const answer = await raw(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { method: "POST", body: `frozen_time=${frozenTime}` });
+      const answer = await raw(`/v1/test_helpers/test_clocks/${clock.id}/advance`, {
+        method: "POST",
+        body: `frozen_time=${frozenTime}`,
+      });
       expect(answer.status).toBe(400);
-      expect(answer.body.error).toMatchObject({ type: "invalid_request_error", param: "frozen_time", message: expect.any(String) });
+      expect(answer.body.error).toMatchObject({
+        type: "invalid_request_error",
+        param: "frozen_time",
+        message: expect.any(String),
+      });
     }
     await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 - 1 })).rejects.toMatchObject({
       type: "StripeInvalidRequestError",
       param: "frozen_time",
     });
     // No subscription yet: two years at most.
-    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 3 * 365 * DAY })).rejects.toMatchObject({ param: "frozen_time" });
+    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 3 * 365 * DAY })).rejects.toMatchObject({
+      param: "frozen_time",
+    });
     // A 4-week subscription: two periods (56 days) at most.
     await subscribe(customer.id, pm);
-    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 3 * PERIOD })).rejects.toMatchObject({ param: "frozen_time" });
+    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 3 * PERIOD })).rejects.toMatchObject({
+      param: "frozen_time",
+    });
     // And not while it is advancing (held a while longer here, to leave no doubt).
     emulator.core.clockAdvanceDelayMs = 1500;
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + DAY });
     emulator.core.clockAdvanceDelayMs = 100;
-    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 2 * DAY })).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
-    await expect.poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).status, { timeout: 5000 }).toBe("ready");
+    await expect(stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: T0 + 2 * DAY })).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+    });
+    await expect
+      .poll(async () => (await stripe.testHelpers.testClocks.retrieve(clock.id)).status, { timeout: 5000 })
+      .toBe("ready");
   });
 
   it("renews the subscription once per 4-week period, at the clock's time, charged to the default card", async () => {
@@ -176,7 +218,14 @@ describe("test clocks", () => {
     const invoices = await invoicesOf(sub.id);
     expect(invoices).toHaveLength(2);
     const renewal = invoices[1];
-    expect(renewal).toMatchObject({ status: "paid", billing_reason: "subscription_cycle", total: 2590, amount_paid: 2590, created: T0 + PERIOD, attempt_count: 1 });
+    expect(renewal).toMatchObject({
+      status: "paid",
+      billing_reason: "subscription_cycle",
+      total: 2590,
+      amount_paid: 2590,
+      created: T0 + PERIOD,
+      attempt_count: 1,
+    });
     expect(renewal).toMatchObject({ period_start: T0, period_end: T0 + PERIOD }); // looks back one period
     expect(renewal.lines.data[0].period).toEqual({ start: T0 + PERIOD, end: T0 + 2 * PERIOD });
     const pi = await stripe.paymentIntents.retrieve(
@@ -216,9 +265,15 @@ describe("test clocks", () => {
     // The webhook endpoint got them, signed.
     await emulator.flushWebhooks();
     const delivered = received.map(({ payload, signature }) => stripe.webhooks.constructEvent(payload, signature, SECRET));
-    const paidRenewals = delivered.filter((e) => e.type === "invoice.paid" && (e.data.object as Stripe.Invoice).billing_reason === "subscription_cycle");
-    expect(paidRenewals.map((e) => (e.data.object as Stripe.Invoice).id)).toEqual(expect.arrayContaining(all.slice(1).map((i) => i.id)));
-    expect(delivered.some((e) => e.type === "test_helpers.test_clock.ready" && (e.data.object as { id: string }).id === clock.id)).toBe(true);
+    const paidRenewals = delivered.filter(
+      (e) => e.type === "invoice.paid" && (e.data.object as Stripe.Invoice).billing_reason === "subscription_cycle",
+    );
+    expect(paidRenewals.map((e) => (e.data.object as Stripe.Invoice).id)).toEqual(
+      expect.arrayContaining(all.slice(1).map((i) => i.id)),
+    );
+    expect(
+      delivered.some((e) => e.type === "test_helpers.test_clock.ready" && (e.data.object as { id: string }).id === clock.id),
+    ).toBe(true);
   });
 
   it("ends the trial on the clock; a card whose charges fail makes it past_due, retried 3, 5 and 7 days later, then canceled", async () => {
@@ -246,7 +301,9 @@ describe("test clocks", () => {
     expect(eventsOf(sub.id).find((e) => e.type === "customer.subscription.trial_will_end")?.created).toBe(trialEnd - 3 * DAY);
     const failed = eventsOf(sub.id).filter((e) => e.type === "invoice.payment_failed");
     expect(failed.map((e) => e.created)).toEqual([trialEnd]);
-    const pastDue = eventsOf(sub.id).find((e) => e.type === "customer.subscription.updated" && (e.data.object as Stripe.Subscription).status === "past_due");
+    const pastDue = eventsOf(sub.id).find(
+      (e) => e.type === "customer.subscription.updated" && (e.data.object as Stripe.Subscription).status === "past_due",
+    );
     expect(pastDue?.data.previous_attributes).toMatchObject({ status: "active" });
 
     // Retries at +3 days, then 5 and 7 days after the previous one: the last fails, the subscription ends.
@@ -262,7 +319,11 @@ describe("test clocks", () => {
     const ended = await stripe.subscriptions.retrieve(sub.id);
     expect(ended).toMatchObject({ status: "canceled", canceled_at: trialEnd + 15 * DAY, ended_at: trialEnd + 15 * DAY });
     expect(ended.cancellation_details?.reason).toBe("payment_failed");
-    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({ status: "open", attempt_count: 4, next_payment_attempt: null });
+    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({
+      status: "open",
+      attempt_count: 4,
+      next_payment_attempt: null,
+    });
     const deleted = eventsOf(sub.id).filter((e) => e.type === "customer.subscription.deleted");
     expect(deleted).toHaveLength(1);
     expect(deleted[0].created).toBe(trialEnd + 15 * DAY);
@@ -272,7 +333,9 @@ describe("test clocks", () => {
     expect(await invoicesOf(sub.id)).toHaveLength(2);
     await emulator.flushWebhooks();
     const delivered = received.map((r) => JSON.parse(r.payload) as Stripe.Event);
-    expect(delivered.some((e) => e.type === "customer.subscription.deleted" && (e.data.object as Stripe.Subscription).id === sub.id)).toBe(true);
+    expect(
+      delivered.some((e) => e.type === "customer.subscription.deleted" && (e.data.object as Stripe.Subscription).id === sub.id),
+    ).toBe(true);
   });
 
   it("a failed renewal paid with another card in the browser makes the subscription active again", async () => {
@@ -292,7 +355,11 @@ describe("test clocks", () => {
       body: encodeStripeParams({ client_secret: secret, payment_method: await newCard("4000000000000002") }),
     });
     expect(declined.status).toBe(402);
-    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({ status: "open", attempt_count: 2, next_payment_attempt: T0 + 33 * DAY });
+    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({
+      status: "open",
+      attempt_count: 2,
+      next_payment_attempt: T0 + 33 * DAY,
+    });
     const good = await newCard("4242424242424242");
     const paid = await raw(`/v1/payment_intents/${piId}/confirm`, {
       method: "POST",
@@ -300,11 +367,19 @@ describe("test clocks", () => {
       body: encodeStripeParams({ client_secret: secret, payment_method: good }),
     });
     expect(paid.body).toMatchObject({ status: "succeeded" });
-    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({ status: "paid", amount_paid: 2590, next_payment_attempt: null });
+    expect(await stripe.invoices.retrieve(renewal.id)).toMatchObject({
+      status: "paid",
+      amount_paid: 2590,
+      next_payment_attempt: null,
+    });
     expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: "active" });
-    const paidEvent = eventsOf(sub.id).find((e) => e.type === "invoice.paid" && (e.data.object as Stripe.Invoice).id === renewal.id);
+    const paidEvent = eventsOf(sub.id).find(
+      (e) => e.type === "invoice.paid" && (e.data.object as Stripe.Invoice).id === renewal.id,
+    );
     expect(paidEvent?.created).toBe(T0 + 30 * DAY + 3600);
-    const active = eventsOf(sub.id).filter((e) => e.type === "customer.subscription.updated").at(-1);
+    const active = eventsOf(sub.id)
+      .filter((e) => e.type === "customer.subscription.updated")
+      .at(-1);
     expect(active?.data).toMatchObject({ object: { status: "active" }, previous_attributes: { status: "past_due" } });
 
     // No retry is left: the next days pass quietly.
@@ -330,7 +405,11 @@ describe("test clocks", () => {
     const paid = await stripe.invoices.pay(renewal.id, { payment_method: stranger });
     expect(paid).toMatchObject({ id: renewal.id, status: "paid", amount_paid: 2590, amount_remaining: 0 });
     expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: "active" });
-    expect(eventsOf(sub.id).filter((e) => e.type === "invoice.paid").map((e) => (e.data.object as Stripe.Invoice).id)).toContain(renewal.id);
+    expect(
+      eventsOf(sub.id)
+        .filter((e) => e.type === "invoice.paid")
+        .map((e) => (e.data.object as Stripe.Invoice).id),
+    ).toContain(renewal.id);
     await expect(stripe.invoices.pay(renewal.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
   });
 
@@ -349,7 +428,16 @@ describe("test clocks", () => {
     const { clock, customer } = await customerOnClock("4242424242424242");
     const sub = await stripe.subscriptions.create({
       customer: customer.id,
-      items: [{ price_data: { currency: "eur", product: "clock-product", unit_amount: 2590, recurring: { interval: "week", interval_count: 4 } } }],
+      items: [
+        {
+          price_data: {
+            currency: "eur",
+            product: "clock-product",
+            unit_amount: 2590,
+            recurring: { interval: "week", interval_count: 4 },
+          },
+        },
+      ],
       payment_behavior: "default_incomplete",
     });
     expect(sub.status).toBe("incomplete");
@@ -359,7 +447,11 @@ describe("test clocks", () => {
     expect(await stripe.subscriptions.retrieve(sub.id)).toMatchObject({ status: "incomplete_expired", ended_at: T0 + 23 * 3600 });
     const [invoice] = await invoicesOf(sub.id);
     expect(invoice.status).toBe("void");
-    expect(eventsOf(sub.id).map((e) => e.type).slice(-2)).toEqual(["invoice.voided", "customer.subscription.deleted"]);
+    expect(
+      eventsOf(sub.id)
+        .map((e) => e.type)
+        .slice(-2),
+    ).toEqual(["invoice.voided", "customer.subscription.deleted"]);
   });
 
   it("keeps the emulator's renew helper for subscriptions without a clock", async () => {

@@ -26,7 +26,10 @@ afterAll(async () => {
   await emulator.close();
 });
 
-async function raw(path: string, init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {}) {
+async function raw(
+  path: string,
+  init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {},
+) {
   const key = init.key === undefined ? "sk_test_emulator" : init.key;
   const response = await fetch(`${emulator.url}${path}`, {
     method: init.method ?? "GET",
@@ -44,7 +47,10 @@ function newCard(number: string) {
   return raw("/v1/payment_methods", {
     method: "POST",
     key: "pk_test_emulator",
-    body: encodeStripeParams({ type: "card", card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: "123" } }),
+    body: encodeStripeParams({
+      type: "card",
+      card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: "123" },
+    }),
   });
 }
 
@@ -61,7 +67,9 @@ describe("form encoding", () => {
       a: {},
     });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    expect(parseStripeParams(encodeStripeParams({ a: { b: [{ c: "d" }, { c: "e" }] } }))).toEqual({ a: { b: [{ c: "d" }, { c: "e" }] } });
+    expect(parseStripeParams(encodeStripeParams({ a: { b: [{ c: "d" }, { c: "e" }] } }))).toEqual({
+      a: { b: [{ c: "d" }, { c: "e" }] },
+    });
   });
 });
 
@@ -76,20 +84,28 @@ describe("Stripe-shaped API", () => {
     expect((await raw("/v1/customers", { key: "pk_test_emulator", method: "POST", body: "email=a" })).status).toBe(401);
     expect(await raw("/v1/payment_intents/pi_missing")).toMatchObject({
       status: 404,
-      body: { error: { type: "invalid_request_error", code: "resource_missing", message: "No such payment_intent: 'pi_missing'" } },
+      body: {
+        error: { type: "invalid_request_error", code: "resource_missing", message: "No such payment_intent: 'pi_missing'" },
+      },
     });
     expect(await raw("/v1/payment_intents", { method: "POST", body: "currency=eur" })).toMatchObject({
       status: 400,
       body: { error: { code: "parameter_missing", param: "amount" } },
     });
     expect((await raw("/v1/charges/list/everything")).status).toBe(404);
-    await expect(stripe.paymentIntents.retrieve("pi_nope")).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "resource_missing" });
+    await expect(stripe.paymentIntents.retrieve("pi_nope")).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+      code: "resource_missing",
+    });
   });
 
   it("keeps its own helpers (/__emulator/*) behind the secret key", async () => {
     for (const path of ["/__emulator/health", "/__emulator/events"]) {
       for (const key of [null, "pk_test_emulator", "sk_test_emulator_wrong"]) {
-        expect(await raw(path, { key }), `${path} with ${key}`).toMatchObject({ status: 401, body: { error: { type: "invalid_request_error" } } });
+        expect(await raw(path, { key }), `${path} with ${key}`).toMatchObject({
+          status: 401,
+          body: { error: { type: "invalid_request_error" } },
+        });
       }
       expect((await raw(path)).status, path).toBe(200);
     }
@@ -120,13 +136,19 @@ describe("Stripe-shaped API", () => {
         body: encodeStripeParams({ client_secret: pi.client_secret, payment_method: pm.id }),
       });
       expect(result.status).toBe(402);
-      expect(result.body.error).toMatchObject({ type: "card_error", ...error, payment_intent: { id: pi.id, status: "requires_payment_method" } });
+      expect(result.body.error).toMatchObject({
+        type: "card_error",
+        ...error,
+        payment_intent: { id: pi.id, status: "requires_payment_method" },
+      });
       expect(typeof result.body.error.message).toBe("string");
     }
     const good = (await newCard("4242424242424242")).body;
     const ok = await stripe.paymentIntents.confirm(pi.id, { payment_method: good.id });
     expect(ok).toMatchObject({ status: "succeeded", amount_received: 2590 });
-    await expect(stripe.paymentIntents.confirm(pi.id, { payment_method: good.id })).rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+    await expect(stripe.paymentIntents.confirm(pi.id, { payment_method: good.id })).rejects.toMatchObject({
+      code: "payment_intent_unexpected_state",
+    });
   });
 
   it("refuses an invalid card number and a past expiry when creating the payment method", async () => {
@@ -144,7 +166,16 @@ describe("Stripe-shaped API", () => {
     const customer = await stripe.customers.create({ email: "c@example.fr" });
     const sub = await stripe.subscriptions.create({
       customer: customer.id,
-      items: [{ price_data: { currency: "eur", product: "emulator-test-product", unit_amount: 3290, recurring: { interval: "week", interval_count: 4 } } }],
+      items: [
+        {
+          price_data: {
+            currency: "eur",
+            product: "emulator-test-product",
+            unit_amount: 3290,
+            recurring: { interval: "week", interval_count: 4 },
+          },
+        },
+      ],
       add_invoice_items: [{ price_data: { currency: "eur", product: "emulator-test-product", unit_amount: 3290 } }],
       trial_period_days: 30,
       payment_behavior: "default_incomplete",
@@ -208,26 +239,53 @@ describe("refunds", () => {
 
   it("refunds in part then the rest, follows on the charge, sends its events and refuses more than what remains", async () => {
     const pi = await paidIntent(2590);
-    const first = await stripe.refunds.create({ payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } }, { idempotencyKey: "refund-a" });
-    expect(first).toMatchObject({ object: "refund", amount: 1000, status: "succeeded", payment_intent: pi.id, metadata: { orderId: "123" } });
+    const first = await stripe.refunds.create(
+      { payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } },
+      { idempotencyKey: "refund-a" },
+    );
+    expect(first).toMatchObject({
+      object: "refund",
+      amount: 1000,
+      status: "succeeded",
+      payment_intent: pi.id,
+      metadata: { orderId: "123" },
+    });
     // The same key: the same refund, not a second one.
-    const again = await stripe.refunds.create({ payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } }, { idempotencyKey: "refund-a" });
+    const again = await stripe.refunds.create(
+      { payment_intent: pi.id, amount: 1000, metadata: { orderId: "123" } },
+      { idempotencyKey: "refund-a" },
+    );
     expect(again.id).toBe(first.id);
 
-    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1600 })).rejects.toMatchObject({ type: "StripeInvalidRequestError", code: "amount_too_large", param: "amount" });
+    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1600 })).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+      code: "amount_too_large",
+      param: "amount",
+    });
     const rest = await stripe.refunds.create({ charge: first.charge as string });
     expect(rest.amount).toBe(1590);
     const charge = await stripe.charges.retrieve(first.charge as string);
     expect(charge).toMatchObject({ amount_refunded: 2590, refunded: true });
     expect(charge.refunds?.data.map((r) => r.id).sort()).toEqual([first.id, rest.id].sort());
-    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1 })).rejects.toMatchObject({ code: "charge_already_refunded" });
+    await expect(stripe.refunds.create({ payment_intent: pi.id, amount: 1 })).rejects.toMatchObject({
+      code: "charge_already_refunded",
+    });
     expect((await stripe.refunds.retrieve(first.id)).amount).toBe(1000);
     expect((await stripe.refunds.list({ payment_intent: pi.id })).data).toHaveLength(2);
 
-    const types = emulator.events.filter((e) => (e.data.object as { id: string; charge?: string }).id === charge.id || (e.data.object as { charge?: string }).charge === charge.id).map((e) => e.type);
+    const types = emulator.events
+      .filter(
+        (e) =>
+          (e.data.object as { id: string; charge?: string }).id === charge.id ||
+          (e.data.object as { charge?: string }).charge === charge.id,
+      )
+      .map((e) => e.type);
     expect(types).toEqual(["charge.succeeded", "refund.created", "charge.refunded", "refund.created", "charge.refunded"]);
     const last = [...emulator.events].reverse().find((e) => e.type === "charge.refunded")!;
-    expect(last.data).toMatchObject({ object: { amount_refunded: 2590, refunded: true }, previous_attributes: { amount_refunded: 1000, refunded: false } });
+    expect(last.data).toMatchObject({
+      object: { amount_refunded: 2590, refunded: true },
+      previous_attributes: { amount_refunded: 1000, refunded: false },
+    });
   });
 
   it("refuses a refund of an unpaid intent, and a refund that fails gives its amount back on the charge", async () => {
@@ -240,6 +298,9 @@ describe("refunds", () => {
     const failed = await raw(`/v1/test_helpers/emulator/refunds/${refund.id}/fail`, { method: "POST", body: "" });
     expect(failed.body).toMatchObject({ status: "failed", failure_reason: "expired_or_canceled_card" });
     expect(await stripe.charges.retrieve(refund.charge as string)).toMatchObject({ amount_refunded: 0, refunded: false });
-    expect([...emulator.events].reverse().find((e) => e.type === "refund.updated")!.data.object).toMatchObject({ id: refund.id, status: "failed" });
+    expect([...emulator.events].reverse().find((e) => e.type === "refund.updated")!.data.object).toMatchObject({
+      id: refund.id,
+      status: "failed",
+    });
   });
 });

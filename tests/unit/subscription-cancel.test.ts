@@ -12,15 +12,7 @@ import {
   SUBSCRIPTION_NOT_FOUND_MESSAGE,
 } from "~/services/subscriptions/cancel.server";
 import { formRequest, fromAddress } from "../helpers/requests";
-import {
-  browserPay,
-  CARDS,
-  createTestOrder,
-  getOrder,
-  ownerRequest,
-  replayEvent,
-  routeArgs,
-} from "./payments-fixtures";
+import { browserPay, CARDS, createTestOrder, getOrder, ownerRequest, replayEvent, routeArgs } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
 
 const pageAction = asResponses(pageActionRoute);
@@ -66,7 +58,9 @@ async function refusal(run: () => Promise<unknown>) {
 }
 
 async function postPage(fields: Record<string, string>, headers: Record<string, string> = {}, address = "192.0.2.1") {
-  const response = await pageAction(routeArgs(formRequest("/abonnement/resilier", fields, { headers }), {}, fromAddress(address)));
+  const response = await pageAction(
+    routeArgs(formRequest("/abonnement/resilier", fields, { headers }), {}, fromAddress(address)),
+  );
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -86,7 +80,12 @@ describe("cancelSubscription", () => {
     const order = await getOrder(orderId);
     expect(order.subscriptionCanceledAt).toBe(result.canceledAt);
     // The paid order is kept: still paid, still to ship.
-    expect(order).toMatchObject({ paymentStatus: "paid", status: "pending", isSubscription: true, stripeSubscriptionId: subscriptionId });
+    expect(order).toMatchObject({
+      paymentStatus: "paid",
+      status: "pending",
+      isSubscription: true,
+      stripeSubscriptionId: subscriptionId,
+    });
     // Stripe's signed webhook for it was emitted, and the shop accepts it without changing the date.
     const [deleted] = deletedEvents(subscriptionId);
     expect(deleted).toBeDefined();
@@ -142,7 +141,9 @@ describe("cancelSubscription", () => {
     const atStripe = await subscriptionAtStripe(a.subscriptionId);
     expect((await getOrder(a.orderId)).subscriptionCanceledAt).toBe(new Date(atStripe.canceled_at! * 1000).toISOString());
     // That event was delivered: a replay is a duplicate.
-    expect(await (await replayEvent(emulator(), deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({ outcome: "duplicate" });
+    expect(await (await replayEvent(emulator(), deletedEvents(a.subscriptionId)[0])).json()).toMatchObject({
+      outcome: "duplicate",
+    });
     expect(await cancelSubscription({ orderId: a.orderId, email: EMAIL })).toMatchObject({ outcome: "already_canceled" });
 
     // Cancelled at Stripe, webhook lost: Stripe refuses the second cancel; the shop records it anyway.
@@ -151,14 +152,20 @@ describe("cancelSubscription", () => {
     expect((await getOrder(b.orderId)).subscriptionCanceledAt).toBeNull();
     const result = await cancelSubscription({ orderId: b.orderId, email: EMAIL });
     const bAtStripe = await subscriptionAtStripe(b.subscriptionId);
-    expect(result).toEqual({ outcome: "already_canceled", orderId: b.orderId, canceledAt: new Date(bAtStripe.canceled_at! * 1000).toISOString() });
+    expect(result).toEqual({
+      outcome: "already_canceled",
+      orderId: b.orderId,
+      canceledAt: new Date(bAtStripe.canceled_at! * 1000).toISOString(),
+    });
     expect((await getOrder(b.orderId)).subscriptionCanceledAt).toBe(result.canceledAt);
   });
 
   it("still cancels with the right email after 20 wrong ones from other addresses: no limit per order", async () => {
     const { orderId, subscriptionId } = await paidSubscriptionOrder();
     for (let i = 0; i < 20; i++) {
-      expect((await refusal(() => cancelSubscription({ orderId, email: `essai${i}@example.fr` }, { address: `10.0.0.${i}` }))).status).toBe(404);
+      expect(
+        (await refusal(() => cancelSubscription({ orderId, email: `essai${i}@example.fr` }, { address: `10.0.0.${i}` }))).status,
+      ).toBe(404);
     }
     expect((await subscriptionAtStripe(subscriptionId)).status).toBe("trialing");
     expect(await cancelSubscription({ orderId, email: EMAIL }, { address: "10.0.1.1" })).toMatchObject({ outcome: "canceled" });
@@ -167,13 +174,18 @@ describe("cancelSubscription", () => {
 
   it("refuses an address that keeps guessing order numbers", async () => {
     for (let i = 0; i < 10; i++) {
-      expect((await refusal(() => cancelSubscription({ orderId: String(200_000_000 + i), email: EMAIL }, { address: "192.0.2.7" }))).status).toBe(404);
+      expect(
+        (await refusal(() => cancelSubscription({ orderId: String(200_000_000 + i), email: EMAIL }, { address: "192.0.2.7" })))
+          .status,
+      ).toBe(404);
     }
     const blocked = await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.7" }));
     expect(blocked.status).toBe(429);
     expect(blocked.message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/);
     expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
-    expect((await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.8" }))).status).toBe(404);
+    expect(
+      (await refusal(() => cancelSubscription({ orderId: "200000099", email: EMAIL }, { address: "192.0.2.8" }))).status,
+    ).toBe(404);
   });
 });
 
@@ -211,7 +223,10 @@ describe("/abonnement/resilier action", () => {
     const blocked = await postPage({ orderId: "300000099", email: EMAIL }, { "X-Forwarded-For": "203.0.113.1" }, "198.51.100.77");
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(blocked.body.outcome).toMatchObject({ kind: "refused", message: expect.stringMatching(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/) });
+    expect(blocked.body.outcome).toMatchObject({
+      kind: "refused",
+      message: expect.stringMatching(/^Trop de tentatives\. Réessayez dans \d+ minutes?\.$/),
+    });
   });
 
   it("cancels nothing when the honeypot is filled or the form comes from another site", async () => {
@@ -219,7 +234,13 @@ describe("/abonnement/resilier action", () => {
     const bot = await postPage({ orderId: String(orderId), email: EMAIL, website: "http://spam" });
     expect(bot).toMatchObject({ status: 404, body: { outcome: { kind: "refused", message: SUBSCRIPTION_NOT_FOUND_MESSAGE } } });
     const foreign = await pageAction(
-      routeArgs(formRequest("/abonnement/resilier", { orderId: String(orderId), email: EMAIL }, { headers: { Origin: "https://evil.example" } })),
+      routeArgs(
+        formRequest(
+          "/abonnement/resilier",
+          { orderId: String(orderId), email: EMAIL },
+          { headers: { Origin: "https://evil.example" } },
+        ),
+      ),
     ).catch((thrown: unknown) => thrown);
     expect(foreign).toBeInstanceOf(Response);
     expect((foreign as Response).status).toBe(403);

@@ -6,7 +6,15 @@ import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions } from "~/db/schema";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
-import { browserCreatePaymentMethod, browserPay, CARDS, createTestOrder, ownerRequest, routeArgs, webhookDelivery } from "./payments-fixtures";
+import {
+  browserCreatePaymentMethod,
+  browserPay,
+  CARDS,
+  createTestOrder,
+  ownerRequest,
+  routeArgs,
+  webhookDelivery,
+} from "./payments-fixtures";
 
 /** Subscriptions driven through the emulator and the signed webhook route (see subscription-renewals.test.ts). */
 
@@ -23,7 +31,9 @@ export function subscriptionDriver(emulator: () => StripeEmulatorHandle) {
     const created = (await response.json()) as { subscriptionId: string; clientSecret: string };
     const paid = await withWebhooks(() => browserPay(created.clientSecret, CARDS.success));
     expect(paid.body.status).toBe("succeeded");
-    const record = (await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1))[0]!;
+    const record = (
+      await getDb().select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, created.subscriptionId)).limit(1)
+    )[0]!;
     expect(record.status).toBe("active");
     return { orderId, subscriptionId: created.subscriptionId, record };
   }

@@ -18,18 +18,34 @@ describe("the link to a subscription's private page", () => {
     const link = subscriptionLink(12, now);
     expect(link.key).toMatch(SUBSCRIPTION_LINK_KEY_PATTERN);
     expect(link.expiresAt).toBe(Math.floor(now.getTime() / 1000) + 90 * 86_400);
-    expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), now)).toEqual({ ok: true, id: 12, expiresAt: link.expiresAt });
+    expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), now)).toEqual({
+      ok: true,
+      id: 12,
+      expiresAt: link.expiresAt,
+    });
     const dayBefore = new Date(link.expiresAt * 1000 - 86_400_000);
     expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), dayBefore).ok).toBe(true);
-    expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), new Date(link.expiresAt * 1000))).toEqual({ ok: false, reason: "expired" });
+    expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), new Date(link.expiresAt * 1000))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   it("refuses another subscription's id, a later expiry or an altered key", () => {
     const link = subscriptionLink(12);
-    expect(checkSubscriptionLink(params(`id=13&expire=${link.expiresAt}&cle=${link.key}`))).toEqual({ ok: false, reason: "invalid" });
-    expect(checkSubscriptionLink(params(`id=12&expire=${link.expiresAt + 86_400}&cle=${link.key}`))).toEqual({ ok: false, reason: "invalid" });
+    expect(checkSubscriptionLink(params(`id=13&expire=${link.expiresAt}&cle=${link.key}`))).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(checkSubscriptionLink(params(`id=12&expire=${link.expiresAt + 86_400}&cle=${link.key}`))).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     const altered = (link.key[0] === "A" ? "B" : "A") + link.key.slice(1);
-    expect(checkSubscriptionLink(params(`id=12&expire=${link.expiresAt}&cle=${altered}`))).toEqual({ ok: false, reason: "invalid" });
+    expect(checkSubscriptionLink(params(`id=12&expire=${link.expiresAt}&cle=${altered}`))).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     expect(checkSubscriptionLink(params(`id=12&expire=${link.expiresAt}`))).toEqual({ ok: false, reason: "invalid" });
     expect(checkSubscriptionLink(params(`id=abc&expire=x&cle=${link.key}`))).toEqual({ ok: false, reason: "invalid" });
   });
@@ -49,6 +65,8 @@ describe("the link to a subscription's private page", () => {
   });
 
   it("is an absolute URL on the shop's public address", () => {
-    expect(subscriptionPageUrl(5)).toMatch(new RegExp(`^${getConfig().publicUrl}/mon-abonnement\\?id=5&expire=\\d+&cle=[A-Za-z0-9_-]{43}$`));
+    expect(subscriptionPageUrl(5)).toMatch(
+      new RegExp(`^${getConfig().publicUrl}/mon-abonnement\\?id=5&expire=\\d+&cle=[A-Za-z0-9_-]{43}$`),
+    );
   });
 });

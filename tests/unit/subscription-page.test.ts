@@ -94,7 +94,9 @@ describe("the subscription's private page", () => {
     expect(expired.response.headers.get("Cache-Control")).toBe("private, no-store");
 
     // Nor can a bad link change anything.
-    const refused = await post(`/mon-abonnement?id=${record.id}&expire=${good.get("expire")}&cle=${"A".repeat(43)}`, { intent: "cancel" });
+    const refused = await post(`/mon-abonnement?id=${record.id}&expire=${good.get("expire")}&cle=${"A".repeat(43)}`, {
+      intent: "cancel",
+    });
     expect(refused.status).toBe(404);
     expect((await subscriptionRecord(record.id)).status).toBe("active");
   });
@@ -120,12 +122,21 @@ describe("the subscription's private page", () => {
       shippingCity: "Lyon",
       shippingCountry: "France",
     });
-    expect((await openPage(path)).body.subscription!.address).toMatchObject({ firstName: "Léa", address: "4 avenue Jean Jaurès", city: "Lyon" });
+    expect((await openPage(path)).body.subscription!.address).toMatchObject({
+      firstName: "Léa",
+      address: "4 avenue Jean Jaurès",
+      city: "Lyon",
+    });
 
     await renew(subscriptionId);
     const made = await subscriptionOrders(record.id);
     const second = made.find((o) => o.renewalNumber === 2)!;
-    expect(second).toMatchObject({ customerName: "Léa Martin", shippingAddress: "4 avenue Jean Jaurès", shippingPostalCode: "69007", shippingCity: "Lyon" });
+    expect(second).toMatchObject({
+      customerName: "Léa Martin",
+      shippingAddress: "4 avenue Jean Jaurès",
+      shippingPostalCode: "69007",
+      shippingCity: "Lyon",
+    });
     // The orders already made keep their own address.
     expect(made.find((o) => o.renewalNumber === 1)).toMatchObject({ shippingAddress: "12 rue des Lilas", shippingCity: "Paris" });
     expect(await getOrder(orderId)).toMatchObject({ shippingAddress: "12 rue des Lilas", shippingCity: "Paris" });
@@ -153,7 +164,13 @@ describe("the subscription's private page", () => {
     expect((await subscriptionRecord(record.id)).canceledAt).toBe(ended.canceledAt);
 
     const { body } = await openPage(path);
-    expect(body.subscription).toMatchObject({ state: "canceled", endsAt: ended.canceledAt, nextRenewalAt: null, canCancel: false, canChangeAddress: false });
+    expect(body.subscription).toMatchObject({
+      state: "canceled",
+      endsAt: ended.canceledAt,
+      nextRenewalAt: null,
+      canCancel: false,
+      canChangeAddress: false,
+    });
     // An ended subscription has no next delivery to move.
     const refused = await post(path, { intent: "address", ...NEW_ADDRESS });
     expect(refused.status).toBe(409);
@@ -178,12 +195,17 @@ describe("the subscription's private page", () => {
     await post(pagePath(record.id), { intent: "cancel" });
     const renewalOrder = (await subscriptionOrders(record.id)).find((o) => o.stripeInvoiceId === paidRenewal.id)!;
     const sent = [
-      ...await emailsOf("order_confirmation", orderId),
-      ...await emailsOf("renewal_receipt", renewalOrder.id),
-      ...await emailsOf("renewal_payment_failed", orderId),
-      ...await emailsOf("subscription_canceled", orderId),
+      ...(await emailsOf("order_confirmation", orderId)),
+      ...(await emailsOf("renewal_receipt", renewalOrder.id)),
+      ...(await emailsOf("renewal_payment_failed", orderId)),
+      ...(await emailsOf("subscription_canceled", orderId)),
     ];
-    expect(sent.map((e) => e.kind)).toEqual(["order_confirmation", "renewal_receipt", "renewal_payment_failed", "subscription_canceled"]);
+    expect(sent.map((e) => e.kind)).toEqual([
+      "order_confirmation",
+      "renewal_receipt",
+      "renewal_payment_failed",
+      "subscription_canceled",
+    ]);
     for (const email of sent) {
       const rendered = await renderEmail(email);
       const url = rendered.text.match(/https?:\/\/\S+\/mon-abonnement\?\S+/)?.[0];
@@ -199,7 +221,9 @@ describe("the subscription's private page", () => {
 
 describe("the order confirmation page of a subscription", () => {
   async function confirmation(orderId: number, headers: Record<string, string> = {}) {
-    const response = await confirmationLoader(routeArgs(getRequest(`/order-confirmation/${orderId}`, headers), { id: String(orderId) }));
+    const response = await confirmationLoader(
+      routeArgs(getRequest(`/order-confirmation/${orderId}`, headers), { id: String(orderId) }),
+    );
     return ((await response.json()) as { subscription: OrderSubscriptionView | null }).subscription;
   }
 
@@ -226,6 +250,10 @@ describe("the order confirmation page of a subscription", () => {
 
     // Cancelled: no next charge, the date it ended.
     await post(pagePath(record.id), { intent: "cancel" });
-    expect(await confirmation(orderId, { "X-Order-Token": TEST_ORDER_TOKEN })).toMatchObject({ state: "canceled", nextChargeAt: null, endsAt: expect.any(String) });
+    expect(await confirmation(orderId, { "X-Order-Token": TEST_ORDER_TOKEN })).toMatchObject({
+      state: "canceled",
+      nextChargeAt: null,
+      endsAt: expect.any(String),
+    });
   });
 });

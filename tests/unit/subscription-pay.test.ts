@@ -7,7 +7,14 @@ import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server
 import type { InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import { getRequest } from "../helpers/requests";
-import { browserConfirm, browserCreatePaymentMethod, CARDS, routeArgs, startTestEmulator, stopTestEmulator } from "./payments-fixtures";
+import {
+  browserConfirm,
+  browserCreatePaymentMethod,
+  CARDS,
+  routeArgs,
+  startTestEmulator,
+  stopTestEmulator,
+} from "./payments-fixtures";
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
 
 const loader = asResponses(pageLoaderRoute);
@@ -23,7 +30,9 @@ afterAll(async () => {
 });
 
 async function openPayPage(invoiceId: string, key: string) {
-  const response = await loader(routeArgs(getRequest(`/abonnement/payer?facture=${encodeURIComponent(invoiceId)}&cle=${encodeURIComponent(key)}`)));
+  const response = await loader(
+    routeArgs(getRequest(`/abonnement/payer?facture=${encodeURIComponent(invoiceId)}&cle=${encodeURIComponent(key)}`)),
+  );
   const body = (await response.json()) as { view: InvoicePaymentView | null; unavailable: string | null };
   return { response, view: body.view };
 }
@@ -54,7 +63,9 @@ describe("paying a failed renewal (/abonnement/payer)", () => {
       customerEmail: "camille.martin@example.fr",
       billing: { firstName: "Camille", lastName: "Martin", postalCode: "75011" },
     });
-    expect(view?.kind === "payable" && view.subscriptionPath).toMatch(new RegExp(`^/mon-abonnement\\?id=${record.id}&expire=\\d+&cle=`));
+    expect(view?.kind === "payable" && view.subscriptionPath).toMatch(
+      new RegExp(`^/mon-abonnement\\?id=${record.id}&expire=\\d+&cle=`),
+    );
     const clientSecret = view?.kind === "payable" ? view.clientSecret : "";
     expect(clientSecret).toMatch(/^pi_.+_secret_.+$/);
 

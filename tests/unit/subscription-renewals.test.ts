@@ -99,7 +99,11 @@ describe("the subscriptions migration", () => {
     });
     expect(rows[1]).toMatchObject({ canceled_at: "2026-10-20T08:00:00.000Z", current_period_end: null });
 
-    const links = sqlite.prepare("SELECT o.id, s.stripe_subscription_id AS sub FROM orders o LEFT JOIN subscriptions s ON s.id = o.subscription_id ORDER BY o.id").all();
+    const links = sqlite
+      .prepare(
+        "SELECT o.id, s.stripe_subscription_id AS sub FROM orders o LEFT JOIN subscriptions s ON s.id = o.subscription_id ORDER BY o.id",
+      )
+      .all();
     expect(links).toEqual([
       { id: 111111111, sub: "sub_active" },
       { id: 222222222, sub: "sub_canceled" },
@@ -141,11 +145,12 @@ async function record(subscriptionId: string) {
 }
 
 async function renewalOrders(recordId: number) {
-  return (await getDb()
-    .select()
-    .from(orders)
-    .where(and(eq(orders.subscriptionId, recordId))))
-    .filter((o) => o.renewalNumber !== null);
+  return (
+    await getDb()
+      .select()
+      .from(orders)
+      .where(and(eq(orders.subscriptionId, recordId)))
+  ).filter((o) => o.renewalNumber !== null);
 }
 
 async function emailsOf(kind: (typeof emails.$inferSelect)["kind"], orderId: number) {
@@ -217,7 +222,11 @@ describe("subscription renewals", () => {
     // The next renewal: the end of the period the invoice pays (its line; the invoice's own period looks back, as at Stripe).
     const paidPeriodEnd = Math.max(...invoice.lines.data.map((l) => l.period.end));
     expect(paidPeriodEnd - invoice.period_end).toBe(28 * 24 * 3600);
-    expect(row).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: new Date(paidPeriodEnd * 1000).toISOString() });
+    expect(row).toMatchObject({
+      status: "active",
+      renewalCount: 1,
+      currentPeriodEnd: new Date(paidPeriodEnd * 1000).toISOString(),
+    });
 
     // Replayed twice (Stripe retries): nothing more.
     const [paidEvent] = eventsFor("invoice.paid", invoice.id!);
@@ -272,7 +281,11 @@ describe("subscription renewals", () => {
     )!;
     expect((await replayEvent(emulator(), firstInvoicePaid)).status).toBe(200);
     expect(await getOrder(orderId)).toMatchObject({ paymentStatus: "paid", subscriptionId: row.id });
-    expect(await record(subscriptionId)).toMatchObject({ status: "active", renewalCount: 1, currentPeriodEnd: row.currentPeriodEnd });
+    expect(await record(subscriptionId)).toMatchObject({
+      status: "active",
+      renewalCount: 1,
+      currentPeriodEnd: row.currentPeriodEnd,
+    });
   });
 
   it("puts a failed renewal past due with one email and a pay link; paying it makes the order and reactivates", async () => {

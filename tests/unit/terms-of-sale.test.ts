@@ -50,7 +50,9 @@ describe("/cgv renders the terms of sale in force", () => {
     const html = await renderCgv();
     expect(html).toContain("<h1");
     expect(html).toContain("Conditions générales de vente</h1>");
-    const headings = [...html.matchAll(/<section aria-labelledby="([a-z-]+)-titre" id="\1"[^>]*><h2 id="\1-titre">(\d+)\. ([^<]+)<\/h2>/g)];
+    const headings = [
+      ...html.matchAll(/<section aria-labelledby="([a-z-]+)-titre" id="\1"[^>]*><h2 id="\1-titre">(\d+)\. ([^<]+)<\/h2>/g),
+    ];
     expect(headings.map((m) => m[1])).toEqual(SECTION_IDS);
     expect(headings.map((m) => Number(m[2]))).toEqual(SECTION_IDS.map((_, i) => i + 1));
     expect(headings[7][3]).toBe("Droit de rétractation");
@@ -61,7 +63,9 @@ describe("/cgv renders the terms of sale in force", () => {
     expect(html).toContain("à partir du 30<sup>e</sup> jour");
     expect(html).toContain('data-testid="withdrawal-form"');
     expect(html).toContain("Modèle de formulaire de rétractation");
-    expect(html).toContain("À l&#x27;attention de Maison Éclat SAS, 12 rue des Lilas, 75011 Paris, France, contact@maison-eclat.fr :");
+    expect(html).toContain(
+      "À l&#x27;attention de Maison Éclat SAS, 12 rue des Lilas, 75011 Paris, France, contact@maison-eclat.fr :",
+    );
     expect(html).toContain('href="mailto:contact@maison-eclat.fr"');
     expect(html).toContain('href="/mentions-legales"');
     expect(html).toContain("01 84 60 12 34");
@@ -93,11 +97,15 @@ describe("versions of the terms of sale", () => {
   });
 
   it("reads as plain text: numbered headings, lists, the withdrawal form, absolute links to the shop", async () => {
-    const text = termsOfSaleText(termsOfSale(CURRENT_TERMS_VERSION, await getSettings()), { baseUrl: "https://boutique.example" });
+    const text = termsOfSaleText(termsOfSale(CURRENT_TERMS_VERSION, await getSettings()), {
+      baseUrl: "https://boutique.example",
+    });
     expect(text).toMatch(/^CONDITIONS GÉNÉRALES DE VENTE\nVersion du \d+ \S+ \d{4}\n/);
     expect(text).toContain("\n\n8. DROIT DE RÉTRACTATION\n\n");
     // Prices are data (the packs): the current text refers to the product page and the checkout, and names no amount.
-    expect(text).toContain("Le prix de chaque pack est indiqué en euros, toutes taxes comprises (TVA française incluse), sur la fiche produit (https://boutique.example/product/1)");
+    expect(text).toContain(
+      "Le prix de chaque pack est indiqué en euros, toutes taxes comprises (TVA française incluse), sur la fiche produit (https://boutique.example/product/1)",
+    );
     expect(text).not.toMatch(/\d+,\d{2} ?€/);
     expect(text).toContain("« Se rétracter du contrat ici »");
     expect(text).toContain("article L. 221-24 du Code de la consommation");
@@ -110,13 +118,21 @@ describe("versions of the terms of sale", () => {
 });
 
 describe("orders record the terms of sale they were made under", () => {
-  const delivery = { firstName: "Inès", lastName: "Morel", email: "ines.morel@example.fr", address: "3 rue du Port", postalCode: "44000", city: "Nantes" };
+  const delivery = {
+    firstName: "Inès",
+    lastName: "Morel",
+    email: "ines.morel@example.fr",
+    address: "3 rue du Port",
+    postalCode: "44000",
+    city: "Nantes",
+  };
 
   it("the delivery form's order gets the current version, kept when the unpaid order is rewritten", async () => {
     const cartId = crypto.randomUUID();
     await addToCart(cartId, { productId: 1, packId: 2 });
     const { orderId } = await submitDelivery(cartId, deliverySchema.parse(delivery));
-    const version = async () => (await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.v;
+    const version = async () =>
+      (await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, orderId)).limit(1))[0]!.v;
     expect(await version()).toBe(CURRENT_TERMS_VERSION);
     // An order made under an older text keeps it when its delivery details change.
     await getDb().update(orders).set({ termsVersion: "2025-01-01" }).where(eq(orders.id, orderId));
@@ -140,6 +156,8 @@ describe("orders record the terms of sale they were made under", () => {
     );
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: number };
-    expect((await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.v).toBe(CURRENT_TERMS_VERSION);
+    expect((await getDb().select({ v: orders.termsVersion }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.v).toBe(
+      CURRENT_TERMS_VERSION,
+    );
   });
 });

@@ -28,8 +28,20 @@ const cartAction = asResponses(cartActionRoute);
 
 const op = (operationId: string) => API_OPERATIONS.find((o) => o.operationId === operationId)!;
 
-const CONTACT = { name: "Camille Martin", email: "camille@example.fr", subject: "Ma commande", message: "Bonjour, quand mon colis part-il ?" };
-const DELIVERY = { firstName: "Camille", lastName: "Martin", email: "camille@example.fr", address: "8 rue des Fleurs", postalCode: "69003", city: "Lyon" };
+const CONTACT = {
+  name: "Camille Martin",
+  email: "camille@example.fr",
+  subject: "Ma commande",
+  message: "Bonjour, quand mon colis part-il ?",
+};
+const DELIVERY = {
+  firstName: "Camille",
+  lastName: "Martin",
+  email: "camille@example.fr",
+  address: "8 rue des Fleurs",
+  postalCode: "69003",
+  city: "Lyon",
+};
 const ORDER = {
   customerEmail: "camille@example.fr",
   customerName: "Camille Martin",
@@ -65,20 +77,29 @@ describe("the control character rule", () => {
     ["billing", billingSchema],
     ["admin order", adminOrderFormSchema],
     ["subscription cancel", subscriptionCancelSchema],
-    ...API_OPERATIONS.filter((o) => o.body && o.bodyMode !== "stripe-signed").map((o): [string, z.ZodType] => [o.operationId, o.body!]),
+    ...API_OPERATIONS.filter((o) => o.body && o.bodyMode !== "stripe-signed").map((o): [string, z.ZodType] => [
+      o.operationId,
+      o.body!,
+    ]),
   ];
 
   function stringFields(schema: z.ZodType): string[][] {
-    const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, Record<string, unknown>> };
+    const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+      properties?: Record<string, Record<string, unknown>>;
+    };
     const paths: string[][] = [];
     // Free text only: an enum or a constant ("one_off", "FR") is refused as such.
     const isText = (v: Record<string, unknown>) => v.type === "string" && v.enum === undefined && v.const === undefined;
     const isString = (s: Record<string, unknown> | undefined) =>
-      !!s && (isText(s) || (Array.isArray(s.anyOf) && (s.anyOf as Record<string, unknown>[]).every((v) => isText(v) || v.type === "null")));
+      !!s &&
+      (isText(s) ||
+        (Array.isArray(s.anyOf) && (s.anyOf as Record<string, unknown>[]).every((v) => isText(v) || v.type === "null")));
     for (const [key, property] of Object.entries(json.properties ?? {})) {
       if (isString(property)) paths.push([key]);
-      const items = property.type === "array" ? (property.items as { properties?: Record<string, Record<string, unknown>> }) : undefined;
-      for (const [inner, innerProperty] of Object.entries(items?.properties ?? {})) if (isString(innerProperty)) paths.push([key, "0", inner]);
+      const items =
+        property.type === "array" ? (property.items as { properties?: Record<string, Record<string, unknown>> }) : undefined;
+      for (const [inner, innerProperty] of Object.entries(items?.properties ?? {}))
+        if (isString(innerProperty)) paths.push([key, "0", inner]);
     }
     return paths;
   }
@@ -86,8 +107,19 @@ describe("the control character rule", () => {
   const WITH_TEXT = SCHEMAS.filter(([, schema]) => stringFields(schema).length > 0);
 
   it("finds the text fields of the forms and of the API bodies", () => {
-    expect(WITH_TEXT.map(([name]) => name)).toEqual(expect.arrayContaining(["contact", "delivery", "createOrder", "updateOrder", "createContactRequest", "addToCart"]));
-    expect(stringFields(deliverySchema).map((p) => p.join("."))).toEqual(["firstName", "lastName", "email", "address", "address2", "postalCode", "city", "phone"]);
+    expect(WITH_TEXT.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["contact", "delivery", "createOrder", "updateOrder", "createContactRequest", "addToCart"]),
+    );
+    expect(stringFields(deliverySchema).map((p) => p.join("."))).toEqual([
+      "firstName",
+      "lastName",
+      "email",
+      "address",
+      "address2",
+      "postalCode",
+      "city",
+      "phone",
+    ]);
   });
 
   it.each(WITH_TEXT)("%s: every text field refuses a NUL with 'Caractères non autorisés'", (_name, schema) => {
@@ -99,7 +131,9 @@ describe("the control character rule", () => {
       const result = schema.safeParse(value);
       expect(result.success, path.join(".")).toBe(false);
       const issue = result.error!.issues.find((i) => i.path.map(String).join(".") === path.join("."));
-      expect(issue?.message, `${path.join(".")}: ${JSON.stringify(result.error!.issues.slice(0, 3))}`).toBe(CONTROL_CHARACTERS_MESSAGE);
+      expect(issue?.message, `${path.join(".")}: ${JSON.stringify(result.error!.issues.slice(0, 3))}`).toBe(
+        CONTROL_CHARACTERS_MESSAGE,
+      );
     }
   });
 });
@@ -108,10 +142,16 @@ describe("control characters through the forms and the API", () => {
   it("the contact form answers 400 with the French message; a message keeps its line breaks", async () => {
     const refused = await contactAction(routeArgs(formRequest("/contact", { ...CONTACT, name: "Camille\u0000Martin" })));
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { result: { error: Record<string, string[]> } }).result.error.name).toEqual([CONTROL_CHARACTERS_MESSAGE]);
-    const escape = await contactAction(routeArgs(formRequest("/contact", { ...CONTACT, message: "Bonjour\u001b[2J, effacez l'écran" })));
+    expect(((await refused.json()) as { result: { error: Record<string, string[]> } }).result.error.name).toEqual([
+      CONTROL_CHARACTERS_MESSAGE,
+    ]);
+    const escape = await contactAction(
+      routeArgs(formRequest("/contact", { ...CONTACT, message: "Bonjour\u001b[2J, effacez l'écran" })),
+    );
     expect(escape.status).toBe(400);
-    const lines = await contactAction(routeArgs(formRequest("/contact", { ...CONTACT, message: "Bonjour,\r\n\tune question\r\nsur ma commande." })));
+    const lines = await contactAction(
+      routeArgs(formRequest("/contact", { ...CONTACT, message: "Bonjour,\r\n\tune question\r\nsur ma commande." })),
+    );
     expect(lines.status).toBe(200);
   });
 
@@ -121,12 +161,20 @@ describe("control characters through the forms and the API", () => {
     const cookie = (await getCartCookie().serialize(cartId)).split(";")[0];
     const before = await snapshotDatabase();
     for (const field of Object.keys(DELIVERY)) {
-      const response = await cartAction(routeArgs(formRequest("/panier", { intent: "delivery", ...DELIVERY, [field]: `${DELIVERY[field as keyof typeof DELIVERY]}\u0000` }, { headers: { Cookie: cookie } })));
+      const response = await cartAction(
+        routeArgs(
+          formRequest(
+            "/panier",
+            { intent: "delivery", ...DELIVERY, [field]: `${DELIVERY[field as keyof typeof DELIVERY]}\u0000` },
+            { headers: { Cookie: cookie } },
+          ),
+        ),
+      );
       expect(response.status, field).toBe(400);
       const body = (await response.json()) as { result: { error: Record<string, string[]> } };
       expect(body.result.error[field], field).toContain(CONTROL_CHARACTERS_MESSAGE);
     }
-    expect((await snapshotDatabase())).toBe(before);
+    expect(await snapshotDatabase()).toBe(before);
   });
 
   it("POST /api/orders and POST /api/contact answer 422 with the message on the field", async () => {
@@ -140,13 +188,24 @@ describe("control characters through the forms and the API", () => {
     ] as const) {
       const result = await callOperation(op("createOrder"), { body: { ...ORDER, [field]: value } });
       expect(result.status, field).toBe(422);
-      expect((result.body as { issues: { path: string; message: string }[] }).issues, field).toContainEqual({ path: field, message: CONTROL_CHARACTERS_MESSAGE });
+      expect((result.body as { issues: { path: string; message: string }[] }).issues, field).toContainEqual({
+        path: field,
+        message: CONTROL_CHARACTERS_MESSAGE,
+      });
     }
-    const item = await callOperation(op("createOrder"), { body: { ...ORDER, items: [{ productId: 1, quantity: 1, variantName: "6 masques\u0000" }] } });
-    expect((item.body as { issues: { path: string; message: string }[] }).issues).toContainEqual({ path: "items.0.variantName", message: CONTROL_CHARACTERS_MESSAGE });
+    const item = await callOperation(op("createOrder"), {
+      body: { ...ORDER, items: [{ productId: 1, quantity: 1, variantName: "6 masques\u0000" }] },
+    });
+    expect((item.body as { issues: { path: string; message: string }[] }).issues).toContainEqual({
+      path: "items.0.variantName",
+      message: CONTROL_CHARACTERS_MESSAGE,
+    });
     const contact = await callOperation(op("createContactRequest"), { body: { ...CONTACT, subject: "Ma\u0000commande" } });
     expect(contact.status).toBe(422);
-    expect((contact.body as { issues: unknown[] }).issues).toContainEqual({ path: "subject", message: CONTROL_CHARACTERS_MESSAGE });
-    expect((await snapshotDatabase())).toBe(before);
+    expect((contact.body as { issues: unknown[] }).issues).toContainEqual({
+      path: "subject",
+      message: CONTROL_CHARACTERS_MESSAGE,
+    });
+    expect(await snapshotDatabase()).toBe(before);
   });
 });

@@ -17,7 +17,15 @@ const loader = asResponses(pageLoaderRoute);
 
 type TrackingData = {
   result: { error?: Record<string, string[]> } | null;
-  order: { trackingNumber: string | null; progressLabel: string; trackingUrl: string | null; owner: boolean; shippingAddress: string | null; customerName: string | null; shippingCity: string | null } | null;
+  order: {
+    trackingNumber: string | null;
+    progressLabel: string;
+    trackingUrl: string | null;
+    owner: boolean;
+    shippingAddress: string | null;
+    customerName: string | null;
+    shippingCity: string | null;
+  } | null;
   outcome: string | null;
   withEmail: boolean;
 };
@@ -45,7 +53,8 @@ describe("order number parsing", () => {
     expect(parseOrderNumber("123456789")).toBe(123456789);
     expect(parseOrderNumber(" #123 456 789 ")).toBe(123456789);
     expect(parseOrderNumber("n° 123456789")).toBe(123456789);
-    for (const bad of ["abc", "-1", "1.5", "0", "", "12ab", "9".repeat(5000), "1e9"]) expect(parseOrderNumber(bad), bad).toBeNull();
+    for (const bad of ["abc", "-1", "1.5", "0", "", "12ab", "9".repeat(5000), "1e9"])
+      expect(parseOrderNumber(bad), bad).toBeNull();
   });
 });
 
@@ -71,7 +80,14 @@ describe("/track-order loader", () => {
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const body = response.body;
     expect(body.outcome).toBe("found");
-    expect(body.order).toMatchObject({ id: order.id, status: "shipped", trackingNumber: "6A12345678901", totalCents: 3290, shippingCity: "Nantes", shippingPostalCode: "44000" });
+    expect(body.order).toMatchObject({
+      id: order.id,
+      status: "shipped",
+      trackingNumber: "6A12345678901",
+      totalCents: 3290,
+      shippingCity: "Nantes",
+      shippingPostalCode: "44000",
+    });
     // The number alone: neither the name, nor the street, nor the email.
     expect(body.order).toMatchObject({ owner: false, shippingAddress: null, customerName: null, customerEmail: null });
     expect(JSON.stringify(body)).not.toMatch(/suivi@example\.fr|quai de la Loire|Louise|Petit/);
@@ -81,7 +97,12 @@ describe("/track-order loader", () => {
     const order = await newOrder();
     const response = await track(`?id=${order.id}&email=${encodeURIComponent(" Suivi@Example.fr ")}`);
     expect(response.status).toBe(200);
-    expect(response.body.order).toMatchObject({ owner: true, shippingAddress: "5 quai de la Loire", customerName: "Louise Petit", shippingCity: "Nantes" });
+    expect(response.body.order).toMatchObject({
+      owner: true,
+      shippingAddress: "5 quai de la Loire",
+      customerName: "Louise Petit",
+      shippingCity: "Nantes",
+    });
   });
 
   it("gives a wrong email the very answer of an unknown number", async () => {
@@ -90,7 +111,12 @@ describe("/track-order loader", () => {
     const unknown = await track(`?id=123456789&email=autre@example.fr`);
     expect(wrong.status).toBe(404);
     expect(unknown.status).toBe(404);
-    const strip = (data: TrackingData) => ({ order: data.order, outcome: data.outcome, withEmail: data.withEmail, error: data.result?.error ?? null });
+    const strip = (data: TrackingData) => ({
+      order: data.order,
+      outcome: data.outcome,
+      withEmail: data.withEmail,
+      error: data.result?.error ?? null,
+    });
     expect(strip(wrong.body)).toEqual(strip(unknown.body));
     expect(strip(wrong.body)).toEqual({ order: null, outcome: "not-found", withEmail: true, error: null });
   });
@@ -106,7 +132,11 @@ describe("/track-order loader", () => {
       ["admin", `?id=${id}`, { Cookie: await adminCookie() }],
     ] as const) {
       const response = await track(query, headers);
-      expect(response.body.order, label).toMatchObject({ owner: true, shippingAddress: "5 quai de la Loire", customerName: "Louise Petit" });
+      expect(response.body.order, label).toMatchObject({
+        owner: true,
+        shippingAddress: "5 quai de la Loire",
+        customerName: "Louise Petit",
+      });
     }
     const stranger = await track(`?id=${id}&token=${"x".repeat(43)}`);
     expect(stranger.body.order).toMatchObject({ owner: false, shippingAddress: null });
@@ -115,7 +145,10 @@ describe("/track-order loader", () => {
   it("says that the payment has not been received for an unpaid order, never 'Commande reçue'; the step and the carrier's link once paid", async () => {
     const order = await newOrder();
     const unpaid = await track(`?id=${order.id}`);
-    expect(unpaid.body.order).toMatchObject({ paymentStatus: "unpaid", progressLabel: "Paiement non reçu : cette commande n'est pas encore payée." });
+    expect(unpaid.body.order).toMatchObject({
+      paymentStatus: "unpaid",
+      progressLabel: "Paiement non reçu : cette commande n'est pas encore payée.",
+    });
     const api = await (await getOrder(routeArgs(getRequest(`/api/orders/${order.id}`), { id: String(order.id) }))).json();
     expect(api.progressLabel).toBe("Paiement non reçu : cette commande n'est pas encore payée.");
 
@@ -131,7 +164,10 @@ describe("/track-order loader", () => {
     const other = await newOrder();
     await markOrderPaid(other.id, { paymentIntentId: `pi_${other.id}` });
     await updateAdminOrder(other.id, { status: "shipped", trackingNumber: "6A999" });
-    expect((await track(`?id=${other.id}`)).body.order).toMatchObject({ trackingCarrier: "colissimo", trackingUrl: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A999" });
+    expect((await track(`?id=${other.id}`)).body.order).toMatchObject({
+      trackingCarrier: "colissimo",
+      trackingUrl: "https://www.laposte.fr/outils/suivre-vos-envois?code=6A999",
+    });
   });
 
   it("hides a tracking number stored as 'null' or empty", async () => {

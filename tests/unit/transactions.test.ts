@@ -24,7 +24,10 @@ async function incrementSlowly(log?: string[]) {
     const [row] = await tx.select({ last: invoiceCounters.last }).from(invoiceCounters).where(counter);
     log?.push("attempt");
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await tx.update(invoiceCounters).set({ last: row!.last + 1 }).where(counter);
+    await tx
+      .update(invoiceCounters)
+      .set({ last: row!.last + 1 })
+      .where(counter);
     afterCommit(tx, () => log?.push("committed"));
   });
 }
@@ -107,7 +110,10 @@ describe.skipIf(dialect !== "postgresql")("the write lock on PostgreSQL", () => 
     const started = Date.now();
     const error = await getDb()
       .transaction(async (tx) => tx.update(invoiceCounters).set({ last: 400 }).where(counter))
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const waited = Date.now() - started;
     expect(String((error as { cause?: unknown })?.cause ?? error)).toMatch(/lock timeout/);
     expect(waited).toBeGreaterThanOrEqual(4_500);
@@ -122,7 +128,9 @@ describe("serialization failures", () => {
   it("are recognised by their SQLSTATE, also when wrapped", () => {
     expect(isSerializationFailure(Object.assign(new Error("could not serialize access"), { code: "40001" }))).toBe(true);
     expect(isSerializationFailure(Object.assign(new Error("deadlock detected"), { code: "40P01" }))).toBe(true);
-    expect(isSerializationFailure(new Error("Failed query", { cause: Object.assign(new Error("x"), { code: "40001" }) }))).toBe(true);
+    expect(isSerializationFailure(new Error("Failed query", { cause: Object.assign(new Error("x"), { code: "40001" }) }))).toBe(
+      true,
+    );
     expect(isSerializationFailure(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
     expect(isSerializationFailure(new Error("refusé"))).toBe(false);
   });

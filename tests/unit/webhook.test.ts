@@ -88,7 +88,12 @@ describe("Stripe webhook", () => {
   });
 
   it("acknowledges events it does not use", async () => {
-    const event = { id: `evt_unused_${Date.now()}`, object: "event", type: "customer.created", data: { object: { id: "cus_x", object: "customer" } } };
+    const event = {
+      id: `evt_unused_${Date.now()}`,
+      object: "event",
+      type: "customer.created",
+      data: { object: { id: "cus_x", object: "customer" } },
+    };
     const payload = JSON.stringify(event);
     const response = await postWebhook(payload, sign(payload, getConfig().stripe.webhookSecret));
     expect(await response.json()).toEqual({ received: true, type: "customer.created", outcome: "ignored" });
@@ -114,7 +119,9 @@ describe("Stripe webhook", () => {
   it("only answers POST", async () => {
     const response = await webhookLoader();
     expect(response.status).toBe(405);
-    const viaAction = await webhookAction(routeArgs(new Request("http://localhost:3000/api/stripe/webhook", { method: "PUT", body: "{}" })));
+    const viaAction = await webhookAction(
+      routeArgs(new Request("http://localhost:3000/api/stripe/webhook", { method: "PUT", body: "{}" })),
+    );
     expect(viaAction.status).toBe(405);
   });
 });

@@ -1,7 +1,15 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 
 /** Error shown inside the admin frame: a 404 reads as such, anything else stays generic. */
-export function AdminErrorBoundary({ notFound = "Cette page n'existe pas.", backTo = "/admin/dashboard", backLabel = "Retour au tableau de bord" }: { notFound?: string; backTo?: string; backLabel?: string }) {
+export function AdminErrorBoundary({
+  notFound = "Cette page n'existe pas.",
+  backTo = "/admin/dashboard",
+  backLabel = "Retour au tableau de bord",
+}: {
+  notFound?: string;
+  backTo?: string;
+  backLabel?: string;
+}) {
   const error = useRouteError();
   const is404 = isRouteErrorResponse(error) && error.status === 404;
   return (

@@ -3,7 +3,6 @@ import type { ContactStatus } from "~/db/schema";
 import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { useHydrated } from "./ui";
 
-
 /** non_lu red, lu blue, en_cours yellow, traite green (spec section 4). */
 const TONES: Record<ContactStatus, string> = {
   non_lu: "border-red-300 bg-red-50 text-red-800",
@@ -59,7 +58,10 @@ export function ContactStatusSelect({
         ))}
       </select>
       {hydrated ? null : (
-        <button type="submit" className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold hover:bg-slate-50">
+        <button
+          type="submit"
+          className="rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold hover:bg-slate-50"
+        >
           Modifier
         </button>
       )}

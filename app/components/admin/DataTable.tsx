@@ -23,7 +23,8 @@ export type RowProps = { className?: string } & { [data: `data-${string}`]: stri
 
 const thClass = "whitespace-nowrap bg-slate-50 px-3 py-3 text-xs font-semibold uppercase tracking-wide text-slate-600";
 /** A card's line on a phone (label left, value right), a wrapping cell from 768 px. */
-const tdClass = "flex items-start justify-between gap-4 py-1.5 text-right [overflow-wrap:anywhere] md:table-cell md:px-3 md:py-3 md:text-left md:align-middle";
+const tdClass =
+  "flex items-start justify-between gap-4 py-1.5 text-right [overflow-wrap:anywhere] md:table-cell md:px-3 md:py-3 md:text-left md:align-middle";
 /** A card's label: the column's header, drawn from data-label by CSS (so the cell's text stays its value). */
 const cardLabelClass =
   "before:shrink-0 before:pt-0.5 before:text-left before:text-xs before:font-semibold before:uppercase before:tracking-wide before:text-slate-500 before:content-[attr(data-label)] md:before:hidden";
@@ -79,9 +80,17 @@ export function DataTable<Row extends { id: number }>({ label, columns, rows, em
             rows.map((row) => {
               const { className, ...attributes } = rowProps?.(row) ?? {};
               return (
-                <tr key={row.id} className={`block px-4 py-3 hover:bg-slate-50 md:table-row md:p-0 ${className ?? ""}`} {...attributes}>
+                <tr
+                  key={row.id}
+                  className={`block px-4 py-3 hover:bg-slate-50 md:table-row md:p-0 ${className ?? ""}`}
+                  {...attributes}
+                >
                   {columns.map((column) => (
-                    <td key={column.header} data-label={column.header} className={`${tdClass} ${cardLabelClass} ${column.className ?? ""}`}>
+                    <td
+                      key={column.header}
+                      data-label={column.header}
+                      className={`${tdClass} ${cardLabelClass} ${column.className ?? ""}`}
+                    >
                       <div className="min-w-0">{column.cell(row)}</div>
                     </td>
                   ))}
@@ -104,7 +113,17 @@ export function DataTable<Row extends { id: number }>({ label, columns, rows, em
  * A row's pencil link to its edit page and, unless `deletable` is false, its bin link; both are
  * named after the row for screen readers ('Modifier …', 'Supprimer …').
  */
-export function EditDeleteLinks({ id, editTo, name, deletable = true }: { id: number; editTo: string; name: string; deletable?: boolean }) {
+export function EditDeleteLinks({
+  id,
+  editTo,
+  name,
+  deletable = true,
+}: {
+  id: number;
+  editTo: string;
+  name: string;
+  deletable?: boolean;
+}) {
   return (
     <>
       <Link to={editTo} className={iconButton} aria-label={`Modifier ${name}`} title="Modifier">

@@ -33,7 +33,9 @@ export function Dialog({
         navigate(closeTo, { preventScrollReset: true, replace: true });
       }
       if (event.key === "Tab" && node) {
-        const focusable = [...node.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), select, input, textarea, [tabindex='0']")];
+        const focusable = [
+          ...node.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), select, input, textarea, [tabindex='0']"),
+        ];
         if (focusable.length === 0) return;
         const firstEl = focusable[0];
         const lastEl = focusable[focusable.length - 1];
@@ -55,7 +57,14 @@ export function Dialog({
 
   return (
     <div className="fixed inset-0 z-50 flex items-end justify-center bg-slate-900/50 p-0 sm:items-center sm:p-4">
-      <Link to={closeTo} preventScrollReset replace className="absolute inset-0 cursor-default" aria-hidden="true" tabIndex={-1} />
+      <Link
+        to={closeTo}
+        preventScrollReset
+        replace
+        className="absolute inset-0 cursor-default"
+        aria-hidden="true"
+        tabIndex={-1}
+      />
       <div
         ref={panel}
         role={role}

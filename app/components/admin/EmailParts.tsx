@@ -46,7 +46,17 @@ export function EmailStatusDetail({ email }: { email: { status: EmailStatus; att
  * 'Renvoyer' of a failed email: a POST form with the 'resend' intent, posted to `action` (the
  * current page by default) and coming back to `redirectTo`. Works without JavaScript.
  */
-export function ResendEmailForm({ id, redirectTo, action, className = buttonSmall }: { id: number; redirectTo: string; action?: string; className?: string }) {
+export function ResendEmailForm({
+  id,
+  redirectTo,
+  action,
+  className = buttonSmall,
+}: {
+  id: number;
+  redirectTo: string;
+  action?: string;
+  className?: string;
+}) {
   const navigation = useNavigation();
   const sending = navigation.formData?.get("intent") === "resend" && navigation.formData?.get("id") === String(id);
   return (

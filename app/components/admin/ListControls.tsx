@@ -7,9 +7,23 @@ import { buttonPrimary, buttonSecondary, selectClass } from "./ui";
  */
 
 /** The filter bar: its fields, then 'Filtrer' and, while a filter is on, 'Réinitialiser' back to `resetTo`. */
-export function FilterBar({ grid, filtered, resetTo, children }: { grid: string; filtered: boolean; resetTo: string; children: React.ReactNode }) {
+export function FilterBar({
+  grid,
+  filtered,
+  resetTo,
+  children,
+}: {
+  grid: string;
+  filtered: boolean;
+  resetTo: string;
+  children: React.ReactNode;
+}) {
   return (
-    <Form method="get" className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm ${grid}`} role="search">
+    <Form
+      method="get"
+      className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm ${grid}`}
+      role="search"
+    >
       {children}
       <div className="flex items-end gap-2">
         <button type="submit" className={buttonPrimary}>

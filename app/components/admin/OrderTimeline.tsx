@@ -10,7 +10,15 @@ const WAITING: Record<FulfilmentStatus, string> = {
 };
 
 /** The four steps; a step is green once the order has reached it. */
-export function OrderTimeline({ status, trackingNumber, createdAt }: { status: FulfilmentStatus; trackingNumber: string | null; createdAt: string }) {
+export function OrderTimeline({
+  status,
+  trackingNumber,
+  createdAt,
+}: {
+  status: FulfilmentStatus;
+  trackingNumber: string | null;
+  createdAt: string;
+}) {
   const current = fulfilmentStep(status);
   const tracking = visibleTrackingNumber(trackingNumber);
   const reachedText: Record<FulfilmentStatus, React.ReactNode> = {
@@ -18,7 +26,10 @@ export function OrderTimeline({ status, trackingNumber, createdAt }: { status: F
     processing: "La commande est en cours de préparation",
     shipped: tracking ? (
       <>
-        Numéro de suivi: <span className="whitespace-nowrap font-medium" data-testid="admin-tracking-number">{tracking}</span>
+        Numéro de suivi:{" "}
+        <span className="whitespace-nowrap font-medium" data-testid="admin-tracking-number">
+          {tracking}
+        </span>
       </>
     ) : (
       "Expédié sans numéro de suivi"
@@ -31,7 +42,12 @@ export function OrderTimeline({ status, trackingNumber, createdAt }: { status: F
         const reached = index + 1 <= current;
         const isCurrent = index + 1 === current;
         return (
-          <li key={step.status} className="flex gap-3" aria-current={isCurrent ? "step" : undefined} data-reached={reached ? "true" : "false"}>
+          <li
+            key={step.status}
+            className="flex gap-3"
+            aria-current={isCurrent ? "step" : undefined}
+            data-reached={reached ? "true" : "false"}
+          >
             <span
               aria-hidden="true"
               className={`mt-0.5 flex h-7 w-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${
@@ -45,7 +61,9 @@ export function OrderTimeline({ status, trackingNumber, createdAt }: { status: F
                 {step.label}
                 <span className="sr-only">{reached ? " (étape atteinte)" : " (à venir)"}</span>
               </p>
-              <p className={`text-sm ${reached ? "text-ink" : "text-slate-500"}`}>{reached ? reachedText[step.status] : WAITING[step.status]}</p>
+              <p className={`text-sm ${reached ? "text-ink" : "text-slate-500"}`}>
+                {reached ? reachedText[step.status] : WAITING[step.status]}
+              </p>
             </div>
           </li>
         );

@@ -1,4 +1,12 @@
-import { getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from "@conform-to/react";
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type Submission,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Field, FieldError, TextareaField } from "~/components/ui/Field";
 import { formatDateTime } from "~/lib/dates";
@@ -78,7 +86,12 @@ export function ProductForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     // The form is typed by its fields as typed (the schema turns them into cents and booleans).
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: productSchema }) as unknown as Submission<ProductFormDefaults, string[], ProductFormDefaults>,
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: productSchema }) as unknown as Submission<
+        ProductFormDefaults,
+        string[],
+        ProductFormDefaults
+      >,
   });
   const packRows = fields.packs.getFieldList();
   return (
@@ -97,7 +110,12 @@ export function ProductForm({
           </div>
         </Card>
         <Card title="Prix et stock">
-          <Field label="Prix TTC (€)" field={fields.price} inputMode="decimal" hint="Prix du produit vendu à l'unité, sans pack. Par exemple 25,90" />
+          <Field
+            label="Prix TTC (€)"
+            field={fields.price}
+            inputMode="decimal"
+            hint="Prix du produit vendu à l'unité, sans pack. Par exemple 25,90"
+          />
           <Field
             label="Prix barré TTC (€, facultatif)"
             field={fields.originalPrice}
@@ -108,7 +126,11 @@ export function ProductForm({
             <label htmlFor={fields.saleWithoutPack.id} className="block text-sm font-medium text-ink">
               Sans pack en vente
             </label>
-            <select {...getSelectProps(fields.saleWithoutPack)} key={fields.saleWithoutPack.key} className={`${selectClass} mt-1 w-full`}>
+            <select
+              {...getSelectProps(fields.saleWithoutPack)}
+              key={fields.saleWithoutPack.key}
+              className={`${selectClass} mt-1 w-full`}
+            >
               {SALE_WITHOUT_PACK.map((value) => (
                 <option key={value} value={value}>
                   {SALE_WITHOUT_PACK_LABELS[value]}
@@ -122,20 +144,30 @@ export function ProductForm({
             <label htmlFor={fields.stock.id} className="block text-sm font-medium text-ink">
               Stock
             </label>
-            <input {...getInputProps(fields.stock, { type: "number" })} key={fields.stock.key} min={0} step={1} className="field-input mt-1" />
+            <input
+              {...getInputProps(fields.stock, { type: "number" })}
+              key={fields.stock.key}
+              min={0}
+              step={1}
+              className="field-input mt-1"
+            />
             <FieldError id={fields.stock.errorId} errors={fields.stock.errors} />
           </div>
         </Card>
       </div>
 
-      <section aria-labelledby={`${id}-packs-title`} className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <section
+        aria-labelledby={`${id}-packs-title`}
+        className="mt-6 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      >
         <h2 id={`${id}-packs-title`} className="text-lg font-semibold">
           Packs
         </h2>
         <p className="mt-1 text-sm text-ink-soft">
-          La fiche produit propose les packs en vente, du plus petit ordre au plus grand. Un pack n'est jamais supprimé : désactivez-le. Pour ajouter un pack,
-          remplissez la ligne « Nouveau pack ». Le prix barré n'est affiché en boutique que s'il est le prix le plus bas pratiqué dans les 30 jours précédant le
-          prix actuel (article L112-1-1 du Code de la consommation).
+          La fiche produit propose les packs en vente, du plus petit ordre au plus grand. Un pack n'est jamais supprimé :
+          désactivez-le. Pour ajouter un pack, remplissez la ligne « Nouveau pack ». Le prix barré n'est affiché en boutique que
+          s'il est le prix le plus bas pratiqué dans les 30 jours précédant le prix actuel (article L112-1-1 du Code de la
+          consommation).
         </p>
         <FieldError id={fields.packs.errorId} errors={fields.packs.errors} />
         <div className="mt-4 space-y-4">
@@ -160,7 +192,9 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
     <fieldset aria-labelledby={titleId} className="rounded-lg border border-slate-200 p-4" data-testid={`pack-row-${index}`}>
       <h3 id={titleId} className="text-base font-semibold">
         {title}
-        {!packId ? <span className="ml-2 text-sm font-normal text-ink-soft">(facultatif : laissez vide pour n'ajouter aucun pack)</span> : null}
+        {!packId ? (
+          <span className="ml-2 text-sm font-normal text-ink-soft">(facultatif : laissez vide pour n'ajouter aucun pack)</span>
+        ) : null}
       </h3>
       <input {...getInputProps(f.id, { type: "hidden" })} key={f.id.key} />
       <div className="mt-3 grid gap-x-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -171,7 +205,12 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
           <label htmlFor={f.description.id} className="block text-sm font-medium text-ink">
             Description du pack
           </label>
-          <textarea {...getTextareaProps(f.description, { ariaAttributes: true })} key={f.description.key} rows={2} className="field-input mt-1" />
+          <textarea
+            {...getTextareaProps(f.description, { ariaAttributes: true })}
+            key={f.description.key}
+            rows={2}
+            className="field-input mt-1"
+          />
           <FieldError id={f.description.errorId} errors={f.description.errors} />
         </div>
         <PackInput label="Prix du pack TTC (€)" field={f.price} inputMode="decimal" />
@@ -179,7 +218,13 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
           <PackInput label="Prix de référence barré (€)" field={f.referencePrice} inputMode="decimal" />
         </div>
         <div className="sm:col-span-2">
-          {saved ? <ReferenceInfo info={saved} /> : <p className="pt-6 text-xs text-ink-soft">Le prix le plus bas des 30 jours précédents s'affiche une fois le pack enregistré.</p>}
+          {saved ? (
+            <ReferenceInfo info={saved} />
+          ) : (
+            <p className="pt-6 text-xs text-ink-soft">
+              Le prix le plus bas des 30 jours précédents s'affiche une fois le pack enregistré.
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={f.active.id} className="block text-sm font-medium text-ink">
@@ -203,7 +248,9 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
             {saved.history.map((h, i) => (
               <li key={`${h.startedAt}-${i}`}>
                 {formatPrice(h.priceCents)} à partir du {formatDateTime(h.startedAt)}
-                {h.note ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold text-slate-700">{h.note}</span> : null}
+                {h.note ? (
+                  <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-semibold text-slate-700">{h.note}</span>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -251,7 +298,13 @@ function PackInput({
       <label htmlFor={field.id} className="block text-sm font-medium text-ink">
         {label}
       </label>
-      <input {...props} key={props.key} inputMode={inputMode} min={type === "number" ? 0 : undefined} className="field-input mt-1" />
+      <input
+        {...props}
+        key={props.key}
+        inputMode={inputMode}
+        min={type === "number" ? 0 : undefined}
+        className="field-input mt-1"
+      />
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
   );
@@ -261,7 +314,11 @@ function Checkbox({ label, field }: { label: string; field: FieldMetadata<boolea
   return (
     <div>
       <label className="flex items-center gap-2 text-sm text-ink">
-        <input {...getInputProps(field, { type: "checkbox", ariaAttributes: true })} key={field.key} className="h-4 w-4 accent-rose-600" />
+        <input
+          {...getInputProps(field, { type: "checkbox", ariaAttributes: true })}
+          key={field.key}
+          className="h-4 w-4 accent-rose-600"
+        />
         {label}
       </label>
       <FieldError id={field.errorId} errors={field.errors} />

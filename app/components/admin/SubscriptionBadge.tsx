@@ -9,7 +9,13 @@ const TONES: Record<SubscriptionStatus, Tone> = {
 };
 
 /** A subscription's status; "Résiliation prévue" beside it while a cancellation is planned at the end of the period. */
-export function SubscriptionBadge({ status, cancelAtPeriodEnd = false }: { status: SubscriptionStatus; cancelAtPeriodEnd?: boolean }) {
+export function SubscriptionBadge({
+  status,
+  cancelAtPeriodEnd = false,
+}: {
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd?: boolean;
+}) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       <Badge tone={TONES[status]}>{SUBSCRIPTION_STATUS_LABELS[status]}</Badge>

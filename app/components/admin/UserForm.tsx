@@ -43,7 +43,11 @@ export function UserForm({
   });
   const adminProps = getInputProps(fields.isAdmin, { type: "checkbox" });
   return (
-    <AdminForm form={form} submitLabel={mode === "create" ? "Créer l'utilisateur" : "Enregistrer les modifications"} cancelTo="/admin/users">
+    <AdminForm
+      form={form}
+      submitLabel={mode === "create" ? "Créer l'utilisateur" : "Enregistrer les modifications"}
+      cancelTo="/admin/users"
+    >
       <div className="grid gap-6 xl:grid-cols-2">
         <Card title="Compte">
           <Field label="Nom d'utilisateur" field={fields.username} autoComplete="off" />
@@ -64,7 +68,14 @@ export function UserForm({
               {self ? (
                 <>
                   <input type="hidden" name={fields.isAdmin.name} value="on" />
-                  <input id={fields.isAdmin.id} type="checkbox" checked disabled aria-describedby={`${fields.isAdmin.id}-self`} className="h-5 w-5 rounded border-slate-300" />
+                  <input
+                    id={fields.isAdmin.id}
+                    type="checkbox"
+                    checked
+                    disabled
+                    aria-describedby={`${fields.isAdmin.id}-self`}
+                    className="h-5 w-5 rounded border-slate-300"
+                  />
                 </>
               ) : (
                 <input {...adminProps} key={adminProps.key} className="h-5 w-5 rounded border-slate-300 text-ink" />

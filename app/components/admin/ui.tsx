@@ -42,7 +42,17 @@ export function PageHeader({
   );
 }
 
-export function Card({ title, children, className = "", actions }: { title?: string; children: React.ReactNode; className?: string; actions?: React.ReactNode }) {
+export function Card({
+  title,
+  children,
+  className = "",
+  actions,
+}: {
+  title?: string;
+  children: React.ReactNode;
+  className?: string;
+  actions?: React.ReactNode;
+}) {
   return (
     <section className={`rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 ${className}`}>
       {title ? (
@@ -69,7 +79,9 @@ export type Tone = keyof typeof TONES;
 
 export function Badge({ tone, children }: { tone: Tone; children: React.ReactNode }) {
   return (
-    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${TONES[tone]}`}
+    >
       {children}
     </span>
   );
@@ -99,7 +111,10 @@ export const selectClass =
 
 export function Notice({ tone = "red", children }: { tone?: "red" | "green"; children: React.ReactNode }) {
   return (
-    <div role={tone === "red" ? "alert" : "status"} className={`mb-4 rounded-lg px-4 py-3 text-sm ${tone === "red" ? "bg-red-50 text-red-800" : "bg-emerald-50 text-emerald-800"}`}>
+    <div
+      role={tone === "red" ? "alert" : "status"}
+      className={`mb-4 rounded-lg px-4 py-3 text-sm ${tone === "red" ? "bg-red-50 text-red-800" : "bg-emerald-50 text-emerald-800"}`}
+    >
       {children}
     </div>
   );

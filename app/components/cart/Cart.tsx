@@ -33,11 +33,26 @@ type CartProps = {
 };
 
 function Spinner() {
-  return <span aria-hidden="true" className="inline-block h-5 w-5 animate-spin rounded-full border-2 border-rose-200 border-t-rose-600" />;
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-block h-5 w-5 animate-spin rounded-full border-2 border-rose-200 border-t-rose-600"
+    />
+  );
 }
 
 /** One cart for the drawer and the /panier page: steps, lines, summary, delivery form, payment. */
-export function Cart({ mode, cart: serverCart, step: requestedStep, loading = false, deliveryResult, onStepChange, onClose, headingId = "cart-title", deliveryForm: DeliveryForm }: CartProps) {
+export function Cart({
+  mode,
+  cart: serverCart,
+  step: requestedStep,
+  loading = false,
+  deliveryResult,
+  onStepChange,
+  onClose,
+  headingId = "cart-title",
+  deliveryForm: DeliveryForm,
+}: CartProps) {
   const { cart, pending } = useOptimisticCart(serverCart);
   const navigate = useNavigate();
   const drawer = mode === "drawer";
@@ -103,7 +118,11 @@ export function Cart({ mode, cart: serverCart, step: requestedStep, loading = fa
     }
     footer = (
       <div className="space-y-4">
-        <CartTotals subtotalCents={cart?.subtotalCents ?? 0} shippingCents={cart?.shippingCents ?? 0} totalCents={cart?.totalCents ?? 0} />
+        <CartTotals
+          subtotalCents={cart?.subtotalCents ?? 0}
+          shippingCents={cart?.shippingCents ?? 0}
+          totalCents={cart?.totalCents ?? 0}
+        />
         {empty || busy ? (
           <button type="button" className="btn-primary w-full" disabled>
             {busy && !empty ? <Spinner /> : null}
@@ -131,7 +150,13 @@ export function Cart({ mode, cart: serverCart, step: requestedStep, loading = fa
           </span>
           <span className="font-semibold">{formatPrice(cart.totalCents)}</span>
         </p>
-        <Suspense fallback={<p className="flex items-center gap-3 py-6 text-ink-soft"><Spinner /> Chargement...</p>}>
+        <Suspense
+          fallback={
+            <p className="flex items-center gap-3 py-6 text-ink-soft">
+              <Spinner /> Chargement...
+            </p>
+          }
+        >
           <DeliveryForm defaults={cart.checkout?.delivery ?? null} lastResult={deliveryResult} onSuccess={onDelivered}>
             <StepLink step="panier" nav={nav} className="btn-secondary">
               Retour au panier

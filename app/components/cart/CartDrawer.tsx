@@ -6,7 +6,8 @@ const LazyDeliveryForm = lazy(() => import("./DeliveryForm").then((m) => ({ defa
 import type { CartDrawerState } from "./CartDrawerContext";
 import type { DeliveryForm as DeliveryFormComponent } from "./DeliveryForm";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The modal cart: role=dialog, labelled by its title, focus kept inside, Escape and the backdrop close it. */
 function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
@@ -44,7 +45,9 @@ function DrawerPanel({ drawer }: { drawer: CartDrawerState }) {
       return;
     }
     if (event.key !== "Tab" || !panel.current) return;
-    const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+    const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+      (el) => el.offsetParent !== null || el === document.activeElement,
+    );
     if (items.length === 0) return;
     const first = items[0];
     const last = items[items.length - 1];

@@ -6,7 +6,17 @@ const FALLBACK_IMAGE = "/images/product-mask.svg";
 
 function TrashIcon() {
   return (
-    <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
     </svg>
   );
@@ -14,7 +24,17 @@ function TrashIcon() {
 
 function TruckIcon() {
   return (
-    <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      width="16"
+      height="16"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M3 6h11v10H3zM14 10h4l3 3v3h-7" />
       <circle cx="7" cy="18" r="1.6" />
       <circle cx="17.5" cy="18" r="1.6" />
@@ -23,7 +43,19 @@ function TruckIcon() {
 }
 
 /** One small form per button, posting to the cart action (with a redirect for visitors without JavaScript). */
-function QuantityButton({ line, quantity, label, children, disabled }: { line: CartLineView; quantity: number; label: string; children: React.ReactNode; disabled?: boolean }) {
+function QuantityButton({
+  line,
+  quantity,
+  label,
+  children,
+  disabled,
+}: {
+  line: CartLineView;
+  quantity: number;
+  label: string;
+  children: React.ReactNode;
+  disabled?: boolean;
+}) {
   const fetcher = useFetcher();
   return (
     <fetcher.Form method="post" action="/panier">
@@ -105,7 +137,12 @@ function CartLineItem({ line }: { line: CartLineView }) {
               <span className="sr-only">Quantité : </span>
               {line.quantity}
             </span>
-            <QuantityButton line={line} quantity={line.quantity + 1} label="Augmenter la quantité" disabled={line.quantity >= line.maxQuantity}>
+            <QuantityButton
+              line={line}
+              quantity={line.quantity + 1}
+              label="Augmenter la quantité"
+              disabled={line.quantity >= line.maxQuantity}
+            >
               +
             </QuantityButton>
           </div>

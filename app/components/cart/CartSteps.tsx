@@ -34,7 +34,11 @@ export function CartSteps({ step, cart, nav }: { step: CartStep; cart: ClientCar
           return (
             <li key={s.id} aria-current={state === "current" ? "step" : undefined} className="flex flex-1 items-start">
               {reachable ? (
-                <StepLink step={s.id} nav={nav} className="flex min-h-11 items-center gap-2 rounded-lg p-1 text-left hover:bg-sand">
+                <StepLink
+                  step={s.id}
+                  nav={nav}
+                  className="flex min-h-11 items-center gap-2 rounded-lg p-1 text-left hover:bg-sand"
+                >
                   {content}
                 </StepLink>
               ) : (

@@ -1,7 +1,15 @@
 import { useFetcher } from "@remix-run/react";
 import { formatPrice, shippingLabel } from "~/lib/money";
 
-export function CartTotals({ subtotalCents, shippingCents, totalCents }: { subtotalCents: number; shippingCents: number; totalCents: number }) {
+export function CartTotals({
+  subtotalCents,
+  shippingCents,
+  totalCents,
+}: {
+  subtotalCents: number;
+  shippingCents: number;
+  totalCents: number;
+}) {
   return (
     <dl className="space-y-2 text-sm" data-testid="cart-summary">
       <div className="flex justify-between gap-4">

@@ -10,7 +10,15 @@ import { useHydrated } from "~/components/ui/useHydrated";
  * Step 3: the order made by the delivery form, then the card payment (built by the payment
  * side). Card payment needs JavaScript; without it the step says so.
  */
-export function CheckoutPayment({ checkout, onBack, onDone }: { checkout: CheckoutView; onBack: () => void; onDone?: () => void }) {
+export function CheckoutPayment({
+  checkout,
+  onBack,
+  onDone,
+}: {
+  checkout: CheckoutView;
+  onBack: () => void;
+  onDone?: () => void;
+}) {
   const hydrated = useHydrated();
   const submit = useSubmit();
   const navigate = useNavigate();
@@ -44,7 +52,9 @@ export function CheckoutPayment({ checkout, onBack, onDone }: { checkout: Checko
         <p className="mt-1 flex justify-between gap-4">
           <span className="text-ink-soft">Livraison à</span>
           <span className="text-right">
-            {[checkout.delivery.address, checkout.delivery.address2, `${checkout.delivery.postalCode} ${checkout.delivery.city}`].filter(Boolean).join(", ")}
+            {[checkout.delivery.address, checkout.delivery.address2, `${checkout.delivery.postalCode} ${checkout.delivery.city}`]
+              .filter(Boolean)
+              .join(", ")}
           </span>
         </p>
       </div>

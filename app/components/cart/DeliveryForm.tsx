@@ -53,7 +53,12 @@ export function DeliveryForm({
       <input type="hidden" name="intent" value="delivery" />
       <Honeypot />
       {form.errors?.length ? (
-        <p role="alert" id={form.errorId} data-testid="delivery-form-error" className="mb-2 rounded-lg bg-rose-100 p-3 text-sm text-rose-700 sm:col-span-2">
+        <p
+          role="alert"
+          id={form.errorId}
+          data-testid="delivery-form-error"
+          className="mb-2 rounded-lg bg-rose-100 p-3 text-sm text-rose-700 sm:col-span-2"
+        >
           {form.errors[0]}
         </p>
       ) : null}
@@ -63,7 +68,12 @@ export function DeliveryForm({
       <AddressFields fields={fields} />
       <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
       {form.errors?.length ? (
-        <p id={form.errorId} role="alert" data-testid="delivery-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700 sm:col-span-2">
+        <p
+          id={form.errorId}
+          role="alert"
+          data-testid="delivery-error"
+          className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700 sm:col-span-2"
+        >
           {form.errors[0]}
         </p>
       ) : null}

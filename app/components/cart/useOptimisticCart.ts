@@ -12,7 +12,10 @@ function isCartSubmission(formAction: string | undefined) {
  * quantities, removed lines and an emptied cart show at once; `pending` says a change is on
  * its way, so checkout buttons wait for the server's answer.
  */
-export function useOptimisticCart(cart: ClientCart | null | undefined): { cart: ClientCart | null | undefined; pending: boolean } {
+export function useOptimisticCart(cart: ClientCart | null | undefined): {
+  cart: ClientCart | null | undefined;
+  pending: boolean;
+} {
   const fetchers = useFetchers();
   let pending = false;
   let lines: CartLineView[] | undefined = cart?.lines;

@@ -97,13 +97,26 @@ export function BillingFields({
         <Field label="Prénom" field={fields.firstName} autoComplete="billing given-name" />
         <Field label="Nom" field={fields.lastName} autoComplete="billing family-name" />
         <Field label="Adresse" field={fields.address} autoComplete="billing address-line1" className="sm:col-span-2" />
-        <Field label="Code postal" field={fields.postalCode} autoComplete="billing postal-code" inputMode="numeric" maxLength={5} />
+        <Field
+          label="Code postal"
+          field={fields.postalCode}
+          autoComplete="billing postal-code"
+          inputMode="numeric"
+          maxLength={5}
+        />
         <Field label="Ville" field={fields.city} autoComplete="billing address-level2" />
         <div>
           <label htmlFor={`${id}-country`} className="block text-sm font-medium text-ink">
             Pays
           </label>
-          <input id={`${id}-country`} type="text" value="France" readOnly aria-readonly="true" className="field-input mt-1 bg-sand/40" />
+          <input
+            id={`${id}-country`}
+            type="text"
+            value="France"
+            readOnly
+            aria-readonly="true"
+            className="field-input mt-1 bg-sand/40"
+          />
         </div>
       </div>
     </fieldset>

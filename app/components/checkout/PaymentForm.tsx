@@ -52,7 +52,11 @@ function PaymentFormInner({
   const [mode, setMode] = useState<PaymentMode>("one_off");
   const [consent, setConsent] = useState(false);
   const [consentError, setConsentError] = useState<string | null>(null);
-  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({ complete: false, error: null, ready: false });
+  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({
+    complete: false,
+    error: null,
+    ready: false,
+  });
 
   const price = formatPrice(amountCents);
   const consentRef = useRef<HTMLInputElement>(null);
@@ -123,8 +127,17 @@ function PaymentFormInner({
       <fieldset disabled={locked}>
         <legend className="text-base font-semibold text-ink">Votre formule</legend>
         <div className="mt-3 grid gap-3">
-          <label className={`flex cursor-pointer gap-3 rounded-xl border p-4 ${mode === "one_off" ? "border-rose-600 bg-rose-50" : "border-ink/15 bg-white"}`}>
-            <input type="radio" name={`${id}-mode`} value="one_off" checked={mode === "one_off"} onChange={() => setMode("one_off")} className="mt-1 accent-rose-600" />
+          <label
+            className={`flex cursor-pointer gap-3 rounded-xl border p-4 ${mode === "one_off" ? "border-rose-600 bg-rose-50" : "border-ink/15 bg-white"}`}
+          >
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              value="one_off"
+              checked={mode === "one_off"}
+              onChange={() => setMode("one_off")}
+              className="mt-1 accent-rose-600"
+            />
             <span>
               <span className="block font-semibold">Achat unique</span>
               <span className="block text-sm text-ink-soft">Un seul paiement de {price}.</span>
@@ -153,7 +166,8 @@ function PaymentFormInner({
                 </span>
               ) : (
                 <span className="block text-sm text-ink-soft" id={`${id}-terms`}>
-                  {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour. Sans engagement : résiliable à tout moment.
+                  {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour. Sans engagement :
+                  résiliable à tout moment.
                 </span>
               )}
             </span>
@@ -178,8 +192,8 @@ function PaymentFormInner({
                 className="mt-0.5 h-4 w-4 accent-rose-600"
               />
               <span>
-                J'accepte l'abonnement : {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour, jusqu'à ce que je le
-                résilie (possible à tout moment, en ligne), selon les{" "}
+                J'accepte l'abonnement : {price} débités aujourd'hui, puis {price} toutes les 4 semaines à partir du 30e jour,
+                jusqu'à ce que je le résilie (possible à tout moment, en ligne), selon les{" "}
                 <TermsLink href="/cgv#abonnement">conditions générales de vente</TermsLink>.
               </span>
             </label>
@@ -204,14 +218,12 @@ function PaymentFormInner({
         <p id={`${id}-card-label`} className="text-base font-semibold text-ink">
           Carte bancaire
         </p>
-        <p className="mt-1 text-sm text-ink-soft">Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.</p>
+        <p className="mt-1 text-sm text-ink-soft">
+          Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.
+        </p>
         <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
           {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
-          <CardElement
-            options={CARD_OPTIONS}
-            onChange={onCardChange}
-            onReady={() => setCard((c) => ({ ...c, ready: true }))}
-          />
+          <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
         </div>
         <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
           {card.error}
@@ -224,8 +236,19 @@ function PaymentFormInner({
       </div>
 
       <div className="space-y-3">
-        <button type="button" className="btn-primary w-full" disabled={payDisabled} aria-disabled={payDisabled} onClick={pay} data-testid="pay-button">
-          {flow.processing ? "Paiement en cours..." : mode === "subscription" ? `Payer ${price} puis toutes les 4 semaines` : `Payer ${price}`}
+        <button
+          type="button"
+          className="btn-primary w-full"
+          disabled={payDisabled}
+          aria-disabled={payDisabled}
+          onClick={pay}
+          data-testid="pay-button"
+        >
+          {flow.processing
+            ? "Paiement en cours..."
+            : mode === "subscription"
+              ? `Payer ${price} puis toutes les 4 semaines`
+              : `Payer ${price}`}
         </button>
         <p className="text-center text-xs text-ink-soft" data-testid="pay-terms">
           En payant, vous acceptez nos <TermsLink href="/cgv">conditions générales de vente</TermsLink>. Vous disposez d'un{" "}
@@ -233,7 +256,12 @@ function PaymentFormInner({
           {mode === "subscription" ? " ; l'abonnement se résilie en ligne, à tout moment." : "."}
         </p>
         {flow.failure ? (
-          <div ref={failureRef} role="alert" data-testid="payment-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700">
+          <div
+            ref={failureRef}
+            role="alert"
+            data-testid="payment-error"
+            className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700"
+          >
             <p className="font-semibold">{flow.failure.title}</p>
             <p>{flow.failure.description}</p>
           </div>

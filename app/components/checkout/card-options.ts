@@ -4,7 +4,12 @@ import type { StripeCardElementOptions } from "@stripe/stripe-js";
 export const CARD_OPTIONS: StripeCardElementOptions = {
   hidePostalCode: true,
   style: {
-    base: { fontSize: "16px", color: "#2a1f2d", fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "::placeholder": { color: "#8a7d8c" } },
+    base: {
+      fontSize: "16px",
+      color: "#2a1f2d",
+      fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+      "::placeholder": { color: "#8a7d8c" },
+    },
     invalid: { color: "#8a3146", iconColor: "#8a3146" },
   },
 };

@@ -57,7 +57,12 @@ export function createSubscription(input: { orderId: number; customerEmail: stri
 }
 
 /** POST /api/attach-payment-method: the card pays the subscription's next invoices. */
-export function attachPaymentMethod(input: { orderId: number; subscriptionId: string; paymentMethodId: string; customerEmail: string }) {
+export function attachPaymentMethod(input: {
+  orderId: number;
+  subscriptionId: string;
+  paymentMethodId: string;
+  customerEmail: string;
+}) {
   const { orderId, subscriptionId, paymentMethodId, customerEmail } = input;
   return postJson(
     "/api/attach-payment-method",

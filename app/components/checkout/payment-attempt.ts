@@ -23,9 +23,7 @@ type PendingMarker = { pending: true; attemptId: string; timestamp: number };
 type StorageLike = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
 export type AttemptState =
-  | { kind: "none" }
-  | { kind: "pending"; attemptId: string }
-  | { kind: "reusable"; attempt: StoredSubscriptionAttempt };
+  { kind: "none" } | { kind: "pending"; attemptId: string } | { kind: "reusable"; attempt: StoredSubscriptionAttempt };
 
 const key = (orderId: number) => `shop:subscription-attempt:${orderId}`;
 
@@ -63,7 +61,11 @@ export function clearSubscriptionAttempt(orderId: number, storage: StorageLike |
 }
 
 /** What the stored attempt allows now; expired entries are discarded. */
-export function readSubscriptionAttempt(orderId: number, now = Date.now(), storage: StorageLike | null = sessionStore()): AttemptState {
+export function readSubscriptionAttempt(
+  orderId: number,
+  now = Date.now(),
+  storage: StorageLike | null = sessionStore(),
+): AttemptState {
   const value = read(orderId, storage) as Partial<PendingMarker & StoredSubscriptionAttempt> | null;
   if (!value || typeof value !== "object" || typeof value.timestamp !== "number") {
     if (value) clearSubscriptionAttempt(orderId, storage);
@@ -75,7 +77,13 @@ export function readSubscriptionAttempt(orderId: number, now = Date.now(), stora
     clearSubscriptionAttempt(orderId, storage);
     return { kind: "none" };
   }
-  if (typeof value.clientSecret === "string" && value.clientSecret && typeof value.subscriptionId === "string" && age >= 0 && age < ATTEMPT_REUSE_MS) {
+  if (
+    typeof value.clientSecret === "string" &&
+    value.clientSecret &&
+    typeof value.subscriptionId === "string" &&
+    age >= 0 &&
+    age < ATTEMPT_REUSE_MS
+  ) {
     return {
       kind: "reusable",
       attempt: {
@@ -98,6 +106,10 @@ export function markSubscriptionPending(orderId: number, now = Date.now(), stora
   return attemptId;
 }
 
-export function saveSubscriptionAttempt(orderId: number, attempt: StoredSubscriptionAttempt, storage: StorageLike | null = sessionStore()) {
+export function saveSubscriptionAttempt(
+  orderId: number,
+  attempt: StoredSubscriptionAttempt,
+  storage: StorageLike | null = sessionStore(),
+) {
   write(orderId, attempt, storage);
 }

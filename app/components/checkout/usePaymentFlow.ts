@@ -37,10 +37,7 @@ export type FailureCause = "billing" | "consent" | "card" | "payment";
 /** The key of the payment step's toasts (Toaster's dismissToast). */
 const TOAST_KEY = "payment";
 
-type SecretResult =
-  | { kind: "secret"; clientSecret: string; subscriptionId?: string }
-  | { kind: "paid" }
-  | { kind: "stop" };
+type SecretResult = { kind: "secret"; clientSecret: string; subscriptionId?: string } | { kind: "paid" } | { kind: "stop" };
 
 /** The server is asked up to 5 times, 0.6 s, 1.2 s, ... apart. */
 const CONFIRM_ATTEMPTS = 5;
@@ -130,14 +127,19 @@ export function usePaymentFlow({
     const code = result.error?.code;
     if (code === "order_already_paid") return { kind: "paid" };
     if (code === "resource_already_exists") fail(PAYMENT_MESSAGES.concurrentAttempt);
-    else fail({ title: PAYMENT_MESSAGES.general.title, description: result.error?.error || PAYMENT_MESSAGES.general.description });
+    else
+      fail({ title: PAYMENT_MESSAGES.general.title, description: result.error?.error || PAYMENT_MESSAGES.general.description });
     return { kind: "stop" };
   }
 
   async function subscriptionSecret(): Promise<SecretResult> {
     const stored = readSubscriptionAttempt(orderId);
     if (stored.kind === "pending") {
-      showToast({ message: PAYMENT_MESSAGES.pendingAttempt.title, description: PAYMENT_MESSAGES.pendingAttempt.description, type: "warning" });
+      showToast({
+        message: PAYMENT_MESSAGES.pendingAttempt.title,
+        description: PAYMENT_MESSAGES.pendingAttempt.description,
+        type: "warning",
+      });
       return { kind: "stop" };
     }
     if (stored.kind === "reusable") {
@@ -176,10 +178,20 @@ export function usePaymentFlow({
     const { clientSecret, subscriptionId, setupFee, status, paymentIntentStatus, message } = result.data;
     if (!clientSecret) {
       clearSubscriptionAttempt(orderId);
-      fail(PAYMENT_MESSAGES.missingClientSecret, { title: PAYMENT_MESSAGES.clientSecretNotReceived, description: PAYMENT_MESSAGES.missingClientSecret.description });
+      fail(PAYMENT_MESSAGES.missingClientSecret, {
+        title: PAYMENT_MESSAGES.clientSecretNotReceived,
+        description: PAYMENT_MESSAGES.missingClientSecret.description,
+      });
       return { kind: "stop" };
     }
-    saveSubscriptionAttempt(orderId, { clientSecret, subscriptionId, setupFee, timestamp: Date.now(), status, paymentIntentStatus });
+    saveSubscriptionAttempt(orderId, {
+      clientSecret,
+      subscriptionId,
+      setupFee,
+      timestamp: Date.now(),
+      status,
+      paymentIntentStatus,
+    });
     if (message) showToast({ message, type: "info" });
     return { kind: "secret", clientSecret, subscriptionId };
   }

@@ -70,7 +70,9 @@ export function ApiOperation({ op }: { op: OperationView }) {
   return (
     <article id={op.id} className="rounded-lg border border-ink/10 bg-white p-4 md:p-5" aria-labelledby={`${op.id}-titre`}>
       <h3 id={`${op.id}-titre`} className="flex flex-wrap items-baseline gap-2 text-base">
-        <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold ${METHOD_STYLE[op.method] ?? "bg-sand"}`}>{op.method}</span>
+        <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold ${METHOD_STYLE[op.method] ?? "bg-sand"}`}>
+          {op.method}
+        </span>
         <code className="font-mono text-sm font-semibold">{op.path}</code>
       </h3>
       <p className="mt-2">{op.summary}</p>
@@ -97,7 +99,9 @@ export function ApiOperation({ op }: { op: OperationView }) {
       <ul className="mt-1 space-y-1 text-sm">
         {op.responses.map((r) => (
           <li key={r.status}>
-            <span className={`mr-2 inline-block min-w-[2.5rem] rounded px-1 text-center font-mono text-xs font-bold ${r.isError ? "bg-rose-50 text-rose-700" : "bg-sage-100 text-sage-700"}`}>
+            <span
+              className={`mr-2 inline-block min-w-[2.5rem] rounded px-1 text-center font-mono text-xs font-bold ${r.isError ? "bg-rose-50 text-rose-700" : "bg-sage-100 text-sage-700"}`}
+            >
               {r.status}
             </span>
             <Text>{r.description}</Text>

@@ -43,7 +43,9 @@ export function AdminInvoicePage({
         <div className="mx-auto max-w-2xl rounded-xl bg-white p-6 shadow-sm" data-testid="invoice-missing">
           <h1 className="text-xl font-semibold">{kind === "invoice" ? "Pas de facture" : "Pas d'avoir"}</h1>
           <p className="mt-2">{MISSING[kind]}</p>
-          <p className="mt-2 text-sm text-ink-soft">Paiement de la commande #{orderId} : {PAYMENT_LABELS[paymentStatus]}.</p>
+          <p className="mt-2 text-sm text-ink-soft">
+            Paiement de la commande #{orderId} : {PAYMENT_LABELS[paymentStatus]}.
+          </p>
           <p className="mt-4">{back}</p>
         </div>
       )}

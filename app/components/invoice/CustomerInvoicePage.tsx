@@ -48,7 +48,9 @@ export function CustomerInvoicePage({ kind, orderId, orderKey, paid, document, h
     return (
       <div className="container-page py-10 md:py-16">
         <div className="mx-auto max-w-2xl rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5" data-testid="invoice-missing">
-          <h1 className="font-serif text-2xl">{kind === "invoice" ? `Facture de la commande n°${orderId}` : `Avoir de la commande n°${orderId}`}</h1>
+          <h1 className="font-serif text-2xl">
+            {kind === "invoice" ? `Facture de la commande n°${orderId}` : `Avoir de la commande n°${orderId}`}
+          </h1>
           <p role="status" className="mt-3 text-ink-soft">
             {message}
           </p>

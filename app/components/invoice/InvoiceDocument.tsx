@@ -15,11 +15,17 @@ export function InvoiceToolbar({ back, hydrated, kind }: { back: React.ReactNode
     <div className="mx-auto mb-4 flex max-w-3xl flex-wrap items-center justify-between gap-3 print:hidden">
       {back}
       {hydrated ? (
-        <button type="button" onClick={() => window.print()} className="rounded-lg bg-ink px-4 py-2 text-sm font-semibold text-white">
+        <button
+          type="button"
+          onClick={() => window.print()}
+          className="rounded-lg bg-ink px-4 py-2 text-sm font-semibold text-white"
+        >
           {kind === "invoice" ? "Imprimer ou enregistrer la facture (PDF)" : "Imprimer ou enregistrer l'avoir (PDF)"}
         </button>
       ) : (
-        <p className="text-sm text-ink-soft">Imprimez cette page ou enregistrez-la en PDF avec la commande Imprimer de votre navigateur (Ctrl+P).</p>
+        <p className="text-sm text-ink-soft">
+          Imprimez cette page ou enregistrez-la en PDF avec la commande Imprimer de votre navigateur (Ctrl+P).
+        </p>
       )}
     </div>
   );
@@ -92,7 +98,10 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
       </section>
 
       {/* On a phone, each line as a short list; the table from 640 px and on paper. */}
-      <ul className="mt-6 divide-y divide-slate-200 border-y border-slate-300 sm:hidden print:hidden" aria-label={credit ? "Lignes créditées" : "Lignes de la facture"}>
+      <ul
+        className="mt-6 divide-y divide-slate-200 border-y border-slate-300 sm:hidden print:hidden"
+        aria-label={credit ? "Lignes créditées" : "Lignes de la facture"}
+      >
         {doc.lines.map((line, i) => (
           <li key={i} className="py-3">
             <p className="font-medium">
@@ -185,12 +194,13 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
       <div className="mt-8 space-y-1 text-xs text-slate-600">
         {credit ? (
           <p>
-            Cet avoir annule {doc.refund?.partial ? "en partie " : ""}la facture n°&nbsp;{doc.invoiceNumber} : la commande n°&nbsp;{doc.orderId} a été remboursée de {formatPrice(totals.includingCents)}, par le moyen de
-            paiement utilisé.
+            Cet avoir annule {doc.refund?.partial ? "en partie " : ""}la facture n°&nbsp;{doc.invoiceNumber} : la commande
+            n°&nbsp;{doc.orderId} a été remboursée de {formatPrice(totals.includingCents)}, par le moyen de paiement utilisé.
           </p>
         ) : (
           <p>
-            Facture acquittée : {formatPrice(totals.includingCents)} payés par carte bancaire le {formatDate(doc.paidAt)}. Aucun escompte pour paiement anticipé.
+            Facture acquittée : {formatPrice(totals.includingCents)} payés par carte bancaire le {formatDate(doc.paidAt)}. Aucun
+            escompte pour paiement anticipé.
           </p>
         )}
         <p>Montants en euros. TVA calculée sur chaque ligne à partir du prix TTC, arrondie au centime le plus proche.</p>

@@ -34,7 +34,7 @@ const COLUMNS = [
 
 export function Footer({ settings }: { settings: PublicSettings }) {
   return (
-    <footer className="mt-16 border-t border-ink/10 bg-sand below-fold">
+    <footer className="below-fold mt-16 border-t border-ink/10 bg-sand">
       <div className="container-page grid gap-10 py-12 md:grid-cols-4">
         <div>
           <Logo />
@@ -59,9 +59,13 @@ export function Footer({ settings }: { settings: PublicSettings }) {
         <div className="container-page flex flex-col gap-2 py-5 text-xs text-ink-soft sm:flex-row sm:items-center sm:justify-between">
           <p>{settings.siteFooterText}</p>
           <p>
-            <a href={`mailto:${settings.siteEmail}`} className="hover:underline">{settings.siteEmail}</a>
+            <a href={`mailto:${settings.siteEmail}`} className="hover:underline">
+              {settings.siteEmail}
+            </a>
             {" · "}
-            <a href={`tel:${settings.sitePhone.replace(/[^+0-9]/g, "")}`} className="hover:underline">{settings.sitePhone}</a>
+            <a href={`tel:${settings.sitePhone.replace(/[^+0-9]/g, "")}`} className="hover:underline">
+              {settings.sitePhone}
+            </a>
           </p>
         </div>
       </div>

@@ -11,7 +11,17 @@ const NAV = [
 
 function CartIcon() {
   return (
-    <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      width="24"
+      height="24"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M6 7h12l-1 13H7L6 7Z" />
       <path d="M9 7a3 3 0 0 1 6 0" />
     </svg>
@@ -20,7 +30,16 @@ function CartIcon() {
 
 function SearchIcon() {
   return (
-    <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+    <svg
+      aria-hidden="true"
+      width="22"
+      height="22"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+    >
       <circle cx="11" cy="11" r="6.5" />
       <path d="m16 16 4.5 4.5" />
     </svg>
@@ -57,7 +76,15 @@ export function Header({ cartCount }: { cartCount: number }) {
             className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand [&::-webkit-details-marker]:hidden"
             aria-label="Ouvrir le menu"
           >
-            <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+            <svg
+              aria-hidden="true"
+              width="24"
+              height="24"
+              viewBox="0 0 24 24"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            >
               <path className="group-open:hidden" d="M4 7h16M4 12h16M4 17h16" />
               <path className="hidden group-open:block" d="M6 6l12 12M18 6 6 18" />
             </svg>
@@ -66,7 +93,11 @@ export function Header({ cartCount }: { cartCount: number }) {
             <ul className="flex flex-col">
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to} className="block border-b border-ink/5 py-3 text-base font-medium" onClick={() => menu.current && (menu.current.open = false)}>
+                  <Link
+                    to={item.to}
+                    className="block border-b border-ink/5 py-3 text-base font-medium"
+                    onClick={() => menu.current && (menu.current.open = false)}
+                  >
                     {item.label}
                   </Link>
                 </li>
@@ -92,7 +123,11 @@ export function Header({ cartCount }: { cartCount: number }) {
         </nav>
 
         <div className="flex items-center gap-1">
-          <Link to="/recherche" aria-label="Rechercher" className="flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand">
+          <Link
+            to="/recherche"
+            aria-label="Rechercher"
+            className="flex h-11 w-11 items-center justify-center rounded-full hover:bg-sand"
+          >
             <SearchIcon />
           </Link>
           <Link
@@ -104,7 +139,10 @@ export function Header({ cartCount }: { cartCount: number }) {
           >
             <CartIcon />
             {cartCount > 0 ? (
-              <span data-testid="cart-count" className="absolute right-0.5 top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-rose-600 px-1 text-[11px] font-bold text-white">
+              <span
+                data-testid="cart-count"
+                className="absolute right-0.5 top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-rose-600 px-1 text-[11px] font-bold text-white"
+              >
                 {cartCount}
               </span>
             ) : null}

@@ -17,7 +17,10 @@ export { SeoTags } from "./seo/SeoTags";
 export function PageTop({ cartCount, demo, adminArea }: { cartCount: number; demo: boolean; adminArea: boolean }) {
   return (
     <>
-      <a href="#contenu" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#contenu"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Aller au contenu
       </a>
       {demo ? <DemoBanner /> : null}
@@ -59,7 +62,9 @@ export function ErrorPage({ notFound }: { notFound: boolean }) {
     <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
       <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
       <p className="mt-4 text-ink-soft">
-        {notFound ? "La page que vous cherchez n'existe pas ou a été déplacée." : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
+        {notFound
+          ? "La page que vous cherchez n'existe pas ou a été déplacée."
+          : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
       </p>
       <a href="/" className="btn-primary mt-8">
         Retour à l'accueil

@@ -4,7 +4,13 @@ import { useMemo, useRef, useState } from "react";
 import { CARD_OPTIONS } from "~/components/checkout/card-options";
 import { dismissToast, showToast } from "~/components/ui/Toaster";
 import { formatPrice } from "~/lib/money";
-import { cardErrorNotice, confirmationErrorNotice, PAYMENT_MESSAGES, type PaymentNotice, type ProviderError } from "~/lib/payment-messages";
+import {
+  cardErrorNotice,
+  confirmationErrorNotice,
+  PAYMENT_MESSAGES,
+  type PaymentNotice,
+  type ProviderError,
+} from "~/lib/payment-messages";
 import { BILLING_COUNTRY } from "~/schemas/billing";
 import type { InvoicePaymentProps } from "./InvoicePaymentStep";
 
@@ -22,10 +28,21 @@ export function InvoicePaymentForm(props: InvoicePaymentProps & { stripe: Promis
   );
 }
 
-function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing, onPaid, demo }: InvoicePaymentProps & { demo: boolean }) {
+function InvoicePaymentInner({
+  amountCents,
+  clientSecret,
+  customerEmail,
+  billing,
+  onPaid,
+  demo,
+}: InvoicePaymentProps & { demo: boolean }) {
   const stripe = useStripe();
   const elements = useElements();
-  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({ complete: false, error: null, ready: false });
+  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({
+    complete: false,
+    error: null,
+    ready: false,
+  });
   const [processing, setProcessing] = useState(false);
   const [failure, setFailure] = useState<PaymentNotice | null>(null);
   const busy = useRef(false);
@@ -69,8 +86,13 @@ function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing
       const { paymentIntent, error } = await stripe.confirmCardPayment(clientSecret, { payment_method: paymentMethod.id });
       const alreadySucceeded = error?.code === "payment_intent_unexpected_state" && error.payment_intent?.status === "succeeded";
       if (error && !alreadySucceeded) return fail(confirmationErrorNotice(error as ProviderError));
-      if (paymentIntent && paymentIntent.status !== "succeeded" && paymentIntent.status !== "processing") return fail(PAYMENT_MESSAGES.general);
-      showToast({ message: "Paiement reçu", description: "Votre commande de renouvellement est en préparation.", type: "success" });
+      if (paymentIntent && paymentIntent.status !== "succeeded" && paymentIntent.status !== "processing")
+        return fail(PAYMENT_MESSAGES.general);
+      showToast({
+        message: "Paiement reçu",
+        description: "Votre commande de renouvellement est en préparation.",
+        type: "success",
+      });
       onPaid();
     } catch {
       fail(PAYMENT_MESSAGES.general);
@@ -94,7 +116,9 @@ function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing
         <p id="invoice-card-label" className="text-base font-semibold text-ink">
           Carte bancaire
         </p>
-        <p className="mt-1 text-sm text-ink-soft">Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.</p>
+        <p className="mt-1 text-sm text-ink-soft">
+          Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.
+        </p>
         <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
           {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
           <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
@@ -102,13 +126,27 @@ function InvoicePaymentInner({ amountCents, clientSecret, customerEmail, billing
         <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
           {card.error}
         </p>
-        {demo ? <p className="text-xs text-ink-soft">Mode démo, aucun débit réel : carte 4242 4242 4242 4242, une date future et un CVC quelconque.</p> : null}
+        {demo ? (
+          <p className="text-xs text-ink-soft">
+            Mode démo, aucun débit réel : carte 4242 4242 4242 4242, une date future et un CVC quelconque.
+          </p>
+        ) : null}
       </div>
-      <button type="submit" className="btn-primary w-full" disabled={payDisabled} aria-disabled={payDisabled} data-testid="pay-button">
+      <button
+        type="submit"
+        className="btn-primary w-full"
+        disabled={payDisabled}
+        aria-disabled={payDisabled}
+        data-testid="pay-button"
+      >
         {processing ? "Paiement en cours..." : `Payer ${price}`}
       </button>
       {failure ? (
-        <div role="alert" data-testid="payment-error" className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700">
+        <div
+          role="alert"
+          data-testid="payment-error"
+          className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700"
+        >
           <p className="font-semibold">{failure.title}</p>
           <p>{failure.description}</p>
         </div>

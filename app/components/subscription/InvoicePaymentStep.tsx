@@ -33,9 +33,12 @@ export function InvoicePaymentStep(props: InvoicePaymentProps) {
     return (
       <>
         <noscript>
-          <p className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-700" data-testid="invoice-pay-needs-js">
-            Le paiement par carte nécessite JavaScript : activez-le dans votre navigateur puis rechargez cette page. Vous pouvez aussi nous
-            contacter pour régler cette échéance autrement.
+          <p
+            className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-700"
+            data-testid="invoice-pay-needs-js"
+          >
+            Le paiement par carte nécessite JavaScript : activez-le dans votre navigateur puis rechargez cette page. Vous pouvez
+            aussi nous contacter pour régler cette échéance autrement.
           </p>
         </noscript>
         {loading}

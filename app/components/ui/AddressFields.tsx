@@ -16,7 +16,13 @@ type AddressFieldsMetadata = {
 export function AddressFields({ fields }: { fields: AddressFieldsMetadata }) {
   return (
     <>
-      <Field label="Adresse" field={fields.address} autoComplete="shipping address-line1" className="sm:col-span-2" maxLength={200} />
+      <Field
+        label="Adresse"
+        field={fields.address}
+        autoComplete="shipping address-line1"
+        className="sm:col-span-2"
+        maxLength={200}
+      />
       <Field
         label="Complément d'adresse (facultatif)"
         field={fields.address2}
@@ -25,7 +31,13 @@ export function AddressFields({ fields }: { fields: AddressFieldsMetadata }) {
         maxLength={100}
         hint="Bâtiment, étage, code d'accès..."
       />
-      <Field label="Code postal" field={fields.postalCode} autoComplete="shipping postal-code" inputMode="numeric" maxLength={10} />
+      <Field
+        label="Code postal"
+        field={fields.postalCode}
+        autoComplete="shipping postal-code"
+        inputMode="numeric"
+        maxLength={10}
+      />
       <Field label="Ville" field={fields.city} autoComplete="shipping address-level2" maxLength={100} />
       <Field
         label="Téléphone (facultatif)"

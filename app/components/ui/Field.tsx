@@ -44,7 +44,17 @@ export function Field({ label, field, type = "text", autoComplete, inputMode, ma
   );
 }
 
-export function TextareaField({ label, field, rows = 5, className = "" }: { label: string; field: TextFieldMetadata; rows?: number; className?: string }) {
+export function TextareaField({
+  label,
+  field,
+  rows = 5,
+  className = "",
+}: {
+  label: string;
+  field: TextFieldMetadata;
+  rows?: number;
+  className?: string;
+}) {
   const props = getTextareaProps(field, { ariaAttributes: true });
   return (
     <div className={className}>

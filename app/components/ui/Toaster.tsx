@@ -56,7 +56,11 @@ export function Toaster({ toast, placement = "shop" }: { toast?: ToastMessage | 
 
   const destructive = current?.type === "error";
   return (
-    <div aria-live="polite" role="status" className={`pointer-events-none fixed inset-x-0 z-[60] flex px-4 ${PLACEMENT[placement]}`}>
+    <div
+      aria-live="polite"
+      role="status"
+      className={`pointer-events-none fixed inset-x-0 z-[60] flex px-4 ${PLACEMENT[placement]}`}
+    >
       {current ? (
         <div
           data-testid="toast"
@@ -67,7 +71,9 @@ export function Toaster({ toast, placement = "shop" }: { toast?: ToastMessage | 
           <div className="flex items-start gap-3">
             <div className="flex-1">
               <p className="font-semibold">{current.message}</p>
-              {current.description ? <p className={`mt-1 text-sm ${destructive ? "text-white/90" : "text-ink-soft"}`}>{current.description}</p> : null}
+              {current.description ? (
+                <p className={`mt-1 text-sm ${destructive ? "text-white/90" : "text-ink-soft"}`}>{current.description}</p>
+              ) : null}
             </div>
             <a
               href={`${location.pathname}${location.search}`}

@@ -38,7 +38,19 @@ const SUMMARY_COLUMNS = {
 /** One line of the mailbox (no content). */
 export type EmailSummary = Pick<
   Email,
-  "id" | "kind" | "status" | "toAddress" | "orderId" | "contactRequestId" | "subject" | "attempts" | "lastError" | "nextAttemptAt" | "sentAt" | "createdAt" | "updatedAt"
+  | "id"
+  | "kind"
+  | "status"
+  | "toAddress"
+  | "orderId"
+  | "contactRequestId"
+  | "subject"
+  | "attempts"
+  | "lastError"
+  | "nextAttemptAt"
+  | "sentAt"
+  | "createdAt"
+  | "updatedAt"
 >;
 
 /** An attachment as the mailbox lists it: its name, type, size in bytes and the admin's download address. */
@@ -70,7 +82,14 @@ function whereFor(filters: EmailFilters): SQL | undefined {
 export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total = (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(emails).where(where).limit(1))[0]?.n ?? 0;
+  const total =
+    (
+      await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(emails)
+        .where(where)
+        .limit(1)
+    )[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows: EmailSummary[] = await db
@@ -96,7 +115,11 @@ export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>
 
 /** The emails of one order, newest first. */
 export async function listOrderEmails(orderId: number): Promise<EmailSummary[]> {
-  return await getDb().select(SUMMARY_COLUMNS).from(emails).where(eq(emails.orderId, orderId)).orderBy(desc(emails.createdAt), desc(emails.id));
+  return await getDb()
+    .select(SUMMARY_COLUMNS)
+    .from(emails)
+    .where(eq(emails.orderId, orderId))
+    .orderBy(desc(emails.createdAt), desc(emails.id));
 }
 
 /** The attachments column as stored, or an empty list for anything else. */
@@ -106,7 +129,10 @@ function storedAttachments(row: Pick<Email, "attachments">): EmailAttachment[] {
 
 /** The bytes of an attachment: its text in UTF-8, or its base64 decoded when `encoding` is base64 (a PDF). */
 function attachmentBytes(attachment: EmailAttachment): Buffer {
-  return Buffer.from(typeof attachment.content === "string" ? attachment.content : "", attachment.encoding === "base64" ? "base64" : "utf8");
+  return Buffer.from(
+    typeof attachment.content === "string" ? attachment.content : "",
+    attachment.encoding === "base64" ? "base64" : "utf8",
+  );
 }
 
 /** The admin download of an attachment (its position in the email's list). */
@@ -148,7 +174,10 @@ export async function getEmail(id: number): Promise<EmailDetail | undefined> {
 }
 
 /** An attachment of an email (its position in the email's list) with its bytes, or undefined. */
-export async function getEmailAttachment(id: number, index: number): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
+export async function getEmailAttachment(
+  id: number,
+  index: number,
+): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
   const [row] = await getDb().select({ attachments: emails.attachments }).from(emails).where(eq(emails.id, id)).limit(1);
   const attachment = row ? storedAttachments(row)[index] : undefined;
   if (!attachment) return undefined;
@@ -175,11 +204,12 @@ export async function resendEmail(id: number): Promise<boolean> {
 }
 
 export { EMAIL_NOT_FOUND };
-export const EMAIL_NOT_RESENDABLE = "Seul un email en échec peut être renvoyé : celui-ci est déjà en file d'envoi ou a été envoyé.";
+export const EMAIL_NOT_RESENDABLE =
+  "Seul un email en échec peut être renvoyé : celui-ci est déjà en file d'envoi ou a été envoyé.";
 
 /** resendEmail for the pages and the API: the email back in the queue, or a ShopError (404 unknown, 409 not failed). */
 export async function resendEmailOrRefuse(id: number): Promise<EmailDetail> {
-  if (!await resendEmail(id)) {
+  if (!(await resendEmail(id))) {
     if (!(await getDb().select({ id: emails.id }).from(emails).where(eq(emails.id, id)).limit(1))[0]) {
       throw new ShopError(404, "email_not_found", EMAIL_NOT_FOUND);
     }

@@ -63,9 +63,20 @@ export async function queueRenewalPaidEmails(tx: DbOrTx, orderId: number, payloa
 }
 
 /** A renewal's payment failed: the customer is told, with a link to pay it, once per invoice (about the first order). */
-export async function queueRenewalPaymentFailedEmail(tx: DbOrTx, firstOrderId: number, payload: EmailPayloads["renewal_payment_failed"]) {
+export async function queueRenewalPaymentFailedEmail(
+  tx: DbOrTx,
+  firstOrderId: number,
+  payload: EmailPayloads["renewal_payment_failed"],
+) {
   const to = await orderEmail(tx, firstOrderId);
-  if (to) await queueEmail(tx, { kind: "renewal_payment_failed", orderId: firstOrderId, to, payload, once: `invoice:${payload.invoiceId}` });
+  if (to)
+    await queueEmail(tx, {
+      kind: "renewal_payment_failed",
+      orderId: firstOrderId,
+      to,
+      payload,
+      once: `invoice:${payload.invoiceId}`,
+    });
 }
 
 /**
@@ -79,7 +90,11 @@ export async function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, paylo
 
 /** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
 export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
-  const [row] = await tx.select({ email: contactRequests.email }).from(contactRequests).where(eq(contactRequests.id, contactRequestId)).limit(1);
+  const [row] = await tx
+    .select({ email: contactRequests.email })
+    .from(contactRequests)
+    .where(eq(contactRequests.id, contactRequestId))
+    .limit(1);
   if (!row) return;
   await queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
   await queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });

@@ -83,11 +83,13 @@ export async function claimNextDueEmail(now = new Date()): Promise<Email | undef
     .orderBy(asc(emails.nextAttemptAt), asc(emails.id))
     .limit(1);
   if (!next) return undefined;
-  return (await db
-    .update(emails)
-    .set({ status: "sending", sendingSince: iso, attempts: sql`${emails.attempts} + 1` })
-    .where(and(eq(emails.id, next.id), eq(emails.status, "pending")))
-    .returning())[0];
+  return (
+    await db
+      .update(emails)
+      .set({ status: "sending", sendingSince: iso, attempts: sql`${emails.attempts} + 1` })
+      .where(and(eq(emails.id, next.id), eq(emails.status, "pending")))
+      .returning()
+  )[0];
 }
 
 /** Keeps what was rendered at the first attempt: every later attempt and resend sends exactly this. */
@@ -98,10 +100,20 @@ export async function storeRendered(id: number, rendered: RenderedEmail) {
     .where(eq(emails.id, id));
 }
 
-export async function markEmailSent(id: number, outcome: { transport: "smtp" | "demo"; messageId: string | null }, now = new Date()) {
+export async function markEmailSent(
+  id: number,
+  outcome: { transport: "smtp" | "demo"; messageId: string | null },
+  now = new Date(),
+) {
   await getDb()
     .update(emails)
-    .set({ status: "sent", sentAt: now.toISOString(), sendingSince: null, transport: outcome.transport, messageId: outcome.messageId })
+    .set({
+      status: "sent",
+      sentAt: now.toISOString(),
+      sendingSince: null,
+      transport: outcome.transport,
+      messageId: outcome.messageId,
+    })
     .where(and(eq(emails.id, id), eq(emails.status, "sending")));
 }
 

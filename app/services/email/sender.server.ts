@@ -4,7 +4,15 @@ import type { Email } from "~/db/schema";
 import { getSettings } from "~/services/settings.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import type { EmailToRender, RenderedEmail } from "./email-types";
-import { claimNextDueEmail, markEmailAttemptFailed, markEmailSent, nextDueAt, recoverInterruptedEmails, setQueuedListener, storeRendered } from "./outbox.server";
+import {
+  claimNextDueEmail,
+  markEmailAttemptFailed,
+  markEmailSent,
+  nextDueAt,
+  recoverInterruptedEmails,
+  setQueuedListener,
+  storeRendered,
+} from "./outbox.server";
 import { configuredTransport, type EmailTransport } from "./transport.server";
 
 /**
@@ -82,18 +90,21 @@ export function createEmailSender(options: SenderOptions): EmailSender {
           ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
           : await options.render(email);
       if (email.subject === null) await storeRendered(email.id, rendered);
-      const outcome = await transport.deliver({ ...await senderAddresses(), to: email.toAddress, ...rendered });
+      const outcome = await transport.deliver({ ...(await senderAddresses()), to: email.toAddress, ...rendered });
       await markEmailSent(email.id, outcome);
     } catch (error) {
       const failedAttempts = email.attempts;
       const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
       await markEmailAttemptFailed(email.id, errorText(error), retryAt);
-      if (!retryAt) console.warn(`Email ${email.id} (${email.kind} to ${email.toAddress}) failed after ${failedAttempts} attempts: ${errorText(error)}`);
+      if (!retryAt)
+        console.warn(
+          `Email ${email.id} (${email.kind} to ${email.toAddress}) failed after ${failedAttempts} attempts: ${errorText(error)}`,
+        );
     }
   }
 
   async function sendDue() {
-    if (!await acquireLease(LEASE, leaseMs, holder)) {
+    if (!(await acquireLease(LEASE, leaseMs, holder))) {
       holding = false;
       return;
     }
@@ -107,7 +118,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       if (!email) return;
       await attempt(email);
       // Renew the lease between emails: a long queue must not let it expire.
-      if (!await acquireLease(LEASE, leaseMs, holder)) {
+      if (!(await acquireLease(LEASE, leaseMs, holder))) {
         holding = false;
         return;
       }

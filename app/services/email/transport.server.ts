@@ -41,7 +41,12 @@ export function smtpTransport(url: string): EmailTransport {
         subject: email.subject,
         html: email.html,
         text: email.text,
-        attachments: email.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: a.encoding })),
+        attachments: email.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.content,
+          encoding: a.encoding,
+        })),
       });
       return { transport: "smtp", messageId: info.messageId ?? null };
     },

@@ -6,7 +6,24 @@ import { listAllAdminOrders } from "~/services/admin-orders.server";
 
 /** CSV export of the order list, with the same filters as the page (semicolons and a BOM, for French spreadsheets). */
 
-const HEADER = ["Commande", "Date", "Client", "Email", "Statut", "Paiement", "Sous-total", "Livraison", "Total", "Remboursé", "Remboursement", "Numéro de suivi", "Adresse", "Code postal", "Ville", "Pays"];
+const HEADER = [
+  "Commande",
+  "Date",
+  "Client",
+  "Email",
+  "Statut",
+  "Paiement",
+  "Sous-total",
+  "Livraison",
+  "Total",
+  "Remboursé",
+  "Remboursement",
+  "Numéro de suivi",
+  "Adresse",
+  "Code postal",
+  "Ville",
+  "Pays",
+];
 
 /** A cell for spreadsheets: quoted, and never read as a formula (=, +, -, @ at the start). */
 function cell(value: string | number | null | undefined): string {

@@ -17,7 +17,9 @@ export async function confirmOrderPayment(orderId: number): Promise<{ paid: bool
   const stripe = await getStripe();
 
   if (order.stripeSubscriptionId) {
-    const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }));
+    const sub = await retrieveOrNull(() =>
+      stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }),
+    );
     const invoice = sub?.latest_invoice;
     if (sub && invoice && typeof invoice === "object" && invoicePaysOrder(invoice, order, sub.id)) {
       await markOrderPaid(orderId, { subscriptionId: sub.id });

@@ -39,7 +39,11 @@ export type PaymentStart =
     };
 
 /** PaymentIntent statuses in which the shopper can still pay it. */
-export const REUSABLE_PI_STATUSES: Stripe.PaymentIntent.Status[] = ["requires_payment_method", "requires_confirmation", "requires_action"];
+export const REUSABLE_PI_STATUSES: Stripe.PaymentIntent.Status[] = [
+  "requires_payment_method",
+  "requires_confirmation",
+  "requires_action",
+];
 
 const PROCESSING_MESSAGE = "Le paiement de cette commande est en cours de traitement. Veuillez patienter.";
 
@@ -57,8 +61,15 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
 
     // Switching from the subscription to a one-off purchase: drop the unpaid subscription.
     if (order.stripeSubscriptionId) {
-      const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }));
-      if (sub && typeof sub.latest_invoice === "object" && sub.latest_invoice && invoicePaysOrder(sub.latest_invoice, order, sub.id)) {
+      const sub = await retrieveOrNull(() =>
+        stripe.subscriptions.retrieve(order.stripeSubscriptionId!, { expand: ["latest_invoice"] }),
+      );
+      if (
+        sub &&
+        typeof sub.latest_invoice === "object" &&
+        sub.latest_invoice &&
+        invoicePaysOrder(sub.latest_invoice, order, sub.id)
+      ) {
         await markOrderPaid(orderId, { subscriptionId: sub.id });
         return { paid: true as const, orderId };
       }

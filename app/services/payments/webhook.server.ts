@@ -4,7 +4,11 @@ import { getDb, type DbOrTx } from "~/db/client.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { getStripe } from "~/services/stripe.server";
-import { findSubscriptionByStripeId, recordCancelAtPeriodEnd, recordSubscriptionCanceled } from "~/services/subscriptions/record.server";
+import {
+  findSubscriptionByStripeId,
+  recordCancelAtPeriodEnd,
+  recordSubscriptionCanceled,
+} from "~/services/subscriptions/record.server";
 import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "./renewals.server";
 import { clearSubscription, findOrderByPaymentIntent, markOrderPaidIn } from "./payment-state.server";
 import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
@@ -44,7 +48,11 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
   return await getDb().transaction(async (tx) => {
-    const recorded = await tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+    const recorded = await tx
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvents.id });
     if (recorded.length === 0) return { outcome: "duplicate" as const };
     return { outcome: await applyEvent(tx, event) };
   });
@@ -61,7 +69,7 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       const pi = event.data.object;
       const order = await orderFromMetadata(tx, pi.metadata);
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
-      return await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id }) ? "order_paid" : "already_paid";
+      return (await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id })) ? "order_paid" : "already_paid";
     }
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
@@ -76,7 +84,8 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       if (invoice.billing_reason === "subscription_cycle") return await applyRenewalPaid(tx, invoice, subscriptionId);
       if (invoice.billing_reason !== "subscription_create") return "ignored";
       const order =
-        await orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata) ?? await findOrderBySubscription(subscriptionId, tx);
+        (await orderFromMetadata(tx, invoice.parent?.subscription_details?.metadata)) ??
+        (await findOrderBySubscription(subscriptionId, tx));
       if (!order) return "ignored";
       if (!invoicePaysOrder(invoice, order, subscriptionId)) return "ignored";
       const paid = await markOrderPaidIn(tx, order.id, { subscriptionId, currentPeriodEnd: invoicePeriodEnd(invoice) });
@@ -102,11 +111,20 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       // A refund, in part or in full, made here or at Stripe (its dashboard): each of the charge's refunds is recorded once.
       const charge = event.data.object;
       const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
-      const order = await orderFromMetadata(tx, charge.metadata) ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
+      const order =
+        (await orderFromMetadata(tx, charge.metadata)) ??
+        (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
       if (!order) return "ignored";
       let changed = false;
       for (const refund of charge.refunds?.data ?? []) {
-        if (await reconcileStripeRefundIn(tx, { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null }, order)) changed = true;
+        if (
+          await reconcileStripeRefundIn(
+            tx,
+            { ...refund, payment_intent: refund.payment_intent ?? paymentIntentId ?? null },
+            order,
+          )
+        )
+          changed = true;
       }
       return changed ? "order_refunded" : "ignored";
     }
@@ -114,7 +132,7 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
     case "refund.updated": {
       // A refund's status (a failed refund gives its amount back).
       const refund = event.data.object;
-      return await reconcileStripeRefundIn(tx, refund as StripeRefundLike) ? "refund_updated" : "ignored";
+      return (await reconcileStripeRefundIn(tx, refund as StripeRefundLike)) ? "refund_updated" : "ignored";
     }
     default:
       return "ignored";

@@ -25,7 +25,11 @@ async function loadCancellable(id: number): Promise<Subscription> {
     throw new ShopError(409, "subscription_canceled", `Cet abonnement est déjà résilié${when}.`);
   }
   if (record.status === "incomplete") {
-    throw new ShopError(409, "subscription_incomplete", "Cet abonnement attend encore son premier paiement : il n'y a rien à résilier.");
+    throw new ShopError(
+      409,
+      "subscription_incomplete",
+      "Cet abonnement attend encore son premier paiement : il n'y a rien à résilier.",
+    );
   }
   return record;
 }
@@ -43,7 +47,9 @@ export async function cancelSubscriptionAsAdmin(id: number, input: AdminSubscrip
     if (!record.cancelAtPeriodEnd) {
       const stripe = await getStripe();
       const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: true });
-      await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+      await getDb().transaction(
+        async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end),
+      );
     }
     return { outcome: "cancel_scheduled", subscriptionId: id };
   }
@@ -65,6 +71,8 @@ export async function undoScheduledCancellation(id: number): Promise<{ outcome: 
   }
   const stripe = await getStripe();
   const sub = await stripe.subscriptions.update(record.stripeSubscriptionId, { cancel_at_period_end: false });
-  await getDb().transaction(async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end));
+  await getDb().transaction(
+    async (tx) => await recordCancelAtPeriodEnd(tx, record.stripeSubscriptionId, sub.cancel_at_period_end),
+  );
   return { outcome: "cancel_undone", subscriptionId: id };
 }

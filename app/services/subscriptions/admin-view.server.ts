@@ -38,7 +38,11 @@ function nextDay(day: string): string {
 }
 
 /** A date column within [from, to] (whole days, Paris time). */
-function dayRange(column: typeof subscriptions.startedAt | typeof subscriptions.currentPeriodEnd, from: string | undefined, to: string | undefined): SQL[] {
+function dayRange(
+  column: typeof subscriptions.startedAt | typeof subscriptions.currentPeriodEnd,
+  from: string | undefined,
+  to: string | undefined,
+): SQL[] {
   const parts: SQL[] = [];
   if (from) parts.push(gte(column, parisMidnight(from)));
   if (to) parts.push(lt(column, parisMidnight(nextDay(to))));
@@ -66,7 +70,12 @@ function whereFor(filters: SubscriptionFilters): SQL | undefined {
 }
 
 async function packLabel(row: Pick<Subscription, "packId" | "variantName" | "productName">): Promise<string> {
-  return row.variantName?.trim() || (row.packId ? (await findPackById(row.packId))?.name : undefined) || row.productName?.trim() || "Pack inconnu";
+  return (
+    row.variantName?.trim() ||
+    (row.packId ? (await findPackById(row.packId))?.name : undefined) ||
+    row.productName?.trim() ||
+    "Pack inconnu"
+  );
 }
 
 async function toSummary(row: Subscription) {
@@ -96,7 +105,14 @@ export type AdminSubscriptionSummary = Awaited<ReturnType<typeof toSummary>>;
 export async function listAdminSubscriptions(filters: SubscriptionFilters, pageSize = PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total = (await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(subscriptions).where(where).limit(1))[0]?.n ?? 0;
+  const total =
+    (
+      await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(subscriptions)
+        .where(where)
+        .limit(1)
+    )[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows = await db
@@ -139,18 +155,32 @@ export async function getAdminSubscription(id: number) {
   const orderIds = [...new Set([...orderRows.map((o) => o.id), ...(row.firstOrderId ? [row.firstOrderId] : [])])];
   const emailRows = orderIds.length
     ? await db
-        .select({ id: emails.id, kind: emails.kind, status: emails.status, orderId: emails.orderId, toAddress: emails.toAddress, createdAt: emails.createdAt, sentAt: emails.sentAt })
+        .select({
+          id: emails.id,
+          kind: emails.kind,
+          status: emails.status,
+          orderId: emails.orderId,
+          toAddress: emails.toAddress,
+          createdAt: emails.createdAt,
+          sentAt: emails.sentAt,
+        })
         .from(emails)
         .where(inArray(emails.orderId, orderIds))
         .orderBy(asc(emails.createdAt), asc(emails.id))
     : [];
 
   const events: TimelineEvent[] = [];
-  const add = (event: Omit<TimelineEvent, "orderId" | "emailId"> & Partial<TimelineEvent>) => events.push({ orderId: null, emailId: null, ...event });
+  const add = (event: Omit<TimelineEvent, "orderId" | "emailId"> & Partial<TimelineEvent>) =>
+    events.push({ orderId: null, emailId: null, ...event });
   if (row.startedAt) add({ at: row.startedAt, kind: "started", label: "Abonnement souscrit (premier paiement)" });
   for (const order of orderRows) {
     if (order.renewalNumber) {
-      add({ at: order.paidAt ?? order.createdAt, kind: "renewal", label: `Renouvellement n°${order.renewalNumber} payé : commande #${order.id}`, orderId: order.id });
+      add({
+        at: order.paidAt ?? order.createdAt,
+        kind: "renewal",
+        label: `Renouvellement n°${order.renewalNumber} payé : commande #${order.id}`,
+        orderId: order.id,
+      });
     } else {
       add({ at: order.createdAt, kind: "first_order", label: `Première commande #${order.id}`, orderId: order.id });
     }
@@ -159,7 +189,13 @@ export async function getAdminSubscription(id: number) {
     if (email.kind === "renewal_payment_failed") {
       add({ at: email.createdAt, kind: "payment_failed", label: "Paiement d'un renouvellement refusé", orderId: email.orderId });
     }
-    add({ at: email.createdAt, kind: "email", label: `Email « ${EMAIL_KIND_LABELS[email.kind as EmailKind]} »`, orderId: email.orderId, emailId: email.id });
+    add({
+      at: email.createdAt,
+      kind: "email",
+      label: `Email « ${EMAIL_KIND_LABELS[email.kind as EmailKind]} »`,
+      orderId: email.orderId,
+      emailId: email.id,
+    });
   }
   if (row.unpaidInvoiceId && !emailRows.some((e) => e.kind === "renewal_payment_failed")) {
     add({ at: row.updatedAt, kind: "payment_failed", label: "Paiement d'un renouvellement refusé" });
@@ -171,7 +207,9 @@ export async function getAdminSubscription(id: number) {
   }
   // An email comes after the event of its order: with a test clock, a renewal is dated at the
   // clock's time (ahead of the real one) while its email is dated when it was queued.
-  const orderAt = new Map(events.filter((e) => e.kind === "renewal" || e.kind === "first_order").map((e) => [e.orderId, e.at ?? ""]));
+  const orderAt = new Map(
+    events.filter((e) => e.kind === "renewal" || e.kind === "first_order").map((e) => [e.orderId, e.at ?? ""]),
+  );
   const sortKey = (event: TimelineEvent) => {
     const at = event.at ?? "9";
     const after = event.kind === "email" || event.kind === "payment_failed" ? orderAt.get(event.orderId) : undefined;
@@ -183,7 +221,7 @@ export async function getAdminSubscription(id: number) {
     .map(({ event }) => event);
 
   return {
-    ...await toSummary(row),
+    ...(await toSummary(row)),
     stripeSubscriptionId: row.stripeSubscriptionId,
     stripeCustomerId: row.stripeCustomerId,
     unpaidInvoiceId: row.unpaidInvoiceId,
@@ -242,7 +280,15 @@ export function subscriptionDetailToApi(s: AdminSubscriptionDetail) {
       renewalNumber: o.renewalNumber,
       stripeInvoiceId: o.stripeInvoiceId,
     })),
-    emails: s.emails.map((e) => ({ id: e.id, kind: e.kind, status: e.status, orderId: e.orderId, to: e.toAddress, createdAt: e.createdAt, sentAt: e.sentAt })),
+    emails: s.emails.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      status: e.status,
+      orderId: e.orderId,
+      to: e.toAddress,
+      createdAt: e.createdAt,
+      sentAt: e.sentAt,
+    })),
     timeline: s.timeline,
   };
 }

@@ -18,9 +18,7 @@ import { findSubscription } from "./record.server";
  * cancel.server.ts's, shared with the online form).
  */
 
-export type SubscriptionPageAccess =
-  | { ok: true; record: Subscription }
-  | { ok: false; reason: "invalid" | "expired" };
+export type SubscriptionPageAccess = { ok: true; record: Subscription } | { ok: false; reason: "invalid" | "expired" };
 
 /** The link's subscription, or why not: a link to a subscription that does not exist is as invalid as a forged one. */
 export async function openSubscriptionPage(params: URLSearchParams, now: Date = new Date()): Promise<SubscriptionPageAccess> {
@@ -54,7 +52,16 @@ export type SubscriptionPageView = {
   nextRenewalAt: string | null;
   /** When it ends or ended (ISO): the end of the period for a scheduled cancellation, the date for a cancelled one. */
   endsAt: string | null;
-  address: { firstName: string; lastName: string; address: string; address2: string; postalCode: string; city: string; country: string; phone: string };
+  address: {
+    firstName: string;
+    lastName: string;
+    address: string;
+    address2: string;
+    postalCode: string;
+    city: string;
+    country: string;
+    phone: string;
+  };
   orders: SubscriptionPageOrder[];
   /** The path to pay the failed renewal (its key included), when one is unpaid. */
   payPath: string | null;
@@ -71,9 +78,20 @@ export function stateOf(record: Subscription): SubscriptionPageState {
 /** The first order and every renewal order, oldest first. */
 async function subscriptionOrders(record: Subscription): Promise<SubscriptionPageOrder[]> {
   const rows = await getDb()
-    .select({ id: orders.id, createdAt: orders.createdAt, paidAt: orders.paidAt, totalCents: orders.totalCents, status: orders.status, renewalNumber: orders.renewalNumber })
+    .select({
+      id: orders.id,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      totalCents: orders.totalCents,
+      status: orders.status,
+      renewalNumber: orders.renewalNumber,
+    })
     .from(orders)
-    .where(record.firstOrderId === null ? eq(orders.subscriptionId, record.id) : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)))
+    .where(
+      record.firstOrderId === null
+        ? eq(orders.subscriptionId, record.id)
+        : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)),
+    )
     .orderBy(asc(orders.createdAt), asc(orders.renewalNumber));
   return rows.map((o) => ({
     id: o.id,
@@ -127,17 +145,19 @@ export const SUBSCRIPTION_ENDED_MESSAGE = "Cet abonnement est résilié : il n'y
  */
 export async function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Promise<Subscription> {
   if (record.status === "canceled") throw new ShopError(409, "subscription_canceled", SUBSCRIPTION_ENDED_MESSAGE);
-  return (await getDb()
-    .update(subscriptions)
-    .set({
-      shippingName: `${input.firstName} ${input.lastName}`,
-      shippingAddress: input.address,
-      shippingAddress2: input.address2,
-      shippingPostalCode: input.postalCode,
-      shippingCity: input.city,
-      shippingCountry: DELIVERY_COUNTRY,
-      shippingPhone: input.phone,
-    })
-    .where(eq(subscriptions.id, record.id))
-    .returning())[0];
+  return (
+    await getDb()
+      .update(subscriptions)
+      .set({
+        shippingName: `${input.firstName} ${input.lastName}`,
+        shippingAddress: input.address,
+        shippingAddress2: input.address2,
+        shippingPostalCode: input.postalCode,
+        shippingCity: input.city,
+        shippingCountry: DELIVERY_COUNTRY,
+        shippingPhone: input.phone,
+      })
+      .where(eq(subscriptions.id, record.id))
+      .returning()
+  )[0];
 }

@@ -19,14 +19,19 @@ export async function findSubscription(db: DbOrTx, id: number): Promise<Subscrip
 }
 
 /** The subscription's record, created from its first order when there is none yet; the order is linked to it. */
-export async function ensureSubscriptionRecord(tx: DbOrTx, order: Order & { stripeSubscriptionId: string }): Promise<Subscription> {
+export async function ensureSubscriptionRecord(
+  tx: DbOrTx,
+  order: Order & { stripeSubscriptionId: string },
+): Promise<Subscription> {
   const existing = await findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
   if (existing) {
-    if (order.subscriptionId !== existing.id) await tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id));
+    if (order.subscriptionId !== existing.id)
+      await tx.update(orders).set({ subscriptionId: existing.id }).where(eq(orders.id, order.id));
     return existing;
   }
   const [item] = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)).limit(1);
-  const name = order.customerName?.trim() || [order.customerFirstName, order.customerLastName].filter(Boolean).join(" ").trim() || null;
+  const name =
+    order.customerName?.trim() || [order.customerFirstName, order.customerLastName].filter(Boolean).join(" ").trim() || null;
   const [created] = await tx
     .insert(subscriptions)
     .values({
@@ -74,21 +79,28 @@ export async function activateSubscription(
 ): Promise<Subscription> {
   const record = await ensureSubscriptionRecord(tx, order);
   const periodEnd = at.currentPeriodEnd ?? new Date(new Date(at.paidAt).getTime() + 30 * DAY_MS).toISOString();
-  return (await tx
-    .update(subscriptions)
-    .set({
-      status: record.status === "incomplete" ? "active" : record.status,
-      startedAt: record.startedAt ?? at.paidAt,
-      currentPeriodEnd: later(record.currentPeriodEnd, periodEnd),
-      stripeCustomerId: record.stripeCustomerId ?? order.stripeCustomerId,
-    })
-    .where(eq(subscriptions.id, record.id))
-    .returning())[0];
+  return (
+    await tx
+      .update(subscriptions)
+      .set({
+        status: record.status === "incomplete" ? "active" : record.status,
+        startedAt: record.startedAt ?? at.paidAt,
+        currentPeriodEnd: later(record.currentPeriodEnd, periodEnd),
+        stripeCustomerId: record.stripeCustomerId ?? order.stripeCustomerId,
+      })
+      .where(eq(subscriptions.id, record.id))
+      .returning()
+  )[0];
 }
 
 /** A renewal was paid: one more renewal, the next one at the end of the period paid for, active again. */
-export async function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: { invoiceId: string; paidAt: string; periodEnd: string | null }) {
-  await tx.update(subscriptions)
+export async function recordRenewalPaid(
+  tx: DbOrTx,
+  record: Subscription,
+  paid: { invoiceId: string; paidAt: string; periodEnd: string | null },
+) {
+  await tx
+    .update(subscriptions)
     .set({
       renewalCount: sql`${subscriptions.renewalCount} + 1`,
       currentPeriodEnd: later(record.currentPeriodEnd, paid.periodEnd),
@@ -101,7 +113,8 @@ export async function recordRenewalPaid(tx: DbOrTx, record: Subscription, paid: 
 
 /** A renewal's payment failed: past due, with the invoice to pay. */
 export async function recordRenewalFailed(tx: DbOrTx, record: Subscription, invoiceId: string) {
-  await tx.update(subscriptions)
+  await tx
+    .update(subscriptions)
     .set({ status: "past_due", unpaidInvoiceId: invoiceId })
     .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
 }

@@ -36,7 +36,12 @@ export const REMINDER_MIN_NOTICE_HOURS = 24;
 
 const HOUR_MS = 3_600_000;
 
-const parisDay = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris", year: "numeric", month: "2-digit", day: "2-digit" });
+const parisDay = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Paris",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
 
 /** `subscription:12:2026-12-23`: what a reminder is sent once for (the renewal's day in Paris). */
 export function reminderOnce(subscriptionId: number, renewsAt: string): string {
@@ -86,7 +91,16 @@ export async function queueDueRenewalReminders(now: Date = new Date()): Promise<
         const address = sub.email?.trim() || sub.orderEmail?.trim();
         if (!address || sub.firstOrderId == null || !sub.renewsAt) continue;
         const payload = { subscriptionId: sub.id, renewsAt: sub.renewsAt, amountCents: sub.amountCents };
-        if (await queueEmail(tx, { kind: "renewal_reminder", orderId: sub.firstOrderId, to: address, payload, once: reminderOnce(sub.id, sub.renewsAt) })) queued++;
+        if (
+          await queueEmail(tx, {
+            kind: "renewal_reminder",
+            orderId: sub.firstOrderId,
+            to: address,
+            payload,
+            once: reminderOnce(sub.id, sub.renewsAt),
+          })
+        )
+          queued++;
       }
       return queued;
     },

@@ -35,7 +35,11 @@ function refusedFor(record: Subscription): ShopError | null {
     return new ShopError(409, "subscription_canceled", "Cet abonnement est résilié : il n'a plus de renouvellement à simuler.");
   }
   if (record.status === "incomplete") {
-    return new ShopError(409, "subscription_incomplete", "Cet abonnement attend encore son premier paiement : aucun renouvellement ne peut être simulé.");
+    return new ShopError(
+      409,
+      "subscription_incomplete",
+      "Cet abonnement attend encore son premier paiement : aucun renouvellement ne peut être simulé.",
+    );
   }
   return null;
 }
@@ -58,18 +62,29 @@ async function clockOf(subscriptionId: number): Promise<ClockOf> {
   const stripe = await getStripe();
   const sub = await retrieveOrNull(() => stripe.subscriptions.retrieve(record.stripeSubscriptionId));
   if (!sub || sub.status === "canceled" || sub.status === "incomplete_expired") {
-    throw new ShopError(409, "subscription_canceled", "Cet abonnement est terminé chez Stripe : il n'a plus de renouvellement à simuler.");
+    throw new ShopError(
+      409,
+      "subscription_canceled",
+      "Cet abonnement est terminé chez Stripe : il n'a plus de renouvellement à simuler.",
+    );
   }
   const customerId = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
   const customer = await retrieveOrNull(() => stripe.customers.retrieve(customerId));
-  const clockId = customer && !customer.deleted ? (typeof customer.test_clock === "string" ? customer.test_clock : (customer.test_clock?.id ?? null)) : null;
+  const clockId =
+    customer && !customer.deleted
+      ? typeof customer.test_clock === "string"
+        ? customer.test_clock
+        : (customer.test_clock?.id ?? null)
+      : null;
   const clock = clockId ? await retrieveOrNull(() => stripe.testHelpers.testClocks.retrieve(clockId)) : null;
   if (!clock) throw new ShopError(409, "no_test_clock", NO_TEST_CLOCK_MESSAGE);
   return { stripe, record, sub, clock };
 }
 
 /** The customer's test clock (id, time, status), or null when the subscription cannot be simulated; never throws for a refusal. */
-export async function subscriptionTestClock(subscriptionId: number): Promise<{ id: string; frozenTime: string; status: string } | null> {
+export async function subscriptionTestClock(
+  subscriptionId: number,
+): Promise<{ id: string; frozenTime: string; status: string } | null> {
   try {
     const { clock } = await clockOf(subscriptionId);
     return { id: clock.id, frozenTime: new Date(clock.frozen_time * 1000).toISOString(), status: clock.status };
@@ -95,7 +110,11 @@ async function waitUntilReady(stripe: Stripe, clockId: string, options: { timeou
     const clock = await stripe.testHelpers.testClocks.retrieve(clockId);
     if (clock.status === "ready") return clock;
     if (clock.status === "internal_failure") {
-      throw new ShopError(502, "test_clock_failed", "L'horloge de test de Stripe n'a pas pu avancer (échec interne de Stripe) : supprimez-la et recommencez avec un nouvel abonnement.");
+      throw new ShopError(
+        502,
+        "test_clock_failed",
+        "L'horloge de test de Stripe n'a pas pu avancer (échec interne de Stripe) : supprimez-la et recommencez avec un nouvel abonnement.",
+      );
     }
     if (Date.now() >= deadline) {
       throw new ShopError(
@@ -128,18 +147,32 @@ export type SimulatedRenewal = {
  * canceled or unpaid subscription, one without a clock, and outside demo or test-clock mode;
  * 504 when the clock is still advancing after `timeoutMs`.
  */
-export async function simulateNextRenewal(subscriptionId: number, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<SimulatedRenewal> {
+export async function simulateNextRenewal(
+  subscriptionId: number,
+  options: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<SimulatedRenewal> {
   const timing = { timeoutMs: options.timeoutMs ?? 45_000, pollMs: options.pollMs ?? 250 };
   const found = await clockOf(subscriptionId);
   const { stripe, record, sub } = found;
   // A previous advance still running: let it finish first.
   const clock = found.clock.status === "advancing" ? await waitUntilReady(stripe, found.clock.id, timing) : found.clock;
   // Past due: the next thing that happens is Stripe's next automatic attempt at the unpaid invoice.
-  const unpaid = record.status === "past_due" && record.unpaidInvoiceId ? await retrieveOrNull(() => stripe.invoices.retrieve(record.unpaidInvoiceId!)) : null;
-  const retryAt = unpaid?.status === "open" && unpaid.next_payment_attempt && unpaid.next_payment_attempt > clock.frozen_time ? unpaid.next_payment_attempt : null;
+  const unpaid =
+    record.status === "past_due" && record.unpaidInvoiceId
+      ? await retrieveOrNull(() => stripe.invoices.retrieve(record.unpaidInvoiceId!))
+      : null;
+  const retryAt =
+    unpaid?.status === "open" && unpaid.next_payment_attempt && unpaid.next_payment_attempt > clock.frozen_time
+      ? unpaid.next_payment_attempt
+      : null;
   const periodEnd = periodEndOf(sub);
   // Just past the retry, else just past the end of the period; a renewal already due with no retry planned: one more day.
-  const target = retryAt !== null ? retryAt + HOUR : periodEnd !== null && periodEnd > clock.frozen_time ? periodEnd + HOUR : clock.frozen_time + DAY;
+  const target =
+    retryAt !== null
+      ? retryAt + HOUR
+      : periodEnd !== null && periodEnd > clock.frozen_time
+        ? periodEnd + HOUR
+        : clock.frozen_time + DAY;
   await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: target });
   const ready = await waitUntilReady(stripe, clock.id, timing);
   // A retry Stripe made and that failed again: the same invoice, still open (no new email: one per invoice).
@@ -165,7 +198,10 @@ export type RenewalOutcome =
  * payment (the subscription is past due), the end of a subscription whose cancellation was
  * planned for the end of the period, or nothing yet (the webhook has not arrived).
  */
-export async function awaitRenewalOutcome(simulated: SimulatedRenewal, options: { timeoutMs?: number; pollMs?: number } = {}): Promise<RenewalOutcome> {
+export async function awaitRenewalOutcome(
+  simulated: SimulatedRenewal,
+  options: { timeoutMs?: number; pollMs?: number } = {},
+): Promise<RenewalOutcome> {
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   const { subscriptionId, renewalNumber } = simulated;
   for (;;) {
@@ -176,7 +212,11 @@ export async function awaitRenewalOutcome(simulated: SimulatedRenewal, options: 
       .limit(1);
     if (order) return { outcome: "order_created", orderId: order.id, renewalNumber };
     const record = await findSubscription(getDb(), subscriptionId);
-    if (record?.status === "past_due" && record.unpaidInvoiceId && (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)) {
+    if (
+      record?.status === "past_due" &&
+      record.unpaidInvoiceId &&
+      (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)
+    ) {
       return { outcome: "payment_failed", renewalNumber };
     }
     if (record?.status === "canceled") return { outcome: "ended", renewalNumber };

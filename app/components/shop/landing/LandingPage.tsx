@@ -17,7 +17,7 @@ export function LandingPage({ trial }: { trial: HeroTrial }) {
       <PressLogos />
       <Reasons />
       <Testimonials />
-      <section aria-labelledby="usage-title" className="container-page py-16 md:py-24 below-fold">
+      <section aria-labelledby="usage-title" className="container-page below-fold py-16 md:py-24">
         <p className="text-center text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">Mode d'emploi</p>
         <h2 id="usage-title" className="mt-2 text-center font-serif text-3xl text-ink md:text-4xl">
           Votre rituel en 4 étapes
@@ -27,7 +27,7 @@ export function LandingPage({ trial }: { trial: HeroTrial }) {
           <UsageGuide />
         </div>
       </section>
-      <section aria-labelledby="faq-title" className="bg-sand/60 py-16 md:py-24 below-fold">
+      <section aria-labelledby="faq-title" className="below-fold bg-sand/60 py-16 md:py-24">
         <div className="container-page max-w-3xl">
           <h2 id="faq-title" className="text-center font-serif text-3xl text-ink md:text-4xl">
             Questions fréquentes

@@ -25,7 +25,7 @@ const REASONS = [
 
 export function Reasons() {
   return (
-    <section aria-labelledby="reasons-title" className="container-page py-16 md:py-24 below-fold">
+    <section aria-labelledby="reasons-title" className="container-page below-fold py-16 md:py-24">
       <p className="text-center text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">Pourquoi l'adopter</p>
       <h2 id="reasons-title" className="mt-2 text-center font-serif text-3xl text-ink md:text-4xl">
         4 raisons d'essayer le masque

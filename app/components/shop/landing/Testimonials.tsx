@@ -4,7 +4,8 @@ const TESTIMONIALS = [
   {
     name: "Sophie",
     age: 52,
-    quote: "Ma peau était terne et marquée par la fatigue. Après quatre semaines, mes ridules autour des yeux se voient beaucoup moins.",
+    quote:
+      "Ma peau était terne et marquée par la fatigue. Après quatre semaines, mes ridules autour des yeux se voient beaucoup moins.",
     before: "/images/testimonial-1-avant.svg",
     after: "/images/testimonial-1-apres.svg",
     beforeAlt: "Illustration : Sophie avant la cure, teint terne et ridules marquées",
@@ -47,7 +48,7 @@ function Photo({ src, alt, label, highlight }: { src: string; alt: string; label
 
 export function Testimonials() {
   return (
-    <section aria-labelledby="testimonials-title" className="bg-sand/60 py-16 md:py-24 below-fold">
+    <section aria-labelledby="testimonials-title" className="below-fold bg-sand/60 py-16 md:py-24">
       <div className="container-page">
         <p className="text-center text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">Avant / après</p>
         <h2 id="testimonials-title" className="mt-2 text-center font-serif text-3xl text-ink md:text-4xl">
@@ -73,7 +74,9 @@ export function Testimonials() {
             </li>
           ))}
         </ul>
-        <p className="mt-6 text-center text-xs text-ink-soft">Illustrations. Résultats individuels, pouvant varier d'une personne à l'autre.</p>
+        <p className="mt-6 text-center text-xs text-ink-soft">
+          Illustrations. Résultats individuels, pouvant varier d'une personne à l'autre.
+        </p>
       </div>
     </section>
   );

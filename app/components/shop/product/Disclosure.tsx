@@ -50,7 +50,14 @@ export function Disclosure({ id, title, children }: Props) {
   return (
     <div id={id} className={box}>
       <h2 className="text-lg">
-        <button type="button" id={buttonId} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)} className={`${head} rounded-2xl`}>
+        <button
+          type="button"
+          id={buttonId}
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen(!open)}
+          className={`${head} rounded-2xl`}
+        >
           <span>{title}</span>
           <ChevronIcon className={`h-5 w-5 shrink-0 text-rose-600 transition ${open ? "rotate-180" : ""}`} />
         </button>

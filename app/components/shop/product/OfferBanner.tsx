@@ -16,7 +16,10 @@ export function OfferBanner({ endsAt, initialText }: { endsAt: string; initialTe
   }, [endsAt]);
   if (!text) return null;
   return (
-    <p data-testid="offer-banner" className="flex items-center justify-center gap-2 bg-rose-600 px-4 py-2.5 text-center text-sm font-semibold text-white">
+    <p
+      data-testid="offer-banner"
+      className="flex items-center justify-center gap-2 bg-rose-600 px-4 py-2.5 text-center text-sm font-semibold text-white"
+    >
       <ClockIcon className="h-4 w-4 shrink-0" />
       {text}
     </p>

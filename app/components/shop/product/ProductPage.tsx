@@ -54,7 +54,9 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
           <Gallery key={product.id} name={product.name} images={product.images} initialIndex={imageIndex} />
 
           <div>
-            {product.category ? <p className="text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">{product.category}</p> : null}
+            {product.category ? (
+              <p className="text-sm font-semibold uppercase tracking-[0.18em] text-rose-700">{product.category}</p>
+            ) : null}
             <h1 className="mt-2 font-serif text-3xl leading-tight text-ink md:text-4xl">{product.name}</h1>
             <p className="mt-3 flex items-center gap-2 text-sm text-ink-soft">
               <Stars />
@@ -93,7 +95,7 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
       <AntiWrinkle />
       <Results />
 
-      <section aria-labelledby="etapes-titre" className="bg-sand/60 py-14 md:py-20 below-fold">
+      <section aria-labelledby="etapes-titre" className="below-fold bg-sand/60 py-14 md:py-20">
         <div className="container-page">
           <h2 id="etapes-titre" className="text-center font-serif text-3xl text-ink">
             Comment l'utiliser
@@ -105,7 +107,7 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
         </div>
       </section>
 
-      <section aria-labelledby="faq-produit-titre" className="py-14 md:py-20 below-fold">
+      <section aria-labelledby="faq-produit-titre" className="below-fold py-14 md:py-20">
         <div className="container-page max-w-3xl">
           <h2 id="faq-produit-titre" className="text-center font-serif text-3xl text-ink">
             Questions fréquentes

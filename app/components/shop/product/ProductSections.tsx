@@ -3,7 +3,10 @@ import { DELIVERY, USAGE } from "~/content/brand";
 import { CheckIcon, ClockIcon } from "../landing/icons";
 
 const SKIN_TYPES = [
-  { title: "Peau grasse", text: "Hydrate sans graisser : la texture gel ne laisse aucun film et respecte l'équilibre de la peau." },
+  {
+    title: "Peau grasse",
+    text: "Hydrate sans graisser : la texture gel ne laisse aucun film et respecte l'équilibre de la peau.",
+  },
   { title: "Peau sensible", text: "Formule douce, sans parfum ajouté ni alcool, pour apaiser les peaux réactives." },
   { title: "Peau sèche", text: "Le collagène et l'acide hyaluronique réhydratent et assouplissent les peaux qui tiraillent." },
   { title: "Peau mature", text: "Un effet tenseur immédiat qui lisse les ridules et redessine l'ovale du visage." },
@@ -11,8 +14,10 @@ const SKIN_TYPES = [
 
 export function SkinTypes() {
   return (
-    <section aria-labelledby="peaux-titre" className="container-page py-14 md:py-20 below-fold">
-      <h2 id="peaux-titre" className="text-center font-serif text-3xl text-ink">Pour tous les types de peau</h2>
+    <section aria-labelledby="peaux-titre" className="container-page below-fold py-14 md:py-20">
+      <h2 id="peaux-titre" className="text-center font-serif text-3xl text-ink">
+        Pour tous les types de peau
+      </h2>
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {SKIN_TYPES.map((s) => (
           <li key={s.title} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
@@ -34,7 +39,7 @@ const CLAIMS = [
 
 export function AntiWrinkle() {
   return (
-    <section aria-labelledby="rides-titre" className="bg-sand/60 py-14 md:py-20 below-fold">
+    <section aria-labelledby="rides-titre" className="below-fold bg-sand/60 py-14 md:py-20">
       <div className="container-page grid items-center gap-10 md:grid-cols-2">
         <img
           src="/images/product-texture.svg"
@@ -45,7 +50,9 @@ export function AntiWrinkle() {
           className="mx-auto aspect-[2/1] w-full max-w-sm rounded-3xl object-cover shadow-sm md:aspect-square"
         />
         <div>
-          <h2 id="rides-titre" className="font-serif text-3xl text-ink">Une action anti-rides visible</h2>
+          <h2 id="rides-titre" className="font-serif text-3xl text-ink">
+            Une action anti-rides visible
+          </h2>
           <p className="mt-3 leading-relaxed text-ink-soft">
             Gorgé de sérum, l'hydrogel adhère parfaitement à la peau et diffuse ses actifs en continu pendant la pose.
           </p>
@@ -73,8 +80,10 @@ const RESULTS = [
 
 export function Results() {
   return (
-    <section aria-labelledby="resultats-titre" className="container-page py-14 md:py-20 below-fold">
-      <h2 id="resultats-titre" className="text-center font-serif text-3xl text-ink">Des résultats constatés par nos clientes</h2>
+    <section aria-labelledby="resultats-titre" className="container-page below-fold py-14 md:py-20">
+      <h2 id="resultats-titre" className="text-center font-serif text-3xl text-ink">
+        Des résultats constatés par nos clientes
+      </h2>
       <ul className="mt-8 grid grid-cols-3 gap-2 sm:gap-4">
         {RESULTS.map((r) => (
           <li key={r.value} className="rounded-2xl bg-rose-50 px-2 py-5 text-center ring-1 ring-rose-100 sm:p-6">
@@ -97,16 +106,16 @@ export function PurchaseTerms() {
         <strong className="text-ink">Achat unique :</strong> vous payez une seule fois le pack choisi, sans engagement.
       </p>
       <p>
-        <strong className="text-ink">Abonnement :</strong> vous êtes débité aujourd'hui du prix du pack, puis du même montant toutes les
-        4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais :{" "}
+        <strong className="text-ink">Abonnement :</strong> vous êtes débité aujourd'hui du prix du pack, puis du même montant
+        toutes les 4 semaines à partir du 30e jour. Vous pouvez le résilier en ligne à tout moment, sans frais :{" "}
         <Link to="/abonnement/resilier" className="font-medium text-rose-700 underline">
           Résilier mon abonnement
         </Link>
         , ou depuis le lien de vos emails.
       </p>
       <p>
-        Vous choisissez l'achat unique ou l'abonnement au moment de la commande ; l'abonnement n'est jamais activé sans votre accord
-        explicite.
+        Vous choisissez l'achat unique ou l'abonnement au moment de la commande ; l'abonnement n'est jamais activé sans votre
+        accord explicite.
       </p>
       <p>
         Livraison gratuite : expédition sous {DELIVERY.shippedWithin}, réception en {DELIVERY.arrival}. Vous disposez de{" "}

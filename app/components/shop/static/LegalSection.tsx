@@ -3,7 +3,17 @@ import type { ReactNode } from "react";
 type TocItem = { id: string; title: string };
 
 /** A numbered section of a legal text: "5. Paiement" as an h2 with an anchor. */
-export function LegalSection({ number, id, title, children }: { number?: number; id: string; title: string; children: ReactNode }) {
+export function LegalSection({
+  number,
+  id,
+  title,
+  children,
+}: {
+  number?: number;
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={`${id}-titre`} id={id} className="scroll-mt-24">
       <h2 id={`${id}-titre`}>
