@@ -120,7 +120,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     success: { status: 200, description: "Le produit modifié, avec ses packs en vente", schema: adminProductResponseSchema },
     errors: {
       404: "Produit introuvable",
-      409: "SKU déjà utilisé (`sku_taken`)",
+      409: "SKU déjà utilisé (`sku_taken`), ou un second pack d'essai en vente (`trial_pack_taken`)",
       422: "Données invalides, ou pack d'un autre produit (`unknown_pack`)",
     },
   },
