@@ -24,6 +24,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     minify: isSsrBuild ? false : "terser",
     terserOptions: { compress: { passes: 2 } },
   },
+  // `npm run dev`: the browser's dependencies are bundled once at start. Server-only packages, which
+  // Vite's scan finds through the routes' loaders, are left out: finding them later made Vite bundle
+  // again and reload the open page, whose old modules then failed to load.
+  optimizeDeps: {
+    include: ["zod", "@conform-to/react", "@conform-to/zod/v4"],
+    exclude: ["@remix-run/node", "remix-toast", "drizzle-orm", "better-sqlite3", "pg", "nodemailer", "stripe"],
+  },
   // `npm run dev`: the shop on http://localhost:3000 (PORT to change it), reloaded as its files change.
   server: { port: Number(process.env.PORT) || 3000 },
   plugins: [
