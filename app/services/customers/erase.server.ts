@@ -1,6 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getDb, type DbOrTx } from "~/db/client.server";
-import { contactRequests, emails, orders, subscriptions, users, type Email } from "~/db/schema";
+import { contactRequests, emails, orders, subscriptions, users, withdrawalRequests, type Email } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
@@ -11,6 +12,7 @@ import {
   readOrders,
   readSubscriptions,
   recordIds,
+  type RecordIds,
   type Account,
   type CustomerData,
 } from "./records.server";
@@ -23,6 +25,7 @@ import {
  * issued.
  */
 
+/** The columns of an email marked PER_ROW in ERASED_COLUMNS; its other columns are erased with the rest. */
 async function eraseEmails(
   tx: DbOrTx,
   account: Account,
@@ -39,10 +42,6 @@ async function eraseEmails(
         toAddress: toCustomer ? placeholder : row.toAddress,
         // The shop's notice of a contact request repeats the subject the customer typed.
         ...(row.kind === "shop_new_contact" ? { subject: `Nouvelle demande de contact : ${ERASED}` } : {}),
-        html: ERASED_HTML,
-        text: ERASED,
-        attachments: [],
-        payload: {},
         lastError: unsent || row.lastError === ERASED_UNSENT ? ERASED_UNSENT : null,
         ...(unsent ? { status: "failed" as const, sendingSince: null } : {}),
       })
@@ -50,13 +49,156 @@ async function eraseEmails(
   }
 }
 
+/** What an erased column becomes: a value, or a value made from the customer's id. */
+type Placeholder = string | null | Record<string, never> | never[] | ((customerId: number) => string);
+/** A column whose erased value depends on the row (eraseEmails): the shop's own address stays. */
+export const PER_ROW = "per-row" as const;
+
+type Erasure<T extends SQLiteTable> = {
+  table: T;
+  /** The customer's rows in this table, or null when they have none. */
+  rows: (ids: RecordIds & { customerId: number }) => SQL | undefined | null;
+  columns: { [K in keyof T["$inferInsert"]]?: Placeholder | typeof PER_ROW };
+};
+const erasure = <T extends SQLiteTable>(e: Erasure<T>) => e as unknown as Erasure<SQLiteTable>;
+
 /**
- * Erases the customer's personal data, in one transaction: the account (names, address,
- * telephone, password; email and username replaced by placeholders), the name, email, address
- * and telephone of their orders and subscriptions, their contact requests, and the recipient and
- * content of the emails about them. Amounts, dates, numbers, statuses, the delivery country (VAT)
- * and issued invoices stay. Refused (409) for an administrator, while a paid order is not shipped
- * or a subscription still runs; recorded in the audit log. Erasing again changes nothing more.
+ * Every column that holds a customer's personal data, table by table, and what it becomes. The
+ * erasure writes exactly this list, and tests/unit/personal-columns.test.ts fails when a table
+ * gains a personal-looking column that is neither here nor in KEPT_COLUMNS.
+ */
+export const ERASED_COLUMNS = [
+  erasure({
+    table: users,
+    rows: (ids) => and(eq(users.id, ids.customerId), eq(users.isAdmin, false)),
+    columns: {
+      username: erasedUsername,
+      email: erasedEmail,
+      passwordHash: null,
+      firstName: null,
+      lastName: null,
+      address: null,
+      city: null,
+      postalCode: null,
+      country: null,
+      phone: null,
+    },
+  }),
+  erasure({
+    table: orders,
+    rows: (ids) => (ids.orderIds.length ? inArray(orders.id, ids.orderIds) : null),
+    columns: {
+      customerEmail: erasedEmail,
+      customerName: null,
+      customerFirstName: null,
+      customerLastName: null,
+      shippingAddress: null,
+      shippingAddress2: null,
+      shippingPostalCode: null,
+      shippingCity: null,
+      shippingPhone: null,
+    },
+  }),
+  erasure({
+    table: subscriptions,
+    rows: (ids) => (ids.subscriptionIds.length ? inArray(subscriptions.id, ids.subscriptionIds) : null),
+    columns: {
+      customerEmail: erasedEmail,
+      customerName: null,
+      shippingName: null,
+      shippingAddress: null,
+      shippingAddress2: null,
+      shippingPostalCode: null,
+      shippingCity: null,
+      shippingPhone: null,
+    },
+  }),
+  erasure({
+    table: contactRequests,
+    rows: (ids) => (ids.contactIds.length ? inArray(contactRequests.id, ids.contactIds) : null),
+    columns: { name: ERASED, email: erasedEmail, subject: ERASED, message: ERASED },
+  }),
+  erasure({
+    table: withdrawalRequests,
+    rows: (ids) => (ids.orderIds.length ? inArray(withdrawalRequests.orderId, ids.orderIds) : null),
+    columns: { email: erasedEmail, reason: null },
+  }),
+  erasure({
+    table: emails,
+    rows: (ids) => (ids.emailIds.length ? inArray(emails.id, ids.emailIds) : null),
+    columns: {
+      toAddress: PER_ROW,
+      subject: PER_ROW,
+      lastError: PER_ROW,
+      html: ERASED_HTML,
+      text: ERASED,
+      attachments: [],
+      payload: {},
+    },
+  }),
+];
+
+/**
+ * Columns that look personal and are kept, each with why (table name → column name → reason).
+ * Read by tests/unit/personal-columns.test.ts only.
+ */
+export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
+  invoices: {
+    document:
+      "Facture ou avoir figé à l'émission : pièce comptable à garder 10 ans qui nomme l'acheteur (L123-22, CGI 242 nonies A).",
+  },
+  refunds: {
+    reason: "Motif d'un remboursement saisi par un administrateur, repris sur l'avoir : pièce comptable.",
+    actor_name: "Le nom de l'administrateur qui a remboursé, pas celui du client.",
+    failure_message: "La réponse de Stripe à un remboursement refusé, pas un texte du client.",
+  },
+  orders: { shipping_country: "Le pays de livraison fixe la TVA : gardé pour les comptes." },
+  subscriptions: {
+    shipping_country: "Comme la commande : le pays de livraison fixe la TVA.",
+    product_name: "Le produit vendu, pas une personne.",
+    variant_name: "Le pack vendu, pas une personne.",
+  },
+  order_items: { product_name: "Le produit vendu, pas une personne.", variant_name: "Le pack vendu, pas une personne." },
+  cart_lines: { variant_name: "Le pack dans un panier, pas une personne." },
+  products: { name: "Le nom du produit." },
+  packs: { name: "Le nom du pack." },
+  price_history: { note: "Pourquoi une ligne de l'historique des prix existe (données de démonstration)." },
+  emails: { message_id: "L'identifiant du message donné par le serveur SMTP, pas son contenu." },
+  admin_sessions: {
+    user_agent: "Les sessions des administrateurs, dont le compte ne peut pas être effacé.",
+    address: "Les sessions des administrateurs, dont le compte ne peut pas être effacé.",
+  },
+  leases: { name: "Le nom d'une tâche de fond." },
+  audit_log: { actor_username: "L'administrateur qui a agi, pas le client." },
+  site_settings: Object.fromEntries(
+    [
+      "site_name",
+      "site_email",
+      "site_footer_text",
+      "site_address",
+      "site_phone",
+      "legal_name",
+      "rcs_city",
+      "publication_director",
+      "host_name",
+      "host_address",
+      "host_phone",
+      "mediator_name",
+      "mediator_address",
+    ].map((c) => [c, "L'identité de la boutique, de son hébergeur et de son médiateur, pas d'un client."]),
+  ),
+};
+
+const resolve = (placeholder: Placeholder, customerId: number) =>
+  typeof placeholder === "function" ? placeholder(customerId) : placeholder;
+
+/**
+ * Erases the customer's personal data, in one transaction: every column of ERASED_COLUMNS (the
+ * account, their orders and subscriptions, contact requests, withdrawal requests, and the
+ * recipient and content of the emails about them). Amounts, dates, numbers, statuses, the
+ * delivery country (VAT) and issued invoices stay. Refused (409) for an administrator, while a
+ * paid order is not shipped or a subscription still runs; recorded in the audit log. Erasing
+ * again changes nothing more.
  */
 export async function eraseCustomerData(id: number, actor: AuditActor): Promise<CustomerData> {
   return await getDb().transaction(async (tx) => {
@@ -69,44 +211,8 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
     if (refusal) throw new ShopError(409, refusal.code, refusal.message, { issues: refusal.issues });
 
     const placeholder = erasedEmail(id);
-    if (ids.orderIds.length) {
-      await tx
-        .update(orders)
-        .set({
-          customerEmail: placeholder,
-          customerName: null,
-          customerFirstName: null,
-          customerLastName: null,
-          shippingAddress: null,
-          shippingAddress2: null,
-          shippingPostalCode: null,
-          shippingCity: null,
-          shippingPhone: null,
-        })
-        .where(inArray(orders.id, ids.orderIds));
-    }
-    if (ids.subscriptionIds.length) {
-      await tx
-        .update(subscriptions)
-        .set({
-          customerEmail: placeholder,
-          customerName: null,
-          shippingName: null,
-          shippingAddress: null,
-          shippingAddress2: null,
-          shippingPostalCode: null,
-          shippingCity: null,
-          shippingPhone: null,
-        })
-        .where(inArray(subscriptions.id, ids.subscriptionIds));
-    }
-    if (ids.contactIds.length) {
-      await tx
-        .update(contactRequests)
-        .set({ name: ERASED, email: placeholder, subject: ERASED, message: ERASED })
-        .where(inArray(contactRequests.id, ids.contactIds));
-    }
     if (ids.emailIds.length) {
+      // Read before the account's email is replaced: the rows sent to it are told apart by it.
       const rows = await tx
         .select({
           id: emails.id,
@@ -119,21 +225,16 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
         .where(inArray(emails.id, ids.emailIds));
       await eraseEmails(tx, account, rows, placeholder);
     }
-    await tx
-      .update(users)
-      .set({
-        username: erasedUsername(id),
-        email: placeholder,
-        passwordHash: null,
-        firstName: null,
-        lastName: null,
-        address: null,
-        city: null,
-        postalCode: null,
-        country: null,
-        phone: null,
-      })
-      .where(and(eq(users.id, id), eq(users.isAdmin, false)));
+    for (const { table, rows, columns } of ERASED_COLUMNS) {
+      const where = rows({ ...ids, customerId: id });
+      if (!where) continue;
+      const set = Object.fromEntries(
+        Object.entries(columns)
+          .filter(([, value]) => value !== PER_ROW)
+          .map(([key, value]) => [key, resolve(value as Placeholder, id)]),
+      );
+      await tx.update(table).set(set).where(where);
+    }
     await recordAudit(tx, actor, "customer.erase", id);
     return await readCustomerData(tx, await customerOr404(tx, id));
   });

@@ -71,6 +71,8 @@ export async function recordIds(db: DbOrTx, account: Account) {
   return { orderIds, subscriptionIds, contactIds, emailIds };
 }
 
+export type RecordIds = Awaited<ReturnType<typeof recordIds>>;
+
 export async function readOrders(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await db.select().from(orders).where(inArray(orders.id, ids)).orderBy(desc(orders.createdAt), desc(orders.id));
