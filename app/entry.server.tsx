@@ -18,6 +18,8 @@ import { getConfig } from "~/config.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
+// server/same-origin.js refuses a post from another site by the shop's own rule.
+export { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/same-origin.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
 

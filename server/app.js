@@ -6,7 +6,7 @@ import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { createPageCache } from "./page-cache.js";
-import { refuseCrossSitePosts } from "./same-origin.js";
+import { crossSitePostRefusal } from "./same-origin.js";
 
 /**
  * The shop's HTTP server: the page cache and an Express app around Remix's request handler,
@@ -72,6 +72,8 @@ export function createApp(build, options = {}) {
     };
   }
   // First of all: a post from another site gets its 403 here, before Remix's own check (a 500).
+  const rule = /** @type {import("./same-origin.js").SameOriginRule} */ (/** @type {unknown} */ (build.entry.module));
+  const refuseCrossSitePosts = crossSitePostRefusal(rule);
   const served = listener;
   listener = (req, res) => refuseCrossSitePosts(req, res, () => served(req, res));
   return options.logRequests ? logRequests(listener) : listener;

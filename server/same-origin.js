@@ -5,51 +5,36 @@
  *
  * Remix checks the `Origin` of every page action itself (a post to a page, or to its `.data`
  * with single fetch) and throws on a mismatch: a 500 with a stack trace in the error log. This
- * middleware answers those posts first with a 403 in French: an HTML page for a page, plain
- * text for a `.data` (what a script reads). The JSON API (`/api/*`) and the emulator's API
- * refuse them themselves with their JSON error (app/http/api.server.ts), so they go through.
+ * handler answers those posts first with a 403 in French: an HTML page for a page, plain text
+ * for a `.data` (what a script reads). The JSON API (`/api/*`) and the emulator's API refuse
+ * them themselves with their JSON error (app/http/api.server.ts), so they go through.
  *
- * A post is from another site when its `Origin` names another host than the request's
- * (the first X-Forwarded-Host, else Host: the comparison Remix makes), is opaque ("null") or is
- * no URL; without an `Origin`, when the browser says so in `Sec-Fetch-Site`. Clients that
- * send neither (curl, servers) are not browsers: nothing to forge.
+ * Which post comes from another site is the shop's one rule (`isSameOriginRequest`,
+ * app/http/same-origin.server.ts), given by the build with its message.
+ *
+ * @typedef {{
+ *   isSameOriginRequest(header: (name: string) => string | null | undefined, requestHost?: string): boolean,
+ *   CROSS_SITE_MESSAGE: string,
+ * }} SameOriginRule
  */
 
-export const CROSS_SITE_MESSAGE = "Origine de la requête non autorisée";
-
-const PAGE = `<!DOCTYPE html>
+/** @param {string} message */
+function refusalPage(message) {
+  return `<!DOCTYPE html>
 <html lang="fr">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${CROSS_SITE_MESSAGE}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${message}</title></head>
 <body>
-<h1>${CROSS_SITE_MESSAGE}</h1>
+<h1>${message}</h1>
 <p>Ce formulaire a été envoyé depuis un autre site : il n'a pas été pris en compte.</p>
 <p><a href="/">Revenir à la boutique</a></p>
 </body>
 </html>
 `;
+}
 
 /** @param {string | string[] | undefined} value */
 function first(value) {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * @param {import("node:http").IncomingHttpHeaders} headers
- * @returns {boolean}
- */
-export function isCrossSite(headers) {
-  const origin = first(headers.origin);
-  if (!origin) {
-    const site = first(headers["sec-fetch-site"]);
-    return site === "cross-site" || site === "same-site";
-  }
-  const host = first(headers["x-forwarded-host"])?.split(",")[0]?.trim() || headers.host;
-  if (!host || origin === "null") return true;
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
 }
 
 /** The paths that answer their own JSON refusal. @param {string} path */
@@ -59,26 +44,30 @@ function answersItself(path) {
 
 /**
  * A request handler of node:http: answers a cross-site post to a page with the 403, calls
- * `next` for everything else.
+ * `next` for everything else. The page and the plain text are made once.
  *
- * @param {import("node:http").IncomingMessage} req
- * @param {import("node:http").ServerResponse} res
- * @param {() => void} next
+ * @param {SameOriginRule} rule
+ * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, next: () => void) => void}
  */
-export function refuseCrossSitePosts(req, res, next) {
-  if (req.method === "GET" || req.method === "HEAD" || !isCrossSite(req.headers)) return next();
-  const url = req.url ?? "/";
-  const mark = url.indexOf("?");
-  const path = mark === -1 ? url : url.slice(0, mark);
-  if (answersItself(path)) return next();
-  const script = path.endsWith(".data");
-  const body = Buffer.from(script ? `${CROSS_SITE_MESSAGE}.` : PAGE, "utf8");
-  res.statusCode = 403;
-  res.setHeader("Content-Type", script ? "text/plain; charset=utf-8" : "text/html; charset=utf-8");
-  res.setHeader("Content-Length", body.length);
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "same-origin");
-  res.end(body);
+export function crossSitePostRefusal({ isSameOriginRequest, CROSS_SITE_MESSAGE }) {
+  const page = Buffer.from(refusalPage(CROSS_SITE_MESSAGE), "utf8");
+  const text = Buffer.from(`${CROSS_SITE_MESSAGE}.`, "utf8");
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    if (isSameOriginRequest((name) => first(req.headers[name]))) return next();
+    const url = req.url ?? "/";
+    const mark = url.indexOf("?");
+    const path = mark === -1 ? url : url.slice(0, mark);
+    if (answersItself(path)) return next();
+    const script = path.endsWith(".data");
+    const body = script ? text : page;
+    res.statusCode = 403;
+    res.setHeader("Content-Type", script ? "text/plain; charset=utf-8" : "text/html; charset=utf-8");
+    res.setHeader("Content-Length", body.length);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "same-origin");
+    res.end(body);
+  };
 }

@@ -1,3 +1,4 @@
+import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "./same-origin.server";
 import type { TypedResponse } from "@remix-run/node";
 import type { z } from "zod";
 import type { ShopError } from "~/lib/shop-error";
@@ -70,33 +71,21 @@ export function parseCartId(value: string | undefined): string {
   return value;
 }
 
-/** Checks that a mutation comes from our own pages (or a non-browser client). */
+/** Checks that a mutation comes from our own pages (or a non-browser client): http/same-origin.server.ts. */
 function isSameOrigin(request: Request): boolean {
-  const origin = request.headers.get("Origin");
-  const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
-  if (origin) {
-    if (origin === "null") return false;
-    try {
-      return new URL(origin).host === host;
-    } catch {
-      return false;
-    }
-  }
-  // No Origin header: browsers send Sec-Fetch-Site; API clients (curl, servers) send neither.
-  const site = request.headers.get("Sec-Fetch-Site");
-  return !site || site === "same-origin" || site === "none";
+  return isSameOriginRequest((name) => request.headers.get(name), new URL(request.url).host);
 }
 
 export function requireSameOriginApi(request: Request) {
   if (!isSameOrigin(request)) {
-    throw apiError(403, "Origine de la requête non autorisée");
+    throw apiError(403, CROSS_SITE_MESSAGE);
   }
 }
 
 /** For page actions: a plain 403 when a form is posted from another site. */
 export function requireSameOriginForm(request: Request) {
   if (!isSameOrigin(request)) {
-    throw new Response("Origine de la requête non autorisée", { status: 403 });
+    throw new Response(CROSS_SITE_MESSAGE, { status: 403 });
   }
 }
 

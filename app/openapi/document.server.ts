@@ -2,6 +2,7 @@ import { z } from "zod";
 import { apiErrorSchema } from "~/schemas/api-responses";
 import { ID_PATTERN } from "~/lib/ids";
 import { MAX_BODY_BYTES } from "~/http/api.server";
+import { CROSS_SITE_MESSAGE } from "~/http/same-origin.server";
 
 /**
  * Builds the OpenAPI 3.1 document of the JSON API from the same zod schemas the routes
@@ -105,7 +106,7 @@ function errorResponse(description: string) {
 /** A positive integer in a path segment, as parseId reads it (ID_PATTERN, written with [0-9] for any JSON Schema reader). */
 const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\d", "[0-9]") };
 
-const ORIGIN_ERROR = "Origine de la requête non autorisée";
+const ORIGIN_ERROR = CROSS_SITE_MESSAGE;
 
 /** The errors an operation can answer: implied by its params, body and auth, plus its own. */
 export function documentedErrors(op: ApiOperation): Record<number, string> {

@@ -175,8 +175,9 @@ export class AdminLoginError extends Error {
 }
 
 /**
- * Sign-ins of one address in this process: one is checked at a time, one more waits for it
- * (two people behind the same address, or two test workers), others are refused at once.
+ * Sign-ins of one address in this process: one is checked at a time, one more waits for it (a
+ * double click on « Se connecter », or two colleagues behind the office's one address), others
+ * are refused at once.
  */
 export const MAX_SIGN_INS_PER_ADDRESS = 2;
 const signInsByAddress = new Map<string, { count: number; tail: Promise<void> }>();

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders, subscriptions } from "~/db/schema";
 import { renewalReminderEmail } from "~/emails/RenewalReminderEmail";
 import type { EmailContent, EmailShop } from "~/emails/types";
+import { findOrder, findSubscription } from "~/services/orders/find.server";
 import { findPackById } from "~/services/packs.server";
 import { subscriptionPageUrl } from "~/services/subscription-link.server";
 import type { EmailPayloads, EmailToRender } from "./email-types";
@@ -15,16 +14,13 @@ import type { EmailPayloads, EmailToRender } from "./email-types";
 export async function renderRenewalReminder(email: EmailToRender, shop: EmailShop): Promise<EmailContent> {
   const payload = (email.payload ?? {}) as Partial<EmailPayloads["renewal_reminder"]>;
   const db = getDb();
-  const subscription =
-    payload.subscriptionId === undefined
-      ? undefined
-      : (await db.select().from(subscriptions).where(eq(subscriptions.id, payload.subscriptionId)).limit(1))[0];
+  const subscription = payload.subscriptionId === undefined ? undefined : await findSubscription(db, payload.subscriptionId);
   if (!subscription || !payload.renewsAt)
     throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${payload.subscriptionId ?? "(aucun)"} n'existe plus.`);
   const firstOrderId = email.orderId ?? subscription.firstOrderId;
   if (firstOrderId == null)
     throw new Error(`Email ${email.id} (${email.kind}) : l'abonnement ${subscription.id} n'a plus de première commande.`);
-  const [order] = await db.select().from(orders).where(eq(orders.id, firstOrderId)).limit(1);
+  const order = await findOrder(firstOrderId, db);
 
   // The number of masks only when the pack is still the one subscribed to (same name).
   const pack = subscription.packId == null ? undefined : await findPackById(subscription.packId);

@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import { createElement } from "react";
 import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
-import { contactRequests, orderItems, orders, products, subscriptions, type EmailAttachment, type Order } from "~/db/schema";
+import { contactRequests, orderItems, products, type EmailAttachment, type Order } from "~/db/schema";
 import { adminLoginAttackEmail } from "~/emails/AdminLoginAttackEmail";
 import { contactAckEmail } from "~/emails/ContactAckEmail";
 import { htmlDocument } from "~/emails/document";
@@ -24,6 +24,7 @@ import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/term
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/lib/renewals";
 import { getSettings } from "~/services/settings.server";
 import { findInvoice } from "../invoices.server";
+import { findOrder, findSubscriptionByStripeId } from "~/services/orders/find.server";
 import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/services/orders/link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
@@ -48,8 +49,7 @@ async function shopOf(): Promise<EmailShop> {
 }
 
 async function requireOrder(email: EmailToRender): Promise<Order> {
-  const order =
-    email.orderId == null ? undefined : (await getDb().select().from(orders).where(eq(orders.id, email.orderId)).limit(1))[0];
+  const order = email.orderId == null ? undefined : await findOrder(email.orderId);
   if (!order) throw new Error(`Email ${email.id} (${email.kind}) : la commande ${email.orderId ?? "(aucune)"} n'existe plus.`);
   return order;
 }
@@ -99,12 +99,7 @@ async function emailOrder(order: Order): Promise<EmailOrder> {
 
 /** The shop's id of a Stripe subscription, for an order not linked to its record yet. */
 async function subscriptionIdOf(stripeSubscriptionId: string): Promise<number | undefined> {
-  const [row] = await getDb()
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
-    .limit(1);
-  return row?.id;
+  return (await findSubscriptionByStripeId(getDb(), stripeSubscriptionId))?.id;
 }
 
 /**

@@ -1,8 +1,12 @@
 import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
-import { orders, type Order } from "~/db/schema";
+import { orders, subscriptions, type Order, type Subscription } from "~/db/schema";
 
-/** An order by its number, or by the Stripe subscription it is paid with (its first order). */
+/**
+ * An order by its number, or by the Stripe subscription it is paid with (its first order); and
+ * the subscription an order started, by its id or its Stripe id. Plain reads, here so that every
+ * services folder above (subscriptions/, email/, payments/) reads them the same way.
+ */
 
 export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<Order | undefined> {
   return (await db.select().from(orders).where(eq(orders.id, orderId)).limit(1))[0];
@@ -10,4 +14,12 @@ export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<
 
 export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
   return (await db.select().from(orders).where(eq(orders.stripeSubscriptionId, subscriptionId)).limit(1))[0];
+}
+
+export async function findSubscriptionByStripeId(db: DbOrTx, stripeSubscriptionId: string): Promise<Subscription | undefined> {
+  return (await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).limit(1))[0];
+}
+
+export async function findSubscription(db: DbOrTx, id: number): Promise<Subscription | undefined> {
+  return (await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1))[0];
 }

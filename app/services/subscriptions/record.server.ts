@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { orderItems, orders, subscriptions, type Order, type Subscription } from "~/db/schema";
+import { findSubscription, findSubscriptionByStripeId } from "../orders/find.server";
 
 /**
  * The subscription's record: created from its first order (at the first payment, or by
@@ -10,13 +11,7 @@ import { orderItems, orders, subscriptions, type Order, type Subscription } from
 
 const DAY_MS = 86_400_000;
 
-export async function findSubscriptionByStripeId(db: DbOrTx, stripeSubscriptionId: string): Promise<Subscription | undefined> {
-  return (await db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId)).limit(1))[0];
-}
-
-export async function findSubscription(db: DbOrTx, id: number): Promise<Subscription | undefined> {
-  return (await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1))[0];
-}
+export { findSubscription, findSubscriptionByStripeId };
 
 /** The subscription's record, created from its first order when there is none yet; the order is linked to it. */
 export async function ensureSubscriptionRecord(
