@@ -35,7 +35,7 @@ export type TickResult = { holding: false } | { holding: true; queued: number };
 export type SubscriptionScheduler = {
   /** One tick now: takes or renews the lease, then queues what is due at `now`. */
   tick(now?: Date): Promise<TickResult>;
-  /** No more ticks; gives the lease up. */
+  /** No more ticks; waits for the tick under way, then gives the lease up. */
   stop(): Promise<void>;
 };
 
@@ -47,9 +47,21 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
 
   let holding = false;
   let stopped = false;
+  /** The tick under way, if any: stop() waits for it, so the database is never closed under it. */
+  let current: Promise<TickResult> | undefined;
 
-  async function tick(now: Date = clock()): Promise<TickResult> {
-    if (stopped) return { holding: false };
+  function tick(now: Date = clock()): Promise<TickResult> {
+    if (stopped) return Promise.resolve({ holding: false });
+    const run = runTick(now);
+    current = run;
+    const done = () => {
+      if (current === run) current = undefined;
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  async function runTick(now: Date): Promise<TickResult> {
     // The lease runs on the real clock: it says which process is alive, not what is due.
     holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
@@ -66,6 +78,8 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     tick,
     async stop() {
       stopped = true;
+      // The tick under way ends first (its failure was already told by whoever awaited it).
+      await current?.catch(() => undefined);
       if (holding) await releaseLease(LEASE, holder);
       holding = false;
     },
