@@ -60,6 +60,22 @@ const envSchema = z.object({
     .min(1, { error: POOL_EXPECTED })
     .max(100, { error: POOL_EXPECTED })
     .default(10),
+  /** Bearer token of GET /metrics (server/operations.js); absent: no /metrics. */
+  METRICS_TOKEN: z.string().min(16, { error: "attendu un jeton d'au moins 16 caractères" }).optional(),
+  /** The logs (app/log.server.ts): JSON lines, or readable lines in development. */
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: 'attendu "json" ou "pretty"' }).default("json"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "attendu fatal, error, warn, info, debug, trace ou silent",
+    })
+    .optional(),
+  /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops taking connections. */
+  SHUTDOWN_DRAIN_MS: z.coerce
+    .number({ error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .int({ error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .min(0, { error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .max(60_000, { error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .default(0),
 });
 
 export type Mode = ShopMode;
@@ -89,6 +105,10 @@ export type AppConfig = {
     testClocks: boolean;
   };
   trustProxy: number;
+  /** GET /metrics's bearer token (METRICS_TOKEN); undefined: no /metrics. */
+  metricsToken: string | undefined;
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, the time a load balancer has to see /readyz at 503. */
+  shutdownDrainMs: number;
   /** Server processes (WEB_CONCURRENCY): 1 serves from the one process; more, from as many workers. */
   processes: number;
   /** Connections of each process's PostgreSQL pool (DATABASE_POOL_SIZE). */
@@ -102,7 +122,8 @@ function blank(value: string | undefined) {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function loadDotEnv() {
+/** Reads .env (if any) into process.env, without overriding what is set. */
+export function loadDotEnv() {
   const file = path.resolve(process.cwd(), ".env");
   if (existsSync(file) && typeof process.loadEnvFile === "function") {
     process.loadEnvFile(file);
@@ -340,6 +361,8 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           testClocks: true,
         },
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     processes: e.WEB_CONCURRENCY ?? Math.min(os.availableParallelism(), 64),
     smtpUrl: e.SMTP_URL ?? null,

@@ -9,6 +9,7 @@ import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { openInvoicePayment, type InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
+import { log } from "~/log.server";
 
 /**
  * /abonnement/payer?facture=in_…&cle=…: pays a subscription's failed renewal with another card
@@ -38,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
   } catch (error) {
     const refusal = actionError(error);
-    if (!refusal) console.error("invoice payment page failed", error);
+    if (!refusal) log.error({ err: error }, "invoice payment page failed");
     return data<PageData>(
       { view: null, unavailable: "Le paiement est momentanément indisponible. Veuillez réessayer dans quelques minutes." },
       {

@@ -2,6 +2,7 @@ import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
+import { log } from "~/log.server";
 
 /**
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
@@ -68,7 +69,7 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     const queued = await queueDueRenewalReminders(now);
     // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
     const purged = await purgeStaleCarts(now);
-    if (purged > 0) console.log(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
+    if (purged > 0) log.info(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -105,7 +106,7 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
       await scheduler.tick();
     } catch (error) {
       // The database itself failed (locked, closed): the next tick tries again.
-      console.error("Subscription scheduler tick failed", error);
+      log.error({ err: error }, "Subscription scheduler tick failed");
     }
     if (running === state) loop(intervalMs);
   };
