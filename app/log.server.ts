@@ -14,7 +14,8 @@ import { loadDotEnv } from "~/config.server";
  *
  * No personal data: the fields that carry some (email, names, address, telephone, tokens,
  * passwords, card, cookies) are masked wherever they appear in an object logged, and an email
- * address in a message or an error (an SMTP server's refusal names its recipient) is masked too.
+ * address in a message or an error (an SMTP server's refusal names its recipient) is masked too,
+ * and so are the values of a failed query (drizzle puts them in its error).
  */
 
 export type RequestContext = { id: string };
@@ -42,13 +43,17 @@ const PERSONAL_FIELDS = [
   "cookie",
   "authorization",
   "clientSecret",
+  // A failed query's values (drizzle's errors): an order's email and address among them.
+  "params",
 ];
 const MASK = "[masqué]";
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+/** The values drizzle appends to a failed query's message. */
+const QUERY_PARAMS = /\nparams: [^\n]*/g;
 
-/** The text without its email addresses. */
+/** The text without its email addresses, nor a failed query's values. */
 export function maskEmails(text: string): string {
-  return text.replace(EMAIL, "[adresse masquée]");
+  return text.replace(EMAIL, "[adresse masquée]").replace(QUERY_PARAMS, `\nparams: ${MASK}`);
 }
 
 /** A value with every email address in its strings masked (errors' fields: SMTP's `response`, `rejected`…). */

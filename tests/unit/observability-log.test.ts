@@ -54,6 +54,21 @@ describe("the shop's log", () => {
     expect(all).toContain("Envoi refusé pour [adresse masquée] : boîte pleine");
   });
 
+  it("masks the values of a failed query, which may be an order's address", () => {
+    const { log, lines } = capture();
+    const failed = Object.assign(
+      new Error(
+        'Failed query: insert into "orders" ("email", "address") values (?, ?)\nparams: camille@example.fr,12 rue des Lilas',
+      ),
+      { query: 'insert into "orders" ("email", "address") values (?, ?)', params: ["camille@example.fr", "12 rue des Lilas"] },
+    );
+    log.error(failed);
+    const all = lines.join("\n");
+    expect(all).not.toContain("12 rue des Lilas");
+    expect(all).not.toContain("camille@example.fr");
+    expect(all).toContain('insert into \\"orders\\"');
+  });
+
   it("gives readable lines with LOG_FORMAT=pretty", () => {
     const line = prettyLine(
       JSON.stringify({ level: "info", time: "2026-03-01T10:04:31.250Z", pid: 1, reqId: "abc", msg: "GET / 200 1.2 ms" }),
