@@ -3,6 +3,7 @@ import { and, count, inArray, min } from "drizzle-orm";
 import client from "prom-client";
 import { getDb } from "~/db/client.server";
 import { emails, stripeEvents } from "~/db/schema";
+import { lastBackup } from "~/services/backups/status.server";
 
 /**
  * The shop's metrics (Prometheus, through prom-client), served by GET /metrics
@@ -12,7 +13,8 @@ import { emails, stripeEvents } from "~/db/schema";
  * prom-client's AggregatorRegistry in the primary): HTTP requests, page cache answers, orders
  * created and paid, renewals, webhooks, rate-limit refusals. Read from the database when
  * Prometheus asks (the same for every process, so the primary keeps the largest value rather
- * than a sum): the email outbox and the age of the oldest webhook still to be processed.
+ * than a sum): the email outbox and the age of the oldest webhook still to be processed; from
+ * BACKUP_DIR, the age of the last backup.
  * The event loop delay and Node's own figures come from prom-client's default metrics.
  *
  * Updating a metric is a few hundred nanoseconds: the hot path (a cached page) pays one
@@ -103,6 +105,16 @@ function createMetrics() {
         .where(and(inArray(emails.status, ["pending", "sending"])));
       const oldest = row?.oldest ? Date.parse(row.oldest) : NaN;
       this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
+    },
+  });
+
+  new client.Gauge({
+    name: "shop_backup_last_age_seconds",
+    help: "Âge de la dernière sauvegarde de la base (+Inf : aucune)",
+    aggregator: "min",
+    async collect() {
+      const last = await lastBackup();
+      this.set(last ? Math.max(0, (Date.now() - last.at.getTime()) / 1000) : Infinity);
     },
   });
 
