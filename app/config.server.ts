@@ -148,8 +148,7 @@ function blank(value: string | undefined) {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-/** Reads .env (if any) into process.env, without overriding what is set. */
-export function loadDotEnv() {
+function loadDotEnv() {
   const file = path.resolve(process.cwd(), ".env");
   if (existsSync(file) && typeof process.loadEnvFile === "function") {
     process.loadEnvFile(file);

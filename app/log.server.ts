@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import pino, { type DestinationStream, type Logger } from "pino";
-import { loadDotEnv } from "~/config.server";
 
 /**
  * The shop's log: one JSON line per event (pino), with its time, level and message, and in
@@ -99,8 +100,9 @@ function defaultLevel() {
 
 /** A logger writing to `streams` (by default stdout, and stderr from warnings on) with the shop's rules. */
 export function createLogger(options: { pretty?: boolean; level?: string; destination?: DestinationStream } = {}): Logger {
-  // LOG_FORMAT and LOG_LEVEL may come from .env, read before the configuration is.
-  loadDotEnv();
+  // LOG_FORMAT and LOG_LEVEL may come from .env, read here before the configuration reads it (config.server.ts).
+  const dotEnv = path.resolve(process.cwd(), ".env");
+  if (existsSync(dotEnv)) process.loadEnvFile(dotEnv);
   const pretty = options.pretty ?? process.env.LOG_FORMAT === "pretty";
   const stream = (fd: 1 | 2) => (pretty ? prettyStream(fd) : pino.destination({ dest: fd, sync: true }));
   const destination =
