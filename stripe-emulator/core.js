@@ -350,6 +350,8 @@ export class StripeEmulatorCore {
     this.idempotency = new Map();
     this.requestCount = 0;
     this.apiVersion = DEFAULT_API_VERSION;
+    /** Where the hosted pages (Checkout) are served: the emulator's own origin, set by server.js. */
+    this.publicUrl = "http://127.0.0.1:12111";
     this.routes = this.#buildRoutes();
   }
 
@@ -600,6 +602,18 @@ export class StripeEmulatorCore {
     return routes;
   }
 
+  /**
+   * Adds a route to the API (the Checkout Sessions of checkout.js, added by server.js).
+   * @param {string} method
+   * @param {string} path with `:name` segments
+   * @param {(ctx: RouteContext) => unknown} run
+   * @returns {void}
+   */
+  addRoute(method, path, run) {
+    const pattern = new RegExp(`^${path.replace(/:[a-z_]+/g, "([^/]+)")}/?$`);
+    this.routes.push({ method, pattern, run, publishable: false });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Storage, rendering and expansion
 
@@ -742,6 +756,26 @@ export class StripeEmulatorCore {
       }),
     );
     return { object: "list", url, has_more: all.length > limit, data: page };
+  }
+
+  /**
+   * An object as the API answers it, with the request's `expand[]` (for checkout.js).
+   * @param {StripeObject} object
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  render(object, params) {
+    return this.#render(object, params);
+  }
+
+  /**
+   * Sends an event about a stored object (for checkout.js).
+   * @param {string} type
+   * @param {StripeObject} object
+   * @returns {StripeEvent}
+   */
+  emitEvent(type, object) {
+    return this.#emit(type, object);
   }
 
   // -------------------------------------------------------------------------------------------
