@@ -483,8 +483,7 @@ ${cancelLink(session)}
  */
 function challengePage(session) {
   const body = `${summary(session)}
-<section class="card" aria-labelledby="titre-3ds">
-  <h2 id="titre-3ds">Authentification 3-D Secure</h2>
+<section class="card" aria-label="Confirmation demandée par votre banque">
   <p>Votre banque vous demande de confirmer ce paiement de ${formatAmount(session.amount_total, session.currency)}.</p>
   <form method="post" action="/c/pay/${session.id}/authentification">
     <button type="submit" name="decision" value="autoriser">Autoriser le paiement</button>
