@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { actionError } from "~/http/action-errors.server";
 import { readPageForm } from "~/http/page-form.server";
+import { readOrderToken } from "~/http/order-proof.server";
 import { redirectWithError } from "~/http/toast.server";
 import { hostedCheckoutFormSchema } from "~/schemas/payments";
 import { readCartId } from "~/services/cart-session.server";
@@ -24,7 +25,10 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithError(PAYMENT_STEP, { message: "Paiement impossible", description: parsed.error.issues[0].message });
   }
   try {
-    const started = await startHostedCheckout(parsed.data, { cartId: await readCartId(request) });
+    const started = await startHostedCheckout(parsed.data, {
+      cartId: await readCartId(request),
+      token: readOrderToken(request),
+    });
     if (started.paid) return redirect(`/order-confirmation/${started.orderId}`, 303);
     return redirect(started.url, 303);
   } catch (error) {

@@ -50,7 +50,8 @@ export const attachPaymentMethodBodySchema = z.object({
 
 export type AttachPaymentMethodBody = z.infer<typeof attachPaymentMethodBodySchema>;
 
-export const confirmPaymentBodySchema = z.object({ orderId: orderIdField });
+/** POST /api/payments/confirm: the order's proof as for the start (cart cookie, `orders` cookie or token). */
+export const confirmPaymentBodySchema = z.object({ orderId: orderIdField, token: orderTokenField });
 
 /**
  * The payment step's form without JavaScript (POST /paiement-securise): the formula and, for the
