@@ -17,6 +17,8 @@ import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders/summary.server";
 import { completeCheckout } from "~/services/checkout.server";
 import { confirmCheckoutSession } from "~/services/payments/hosted-checkout.server";
+import { TRIAL_DUPLICATE_REFUND_REASON } from "~/services/payments/payment-state.server";
+import { hasTrialDuplicateRefund } from "~/services/payments/refunds.server";
 import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -60,22 +62,24 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     }
     const pending = Boolean(order && sessionId && !paymentReceived(order.paymentStatus));
     const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
+    // The trial pack bought twice with one email: this order was refunded on its own.
+    const trialRefund = order && (await hasTrialDuplicateRefund(order.id)) ? TRIAL_DUPLICATE_REFUND_REASON : null;
     return data(
-      { order, subscription, pending, refusal: null as string | null },
+      { order, subscription, pending, trialRefund, refusal: null as string | null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
     return data(
-      { order: null, subscription: null, pending: false, refusal: refusal.message },
+      { order: null, subscription: null, pending: false, trialRefund: null, refusal: refusal.message },
       { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
     );
   }
 }
 
 export default function OrderConfirmation() {
-  const { order, subscription, pending, refusal } = useLoaderData<typeof loader>();
+  const { order, subscription, pending, trialRefund, refusal } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
 
@@ -134,6 +138,11 @@ export default function OrderConfirmation() {
           <p className="mt-3 text-ink-soft">
             {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
           </p>
+          {trialRefund ? (
+            <p role="alert" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="trial-refund">
+              {trialRefund} Vous recevez un email de confirmation du remboursement.
+            </p>
+          ) : null}
           {pending ? (
             <div role="status" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="payment-pending">
               <p className="font-semibold">Paiement en cours de confirmation</p>

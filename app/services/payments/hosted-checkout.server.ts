@@ -26,6 +26,7 @@ import {
   type OrderWithItems,
   type PaymentAccess,
 } from "./payment-state.server";
+import { refundTrialDuplicates } from "./refunds.server";
 import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
 import { ensureStripeCustomer, ensureStripeProduct, SUBSCRIPTION_INTERVAL } from "./subscription.server";
 
@@ -218,5 +219,6 @@ export async function confirmCheckoutSession(orderId: number, sessionId: string)
   const session = await retrieveOrNull(() => stripe.checkout.sessions.retrieve(sessionId));
   if (!session || session.metadata?.orderId !== String(orderId)) return false;
   const outcome = await getDb().transaction(async (tx) => await applyCheckoutSessionIn(tx, session));
+  if (outcome === "order_paid") await refundTrialDuplicates();
   return outcome !== "ignored";
 }
