@@ -235,6 +235,48 @@ const CARD_OUTCOMES = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// 3-D Secure (strong customer authentication), as Stripe's authentication test cards behave
+
+/**
+ * Stripe's 3-D Secure test cards (https://docs.stripe.com/testing#regulatory-cards):
+ * - `on_session`: the bank asks the card holder to authenticate a payment made with them present;
+ * - `off_session`: what a payment made without them (a renewal) needs: `none` once the card was
+ *   set up for later use by an authenticated payment, `always` whatever was done before;
+ * - `after`: the card error of the payment once authenticated (3178: insufficient funds).
+ * @type {Record<string, { on_session: boolean, off_session: "none_once_set_up" | "always", after?: CardOutcome } | undefined>}
+ */
+export const THREE_D_SECURE_CARDS = {
+  4000002500003155: { on_session: true, off_session: "none_once_set_up" },
+  4000002760003184: { on_session: true, off_session: "always" },
+  4000008260003178: {
+    on_session: true,
+    off_session: "always",
+    after: {
+      code: "card_declined",
+      decline_code: "insufficient_funds",
+      message: "Les fonds de votre carte sont insuffisants.",
+    },
+  },
+};
+
+/**
+ * Whether the card's bank asks for authentication (3-D Secure) for this payment, as in Stripe's
+ * test mode. `offSession`: the customer is not there (a renewal, `off_session: true`);
+ * `setUpForOffSession`: the card was saved for later use by a payment the customer authenticated
+ * (`setup_future_usage`, or the first invoice of a subscription). A card outside
+ * THREE_D_SECURE_CARDS never asks.
+ * @param {string} number the card number, digits only
+ * @param {{ offSession?: boolean, setUpForOffSession?: boolean }} [payment]
+ * @returns {boolean}
+ */
+export function cardRequiresAuthentication(number, { offSession = false, setUpForOffSession = false } = {}) {
+  const card = THREE_D_SECURE_CARDS[number];
+  if (!card) return false;
+  if (!offSession) return card.on_session;
+  return card.off_session === "always" || !setUpForOffSession;
+}
+
 /**
  * @param {string} number
  * @returns {boolean}
@@ -308,6 +350,8 @@ export class StripeEmulatorCore {
     this.idempotency = new Map();
     this.requestCount = 0;
     this.apiVersion = DEFAULT_API_VERSION;
+    /** Where the hosted pages (Checkout) are served: the emulator's own origin, set by server.js. */
+    this.publicUrl = "http://127.0.0.1:12111";
     this.routes = this.#buildRoutes();
   }
 
@@ -558,6 +602,18 @@ export class StripeEmulatorCore {
     return routes;
   }
 
+  /**
+   * Adds a route to the API (the Checkout Sessions of checkout.js, added by server.js).
+   * @param {string} method
+   * @param {string} path with `:name` segments
+   * @param {(ctx: RouteContext) => unknown} run
+   * @returns {void}
+   */
+  addRoute(method, path, run) {
+    const pattern = new RegExp(`^${path.replace(/:[a-z_]+/g, "([^/]+)")}/?$`);
+    this.routes.push({ method, pattern, run, publishable: false });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Storage, rendering and expansion
 
@@ -700,6 +756,26 @@ export class StripeEmulatorCore {
       }),
     );
     return { object: "list", url, has_more: all.length > limit, data: page };
+  }
+
+  /**
+   * An object as the API answers it, with the request's `expand[]` (for checkout.js).
+   * @param {StripeObject} object
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  render(object, params) {
+    return this.#render(object, params);
+  }
+
+  /**
+   * Sends an event about a stored object (for checkout.js).
+   * @param {string} type
+   * @param {StripeObject} object
+   * @returns {StripeEvent}
+   */
+  emitEvent(type, object) {
+    return this.#emit(type, object);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -360,12 +360,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.payments.confirm.ts",
     operationId: "confirmPayment",
     summary: "Le serveur vérifie le paiement auprès de Stripe et marque la commande payée",
-    description: "Rien dans la requête ne peut marquer une commande payée : seule la réponse de Stripe compte.",
+    description:
+      "Rien dans la requête ne peut marquer une commande payée : seule la réponse de Stripe compte. Pour le propriétaire de la commande seulement (panier, cookie `orders` ou jeton) ; sinon 404, compté avec les numéros de commande introuvables (429 au-delà de la limite).",
     tag: "Paiement",
     auth: "public",
     body: confirmPaymentBodySchema,
     success: { status: 200, description: "État du paiement", schema: paymentConfirmResponseSchema },
-    errors: { 404: "Commande introuvable", 503: PAYMENT_ERRORS[503] },
+    errors: { 404: "Commande introuvable", 429: "Trop de numéros de commande introuvables essayés", 503: PAYMENT_ERRORS[503] },
   },
   {
     method: "post",

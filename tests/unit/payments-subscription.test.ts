@@ -13,7 +13,6 @@ import {
   CARDS,
   createTestOrder,
   getOrder,
-  jsonRequest,
   ownerRequest,
   productStock,
   routeArgs,
@@ -29,7 +28,7 @@ async function createSubscription(body: Record<string, unknown>) {
 }
 
 async function confirm(orderId: number) {
-  const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId })));
+  const response = await confirmAction(routeArgs(ownerRequest("/api/payments/confirm", { orderId })));
   return (await response.json()) as { paid: boolean };
 }
 

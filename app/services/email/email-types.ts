@@ -25,7 +25,14 @@ export type EmailPayloads = {
    * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
    * credit note's number when one was issued.
    */
-  order_refunded: { refundId: number; amountCents: number; remainingPaidCents: number; creditNoteNumber: string | null };
+  order_refunded: {
+    refundId: number;
+    amountCents: number;
+    remainingPaidCents: number;
+    creditNoteNumber: string | null;
+    /** Why the shop refunded on its own (the trial pack bought twice), when it did. */
+    note?: string | null;
+  };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */

@@ -215,6 +215,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           amountCents: payload.amountCents,
           remainingPaidCents: payload.remainingPaidCents ?? 0,
           creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
+          note: payload.note ?? null,
         }),
       );
     }

@@ -15,6 +15,7 @@ import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
 import { findOrder, findOrderBySubscription } from "~/services/orders/find.server";
 import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
+import { applyCheckoutSessionIn } from "./hosted-checkout.server";
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -71,6 +72,9 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
       return (await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id })) ? "order_paid" : "already_paid";
     }
+    case "checkout.session.completed":
+      // Paid on the hosted payment page (no JavaScript): its PaymentIntent or its subscription.
+      return await applyCheckoutSessionIn(tx, event.data.object);
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
       const order = await orderFromMetadata(tx, event.data.object.metadata);
