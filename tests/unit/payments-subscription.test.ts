@@ -8,15 +8,7 @@ import { action as startAction } from "~/routes/api.payments.start";
 import { acquireLease, releaseLease } from "~/services/leases.server";
 import { orderLockName } from "~/services/payments/order-lock.server";
 import { getStripe } from "~/services/stripe.server";
-import {
-  browserPay,
-  CARDS,
-  createTestOrder,
-  getOrder,
-  ownerRequest,
-  productStock,
-  routeArgs,
-} from "./payments-fixtures";
+import { browserPay, CARDS, createTestOrder, getOrder, ownerRequest, productStock, routeArgs } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
 
 const { emulator, withWebhooks } = setUpTestEmulator();
