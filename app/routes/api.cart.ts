@@ -1,21 +1,26 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { clientAddress } from "~/http/client-address.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
 import { cartAddSchema } from "~/schemas/cart";
 import { addToCart, CartError, toApiCartItems } from "~/services/cart.server";
 import { ensureCartId } from "~/services/cart-session.server";
+import { throttlePublicWrite } from "~/services/limits.server";
 
 /**
  * POST /api/cart: adds a product to the caller's cart (the cart cookie; created if needed).
  * Only productId and packId (or variantName matched to a pack) are read: the cart then holds
  * that pack alone, at quantity 1, at the pack's price.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   return handleApi(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const input = await readJsonBody(request, cartAddSchema);
     const { cartId, setCookie } = await ensureCartId(request);
     try {
-      const cart = await addToCart(cartId, input);
+      // A new cart counts against the address's allowance (limits.server.ts): past it, a 429.
+      const cart = setCookie
+        ? await throttlePublicWrite("new-cart", clientAddress(request, context), async () => await addToCart(cartId, input))
+        : await addToCart(cartId, input);
       const headers = new Headers();
       if (setCookie) headers.append("Set-Cookie", setCookie);
       return apiJson({ cartId, items: toApiCartItems(cart) }, { status: 201, headers });

@@ -83,9 +83,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!parsed.success) return fail(CART_TOASTS.addFailed, 400, "Produit ou pack invalide");
       const { cartId, setCookie } = await ensureCartId(request);
       try {
-        const cart = await putInCart(cartId, parsed.data);
+        // A new cart counts against the address's allowance (limits.server.ts): past it, a 429.
+        const cart = setCookie
+          ? await throttlePublicWrite("new-cart", clientAddress(request, context), async () => await putInCart(cartId, parsed.data))
+          : await putInCart(cartId, parsed.data);
         return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
       } catch (error) {
+        const refusal = error instanceof CartError ? null : actionError(error);
+        if (refusal) {
+          const toast = { message: CART_TOASTS.addFailed.message, description: refusal.message };
+          // With or without JavaScript: the 429 itself, with its Retry-After.
+          const headers = new Headers(withCookie(undefined));
+          for (const [name, value] of Object.entries(retryAfterHeaders(refusal))) headers.set(name, value);
+          return dataWithError({ ok: false as const, intent, error: refusal.message }, toast, { status: refusal.status, headers });
+        }
         if (error instanceof CartError) {
           const status =
             error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;

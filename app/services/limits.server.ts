@@ -37,6 +37,11 @@ export const LIMITS = {
   apiOrdersPerAddress: { windowMs: 10 * MINUTE, max: 20 },
   /** Every accepted delivery form counts, corrections of the same order included. */
   deliveryFormsPerAddress: { windowMs: 10 * MINUTE, max: 30 },
+  /**
+   * New carts (a first product added without a cart cookie, page or API) per address: many
+   * shoppers behind one carrier's shared address stay well below it.
+   */
+  newCartsPerAddress: { windowMs: 10 * MINUTE, max: 60 },
 } as const;
 
 export const loginFailuresByAddress = createRateLimiter({ name: "login-address", ...LIMITS.loginFailuresPerAddress });
@@ -68,6 +73,10 @@ const publicWrites = {
   "delivery-form": {
     limiter: createRateLimiter({ name: "delivery-form", ...LIMITS.deliveryFormsPerAddress }),
     message: "Trop de commandes enregistrées en peu de temps.",
+  },
+  "new-cart": {
+    limiter: createRateLimiter({ name: "new-cart", ...LIMITS.newCartsPerAddress }),
+    message: "Trop de paniers créés en peu de temps.",
   },
 } satisfies Record<string, { limiter: RateLimiter; message: string }>;
 
