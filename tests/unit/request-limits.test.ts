@@ -189,7 +189,7 @@ describe("public writes per address", () => {
       );
     const apiAdd = (address: string) =>
       cartApi(routeArgs(jsonRequest("/api/cart", "POST", { productId: 1, packId: 2 }), {}, fromAddress(address)));
-    let kept: string | undefined;
+    let kept: string | null = null;
     for (let i = 0; i < LIMITS.newCartsPerAddress.max; i++) {
       const added = i % 2 ? await apiAdd("203.0.113.60") : await pageAdd("203.0.113.60", { "Sec-Fetch-Mode": "cors" });
       expect(added.status).toBeLessThan(300);
