@@ -1,8 +1,7 @@
 import { asResponses } from "../helpers/route-response";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
-import { carts as cartsTable, contactRequests, orders } from "~/db/schema";
-import { action as cartApi } from "~/routes/api.cart";
+import { contactRequests, orders } from "~/db/schema";
 import { action as contactApi } from "~/routes/api.contact";
 import { action as ordersApi } from "~/routes/api.orders";
 import { loader as orderApi } from "~/routes/api.orders.$id";
@@ -180,41 +179,6 @@ describe("public writes per address", () => {
       issues: [],
     });
     expect((await getDb().select().from(orders)).length).toBe(count);
-  });
-
-  it(`new carts: ${LIMITS.newCartsPerAddress.max} per address and 10 minutes, page and API together, then 429; an existing cart still takes products`, async () => {
-    const pageAdd = (address: string, headers: Record<string, string> = {}) =>
-      cartPage(
-        routeArgs(formRequest("/panier", { intent: "add", productId: "1", packId: "2" }, { headers }), {}, fromAddress(address)),
-      );
-    const apiAdd = (address: string) =>
-      cartApi(routeArgs(jsonRequest("/api/cart", "POST", { productId: 1, packId: 2 }), {}, fromAddress(address)));
-    let kept: string | null = null;
-    for (let i = 0; i < LIMITS.newCartsPerAddress.max; i++) {
-      const added = i % 2 ? await apiAdd("203.0.113.60") : await pageAdd("203.0.113.60", { "Sec-Fetch-Mode": "cors" });
-      expect(added.status).toBeLessThan(300);
-      kept ??= cookieFrom(added, "cart");
-    }
-    const carts = (await getDb().select().from(cartsTable)).length;
-    const refusedApi = await apiAdd("203.0.113.60");
-    expect(refusedApi.status).toBe(429);
-    expect(Number(refusedApi.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await refusedApi.json()).toMatchObject({
-      error: expect.stringMatching(/^Trop de paniers créés en peu de temps\. Réessayez dans \d+ minutes?\.$/),
-      issues: [],
-    });
-    for (const mode of ["cors", "navigate"]) {
-      const refusedPage = await pageAdd("203.0.113.60", { "Sec-Fetch-Mode": mode });
-      expect(refusedPage.status).toBe(429);
-      expect(Number(refusedPage.headers.get("Retry-After"))).toBeGreaterThan(0);
-      expect(refusedPage.headers.get("Set-Cookie") ?? "").not.toMatch(/(^|, )cart=/);
-    }
-    expect((await getDb().select().from(cartsTable)).length).toBe(carts);
-    // The shopper who has a cart goes on; another address is unaffected; the window ends.
-    expect((await pageAdd("203.0.113.60", { Cookie: kept!, "Sec-Fetch-Mode": "cors" })).status).toBe(200);
-    expect((await apiAdd("203.0.113.61")).status).toBe(201);
-    advance((2 * LIMITS.newCartsPerAddress.windowMs) / 1000);
-    expect((await apiAdd("203.0.113.60")).status).toBe(201);
   });
 
   it(`the delivery form: ${LIMITS.deliveryFormsPerAddress.max} per address, then 429 with the message on the form`, async () => {
