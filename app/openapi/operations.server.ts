@@ -137,7 +137,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Le pack doit être un pack en vente de ce produit (voir `packs` de GET /api/products/{id}) ; un produit sans pack en vente s'ajoute sans `packId`, à son prix, " +
       "sauf s'il n'est pas vendu (409). " +
       "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin. " +
-      "Un pack inconnu est refusé (422, les packs sont listés dans le message).",
+      "Un pack inconnu est refusé (422, les packs sont listés dans le message). " +
+      "Sans cookie `cart`, un nouveau panier est créé, dans la limite des nouveaux paniers par heure et par adresse (page et API ensemble, voir le README), au-delà 429 ; " +
+      "un ajout au panier du cookie n'est jamais refusé pour cette raison.",
     tag: "Panier",
     auth: "own-cart",
     body: cartAddSchema,
@@ -147,7 +149,12 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: cartAddResponseSchema,
       headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock, ou pas en vente", 422: "Pack inconnu" },
+    errors: {
+      404: "Produit introuvable",
+      409: "Produit en rupture de stock, ou pas en vente",
+      422: "Pack inconnu",
+      429: "Trop de nouveaux paniers depuis cette adresse : réessayez plus tard (en-tête Retry-After)",
+    },
   },
   {
     method: "get",

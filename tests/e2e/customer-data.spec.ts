@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 /**
