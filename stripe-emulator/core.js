@@ -235,6 +235,48 @@ const CARD_OUTCOMES = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// 3-D Secure (strong customer authentication), as Stripe's authentication test cards behave
+
+/**
+ * Stripe's 3-D Secure test cards (https://docs.stripe.com/testing#regulatory-cards):
+ * - `on_session`: the bank asks the card holder to authenticate a payment made with them present;
+ * - `off_session`: what a payment made without them (a renewal) needs: `none` once the card was
+ *   set up for later use by an authenticated payment, `always` whatever was done before;
+ * - `after`: the card error of the payment once authenticated (3178: insufficient funds).
+ * @type {Record<string, { on_session: boolean, off_session: "none_once_set_up" | "always", after?: CardOutcome } | undefined>}
+ */
+export const THREE_D_SECURE_CARDS = {
+  4000002500003155: { on_session: true, off_session: "none_once_set_up" },
+  4000002760003184: { on_session: true, off_session: "always" },
+  4000008260003178: {
+    on_session: true,
+    off_session: "always",
+    after: {
+      code: "card_declined",
+      decline_code: "insufficient_funds",
+      message: "Les fonds de votre carte sont insuffisants.",
+    },
+  },
+};
+
+/**
+ * Whether the card's bank asks for authentication (3-D Secure) for this payment, as in Stripe's
+ * test mode. `offSession`: the customer is not there (a renewal, `off_session: true`);
+ * `setUpForOffSession`: the card was saved for later use by a payment the customer authenticated
+ * (`setup_future_usage`, or the first invoice of a subscription). A card outside
+ * THREE_D_SECURE_CARDS never asks.
+ * @param {string} number the card number, digits only
+ * @param {{ offSession?: boolean, setUpForOffSession?: boolean }} [payment]
+ * @returns {boolean}
+ */
+export function cardRequiresAuthentication(number, { offSession = false, setUpForOffSession = false } = {}) {
+  const card = THREE_D_SECURE_CARDS[number];
+  if (!card) return false;
+  if (!offSession) return card.on_session;
+  return card.off_session === "always" || !setUpForOffSession;
+}
+
 /**
  * @param {string} number
  * @returns {boolean}
