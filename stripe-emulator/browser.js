@@ -598,7 +598,7 @@
       "position:fixed;inset:0;z-index:2147483000;display:flex;align-items:center;justify-content:center;" +
       "padding:16px;box-sizing:border-box;background:rgba(43,37,35,.55);",
     panel:
-      "width:100%;max-width:420px;max-height:100%;overflow:auto;box-sizing:border-box;background:#fff;color:#2b2523;" +
+      "width:100%;max-width:460px;max-height:100%;overflow:auto;box-sizing:border-box;background:#fff;color:#2b2523;" +
       "border-radius:16px;padding:24px;box-shadow:0 20px 50px rgba(0,0,0,.25);font-family:inherit;font-size:16px;line-height:24px;",
     bank: "margin:0 0 4px;font-size:12px;line-height:16px;letter-spacing:.08em;text-transform:uppercase;color:#5b5350;",
     title: "margin:0 0 12px;font-size:20px;line-height:28px;font-weight:600;",
@@ -606,10 +606,10 @@
     amount: "margin:0 0 20px;font-size:24px;line-height:32px;font-weight:600;",
     actions: "display:flex;flex-wrap:wrap;gap:12px;",
     primary:
-      "flex:1 1 160px;min-height:48px;border:0;border-radius:999px;padding:12px 20px;font:inherit;font-weight:600;" +
+      "flex:1 1 200px;min-height:48px;border:0;border-radius:999px;padding:12px 20px;font:inherit;font-weight:600;" +
       "background:#2b2523;color:#fff;cursor:pointer;",
     secondary:
-      "flex:1 1 160px;min-height:48px;border:1px solid #2b2523;border-radius:999px;padding:12px 20px;font:inherit;" +
+      "flex:1 1 120px;min-height:48px;border:1px solid #2b2523;border-radius:999px;padding:12px 20px;font:inherit;" +
       "font-weight:600;background:#fff;color:#2b2523;cursor:pointer;",
     focus: "outline:3px solid #b45309;outline-offset:2px;",
   };
