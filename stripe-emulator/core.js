@@ -528,6 +528,21 @@ export class StripeEmulatorCore {
       },
       true,
     );
+    // Emulator-only: the customer's answer to the 3-D Secure challenge (`result`: authorized or
+    // refused), with the client secret as Stripe.js has it.
+    add(
+      "POST",
+      "/v1/emulator/payment_intents/:id/authenticate",
+      ({ args, params, access }) => {
+        const pi = this.#piForAccess(args[0], params, access);
+        const result = requireParam(params.result, "result");
+        if (result !== "authorized" && result !== "refused") {
+          throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
+        }
+        return this.#renderPaymentIntent(this.authenticatePaymentIntent(pi.id, result === "authorized"), params, access);
+      },
+      true,
+    );
     add("POST", "/v1/payment_intents/:id/cancel", ({ args, params }) =>
       this.#render(this.cancelPaymentIntent(args[0], params), params),
     );
@@ -1180,7 +1195,7 @@ export class StripeEmulatorCore {
       pi.payment_method = params.payment_method;
       pi.status = "requires_confirmation";
     }
-    if (boolParam(params.confirm)) return this.confirmPaymentIntent(pi.id, {});
+    if (boolParam(params.confirm)) return this.confirmPaymentIntent(pi.id, { off_session: params.off_session });
     return pi;
   }
 
@@ -1216,10 +1231,11 @@ export class StripeEmulatorCore {
 
   /**
    * @param {string} id
-   * @param {StripeParams} params
+   * @param {StripeParams} params `off_session: true` when the customer is not there (a renewal)
+   * @param {{ offSession?: boolean }} [options] the emulator's own attempts without the customer
    * @returns {StripeObject}
    */
-  confirmPaymentIntent(id, params) {
+  confirmPaymentIntent(id, params, options = {}) {
     const pi = this.#get(id, "payment_intent");
     if (pi.status === "succeeded") {
       throw this.#unexpectedState(
@@ -1247,6 +1263,10 @@ export class StripeEmulatorCore {
     const pm = this.#get(pmId, "payment_method");
     if (params.setup_future_usage) pi.setup_future_usage = params.setup_future_usage;
     pi.payment_method = pm.id;
+    const offSession = options.offSession === true || boolParam(params.off_session) === true;
+    if (cardRequiresAuthentication(pm._number, { offSession, setUpForOffSession: Boolean(pm._set_up_for_off_session) })) {
+      return offSession ? this.#authenticationRequired(pi, pm) : this.#requireAction(pi, pm);
+    }
     return this.#charge(pi, pm);
   }
 
@@ -1254,10 +1274,11 @@ export class StripeEmulatorCore {
    * Runs the card: success or a card error (the PaymentIntent goes back to requires_payment_method).
    * @param {StripeObject} pi
    * @param {StripeObject} pm
+   * @param {{ authenticated?: boolean }} [options] the card holder has just authenticated the payment
    * @returns {StripeObject}
    */
-  #charge(pi, pm) {
-    const outcome = CARD_OUTCOMES[pm._number];
+  #charge(pi, pm, { authenticated = false } = {}) {
+    const outcome = authenticated ? THREE_D_SECURE_CARDS[pm._number]?.after : CARD_OUTCOMES[pm._number];
     const charge = this.#put({
       id: this.#id("ch"),
       object: "charge",
@@ -1311,6 +1332,9 @@ export class StripeEmulatorCore {
     pi.status = "succeeded";
     pi.amount_received = pi.amount;
     pi.last_payment_error = null;
+    pi.next_action = null;
+    // Saved for later use (the first invoice of a subscription saves it too): renewals need no authentication.
+    if (pi.setup_future_usage || pi._invoice) pm._set_up_for_off_session = true;
     if (pi.customer && pi.setup_future_usage && !pm.customer) {
       pm.customer = pi.customer;
       this.#emit("payment_method.attached", pm);
@@ -1339,6 +1363,128 @@ export class StripeEmulatorCore {
     pi.canceled_at = this.now(pi.customer);
     pi.cancellation_reason = params.cancellation_reason || null;
     this.#emit("payment_intent.canceled", pi);
+    return pi;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // 3-D Secure: the challenge of a payment made with the customer, and renewals that need them
+
+  /**
+   * The bank asks the customer to authenticate (on session): the PaymentIntent waits in
+   * `requires_action` with `next_action.use_stripe_sdk`, as Stripe's does, until Stripe.js shows
+   * the challenge and the customer answers it (authenticatePaymentIntent).
+   * @param {StripeObject} pi
+   * @param {StripeObject} pm
+   * @returns {StripeObject}
+   */
+  #requireAction(pi, pm) {
+    pi.status = "requires_action";
+    pi.next_action = {
+      type: "use_stripe_sdk",
+      use_stripe_sdk: { type: "three_d_secure_redirect", source: this.#id("src"), stripe_js: null },
+    };
+    pi._authenticating = pm.id;
+    this.#emit("payment_intent.requires_action", pi);
+    return pi;
+  }
+
+  /**
+   * The bank asks for authentication while the customer is not there (a renewal): the payment
+   * fails with `authentication_required`. An invoice's PaymentIntent then waits in
+   * `requires_action` for the customer (`invoice.payment_action_required`, then
+   * `invoice.payment_failed`); any other goes back to `requires_payment_method`.
+   * @param {StripeObject} pi
+   * @param {StripeObject} pm
+   * @returns {never}
+   */
+  #authenticationRequired(pi, pm) {
+    const message = "Votre banque demande une authentification pour ce paiement.";
+    const charge = this.#put({
+      id: this.#id("ch"),
+      object: "charge",
+      amount: pi.amount,
+      amount_captured: 0,
+      captured: false,
+      created: this.now(pi.customer),
+      currency: pi.currency,
+      customer: pi.customer,
+      livemode: false,
+      paid: false,
+      payment_intent: pi.id,
+      payment_method: pm.id,
+      billing_details: pm.billing_details,
+      amount_refunded: 0,
+      refunded: false,
+      refunds: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
+      status: "failed",
+      failure_code: "authentication_required",
+      failure_message: message,
+      outcome: {
+        network_status: "declined_by_network",
+        reason: "authentication_required",
+        type: "issuer_declined",
+        seller_message: "The bank requires the card holder to authenticate the payment.",
+      },
+    });
+    const error = {
+      type: "card_error",
+      code: "authentication_required",
+      decline_code: "authentication_required",
+      message,
+      charge: charge.id,
+      doc_url: "https://stripe.com/docs/error-codes/authentication-required",
+    };
+    pi.latest_charge = charge.id;
+    pi.last_payment_error = { ...error, payment_method: this.#plain(pm) };
+    this.#emit("charge.failed", charge);
+    const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
+    if (invoice) {
+      pi.status = "requires_action";
+      pi.next_action = {
+        type: "use_stripe_sdk",
+        use_stripe_sdk: { type: "three_d_secure_redirect", source: this.#id("src"), stripe_js: null },
+      };
+      pi._authenticating = pm.id;
+      this.#emit("payment_intent.requires_action", pi);
+      this.#emit("invoice.payment_action_required", invoice);
+      this.#invoiceAttemptFailed(invoice);
+    } else {
+      pi.status = "requires_payment_method";
+      pi.next_action = null;
+      this.#emit("payment_intent.payment_failed", pi);
+    }
+    throw new StripeApiError(402, { ...error, payment_intent: this.#plain(pi), payment_method: this.#plain(pm) });
+  }
+
+  /**
+   * The customer's answer to the challenge of a PaymentIntent in `requires_action` (what
+   * Stripe.js's 3-D Secure frame tells Stripe). Authorized: the card is charged (3178 is then
+   * declined). Refused: the PaymentIntent goes back to `requires_payment_method` with Stripe's
+   * `payment_intent_authentication_failure`, and an invoice counts a failed attempt.
+   * @param {string} id
+   * @param {boolean} authorized
+   * @returns {StripeObject}
+   */
+  authenticatePaymentIntent(id, authorized) {
+    const pi = this.#get(id, "payment_intent");
+    if (pi.status !== "requires_action" || !pi._authenticating) {
+      throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}: there is no authentication to complete.`);
+    }
+    const pm = this.#get(pi._authenticating, "payment_method");
+    pi._authenticating = null;
+    pi.next_action = null;
+    if (authorized) return this.#charge(pi, pm, { authenticated: true });
+    pi.status = "requires_payment_method";
+    pi.last_payment_error = {
+      type: "invalid_request_error",
+      code: "payment_intent_authentication_failure",
+      message: "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+      doc_url: "https://stripe.com/docs/error-codes/payment-intent-authentication-failure",
+      payment_method: this.#plain(pm),
+    };
+    this.#emit("payment_intent.payment_failed", pi);
+    const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
+    if (invoice) this.#invoiceAttemptFailed(invoice);
     return pi;
   }
 
@@ -1948,7 +2094,7 @@ export class StripeEmulatorCore {
     invoice._collecting = true;
     try {
       if (pmId) {
-        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId }, { offSession: true });
       } else {
         this.#invoiceAttemptFailed(invoice);
       }
@@ -2072,7 +2218,11 @@ export class StripeEmulatorCore {
         param: "payment_method",
       });
     }
-    this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+    // Like Stripe, paying an invoice is made without the customer unless `off_session` is false.
+    this.confirmPaymentIntent(invoice._payment_intent, {
+      payment_method: pmId,
+      off_session: boolParam(params.off_session) === false ? "false" : "true",
+    });
     return invoice;
   }
 

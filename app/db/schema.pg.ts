@@ -315,6 +315,8 @@ export const subscriptions = pgTable(
     firstOrderId: integer("first_order_id").references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
     /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
     unpaidInvoiceId: text("unpaid_invoice_id"),
+    /** When the bank asked the customer to authenticate that invoice's payment (3-D Secure), if it did. */
+    actionRequiredAt: timestamptz("action_required_at"),
     ...timestamps,
   },
   (t) => [

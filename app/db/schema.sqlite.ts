@@ -281,6 +281,8 @@ export const subscriptions = sqliteTable(
     firstOrderId: integer("first_order_id").references((): AnySQLiteColumn => orders.id, { onDelete: "set null" }),
     /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
     unpaidInvoiceId: text("unpaid_invoice_id"),
+    /** When the bank asked the customer to authenticate that invoice's payment (3-D Secure), if it did. */
+    actionRequiredAt: text("action_required_at"),
     ...timestamps,
   },
   (t) => [

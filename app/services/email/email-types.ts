@@ -39,6 +39,8 @@ export type EmailPayloads = {
   renewal_receipt: { renewalNumber: number; nextRenewalAt: string | null };
   /** A renewal whose payment failed (the email's order is the subscription's first): the invoice, its amount and where to pay it. */
   renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
+  /** A renewal the bank asks the customer to confirm (3-D Secure; the email's order is the subscription's first): as a failed one. */
+  renewal_action_required: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;

@@ -9,7 +9,13 @@ import {
   recordCancelAtPeriodEnd,
   recordSubscriptionCanceled,
 } from "~/services/subscriptions/record.server";
-import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "./renewals.server";
+import {
+  applyRenewalActionRequired,
+  applyRenewalFailed,
+  applyRenewalPaid,
+  invoicePeriodEnd,
+  type RenewalOutcome,
+} from "./renewals.server";
 import { clearSubscription, findOrderByPaymentIntent, markOrderPaidIn } from "./payment-state.server";
 import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
 import { findOrder, findOrderBySubscription } from "~/services/orders/find.server";
@@ -101,6 +107,14 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       if (!subscriptionId) return "ignored";
       if (invoice.billing_reason === "subscription_cycle") return await applyRenewalFailed(tx, invoice, subscriptionId);
       return "payment_failed";
+    }
+    case "invoice.payment_action_required": {
+      // The bank asks the customer to authenticate. For a renewal they are not there: they are
+      // asked by email. For a first payment they are on the payment step, where Stripe.js shows the challenge.
+      const invoice = event.data.object;
+      const subscriptionId = invoiceSubscriptionId(invoice);
+      if (!subscriptionId || invoice.billing_reason !== "subscription_cycle") return "ignored";
+      return await applyRenewalActionRequired(tx, invoice, subscriptionId, new Date(event.created * 1000).toISOString());
     }
     case "customer.subscription.updated": {
       const sub = event.data.object;
