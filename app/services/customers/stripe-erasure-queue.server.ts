@@ -19,8 +19,8 @@ import { eraseAtStripe, stripeFailureLabel, type StripeIds } from "./stripe-eras
 
 /** The wait after the n-th failed attempt (then an hour each time): Stripe is never given up on. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
-/** The attempt made right after the erasure answers the administrator: it waits less than a retry. */
-const IMMEDIATE_OPTIONS: Stripe.RequestOptions = { timeout: 8_000, maxNetworkRetries: 1 };
+/** The attempt made right after the erasure answers the administrator: one try, 8 s at most per call; the scheduler does the rest. */
+const IMMEDIATE_OPTIONS: Stripe.RequestOptions = { timeout: 8_000, maxNetworkRetries: 0 };
 
 export type StripeErasureRow = typeof stripeErasures.$inferSelect;
 
