@@ -189,6 +189,92 @@ function metadataParam(value) {
   return out;
 }
 
+/**
+ * Refuses a parameter Stripe does not take on this call, as Stripe does (400 `parameter_unknown`),
+ * one level deep for the hashes listed in `nested`. `expand` and `key` are always accepted.
+ * @param {StripeParams} params
+ * @param {string[]} allowed
+ * @param {Record<string, string[]>} [nested] hash parameter -> its keys
+ */
+function refuseUnknownParams(params, allowed, nested = {}) {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (name === "expand" || name === "key") continue;
+    if (!allowed.includes(name)) throw unknownParam(name);
+    const keys = nested[name];
+    if (keys && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const key of Object.keys(value)) if (!keys.includes(key)) throw unknownParam(`${name}[${key}]`);
+    }
+  }
+}
+/**
+ * @param {string} param
+ * @returns {StripeApiError}
+ */
+function unknownParam(param) {
+  return invalid(`Received unknown parameter: ${param}`, { code: "parameter_unknown", param });
+}
+
+const ADDRESS_KEYS = ["city", "country", "line1", "line2", "postal_code", "state"];
+
+/**
+ * An address hash as Stripe stores it (every key, null when not given); `""` unsets it (null).
+ * @param {unknown} value
+ * @param {string} param
+ * @returns {Record<string, string | null> | null}
+ */
+function addressParam(value, param) {
+  if (value === "" || value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw invalid(`Invalid object`, { param });
+  const record = /** @type {Record<string, unknown>} */ (value);
+  for (const key of Object.keys(record)) if (!ADDRESS_KEYS.includes(key)) throw unknownParam(`${param}[${key}]`);
+  return Object.fromEntries(ADDRESS_KEYS.map((k) => [k, record[k] ? String(record[k]) : null]));
+}
+
+/**
+ * A `shipping` hash (customer or PaymentIntent): `name` and `address[line1]` required, as Stripe
+ * asks; `""` unsets it (null).
+ * @param {unknown} value
+ * @param {string} param
+ * @returns {Record<string, unknown> | null}
+ */
+function shippingParam(value, param) {
+  if (value === "" || value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw invalid(`Invalid object`, { param });
+  const record = /** @type {Record<string, any>} */ (value);
+  for (const key of Object.keys(record)) {
+    if (!["address", "name", "phone", "carrier", "tracking_number"].includes(key)) throw unknownParam(`${param}[${key}]`);
+  }
+  requireParam(record.name, `${param}[name]`);
+  requireParam(record.address?.line1, `${param}[address][line1]`);
+  return {
+    address: addressParam(record.address, `${param}[address]`),
+    name: String(record.name),
+    phone: record.phone ? String(record.phone) : null,
+    carrier: record.carrier ? String(record.carrier) : null,
+    tracking_number: record.tracking_number ? String(record.tracking_number) : null,
+  };
+}
+
+/**
+ * Metadata after an update, as Stripe applies it: `metadata=""` unsets every key, a key posted
+ * empty is unset, the others are set.
+ * @param {Record<string, string>} current
+ * @param {unknown} value
+ * @returns {Record<string, string>}
+ */
+function updatedMetadata(current, value) {
+  if (value === "") return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("Invalid metadata: must be an object.", { param: "metadata" });
+  }
+  const out = { ...current };
+  for (const [k, v] of Object.entries(value)) {
+    if (v === "" || v === null || v === undefined) delete out[k];
+    else out[k] = String(v);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Test cards
 
@@ -510,6 +596,16 @@ export class StripeEmulatorCore {
       this.#render(this.attachPaymentMethod(args[0], params), params),
     );
     add("POST", "/v1/payment_methods/:id/detach", ({ args, params }) => this.#render(this.detachPaymentMethod(args[0]), params));
+    add("POST", "/v1/payment_methods/:id", ({ args, params }) => this.#render(this.updatePaymentMethod(args[0], params), params));
+    add("GET", "/v1/customers/:id/payment_methods", ({ args, params }) => {
+      const customer = this.#get(args[0], "customer");
+      return this.#list(
+        `/v1/customers/${customer.id}/payment_methods`,
+        "payment_method",
+        params,
+        (pm) => pm.customer === customer.id && (!params.type || pm.type === params.type),
+      );
+    });
     // Payment intents
     add("POST", "/v1/payment_intents", ({ params }) => this.#render(this.createPaymentIntent(params), params));
     add(
@@ -851,7 +947,8 @@ export class StripeEmulatorCore {
       name: params.name || null,
       description: params.description || null,
       phone: params.phone || null,
-      address: params.address ?? null,
+      address: params.address ? addressParam(params.address, "address") : null,
+      shipping: params.shipping ? shippingParam(params.shipping, "shipping") : null,
       metadata: metadataParam(params.metadata),
       invoice_settings: { default_payment_method: null, custom_fields: null, footer: null, rendering_options: null },
       livemode: false,
@@ -870,10 +967,17 @@ export class StripeEmulatorCore {
    */
   updateCustomer(id, params) {
     const customer = this.#get(id, "customer");
+    refuseUnknownParams(
+      params,
+      ["address", "description", "email", "invoice_settings", "metadata", "name", "phone", "shipping"],
+      { invoice_settings: ["default_payment_method"] },
+    );
     for (const field of ["email", "name", "description", "phone"]) {
       if (params[field] !== undefined) customer[field] = params[field] || null;
     }
-    if (params.metadata !== undefined) customer.metadata = { ...customer.metadata, ...metadataParam(params.metadata) };
+    if (params.address !== undefined) customer.address = addressParam(params.address, "address");
+    if (params.shipping !== undefined) customer.shipping = shippingParam(params.shipping, "shipping");
+    if (params.metadata !== undefined) customer.metadata = updatedMetadata(customer.metadata, params.metadata);
     const pmId = params.invoice_settings?.default_payment_method;
     if (pmId !== undefined) {
       if (pmId) {
@@ -1080,6 +1184,45 @@ export class StripeEmulatorCore {
   }
 
   /**
+   * Updates a saved card's `billing_details` (each key `""` unsets it, `address=""` every line)
+   * and `metadata`. Like Stripe, only a PaymentMethod attached to a customer can be updated. The
+   * charges already made keep the billing details they were made with.
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  updatePaymentMethod(id, params) {
+    const pm = this.#get(id, "payment_method");
+    refuseUnknownParams(params, ["billing_details", "metadata", "allow_redisplay"], {
+      billing_details: ["address", "email", "name", "phone"],
+    });
+    if (!pm.customer) {
+      throw invalid("You must save this PaymentMethod to a customer before you can update it.", {
+        code: "payment_method_unexpected_state",
+      });
+    }
+    const billing = params.billing_details;
+    if (billing !== undefined) {
+      if (typeof billing !== "object" || billing === null) throw invalid("Invalid object", { param: "billing_details" });
+      /** @type {Record<string, unknown>} */
+      const next = { ...pm.billing_details };
+      for (const field of ["email", "name", "phone"]) {
+        if (billing[field] !== undefined) next[field] = billing[field] || null;
+      }
+      if (billing.address !== undefined) {
+        next.address =
+          addressParam(billing.address, "billing_details[address]") ?? Object.fromEntries(ADDRESS_KEYS.map((k) => [k, null]));
+      }
+      // A new object: the charges made with this card keep theirs.
+      pm.billing_details = next;
+    }
+    if (params.metadata !== undefined) pm.metadata = updatedMetadata(pm.metadata, params.metadata);
+    if (params.allow_redisplay !== undefined) pm.allow_redisplay = params.allow_redisplay;
+    this.#emit("payment_method.updated", pm);
+    return pm;
+  }
+
+  /**
    * @param {string} id
    * @returns {StripeObject}
    */
@@ -1159,6 +1302,7 @@ export class StripeEmulatorCore {
       payment_method_types: paymentMethodTypes ?? ["card"],
       receipt_email: receiptEmail ?? null,
       setup_future_usage: setupFutureUsage ?? null,
+      shipping: null,
       status: "requires_payment_method",
       _invoice: invoice ?? null,
     });
@@ -1189,6 +1333,7 @@ export class StripeEmulatorCore {
       setupFutureUsage: params.setup_future_usage,
       paymentMethodTypes: types,
     });
+    if (params.shipping) pi.shipping = shippingParam(params.shipping, "shipping");
     this.#emit("payment_intent.created", pi);
     if (params.payment_method) {
       this.#get(params.payment_method, "payment_method");
@@ -1206,18 +1351,42 @@ export class StripeEmulatorCore {
    */
   updatePaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
-    if (!["requires_payment_method", "requires_confirmation"].includes(pi.status)) {
-      throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}, so it cannot be updated.`);
-    }
+    refuseUnknownParams(params, ["amount", "description", "metadata", "receipt_email", "shipping"]);
+    this.#checkUpdatableFields(pi, params);
     if (params.amount !== undefined) {
       if (pi._invoice)
         throw invalid("You cannot update the amount of a PaymentIntent created by an invoice.", { param: "amount" });
       pi.amount = requireInt(params.amount, "amount");
     }
-    if (params.metadata !== undefined) pi.metadata = { ...pi.metadata, ...metadataParam(params.metadata) };
+    if (params.metadata !== undefined) pi.metadata = updatedMetadata(pi.metadata, params.metadata);
     if (params.description !== undefined) pi.description = params.description || null;
     if (params.receipt_email !== undefined) pi.receipt_email = params.receipt_email || null;
+    if (params.shipping !== undefined) pi.shipping = shippingParam(params.shipping, "shipping");
     return pi;
+  }
+
+  /**
+   * Which fields of a PaymentIntent may change in its status, as Stripe answers: the amount only
+   * before confirmation; `receipt_email` and `shipping` until it succeeded (not while processing,
+   * nor once canceled); `description` and `metadata` always.
+   * @param {StripeObject} pi
+   * @param {StripeParams} params
+   */
+  #checkUpdatableFields(pi, params) {
+    /** @type {Record<string, string[]>} */
+    const statuses = {
+      amount: ["requires_payment_method", "requires_confirmation"],
+      receipt_email: ["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture", "succeeded"],
+      shipping: ["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture", "succeeded"],
+    };
+    for (const [field, allowed] of Object.entries(statuses)) {
+      if (params[field] === undefined || allowed.includes(pi.status)) continue;
+      throw this.#unexpectedState(
+        pi,
+        `This PaymentIntent's ${field} could not be updated because it has a status of ${pi.status}. ` +
+          `You may only update the ${field} of a PaymentIntent with one of the following statuses: ${allowed.join(", ")}.`,
+      );
+    }
   }
 
   /**

@@ -750,7 +750,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Un client et tout ce que la boutique garde de lui : compte, commandes, abonnements, emails, demandes de contact",
     description:
       "Les commandes, abonnements, demandes de contact et emails sont trouvés par le compte et par son adresse email (sans distinction de casse). " +
-      "`erasure` dit si l'effacement est possible maintenant, sinon pourquoi ; `audit` liste les exports et effacements de ce client.",
+      "`erasure` dit si l'effacement est possible maintenant, sinon pourquoi ; `stripeErasure` où en est l'effacement chez Stripe ; `audit` liste les exports et effacements de ce client.",
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
@@ -786,7 +786,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Sans corps. En une transaction : le compte (noms, adresse, téléphone, mot de passe ; email et nom d'utilisateur remplacés par `efface-{id}@anonyme.invalid` et `efface-{id}`), " +
       "les noms, email, adresses et téléphones de ses commandes et abonnements, ses demandes de contact (« [effacé] ») et le destinataire et le contenu des emails le concernant. " +
       "Restent les montants, dates, numéros, statuts, le pays de livraison et les factures émises (obligation comptable de 10 ans, Code de commerce L123-22). " +
-      "Inscrit au journal (`customer.erase`) ; recommencer ne change rien de plus.",
+      "Puis, chez Stripe : le client Stripe (email, téléphone, adresses ; nom « [effacé] »), ses cartes enregistrées (vidées puis retirées) et le `receipt_email` et l'adresse de livraison des PaymentIntents ; " +
+      "si Stripe ne répond pas, l'effacement de la boutique est fait quand même et `stripeErasure.status` vaut `pending` : la boutique réessaie seule. " +
+      "Inscrit au journal (`customer.erase`, puis `customer.erase_stripe` avec les nombres d'objets Stripe) ; recommencer ne change rien de plus.",
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
