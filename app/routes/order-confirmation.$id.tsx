@@ -1,9 +1,13 @@
 import { paymentReceived } from "~/lib/order-status";
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
+import { RequestLinkButton } from "~/components/subscription/RequestLinkButton";
+import { readPageForm } from "~/http/page-form.server";
+import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
+import { requestLinkByButton } from "~/pages/subscription-link-request.server";
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
@@ -15,7 +19,11 @@ import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders/summary.server";
-import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
+import {
+  orderSubscriptionView,
+  sendOrderManagementLink,
+  type OrderSubscriptionView,
+} from "~/services/subscriptions/confirmation.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data?.order
@@ -28,8 +36,9 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 /**
  * The order by its number: progress, items, total, postcode and city. The name and the street
- * too for the buyer's own browser, the order token (?token=), the key of an email's read-only
- * link (?cle=) or an administrator.
+ * too for the buyer's own browser, the order token (?token=), the key of an email's view link
+ * (?cle=) or an administrator. The link to the subscription's page for the buyer's own browser
+ * or the order token only; anyone else may have a fresh one emailed to the subscription's address.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -39,7 +48,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const order = id
       ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof))
       : null;
-    const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
+    const subscription = order ? await orderSubscriptionView(order.id, { viewer: order.owner, holder: order.holder }) : null;
     return data(
       { order, subscription, refusal: null as string | null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
@@ -52,6 +61,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
     );
   }
+}
+
+const LINK_SENT = `Si un abonnement est en cours pour cette commande, un lien pour le gérer vient d'être envoyé à son adresse email. Il est valable ${SUBSCRIPTION_LINK_DAYS} jours.`;
+
+/** « Recevoir un lien de gestion par email »: a fresh management link, to the subscription's own address. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const formData = await readPageForm(request);
+  const id = parseOrderNumber(params.id);
+  if (!id || formData.get("intent") !== "manage-link") {
+    return data({ linkRequestRefused: null as string | null }, { status: 400, headers: NO_STORE_HEADERS });
+  }
+  const url = new URL(request.url);
+  return await requestLinkByButton((address) => sendOrderManagementLink(id, address), {
+    request,
+    context,
+    back: `${url.pathname}${url.search}`,
+    message: LINK_SENT,
+    headers: NO_STORE_HEADERS,
+  });
 }
 
 export default function OrderConfirmation() {
@@ -209,6 +237,8 @@ const SUBSCRIPTION_HEADINGS: Record<OrderSubscriptionView["state"], string> = {
 
 /** A subscription's order: it is active, what it charges and when, the email sent, and where to cancel. */
 function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscriptionView }) {
+  const actionData = useActionData<typeof action>();
+  const refused = actionData?.linkRequestRefused ?? null;
   const price = formatPrice(s.amountCents);
   const ended = s.state === "canceled" || s.state === "cancel_scheduled";
   return (
@@ -249,7 +279,8 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
               à <span className="font-semibold text-ink">{s.confirmationEmail.to}</span>
             </>
           ) : null}{" "}
-          : il contient le lien de votre espace abonnement, valable pour gérer ou résilier votre abonnement.
+          : il contient le lien de votre espace abonnement, pour gérer ou résilier votre abonnement (valable{" "}
+          {SUBSCRIPTION_LINK_DAYS} jours, un nouveau lien s'obtient par email).
         </p>
       ) : null}
       {ended ? null : (
@@ -263,6 +294,7 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
                 Gérer ou résilier mon abonnement
               </a>
             ) : null}
+            {s.canRequestLink ? <RequestLinkButton label="Recevoir un lien de gestion par email" refused={refused} /> : null}
             <Link to={s.cancelPath} className="btn-secondary" data-testid="subscription-cancel-link">
               Résilier en ligne
             </Link>
