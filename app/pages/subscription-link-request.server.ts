@@ -4,7 +4,7 @@ import { actionError, refusalReply } from "~/http/action-errors.server";
 import { clientAddress } from "~/http/client-address.server";
 import { redirectWithSuccess } from "~/http/toast.server";
 import { retryAfterHeaders } from "~/http/retry-after";
-import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
+import { NEW_LINK_SENT_MESSAGE } from "~/lib/link-lifetimes";
 import { subscriptionLinkRequestSchema } from "~/schemas/subscription-link-request";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { sendManagementLinks } from "~/services/subscriptions/manage-link.server";
@@ -15,9 +15,6 @@ import { sendManagementLinks } from "~/services/subscriptions/manage-link.server
  * subscription's own address). The answer never says whether an address has a subscription;
  * past the limits, a 429 with its French message (limits.server.ts).
  */
-
-/** The one answer of the form, whatever the address. */
-export const NEW_LINK_SENT_MESSAGE = `Si un abonnement correspond à cette adresse, un nouveau lien vient d'y être envoyé. Il est valable ${SUBSCRIPTION_LINK_DAYS} jours.`;
 
 /** Where the form's success leads: the page without a link, saying the neutral answer. */
 export const NEW_LINK_SENT_PATH = "/mon-abonnement?lien=envoye";

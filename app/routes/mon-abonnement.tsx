@@ -18,7 +18,8 @@ import { FULFILMENT_LABELS } from "~/lib/order-status";
 import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
 import { LinkProblem, type LinkProblemKind } from "~/components/subscription/LinkProblem";
-import { NEW_LINK_SENT_MESSAGE, requestLinksByEmail } from "~/pages/subscription-link-request.server";
+import { NEW_LINK_SENT_MESSAGE } from "~/lib/link-lifetimes";
+import { requestLinksByEmail } from "~/pages/subscription-link-request.server";
 import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
 import {
   changeSubscriptionAddress,
