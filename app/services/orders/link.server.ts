@@ -36,7 +36,7 @@ function sign(orderId: number, secret: string): Buffer {
   return createHmac("sha256", secret).update(`order-link:${orderId}`, "utf8").digest();
 }
 
-/** The key of the order's read-only link, with the current session secret. */
+/** The key of the order's view link, with the current session secret. */
 export function orderLinkKey(orderId: number): string {
   const [secret] = getConfig().sessionSecrets;
   return sign(orderId, secret).toString("base64url");
