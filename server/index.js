@@ -17,7 +17,7 @@ import { createApp, listen } from "./app.js";
  *    mode the Stripe emulator) before taking any request; a bad configuration stops here with
  *    one French message and exit code 1;
  * 2. listens on HOST (default 0.0.0.0) and PORT;
- * 3. on SIGTERM or SIGINT: stops taking connections, finishes the requests in flight (at most
+ * 3. on SIGTERM or SIGINT (even during step 1: the start ends first): stops taking connections, finishes the requests in flight (at most
  *    SHUTDOWN_DEADLINE_MS), stops the emulator, closes the database and exits 0.
  *
  * Several processes (node:cluster): the primary checks the configuration, applies the
@@ -70,27 +70,10 @@ function startLine(mode, host, port, processes = 1) {
  */
 async function serve(build, shop) {
   const worker = cluster.isWorker;
-  const { mode, port } = await shop.startShop().catch(startFailure);
-  const host = process.env.HOST || "0.0.0.0";
-  const app = createApp(build, { logRequests: process.env.LOG_REQUESTS === "1" });
-  // For the server tests only: which process answered.
-  const exposeWorker = process.env.SHOP_EXPOSE_WORKER === "1";
-  /** @type {import("node:http").RequestListener} */
-  const listener = exposeWorker
-    ? (req, res) => {
-        res.setHeader("X-Worker", String(process.pid));
-        app(req, res);
-      }
-    : app;
-  const server = await listen(listener, { host, port }).catch(async (error) => {
-    await shop.stopShop().catch(() => undefined);
-    if (error?.code !== "EADDRINUSE") return startFailure(error);
-    const taken = new Error(`Le port ${port} de la boutique est déjà utilisé (${host}). Choisissez un autre PORT.`);
-    return startFailure(Object.assign(taken, { name: "ConfigError" }));
-  });
-  // A worker's start is told by the primary, once for all.
-  if (!worker) console.log(startLine(mode, host, server.port));
-
+  /** @type {Awaited<ReturnType<typeof listen>> | undefined} */
+  let server;
+  /** @type {ReturnType<ShopLifecycle["startShop"]> | undefined} */
+  let starting;
   let stopping = false;
   /** @param {NodeJS.Signals} signal */
   async function shutdown(signal) {
@@ -103,7 +86,9 @@ async function serve(build, shop) {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS + 5_000).unref();
     try {
-      await server.close({ deadlineMs: SHUTDOWN_DEADLINE_MS });
+      if (server) await server.close({ deadlineMs: SHUTDOWN_DEADLINE_MS });
+      // A signal during the start: the start ends first (database opened, emulator listening), then all stops.
+      await starting?.catch(() => undefined);
       await shop.stopShop();
       process.exit(0);
     } catch (error) {
@@ -111,8 +96,34 @@ async function serve(build, shop) {
       process.exit(1);
     }
   }
+  // The handlers before anything starts: a SIGTERM during the start stops the shop as cleanly as after it.
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
+
+  starting = shop.startShop();
+  const { mode, port } = await starting.catch(startFailure);
+  if (stopping) return;
+  const host = process.env.HOST || "0.0.0.0";
+  const app = createApp(build, { logRequests: process.env.LOG_REQUESTS === "1" });
+  // For the server tests only: which process answered.
+  const exposeWorker = process.env.SHOP_EXPOSE_WORKER === "1";
+  /** @type {import("node:http").RequestListener} */
+  const listener = exposeWorker
+    ? (req, res) => {
+        res.setHeader("X-Worker", String(process.pid));
+        app(req, res);
+      }
+    : app;
+  server = await listen(listener, { host, port }).catch(async (error) => {
+    await shop.stopShop().catch(() => undefined);
+    if (error?.code !== "EADDRINUSE") return startFailure(error);
+    const taken = new Error(`Le port ${port} de la boutique est déjà utilisé (${host}). Choisissez un autre PORT.`);
+    return startFailure(Object.assign(taken, { name: "ConfigError" }));
+  });
+  // Stopped while it began to listen: the shutdown under way closes the shop; the server closes with the process.
+  if (stopping) return;
+  // A worker's start is told by the primary, once for all.
+  if (!worker) console.log(startLine(mode, host, server.port));
 }
 
 /**

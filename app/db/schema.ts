@@ -46,6 +46,7 @@ export const {
   leases,
   pageCacheVersion,
   auditLog,
+  stripeErasures,
 } = tables;
 
 export { INVOICE_KINDS } from "./schema.sqlite";

@@ -154,9 +154,16 @@ export default function PayRenewal() {
 
   return (
     <Shell title="Régler mon abonnement">
-      <p className="mt-3 text-ink-soft">
-        Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.
-      </p>
+      {view.actionRequired ? (
+        <p className="mt-3 text-ink-soft" data-testid="action-required">
+          Votre banque demande une confirmation pour le paiement de votre renouvellement. Saisissez votre carte : votre banque
+          vous demandera ensuite de confirmer le paiement.
+        </p>
+      ) : (
+        <p className="mt-3 text-ink-soft">
+          Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.
+        </p>
+      )}
       <section aria-labelledby="echeance" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
         <h2 id="echeance" className="font-serif text-xl">
           Échéance à régler

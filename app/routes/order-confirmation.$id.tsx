@@ -19,18 +19,27 @@ import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders/summary.server";
+import { completeCheckout } from "~/services/checkout.server";
+import { confirmCheckoutSession } from "~/services/payments/hosted-checkout.server";
+import { TRIAL_DUPLICATE_REFUND_REASON } from "~/services/payments/payment-state.server";
+import { hasTrialDuplicateRefund } from "~/services/payments/refunds.server";
 import {
   orderSubscriptionView,
   sendOrderManagementLink,
   type OrderSubscriptionView,
 } from "~/services/subscriptions/confirmation.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data?.order
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...(data?.order
     ? pageMeta(`Commande n°${data.order.id}`, "Merci pour votre commande : récapitulatif, livraison et suivi.")
     : data?.refusal
       ? pageMeta("Trop de tentatives", data.refusal)
-      : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
+      : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.")),
+  // Back from the hosted payment page before Stripe's confirmation: the page reloads itself, without JavaScript.
+  ...(data?.pending ? [{ httpEquiv: "refresh", content: String(PENDING_REFRESH_SECONDS) }] : []),
+];
+
+const PENDING_REFRESH_SECONDS = 3;
 
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
@@ -40,24 +49,39 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
  * (?cle=) or an administrator. The link to the subscription's page for the buyer's own browser
  * or the order token only; anyone else may have a fresh one emailed to the subscription's address.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
+ * Back from the hosted payment page (`?session_id=`, the Checkout Session's success_url), the
+ * server asks Stripe about the session for the buyer's browser; until the order is paid the page
+ * says « Paiement en cours de confirmation » and reloads itself (meta refresh).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   try {
     const proof = await readOrderProof(request);
-    const order = id
+    let order = id
       ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof))
       : null;
+    const sessionId = new URL(request.url).searchParams.get("session_id");
+    if (order && sessionId && order.holder) {
+      // Stripe unreachable for a moment: the page stays pending and asks again at its next refresh.
+      if (!paymentReceived(order.paymentStatus) && (await confirmCheckoutSession(order.id, sessionId).catch(() => false))) {
+        order = await getOrderSummary(order.id, proof);
+      }
+      // Paid: the cart that made the order is emptied, as after the card form.
+      if (order && paymentReceived(order.paymentStatus) && proof.cartId) await completeCheckout(proof.cartId, order.id);
+    }
+    const pending = Boolean(order && sessionId && !paymentReceived(order.paymentStatus));
     const subscription = order ? await orderSubscriptionView(order.id, { viewer: order.owner, holder: order.holder }) : null;
+    // The trial pack bought twice with one email: this order was refunded on its own.
+    const trialRefund = order && (await hasTrialDuplicateRefund(order.id)) ? TRIAL_DUPLICATE_REFUND_REASON : null;
     return data(
-      { order, subscription, refusal: null as string | null },
+      { order, subscription, pending, trialRefund, refusal: null as string | null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
     return data(
-      { order: null, subscription: null, refusal: refusal.message },
+      { order: null, subscription: null, pending: false, trialRefund: null, refusal: refusal.message },
       { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
     );
   }
@@ -83,7 +107,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function OrderConfirmation() {
-  const { order, subscription, refusal } = useLoaderData<typeof loader>();
+  const { order, subscription, pending, trialRefund, refusal } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
 
@@ -142,6 +166,20 @@ export default function OrderConfirmation() {
           <p className="mt-3 text-ink-soft">
             {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
           </p>
+          {trialRefund ? (
+            <p role="alert" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="trial-refund">
+              {trialRefund} Vous recevez un email de confirmation du remboursement.
+            </p>
+          ) : null}
+          {pending ? (
+            <div role="status" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="payment-pending">
+              <p className="font-semibold">Paiement en cours de confirmation</p>
+              <p className="mt-1 text-sm text-ink-soft">
+                Votre banque a répondu, nous attendons la confirmation de Stripe. Cette page se met à jour toute seule dans
+                quelques secondes.
+              </p>
+            </div>
+          ) : null}
         </div>
 
         {subscription ? <SubscriptionSummary subscription={subscription} /> : null}

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 test.describe("admin accessibility", () => {

@@ -79,7 +79,7 @@ export async function createPaidOrder(request: APIRequestContext, email: string)
     form: { payment_method: ((await method.json()) as { id: string }).id },
   });
   expect(confirm.status(), await confirm.text()).toBe(200);
-  const paid = await request.post("/api/payments/confirm", { data: { orderId: order.id } });
+  const paid = await request.post("/api/payments/confirm", { data: { orderId: order.id, token: order.token } });
   expect(await paid.json()).toMatchObject({ paid: true, paymentStatus: "paid" });
   return order;
 }

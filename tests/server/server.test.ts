@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpInbox } from "../helpers/smtp-inbox";
 import { decodeSingleFetch } from "../helpers/single-fetch";
@@ -71,6 +73,20 @@ describe("start-up", () => {
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }
+  });
+  it("SIGTERM during the start (its database being made) waits for the start, stops it cleanly and exits 0", async () => {
+    const starting = await shop({ SHOP_MODE: "demo" });
+    // The database file appears once the start is under way: the migrations are running.
+    const databaseFile = path.join(starting.dataDir, "shop.db");
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(databaseFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(existsSync(databaseFile)).toBe(true);
+    starting.child.kill("SIGTERM");
+    expect(await exitWithin(starting, 20_000)).toMatchObject({ code: 0, signal: null });
+    expect(starting.stdout().match(/SIGTERM : arrêt de la boutique/g)).toHaveLength(1);
+    expect(starting.stderr()).toBe("");
+    expect(await canBind(starting.port)).toBe(true);
+    expect(await canBind(starting.emulatorPort)).toBe(true);
   });
 });
 

@@ -104,6 +104,26 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     const now = Date.now();
     await databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
     await getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 });
+    await getDb()
+      .insert(sqliteSchema.auditLog)
+      .values({
+        actorUsername: "admin",
+        action: "customer.erase",
+        subjectId: 1,
+        details: { stripe: { customers: 1, paymentIntents: 2 } },
+      });
+    await getDb()
+      .insert(sqliteSchema.stripeErasures)
+      .values({
+        subjectId: 1,
+        actorUsername: "admin",
+        customerIds: ["cus_copie"],
+        paymentIntentIds: ["pi_copie_1", "pi_copie_2"],
+        attempts: 1,
+        lastAttemptAt: new Date(now).toISOString(),
+        nextAttemptAt: new Date(now + 60_000).toISOString(),
+        lastError: "Stripe injoignable (StripeConnectionError).",
+      });
 
     server = await startPostgres();
     pool = new pg.Pool({ connectionString: server.url, max: 2 });
@@ -125,7 +145,7 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
       const [{ n: rows }] = await db.select({ n: count() }).from(sqliteSchema[key] as SQLiteTable);
       expect(first.stdout).toContain(`${name} : ${rows} ${rows > 1 ? "lignes" : "ligne"}\n`);
     }
-    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 22 tables/);
+    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 23 tables/);
   });
 
   it("holds the data the shop wrote, with each table's rows read back as the same values", async () => {

@@ -219,6 +219,21 @@ describe("the process's scheduler", () => {
     expect(await reminders()).toHaveLength(0);
     expect(await getDb().select().from(leases)).toEqual([]);
   });
+  it("a stop during a tick waits for it: its reminder is queued, and the lease is free afterwards", async () => {
+    await subscription();
+    const s = createSubscriptionScheduler({ holder: "stopping" });
+    let ticked = false;
+    const tick = s.tick(SIX_DAYS_BEFORE).then(() => {
+      ticked = true;
+    });
+    await s.stop();
+    expect(ticked).toBe(true);
+    expect(await reminders()).toHaveLength(1);
+    expect(await getDb().select().from(leases)).toEqual([]);
+    await tick;
+    // Stopped: no tick any more.
+    expect(await s.tick(SIX_DAYS_BEFORE)).toEqual({ holding: false });
+  });
 });
 
 describe("the reminder email", () => {

@@ -26,13 +26,22 @@ export type EmailPayloads = {
    * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
    * credit note's number when one was issued.
    */
-  order_refunded: { refundId: number; amountCents: number; remainingPaidCents: number; creditNoteNumber: string | null };
+  order_refunded: {
+    refundId: number;
+    amountCents: number;
+    remainingPaidCents: number;
+    creditNoteNumber: string | null;
+    /** Why the shop refunded on its own (the trial pack bought twice), when it did. */
+    note?: string | null;
+  };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */
   renewal_receipt: { renewalNumber: number; nextRenewalAt: string | null };
   /** A renewal whose payment failed (the email's order is the subscription's first): the invoice, its amount and where to pay it. */
   renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
+  /** A renewal the bank asks the customer to confirm (3-D Secure; the email's order is the subscription's first): as a failed one. */
+  renewal_action_required: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;

@@ -81,6 +81,27 @@ export async function queueRenewalPaymentFailedEmail(
 }
 
 /**
+ * A renewal the bank asks the customer to confirm (3-D Secure, `invoice.payment_action_required`):
+ * the amount, why, and the pay link, once per invoice. The "payment failed" email of the same
+ * invoice is not sent (renewals.server.ts): this one says what to do.
+ */
+export async function queueRenewalActionRequiredEmail(
+  tx: DbOrTx,
+  firstOrderId: number,
+  payload: EmailPayloads["renewal_action_required"],
+) {
+  const to = await orderEmail(tx, firstOrderId);
+  if (to)
+    await queueEmail(tx, {
+      kind: "renewal_action_required",
+      orderId: firstOrderId,
+      to,
+      payload,
+      once: `invoice:${payload.invoiceId}`,
+    });
+}
+
+/**
  * A withdrawal was recorded (/retractation): its acknowledgement on a durable medium (article
  * L. 221-21 du Code de la consommation), to the order's email, once per order.
  */

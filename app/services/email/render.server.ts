@@ -11,6 +11,7 @@ import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderRefundedEmail } from "~/emails/OrderRefundedEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
 import { shopContact } from "~/emails/seller";
+import { renewalActionRequiredEmail } from "~/emails/RenewalActionRequiredEmail";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
 import { renewalReceiptEmail } from "~/emails/RenewalReceiptEmail";
 import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
@@ -216,6 +217,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           amountCents: payload.amountCents,
           remainingPaidCents: payload.remainingPaidCents ?? 0,
           creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
+          note: payload.note ?? null,
         }),
       );
     }
@@ -254,6 +256,23 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
       return rendered(
         renewalPaymentFailedEmail({
+          shop,
+          order: await emailOrder(row),
+          invoiceId: payload.invoiceId,
+          amountCents: payload.amountCents ?? row.totalCents,
+          payUrl: payload.payUrl,
+          renewalNumber: payload.renewalNumber ?? 1,
+          subscriptionUrl: await subscriptionUrlOf(row, email),
+        }),
+      );
+    }
+    case "renewal_action_required": {
+      const row = await requireOrder(email);
+      const payload = payloadOf(email, "renewal_action_required");
+      if (!payload.invoiceId || !payload.payUrl)
+        throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
+      return rendered(
+        renewalActionRequiredEmail({
           shop,
           order: await emailOrder(row),
           invoiceId: payload.invoiceId,

@@ -32,6 +32,8 @@ export type InvoicePaymentView =
       /** What it pays: the pack of the subscription, and which renewal. */
       packName: string;
       renewalNumber: number | null;
+      /** The bank asked the customer to authenticate this payment (3-D Secure): the page says so. */
+      actionRequired: boolean;
       /** The PaymentIntent's client secret, for Stripe.js. */
       clientSecret: string;
       customerEmail: string;
@@ -89,6 +91,7 @@ export async function openInvoicePayment(params: URLSearchParams, now: Date = ne
     amountCents: invoice.amount_remaining,
     packName: record?.variantName ? `${product} – ${record.variantName}` : product,
     renewalNumber: record ? record.renewalCount + 1 : null,
+    actionRequired: Boolean(record?.actionRequiredAt && record.unpaidInvoiceId === invoiceId),
     clientSecret,
     customerEmail: record?.customerEmail ?? invoice.customer_email ?? "",
     billing: {

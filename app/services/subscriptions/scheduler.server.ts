@@ -1,5 +1,6 @@
 import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
+import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
 
@@ -7,7 +8,8 @@ import { queueDueRenewalReminders } from "./reminders.server";
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
  * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
- * carts are deleted, cart-purge.server.ts). No timer per subscription: one
+ * carts are deleted, cart-purge.server.ts, and the Stripe part of the erasures that Stripe did
+ * not answer is tried again, customers/stripe-erasure-queue.server.ts). No timer per subscription: one
  * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
  * is now.
  *
@@ -35,7 +37,7 @@ export type TickResult = { holding: false } | { holding: true; queued: number };
 export type SubscriptionScheduler = {
   /** One tick now: takes or renews the lease, then queues what is due at `now`. */
   tick(now?: Date): Promise<TickResult>;
-  /** No more ticks; gives the lease up. */
+  /** No more ticks; waits for the tick under way, then gives the lease up. */
   stop(): Promise<void>;
 };
 
@@ -47,9 +49,21 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
 
   let holding = false;
   let stopped = false;
+  /** The tick under way, if any: stop() waits for it, so the database is never closed under it. */
+  let current: Promise<TickResult> | undefined;
 
-  async function tick(now: Date = clock()): Promise<TickResult> {
-    if (stopped) return { holding: false };
+  function tick(now: Date = clock()): Promise<TickResult> {
+    if (stopped) return Promise.resolve({ holding: false });
+    const run = runTick(now);
+    current = run;
+    const done = () => {
+      if (current === run) current = undefined;
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  async function runTick(now: Date): Promise<TickResult> {
     // The lease runs on the real clock: it says which process is alive, not what is due.
     holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
@@ -57,6 +71,9 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
     const purged = await purgeStaleCarts(now);
     if (purged > 0) console.log(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
+    // And the Stripe part of the erasures Stripe did not answer (customers/stripe-erasure-queue.server.ts).
+    const erased = await retryDueStripeErasures(now);
+    if (erased > 0) console.log(`Effacements chez Stripe terminés : ${erased}.`);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -66,6 +83,8 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     tick,
     async stop() {
       stopped = true;
+      // The tick under way ends first (its failure was already told by whoever awaited it).
+      await current?.catch(() => undefined);
       if (holding) await releaseLease(LEASE, holder);
       holding = false;
     },
