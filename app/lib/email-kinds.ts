@@ -16,6 +16,8 @@ export const EMAIL_KINDS = [
   "renewal_reminder",
   "withdrawal_ack",
   "admin_login_attack",
+  "subscription_link",
+  "subscription_address_changed",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -33,6 +35,8 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   renewal_reminder: "Rappel avant renouvellement",
   withdrawal_ack: "Accusé de réception de rétractation",
   admin_login_attack: "Boutique : tentatives de connexion administrateur",
+  subscription_link: "Lien de gestion de l'abonnement",
+  subscription_address_changed: "Adresse de livraison de l'abonnement modifiée",
 };
 
 /**

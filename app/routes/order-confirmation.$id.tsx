@@ -1,9 +1,13 @@
 import { paymentReceived } from "~/lib/order-status";
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
+import { RequestLinkButton } from "~/components/subscription/RequestLinkButton";
+import { readPageForm } from "~/http/page-form.server";
+import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
+import { requestLinkByButton } from "~/pages/subscription-link-request.server";
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
@@ -19,7 +23,11 @@ import { completeCheckout } from "~/services/checkout.server";
 import { confirmCheckoutSession } from "~/services/payments/hosted-checkout.server";
 import { TRIAL_DUPLICATE_REFUND_REASON } from "~/services/payments/payment-state.server";
 import { hasTrialDuplicateRefund } from "~/services/payments/refunds.server";
-import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
+import {
+  orderSubscriptionView,
+  sendOrderManagementLink,
+  type OrderSubscriptionView,
+} from "~/services/subscriptions/confirmation.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   ...(data?.order
@@ -37,8 +45,9 @@ export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 /**
  * The order by its number: progress, items, total, postcode and city. The name and the street
- * too for the buyer's own browser, the order token (?token=), the key of an email's read-only
- * link (?cle=) or an administrator.
+ * too for the buyer's own browser, the order token (?token=), the key of an email's view link
+ * (?cle=) or an administrator. The link to the subscription's page for the buyer's own browser
+ * or the order token only; anyone else may have a fresh one emailed to the subscription's address.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  * Back from the hosted payment page (`?session_id=`, the Checkout Session's success_url), the
  * server asks Stripe about the session for the buyer's browser; until the order is paid the page
@@ -52,7 +61,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof))
       : null;
     const sessionId = new URL(request.url).searchParams.get("session_id");
-    if (order && sessionId && order.owner) {
+    if (order && sessionId && order.holder) {
       // Stripe unreachable for a moment: the page stays pending and asks again at its next refresh.
       if (!paymentReceived(order.paymentStatus) && (await confirmCheckoutSession(order.id, sessionId).catch(() => false))) {
         order = await getOrderSummary(order.id, proof);
@@ -61,7 +70,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       if (order && paymentReceived(order.paymentStatus) && proof.cartId) await completeCheckout(proof.cartId, order.id);
     }
     const pending = Boolean(order && sessionId && !paymentReceived(order.paymentStatus));
-    const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
+    const subscription = order ? await orderSubscriptionView(order.id, { viewer: order.owner, holder: order.holder }) : null;
     // The trial pack bought twice with one email: this order was refunded on its own.
     const trialRefund = order && (await hasTrialDuplicateRefund(order.id)) ? TRIAL_DUPLICATE_REFUND_REASON : null;
     return data(
@@ -76,6 +85,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
     );
   }
+}
+
+const LINK_SENT = `Si un abonnement est en cours pour cette commande, un lien pour le gérer vient d'être envoyé à son adresse email. Il est valable ${SUBSCRIPTION_LINK_DAYS} jours.`;
+
+/** « Recevoir un lien de gestion par email »: a fresh management link, to the subscription's own address. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const formData = await readPageForm(request);
+  const id = parseOrderNumber(params.id);
+  if (!id || formData.get("intent") !== "manage-link") {
+    return data({ linkRequestRefused: null as string | null }, { status: 400, headers: NO_STORE_HEADERS });
+  }
+  const url = new URL(request.url);
+  return await requestLinkByButton((address) => sendOrderManagementLink(id, address), {
+    request,
+    context,
+    back: `${url.pathname}${url.search}`,
+    message: LINK_SENT,
+    headers: NO_STORE_HEADERS,
+  });
 }
 
 export default function OrderConfirmation() {
@@ -247,6 +275,8 @@ const SUBSCRIPTION_HEADINGS: Record<OrderSubscriptionView["state"], string> = {
 
 /** A subscription's order: it is active, what it charges and when, the email sent, and where to cancel. */
 function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscriptionView }) {
+  const actionData = useActionData<typeof action>();
+  const refused = actionData?.linkRequestRefused ?? null;
   const price = formatPrice(s.amountCents);
   const ended = s.state === "canceled" || s.state === "cancel_scheduled";
   return (
@@ -287,7 +317,8 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
               à <span className="font-semibold text-ink">{s.confirmationEmail.to}</span>
             </>
           ) : null}{" "}
-          : il contient le lien de votre espace abonnement, valable pour gérer ou résilier votre abonnement.
+          : il contient le lien de votre espace abonnement, pour gérer ou résilier votre abonnement (valable{" "}
+          {SUBSCRIPTION_LINK_DAYS} jours, un nouveau lien s'obtient par email).
         </p>
       ) : null}
       {ended ? null : (
@@ -301,6 +332,7 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
                 Gérer ou résilier mon abonnement
               </a>
             ) : null}
+            {s.canRequestLink ? <RequestLinkButton label="Recevoir un lien de gestion par email" refused={refused} /> : null}
             <Link to={s.cancelPath} className="btn-secondary" data-testid="subscription-cancel-link">
               Résilier en ligne
             </Link>

@@ -37,6 +37,10 @@ export const LIMITS = {
   apiOrdersPerAddress: { windowMs: 10 * MINUTE, max: 20 },
   /** Every accepted delivery form counts, corrections of the same order included. */
   deliveryFormsPerAddress: { windowMs: 10 * MINUTE, max: 30 },
+  /** Requests for a fresh subscription management link by email, per client address, one hour (every request counts, matched or not). */
+  subscriptionLinkRequestsPerAddress: { windowMs: 60 * MINUTE, max: 10 },
+  /** The same, per email address asked for (kept as a hash), one hour: a mailbox is never flooded. */
+  subscriptionLinkRequestsPerEmail: { windowMs: 60 * MINUTE, max: 3 },
   /**
    * Carts created per address (a first product added by a browser without a cart, page and API
    * together): a browser makes one cart and keeps it 30 days, so this counts shoppers, not
@@ -59,6 +63,14 @@ export const withdrawalFailuresByAddress = createRateLimiter({
   ...LIMITS.withdrawalFailuresPerAddress,
 });
 const orderLookupMisses = createRateLimiter({ name: "order-lookup", ...LIMITS.orderLookupMissesPerAddress });
+const subscriptionLinkRequestsByAddress = createRateLimiter({
+  name: "subscription-link-address",
+  ...LIMITS.subscriptionLinkRequestsPerAddress,
+});
+const subscriptionLinkRequestsByEmail = createRateLimiter({
+  name: "subscription-link-email",
+  ...LIMITS.subscriptionLinkRequestsPerEmail,
+});
 const newCarts = createRateLimiter({ name: "new-cart", ...LIMITS.newCartsPerAddress });
 
 /** Said to a shopper refused a new cart: they may share their address with many others. */
@@ -143,6 +155,20 @@ export async function lookupOrderByNumber<T>(
   return found;
 }
 
+/**
+ * Counts a request for a fresh subscription management link, per client address and per
+ * email address (`emailKey`: a hash, never the address itself), before anything is looked up:
+ * refused with a 429 past either limit, whether or not the address has a subscription, so the
+ * answer says nothing about it.
+ */
+export async function throttleSubscriptionLinkRequest(address: string, emailKey: string): Promise<void> {
+  const message = "Vous avez demandé beaucoup de liens en peu de temps.";
+  const byAddress = await subscriptionLinkRequestsByAddress.reserve(address);
+  if (!byAddress.ok) throw tooManyRequests(message, byAddress.retryAfterSeconds);
+  const byEmail = await subscriptionLinkRequestsByEmail.reserve(emailKey);
+  if (!byEmail.ok) throw tooManyRequests(message, byEmail.retryAfterSeconds);
+}
+
 /** Forgets every counter (tests). */
 export async function resetAllRateLimits() {
   for (const limiter of [
@@ -152,6 +178,8 @@ export async function resetAllRateLimits() {
     cancelFailuresByAddress,
     withdrawalFailuresByAddress,
     orderLookupMisses,
+    subscriptionLinkRequestsByAddress,
+    subscriptionLinkRequestsByEmail,
     newCarts,
   ])
     await limiter.clear();

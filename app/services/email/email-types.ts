@@ -1,5 +1,6 @@
 import type { Carrier } from "~/lib/carriers";
 import type { Email, EmailAttachment } from "~/db/schema";
+import type { EmailAddress } from "~/emails/types";
 
 /** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
 export type EmailToRender = Pick<Email, "id" | "kind" | "orderId" | "contactRequestId" | "toAddress" | "payload" | "createdAt">;
@@ -50,4 +51,16 @@ export type EmailPayloads = {
   withdrawal_ack: { requestedAt: string; reason: string | null };
   /** Failed sign-ins for an administrator's username: which one, how many in how long, the last one's address and time (ISO). */
   admin_login_attack: { username: string; failures: number; windowMinutes: number; lastAddress: string; lastAt: string };
+  /** A fresh management link asked for (the email's order is the subscription's first): which subscription; the link is made when the email is rendered. */
+  subscription_link: { subscriptionId: number };
+  /** The delivery address of a subscription changed on its page: when (ISO), from what, to what. */
+  subscription_address_changed: {
+    subscriptionId: number;
+    changedAt: string;
+    previous: SubscriptionAddressSnapshot;
+    next: SubscriptionAddressSnapshot;
+  };
 };
+
+/** A subscription's delivery address as the address-change email shows it. */
+export type SubscriptionAddressSnapshot = EmailAddress;

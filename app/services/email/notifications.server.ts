@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { contactRequests, orders, siteSettings } from "~/db/schema";
@@ -133,4 +134,41 @@ export async function queueAdminLoginAttackEmail(
 ) {
   const hour = now.toISOString().slice(0, 13);
   return await queueEmail(tx, { kind: "admin_login_attack", to: await shopAddress(tx), payload, once: `user:${userId}:${hour}` });
+}
+
+/** What a subscription email needs of its record: where to write, and the first order it is filed under. */
+type SubscriptionRecipient = { id: number; customerEmail: string | null; firstOrderId: number | null };
+
+/** Every request gets its email: the key names the subscription and this one request. */
+function subscriptionEmailEntity(record: SubscriptionRecipient) {
+  const once = `subscription:${record.id}:${randomUUID()}`;
+  return record.firstOrderId === null ? { once } : { orderId: record.firstOrderId, once };
+}
+
+/** A fresh management link was asked for: sent to the subscription's email. False when it has none. */
+export async function queueSubscriptionLinkEmail(tx: DbOrTx, record: SubscriptionRecipient): Promise<boolean> {
+  const to = record.customerEmail?.trim();
+  if (!to) return false;
+  return await queueEmail(tx, {
+    kind: "subscription_link",
+    to,
+    payload: { subscriptionId: record.id },
+    ...subscriptionEmailEntity(record),
+  });
+}
+
+/** The subscription's delivery address changed on its page: the customer is told, every time. */
+export async function queueSubscriptionAddressChangedEmail(
+  tx: DbOrTx,
+  record: SubscriptionRecipient,
+  payload: Omit<EmailPayloads["subscription_address_changed"], "subscriptionId">,
+): Promise<boolean> {
+  const to = record.customerEmail?.trim();
+  if (!to) return false;
+  return await queueEmail(tx, {
+    kind: "subscription_address_changed",
+    to,
+    payload: { subscriptionId: record.id, ...payload },
+    ...subscriptionEmailEntity(record),
+  });
 }

@@ -30,6 +30,7 @@ import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/service
 import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderRenewalReminder } from "./render-reminder.server";
+import { renderSubscriptionAddressChanged, renderSubscriptionLink } from "./render-subscription.server";
 
 /**
  * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
@@ -303,6 +304,10 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         }),
       );
     }
+    case "subscription_link":
+      return rendered(await renderSubscriptionLink(email, shop));
+    case "subscription_address_changed":
+      return rendered(await renderSubscriptionAddressChanged(email, shop));
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
