@@ -56,11 +56,9 @@ const PROOF_REQUIRED = "Saisissez un code de vérification ou votre mot de passe
 /** Security page: turning the factor off, with a current code (or a recovery code) or the password. */
 export const totpDisableSchema = z
   .object({
-    code: z.preprocess((value) => (value === "" ? undefined : value), secondFactorCodeField.optional()),
-    password: z.preprocess(
-      (value) => (value === "" ? undefined : value),
-      safeText().max(256, "Le mot de passe ne doit pas dépasser 256 caractères").optional(),
-    ),
+    // An empty field is absent (Conform sends no value for it).
+    code: secondFactorCodeField.optional(),
+    password: safeText().max(256, "Le mot de passe ne doit pas dépasser 256 caractères").optional(),
   })
   .refine((value) => value.code !== undefined || value.password !== undefined, { message: PROOF_REQUIRED, path: ["code"] });
 

@@ -3,6 +3,7 @@ import { getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import base32Encode from "base32-encode";
 import { and, asc, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import QRCode from "qrcode";
+import { getConfig } from "~/config.server";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { adminRecoveryCodes, adminTotp, users } from "~/db/schema";
 import { BRAND } from "~/lib/meta";
@@ -263,4 +264,10 @@ export async function adminsWithoutTotp(): Promise<{ id: number; username: strin
     .leftJoin(adminTotp, and(eq(adminTotp.userId, users.id), isNotNull(adminTotp.enabledAt)))
     .where(and(eq(users.isAdmin, true), isNull(adminTotp.userId)))
     .orderBy(asc(users.username));
+}
+
+/** The live dashboard's warning: the administrators without a second factor (none in demo mode, where it is optional). */
+export async function secondFactorWarning(): Promise<{ id: number; username: string }[]> {
+  if (getConfig().mode !== "live") return [];
+  return await adminsWithoutTotp();
 }
