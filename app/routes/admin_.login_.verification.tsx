@@ -17,7 +17,7 @@ import { pageMeta } from "~/lib/meta";
 import { LOGIN_FAILED_TITLE } from "~/schemas/login";
 import { recoveryStepSchema, totpStepSchema } from "~/schemas/two-factor";
 import { AdminLoginError, DEFAULT_ADMIN_PATH, getAdminUser, LOGIN_PATH } from "~/services/admin-auth.server";
-import { clearSecondStep, completeSecondStep, readSecondStep, SECOND_STEP_PATH } from "~/services/admin-second-factor.server";
+import { clearSecondStep, completeSecondStep, readSecondStep } from "~/services/admin-second-factor.server";
 
 export const meta: MetaFunction = () => pageMeta("Code de vérification", "Second facteur de la connexion administrateur.");
 
@@ -99,7 +99,7 @@ export default function SecondStep() {
   const { username } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith(SECOND_STEP_PATH);
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/login/verification");
 
   const [codeForm, codeFields] = useForm({
     id: "totp-step",
@@ -178,7 +178,7 @@ export default function SecondStep() {
         </details>
 
         <p className="mt-6 text-center text-sm">
-          <Link to={LOGIN_PATH} className="underline underline-offset-2">
+          <Link to="/admin/login" className="underline underline-offset-2">
             Revenir à la connexion
           </Link>
         </p>
