@@ -181,6 +181,61 @@ export const adminSessions = pgTable(
   (t) => [index("admin_sessions_user_idx").on(t.userId)],
 );
 
+/**
+ * An administrator's second factor (TOTP, RFC 6238): one row per administrator who has started
+ * an enrolment. The shared secret is encrypted (AES-256-GCM, key derived from the session
+ * secret: services/admin-totp/crypto.server.ts). `enabled_at` is null while the enrolment waits
+ * for its first code; `last_used_step` is the time step of the last code accepted, so a code is
+ * never accepted twice.
+ */
+export const adminTotp = pgTable(
+  "admin_totp",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    enabledAt: timestamptz("enabled_at"),
+    lastUsedStep: integer("last_used_step"),
+  },
+  (t) => [primaryKey({ columns: [t.userId] })],
+);
+
+/** Single-use recovery codes of an administrator's second factor: only their SHA-256 is kept. */
+export const adminRecoveryCodes = pgTable(
+  "admin_recovery_codes",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    usedAt: timestamptz("used_at"),
+  },
+  (t) => [uniqueIndex("admin_recovery_codes_user_code_idx").on(t.userId, t.codeHash)],
+);
+
+/**
+ * Browsers where an administrator ticked « Se souvenir de cet appareil »: the signed cookie
+ * `__admin_device` holds a random token, this table its SHA-256. Valid 30 days; deleted when
+ * the second factor is turned off, the password changes or the user's sessions are revoked.
+ */
+export const adminTrustedDevices = pgTable(
+  "admin_trusted_devices",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("admin_trusted_devices_user_idx").on(t.userId)],
+);
+
 /** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
 export const carts = pgTable("carts", {
   id: text("id").primaryKey(),

@@ -39,7 +39,7 @@ import {
 import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
 import { contactStatusSchema } from "~/schemas/contact-status";
-import { loginSchema } from "~/schemas/login";
+import { apiLoginSchema } from "~/schemas/login";
 import { apiOrderSchema, orderUpdateApiSchema } from "~/schemas/order";
 import {
   attachPaymentMethodBodySchema,
@@ -459,10 +459,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.admin.login.ts",
     operationId: "adminLogin",
     summary: "Connexion administrateur (ouvre la session)",
-    description: "En cas d'échec, la réponse 401 contient aussi `success: false` et `message`.",
+    description:
+      "En cas d'échec, la réponse 401 contient aussi `success: false` et `message`. Un compte protégé par la double " +
+      "authentification (TOTP) donne aussi `code` : les 6 chiffres de son application d'authentification, ou l'un de ses " +
+      "codes de secours (chacun ne sert qu'une fois). Un code faux compte dans les limites de connexion comme un mot de passe faux.",
     tag: "Administration",
     auth: "public",
-    body: loginSchema,
+    body: apiLoginSchema,
     success: {
       status: 200,
       description: "Connecté",
@@ -470,7 +473,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       headers: { "Set-Cookie": "Cookie de session `__admin`" },
     },
     errors: {
-      401: "Identifiants invalides",
+      401:
+        "Identifiants invalides ; pour un compte avec la double authentification, code de vérification manquant " +
+        "(`code` totp_required) ou faux, ou déjà utilisé (`code` invalid_code)",
       429: "Trop de tentatives : réessayez plus tard (en-tête Retry-After)",
       503: "Trop de connexions vérifiées en même temps : réessayez dans quelques secondes (en-tête Retry-After)",
     },

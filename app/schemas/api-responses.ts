@@ -38,7 +38,9 @@ export const apiErrorSchema = z
     code: z
       .string()
       .optional()
-      .describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
+      .describe(
+        "Code machine de certaines erreurs : paiement (subscription_exists, order_not_found...), connexion avec double authentification (totp_required, invalid_code)",
+      ),
   })
   .describe("Erreur de l'API (composant ApiError)");
 

@@ -48,6 +48,7 @@ test.describe("admin accessibility", () => {
         "/admin/products?delete=1",
         "/admin/users",
         "/admin/users/new",
+        "/admin/securite",
         "/admin/contacts",
         `/admin/contacts?id=${contact.id}`,
         `/admin/contacts?delete=${contact.id}`,

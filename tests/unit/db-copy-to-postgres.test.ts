@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
+import { generateTOTP } from "@epic-web/totp";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { asc, count, is, type SQL } from "drizzle-orm";
+import { asc, count, eq, is, type SQL } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -18,6 +19,8 @@ import * as sqliteSchema from "~/db/schema.sqlite";
 import * as pgSchema from "~/db/schema.pg";
 import { createContactRequest } from "~/services/contacts.server";
 import { addToCart } from "~/services/cart.server";
+import { confirmTotpEnrolment, getTotpStatus, startTotpEnrolment } from "~/services/admin-totp.server";
+import { rememberDevice } from "~/services/admin-trusted-devices.server";
 import { acquireLease } from "~/services/leases.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { refundOrder } from "~/services/payments/refunds.server";
@@ -99,6 +102,16 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     ).toBe("recorded");
     await addToCart(randomUUID(), { productId: 1, packId: 2 });
     await adminCookie();
+    // The administrator's second factor: its secret, recovery codes and a remembered browser.
+    const [admin] = await getDb()
+      .select({ id: sqliteSchema.users.id, username: sqliteSchema.users.username })
+      .from(sqliteSchema.users)
+      .where(eq(sqliteSchema.users.username, "admin"));
+    await startTotpEnrolment(admin.id);
+    const enrolment = await getTotpStatus(admin);
+    if (enrolment.state !== "pending") throw new Error("the enrolment did not start");
+    await confirmTotpEnrolment(admin.id, (await generateTOTP({ secret: enrolment.secret, period: 30, digits: 6 })).otp);
+    await rememberDevice(admin.id);
     await bumpPageCacheVersion();
     await acquireLease("copie-test", 60_000);
     const now = Date.now();
@@ -145,7 +158,7 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
       const [{ n: rows }] = await db.select({ n: count() }).from(sqliteSchema[key] as SQLiteTable);
       expect(first.stdout).toContain(`${name} : ${rows} ${rows > 1 ? "lignes" : "ligne"}\n`);
     }
-    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 23 tables/);
+    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 26 tables/);
   });
 
   it("holds the data the shop wrote, with each table's rows read back as the same values", async () => {
