@@ -118,6 +118,26 @@ export default tseslint.config(
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off", "no-empty-pattern": "off" },
   },
+  {
+    // Every e2e test is a shopper with an address of its own (tests/e2e/shopper.ts).
+    files: ["tests/e2e/**"],
+    ignores: ["tests/e2e/shopper.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@playwright/test",
+              importNames: ["test"],
+              message: "Import test from ./shopper (or a fixtures module built on it): each test sends its own address.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   // A page's loader or action (app/pages) is a piece of its route: the layer of app/http.
   layer(["app/pages/**"], [ROUTES, OPENAPI, COMPONENTS]),
   layer(["app/http/**"], [ROUTES, PAGES, OPENAPI, COMPONENTS]),

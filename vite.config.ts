@@ -29,7 +29,17 @@ export default defineConfig(({ isSsrBuild }) => ({
   // again and reload the open page, whose old modules then failed to load.
   optimizeDeps: {
     include: ["zod", "@conform-to/react", "@conform-to/zod/v4"],
-    exclude: ["@remix-run/node", "remix-toast", "drizzle-orm", "better-sqlite3", "pg", "nodemailer", "stripe"],
+    exclude: [
+      "@remix-run/node",
+      "remix-toast",
+      "drizzle-orm",
+      "better-sqlite3",
+      "pg",
+      "nodemailer",
+      "stripe",
+      "@epic-web/totp",
+      "qrcode",
+    ],
   },
   // `npm run dev`: the shop on http://localhost:3000 (PORT to change it), reloaded as its files change.
   server: { port: Number(process.env.PORT) || 3000 },

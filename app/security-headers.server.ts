@@ -30,12 +30,19 @@ function contentSecurityPolicy(nonce: string, framed: FramedStyles) {
     "frame-src": ["https://js.stripe.com", "https://hooks.stripe.com"],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
-    "form-action": ["'self'"],
+    // The payment step without JavaScript posts here, then goes on to the hosted payment page.
+    "form-action": ["'self'", hostedCheckoutOrigin()],
     "frame-ancestors": ["'none'"],
   };
   return Object.entries(directives)
     .map(([k, v]) => `${k} ${v.join(" ")}`)
     .join("; ");
+}
+
+/** Where Checkout's hosted payment page is: Stripe's, or the emulator's own origin in demo mode. */
+function hostedCheckoutOrigin() {
+  const config = getConfig();
+  return config.mode === "live" ? "https://checkout.stripe.com" : `http://127.0.0.1:${config.stripe.emulatorPort}`;
 }
 
 function sha256Source(text: string) {

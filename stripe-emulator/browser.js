@@ -591,6 +591,144 @@
   };
 
   // ------------------------------------------------------------------------------------------
+  // The 3-D Secure challenge (what Stripe.js shows in its modal frame)
+
+  var CHALLENGE_STYLE = {
+    overlay:
+      "position:fixed;inset:0;z-index:2147483000;display:flex;align-items:center;justify-content:center;" +
+      "padding:16px;box-sizing:border-box;background:rgba(43,37,35,.55);",
+    panel:
+      "width:100%;max-width:460px;max-height:100%;overflow:auto;box-sizing:border-box;background:#fff;color:#2b2523;" +
+      "border-radius:16px;padding:24px;box-shadow:0 20px 50px rgba(0,0,0,.25);font-family:inherit;font-size:16px;line-height:24px;",
+    bank: "margin:0 0 4px;font-size:12px;line-height:16px;letter-spacing:.08em;text-transform:uppercase;color:#5b5350;",
+    title: "margin:0 0 12px;font-size:20px;line-height:28px;font-weight:600;",
+    text: "margin:0 0 8px;color:#2b2523;",
+    amount: "margin:0 0 20px;font-size:24px;line-height:32px;font-weight:600;",
+    actions: "display:flex;flex-wrap:wrap;gap:12px;",
+    primary:
+      "flex:1 1 200px;min-height:48px;border:0;border-radius:999px;padding:12px 20px;font:inherit;font-weight:600;" +
+      "background:#2b2523;color:#fff;cursor:pointer;",
+    secondary:
+      "flex:1 1 120px;min-height:48px;border:1px solid #2b2523;border-radius:999px;padding:12px 20px;font:inherit;" +
+      "font-weight:600;background:#fff;color:#2b2523;cursor:pointer;",
+    focus: "outline:3px solid #b45309;outline-offset:2px;",
+  };
+
+  /**
+   * @param {number} cents
+   * @param {string} currency
+   * @returns {string}
+   */
+  function formatAmount(cents, currency) {
+    try {
+      return new Intl.NumberFormat("fr-FR", { style: "currency", currency: String(currency || "eur").toUpperCase() }).format(
+        cents / 100,
+      );
+    } catch {
+      return (cents / 100).toFixed(2) + " " + String(currency || "").toUpperCase();
+    }
+  }
+
+  /**
+   * The bank's challenge, as a modal dialog: « Autoriser le paiement » or « Refuser » (Escape
+   * refuses, like closing Stripe's frame). The focus stays inside, and comes back where it was.
+   * @param {ApiObject} paymentIntent
+   * @returns {Promise<boolean>} whether the customer authorized the payment
+   */
+  function showChallenge(paymentIntent) {
+    return new Promise(function (resolve) {
+      var previous = /** @type {HTMLElement | null} */ (document.activeElement);
+      var id = "emu-3ds-" + ++uid;
+      var overlay = document.createElement("div");
+      overlay.setAttribute("data-stripe-emulator", "three-d-secure");
+      overlay.style.cssText = CHALLENGE_STYLE.overlay;
+      var panel = document.createElement("div");
+      panel.setAttribute("role", "dialog");
+      panel.setAttribute("aria-modal", "true");
+      panel.setAttribute("aria-labelledby", id + "-title");
+      panel.setAttribute("aria-describedby", id + "-text");
+      panel.style.cssText = CHALLENGE_STYLE.panel;
+
+      /**
+       * @param {string} tag
+       * @param {string} style
+       * @param {string} text
+       * @returns {HTMLElement}
+       */
+      function add(tag, style, text) {
+        var node = document.createElement(tag);
+        node.style.cssText = style;
+        node.textContent = text;
+        panel.appendChild(node);
+        return node;
+      }
+      add("p", CHALLENGE_STYLE.bank, "Votre banque");
+      add("h2", CHALLENGE_STYLE.title, "Authentification 3-D Secure").id = id + "-title";
+      add(
+        "p",
+        CHALLENGE_STYLE.text,
+        "Votre banque vous demande de confirmer ce paiement, comme dans votre application bancaire.",
+      ).id = id + "-text";
+      add("p", CHALLENGE_STYLE.amount, formatAmount(Number(paymentIntent.amount) || 0, paymentIntent.currency));
+      var actions = document.createElement("div");
+      actions.style.cssText = CHALLENGE_STYLE.actions;
+      panel.appendChild(actions);
+
+      /**
+       * @param {string} label
+       * @param {string} style
+       * @param {boolean} authorized
+       * @returns {HTMLButtonElement}
+       */
+      function button(label, style, authorized) {
+        var node = document.createElement("button");
+        node.type = "button";
+        node.textContent = label;
+        node.style.cssText = style;
+        node.addEventListener("focus", function () {
+          node.style.cssText = style + CHALLENGE_STYLE.focus;
+        });
+        node.addEventListener("blur", function () {
+          node.style.cssText = style;
+        });
+        node.addEventListener("click", function () {
+          close(authorized);
+        });
+        actions.appendChild(node);
+        return node;
+      }
+      var authorize = button("Autoriser le paiement", CHALLENGE_STYLE.primary, true);
+      var refuse = button("Refuser", CHALLENGE_STYLE.secondary, false);
+
+      /** @param {KeyboardEvent} event */
+      function onKey(event) {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          close(false);
+        } else if (event.key === "Tab") {
+          // The focus goes round the two buttons only.
+          event.preventDefault();
+          (document.activeElement === authorize ? refuse : authorize).focus();
+        }
+      }
+      var closed = false;
+      /** @param {boolean} authorized */
+      function close(authorized) {
+        if (closed) return;
+        closed = true;
+        document.removeEventListener("keydown", onKey, true);
+        if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
+        if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
+        resolve(authorized);
+      }
+      document.addEventListener("keydown", onKey, true);
+      overlay.appendChild(panel);
+      document.body.appendChild(overlay);
+      authorize.focus();
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
   // Elements group and the Stripe object
 
   /**
@@ -804,8 +942,9 @@
         return request(this._key, "POST", "/v1/payment_intents/" + piId + "/confirm", params);
       })
       .then(
-        function (result) {
-          return result.error ? { error: result.error } : { paymentIntent: result.data };
+        (result) => {
+          if (result.error) return { error: result.error };
+          return this._handleNextAction(result.data, clientSecret);
         },
         function (failure) {
           if (failure && failure.stripeError) return { error: failure.stripeError };
@@ -831,7 +970,38 @@
    * @returns {Promise<PaymentIntentResult>}
    */
   StripeInstance.prototype.handleCardAction = function (clientSecret) {
-    return this.retrievePaymentIntent(clientSecret);
+    return this.retrievePaymentIntent(clientSecret).then((result) =>
+      result.error ? result : this._handleNextAction(result.paymentIntent, clientSecret),
+    );
+  };
+
+  /**
+   * Like Stripe.js after a confirmation: a PaymentIntent waiting for the customer
+   * (`requires_action`) shows the bank's challenge, and the answer gives the PaymentIntent, or
+   * its error (`payment_intent_authentication_failure` when refused, a card error when declined).
+   * @param {ApiObject} paymentIntent
+   * @param {string} clientSecret
+   * @returns {Promise<PaymentIntentResult>}
+   */
+  StripeInstance.prototype._handleNextAction = function (paymentIntent, clientSecret) {
+    if (!paymentIntent || paymentIntent.status !== "requires_action" || !paymentIntent.next_action) {
+      return Promise.resolve({ paymentIntent: paymentIntent });
+    }
+    return showChallenge(paymentIntent)
+      .then((authorized) =>
+        request(this._key, "POST", "/v1/emulator/payment_intents/" + paymentIntent.id + "/authenticate", {
+          client_secret: clientSecret,
+          result: authorized ? "authorized" : "refused",
+        }),
+      )
+      .then(function (result) {
+        if (result.error) return { error: result.error };
+        var pi = result.data;
+        if (pi.status === "requires_payment_method" && pi.last_payment_error) {
+          return { error: Object.assign({}, pi.last_payment_error, { payment_intent: pi }) };
+        }
+        return { paymentIntent: pi };
+      });
   };
   StripeInstance.prototype.createToken = unsupported("createToken");
   StripeInstance.prototype.createSource = unsupported("createSource");

@@ -189,6 +189,92 @@ function metadataParam(value) {
   return out;
 }
 
+/**
+ * Refuses a parameter Stripe does not take on this call, as Stripe does (400 `parameter_unknown`),
+ * one level deep for the hashes listed in `nested`. `expand` and `key` are always accepted.
+ * @param {StripeParams} params
+ * @param {string[]} allowed
+ * @param {Record<string, string[]>} [nested] hash parameter -> its keys
+ */
+function refuseUnknownParams(params, allowed, nested = {}) {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (name === "expand" || name === "key") continue;
+    if (!allowed.includes(name)) throw unknownParam(name);
+    const keys = nested[name];
+    if (keys && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const key of Object.keys(value)) if (!keys.includes(key)) throw unknownParam(`${name}[${key}]`);
+    }
+  }
+}
+/**
+ * @param {string} param
+ * @returns {StripeApiError}
+ */
+function unknownParam(param) {
+  return invalid(`Received unknown parameter: ${param}`, { code: "parameter_unknown", param });
+}
+
+const ADDRESS_KEYS = ["city", "country", "line1", "line2", "postal_code", "state"];
+
+/**
+ * An address hash as Stripe stores it (every key, null when not given); `""` unsets it (null).
+ * @param {unknown} value
+ * @param {string} param
+ * @returns {Record<string, string | null> | null}
+ */
+function addressParam(value, param) {
+  if (value === "" || value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw invalid(`Invalid object`, { param });
+  const record = /** @type {Record<string, unknown>} */ (value);
+  for (const key of Object.keys(record)) if (!ADDRESS_KEYS.includes(key)) throw unknownParam(`${param}[${key}]`);
+  return Object.fromEntries(ADDRESS_KEYS.map((k) => [k, record[k] ? String(record[k]) : null]));
+}
+
+/**
+ * A `shipping` hash (customer or PaymentIntent): `name` and `address[line1]` required, as Stripe
+ * asks; `""` unsets it (null).
+ * @param {unknown} value
+ * @param {string} param
+ * @returns {Record<string, unknown> | null}
+ */
+function shippingParam(value, param) {
+  if (value === "" || value === null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw invalid(`Invalid object`, { param });
+  const record = /** @type {Record<string, any>} */ (value);
+  for (const key of Object.keys(record)) {
+    if (!["address", "name", "phone", "carrier", "tracking_number"].includes(key)) throw unknownParam(`${param}[${key}]`);
+  }
+  requireParam(record.name, `${param}[name]`);
+  requireParam(record.address?.line1, `${param}[address][line1]`);
+  return {
+    address: addressParam(record.address, `${param}[address]`),
+    name: String(record.name),
+    phone: record.phone ? String(record.phone) : null,
+    carrier: record.carrier ? String(record.carrier) : null,
+    tracking_number: record.tracking_number ? String(record.tracking_number) : null,
+  };
+}
+
+/**
+ * Metadata after an update, as Stripe applies it: `metadata=""` unsets every key, a key posted
+ * empty is unset, the others are set.
+ * @param {Record<string, string>} current
+ * @param {unknown} value
+ * @returns {Record<string, string>}
+ */
+function updatedMetadata(current, value) {
+  if (value === "") return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("Invalid metadata: must be an object.", { param: "metadata" });
+  }
+  const out = { ...current };
+  for (const [k, v] of Object.entries(value)) {
+    if (v === "" || v === null || v === undefined) delete out[k];
+    else out[k] = String(v);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Test cards
 
@@ -234,6 +320,48 @@ const CARD_OUTCOMES = {
     message: "Une erreur est survenue lors du traitement de votre carte. Veuillez réessayer.",
   },
 };
+
+// ---------------------------------------------------------------------------------------------
+// 3-D Secure (strong customer authentication), as Stripe's authentication test cards behave
+
+/**
+ * Stripe's 3-D Secure test cards (https://docs.stripe.com/testing#regulatory-cards):
+ * - `on_session`: the bank asks the card holder to authenticate a payment made with them present;
+ * - `off_session`: what a payment made without them (a renewal) needs: `none` once the card was
+ *   set up for later use by an authenticated payment, `always` whatever was done before;
+ * - `after`: the card error of the payment once authenticated (3178: insufficient funds).
+ * @type {Record<string, { on_session: boolean, off_session: "none_once_set_up" | "always", after?: CardOutcome } | undefined>}
+ */
+export const THREE_D_SECURE_CARDS = {
+  4000002500003155: { on_session: true, off_session: "none_once_set_up" },
+  4000002760003184: { on_session: true, off_session: "always" },
+  4000008260003178: {
+    on_session: true,
+    off_session: "always",
+    after: {
+      code: "card_declined",
+      decline_code: "insufficient_funds",
+      message: "Les fonds de votre carte sont insuffisants.",
+    },
+  },
+};
+
+/**
+ * Whether the card's bank asks for authentication (3-D Secure) for this payment, as in Stripe's
+ * test mode. `offSession`: the customer is not there (a renewal, `off_session: true`);
+ * `setUpForOffSession`: the card was saved for later use by a payment the customer authenticated
+ * (`setup_future_usage`, or the first invoice of a subscription). A card outside
+ * THREE_D_SECURE_CARDS never asks.
+ * @param {string} number the card number, digits only
+ * @param {{ offSession?: boolean, setUpForOffSession?: boolean }} [payment]
+ * @returns {boolean}
+ */
+export function cardRequiresAuthentication(number, { offSession = false, setUpForOffSession = false } = {}) {
+  const card = THREE_D_SECURE_CARDS[number];
+  if (!card) return false;
+  if (!offSession) return card.on_session;
+  return card.off_session === "always" || !setUpForOffSession;
+}
 
 /**
  * @param {string} number
@@ -308,6 +436,8 @@ export class StripeEmulatorCore {
     this.idempotency = new Map();
     this.requestCount = 0;
     this.apiVersion = DEFAULT_API_VERSION;
+    /** Where the hosted pages (Checkout) are served: the emulator's own origin, set by server.js. */
+    this.publicUrl = "http://127.0.0.1:12111";
     this.routes = this.#buildRoutes();
   }
 
@@ -466,6 +596,16 @@ export class StripeEmulatorCore {
       this.#render(this.attachPaymentMethod(args[0], params), params),
     );
     add("POST", "/v1/payment_methods/:id/detach", ({ args, params }) => this.#render(this.detachPaymentMethod(args[0]), params));
+    add("POST", "/v1/payment_methods/:id", ({ args, params }) => this.#render(this.updatePaymentMethod(args[0], params), params));
+    add("GET", "/v1/customers/:id/payment_methods", ({ args, params }) => {
+      const customer = this.#get(args[0], "customer");
+      return this.#list(
+        `/v1/customers/${customer.id}/payment_methods`,
+        "payment_method",
+        params,
+        (pm) => pm.customer === customer.id && (!params.type || pm.type === params.type),
+      );
+    });
     // Payment intents
     add("POST", "/v1/payment_intents", ({ params }) => this.#render(this.createPaymentIntent(params), params));
     add(
@@ -481,6 +621,21 @@ export class StripeEmulatorCore {
       ({ args, params, access }) => {
         const pi = this.#piForAccess(args[0], params, access);
         return this.#renderPaymentIntent(this.confirmPaymentIntent(pi.id, params), params, access);
+      },
+      true,
+    );
+    // Emulator-only: the customer's answer to the 3-D Secure challenge (`result`: authorized or
+    // refused), with the client secret as Stripe.js has it.
+    add(
+      "POST",
+      "/v1/emulator/payment_intents/:id/authenticate",
+      ({ args, params, access }) => {
+        const pi = this.#piForAccess(args[0], params, access);
+        const result = requireParam(params.result, "result");
+        if (result !== "authorized" && result !== "refused") {
+          throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
+        }
+        return this.#renderPaymentIntent(this.authenticatePaymentIntent(pi.id, result === "authorized"), params, access);
       },
       true,
     );
@@ -556,6 +711,18 @@ export class StripeEmulatorCore {
       this.#render(this.failRefund(args[0], params), params),
     );
     return routes;
+  }
+
+  /**
+   * Adds a route to the API (the Checkout Sessions of checkout.js, added by server.js).
+   * @param {string} method
+   * @param {string} path with `:name` segments
+   * @param {(ctx: RouteContext) => unknown} run
+   * @returns {void}
+   */
+  addRoute(method, path, run) {
+    const pattern = new RegExp(`^${path.replace(/:[a-z_]+/g, "([^/]+)")}/?$`);
+    this.routes.push({ method, pattern, run, publishable: false });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -702,6 +869,26 @@ export class StripeEmulatorCore {
     return { object: "list", url, has_more: all.length > limit, data: page };
   }
 
+  /**
+   * An object as the API answers it, with the request's `expand[]` (for checkout.js).
+   * @param {StripeObject} object
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  render(object, params) {
+    return this.#render(object, params);
+  }
+
+  /**
+   * Sends an event about a stored object (for checkout.js).
+   * @param {string} type
+   * @param {StripeObject} object
+   * @returns {StripeEvent}
+   */
+  emitEvent(type, object) {
+    return this.#emit(type, object);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Events
 
@@ -760,7 +947,8 @@ export class StripeEmulatorCore {
       name: params.name || null,
       description: params.description || null,
       phone: params.phone || null,
-      address: params.address ?? null,
+      address: params.address ? addressParam(params.address, "address") : null,
+      shipping: params.shipping ? shippingParam(params.shipping, "shipping") : null,
       metadata: metadataParam(params.metadata),
       invoice_settings: { default_payment_method: null, custom_fields: null, footer: null, rendering_options: null },
       livemode: false,
@@ -779,10 +967,17 @@ export class StripeEmulatorCore {
    */
   updateCustomer(id, params) {
     const customer = this.#get(id, "customer");
+    refuseUnknownParams(
+      params,
+      ["address", "description", "email", "invoice_settings", "metadata", "name", "phone", "shipping"],
+      { invoice_settings: ["default_payment_method"] },
+    );
     for (const field of ["email", "name", "description", "phone"]) {
       if (params[field] !== undefined) customer[field] = params[field] || null;
     }
-    if (params.metadata !== undefined) customer.metadata = { ...customer.metadata, ...metadataParam(params.metadata) };
+    if (params.address !== undefined) customer.address = addressParam(params.address, "address");
+    if (params.shipping !== undefined) customer.shipping = shippingParam(params.shipping, "shipping");
+    if (params.metadata !== undefined) customer.metadata = updatedMetadata(customer.metadata, params.metadata);
     const pmId = params.invoice_settings?.default_payment_method;
     if (pmId !== undefined) {
       if (pmId) {
@@ -989,6 +1184,45 @@ export class StripeEmulatorCore {
   }
 
   /**
+   * Updates a saved card's `billing_details` (each key `""` unsets it, `address=""` every line)
+   * and `metadata`. Like Stripe, only a PaymentMethod attached to a customer can be updated. The
+   * charges already made keep the billing details they were made with.
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  updatePaymentMethod(id, params) {
+    const pm = this.#get(id, "payment_method");
+    refuseUnknownParams(params, ["billing_details", "metadata", "allow_redisplay"], {
+      billing_details: ["address", "email", "name", "phone"],
+    });
+    if (!pm.customer) {
+      throw invalid("You must save this PaymentMethod to a customer before you can update it.", {
+        code: "payment_method_unexpected_state",
+      });
+    }
+    const billing = params.billing_details;
+    if (billing !== undefined) {
+      if (typeof billing !== "object" || billing === null) throw invalid("Invalid object", { param: "billing_details" });
+      /** @type {Record<string, unknown>} */
+      const next = { ...pm.billing_details };
+      for (const field of ["email", "name", "phone"]) {
+        if (billing[field] !== undefined) next[field] = billing[field] || null;
+      }
+      if (billing.address !== undefined) {
+        next.address =
+          addressParam(billing.address, "billing_details[address]") ?? Object.fromEntries(ADDRESS_KEYS.map((k) => [k, null]));
+      }
+      // A new object: the charges made with this card keep theirs.
+      pm.billing_details = next;
+    }
+    if (params.metadata !== undefined) pm.metadata = updatedMetadata(pm.metadata, params.metadata);
+    if (params.allow_redisplay !== undefined) pm.allow_redisplay = params.allow_redisplay;
+    this.#emit("payment_method.updated", pm);
+    return pm;
+  }
+
+  /**
    * @param {string} id
    * @returns {StripeObject}
    */
@@ -1068,6 +1302,7 @@ export class StripeEmulatorCore {
       payment_method_types: paymentMethodTypes ?? ["card"],
       receipt_email: receiptEmail ?? null,
       setup_future_usage: setupFutureUsage ?? null,
+      shipping: null,
       status: "requires_payment_method",
       _invoice: invoice ?? null,
     });
@@ -1098,13 +1333,14 @@ export class StripeEmulatorCore {
       setupFutureUsage: params.setup_future_usage,
       paymentMethodTypes: types,
     });
+    if (params.shipping) pi.shipping = shippingParam(params.shipping, "shipping");
     this.#emit("payment_intent.created", pi);
     if (params.payment_method) {
       this.#get(params.payment_method, "payment_method");
       pi.payment_method = params.payment_method;
       pi.status = "requires_confirmation";
     }
-    if (boolParam(params.confirm)) return this.confirmPaymentIntent(pi.id, {});
+    if (boolParam(params.confirm)) return this.confirmPaymentIntent(pi.id, { off_session: params.off_session });
     return pi;
   }
 
@@ -1115,18 +1351,42 @@ export class StripeEmulatorCore {
    */
   updatePaymentIntent(id, params) {
     const pi = this.#get(id, "payment_intent");
-    if (!["requires_payment_method", "requires_confirmation"].includes(pi.status)) {
-      throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}, so it cannot be updated.`);
-    }
+    refuseUnknownParams(params, ["amount", "description", "metadata", "receipt_email", "shipping"]);
+    this.#checkUpdatableFields(pi, params);
     if (params.amount !== undefined) {
       if (pi._invoice)
         throw invalid("You cannot update the amount of a PaymentIntent created by an invoice.", { param: "amount" });
       pi.amount = requireInt(params.amount, "amount");
     }
-    if (params.metadata !== undefined) pi.metadata = { ...pi.metadata, ...metadataParam(params.metadata) };
+    if (params.metadata !== undefined) pi.metadata = updatedMetadata(pi.metadata, params.metadata);
     if (params.description !== undefined) pi.description = params.description || null;
     if (params.receipt_email !== undefined) pi.receipt_email = params.receipt_email || null;
+    if (params.shipping !== undefined) pi.shipping = shippingParam(params.shipping, "shipping");
     return pi;
+  }
+
+  /**
+   * Which fields of a PaymentIntent may change in its status, as Stripe answers: the amount only
+   * before confirmation; `receipt_email` and `shipping` until it succeeded (not while processing,
+   * nor once canceled); `description` and `metadata` always.
+   * @param {StripeObject} pi
+   * @param {StripeParams} params
+   */
+  #checkUpdatableFields(pi, params) {
+    /** @type {Record<string, string[]>} */
+    const statuses = {
+      amount: ["requires_payment_method", "requires_confirmation"],
+      receipt_email: ["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture", "succeeded"],
+      shipping: ["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture", "succeeded"],
+    };
+    for (const [field, allowed] of Object.entries(statuses)) {
+      if (params[field] === undefined || allowed.includes(pi.status)) continue;
+      throw this.#unexpectedState(
+        pi,
+        `This PaymentIntent's ${field} could not be updated because it has a status of ${pi.status}. ` +
+          `You may only update the ${field} of a PaymentIntent with one of the following statuses: ${allowed.join(", ")}.`,
+      );
+    }
   }
 
   /**
@@ -1140,10 +1400,11 @@ export class StripeEmulatorCore {
 
   /**
    * @param {string} id
-   * @param {StripeParams} params
+   * @param {StripeParams} params `off_session: true` when the customer is not there (a renewal)
+   * @param {{ offSession?: boolean }} [options] the emulator's own attempts without the customer
    * @returns {StripeObject}
    */
-  confirmPaymentIntent(id, params) {
+  confirmPaymentIntent(id, params, options = {}) {
     const pi = this.#get(id, "payment_intent");
     if (pi.status === "succeeded") {
       throw this.#unexpectedState(
@@ -1171,6 +1432,10 @@ export class StripeEmulatorCore {
     const pm = this.#get(pmId, "payment_method");
     if (params.setup_future_usage) pi.setup_future_usage = params.setup_future_usage;
     pi.payment_method = pm.id;
+    const offSession = options.offSession === true || boolParam(params.off_session) === true;
+    if (cardRequiresAuthentication(pm._number, { offSession, setUpForOffSession: Boolean(pm._set_up_for_off_session) })) {
+      return offSession ? this.#authenticationRequired(pi, pm) : this.#requireAction(pi, pm);
+    }
     return this.#charge(pi, pm);
   }
 
@@ -1178,10 +1443,11 @@ export class StripeEmulatorCore {
    * Runs the card: success or a card error (the PaymentIntent goes back to requires_payment_method).
    * @param {StripeObject} pi
    * @param {StripeObject} pm
+   * @param {{ authenticated?: boolean }} [options] the card holder has just authenticated the payment
    * @returns {StripeObject}
    */
-  #charge(pi, pm) {
-    const outcome = CARD_OUTCOMES[pm._number];
+  #charge(pi, pm, { authenticated = false } = {}) {
+    const outcome = authenticated ? THREE_D_SECURE_CARDS[pm._number]?.after : CARD_OUTCOMES[pm._number];
     const charge = this.#put({
       id: this.#id("ch"),
       object: "charge",
@@ -1235,6 +1501,9 @@ export class StripeEmulatorCore {
     pi.status = "succeeded";
     pi.amount_received = pi.amount;
     pi.last_payment_error = null;
+    pi.next_action = null;
+    // Saved for later use (the first invoice of a subscription saves it too): renewals need no authentication.
+    if (pi.setup_future_usage || pi._invoice) pm._set_up_for_off_session = true;
     if (pi.customer && pi.setup_future_usage && !pm.customer) {
       pm.customer = pi.customer;
       this.#emit("payment_method.attached", pm);
@@ -1263,6 +1532,128 @@ export class StripeEmulatorCore {
     pi.canceled_at = this.now(pi.customer);
     pi.cancellation_reason = params.cancellation_reason || null;
     this.#emit("payment_intent.canceled", pi);
+    return pi;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // 3-D Secure: the challenge of a payment made with the customer, and renewals that need them
+
+  /**
+   * The bank asks the customer to authenticate (on session): the PaymentIntent waits in
+   * `requires_action` with `next_action.use_stripe_sdk`, as Stripe's does, until Stripe.js shows
+   * the challenge and the customer answers it (authenticatePaymentIntent).
+   * @param {StripeObject} pi
+   * @param {StripeObject} pm
+   * @returns {StripeObject}
+   */
+  #requireAction(pi, pm) {
+    pi.status = "requires_action";
+    pi.next_action = {
+      type: "use_stripe_sdk",
+      use_stripe_sdk: { type: "three_d_secure_redirect", source: this.#id("src"), stripe_js: null },
+    };
+    pi._authenticating = pm.id;
+    this.#emit("payment_intent.requires_action", pi);
+    return pi;
+  }
+
+  /**
+   * The bank asks for authentication while the customer is not there (a renewal): the payment
+   * fails with `authentication_required`. An invoice's PaymentIntent then waits in
+   * `requires_action` for the customer (`invoice.payment_action_required`, then
+   * `invoice.payment_failed`); any other goes back to `requires_payment_method`.
+   * @param {StripeObject} pi
+   * @param {StripeObject} pm
+   * @returns {never}
+   */
+  #authenticationRequired(pi, pm) {
+    const message = "Votre banque demande une authentification pour ce paiement.";
+    const charge = this.#put({
+      id: this.#id("ch"),
+      object: "charge",
+      amount: pi.amount,
+      amount_captured: 0,
+      captured: false,
+      created: this.now(pi.customer),
+      currency: pi.currency,
+      customer: pi.customer,
+      livemode: false,
+      paid: false,
+      payment_intent: pi.id,
+      payment_method: pm.id,
+      billing_details: pm.billing_details,
+      amount_refunded: 0,
+      refunded: false,
+      refunds: { object: "list", data: [], has_more: false, total_count: 0, url: "" },
+      status: "failed",
+      failure_code: "authentication_required",
+      failure_message: message,
+      outcome: {
+        network_status: "declined_by_network",
+        reason: "authentication_required",
+        type: "issuer_declined",
+        seller_message: "The bank requires the card holder to authenticate the payment.",
+      },
+    });
+    const error = {
+      type: "card_error",
+      code: "authentication_required",
+      decline_code: "authentication_required",
+      message,
+      charge: charge.id,
+      doc_url: "https://stripe.com/docs/error-codes/authentication-required",
+    };
+    pi.latest_charge = charge.id;
+    pi.last_payment_error = { ...error, payment_method: this.#plain(pm) };
+    this.#emit("charge.failed", charge);
+    const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
+    if (invoice) {
+      pi.status = "requires_action";
+      pi.next_action = {
+        type: "use_stripe_sdk",
+        use_stripe_sdk: { type: "three_d_secure_redirect", source: this.#id("src"), stripe_js: null },
+      };
+      pi._authenticating = pm.id;
+      this.#emit("payment_intent.requires_action", pi);
+      this.#emit("invoice.payment_action_required", invoice);
+      this.#invoiceAttemptFailed(invoice);
+    } else {
+      pi.status = "requires_payment_method";
+      pi.next_action = null;
+      this.#emit("payment_intent.payment_failed", pi);
+    }
+    throw new StripeApiError(402, { ...error, payment_intent: this.#plain(pi), payment_method: this.#plain(pm) });
+  }
+
+  /**
+   * The customer's answer to the challenge of a PaymentIntent in `requires_action` (what
+   * Stripe.js's 3-D Secure frame tells Stripe). Authorized: the card is charged (3178 is then
+   * declined). Refused: the PaymentIntent goes back to `requires_payment_method` with Stripe's
+   * `payment_intent_authentication_failure`, and an invoice counts a failed attempt.
+   * @param {string} id
+   * @param {boolean} authorized
+   * @returns {StripeObject}
+   */
+  authenticatePaymentIntent(id, authorized) {
+    const pi = this.#get(id, "payment_intent");
+    if (pi.status !== "requires_action" || !pi._authenticating) {
+      throw this.#unexpectedState(pi, `This PaymentIntent's status is ${pi.status}: there is no authentication to complete.`);
+    }
+    const pm = this.#get(pi._authenticating, "payment_method");
+    pi._authenticating = null;
+    pi.next_action = null;
+    if (authorized) return this.#charge(pi, pm, { authenticated: true });
+    pi.status = "requires_payment_method";
+    pi.last_payment_error = {
+      type: "invalid_request_error",
+      code: "payment_intent_authentication_failure",
+      message: "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+      doc_url: "https://stripe.com/docs/error-codes/payment-intent-authentication-failure",
+      payment_method: this.#plain(pm),
+    };
+    this.#emit("payment_intent.payment_failed", pi);
+    const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
+    if (invoice) this.#invoiceAttemptFailed(invoice);
     return pi;
   }
 
@@ -1872,7 +2263,7 @@ export class StripeEmulatorCore {
     invoice._collecting = true;
     try {
       if (pmId) {
-        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+        this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId }, { offSession: true });
       } else {
         this.#invoiceAttemptFailed(invoice);
       }
@@ -1996,7 +2387,11 @@ export class StripeEmulatorCore {
         param: "payment_method",
       });
     }
-    this.confirmPaymentIntent(invoice._payment_intent, { payment_method: pmId });
+    // Like Stripe, paying an invoice is made without the customer unless `off_session` is false.
+    this.confirmPaymentIntent(invoice._payment_intent, {
+      payment_method: pmId,
+      off_session: boolParam(params.off_session) === false ? "false" : "true",
+    });
     return invoice;
   }
 

@@ -3,6 +3,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { checkoutSessionRoutes, hostedCheckoutPage } from "./checkout.js";
 import { StripeEmulatorCore } from "./core.js";
 import { parseStripeParams } from "./encoding.js";
 import { signWebhookPayload } from "./signing.js";
@@ -72,6 +73,8 @@ export async function startStripeEmulator(options = {}) {
       if (!draining) draining = drain().finally(() => (draining = null));
     },
   });
+
+  for (const route of checkoutSessionRoutes(core)) core.addRoute(route.method, route.path, route.run);
 
   /**
    * @param {StripeObject} event
@@ -164,6 +167,15 @@ export async function startStripeEmulator(options = {}) {
     const url = new URL(req.url ?? "/", "http://emulator.local");
     const method = (req.method ?? "GET").toUpperCase();
 
+    // Checkout's hosted payment page (HTML for the shopper's browser, no API key).
+    if (url.pathname.startsWith("/c/pay/")) {
+      const raw = await readBody(req);
+      const page = hostedCheckoutPage(core, { method, path: url.pathname, form: new URLSearchParams(raw ?? "") });
+      res.writeHead(page.status, { ...page.headers, "Content-Length": Buffer.byteLength(page.body) });
+      res.end(page.body);
+      return;
+    }
+
     // The emulator's own helpers answer the secret key only, like the rest of its private API.
     if (url.pathname.startsWith("/__emulator/") && !isSecretKey(readApiKey(req.headers.authorization))) {
       return sendJson(res, 401, {
@@ -227,6 +239,7 @@ export async function startStripeEmulator(options = {}) {
   });
   const address = server.address();
   if (address && typeof address === "object") actualPort = address.port;
+  core.publicUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${actualPort}`;
   log.info(`[stripe-emulator] listening on http://${host}:${actualPort}`);
 
   return {

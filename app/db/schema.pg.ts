@@ -16,7 +16,7 @@ import type { Carrier } from "../lib/carriers";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES } from "../lib/statuses";
 import { SALE_WITHOUT_PACK } from "../lib/packs";
-import { AUDIT_ACTIONS } from "../lib/audit";
+import { AUDIT_ACTIONS, type AuditDetails, type StripeErasureResult } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
 import { INVOICE_KINDS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
 
@@ -181,6 +181,61 @@ export const adminSessions = pgTable(
   (t) => [index("admin_sessions_user_idx").on(t.userId)],
 );
 
+/**
+ * An administrator's second factor (TOTP, RFC 6238): one row per administrator who has started
+ * an enrolment. The shared secret is encrypted (AES-256-GCM, key derived from the session
+ * secret: services/admin-totp/crypto.server.ts). `enabled_at` is null while the enrolment waits
+ * for its first code; `last_used_step` is the time step of the last code accepted, so a code is
+ * never accepted twice.
+ */
+export const adminTotp = pgTable(
+  "admin_totp",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    enabledAt: timestamptz("enabled_at"),
+    lastUsedStep: integer("last_used_step"),
+  },
+  (t) => [primaryKey({ columns: [t.userId] })],
+);
+
+/** Single-use recovery codes of an administrator's second factor: only their SHA-256 is kept. */
+export const adminRecoveryCodes = pgTable(
+  "admin_recovery_codes",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    usedAt: timestamptz("used_at"),
+  },
+  (t) => [uniqueIndex("admin_recovery_codes_user_code_idx").on(t.userId, t.codeHash)],
+);
+
+/**
+ * Browsers where an administrator ticked « Se souvenir de cet appareil »: the signed cookie
+ * `__admin_device` holds a random token, this table its SHA-256. Valid 30 days; deleted when
+ * the second factor is turned off, the password changes or the user's sessions are revoked.
+ */
+export const adminTrustedDevices = pgTable(
+  "admin_trusted_devices",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [index("admin_trusted_devices_user_idx").on(t.userId)],
+);
+
 /** One cart per visitor, identified by a random id kept in a signed HttpOnly cookie. */
 export const carts = pgTable("carts", {
   id: text("id").primaryKey(),
@@ -315,6 +370,8 @@ export const subscriptions = pgTable(
     firstOrderId: integer("first_order_id").references((): AnyPgColumn => orders.id, { onDelete: "set null" }),
     /** The renewal invoice that failed and is still unpaid (the customer's pay link), if any. */
     unpaidInvoiceId: text("unpaid_invoice_id"),
+    /** When the bank asked the customer to authenticate that invoice's payment (3-D Secure), if it did. */
+    actionRequiredAt: timestamptz("action_required_at"),
     ...timestamps,
   },
   (t) => [
@@ -619,9 +676,48 @@ export const auditLog = pgTable(
     actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
     /** As it was at the time: the line still names the administrator after their account is gone. */
     actorUsername: text("actor_username").notNull(),
-    /** `customer.export`, `customer.erase`. */
+    /** `customer.export`, `customer.erase`, `customer.erase_stripe` (app/lib/audit.ts). */
     action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     subjectId: integer("subject_id").notNull(),
+    /** Counts only, never a value: how many Stripe objects an erasure reached (AuditDetails). */
+    details: jsonb("details").$type<AuditDetails>(),
   },
   (t) => [index("audit_log_subject_idx").on(t.subjectId, t.at), index("audit_log_at_idx").on(t.at)],
+);
+
+/**
+ * The Stripe part of a customer's erasure (services/customers/stripe-erasure.server.ts): the
+ * Stripe customers and PaymentIntents of the erased orders and subscriptions, overwritten at
+ * Stripe after the database's erasure. Written in the erasure's transaction, `pending` until
+ * Stripe has answered for every id; the scheduler retries it until then. Ids and counts only.
+ */
+export const stripeErasures = pgTable(
+  "stripe_erasures",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    /** The erased account (no foreign key, like audit_log: the row outlives any change to it). */
+    subjectId: integer("subject_id").notNull(),
+    /** The administrator who asked for the erasure: the audit line of the Stripe part names them. */
+    actorId: integer("actor_id"),
+    actorUsername: text("actor_username").notNull(),
+    status: text("status", { enum: ["pending", "done"] })
+      .notNull()
+      .default("pending"),
+    /** `cus_…` ids. */
+    customerIds: jsonb("customer_ids").$type<string[]>().notNull(),
+    /** `pi_…` ids. */
+    paymentIntentIds: jsonb("payment_intent_ids").$type<string[]>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: timestamptz("created_at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+    lastAttemptAt: timestamptz("last_attempt_at"),
+    nextAttemptAt: timestamptz("next_attempt_at").notNull(),
+    doneAt: timestamptz("done_at"),
+    /** Why the last attempt failed: the kind of Stripe error, never its text (it may repeat a value). */
+    lastError: text("last_error"),
+    /** What the Stripe part did, in counts (set when done). */
+    result: jsonb("result").$type<StripeErasureResult>(),
+  },
+  (t) => [index("stripe_erasures_due_idx").on(t.status, t.nextAttemptAt), index("stripe_erasures_subject_idx").on(t.subjectId)],
 );

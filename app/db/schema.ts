@@ -29,6 +29,9 @@ export const {
   priceHistory,
   users,
   adminSessions,
+  adminTotp,
+  adminRecoveryCodes,
+  adminTrustedDevices,
   carts,
   cartLines,
   orders,
@@ -46,6 +49,7 @@ export const {
   leases,
   pageCacheVersion,
   auditLog,
+  stripeErasures,
 } = tables;
 
 export { INVOICE_KINDS } from "./schema.sqlite";

@@ -14,6 +14,8 @@ export type OrderRefundedData = {
   remainingPaidCents: number;
   /** The refund's credit note: its number and the customer's link, when issued. */
   creditNote: { number: string; url: string } | null;
+  /** Why the shop refunded on its own (the trial pack already bought with this email), or null. */
+  note?: string | null;
 };
 
 function facts(data: OrderRefundedData) {
@@ -48,6 +50,7 @@ function OrderRefundedEmail(data: OrderRefundedData) {
       <Heading>Votre remboursement</Heading>
       <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
       <Paragraph>{f.summary}</Paragraph>
+      {data.note ? <Paragraph>{data.note}</Paragraph> : null}
       <DetailRows rows={f.rows} />
       <Paragraph>{f.card}</Paragraph>
       {data.creditNote ? <Button href={data.creditNote.url}>Voir l'avoir {data.creditNote.number}</Button> : null}
@@ -60,6 +63,7 @@ export function orderRefundedEmail(data: OrderRefundedData): EmailContent {
   const text = paragraphs(
     `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
     f.summary,
+    data.note ?? null,
     f.rows.map(([label, value]) => `${label} : ${value}`).join("\n"),
     f.card,
     data.creditNote ? `Votre avoir ${data.creditNote.number} :\n${data.creditNote.url}` : null,

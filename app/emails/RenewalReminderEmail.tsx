@@ -4,6 +4,7 @@ import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Box, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
 import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
+import { subscriptionLinkLifetime } from "./subscription-page";
 import { LINK_STYLE } from "./theme";
 import type { EmailAddress, EmailContent, EmailShop } from "./types";
 
@@ -42,7 +43,7 @@ function facts(data: RenewalReminderData) {
     ],
     cancelFormUrl: `${data.shop.publicUrl}/abonnement/resilier?commande=${data.firstOrderId}`,
     alternative: `Vous pouvez aussi résilier avec le formulaire en ligne, muni de votre numéro de commande n°${data.firstOrderId} et de votre adresse email :`,
-    personal: "Le lien de votre espace abonnement vous est personnel : ne transférez pas cet email.",
+    personal: `${subscriptionLinkLifetime()} Le lien de votre espace abonnement vous est personnel : ne transférez pas cet email.`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
 import { Paragraph } from "./parts";
 import { LINK_STYLE } from "./theme";
 
@@ -10,6 +11,11 @@ import { LINK_STYLE } from "./theme";
 export const SUBSCRIPTION_PAGE_INTRO =
   "Votre espace abonnement (prochain renouvellement, adresse de livraison, commandes, résiliation)";
 
+/** What the emails say of the link's lifetime, true to SUBSCRIPTION_LINK_DAYS. */
+export function subscriptionLinkLifetime(days: number = SUBSCRIPTION_LINK_DAYS): string {
+  return `Ce lien est valable ${days} jours ; vous pourrez en demander un nouveau sur la page.`;
+}
+
 /** The email's `subscriptionUrl`: null when the order has no subscription record. */
 export type WithSubscriptionUrl = { subscriptionUrl?: string | null };
 
@@ -21,12 +27,14 @@ export function SubscriptionPageLink({ url }: { url: string | null | undefined }
       <a href={url} style={LINK_STYLE}>
         gérer mon abonnement
       </a>
-      . Ce lien vous est personnel : ne le transférez pas.
+      . {subscriptionLinkLifetime()} Ce lien vous est personnel : ne le transférez pas.
     </Paragraph>
   );
 }
 
 /** The same, in the text part (null when there is no link). */
 export function subscriptionPageText(url: string | null | undefined): string | null {
-  return url ? `${SUBSCRIPTION_PAGE_INTRO} : ${url}\nCe lien vous est personnel : ne le transférez pas.` : null;
+  return url
+    ? `${SUBSCRIPTION_PAGE_INTRO} : ${url}\n${subscriptionLinkLifetime()} Ce lien vous est personnel : ne le transférez pas.`
+    : null;
 }

@@ -17,7 +17,7 @@ export function readOrderLinkKey(request: Request): string | null {
 
 /**
  * Everything a request carries that may prove it owns an order: the cart and `orders`
- * cookies, an order token, an administrator's session, the key of an email's read-only link
+ * cookies, an order token, an administrator's session, the key of an email's view link
  * (and, on the tracking page, a typed email).
  */
 export async function readOrderProof(

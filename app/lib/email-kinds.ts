@@ -9,12 +9,15 @@ export const EMAIL_KINDS = [
   "subscription_canceled",
   "renewal_receipt",
   "renewal_payment_failed",
+  "renewal_action_required",
   "contact_ack",
   "shop_new_order",
   "shop_new_contact",
   "renewal_reminder",
   "withdrawal_ack",
   "admin_login_attack",
+  "subscription_link",
+  "subscription_address_changed",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -25,12 +28,15 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   subscription_canceled: "Abonnement résilié",
   renewal_receipt: "Renouvellement d'abonnement payé",
   renewal_payment_failed: "Renouvellement d'abonnement impayé",
+  renewal_action_required: "Renouvellement d'abonnement à confirmer (3-D Secure)",
   contact_ack: "Accusé de réception",
   shop_new_order: "Boutique : nouvelle commande payée",
   shop_new_contact: "Boutique : nouvelle demande de contact",
   renewal_reminder: "Rappel avant renouvellement",
   withdrawal_ack: "Accusé de réception de rétractation",
   admin_login_attack: "Boutique : tentatives de connexion administrateur",
+  subscription_link: "Lien de gestion de l'abonnement",
+  subscription_address_changed: "Adresse de livraison de l'abonnement modifiée",
 };
 
 /**

@@ -29,6 +29,10 @@ export const PAYMENT_MESSAGES = {
   resuming: "Reprise du paiement en cours",
   consentRequired: "Veuillez accepter les conditions de l'abonnement pour continuer.",
   paid: { title: "Paiement réussi", description: "Merci ! Votre commande est confirmée." },
+  authenticationFailed: {
+    title: "Authentification refusée",
+    description: "L'authentification de votre carte a échoué. Réessayez ou utilisez une autre carte.",
+  },
   notConfirmed: {
     title: "Paiement en cours de vérification",
     description: "Votre paiement n'a pas encore été confirmé. Veuillez patienter quelques instants puis réessayer.",
@@ -43,6 +47,16 @@ export function cardErrorNotice(error: ProviderError | undefined): PaymentNotice
   return { title: "Erreur de carte", description: error?.message || PAYMENT_MESSAGES.cardErrorFallback };
 }
 
+/** The failure is about the card (declined, invalid, its authentication refused): another card may pay. */
+export function isCardProblem(error: ProviderError | undefined): boolean {
+  return (
+    error?.type === "card_error" ||
+    error?.type === "validation_error" ||
+    error?.code === "payment_intent_authentication_failure" ||
+    error?.code === "authentication_required"
+  );
+}
+
 /** confirmCardPayment failed: the notice for its error code. */
 export function confirmationErrorNotice(error: ProviderError | undefined): PaymentNotice {
   switch (error?.code) {
@@ -53,6 +67,10 @@ export function confirmationErrorNotice(error: ProviderError | undefined): Payme
       };
     case "incorrect_cvc":
       return { title: "Code CVC incorrect", description: "Le code de sécurité (CVC) de votre carte est incorrect." };
+    case "payment_intent_authentication_failure":
+    case "authentication_required":
+      // The bank's 3-D Secure challenge was refused or could not be completed.
+      return PAYMENT_MESSAGES.authenticationFailed;
     case "card_declined":
       return {
         title: "Carte refusée",

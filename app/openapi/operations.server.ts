@@ -39,7 +39,7 @@ import {
 import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
 import { contactStatusSchema } from "~/schemas/contact-status";
-import { loginSchema } from "~/schemas/login";
+import { apiLoginSchema } from "~/schemas/login";
 import { apiOrderSchema, orderUpdateApiSchema } from "~/schemas/order";
 import {
   attachPaymentMethodBodySchema,
@@ -137,7 +137,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Le pack doit être un pack en vente de ce produit (voir `packs` de GET /api/products/{id}) ; un produit sans pack en vente s'ajoute sans `packId`, à son prix, " +
       "sauf s'il n'est pas vendu (409). " +
       "Les champs `userId`, `quantity`, `variantPrice` et `variantOriginalPrice` de l'ancienne API sont ignorés. Crée le cookie `cart` au besoin. " +
-      "Un pack inconnu est refusé (422, les packs sont listés dans le message).",
+      "Un pack inconnu est refusé (422, les packs sont listés dans le message). " +
+      "Sans cookie `cart`, un nouveau panier est créé, dans la limite des nouveaux paniers par heure et par adresse (page et API ensemble, voir le README), au-delà 429 ; " +
+      "un ajout au panier du cookie n'est jamais refusé pour cette raison.",
     tag: "Panier",
     auth: "own-cart",
     body: cartAddSchema,
@@ -147,7 +149,12 @@ export const API_OPERATIONS: ApiOperation[] = [
       schema: cartAddResponseSchema,
       headers: { "Set-Cookie": "Cookie `cart` du visiteur, s'il n'en avait pas" },
     },
-    errors: { 404: "Produit introuvable", 409: "Produit en rupture de stock, ou pas en vente", 422: "Pack inconnu" },
+    errors: {
+      404: "Produit introuvable",
+      409: "Produit en rupture de stock, ou pas en vente",
+      422: "Pack inconnu",
+      429: "Trop de nouveaux paniers depuis cette adresse : réessayez plus tard (en-tête Retry-After)",
+    },
   },
   {
     method: "get",
@@ -360,12 +367,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.payments.confirm.ts",
     operationId: "confirmPayment",
     summary: "Le serveur vérifie le paiement auprès de Stripe et marque la commande payée",
-    description: "Rien dans la requête ne peut marquer une commande payée : seule la réponse de Stripe compte.",
+    description:
+      "Rien dans la requête ne peut marquer une commande payée : seule la réponse de Stripe compte. Pour le propriétaire de la commande seulement (panier, cookie `orders` ou jeton) ; sinon 404, compté avec les numéros de commande introuvables (429 au-delà de la limite).",
     tag: "Paiement",
     auth: "public",
     body: confirmPaymentBodySchema,
     success: { status: 200, description: "État du paiement", schema: paymentConfirmResponseSchema },
-    errors: { 404: "Commande introuvable", 503: PAYMENT_ERRORS[503] },
+    errors: { 404: "Commande introuvable", 429: "Trop de numéros de commande introuvables essayés", 503: PAYMENT_ERRORS[503] },
   },
   {
     method: "post",
@@ -451,10 +459,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.admin.login.ts",
     operationId: "adminLogin",
     summary: "Connexion administrateur (ouvre la session)",
-    description: "En cas d'échec, la réponse 401 contient aussi `success: false` et `message`.",
+    description:
+      "En cas d'échec, la réponse 401 contient aussi `success: false` et `message`. Un compte protégé par la double " +
+      "authentification (TOTP) donne aussi `code` : les 6 chiffres de son application d'authentification, ou l'un de ses " +
+      "codes de secours (chacun ne sert qu'une fois). Un code faux compte dans les limites de connexion comme un mot de passe faux.",
     tag: "Administration",
     auth: "public",
-    body: loginSchema,
+    body: apiLoginSchema,
     success: {
       status: 200,
       description: "Connecté",
@@ -462,7 +473,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       headers: { "Set-Cookie": "Cookie de session `__admin`" },
     },
     errors: {
-      401: "Identifiants invalides",
+      401:
+        "Identifiants invalides ; pour un compte avec la double authentification, code de vérification manquant " +
+        "(`code` totp_required) ou faux, ou déjà utilisé (`code` invalid_code)",
       429: "Trop de tentatives : réessayez plus tard (en-tête Retry-After)",
       503: "Trop de connexions vérifiées en même temps : réessayez dans quelques secondes (en-tête Retry-After)",
     },
@@ -742,7 +755,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Un client et tout ce que la boutique garde de lui : compte, commandes, abonnements, emails, demandes de contact",
     description:
       "Les commandes, abonnements, demandes de contact et emails sont trouvés par le compte et par son adresse email (sans distinction de casse). " +
-      "`erasure` dit si l'effacement est possible maintenant, sinon pourquoi ; `audit` liste les exports et effacements de ce client.",
+      "`erasure` dit si l'effacement est possible maintenant, sinon pourquoi ; `stripeErasure` où en est l'effacement chez Stripe ; `audit` liste les exports et effacements de ce client.",
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],
@@ -778,7 +791,9 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Sans corps. En une transaction : le compte (noms, adresse, téléphone, mot de passe ; email et nom d'utilisateur remplacés par `efface-{id}@anonyme.invalid` et `efface-{id}`), " +
       "les noms, email, adresses et téléphones de ses commandes et abonnements, ses demandes de contact (« [effacé] ») et le destinataire et le contenu des emails le concernant. " +
       "Restent les montants, dates, numéros, statuts, le pays de livraison et les factures émises (obligation comptable de 10 ans, Code de commerce L123-22). " +
-      "Inscrit au journal (`customer.erase`) ; recommencer ne change rien de plus.",
+      "Puis, chez Stripe : le client Stripe (email, téléphone, adresses ; nom « [effacé] »), ses cartes enregistrées (vidées puis retirées) et le `receipt_email` et l'adresse de livraison des PaymentIntents ; " +
+      "si Stripe ne répond pas, l'effacement de la boutique est fait quand même et `stripeErasure.status` vaut `pending` : la boutique réessaie seule. " +
+      "Inscrit au journal (`customer.erase`, puis `customer.erase_stripe` avec les nombres d'objets Stripe) ; recommencer ne change rien de plus.",
     tag: "Administration",
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant du client (utilisateur)" }],

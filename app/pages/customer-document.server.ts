@@ -10,8 +10,8 @@ import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
 
 /**
  * The customer's invoice and credit note pages (/facture/{id}?cle=KEY, /avoir/{id}?cle=KEY): the
- * key is the order's read-only link key (services/orders/link.server.ts), the one its emails
- * carry. A wrong key gets the same 404 as an unknown order. Kept by no cache, indexed by no
+ * key is the order's view link key (services/orders/link.server.ts), the one its emails carry,
+ * valid 10 years after the order. A wrong or expired key gets the same 404 as an unknown order. Kept by no cache, indexed by no
  * search engine, and the address (with its key) never sent to another site.
  */
 export const CUSTOMER_DOCUMENT_HEADERS = {
@@ -24,7 +24,7 @@ export async function loadCustomerDocument(request: Request, idParam: string | u
   const id = parseIdOrNull(idParam);
   const key = new URL(request.url).searchParams.get("cle");
   const order = id === null ? undefined : await findOrder(id);
-  if (!order || !orderLinkKeyMatches(order.id, key)) {
+  if (!order || !orderLinkKeyMatches(order, key)) {
     throw new Response("Document introuvable", { status: 404, headers: CUSTOMER_DOCUMENT_HEADERS });
   }
   const url = new URL(request.url);

@@ -1,21 +1,33 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { InvoicePaymentStep } from "~/components/subscription/InvoicePaymentStep";
+import { RequestLinkButton } from "~/components/subscription/RequestLinkButton";
+import { readPageForm } from "~/http/page-form.server";
+import { INVOICE_PAY_LINK_DAYS, SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
+import { requestLinkByButton } from "~/pages/subscription-link-request.server";
+import { sendManagementLinkFor } from "~/services/subscriptions/manage-link.server";
 import { actionError } from "~/http/action-errors.server";
 import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { openInvoicePayment, type InvoicePaymentView } from "~/services/subscriptions/invoice-payment.server";
+import {
+  invoiceLinkSubscription,
+  openInvoicePayment,
+  type InvoicePaymentView,
+} from "~/services/subscriptions/invoice-payment.server";
 import { log } from "~/log.server";
 
 /**
- * /abonnement/payer?facture=in_…&cle=…: pays a subscription's failed renewal with another card
- * (the link of the failed-renewal email). The key is checked first; the invoice is read from
- * Stripe; the browser pays it with Stripe.js; the renewal's order is made by the invoice.paid
- * webhook. The card payment needs JavaScript, and the page says so.
+ * /abonnement/payer?facture=in_…&expire=…&cle=…: pays a subscription's failed renewal with
+ * another card (the link of the failed-renewal email, valid 30 days). The key is checked
+ * first; the invoice is read from Stripe; the browser pays it with Stripe.js; the renewal's
+ * order is made by the invoice.paid webhook. The card payment needs JavaScript, and the page
+ * says so. The page never links to the subscription's page: once the invoice is paid or
+ * closed, or the link expired, « Recevoir un nouveau lien » emails a fresh management link to
+ * the subscription's own address.
  */
 
 export const meta: MetaFunction = () => [
@@ -32,7 +44,7 @@ type PageData = { view: InvoicePaymentView | null; unavailable: string | null };
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   try {
-    const view = await openInvoicePayment(params.get("facture"), params.get("cle"));
+    const view = await openInvoicePayment(params);
     return data<PageData>(
       { view, unavailable: null },
       { status: view.kind === "not_found" ? 404 : 200, headers: PRIVATE_HEADERS },
@@ -50,15 +62,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
-function SubscriptionLink({ path }: { path: string | null }) {
-  return path ? (
-    <a href={path} className="btn-secondary mt-6 inline-flex">
-      Voir mon abonnement
-    </a>
-  ) : (
-    <Link to="/" className="btn-secondary mt-6 inline-flex">
-      Retour à la boutique
-    </Link>
+const LINK_SENT = `Si un abonnement correspond à ce lien, un nouveau lien pour le gérer vient d'être envoyé à son adresse email. Il est valable ${SUBSCRIPTION_LINK_DAYS} jours.`;
+
+/** « Recevoir un nouveau lien »: from a pay link of ours (valid or expired), a fresh management link to the subscription's address. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readPageForm(request);
+  const url = new URL(request.url);
+  if (formData.get("intent") !== "manage-link")
+    return data({ linkRequestRefused: null }, { status: 400, headers: PRIVATE_HEADERS });
+  return await requestLinkByButton(
+    async (address) => {
+      const record = await invoiceLinkSubscription(url.searchParams);
+      if (record) await sendManagementLinkFor(record, address);
+    },
+    { request, context, back: `${url.pathname}${url.search}`, message: LINK_SENT, headers: PRIVATE_HEADERS },
+  );
+}
+
+/** Where to go next from a pay link that pays nothing: a fresh management link by email, or the shop. */
+function NextSteps() {
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-start">
+      <RequestLinkButton label="Recevoir un nouveau lien" refused={actionData?.linkRequestRefused} />
+      <Link to="/" className="btn-secondary">
+        Retour à la boutique
+      </Link>
+    </div>
   );
 }
 
@@ -97,7 +127,18 @@ export default function PayRenewal() {
             <p>Cette échéance est déjà réglée : il n'y a rien à payer. Merci !</p>
           )}
         </div>
-        <SubscriptionLink path={view.subscriptionPath} />
+        <NextSteps />
+      </Shell>
+    );
+  }
+  if (view.kind === "expired") {
+    return (
+      <Shell title="Ce lien de paiement a expiré">
+        <p className="mt-4 text-ink-soft" data-testid="invoice-link-expired">
+          Pour votre sécurité, les liens de paiement ne fonctionnent que {INVOICE_PAY_LINK_DAYS} jours. Recevez un nouveau lien
+          par email : votre espace abonnement indique s'il reste une échéance à régler.
+        </p>
+        <NextSteps />
       </Shell>
     );
   }
@@ -107,16 +148,23 @@ export default function PayRenewal() {
         <p className="mt-4 text-ink-soft">
           Cette échéance ne peut plus être réglée : elle a été annulée, ou l'abonnement a pris fin. Rien ne vous sera prélevé.
         </p>
-        <SubscriptionLink path={view.subscriptionPath} />
+        <NextSteps />
       </Shell>
     );
   }
 
   return (
     <Shell title="Régler mon abonnement">
-      <p className="mt-3 text-ink-soft">
-        Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.
-      </p>
+      {view.actionRequired ? (
+        <p className="mt-3 text-ink-soft" data-testid="action-required">
+          Votre banque demande une confirmation pour le paiement de votre renouvellement. Saisissez votre carte : votre banque
+          vous demandera ensuite de confirmer le paiement.
+        </p>
+      ) : (
+        <p className="mt-3 text-ink-soft">
+          Le prélèvement de votre renouvellement n'a pas abouti. Réglez-le ici avec la carte de votre choix.
+        </p>
+      )}
       <section aria-labelledby="echeance" className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
         <h2 id="echeance" className="font-serif text-xl">
           Échéance à régler
@@ -147,13 +195,6 @@ export default function PayRenewal() {
           onPaid={() => setPaid(true)}
         />
       </section>
-      {view.subscriptionPath ? (
-        <p className="mt-6 text-sm">
-          <a href={view.subscriptionPath} className="underline">
-            Voir mon abonnement
-          </a>
-        </p>
-      ) : null}
     </Shell>
   );
 }

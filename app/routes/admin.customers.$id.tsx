@@ -24,6 +24,7 @@ import { renewalLabel } from "~/lib/renewals";
 import { CUSTOMER_NOT_FOUND } from "~/lib/not-found";
 import { getCustomerData } from "~/services/customers/records.server";
 import { eraseCustomerData } from "~/services/customers/erase.server";
+import type { StripeErasureView } from "~/services/customers/stripe-erasure-queue.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   pageMeta(
@@ -44,17 +45,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const id = pageIdOr404(params.id, CUSTOMER_NOT_FOUND);
   const back = `/admin/customers/${id}`;
   if ((await readPageForm(request)).get("intent") !== "erase") return unknownAction(back);
+  let erased;
   try {
-    await eraseCustomerData(id, admin);
+    erased = await eraseCustomerData(id, admin);
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
     if (refusal.status === 404) throw new Response(CUSTOMER_NOT_FOUND, { status: 404 });
     return redirectWithError(back, { message: "Effacement refusé", description: refusal.message });
   }
+  const stripePending = erased.stripeErasure?.status === "pending";
   return redirectWithSuccess(back, {
     message: "Données effacées",
-    description: "Les données personnelles du client sont effacées. Les montants, dates, numéros et factures sont conservés.",
+    description:
+      "Les données personnelles du client sont effacées. Les montants, dates, numéros et factures sont conservés." +
+      (stripePending ? " Effacement chez Stripe en attente : la boutique réessaiera." : ""),
   });
 }
 
@@ -70,14 +75,55 @@ function Line({ label, value }: { label: string; value: React.ReactNode }) {
 
 const linkClass = "font-medium underline decoration-slate-300 hover:decoration-ink";
 
+/** Where the Stripe part of the erasure stands: pending (retried by the shop) or done. */
+function StripeErasureNote({ erasure }: { erasure: StripeErasureView }) {
+  if (erasure.status === "done") {
+    return (
+      <p className="text-xs text-ink-soft" data-testid="stripe-erasure-done">
+        Effacé aussi chez Stripe{erasure.doneAt ? ` le ${formatDateTime(erasure.doneAt)}` : ""}.
+      </p>
+    );
+  }
+  return (
+    <div
+      role="status"
+      className="rounded-lg bg-amber-50 p-3 text-amber-900 ring-1 ring-amber-200"
+      data-testid="stripe-erasure-pending"
+    >
+      <p className="font-semibold">Effacement chez Stripe en attente</p>
+      <p className="mt-1">
+        Les données de ce client chez Stripe ({erasure.customers} client{erasure.customers > 1 ? "s" : ""},{" "}
+        {erasure.paymentIntents} paiement{erasure.paymentIntents > 1 ? "s" : ""}) ne sont pas encore effacées : la boutique
+        réessaie seule, sans rien perdre.
+      </p>
+      <p className="mt-1 text-xs">
+        {erasure.attempts} essai{erasure.attempts > 1 ? "s" : ""}
+        {erasure.lastAttemptAt ? `, le dernier le ${formatDateTime(erasure.lastAttemptAt)}` : ""}
+        {erasure.nextAttemptAt ? ` · prochain essai le ${formatDateTime(erasure.nextAttemptAt)}` : ""}
+      </p>
+      {erasure.lastError ? <p className="mt-1 text-xs">Dernière erreur : {erasure.lastError}</p> : null}
+    </div>
+  );
+}
+
 /** What erasure keeps, and why: said before the confirmation and on the page. */
 const KEPT_TEXT =
   "Sont conservés : les montants, dates, numéros de commande, statuts et le pays de livraison, ainsi que les factures et avoirs émis. " +
   "Les factures émises sont conservées 10 ans (obligation comptable, Code de commerce L123-22) : ce sont des pièces légales, elles gardent le nom et l'adresse de l'acheteur tels qu'ils y figurent. " +
-  "Les paiements restent enregistrés chez le prestataire de paiement (Stripe), qui en est responsable.";
+  "Chez Stripe, le client, ses cartes enregistrées et l'email de reçu des paiements sont effacés aussi ; Stripe garde, comme prestataire de paiement, les coordonnées de facturation des paiements déjà faits et les factures d'abonnement émises.";
 
 export default function AdminCustomer() {
-  const { customer: c, orders, subscriptions, emails, contactRequests, audit, erasure, confirm } = useLoaderData<typeof loader>();
+  const {
+    customer: c,
+    orders,
+    subscriptions,
+    emails,
+    contactRequests,
+    audit,
+    erasure,
+    stripeErasure,
+    confirm,
+  } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -251,6 +297,7 @@ export default function AdminCustomer() {
                   Les données personnelles de ce client ont été effacées.
                 </p>
               ) : null}
+              {stripeErasure ? <StripeErasureNote erasure={stripeErasure} /> : null}
               {c.erased ? null : erasure.allowed ? (
                 <Link to={`${pathname}?confirm=erase`} className={`${buttonDanger} w-full`} preventScrollReset>
                   Effacer les données personnelles
@@ -281,6 +328,7 @@ export default function AdminCustomer() {
                 {audit.map((line) => (
                   <li key={line.id} className="py-2 text-sm">
                     <p className="font-medium">{line.label}</p>
+                    {line.detailsText ? <p className="text-xs text-ink-soft">{line.detailsText}</p> : null}
                     <p className="text-xs tabular-nums text-ink-soft">
                       {formatDateTime(line.at)} · par {line.actor}
                     </p>

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
+import { SecondFactorWarning } from "~/components/admin/SecondFactorWarning";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { WithdrawalsToProcess } from "~/components/admin/WithdrawalsToProcess";
@@ -12,12 +13,20 @@ import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { getDashboard } from "~/services/admin-dashboard.server";
 import { legalMentionsWarning } from "~/services/legal-mentions.server";
+import { secondFactorWarning } from "~/services/admin-totp.server";
 
 export const meta: MetaFunction = () => pageMeta("Tableau de bord", "Back office de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  return data({ ...(await getDashboard()), legalWarning: await legalMentionsWarning() }, { headers: NO_STORE_HEADERS });
+  const admin = await requireAdmin(request);
+  return data(
+    {
+      ...(await getDashboard()),
+      legalWarning: await legalMentionsWarning(),
+      secondFactor: { missing: await secondFactorWarning(), currentId: admin.id },
+    },
+    { headers: NO_STORE_HEADERS },
+  );
 }
 
 const SHORTCUTS = [
@@ -42,10 +51,11 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning, withdrawals } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders, legalWarning, withdrawals, secondFactor } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
+      <SecondFactorWarning admins={secondFactor.missing} currentId={secondFactor.currentId} />
       <LegalMentionsWarning warning={legalWarning} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />

@@ -56,6 +56,11 @@ function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome
         ok: true,
         text: `Renouvellement n°${outcome.renewalNumber} simulé : le paiement a été refusé, l'abonnement est en retard de paiement.`,
       };
+    case "action_required":
+      return {
+        ok: true,
+        text: `Renouvellement n°${outcome.renewalNumber} simulé : la banque demande au client de confirmer le paiement (3-D Secure). Il a reçu le lien de paiement par email ; l'abonnement est en retard de paiement d'ici là.`,
+      };
     case "ended":
       return { ok: true, text: "Fin de période simulée : la résiliation prévue a pris effet, l'abonnement est résilié." };
     case "pending":
@@ -105,6 +110,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (refusal.status === 404) throw new Response(NOT_FOUND, { status: 404 });
     return redirectWithError(back, { message: "Action impossible", description: refusal.message });
   }
+}
+
+/** The bank asks the customer to authenticate the unpaid renewal (3-D Secure): they were emailed the pay link. */
+function ActionRequiredBadge({ at }: { at: string }) {
+  return (
+    <span
+      data-testid="action-required"
+      className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-900"
+    >
+      Authentification requise depuis le {formatDateTime(at)}
+    </span>
+  );
 }
 
 function Line({ label, value, mono = false }: { label: string; value: React.ReactNode; mono?: boolean }) {
@@ -159,6 +176,7 @@ export default function AdminSubscriptionDetail() {
             {s.customer} · {s.pack} · {formatPrice(s.amountCents)} toutes les 4 semaines
           </span>
           <SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} />
+          {s.actionRequiredAt ? <ActionRequiredBadge at={s.actionRequiredAt} /> : null}
         </div>
       </PageHeader>
 
@@ -177,6 +195,12 @@ export default function AdminSubscriptionDetail() {
               <Line label="Renouvellements payés" value={String(s.renewalCount)} />
               {s.canceledAt ? <Line label="Résilié le" value={formatDateTime(s.canceledAt)} /> : null}
               {s.unpaidInvoiceId ? <Line label="Renouvellement impayé" value={s.unpaidInvoiceId} mono /> : null}
+              {s.actionRequiredAt ? (
+                <Line
+                  label="Authentification requise"
+                  value={`Demandée par la banque le ${formatDateTime(s.actionRequiredAt)}`}
+                />
+              ) : null}
             </dl>
           </Card>
 

@@ -17,11 +17,11 @@ import { LOGIN_FAILED_MESSAGE, LOGIN_FAILED_TITLE, loginSchema } from "~/schemas
 import {
   adminRedirectTarget,
   AdminLoginError,
-  createAdminSession,
   demoCredentialsHint,
   getAdminUser,
   signInWithForm,
 } from "~/services/admin-auth.server";
+import { continueSignIn, SECOND_STEP_PATH } from "~/services/admin-second-factor.server";
 import { readPageForm } from "~/http/page-form.server";
 import { log } from "~/log.server";
 
@@ -56,10 +56,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     // remix-auth 4: returns the user or throws; we keep the session ourselves.
     const address = clientAddress(request, context);
     const user = await signInWithForm(request, address);
+    const target = adminRedirectTarget(formData.get("redirectTo"));
+    // An account with the second factor (on a browser it does not remember) goes on to its code.
+    const next = await continueSignIn(user, request, address, target);
     const headers = new Headers(NO_STORE_HEADERS);
-    headers.append("Set-Cookie", await createAdminSession(user, request, address));
+    for (const cookie of next.setCookies) headers.append("Set-Cookie", cookie);
+    if (next.step === "code") return redirect(SECOND_STEP_PATH, { headers });
     return redirectWithSuccess(
-      adminRedirectTarget(formData.get("redirectTo")),
+      target,
       { message: "Connexion réussie", description: "Vous êtes maintenant connecté en tant qu'administrateur" },
       { headers },
     );

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import type Stripe from "stripe";
 import { getConfig } from "~/config.server";
 import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.server";
+import { refundTrialDuplicates } from "~/services/payments/refunds.server";
 import { handleStripeEvent, prepareStripeEvent } from "~/services/payments/webhook.server";
 import { getStripeClient } from "~/services/stripe.server";
 import { countWebhook } from "~/services/observability/metrics.server";
@@ -34,5 +35,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       return apiError(400, "Signature du webhook invalide");
     }
     const { outcome } = await handleStripeEvent(await prepareStripeEvent(event));
+    // A second trial pack of one email, paid just now: its automatic refund is asked for.
+    if (outcome === "order_paid") await refundTrialDuplicates();
     return apiJson({ received: true, type: event.type, outcome });
   });

@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AddressFields } from "~/components/ui/AddressFields";
@@ -17,6 +17,9 @@ import { formatPrice } from "~/lib/money";
 import { FULFILMENT_LABELS } from "~/lib/order-status";
 import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
+import { LinkProblem, type LinkProblemKind } from "~/components/subscription/LinkProblem";
+import { NEW_LINK_SENT_MESSAGE } from "~/lib/link-lifetimes";
+import { requestLinksByEmail } from "~/pages/subscription-link-request.server";
 import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
 import {
   changeSubscriptionAddress,
@@ -29,9 +32,11 @@ import { log } from "~/log.server";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
- * the signed link of its emails (no account). Status, pack, next renewal, delivery address,
- * orders; change the address of the next renewals; pay a failed renewal; cancel. Plain forms
- * (post/redirect/get with a toast): it works without JavaScript.
+ * the signed management link of its emails (no account, valid SUBSCRIPTION_LINK_DAYS). Status,
+ * pack, next renewal, delivery address, orders; change the address of the next renewals (the
+ * customer is emailed); pay a failed renewal; cancel. Without a working link: the form
+ * « Recevoir un nouveau lien ». Plain forms (post/redirect/get with a toast): it works without
+ * JavaScript.
  */
 
 export const meta: MetaFunction = () => [
@@ -47,32 +52,40 @@ const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": 
 
 export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
 
-type LinkProblem = "invalid" | "expired";
+/**
+ * 404 for a link that is not ours (nothing said about why), 410 for one of ours that expired;
+ * the page without any link (200) offers the same form « Recevoir un nouveau lien ».
+ */
+function linkProblem(reason: LinkProblemKind) {
+  const status = reason === "expired" ? 410 : reason === "invalid" ? 404 : 200;
+  return data({ problem: reason, subscription: null as SubscriptionPageView | null }, { status, headers: PRIVATE_HEADERS });
+}
 
-/** 404 for a link that is not ours (nothing said about why), 410 for one of ours that expired. */
-function linkProblem(reason: LinkProblem) {
-  return data(
-    { problem: reason, subscription: null as SubscriptionPageView | null },
-    { status: reason === "expired" ? 410 : 404, headers: PRIVATE_HEADERS },
-  );
+/** No part of a link in the URL. */
+function withoutLink(params: URLSearchParams) {
+  return !params.has("id") && !params.has("expire") && !params.has("cle");
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const access = await openSubscriptionPage(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  if (withoutLink(params)) return linkProblem(params.get("lien") === "envoye" ? "sent" : "missing");
+  const access = await openSubscriptionPage(params);
   if (!access.ok) return linkProblem(access.reason);
   return data(
-    { problem: null as LinkProblem | null, subscription: await subscriptionPageView(access.record) },
+    { problem: null as LinkProblemKind | null, subscription: await subscriptionPageView(access.record) },
     { headers: PRIVATE_HEADERS },
   );
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...PRIVATE_HEADERS } };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const url = new URL(request.url);
+  const formData = await readPageForm(request);
+  // « Recevoir un nouveau lien » needs no link: it is what a missing or expired one offers.
+  if (formData.get("intent") === "new-link") return await requestLinksByEmail(formData, request, context, PRIVATE_HEADERS);
   const access = await openSubscriptionPage(url.searchParams);
   if (!access.ok) return linkProblem(access.reason);
-  const formData = await readPageForm(request);
   // Back to the page itself (its link, nothing else), so a reload never posts twice.
   const back = `/mon-abonnement?${new URLSearchParams({ id: url.searchParams.get("id")!, expire: url.searchParams.get("expire")!, cle: url.searchParams.get("cle")! })}`;
   const intent = formData.get("intent");
@@ -149,44 +162,17 @@ function stateLabel(view: SubscriptionPageView): string {
 
 export default function MySubscription() {
   const { problem, subscription } = useLoaderData<typeof loader>();
-  if (problem === "expired") return <ExpiredLink />;
-  if (!subscription) return <InvalidLink />;
+  const actionData = useActionData<typeof action>();
+  if (problem || !subscription) {
+    return (
+      <LinkProblem
+        kind={problem ?? "invalid"}
+        sentMessage={NEW_LINK_SENT_MESSAGE}
+        lastResult={actionData && "linkRequest" in actionData ? actionData.linkRequest : undefined}
+      />
+    );
+  }
   return <SubscriptionPage view={subscription} />;
-}
-
-function InvalidLink() {
-  return (
-    <div className="container-page py-16 text-center md:py-24">
-      <h1 className="font-serif text-3xl md:text-4xl">Lien introuvable</h1>
-      <p className="mx-auto mt-4 max-w-xl text-ink-soft">
-        Ce lien ne correspond à aucun abonnement. Vérifiez qu'il a été copié en entier depuis l'un de nos emails, ou ouvrez-le
-        directement depuis l'email.
-      </p>
-      <Link to="/contact" className="btn-primary mt-8 inline-flex">
-        Nous contacter
-      </Link>
-    </div>
-  );
-}
-
-function ExpiredLink() {
-  return (
-    <div className="container-page py-16 text-center md:py-24">
-      <h1 className="font-serif text-3xl md:text-4xl">Ce lien a expiré</h1>
-      <p className="mx-auto mt-4 max-w-xl text-ink-soft">
-        Pour protéger votre abonnement, les liens de nos emails ne fonctionnent que pendant un temps limité. Ouvrez le lien de
-        notre dernier email (chaque renouvellement vous en envoie un nouveau), ou écrivez-nous : nous vous renverrons un lien.
-      </p>
-      <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-        <Link to="/contact" className="btn-primary">
-          Demander un nouveau lien
-        </Link>
-        <Link to="/abonnement/resilier" className="btn-secondary">
-          Résilier avec mon numéro de commande
-        </Link>
-      </div>
-    </div>
-  );
 }
 
 function SubscriptionPage({ view }: { view: SubscriptionPageView }) {

@@ -1,9 +1,13 @@
 import { paymentReceived } from "~/lib/order-status";
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { OrderItemsTable, PaymentBadge, ShippingAddress } from "~/components/cart/OrderParts";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
+import { RequestLinkButton } from "~/components/subscription/RequestLinkButton";
+import { readPageForm } from "~/http/page-form.server";
+import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
+import { requestLinkByButton } from "~/pages/subscription-link-request.server";
 import { actionError } from "~/http/action-errors.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
@@ -15,47 +19,95 @@ import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { getOrderSummary } from "~/services/orders/summary.server";
-import { orderSubscriptionView, type OrderSubscriptionView } from "~/services/subscriptions/confirmation.server";
+import { completeCheckout } from "~/services/checkout.server";
+import { confirmCheckoutSession } from "~/services/payments/hosted-checkout.server";
+import { TRIAL_DUPLICATE_REFUND_REASON } from "~/services/payments/payment-state.server";
+import { hasTrialDuplicateRefund } from "~/services/payments/refunds.server";
+import {
+  orderSubscriptionView,
+  sendOrderManagementLink,
+  type OrderSubscriptionView,
+} from "~/services/subscriptions/confirmation.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data?.order
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...(data?.order
     ? pageMeta(`Commande n°${data.order.id}`, "Merci pour votre commande : récapitulatif, livraison et suivi.")
     : data?.refusal
       ? pageMeta("Trop de tentatives", data.refusal)
-      : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.");
+      : pageMeta("Commande introuvable", "Aucune commande ne correspond à ce numéro.")),
+  // Back from the hosted payment page before Stripe's confirmation: the page reloads itself, without JavaScript.
+  ...(data?.pending ? [{ httpEquiv: "refresh", content: String(PENDING_REFRESH_SECONDS) }] : []),
+];
+
+const PENDING_REFRESH_SECONDS = 3;
 
 export const headers: HeadersFunction = pageHeaders(NO_STORE_HEADERS);
 
 /**
  * The order by its number: progress, items, total, postcode and city. The name and the street
- * too for the buyer's own browser, the order token (?token=), the key of an email's read-only
- * link (?cle=) or an administrator.
+ * too for the buyer's own browser, the order token (?token=), the key of an email's view link
+ * (?cle=) or an administrator. The link to the subscription's page for the buyer's own browser
+ * or the order token only; anyone else may have a fresh one emailed to the subscription's address.
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
+ * Back from the hosted payment page (`?session_id=`, the Checkout Session's success_url), the
+ * server asks Stripe about the session for the buyer's browser; until the order is paid the page
+ * says « Paiement en cours de confirmation » and reloads itself (meta refresh).
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parseOrderNumber(params.id);
   try {
     const proof = await readOrderProof(request);
-    const order = id
+    let order = id
       ? await lookupOrderByNumber(clientAddress(request, context), async () => await getOrderSummary(id, proof))
       : null;
-    const subscription = order ? await orderSubscriptionView(order.id, order.owner) : null;
+    const sessionId = new URL(request.url).searchParams.get("session_id");
+    if (order && sessionId && order.holder) {
+      // Stripe unreachable for a moment: the page stays pending and asks again at its next refresh.
+      if (!paymentReceived(order.paymentStatus) && (await confirmCheckoutSession(order.id, sessionId).catch(() => false))) {
+        order = await getOrderSummary(order.id, proof);
+      }
+      // Paid: the cart that made the order is emptied, as after the card form.
+      if (order && paymentReceived(order.paymentStatus) && proof.cartId) await completeCheckout(proof.cartId, order.id);
+    }
+    const pending = Boolean(order && sessionId && !paymentReceived(order.paymentStatus));
+    const subscription = order ? await orderSubscriptionView(order.id, { viewer: order.owner, holder: order.holder }) : null;
+    // The trial pack bought twice with one email: this order was refunded on its own.
+    const trialRefund = order && (await hasTrialDuplicateRefund(order.id)) ? TRIAL_DUPLICATE_REFUND_REASON : null;
     return data(
-      { order, subscription, refusal: null as string | null },
+      { order, subscription, pending, trialRefund, refusal: null as string | null },
       { status: order ? 200 : 404, headers: NO_STORE_HEADERS },
     );
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
     return data(
-      { order: null, subscription: null, refusal: refusal.message },
+      { order: null, subscription: null, pending: false, trialRefund: null, refusal: refusal.message },
       { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
     );
   }
 }
 
+const LINK_SENT = `Si un abonnement est en cours pour cette commande, un lien pour le gérer vient d'être envoyé à son adresse email. Il est valable ${SUBSCRIPTION_LINK_DAYS} jours.`;
+
+/** « Recevoir un lien de gestion par email »: a fresh management link, to the subscription's own address. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const formData = await readPageForm(request);
+  const id = parseOrderNumber(params.id);
+  if (!id || formData.get("intent") !== "manage-link") {
+    return data({ linkRequestRefused: null as string | null }, { status: 400, headers: NO_STORE_HEADERS });
+  }
+  const url = new URL(request.url);
+  return await requestLinkByButton((address) => sendOrderManagementLink(id, address), {
+    request,
+    context,
+    back: `${url.pathname}${url.search}`,
+    message: LINK_SENT,
+    headers: NO_STORE_HEADERS,
+  });
+}
+
 export default function OrderConfirmation() {
-  const { order, subscription, refusal } = useLoaderData<typeof loader>();
+  const { order, subscription, pending, trialRefund, refusal } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/order-confirmation");
 
@@ -114,6 +166,20 @@ export default function OrderConfirmation() {
           <p className="mt-3 text-ink-soft">
             {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
           </p>
+          {trialRefund ? (
+            <p role="alert" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="trial-refund">
+              {trialRefund} Vous recevez un email de confirmation du remboursement.
+            </p>
+          ) : null}
+          {pending ? (
+            <div role="status" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="payment-pending">
+              <p className="font-semibold">Paiement en cours de confirmation</p>
+              <p className="mt-1 text-sm text-ink-soft">
+                Votre banque a répondu, nous attendons la confirmation de Stripe. Cette page se met à jour toute seule dans
+                quelques secondes.
+              </p>
+            </div>
+          ) : null}
         </div>
 
         {subscription ? <SubscriptionSummary subscription={subscription} /> : null}
@@ -209,6 +275,8 @@ const SUBSCRIPTION_HEADINGS: Record<OrderSubscriptionView["state"], string> = {
 
 /** A subscription's order: it is active, what it charges and when, the email sent, and where to cancel. */
 function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscriptionView }) {
+  const actionData = useActionData<typeof action>();
+  const refused = actionData?.linkRequestRefused ?? null;
   const price = formatPrice(s.amountCents);
   const ended = s.state === "canceled" || s.state === "cancel_scheduled";
   return (
@@ -249,7 +317,8 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
               à <span className="font-semibold text-ink">{s.confirmationEmail.to}</span>
             </>
           ) : null}{" "}
-          : il contient le lien de votre espace abonnement, valable pour gérer ou résilier votre abonnement.
+          : il contient le lien de votre espace abonnement, pour gérer ou résilier votre abonnement (valable{" "}
+          {SUBSCRIPTION_LINK_DAYS} jours, un nouveau lien s'obtient par email).
         </p>
       ) : null}
       {ended ? null : (
@@ -263,6 +332,7 @@ function SubscriptionSummary({ subscription: s }: { subscription: OrderSubscript
                 Gérer ou résilier mon abonnement
               </a>
             ) : null}
+            {s.canRequestLink ? <RequestLinkButton label="Recevoir un lien de gestion par email" refused={refused} /> : null}
             <Link to={s.cancelPath} className="btn-secondary" data-testid="subscription-cancel-link">
               Résilier en ligne
             </Link>

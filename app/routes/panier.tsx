@@ -17,7 +17,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { CART_TOASTS, cartAddSchema, cartLineFormSchema, cartSetQuantityFormSchema } from "~/schemas/cart";
 import { deliverySchema } from "~/schemas/delivery";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { ensureCartId, readCartId } from "~/services/cart-session.server";
+import { putInVisitorCart, readCartId } from "~/services/cart-session.server";
 import { CartError, clearCart, putInCart, readCart, setLineQuantity } from "~/services/cart.server";
 import { completeCheckout, submitDelivery } from "~/services/checkout.server";
 import { isHoneypotFilled } from "~/services/honeypot.server";
@@ -81,11 +81,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "add": {
       const parsed = cartAddSchema.safeParse(Object.fromEntries(formData));
       if (!parsed.success) return fail(CART_TOASTS.addFailed, 400, "Produit ou pack invalide");
-      const { cartId, setCookie } = await ensureCartId(request);
       try {
-        const cart = await putInCart(cartId, parsed.data);
-        return succeed({ ok: true as const, intent, count: cart.count }, CART_TOASTS.added, setCookie);
+        // In the visitor's own cart, else in a new one within the address's allowance (a 429 past it).
+        const address = clientAddress(request, context);
+        const added = await putInVisitorCart(request, address, async (cartId) => await putInCart(cartId, parsed.data));
+        return succeed({ ok: true as const, intent, count: added.result.count }, CART_TOASTS.added, added.setCookie);
       } catch (error) {
+        const refusal = error instanceof CartError ? null : actionError(error);
+        if (refusal) {
+          // With JavaScript the order form shows the message; without, this page does (429, Retry-After, no cookie).
+          const headers = new Headers(withCookie(undefined));
+          for (const [name, value] of Object.entries(retryAfterHeaders(refusal))) headers.set(name, value);
+          return data({ ok: false as const, intent, error: refusal.message }, { status: refusal.status, headers });
+        }
         if (error instanceof CartError) {
           const status =
             error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;
@@ -201,9 +209,17 @@ export default function CartPage() {
   // Without JavaScript a refused delivery form comes back here with its errors.
   const deliveryResult = actionData && "result" in actionData && actionData.intent === "delivery" ? actionData.result : undefined;
   const shownStep: CartStep = deliveryResult ? "livraison" : step;
+  // Without JavaScript a product refused a new cart (429) comes back here with the reason.
+  const addRefusal =
+    actionData && actionData.intent === "add" && !actionData.ok && "error" in actionData ? actionData.error : null;
   return (
     <div className="container-page py-8 md:py-12">
       <div className="mx-auto max-w-2xl">
+        {addRefusal ? (
+          <p role="alert" className="mb-6 rounded-xl border border-rose-200 bg-rose-50 p-4 text-rose-700">
+            {CART_TOASTS.addFailed.description} {addRefusal}
+          </p>
+        ) : null}
         <Cart mode="page" cart={cart} step={shownStep} deliveryResult={deliveryResult} deliveryForm={DeliveryForm} />
       </div>
     </div>

@@ -38,7 +38,7 @@ type Outcome = "found" | "not-found" | "limited" | "error";
  * GET /track-order?id=...[&email=...]: the number is in the URL, so a result can be bookmarked
  * and needs no JavaScript. The number alone shows the progress, the items, the total, the
  * postcode and the city; the order's email (or the buyer's own browser, the order token in
- * ?token=, the key of an email's read-only link in ?cle=, an administrator) also shows the name
+ * ?token=, the key of an email's view link in ?cle=, an administrator) also shows the name
  * and the street.
  * Unknown numbers (and wrong emails) are counted per client address: 429 past the limit (limits.server.ts).
  */

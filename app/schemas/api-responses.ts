@@ -28,6 +28,7 @@ const isoDateSchema = z.iso.datetime().meta({ description: "Date ISO 8601 (UTC)"
 
 const id = z.number().int().positive();
 const nullableText = z.string().nullable();
+const count = z.number().int().nonnegative();
 
 /** Every error answer of the API (4xx and 5xx), the ApiError component of the OpenAPI document. */
 export const apiErrorSchema = z
@@ -37,7 +38,9 @@ export const apiErrorSchema = z
     code: z
       .string()
       .optional()
-      .describe("Code machine de certaines erreurs de paiement (subscription_exists, order_not_found...)"),
+      .describe(
+        "Code machine de certaines erreurs : paiement (subscription_exists, order_not_found...), connexion avec double authentification (totp_required, invalid_code)",
+      ),
   })
   .describe("Erreur de l'API (composant ApiError)");
 
@@ -806,7 +809,35 @@ const auditLineSchema = z.strictObject({
   action: z.enum(AUDIT_ACTIONS),
   label: z.string().describe("Libellé en français"),
   customerId: id,
+  details: z
+    .looseObject({ stripe: z.looseObject({ customers: count, paymentIntents: count }) })
+    .nullable()
+    .describe("Pour un effacement : le nombre d'objets Stripe à effacer, puis effacés (jamais une valeur)"),
+  detailsText: nullableText.describe("Les mêmes nombres, en français"),
 });
+
+const stripeErasureResultSchema = z.strictObject({
+  customers: count,
+  paymentIntents: count,
+  paymentMethods: count,
+  unknown: count.describe("Objets que Stripe ne connaît pas : rien à effacer"),
+  unchangeable: count.describe("PaymentIntents que Stripe refuse de modifier (annulés)"),
+});
+
+const stripeErasureSchema = z
+  .strictObject({
+    status: z.enum(["pending", "done"]),
+    customers: count.describe("Clients Stripe à effacer"),
+    paymentIntents: count.describe("PaymentIntents à effacer"),
+    attempts: count,
+    lastAttemptAt: isoDateSchema.nullable(),
+    nextAttemptAt: isoDateSchema.nullable().describe("Prochain essai, tant que c'est en attente"),
+    lastError: nullableText.describe("Le genre de la dernière erreur de Stripe"),
+    doneAt: isoDateSchema.nullable(),
+    result: stripeErasureResultSchema.nullable(),
+  })
+  .nullable()
+  .describe("L'effacement chez Stripe : en attente (la boutique réessaie) ou fait ; null avant tout effacement");
 
 const shippingShape = {
   address: nullableText,
@@ -920,6 +951,7 @@ export const customerDataResponseSchema = z
       .describe(
         "Si l'effacement est possible maintenant, sinon pourquoi (chaque commande payée non expédiée, chaque abonnement actif)",
       ),
+    stripeErasure: stripeErasureSchema,
   })
   .describe(
     "Un client : son compte (jamais de mot de passe ni d'empreinte), ses commandes, abonnements, emails et demandes de contact",

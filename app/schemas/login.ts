@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { safeText } from "./text";
+import { secondFactorCodeField } from "./two-factor";
 
 /** Admin sign-in (page form and POST /api/admin/login): messages word for word from spec section 5. */
 const USERNAME_REQUIRED = "Le nom d'utilisateur est requis";
@@ -20,3 +21,11 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const LOGIN_FAILED_TITLE = "Échec de la connexion";
 export const LOGIN_FAILED_MESSAGE = "Identifiants invalides";
+
+/**
+ * POST /api/admin/login: the same fields, and `code` for an account protected by the second
+ * factor (the 6 digits of the authenticator app, or a recovery code).
+ */
+export const apiLoginSchema = loginSchema.extend({ code: secondFactorCodeField.optional() });
+
+export type ApiLoginInput = z.infer<typeof apiLoginSchema>;

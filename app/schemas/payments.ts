@@ -50,4 +50,20 @@ export const attachPaymentMethodBodySchema = z.object({
 
 export type AttachPaymentMethodBody = z.infer<typeof attachPaymentMethodBodySchema>;
 
-export const confirmPaymentBodySchema = z.object({ orderId: orderIdField });
+/** POST /api/payments/confirm: the order's proof as for the start (cart cookie, `orders` cookie or token). */
+export const confirmPaymentBodySchema = z.object({ orderId: orderIdField, token: orderTokenField });
+
+/**
+ * The payment step's form without JavaScript (POST /paiement-securise): the formula and, for the
+ * subscription, the consent box (checked: "oui"), as on the card form.
+ */
+export const hostedCheckoutFormSchema = z.object({
+  orderId: orderIdField,
+  mode: z.enum(["one_off", "subscription"], { error: "Mode de paiement invalide" }).default("one_off"),
+  consent: z
+    .enum(["oui"])
+    .optional()
+    .transform((value) => value === "oui"),
+});
+
+export type HostedCheckoutForm = z.infer<typeof hostedCheckoutFormSchema>;

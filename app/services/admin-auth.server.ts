@@ -153,12 +153,18 @@ export async function resetLoginRateLimit() {
 const BUSY_RETRY_SECONDS = 5;
 const CONCURRENT_RETRY_SECONDS = 2;
 
+export type AdminLoginRefusal = "invalid" | "invalid_code" | "code_required" | "blocked" | "concurrent" | "busy";
+
+export const INVALID_CODE_MESSAGE = "Code de vérification invalide";
+export const CODE_REQUIRED_MESSAGE =
+  "Code de vérification requis : ce compte est protégé par la double authentification (champ code).";
+
 export class AdminLoginError extends Error {
-  /** 401 invalid credentials, 429 throttled or already signing in from this address, 503 too many sign-ins being checked at once. */
+  /** 401 invalid credentials or code (or a code needed), 429 throttled or already signing in from this address, 503 too many sign-ins being checked at once. */
   readonly status: 401 | 429 | 503;
 
   constructor(
-    readonly reason: "invalid" | "blocked" | "concurrent" | "busy",
+    readonly reason: AdminLoginRefusal,
     readonly retryAfterSeconds = 0,
   ) {
     super(
@@ -168,10 +174,14 @@ export class AdminLoginError extends Error {
           ? `Une connexion depuis votre adresse est déjà en cours de vérification. Réessayez dans ${formatWait(retryAfterSeconds)}.`
           : reason === "busy"
             ? "Trop de connexions en cours. Réessayez dans quelques secondes."
-            : "Identifiants invalides",
+            : reason === "invalid_code"
+              ? INVALID_CODE_MESSAGE
+              : reason === "code_required"
+                ? CODE_REQUIRED_MESSAGE
+                : "Identifiants invalides",
     );
     this.name = "AdminLoginError";
-    this.status = reason === "invalid" ? 401 : reason === "busy" ? 503 : 429;
+    this.status = reason === "blocked" || reason === "concurrent" ? 429 : reason === "busy" ? 503 : 401;
   }
 }
 
@@ -203,48 +213,75 @@ async function oneAtATimePerAddress<T>(address: string, task: () => Promise<T>):
 // A well-formed hash of nothing in particular: unknown usernames cost as much time as known ones.
 const DUMMY_HASH = `scrypt$32768$8$1$${Buffer.alloc(16, 7).toString("base64")}$${Buffer.alloc(64, 9).toString("base64")}`;
 
+/** One checked attempt: its result, or a failure (with the administrator it concerns, if any, for the alert). */
+export type LoginAttempt<T> =
+  { ok: true; value: T } | { ok: false; reason: "invalid" | "invalid_code"; admin: { id: number; username: string } | null };
+
 /**
- * Checks credentials with the rate limits. Same answer whether the user does not exist,
- * the password is wrong or the user is not an administrator.
+ * Runs one sign-in check (a password, a second-factor code, or both) under the sign-in limits of
+ * this username and address: refused while the address or the username|address pair is
+ * throttled; counted as a failure until it succeeds; a failure slows this address down for the
+ * username and counts toward the shop's alert. A code is checked with the same rules as a
+ * password, and only ever after the password was right.
  */
-export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  return await oneAtATimePerAddress(address, () => checkAdminLogin(input, address));
+export async function throttledLoginAttempt<T>(
+  username: string,
+  address: string,
+  attempt: () => Promise<LoginAttempt<T>>,
+): Promise<T> {
+  return await oneAtATimePerAddress(address, async () => {
+    const now = Date.now();
+    const delay = await loginDelayByUsernameAndAddress.retryAfterSeconds(delayKey(username, address), now);
+    if (delay > 0) {
+      countRateLimitRefusal(loginDelayByUsernameAndAddress.name);
+      throw new AdminLoginError("blocked", delay);
+    }
+    // Counted as a failure from here on, unless it succeeds or is refused below.
+    const reservation = await loginFailuresByAddress.reserve(address, now);
+    if (!reservation.ok) throw new AdminLoginError("blocked", reservation.retryAfterSeconds);
+    let outcome: LoginAttempt<T>;
+    try {
+      outcome = await attempt();
+    } catch (error) {
+      await reservation.refund();
+      if (error instanceof HashingBusyError) throw new AdminLoginError("busy", BUSY_RETRY_SECONDS);
+      throw error;
+    }
+    if (!outcome.ok) {
+      const failedAt = Date.now();
+      await loginDelayByUsernameAndAddress.hit(delayKey(username, address), failedAt);
+      await alertIfUnderAttack(outcome.admin, username, address, failedAt);
+      throw new AdminLoginError(outcome.reason);
+    }
+    // A success is not a failure, and clears this address's delay for the username (the
+    // address keeps its other failures, the username its count for the alert).
+    await reservation.refund();
+    await loginDelayByUsernameAndAddress.reset(delayKey(username, address));
+    return outcome.value;
+  });
 }
 
-async function checkAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
-  const now = Date.now();
-  const delay = await loginDelayByUsernameAndAddress.retryAfterSeconds(delayKey(input.username, address), now);
-  if (delay > 0) {
-    countRateLimitRefusal(loginDelayByUsernameAndAddress.name);
-    throw new AdminLoginError("blocked", delay);
-  }
-  // Counted as a failure from here on, unless it succeeds or is refused below.
-  const reservation = await loginFailuresByAddress.reserve(address, now);
-  if (!reservation.ok) throw new AdminLoginError("blocked", reservation.retryAfterSeconds);
+/**
+ * Checks a username and password (no limits: run it inside throttledLoginAttempt). Same outcome
+ * whether the user does not exist, the password is wrong or the user is not an administrator.
+ */
+export async function checkAdminPassword(input: LoginInput): Promise<LoginAttempt<AdminUser>> {
   const [row] = await getDb()
     .select({ ...ADMIN_COLUMNS, isAdmin: users.isAdmin, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.username, input.username))
     .limit(1);
-  let passwordOk: boolean;
-  try {
-    passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
-  } catch (error) {
-    await reservation.refund();
-    if (error instanceof HashingBusyError) throw new AdminLoginError("busy", BUSY_RETRY_SECONDS);
-    throw error;
-  }
-  if (!row || !passwordOk || !row.isAdmin) {
-    const failedAt = Date.now();
-    await loginDelayByUsernameAndAddress.hit(delayKey(input.username, address), failedAt);
-    await alertIfUnderAttack(row?.isAdmin ? row : null, input.username, address, failedAt);
-    throw new AdminLoginError("invalid");
-  }
-  // A success is not a failure, and clears this address's delay for the username (the
-  // address keeps its other failures, the username its count for the alert).
-  await reservation.refund();
-  await loginDelayByUsernameAndAddress.reset(delayKey(input.username, address));
-  return { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName };
+  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_HASH);
+  if (!row || !passwordOk || !row.isAdmin) return { ok: false, reason: "invalid", admin: row?.isAdmin ? row : null };
+  return {
+    ok: true,
+    value: { id: row.id, username: row.username, email: row.email, firstName: row.firstName, lastName: row.lastName },
+  };
+}
+
+/** Checks credentials with the rate limits (the password step; the second factor, if any, comes next). */
+export async function verifyAdminLogin(input: LoginInput, address: string): Promise<AdminUser> {
+  return await throttledLoginAttempt(input.username, address, () => checkAdminPassword(input));
 }
 
 /** Counts a failure for the username, from any address; from the threshold on, emails the shop when it is an administrator's (once an hour at most). */

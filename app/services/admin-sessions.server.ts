@@ -4,6 +4,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { adminSessions, users } from "~/db/schema";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { describeUserAgent } from "~/lib/user-agent";
+import { forgetTrustedDevices } from "./admin-trusted-devices.server";
 
 /**
  * Administrators' sessions, kept in the database so that they can be listed and revoked.
@@ -138,6 +139,9 @@ export async function revokeAdminSession(userId: number, id: string): Promise<bo
 /**
  * Deletes the user's sessions, all of them or all but `keepId` (the session the administrator
  * is using). Returns how many were deleted. Pass the transaction when called inside one.
+ * Every browser remembered for the user's second factor is forgotten too (even the current
+ * one): a password change, a demotion or « Révoquer les autres sessions » asks for the code
+ * again everywhere.
  */
 export async function revokeUserSessions(userId: number, options: { keepId?: string | null; tx?: Tx } = {}): Promise<number> {
   const db = options.tx ?? getDb();
@@ -145,5 +149,6 @@ export async function revokeUserSessions(userId: number, options: { keepId?: str
     ? and(eq(adminSessions.userId, userId), ne(adminSessions.id, options.keepId))
     : eq(adminSessions.userId, userId);
   const deleted = await db.delete(adminSessions).where(where).returning({ id: adminSessions.id });
+  await forgetTrustedDevices(userId, db);
   return deleted.length;
 }

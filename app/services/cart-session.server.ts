@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { getConfig } from "~/config.server";
 import { getCartLineCount } from "./cart.server";
+import { throttleNewCart } from "./limits.server";
 
 let cartCookie: ReturnType<typeof createCookie> | undefined;
 
@@ -35,6 +36,23 @@ export async function ensureCartId(request: Request): Promise<{ cartId: string; 
   if (existing) return { cartId: existing };
   const cartId = randomUUID();
   return { cartId, setCookie: await getCartCookie().serialize(cartId) };
+}
+
+/**
+ * Puts a product in the visitor's cart (`put` does the writing): in their own cart when their
+ * cookie names one, never counted nor refused; else in a new cart, which counts against the
+ * address's allowance of new carts only if `put` succeeds (limits.server.ts). Past that
+ * allowance, a 429 (ShopError) and no cart, no cookie. `setCookie` is set for a new cart.
+ */
+export async function putInVisitorCart<T>(
+  request: Request,
+  address: string,
+  put: (cartId: string) => Promise<T>,
+): Promise<{ cartId: string; setCookie?: string; result: T }> {
+  const { cartId, setCookie } = await ensureCartId(request);
+  if (!setCookie) return { cartId, result: await put(cartId) };
+  const result = await throttleNewCart(address, async () => await put(cartId));
+  return { cartId, setCookie, result };
 }
 
 export async function getCartCount(request: Request): Promise<number> {

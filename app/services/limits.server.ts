@@ -7,9 +7,9 @@ import { countRateLimitRefusal } from "~/services/observability/metrics.server";
  * (rate-limit.server.ts), keyed by client address (http/client-address.server.ts) or by
  * username. A refusal is a ShopError 429 with a French message and its Retry-After.
  *
- * The numbers leave a real shopper, and the e2e suite (a few hundred requests per run, all
- * from 127.0.0.1, about 10 API orders, 15 delivery forms and 8 contact messages), well
- * below every limit.
+ * The numbers leave a real shopper well below every limit, shoppers sharing one address behind
+ * a carrier's NAT included. The e2e suite acts as distinct shoppers: each test sends its own
+ * X-Forwarded-For (tests/e2e/shopper.ts).
  */
 
 const MINUTE = 60_000;
@@ -38,6 +38,18 @@ export const LIMITS = {
   apiOrdersPerAddress: { windowMs: 10 * MINUTE, max: 20 },
   /** Every accepted delivery form counts, corrections of the same order included. */
   deliveryFormsPerAddress: { windowMs: 10 * MINUTE, max: 30 },
+  /** Requests for a fresh subscription management link by email, per client address, one hour (every request counts, matched or not). */
+  subscriptionLinkRequestsPerAddress: { windowMs: 60 * MINUTE, max: 10 },
+  /** The same, per email address asked for (kept as a hash), one hour: a mailbox is never flooded. */
+  subscriptionLinkRequestsPerEmail: { windowMs: 60 * MINUTE, max: 3 },
+  /**
+   * Carts created per address (a first product added by a browser without a cart, page and API
+   * together): a browser makes one cart and keeps it 30 days, so this counts shoppers, not
+   * clicks. A carrier's NAT puts many real shoppers behind one IPv4 address, and a promotion
+   * brings them in a burst: the hour's allowance may be used in minutes. A flood from one
+   * address is held to 300 rows an hour; a browser that has its cart is never refused.
+   */
+  newCartsPerAddress: { windowMs: 60 * MINUTE, max: 300 },
 } as const;
 
 export const loginFailuresByAddress = createRateLimiter({ name: "login-address", ...LIMITS.loginFailuresPerAddress });
@@ -52,6 +64,18 @@ export const withdrawalFailuresByAddress = createRateLimiter({
   ...LIMITS.withdrawalFailuresPerAddress,
 });
 const orderLookupMisses = createRateLimiter({ name: "order-lookup", ...LIMITS.orderLookupMissesPerAddress });
+const subscriptionLinkRequestsByAddress = createRateLimiter({
+  name: "subscription-link-address",
+  ...LIMITS.subscriptionLinkRequestsPerAddress,
+});
+const subscriptionLinkRequestsByEmail = createRateLimiter({
+  name: "subscription-link-email",
+  ...LIMITS.subscriptionLinkRequestsPerEmail,
+});
+const newCarts = createRateLimiter({ name: "new-cart", ...LIMITS.newCartsPerAddress });
+
+/** Said to a shopper refused a new cart: they may share their address with many others. */
+export const NEW_CART_REFUSAL = "Trop de paniers ont été créés depuis votre réseau en peu de temps.";
 
 const publicWrites = {
   "contact-form": {
@@ -104,6 +128,23 @@ export async function throttlePublicWrite<T>(kind: PublicWrite, address: string,
 }
 
 /**
+ * Creates a cart for a client address: its place in the address's allowance is reserved before
+ * the write (concurrent creations never pass the limit) and given back when the write fails
+ * (a product out of stock, an unknown pack), so only the carts really created count. Past the
+ * allowance, a 429 and nothing is written.
+ */
+export async function throttleNewCart<T>(address: string, create: () => Promise<T>): Promise<T> {
+  const reservation = await newCarts.reserve(address);
+  if (!reservation.ok) throw tooManyRequests(NEW_CART_REFUSAL, reservation.retryAfterSeconds);
+  try {
+    return await create();
+  } catch (error) {
+    await reservation.refund();
+    throw error;
+  }
+}
+
+/**
  * Looks an order up by its number for an anonymous client: numbers that name no order are
  * counted per address, and an address that has tried too many gets a 429 whatever it asks
  * (so the answer says nothing about the number). Orders found are not counted.
@@ -118,6 +159,20 @@ export async function lookupOrderByNumber<T>(
   return found;
 }
 
+/**
+ * Counts a request for a fresh subscription management link, per client address and per
+ * email address (`emailKey`: a hash, never the address itself), before anything is looked up:
+ * refused with a 429 past either limit, whether or not the address has a subscription, so the
+ * answer says nothing about it.
+ */
+export async function throttleSubscriptionLinkRequest(address: string, emailKey: string): Promise<void> {
+  const message = "Vous avez demandé beaucoup de liens en peu de temps.";
+  const byAddress = await subscriptionLinkRequestsByAddress.reserve(address);
+  if (!byAddress.ok) throw tooManyRequests(message, byAddress.retryAfterSeconds);
+  const byEmail = await subscriptionLinkRequestsByEmail.reserve(emailKey);
+  if (!byEmail.ok) throw tooManyRequests(message, byEmail.retryAfterSeconds);
+}
+
 /** Forgets every counter (tests). */
 export async function resetAllRateLimits() {
   for (const limiter of [
@@ -127,6 +182,9 @@ export async function resetAllRateLimits() {
     cancelFailuresByAddress,
     withdrawalFailuresByAddress,
     orderLookupMisses,
+    subscriptionLinkRequestsByAddress,
+    subscriptionLinkRequestsByEmail,
+    newCarts,
   ])
     await limiter.clear();
   for (const { limiter } of Object.values(publicWrites)) await limiter.clear();

@@ -1,19 +1,22 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getConfig } from "~/config.server";
+import { SUBSCRIPTION_LINK_DAYS } from "~/lib/link-lifetimes";
 
 /**
- * The link to a subscription's private page, carried by every subscription email:
+ * The management link of a subscription's private page, carried by every subscription email:
  * `/mon-abonnement?id=N&expire=UNIX&cle=KEY`, where the key is the HMAC-SHA256 of
  * `subscription-page:<id>:<expire>` with the session secret, base64url. No account is needed:
- * the link is the proof. It expires (SUBSCRIPTION_LINK_DAYS after the email), is stored
- * nowhere, and is verified against every session secret, so a secret rotation
- * (SESSION_SECRET=new,old) keeps the links already sent working until they expire.
+ * the link is the proof, and it can change the delivery address or cancel. So it lives days,
+ * not months (SUBSCRIPTION_LINK_DAYS after the email); an expired link's page sends a fresh one
+ * by email on request (subscriptions/manage-link.server.ts). Stored nowhere, verified against
+ * every session secret, so a secret rotation (SESSION_SECRET=new,old) keeps the links already
+ * sent working until they expire. No other link (an order's view link, an invoice's pay link)
+ * ever leads to this page.
  */
 
 export const SUBSCRIPTION_LINK_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-/** How long a link works after it was made: longer than two periods, so the last email's link still works at the next one. */
-export const SUBSCRIPTION_LINK_DAYS = 90;
+export { SUBSCRIPTION_LINK_DAYS };
 
 const DAY_MS = 86_400_000;
 
@@ -33,6 +36,11 @@ export function subscriptionLink(subscriptionId: number, now: Date = new Date())
 /** The query string of the link (`id=…&expire=…&cle=…`). */
 export function subscriptionLinkQuery(link: SubscriptionLink): string {
   return `id=${link.id}&expire=${link.expiresAt}&cle=${link.key}`;
+}
+
+/** The subscription's private page with a fresh link (a path of this site). */
+export function subscriptionPagePath(subscriptionId: number, now: Date = new Date()): string {
+  return `/mon-abonnement?${subscriptionLinkQuery(subscriptionLink(subscriptionId, now))}`;
 }
 
 /** The absolute URL of the subscription's private page, as the emails carry it. */

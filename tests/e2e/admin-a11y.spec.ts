@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 test.describe("admin accessibility", () => {
@@ -48,6 +48,7 @@ test.describe("admin accessibility", () => {
         "/admin/products?delete=1",
         "/admin/users",
         "/admin/users/new",
+        "/admin/securite",
         "/admin/contacts",
         `/admin/contacts?id=${contact.id}`,
         `/admin/contacts?delete=${contact.id}`,

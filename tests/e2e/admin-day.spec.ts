@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createContact, createPaidOrder, signIn, signOut, unique } from "./admin-fixtures";
 
 /** The day of an administrator, with JavaScript. */

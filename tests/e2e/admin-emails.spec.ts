@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseUrl, e2eOnPostgres } from "../../playwright.config";

@@ -79,7 +79,26 @@ export async function createPaidOrder(request: APIRequestContext, email: string)
     form: { payment_method: ((await method.json()) as { id: string }).id },
   });
   expect(confirm.status(), await confirm.text()).toBe(200);
-  const paid = await request.post("/api/payments/confirm", { data: { orderId: order.id } });
+  const paid = await request.post("/api/payments/confirm", { data: { orderId: order.id, token: order.token } });
   expect(await paid.json()).toMatchObject({ paid: true, paymentStatus: "paid" });
   return order;
+}
+
+/**
+ * An administrator of the test's own (never the seeded `admin`, which the other specs use),
+ * created through the users API by the seeded one, from an address of its own.
+ */
+export async function createAdminUser(request: APIRequestContext, prefix = "admin") {
+  const username = `${prefix}-${unique()}`;
+  const password = "motdepasse-admin-test-1";
+  const headers = testShopperHeaders();
+  const login = await request.post("/api/admin/login", { headers, data: ADMIN });
+  expect(login.status(), await login.text()).toBe(200);
+  const created = await request.post("/api/users", {
+    headers,
+    data: { username, email: `${username}@example.fr`, password, isAdmin: true },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  await request.post("/api/admin/logout", { headers });
+  return { username, password };
 }

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { ADMIN, createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 /** The admin forms, in both projects: with JavaScript and without (progressive enhancement). */

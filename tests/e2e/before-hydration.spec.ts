@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { fillDelivery, PACK_2 } from "./checkout-fixtures";
 
 /**

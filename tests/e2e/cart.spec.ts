@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
+import { baseURL } from "../../playwright.config";
 import { gotoReady } from "../helpers/e2e";
 
 /** The cart: the drawer with JavaScript, the /panier page without. */
@@ -179,6 +181,87 @@ test("drawer and /panier, filled and with form errors, have no serious accessibi
     await expect(page.getByText("Adresse email invalide")).toBeVisible();
     expect(await seriousViolations(page, "main")).toEqual([]);
   }
+});
+
+/** New carts allowed per address and hour (LIMITS.newCartsPerAddress, app/services/limits.server.ts). */
+const NEW_CARTS_PER_ADDRESS = 300;
+
+/**
+ * Makes new carts from `address` through the API, as other shoppers behind the same address
+ * would (no cookie kept: each request is a new browser), until the first refusal; gives how
+ * many were made and that refusal.
+ */
+async function fillAddressWithCarts(address: string) {
+  let made = 0;
+  for (let batch = 0; batch < 100; batch++) {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${baseURL}/api/cart`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Forwarded-For": address },
+          body: JSON.stringify({ productId: 1, packId: 2 }),
+        }),
+      ),
+    );
+    made += answers.filter((answer) => answer.status === 201).length;
+    const refused = answers.find((answer) => answer.status === 429);
+    if (refused) return { made, refused: { retryAfter: refused.headers.get("Retry-After"), body: await refused.json() } };
+  }
+  throw new Error(`no refusal after ${made} new carts`);
+}
+
+test.describe("new carts per address", () => {
+  const REFUSAL = /Trop de paniers ont été créés depuis votre réseau en peu de temps\. Réessayez dans \d+ minutes?\./;
+
+  test("past the address's new carts, a new shopper is told why in French; a shopper with a cart goes on", async ({
+    page,
+    browser,
+    shopperAddress,
+    javaScriptEnabled,
+  }) => {
+    test.slow();
+    // A shopper behind this address who already has a cart.
+    const earlyContext = await browser.newContext();
+    try {
+      const early = await earlyContext.newPage();
+      await orderPack(early, "6 masques + 2 offerts", javaScriptEnabled);
+      await expect(early.getByTestId("cart-count")).toHaveText("1");
+
+      // Many other shoppers behind the same address (a carrier's NAT) use up its allowance.
+      const { made, refused } = await fillAddressWithCarts(shopperAddress);
+      expect(made).toBe(NEW_CARTS_PER_ADDRESS - 1);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({ error: expect.stringMatching(REFUSAL), code: "too_many_requests" });
+
+      // A new shopper: the product does not reach a cart, and the page says why.
+      const posted = page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/panier"),
+      );
+      await orderPack(page, "9 masques + 3 offerts", javaScriptEnabled);
+      const answer = await posted;
+      expect(answer.status()).toBe(429);
+      const alert = page.getByRole("alert").filter({ hasText: "Trop de paniers" });
+      await expect(alert).toContainText("Impossible d'ajouter le produit au panier.");
+      await expect(alert).toHaveText(REFUSAL);
+      if (!javaScriptEnabled) {
+        // The cart page, answered as a 429 with its Retry-After.
+        expect(Number(answer.headers()["retry-after"])).toBeGreaterThan(0);
+        await expect(page.getByRole("heading", { level: 1, name: "Mon panier" })).toBeVisible();
+        await expect(page.getByText("Votre panier est vide")).toBeVisible();
+      } else {
+        await expect(page.getByRole("dialog", { name: "Mon panier" })).toBeHidden();
+      }
+      expect((await page.context().cookies()).some((cookie) => cookie.name === "cart")).toBe(false);
+
+      // The shopper who had a cart changes its pack, and sees it in the cart.
+      await orderPack(early, "9 masques + 3 offerts", javaScriptEnabled);
+      await open(early, "/panier", javaScriptEnabled);
+      await expect(early.getByTestId("cart-line")).toHaveCount(1);
+      await expect(early.getByTestId("cart-line")).toContainText("9 masques + 3 offerts");
+    } finally {
+      await earlyContext.close();
+    }
+  });
 });
 
 test("cart pages are never cached", async ({ request }) => {

@@ -1,4 +1,5 @@
-import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test as base } from "./shopper";
 import { gotoReady } from "../helpers/e2e";
 
 /**

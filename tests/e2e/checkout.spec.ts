@@ -77,7 +77,7 @@ test.describe("checkout in the drawer (JavaScript)", () => {
 test.describe("checkout on /panier (without JavaScript)", () => {
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "plain forms only");
 
-  test("cart, delivery form with its messages, then the card step says JavaScript is needed", async ({
+  test("cart, delivery form with its messages, then the card step offers the hosted payment page", async ({
     page,
     orderPack2,
     fillDelivery,
@@ -94,11 +94,7 @@ test.describe("checkout on /panier (without JavaScript)", () => {
     await page.getByRole("button", { name: "Continuer vers le paiement" }).click();
     await expect(page).toHaveURL(/etape=paiement/);
     await expect(page.getByRole("heading", { level: 1, name: "Finaliser la commande" })).toBeVisible();
-    await expect(
-      page.getByText(
-        "Le paiement par carte nécessite JavaScript. Activez-le dans votre navigateur pour finaliser votre commande.",
-      ),
-    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Payer sur la page de paiement sécurisée" })).toBeVisible();
     const orderId = (await page.getByTestId("checkout-order-id").textContent())!.trim();
 
     // A reload, or coming back later, shows the same step and the same order.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 
 const SUCCESS = "Nous avons bien reçu votre message et vous répondrons dans les plus brefs délais.";
 

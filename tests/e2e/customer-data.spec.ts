@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 /**
@@ -80,6 +80,11 @@ test("an administrator exports a customer's data, then erases it once the order 
   await expect(page.getByTestId("customer-orders")).toContainText("25,90€");
   await expect(page.getByTestId("customer-contacts")).toContainText("[effacé]");
   await expect(page.getByTestId("customer-audit")).toContainText("Effacement des données personnelles");
+  // At Stripe too: the order's payment no longer carries the receipt email.
+  await expect(page.getByTestId("stripe-erasure-done")).toContainText("Effacé aussi chez Stripe");
+  await expect(page.getByTestId("stripe-erasure-pending")).toHaveCount(0);
+  await expect(page.getByTestId("customer-audit")).toContainText("Effacement chez Stripe");
+  await expect(page.getByTestId("customer-audit")).toContainText("1 paiement effacé");
 
   // The order keeps its number, amount and status; its customer is gone.
   await page.goto(`/admin/orders/${order.id}`);

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
 import { signIn, unique } from "./admin-fixtures";
 import { fillDelivery, fillCard } from "./checkout-fixtures";

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { LANDING_FAQ } from "../../app/content/faq";
 import { decodeSingleFetch, encodeSingleFetch } from "../helpers/single-fetch";
 

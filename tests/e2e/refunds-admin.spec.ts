@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { createPaidOrder, signIn, unique } from "./admin-fixtures";
 
 /**

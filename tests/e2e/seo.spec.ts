@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { baseURL } from "../../playwright.config";
 
 /** What search engines and link previews read: robots.txt, the sitemap, the head of each page, the structured data. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./shopper";
 
 test.describe("shop shell", () => {
   test("header links, footer links and the demo banner", async ({ page }) => {

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { ALL_FAQ } from "../../app/content/faq";
 
 /** Runs in both projects: with JavaScript ("js") and without ("no-js"). */

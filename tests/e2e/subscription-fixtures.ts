@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser } from "@playwright/test";
 import { EMULATOR, emulatorAuth } from "../helpers/e2e";
 import { ADMIN } from "./admin-fixtures";
-import { expect, payWithCard, reachPaymentStep } from "./checkout-fixtures";
+import { expect, payWithCard, reachPaymentStep, type Customer } from "./checkout-fixtures";
 
 /** Shared steps of the subscription specs: buying one, and reading its emails as the customer would. */
 
@@ -9,13 +9,14 @@ type StripeEvent = { id: string; type: string; data: { object: { id: string; met
 
 /**
  * A subscription bought with 4242 through the checkout drawer, in a JavaScript context of its
- * own: its order number, and the Stripe subscription the emulator made for it.
+ * own (by the given customer, the usual one by default): its order number, and the Stripe
+ * subscription the emulator made for it.
  */
-export async function buySubscription(browser: Browser, baseURL: string) {
+export async function buySubscription(browser: Browser, baseURL: string, customer: Partial<Customer> = {}) {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: true, locale: "fr-FR", timezoneId: "Europe/Paris" });
   const page = await context.newPage();
   try {
-    const { form, orderId } = await reachPaymentStep(page);
+    const { form, orderId } = await reachPaymentStep(page, customer);
     await form.getByRole("radio", { name: /Abonnement/ }).check();
     await form.getByRole("checkbox", { name: /J'accepte l'abonnement/ }).check();
     await payWithCard(form);

@@ -115,7 +115,12 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   await gotoReady(page, linkTo(text, "/mon-abonnement"), javaScriptEnabled);
   await expect(page.getByTestId("subscription-state")).toHaveText("Paiement en retard");
   const payLink = linkTo(text, "/abonnement/payer");
-  await expect(page.getByTestId("subscription-pay-link")).toHaveAttribute("href", payLink);
+  // A fresh pay link for the same invoice (each one carries its own expiry).
+  const invoiceId = new URL(payLink, baseURL).searchParams.get("facture")!;
+  await expect(page.getByTestId("subscription-pay-link")).toHaveAttribute(
+    "href",
+    new RegExp(`^/abonnement/payer\\?facture=${invoiceId}&expire=\\d+&cle=`),
+  );
 
   const response = await gotoReady(page, payLink, javaScriptEnabled);
   expect(response?.status()).toBe(200);
@@ -152,4 +157,7 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   await expect(page.getByTestId("subscription-orders")).toContainText("Renouvellement n°1");
   await gotoReady(page, payLink);
   await expect(page.getByRole("heading", { level: 1, name: "Cette échéance est déjà réglée" })).toBeVisible();
+  // Paid: the pay link leads nowhere else; a fresh management link comes by email only.
+  await expect(page.locator('a[href*="/mon-abonnement"]')).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Recevoir un nouveau lien" })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./shopper";
 import { testShopperHeaders } from "../helpers/e2e";
 
 /** Runs with and without JavaScript: the tracking form is a plain GET form. */

@@ -234,7 +234,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   listOrderItems: async () => admin({ params: { id: String(await newOrderId()) } }),
 
   startPayment: async () => ({ body: { orderId: await createTestOrder(), mode: "one_off", token: TEST_ORDER_TOKEN } }),
-  confirmPayment: async () => ({ body: { orderId: await createTestOrder() } }),
+  confirmPayment: async () => ({ body: { orderId: await createTestOrder(), token: TEST_ORDER_TOKEN } }),
   createSubscription: async () => ({
     body: { orderId: await createTestOrder(), customerEmail: "camille.martin@example.fr", token: TEST_ORDER_TOKEN },
   }),

@@ -27,13 +27,17 @@ export function emulatorAuth() {
   return { Authorization: `Bearer ${key}` };
 }
 
+/** A client address for a test shopper, drawn at random from 10.0.0.0/8. */
+export function testShopperAddress() {
+  const octet = () => 1 + Math.floor(Math.random() * 250);
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
 /**
  * A client address of its own for a request that makes test data (an order through the API):
  * the e2e server trusts one proxy (TRUST_PROXY=1), so each order comes from a different shopper,
- * as in real life, and the suite's many orders stay under the per-address limits that the
- * browser's own requests (from 127.0.0.1, no header) still meet.
+ * as in real life. Without it, a request comes from its test's address (tests/e2e/shopper.ts).
  */
 export function testShopperHeaders() {
-  const octet = () => 1 + Math.floor(Math.random() * 250);
-  return { "X-Forwarded-For": `10.${octet()}.${octet()}.${octet()}` };
+  return { "X-Forwarded-For": testShopperAddress() };
 }

@@ -43,4 +43,37 @@ describe("admin in live mode", () => {
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__admin="))!;
     expect(cookie).toMatch(/; Secure/);
   });
+
+  it("warns on the dashboard about each administrator without a second factor, until they turn it on", async () => {
+    const { getDb } = await import("~/db/client.server");
+    const { users } = await import("~/db/schema");
+    const { hashPasswordSync } = await import("~/lib/passwords.server");
+    const { confirmTotpEnrolment, getTotpStatus, startTotpEnrolment } = await import("~/services/admin-totp.server");
+    const { generateTOTP } = await import("@epic-web/totp");
+    const { adminCookie } = await import("./admin-helpers");
+    const dashboard = await import("~/routes/admin.dashboard");
+    const [second] = await getDb()
+      .insert(users)
+      .values({
+        username: "gerante",
+        email: "gerante@example.fr",
+        passwordHash: hashPasswordSync("motdepasse-gerante-1"),
+        isAdmin: true,
+      })
+      .returning({ id: users.id, username: users.username });
+    const missing = async () =>
+      (
+        await toResponse(
+          await dashboard.loader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() }))),
+        ).json()
+      ).secondFactor.missing.map((admin: { username: string }) => admin.username);
+    expect(await missing()).toEqual(["admin", "gerante"]);
+
+    await startTotpEnrolment(second.id);
+    const status = await getTotpStatus(second);
+    if (status.state !== "pending") throw new Error("expected pending");
+    const { otp } = await generateTOTP({ secret: status.secret, period: 30, digits: 6, algorithm: "SHA-1" });
+    await confirmTotpEnrolment(second.id, otp);
+    expect(await missing()).toEqual(["admin"]);
+  });
 });

@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
+import { generateTOTP } from "@epic-web/totp";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { asc, count, is, type SQL } from "drizzle-orm";
+import { asc, count, eq, is, type SQL } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -18,6 +19,8 @@ import * as sqliteSchema from "~/db/schema.sqlite";
 import * as pgSchema from "~/db/schema.pg";
 import { createContactRequest } from "~/services/contacts.server";
 import { addToCart } from "~/services/cart.server";
+import { confirmTotpEnrolment, getTotpStatus, startTotpEnrolment } from "~/services/admin-totp.server";
+import { rememberDevice } from "~/services/admin-trusted-devices.server";
 import { acquireLease } from "~/services/leases.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { refundOrder } from "~/services/payments/refunds.server";
@@ -99,11 +102,41 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     ).toBe("recorded");
     await addToCart(randomUUID(), { productId: 1, packId: 2 });
     await adminCookie();
+    // The administrator's second factor: its secret, recovery codes and a remembered browser.
+    const [admin] = await getDb()
+      .select({ id: sqliteSchema.users.id, username: sqliteSchema.users.username })
+      .from(sqliteSchema.users)
+      .where(eq(sqliteSchema.users.username, "admin"));
+    await startTotpEnrolment(admin.id);
+    const enrolment = await getTotpStatus(admin);
+    if (enrolment.state !== "pending") throw new Error("the enrolment did not start");
+    await confirmTotpEnrolment(admin.id, (await generateTOTP({ secret: enrolment.secret, period: 30, digits: 6 })).otp);
+    await rememberDevice(admin.id);
     await bumpPageCacheVersion();
     await acquireLease("copie-test", 60_000);
     const now = Date.now();
     await databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
     await getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 });
+    await getDb()
+      .insert(sqliteSchema.auditLog)
+      .values({
+        actorUsername: "admin",
+        action: "customer.erase",
+        subjectId: 1,
+        details: { stripe: { customers: 1, paymentIntents: 2 } },
+      });
+    await getDb()
+      .insert(sqliteSchema.stripeErasures)
+      .values({
+        subjectId: 1,
+        actorUsername: "admin",
+        customerIds: ["cus_copie"],
+        paymentIntentIds: ["pi_copie_1", "pi_copie_2"],
+        attempts: 1,
+        lastAttemptAt: new Date(now).toISOString(),
+        nextAttemptAt: new Date(now + 60_000).toISOString(),
+        lastError: "Stripe injoignable (StripeConnectionError).",
+      });
 
     server = await startPostgres();
     pool = new pg.Pool({ connectionString: server.url, max: 2 });
@@ -125,7 +158,7 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
       const [{ n: rows }] = await db.select({ n: count() }).from(sqliteSchema[key] as SQLiteTable);
       expect(first.stdout).toContain(`${name} : ${rows} ${rows > 1 ? "lignes" : "ligne"}\n`);
     }
-    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 22 tables/);
+    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 26 tables/);
   });
 
   it("holds the data the shop wrote, with each table's rows read back as the same values", async () => {

@@ -11,6 +11,10 @@ import { eraseCustomerData } from "~/services/customers/erase.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { requestWithdrawal, withdrawalToApi } from "~/services/withdrawals.server";
 import { insertOrder } from "./admin-helpers";
+import { setUpTestEmulator } from "./emulator-fixtures";
+
+// The erasure reaches Stripe: this file's own emulator, on a free port.
+setUpTestEmulator();
 
 /**
  * After an erasure, nothing in the database says who the customer was: every table is read

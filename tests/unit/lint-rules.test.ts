@@ -171,3 +171,22 @@ describe("layers of app/pages, app/openapi and app/content", () => {
     }
   });
 });
+
+describe("e2e tests act as shoppers of their own", () => {
+  const linter = new ESLint({ cwd: root });
+  async function restrictions(file: string, code: string) {
+    const [result] = await linter.lintText(code, { filePath: path.join(root, "tests/e2e", file) });
+    return result.messages.filter((m) => m.ruleId === "@typescript-eslint/no-restricted-imports").map((m) => m.message);
+  }
+
+  it("refuses a spec's test taken from @playwright/test, which would send no address of its own", async () => {
+    const spec = 'import { expect, test } from "@playwright/test";\n\ntest("x", () => expect(1).toBe(1));\n';
+    expect(await restrictions("planted.spec.ts", spec)).toEqual([expect.stringContaining("Import test from ./shopper")]);
+  });
+
+  it("accepts the test of ./shopper, and types from @playwright/test", async () => {
+    const spec =
+      'import type { Page } from "@playwright/test";\nimport { expect, test } from "./shopper";\n\nexport const open = (page: Page) => page.goto("/");\ntest("x", () => expect(1).toBe(1));\n';
+    expect(await restrictions("planted.spec.ts", spec)).toEqual([]);
+  });
+});

@@ -7,8 +7,15 @@ import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
 import { submitDelivery } from "~/services/checkout.server";
 import { resetAllRateLimits } from "~/services/limits.server";
-import { holdsOrder, ownsOrder } from "~/services/orders/access.server";
-import { ORDER_LINK_KEY_PATTERN, orderLinkKey, orderLinkKeyMatches, orderTrackingUrl } from "~/services/orders/link.server";
+import { canViewOrder, holdsOrder } from "~/services/orders/access.server";
+import {
+  ORDER_LINK_KEY_PATTERN,
+  orderLinkExpiresAt,
+  orderLinkKey,
+  orderLinkKeyMatches,
+  orderTrackingUrl,
+} from "~/services/orders/link.server";
+import { findOrder } from "~/services/orders/find.server";
 import { getRequest, routeArgs } from "../helpers/requests";
 
 const confirmationLoader = asResponses(confirmationLoaderRoute);
@@ -49,27 +56,29 @@ async function confirmation(id: number, query: string) {
 describe("the key of an order's read-only link", () => {
   it("is deterministic, base64url, different for each order", async () => {
     const [a, b] = [await newOrder("1 rue Alpha"), await newOrder("2 rue Beta")];
+    const [orderA, orderB] = [(await findOrder(a))!, (await findOrder(b))!];
     expect(orderLinkKey(a)).toBe(orderLinkKey(a));
     expect(orderLinkKey(a)).toMatch(ORDER_LINK_KEY_PATTERN);
     expect(orderLinkKey(a)).not.toBe(orderLinkKey(b));
-    expect(orderLinkKeyMatches(a, orderLinkKey(a))).toBe(true);
-    expect(orderLinkKeyMatches(b, orderLinkKey(a))).toBe(false);
-    expect(orderLinkKeyMatches(a, "")).toBe(false);
-    expect(orderLinkKeyMatches(a, null)).toBe(false);
+    expect(orderLinkKeyMatches(orderA, orderLinkKey(a))).toBe(true);
+    expect(orderLinkKeyMatches(orderB, orderLinkKey(a))).toBe(false);
+    expect(orderLinkKeyMatches(orderA, "")).toBe(false);
+    expect(orderLinkKeyMatches(orderA, null)).toBe(false);
     expect(orderTrackingUrl(a)).toBe(`${getConfig().publicUrl}/track-order?id=${a}&cle=${orderLinkKey(a)}`);
   });
 
   it("still opens after the session secret is rotated (SESSION_SECRET=new,old)", async () => {
     const id = await newOrder("3 rue Gamma");
+    const order = (await findOrder(id))!;
     const key = orderLinkKey(id);
     const secrets = getConfig().sessionSecrets;
     const saved = [...secrets];
     try {
       secrets.splice(0, secrets.length, "un-tout-nouveau-secret-de-session-0123456789", ...saved);
       expect(orderLinkKey(id)).not.toBe(key);
-      expect(orderLinkKeyMatches(id, key)).toBe(true);
+      expect(orderLinkKeyMatches(order, key)).toBe(true);
       secrets.splice(0, secrets.length, "un-tout-nouveau-secret-de-session-0123456789");
-      expect(orderLinkKeyMatches(id, key)).toBe(false);
+      expect(orderLinkKeyMatches(order, key)).toBe(false);
     } finally {
       secrets.splice(0, secrets.length, ...saved);
     }
@@ -77,9 +86,30 @@ describe("the key of an order's read-only link", () => {
 
   it("grants viewing only: never paying or changing the order", async () => {
     const id = await newOrder("4 rue Delta");
-    const order = { id, cartId: "autre-panier", tokenHash: null, customerEmail: "x@example.fr" };
-    expect(ownsOrder(order, { linkKey: orderLinkKey(id) })).toBe(true);
+    const order = {
+      id,
+      cartId: "autre-panier",
+      tokenHash: null,
+      customerEmail: "x@example.fr",
+      createdAt: new Date().toISOString(),
+    };
+    expect(canViewOrder(order, { linkKey: orderLinkKey(id) })).toBe(true);
     expect(holdsOrder(order, { linkKey: orderLinkKey(id) })).toBe(false);
+  });
+
+  it("works for 10 years after the order was made, the links already sent included, then no more", async () => {
+    const id = await newOrder("5 rue Epsilon");
+    const order = (await findOrder(id))!;
+    const key = orderLinkKey(id);
+    const expires = orderLinkExpiresAt(order.createdAt);
+    expect(expires.getUTCFullYear() - new Date(order.createdAt).getUTCFullYear()).toBe(10);
+    expect(orderLinkKeyMatches(order, key, new Date(expires.getTime() - 60_000))).toBe(true);
+    expect(orderLinkKeyMatches(order, key, expires)).toBe(false);
+    // An order of 2015: its emails' links (the same key as ever) have expired; one of 2020 still opens.
+    expect(orderLinkKeyMatches({ id, createdAt: "2015-06-01T10:00:00.000Z" }, key)).toBe(false);
+    expect(orderLinkKeyMatches({ id, createdAt: "2020-06-01T10:00:00.000Z" }, key, new Date("2026-11-27T10:00:00Z"))).toBe(true);
+    const viewer = { ...order, cartId: "autre-panier", tokenHash: null };
+    expect(canViewOrder(viewer, { linkKey: key }, new Date(expires.getTime() + 1000))).toBe(false);
   });
 });
 

@@ -508,7 +508,13 @@ describe("order confirmation pages", () => {
     for (const bad of ["abc", "-1", "1.5", "123456789", "9".repeat(5000)]) {
       const response = await confirmationById(routeArgs(getRequest(`/order-confirmation/${bad}`), { id: bad }));
       expect(response.status, bad).toBe(404);
-      expect(await response.json()).toEqual({ order: null, subscription: null, refusal: null });
+      expect(await response.json()).toEqual({
+        order: null,
+        subscription: null,
+        pending: false,
+        trialRefund: null,
+        refusal: null,
+      });
     }
   });
 });

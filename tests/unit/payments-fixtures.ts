@@ -16,6 +16,10 @@ export const CARDS = {
   declined: "4000000000000002",
   incorrectCvc: "4000000000000127",
   incorrectZip: "4000000000000036",
+  /** 3-D Secure: asked on the first payment, not for renewals once saved. */
+  authFirstPayment: "4000002500003155",
+  /** 3-D Secure: asked on every payment, renewals included. */
+  authAlways: "4000002760003184",
 } as const;
 
 function freePort(): Promise<number> {
@@ -200,6 +204,16 @@ export async function browserConfirm(clientSecret: string, paymentMethodId: stri
   const path = `v1/payment_intents/${piId}/confirm`;
   const response = await proxyAction(
     routeArgs(proxyRequest(path, "POST", { client_secret: clientSecret, payment_method: paymentMethodId }), { "*": path }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+/** The customer's answer to the bank's 3-D Secure challenge, as the Stripe.js stand-in sends it. */
+export async function browserAuthenticate(clientSecret: string, result: "authorized" | "refused") {
+  const piId = clientSecret.split("_secret_")[0];
+  const path = `v1/emulator/payment_intents/${piId}/authenticate`;
+  const response = await proxyAction(
+    routeArgs(proxyRequest(path, "POST", { client_secret: clientSecret, result }), { "*": path }),
   );
   return { status: response.status, body: await response.json() };
 }

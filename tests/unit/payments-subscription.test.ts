@@ -8,16 +8,7 @@ import { action as startAction } from "~/routes/api.payments.start";
 import { acquireLease, releaseLease } from "~/services/leases.server";
 import { orderLockName } from "~/services/payments/order-lock.server";
 import { getStripe } from "~/services/stripe.server";
-import {
-  browserPay,
-  CARDS,
-  createTestOrder,
-  getOrder,
-  jsonRequest,
-  ownerRequest,
-  productStock,
-  routeArgs,
-} from "./payments-fixtures";
+import { browserPay, CARDS, createTestOrder, getOrder, ownerRequest, productStock, routeArgs } from "./payments-fixtures";
 import { setUpTestEmulator } from "./emulator-fixtures";
 
 const { emulator, withWebhooks } = setUpTestEmulator();
@@ -29,7 +20,7 @@ async function createSubscription(body: Record<string, unknown>) {
 }
 
 async function confirm(orderId: number) {
-  const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId })));
+  const response = await confirmAction(routeArgs(ownerRequest("/api/payments/confirm", { orderId })));
   return (await response.json()) as { paid: boolean };
 }
 

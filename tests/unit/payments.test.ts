@@ -44,7 +44,7 @@ async function start(orderId: number, extra: Record<string, unknown> = {}) {
 }
 
 async function confirm(orderId: number, extra: Record<string, unknown> = {}) {
-  const response = await confirmAction(routeArgs(jsonRequest("/api/payments/confirm", "POST", { orderId, ...extra })));
+  const response = await confirmAction(routeArgs(ownerRequest("/api/payments/confirm", { orderId, ...extra })));
   return { status: response.status, body: await response.json() };
 }
 
@@ -304,7 +304,7 @@ describe("an order created through the API: its token, or nothing", () => {
     const viaHeader = await startAs({ orderId: order.id, mode: "one_off" }, { "X-Order-Token": order.token });
     expect(viaHeader.body.paymentIntentId).toBe(withToken.body.paymentIntentId);
     await browserPay(withToken.body.clientSecret, CARDS.success);
-    expect((await confirm(order.id)).body).toMatchObject({ paid: true });
+    expect((await confirm(order.id, { token: order.token })).body).toMatchObject({ paid: true });
   });
 
   it("needs an email on the order: set it with PUT /api/orders/{id} and the token first", async () => {

@@ -13,11 +13,15 @@ import {
 const params = (query: string) => new URLSearchParams(query);
 
 describe("the link to a subscription's private page", () => {
-  it("opens the page of its own subscription until it expires", () => {
+  it("opens the page of its own subscription for 7 days, no more", () => {
     const now = new Date("2026-11-25T10:00:00Z");
     const link = subscriptionLink(12, now);
     expect(link.key).toMatch(SUBSCRIPTION_LINK_KEY_PATTERN);
-    expect(link.expiresAt).toBe(Math.floor(now.getTime() / 1000) + 90 * 86_400);
+    expect(link.expiresAt).toBe(Math.floor(now.getTime() / 1000) + 7 * 86_400);
+    expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), new Date(now.getTime() + 8 * 86_400_000))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
     expect(checkSubscriptionLink(params(subscriptionLinkQuery(link)), now)).toEqual({
       ok: true,
       id: 12,

@@ -76,7 +76,6 @@ describe("the subscription's private page", () => {
     const { record } = await subscribed();
     const good = new URL(`http://x${pagePath(record.id)}`).searchParams;
     const variants = [
-      `/mon-abonnement`,
       `/mon-abonnement?id=${record.id}`,
       `/mon-abonnement?id=${record.id + 1}&expire=${good.get("expire")}&cle=${good.get("cle")}`,
       `/mon-abonnement?id=${record.id}&expire=${Number(good.get("expire")) + 1}&cle=${good.get("cle")}`,
@@ -88,7 +87,9 @@ describe("the subscription's private page", () => {
       expect(response.status, path).toBe(404);
       expect(body).toEqual({ problem: "invalid", subscription: null });
     }
-    const expired = await openPage(pagePath(record.id, new Date(Date.now() - 91 * DAY_MS)));
+    // No link at all: the page that sends a new one.
+    expect((await openPage("/mon-abonnement")).body).toEqual({ problem: "missing", subscription: null });
+    const expired = await openPage(pagePath(record.id, new Date(Date.now() - 8 * DAY_MS)));
     expect(expired.response.status).toBe(410);
     expect(expired.body).toEqual({ problem: "expired", subscription: null });
     expect(expired.response.headers.get("Cache-Control")).toBe("private, no-store");
@@ -184,7 +185,9 @@ describe("the subscription's private page", () => {
     expect(invoice.status).toBe("open");
     const { body } = await openPage(pagePath(record.id));
     expect(body.subscription!.state).toBe("past_due");
-    expect(body.subscription!.payPath).toMatch(new RegExp(`^/abonnement/payer\\?facture=${invoice.id}&cle=[A-Za-z0-9_-]{43}$`));
+    expect(body.subscription!.payPath).toMatch(
+      new RegExp(`^/abonnement/payer\\?facture=${invoice.id}&expire=\\d+&cle=[A-Za-z0-9_-]{43}$`),
+    );
   });
 
   it("is linked from every subscription email, and the link opens this subscription's page", async () => {

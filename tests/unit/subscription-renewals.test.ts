@@ -11,7 +11,7 @@ import { renewalLabel } from "~/lib/renewals";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { listAdminOrders } from "~/services/admin-orders.server";
 import { renderEmail } from "~/services/email/render.server";
-import { invoicePayKeyMatches } from "~/services/invoice-link.server";
+import { checkInvoicePayLink } from "~/services/invoice-link.server";
 import { getStripe } from "~/services/stripe.server";
 import {
   browserCreatePaymentMethod,
@@ -313,8 +313,9 @@ describe("subscription renewals", () => {
     const link = new URL(payUrl);
     expect(link.pathname).toBe("/abonnement/payer");
     expect(link.searchParams.get("facture")).toBe(invoice.id);
-    expect(invoicePayKeyMatches(invoice.id!, link.searchParams.get("cle"))).toBe(true);
-    expect(invoicePayKeyMatches("in_other", link.searchParams.get("cle"))).toBe(false);
+    expect(checkInvoicePayLink(link.searchParams)).toEqual({ ok: true, invoiceId: invoice.id, legacy: false });
+    link.searchParams.set("facture", "in_other");
+    expect(checkInvoicePayLink(link.searchParams)).toEqual({ ok: false, reason: "invalid" });
     const rendered = await renderEmail(sent[0]);
     expect(rendered.text).toContain(payUrl);
     expect(rendered.text).toContain("25,90€");

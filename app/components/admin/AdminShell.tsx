@@ -10,6 +10,7 @@ const NAV = [
   { to: "/admin/emails", label: "Emails" },
   { to: "/admin/settings", label: "Paramètres" },
   { to: "/admin/sessions", label: "Sessions" },
+  { to: "/admin/securite", label: "Sécurité" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

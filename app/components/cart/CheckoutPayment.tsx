@@ -3,12 +3,12 @@ import { useCallback } from "react";
 import { formatPrice } from "~/lib/money";
 import type { CheckoutView } from "~/services/cart.server";
 import { PaymentStep } from "~/components/checkout/PaymentStep";
-import { JS_REQUIRED_MESSAGE } from "./steps";
+import { HostedCheckoutForm } from "./HostedCheckoutForm";
 import { useHydrated } from "~/components/ui/useHydrated";
 
 /**
  * Step 3: the order made by the delivery form, then the card payment (built by the payment
- * side). Card payment needs JavaScript; without it the step says so.
+ * side). Without JavaScript, the card is typed on the hosted payment page (HostedCheckoutForm).
  */
 export function CheckoutPayment({
   checkout,
@@ -77,16 +77,7 @@ export function CheckoutPayment({
         />
       ) : (
         // Server render: shown only where scripting is off (hidden by CSS while the page loads with JavaScript).
-        <div className="[@media(scripting:enabled)]:hidden" data-testid="js-required">
-          <p role="alert" className="rounded-xl border border-rose-200 bg-rose-50 p-4 text-rose-700">
-            {JS_REQUIRED_MESSAGE}
-          </p>
-          <p className="mt-4">
-            <a href="/panier?etape=livraison" className="btn-secondary">
-              Modifier mes informations de livraison
-            </a>
-          </p>
-        </div>
+        <HostedCheckoutForm checkout={checkout} />
       )}
     </div>
   );

@@ -30,6 +30,3 @@ export function resolveStep(requested: string | null | undefined, cart: StepCart
   if (isStepReachable(wanted, cart)) return wanted;
   return isStepReachable("livraison", cart) ? "livraison" : "panier";
 }
-
-export const JS_REQUIRED_MESSAGE =
-  "Le paiement par carte nécessite JavaScript. Activez-le dans votre navigateur pour finaliser votre commande.";

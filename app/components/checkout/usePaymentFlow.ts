@@ -4,6 +4,7 @@ import { dismissToast, showToast } from "~/components/ui/Toaster";
 import {
   cardErrorNotice,
   confirmationErrorNotice,
+  isCardProblem,
   PAYMENT_MESSAGES,
   type PaymentNotice,
   type ProviderError,
@@ -244,7 +245,8 @@ export function usePaymentFlow({
       if (error && !alreadySucceeded) {
         if (subscription) clearSubscriptionAttempt(orderId);
         const notice = confirmationErrorNotice(error as ProviderError);
-        fail(notice, notice, error?.type === "card_error" || error?.type === "validation_error" ? "card" : "payment");
+        // A declined card or a refused authentication: changing the card dismisses the message.
+        fail(notice, notice, isCardProblem(error as ProviderError) ? "card" : "payment");
         return;
       }
       if (paymentIntent && paymentIntent.status !== "succeeded" && paymentIntent.status !== "processing") {

@@ -24,5 +24,6 @@ export function customerDataToApi(data: CustomerData) {
     contactRequests: data.contactRequests,
     audit: data.audit,
     erasure: data.erasure,
+    stripeErasure: data.stripeErasure,
   };
 }

@@ -1,15 +1,22 @@
 import { desc } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { auditLog } from "~/db/schema";
-import { AUDIT_ACTION_LABELS, type AuditAction } from "~/lib/audit";
+import { AUDIT_ACTION_LABELS, auditDetailsText, type AuditAction, type AuditDetails } from "~/lib/audit";
 
 /** The audit log of what administrators did to customers' personal data (exports, erasures). */
 
 /** Who does it: the signed-in administrator. */
 export type AuditActor = { id: number; username: string };
 
-export async function recordAudit(db: DbOrTx, actor: AuditActor, action: AuditAction, subjectId: number) {
-  await db.insert(auditLog).values({ actorId: actor.id, actorUsername: actor.username, action, subjectId });
+/** One line of the audit log; `details` holds counts only, never a value. */
+export async function recordAudit(
+  db: DbOrTx,
+  actor: AuditActor,
+  action: AuditAction,
+  subjectId: number,
+  details: AuditDetails | null = null,
+) {
+  await db.insert(auditLog).values({ actorId: actor.id, actorUsername: actor.username, action, subjectId, details });
 }
 
 export function auditView(row: typeof auditLog.$inferSelect) {
@@ -21,6 +28,8 @@ export function auditView(row: typeof auditLog.$inferSelect) {
     action: row.action,
     label: AUDIT_ACTION_LABELS[row.action],
     customerId: row.subjectId,
+    details: row.details ?? null,
+    detailsText: row.details ? auditDetailsText(row.details) : null,
   };
 }
 

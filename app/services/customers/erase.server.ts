@@ -5,6 +5,7 @@ import { contactRequests, emails, orders, subscriptions, users, withdrawalReques
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
+import { attemptStripeErasureNow, queueStripeErasure, stripeIdsOf } from "./stripe-erasure-queue.server";
 import { ERASED, ERASED_HTML, ERASED_UNSENT, erasedEmail, erasedUsername } from "./placeholders.server";
 import {
   customerOr404,
@@ -170,6 +171,10 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
   },
   leases: { name: "Le nom d'une tâche de fond." },
   audit_log: { actor_username: "L'administrateur qui a agi, pas le client." },
+  stripe_erasures: {
+    actor_username: "L'administrateur qui a demandé l'effacement, pas le client.",
+    last_error: "Le genre d'erreur de Stripe (type et code), jamais son texte ni une valeur du client.",
+  },
   site_settings: Object.fromEntries(
     [
       "site_name",
@@ -199,8 +204,20 @@ const resolve = (placeholder: Placeholder, customerId: number) =>
  * delivery country (VAT) and issued invoices stay. Refused (409) for an administrator, while a
  * paid order is not shipped or a subscription still runs; recorded in the audit log. Erasing
  * again changes nothing more.
+ *
+ * What the shop sent to Stripe (the Stripe customers, their saved cards, the PaymentIntents'
+ * receipt email) is queued in the same transaction and overwritten right after it
+ * (stripe-erasure.server.ts); when Stripe fails, the database's erasure stands and the
+ * scheduler tries Stripe again (stripe-erasure-queue.server.ts).
  */
 export async function eraseCustomerData(id: number, actor: AuditActor): Promise<CustomerData> {
+  const stripeErasure = await eraseInDatabase(id, actor);
+  if (stripeErasure?.status === "pending") await attemptStripeErasureNow(stripeErasure);
+  const db = getDb();
+  return await readCustomerData(db, await customerOr404(db, id));
+}
+
+async function eraseInDatabase(id: number, actor: AuditActor) {
   return await getDb().transaction(async (tx) => {
     const account = await customerOr404(tx, id);
     const ids = await recordIds(tx, account);
@@ -235,7 +252,11 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
       );
       await tx.update(table).set(set).where(where);
     }
-    await recordAudit(tx, actor, "customer.erase", id);
-    return await readCustomerData(tx, await customerOr404(tx, id));
+    const stripeIds = await stripeIdsOf(tx, ids);
+    const stripeErasure = await queueStripeErasure(tx, id, actor, stripeIds);
+    await recordAudit(tx, actor, "customer.erase", id, {
+      stripe: { customers: stripeIds.customerIds.length, paymentIntents: stripeIds.paymentIntentIds.length },
+    });
+    return stripeErasure;
   });
 }

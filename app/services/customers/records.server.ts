@@ -7,6 +7,7 @@ import { ShopError } from "~/lib/shop-error";
 import { auditView } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
 import { isErased } from "./placeholders.server";
+import { latestStripeErasure } from "./stripe-erasure-queue.server";
 
 /**
  * A customer's personal data in the back office (GDPR articles 15, 17 and 20): everything the
@@ -239,6 +240,8 @@ export async function readCustomerData(db: DbOrTx, account: Account) {
       refusal: refusal?.message ?? null,
       reasons: refusal?.issues.map((i) => i.message) ?? [],
     },
+    /** The Stripe part of the erasure: pending (with its attempts) or done, null before any erasure. */
+    stripeErasure: await latestStripeErasure(db, account.id),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Carrier } from "~/lib/carriers";
 import type { Email, EmailAttachment } from "~/db/schema";
+import type { EmailAddress } from "~/emails/types";
 
 /** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
 export type EmailToRender = Pick<Email, "id" | "kind" | "orderId" | "contactRequestId" | "toAddress" | "payload" | "createdAt">;
@@ -25,13 +26,22 @@ export type EmailPayloads = {
    * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
    * credit note's number when one was issued.
    */
-  order_refunded: { refundId: number; amountCents: number; remainingPaidCents: number; creditNoteNumber: string | null };
+  order_refunded: {
+    refundId: number;
+    amountCents: number;
+    remainingPaidCents: number;
+    creditNoteNumber: string | null;
+    /** Why the shop refunded on its own (the trial pack bought twice), when it did. */
+    note?: string | null;
+  };
   /** When the subscription ends (ISO), and who cancelled it. */
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */
   renewal_receipt: { renewalNumber: number; nextRenewalAt: string | null };
   /** A renewal whose payment failed (the email's order is the subscription's first): the invoice, its amount and where to pay it. */
   renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
+  /** A renewal the bank asks the customer to confirm (3-D Secure; the email's order is the subscription's first): as a failed one. */
+  renewal_action_required: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;
@@ -41,4 +51,16 @@ export type EmailPayloads = {
   withdrawal_ack: { requestedAt: string; reason: string | null };
   /** Failed sign-ins for an administrator's username: which one, how many in how long, the last one's address and time (ISO). */
   admin_login_attack: { username: string; failures: number; windowMinutes: number; lastAddress: string; lastAt: string };
+  /** A fresh management link asked for (the email's order is the subscription's first): which subscription; the link is made when the email is rendered. */
+  subscription_link: { subscriptionId: number };
+  /** The delivery address of a subscription changed on its page: when (ISO), from what, to what. */
+  subscription_address_changed: {
+    subscriptionId: number;
+    changedAt: string;
+    previous: SubscriptionAddressSnapshot;
+    next: SubscriptionAddressSnapshot;
+  };
 };
+
+/** A subscription's delivery address as the address-change email shows it. */
+export type SubscriptionAddressSnapshot = EmailAddress;

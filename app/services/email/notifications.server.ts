@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
 import { contactRequests, orders, siteSettings } from "~/db/schema";
@@ -80,6 +81,27 @@ export async function queueRenewalPaymentFailedEmail(
 }
 
 /**
+ * A renewal the bank asks the customer to confirm (3-D Secure, `invoice.payment_action_required`):
+ * the amount, why, and the pay link, once per invoice. The "payment failed" email of the same
+ * invoice is not sent (renewals.server.ts): this one says what to do.
+ */
+export async function queueRenewalActionRequiredEmail(
+  tx: DbOrTx,
+  firstOrderId: number,
+  payload: EmailPayloads["renewal_action_required"],
+) {
+  const to = await orderEmail(tx, firstOrderId);
+  if (to)
+    await queueEmail(tx, {
+      kind: "renewal_action_required",
+      orderId: firstOrderId,
+      to,
+      payload,
+      once: `invoice:${payload.invoiceId}`,
+    });
+}
+
+/**
  * A withdrawal was recorded (/retractation): its acknowledgement on a durable medium (article
  * L. 221-21 du Code de la consommation), to the order's email, once per order.
  */
@@ -112,4 +134,41 @@ export async function queueAdminLoginAttackEmail(
 ) {
   const hour = now.toISOString().slice(0, 13);
   return await queueEmail(tx, { kind: "admin_login_attack", to: await shopAddress(tx), payload, once: `user:${userId}:${hour}` });
+}
+
+/** What a subscription email needs of its record: where to write, and the first order it is filed under. */
+type SubscriptionRecipient = { id: number; customerEmail: string | null; firstOrderId: number | null };
+
+/** Every request gets its email: the key names the subscription and this one request. */
+function subscriptionEmailEntity(record: SubscriptionRecipient) {
+  const once = `subscription:${record.id}:${randomUUID()}`;
+  return record.firstOrderId === null ? { once } : { orderId: record.firstOrderId, once };
+}
+
+/** A fresh management link was asked for: sent to the subscription's email. False when it has none. */
+export async function queueSubscriptionLinkEmail(tx: DbOrTx, record: SubscriptionRecipient): Promise<boolean> {
+  const to = record.customerEmail?.trim();
+  if (!to) return false;
+  return await queueEmail(tx, {
+    kind: "subscription_link",
+    to,
+    payload: { subscriptionId: record.id },
+    ...subscriptionEmailEntity(record),
+  });
+}
+
+/** The subscription's delivery address changed on its page: the customer is told, every time. */
+export async function queueSubscriptionAddressChangedEmail(
+  tx: DbOrTx,
+  record: SubscriptionRecipient,
+  payload: Omit<EmailPayloads["subscription_address_changed"], "subscriptionId">,
+): Promise<boolean> {
+  const to = record.customerEmail?.trim();
+  if (!to) return false;
+  return await queueEmail(tx, {
+    kind: "subscription_address_changed",
+    to,
+    payload: { subscriptionId: record.id, ...payload },
+    ...subscriptionEmailEntity(record),
+  });
 }

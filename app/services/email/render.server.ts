@@ -11,6 +11,7 @@ import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderRefundedEmail } from "~/emails/OrderRefundedEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
 import { shopContact } from "~/emails/seller";
+import { renewalActionRequiredEmail } from "~/emails/RenewalActionRequiredEmail";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
 import { renewalReceiptEmail } from "~/emails/RenewalReceiptEmail";
 import { shopNewContactEmail } from "~/emails/ShopNewContactEmail";
@@ -29,6 +30,7 @@ import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/service
 import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderRenewalReminder } from "./render-reminder.server";
+import { renderSubscriptionAddressChanged, renderSubscriptionLink } from "./render-subscription.server";
 
 /**
  * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
@@ -215,6 +217,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           amountCents: payload.amountCents,
           remainingPaidCents: payload.remainingPaidCents ?? 0,
           creditNote: number ? { number, url: orderCreditNoteUrl(row.id, number) } : null,
+          note: payload.note ?? null,
         }),
       );
     }
@@ -263,6 +266,23 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         }),
       );
     }
+    case "renewal_action_required": {
+      const row = await requireOrder(email);
+      const payload = payloadOf(email, "renewal_action_required");
+      if (!payload.invoiceId || !payload.payUrl)
+        throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
+      return rendered(
+        renewalActionRequiredEmail({
+          shop,
+          order: await emailOrder(row),
+          invoiceId: payload.invoiceId,
+          amountCents: payload.amountCents ?? row.totalCents,
+          payUrl: payload.payUrl,
+          renewalNumber: payload.renewalNumber ?? 1,
+          subscriptionUrl: await subscriptionUrlOf(row, email),
+        }),
+      );
+    }
     case "contact_ack":
       return rendered(contactAckEmail({ shop, contact: await requireContact(email) }));
     case "shop_new_order":
@@ -284,6 +304,10 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         }),
       );
     }
+    case "subscription_link":
+      return rendered(await renderSubscriptionLink(email, shop));
+    case "subscription_address_changed":
+      return rendered(await renderSubscriptionAddressChanged(email, shop));
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");

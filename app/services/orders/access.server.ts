@@ -3,16 +3,19 @@ import type { Order } from "~/db/schema";
 import { orderLinkKeyMatches } from "./link.server";
 
 /**
- * Who may see an order's name and street address, change its checkout details or pay it.
- * An order number alone shows the order's progress only (status, date, items, total, postcode
- * and city). Ownership is proven by one of:
- * - the buyer's own browser: the cart that created the order, or the signed `orders` cookie
- *   holding the ids of the orders this browser created (services/orders/session.server.ts);
- * - the order token, given once to the API client that created the order;
- * - an administrator's session;
- * - on the tracking page, the order's email address;
- * - the signed read-only link of the order's emails (`?cle=`, services/orders/link.server.ts),
- *   which shows the details but never lets anyone pay or change the order.
+ * Who may see an order's name and street address, change its checkout details, pay it, or
+ * reach its subscription's page. An order number alone shows the order's progress only
+ * (status, date, items, total, postcode and city). Two levels of proof:
+ *
+ * 1. `holdsOrder`, the buyer's own: their browser (the cart that created the order, or the
+ *    signed `orders` cookie holding the ids of the orders this browser created,
+ *    services/orders/session.server.ts) or the order token, given once to the API client that
+ *    created the order. It may pay the order, change its checkout details, and is shown the
+ *    link to the subscription's page on the confirmation page.
+ * 2. `canViewOrder`, a viewer: a holder, an administrator's session, the order's email typed
+ *    on the tracking page, or the view link of the order's emails (`?cle=`, valid 10 years,
+ *    services/orders/link.server.ts). It shows the order and its documents, nothing else:
+ *    never a payment, a change, or a link to the subscription's page.
  */
 
 export type OrderProof = {
@@ -26,11 +29,11 @@ export type OrderProof = {
   admin?: boolean;
   /** An email typed on the tracking page. */
   email?: string | null;
-  /** The key of an email's read-only link (?cle=): viewing only. */
+  /** The key of an email's view link (?cle=): viewing only. */
   linkKey?: string | null;
 };
 
-type OwnedOrder = Pick<Order, "id" | "cartId" | "tokenHash" | "customerEmail">;
+type OwnedOrder = Pick<Order, "id" | "cartId" | "tokenHash" | "customerEmail" | "createdAt">;
 
 /** An order token: 32 random bytes, base64url (43 characters). */
 export const ORDER_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -61,19 +64,19 @@ export function orderEmailMatches(order: Pick<Order, "customerEmail">, email: st
   return stored !== "" && stored === normalizeEmail(email);
 }
 
-/** The buyer's browser or the order token: who may pay the order or change its checkout details. */
-export function holdsOrder(order: OwnedOrder, proof: OrderProof): boolean {
+/** The buyer's browser or the order token: who may pay the order, change its checkout details or manage its subscription. */
+export function holdsOrder(order: Pick<Order, "id" | "cartId" | "tokenHash">, proof: OrderProof): boolean {
   if (order.cartId && proof.cartId && order.cartId === proof.cartId) return true;
   if (proof.orderIds?.includes(order.id)) return true;
   return orderTokenMatches(order.tokenHash, proof.token);
 }
 
-/** Whether the proof shows the order's full details (name, street address, email). */
-export function ownsOrder(order: OwnedOrder, proof: OrderProof): boolean {
+/** Whether the proof shows the order's full details (name, street address, email) and its documents: viewing only. */
+export function canViewOrder(order: OwnedOrder, proof: OrderProof, now: Date = new Date()): boolean {
   return (
     Boolean(proof.admin) ||
     holdsOrder(order, proof) ||
     (proof.email != null && orderEmailMatches(order, proof.email)) ||
-    orderLinkKeyMatches(order.id, proof.linkKey)
+    orderLinkKeyMatches(order, proof.linkKey, now)
   );
 }

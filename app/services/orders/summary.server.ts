@@ -5,7 +5,7 @@ import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { orderProgressLabel, visibleTrackingNumber } from "~/lib/order-status";
 import { findInvoice } from "~/services/invoices.server";
 import { subscriptionRefusal } from "~/services/packs.server";
-import { ownsOrder, type OrderProof } from "./access.server";
+import { canViewOrder, holdsOrder, type OrderProof } from "./access.server";
 import { orderCreditNotePath, orderInvoicePath } from "./link.server";
 
 /** What the confirmation and tracking pages show of an order, to its owner or to anyone with its number. */
@@ -18,8 +18,13 @@ export type OrderSummary = {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
-  /** True when the request proved it owns the order: the name, the street and the email are shown. */
+  /** True when the request proved it may view the order (canViewOrder): the name, the street, the email and the documents are shown. */
   owner: boolean;
+  /**
+   * True for the buyer's own browser or the order token only (holdsOrder): the one who may
+   * be shown the link to the subscription's page. A view link or a typed email never is.
+   */
+  holder: boolean;
   /** Null unless `owner`. */
   customerName: string | null;
   /** Null unless `owner`. */
@@ -63,7 +68,8 @@ async function findOrderRow(id: number): Promise<Order | undefined> {
   return (await getDb().select().from(orders).where(eq(orders.id, id)).limit(1))[0];
 }
 
-async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
+async function summarize(order: Order, proof: OrderProof): Promise<OrderSummary> {
+  const owner = canViewOrder(order, proof);
   const items = await getDb()
     .select({
       id: orderItems.id,
@@ -88,6 +94,7 @@ async function summarize(order: Order, owner: boolean): Promise<OrderSummary> {
     shippingCents: order.shippingCents,
     totalCents: order.totalCents,
     owner,
+    holder: holdsOrder(order, proof),
     customerName: owner ? order.customerName?.trim() || null : null,
     customerEmail: owner ? order.customerEmail : null,
     shippingAddress: owner ? order.shippingAddress : null,
@@ -132,7 +139,7 @@ async function documentLinks(orderId: number, owner: boolean) {
  */
 export async function getOrderSummary(id: number, proof: OrderProof = {}): Promise<OrderSummary | null> {
   const order = await findOrderRow(id);
-  return order ? await summarize(order, ownsOrder(order, proof)) : null;
+  return order ? await summarize(order, proof) : null;
 }
 
 /**
@@ -142,6 +149,6 @@ export async function getOrderSummary(id: number, proof: OrderProof = {}): Promi
 export async function findTrackedOrder(id: number, proof: OrderProof): Promise<OrderSummary | null> {
   const order = await findOrderRow(id);
   if (!order) return null;
-  if (proof.email != null && proof.email.trim() !== "" && !ownsOrder(order, { email: proof.email })) return null;
-  return await summarize(order, ownsOrder(order, proof));
+  if (proof.email != null && proof.email.trim() !== "" && !canViewOrder(order, { email: proof.email })) return null;
+  return await summarize(order, proof);
 }

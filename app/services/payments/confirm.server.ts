@@ -4,12 +4,20 @@ import { getStripe } from "~/services/stripe.server";
 import { markOrderPaid } from "./payment-state.server";
 import { findOrder } from "~/services/orders/find.server";
 import { invoicePaysOrder, paymentIntentPaysOrder } from "./stripe-match.server";
+import { refundTrialDuplicates } from "./refunds.server";
 
 /**
  * Asks Stripe (emulator or real) whether the order's PaymentIntent or subscription invoice
  * was paid, and marks the order paid if so. Idempotent; never trusts the browser.
  */
 export async function confirmOrderPayment(orderId: number): Promise<{ paid: boolean }> {
+  const result = await confirmAtStripe(orderId);
+  // A second trial pack of one email, paid just now: its automatic refund is asked for.
+  if (result.paid) await refundTrialDuplicates();
+  return result;
+}
+
+async function confirmAtStripe(orderId: number): Promise<{ paid: boolean }> {
   const order = await findOrder(orderId);
   if (!order) return { paid: false };
   if (paymentReceived(order.paymentStatus)) return { paid: true };

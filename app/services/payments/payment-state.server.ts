@@ -169,6 +169,8 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
   if (updated.length !== 1) return false;
   // The invoice, with its number, in the transaction that makes the order paid (once).
   await issueInvoiceIn(tx, orderId);
+  // Two payments of the trial pack started with one email before either was paid: the second is refunded.
+  await reserveTrialDuplicateRefundIn(tx, orderId);
 
   const stamped = await tx
     .update(orders)
@@ -190,6 +192,42 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
   // The confirmation to the customer and the notice to the shop, with the payment (once).
   await queueOrderPaidEmails(tx, orderId);
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The trial pack paid twice with one email
+
+/** The reason of the automatic refund, shown in the back office, on the confirmation page and in the email. */
+export const TRIAL_DUPLICATE_REFUND_REASON =
+  "Remboursement automatique : le pack d'essai avait déjà été acheté avec cette adresse email.";
+/** Who made it, in the back office. */
+export const SHOP_ACTOR = "Boutique (automatique)";
+
+export const trialDuplicateRefundKey = (orderId: number) => `trial-duplicate:${orderId}`;
+
+/**
+ * The trial pack's rule checked again in the transaction that makes the order paid: when another
+ * order of this email has bought it meanwhile (both payments were started before either was
+ * paid), the whole order is reserved for a refund (a pending refund row, once per order), which
+ * refunds.server.ts `refundTrialDuplicates` then asks Stripe for, after the transaction.
+ */
+async function reserveTrialDuplicateRefundIn(tx: DbOrTx, orderId: number) {
+  const order = await findOrder(orderId, tx);
+  if (!order?.stripePaymentIntentId) return;
+  const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
+  if (!(await trialRefusal(tx, { email: order.customerEmail, lines, orderId }))) return;
+  await tx
+    .insert(refunds)
+    .values({
+      orderId,
+      amountCents: order.totalCents,
+      reason: TRIAL_DUPLICATE_REFUND_REASON,
+      status: "pending",
+      actorUserId: null,
+      actorName: SHOP_ACTOR,
+      idempotencyKey: trialDuplicateRefundKey(orderId),
+    })
+    .onConflictDoNothing();
 }
 
 async function decrementStock(tx: DbOrTx, orderId: number) {
@@ -320,6 +358,7 @@ export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<Paymen
       amountCents: refund.amountCents,
       remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
       creditNoteNumber: creditNote?.number ?? null,
+      note: refund.idempotencyKey === trialDuplicateRefundKey(order.id) ? TRIAL_DUPLICATE_REFUND_REASON : null,
     });
   }
   return next;

@@ -9,8 +9,15 @@ import { ShopError } from "~/lib/shop-error";
 import { REFUND_REASON_MAX } from "~/schemas/refund";
 import { isStripeError, toShopError } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
-import { findOrderByPaymentIntent, settleRefundIn, succeededRefundCents } from "./payment-state.server";
+import {
+  findOrderByPaymentIntent,
+  settleRefundIn,
+  succeededRefundCents,
+  TRIAL_DUPLICATE_REFUND_REASON,
+  trialDuplicateRefundKey,
+} from "./payment-state.server";
 import { findOrder } from "~/services/orders/find.server";
+import { log } from "~/log.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds
@@ -286,6 +293,56 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
   }
   const recorded = await recordStripeAnswer(refund.id, created);
   return { refund: recorded, order: (await findOrder(recorded.orderId))!, replayed: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The automatic refund of a trial pack bought twice
+
+/**
+ * Asks Stripe for the refunds reserved when a second trial pack of one email was paid
+ * (payment-state.server.ts): each pending one, once (Stripe's idempotency key is the order's).
+ * Called after every payment confirmation and webhook; one that fails stays pending and is
+ * asked again the next time. Returns the order ids refunded now.
+ */
+export async function refundTrialDuplicates(): Promise<number[]> {
+  const db = getDb();
+  const pending = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.status, "pending"), eq(refunds.reason, TRIAL_DUPLICATE_REFUND_REASON)));
+  const done: number[] = [];
+  for (const refund of pending) {
+    if (refund.stripeRefundId || refund.idempotencyKey !== trialDuplicateRefundKey(refund.orderId)) continue;
+    const order = await findOrder(refund.orderId, db);
+    if (!order?.stripePaymentIntentId) continue;
+    try {
+      const stripe = await getStripe();
+      const created = await stripe.refunds.create(
+        {
+          payment_intent: order.stripePaymentIntentId,
+          amount: refund.amountCents,
+          reason: "duplicate",
+          metadata: { orderId: String(order.id), refundId: String(refund.id) },
+        },
+        { idempotencyKey: `refund-${refund.idempotencyKey}` },
+      );
+      await recordStripeAnswer(refund.id, created);
+      done.push(order.id);
+    } catch (error) {
+      log.warn({ err: error, orderId: order.id }, "Automatic refund not made yet: retried at the next attempt");
+    }
+  }
+  return done;
+}
+
+/** Whether the order was refunded on its own because its email had already bought the trial pack. */
+export async function hasTrialDuplicateRefund(orderId: number): Promise<boolean> {
+  const [row] = await getDb()
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(eq(refunds.idempotencyKey, trialDuplicateRefundKey(orderId)))
+    .limit(1);
+  return Boolean(row);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,13 +2,18 @@ import type Stripe from "stripe";
 import type { DbOrTx } from "~/db/client.server";
 import type { Subscription } from "~/db/schema";
 import { CURRENCY } from "~/lib/money";
-import { queueRenewalPaidEmails, queueRenewalPaymentFailedEmail } from "~/services/email/notifications.server";
+import {
+  queueRenewalActionRequiredEmail,
+  queueRenewalPaidEmails,
+  queueRenewalPaymentFailedEmail,
+} from "~/services/email/notifications.server";
 import { invoicePayUrl } from "~/services/invoice-link.server";
 import { findOrderBySubscription } from "~/services/orders/find.server";
 import {
   ensureSubscriptionRecord,
   findSubscription,
   findSubscriptionByStripeId,
+  recordRenewalActionRequired,
   recordRenewalFailed,
   recordRenewalPaid,
 } from "~/services/subscriptions/record.server";
@@ -21,7 +26,7 @@ import { createRenewalOrderIn } from "./payment-state.server";
  * how to pay it. The subscription's record is written by services/subscriptions/record.server.ts.
  */
 
-export type RenewalOutcome = "renewal_recorded" | "already_recorded" | "renewal_failed" | "ignored";
+export type RenewalOutcome = "renewal_recorded" | "already_recorded" | "renewal_failed" | "renewal_action_required" | "ignored";
 
 /** The subscription's record, made from its first order when the renewal arrives before the first payment's webhook. */
 async function recordFor(tx: DbOrTx, stripeSubscriptionId: string): Promise<Subscription | undefined> {
@@ -82,7 +87,9 @@ export async function applyRenewalFailed(
   const record = await recordFor(tx, stripeSubscriptionId);
   if (!record || record.status === "canceled" || !invoice.id) return "ignored";
   await recordRenewalFailed(tx, record, invoice.id);
-  if (record.firstOrderId !== null) {
+  // The bank asked the customer to authenticate this invoice: the "action required" email says what to do.
+  const actionRequired = record.unpaidInvoiceId === invoice.id && record.actionRequiredAt !== null;
+  if (record.firstOrderId !== null && !actionRequired) {
     await queueRenewalPaymentFailedEmail(tx, record.firstOrderId, {
       invoiceId: invoice.id,
       amountCents: invoice.amount_due,
@@ -91,4 +98,30 @@ export async function applyRenewalFailed(
     });
   }
   return "renewal_failed";
+}
+
+/**
+ * `invoice.payment_action_required` for a renewal: the bank asks the customer to authenticate
+ * (3-D Secure) a payment made without them. Past due with the invoice to pay and the date it was
+ * asked (the back office shows it), and the customer is asked to confirm it, once per invoice,
+ * with the same pay link as a failed renewal: its page shows the bank's challenge.
+ */
+export async function applyRenewalActionRequired(
+  tx: DbOrTx,
+  invoice: Stripe.Invoice,
+  stripeSubscriptionId: string,
+  at: string,
+): Promise<RenewalOutcome> {
+  const record = await recordFor(tx, stripeSubscriptionId);
+  if (!record || record.status === "canceled" || !invoice.id || invoice.status !== "open") return "ignored";
+  await recordRenewalActionRequired(tx, record, invoice.id, at);
+  if (record.firstOrderId !== null) {
+    await queueRenewalActionRequiredEmail(tx, record.firstOrderId, {
+      invoiceId: invoice.id,
+      amountCents: invoice.amount_remaining || invoice.amount_due,
+      payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),
+      renewalNumber: record.renewalCount + 1,
+    });
+  }
+  return "renewal_action_required";
 }

@@ -66,7 +66,7 @@ const subscriptionNotFoundError = () => new ShopError(404, "subscription_not_fou
 // Provisioning at Stripe
 
 /** Stripe product that the order's lines refer to; created once with a stable id. */
-async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promise<string> {
+export async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promise<string> {
   const item = order.items[0];
   const db = getDb();
   const product =
@@ -88,7 +88,7 @@ async function ensureStripeProduct(stripe: Stripe, order: OrderWithItems): Promi
 }
 
 /** The order's Stripe customer: the one it has if Stripe still knows it, else a new one. */
-async function ensureStripeCustomer(
+export async function ensureStripeCustomer(
   stripe: Stripe,
   order: Order,
   input: { customerEmail?: string; customerName?: string },

@@ -9,13 +9,20 @@ import {
   recordCancelAtPeriodEnd,
   recordSubscriptionCanceled,
 } from "~/services/subscriptions/record.server";
-import { applyRenewalFailed, applyRenewalPaid, invoicePeriodEnd, type RenewalOutcome } from "./renewals.server";
+import {
+  applyRenewalActionRequired,
+  applyRenewalFailed,
+  applyRenewalPaid,
+  invoicePeriodEnd,
+  type RenewalOutcome,
+} from "./renewals.server";
 import { clearSubscription, findOrderByPaymentIntent, markOrderPaidIn } from "./payment-state.server";
 import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
 import { findOrder, findOrderBySubscription } from "~/services/orders/find.server";
 import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 import { countOrderPaid, countRenewal, countWebhook } from "~/services/observability/metrics.server";
+import { applyCheckoutSessionIn } from "./hosted-checkout.server";
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -84,6 +91,9 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
       return (await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id })) ? "order_paid" : "already_paid";
     }
+    case "checkout.session.completed":
+      // Paid on the hosted payment page (no JavaScript): its PaymentIntent or its subscription.
+      return await applyCheckoutSessionIn(tx, event.data.object);
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
       const order = await orderFromMetadata(tx, event.data.object.metadata);
@@ -110,6 +120,14 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutco
       if (!subscriptionId) return "ignored";
       if (invoice.billing_reason === "subscription_cycle") return await applyRenewalFailed(tx, invoice, subscriptionId);
       return "payment_failed";
+    }
+    case "invoice.payment_action_required": {
+      // The bank asks the customer to authenticate. For a renewal they are not there: they are
+      // asked by email. For a first payment they are on the payment step, where Stripe.js shows the challenge.
+      const invoice = event.data.object;
+      const subscriptionId = invoiceSubscriptionId(invoice);
+      if (!subscriptionId || invoice.billing_reason !== "subscription_cycle") return "ignored";
+      return await applyRenewalActionRequired(tx, invoice, subscriptionId, new Date(event.created * 1000).toISOString());
     }
     case "customer.subscription.updated": {
       const sub = event.data.object;

@@ -189,6 +189,14 @@ export async function getAdminSubscription(id: number) {
     if (email.kind === "renewal_payment_failed") {
       add({ at: email.createdAt, kind: "payment_failed", label: "Paiement d'un renouvellement refusé", orderId: email.orderId });
     }
+    if (email.kind === "renewal_action_required") {
+      add({
+        at: email.createdAt,
+        kind: "payment_failed",
+        label: "Authentification requise par la banque pour un renouvellement",
+        orderId: email.orderId,
+      });
+    }
     add({
       at: email.createdAt,
       kind: "email",
@@ -197,7 +205,10 @@ export async function getAdminSubscription(id: number) {
       emailId: email.id,
     });
   }
-  if (row.unpaidInvoiceId && !emailRows.some((e) => e.kind === "renewal_payment_failed")) {
+  if (
+    row.unpaidInvoiceId &&
+    !emailRows.some((e) => e.kind === "renewal_payment_failed" || e.kind === "renewal_action_required")
+  ) {
     add({ at: row.updatedAt, kind: "payment_failed", label: "Paiement d'un renouvellement refusé" });
   }
   if (row.status === "canceled") {
@@ -225,6 +236,8 @@ export async function getAdminSubscription(id: number) {
     stripeSubscriptionId: row.stripeSubscriptionId,
     stripeCustomerId: row.stripeCustomerId,
     unpaidInvoiceId: row.unpaidInvoiceId,
+    /** When the bank asked the customer to authenticate the unpaid renewal (3-D Secure), if it did. */
+    actionRequiredAt: row.actionRequiredAt,
     shipping: {
       name: row.shippingName,
       address: row.shippingAddress,

@@ -6,8 +6,10 @@ import { splitFullName } from "~/lib/names";
 import { formatFrenchPhone } from "~/lib/phone";
 import { DELIVERY_COUNTRY } from "~/schemas/delivery";
 import type { SubscriptionAddressInput } from "~/schemas/subscription-address";
-import { invoicePayKey } from "~/services/invoice-link.server";
+import { invoicePayPath } from "~/services/invoice-link.server";
 import { orderLinkKey } from "~/services/orders/link.server";
+import type { SubscriptionAddressSnapshot } from "~/services/email/email-types";
+import { queueSubscriptionAddressChangedEmail } from "~/services/email/notifications.server";
 import { checkSubscriptionLink } from "~/services/subscription-link.server";
 import { findSubscription } from "./record.server";
 
@@ -128,10 +130,7 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
       phone: formatFrenchPhone(record.shippingPhone),
     },
     orders: await subscriptionOrders(record),
-    payPath:
-      record.status === "past_due" && record.unpaidInvoiceId
-        ? `/abonnement/payer?facture=${encodeURIComponent(record.unpaidInvoiceId)}&cle=${invoicePayKey(record.unpaidInvoiceId)}`
-        : null,
+    payPath: record.status === "past_due" && record.unpaidInvoiceId ? invoicePayPath(record.unpaidInvoiceId) : null,
     canCancel: state !== "canceled",
     canChangeAddress: state !== "canceled",
   };
@@ -139,14 +138,33 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
 
 export const SUBSCRIPTION_ENDED_MESSAGE = "Cet abonnement est résilié : il n'y a plus de livraison à venir.";
 
+/** The subscription's delivery address as its emails print it. */
+function addressOf(record: Subscription): SubscriptionAddressSnapshot {
+  return {
+    customerName: record.shippingName ?? record.customerName ?? "",
+    shippingAddress: record.shippingAddress ?? "",
+    shippingAddress2: record.shippingAddress2,
+    shippingPostalCode: record.shippingPostalCode ?? "",
+    shippingCity: record.shippingCity ?? "",
+    shippingCountry: record.shippingCountry ?? DELIVERY_COUNTRY,
+    shippingPhone: record.shippingPhone,
+  };
+}
+
 /**
  * The delivery address of the next renewals: the next renewal order is made from it (see
- * createRenewalOrderIn); the orders already made keep theirs. Refused once the subscription ended.
+ * createRenewalOrderIn); the orders already made keep theirs. Refused once the subscription
+ * ended. The customer is told by email (« Votre adresse de livraison a été modifiée »), with the
+ * old and the new address and a way to react, in the same transaction as the change.
  */
-export async function changeSubscriptionAddress(record: Subscription, input: SubscriptionAddressInput): Promise<Subscription> {
+export async function changeSubscriptionAddress(
+  record: Subscription,
+  input: SubscriptionAddressInput,
+  now: Date = new Date(),
+): Promise<Subscription> {
   if (record.status === "canceled") throw new ShopError(409, "subscription_canceled", SUBSCRIPTION_ENDED_MESSAGE);
-  return (
-    await getDb()
+  return await getDb().transaction(async (tx) => {
+    const [updated] = await tx
       .update(subscriptions)
       .set({
         shippingName: `${input.firstName} ${input.lastName}`,
@@ -158,6 +176,12 @@ export async function changeSubscriptionAddress(record: Subscription, input: Sub
         shippingPhone: input.phone,
       })
       .where(eq(subscriptions.id, record.id))
-      .returning()
-  )[0];
+      .returning();
+    await queueSubscriptionAddressChangedEmail(tx, updated, {
+      changedAt: now.toISOString(),
+      previous: addressOf(record),
+      next: addressOf(updated),
+    });
+    return updated;
+  });
 }

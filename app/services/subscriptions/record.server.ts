@@ -101,16 +101,32 @@ export async function recordRenewalPaid(
       currentPeriodEnd: later(record.currentPeriodEnd, paid.periodEnd),
       startedAt: record.startedAt ?? paid.paidAt,
       ...(record.status !== "canceled" ? { status: "active" as const } : {}),
-      ...(record.unpaidInvoiceId === paid.invoiceId ? { unpaidInvoiceId: null } : {}),
+      ...(record.unpaidInvoiceId === paid.invoiceId ? { unpaidInvoiceId: null, actionRequiredAt: null } : {}),
     })
     .where(eq(subscriptions.id, record.id));
 }
 
-/** A renewal's payment failed: past due, with the invoice to pay. */
+/** A renewal's payment failed: past due, with the invoice to pay (a new invoice to pay has asked for no authentication yet). */
 export async function recordRenewalFailed(tx: DbOrTx, record: Subscription, invoiceId: string) {
   await tx
     .update(subscriptions)
-    .set({ status: "past_due", unpaidInvoiceId: invoiceId })
+    .set({
+      status: "past_due",
+      unpaidInvoiceId: invoiceId,
+      ...(record.unpaidInvoiceId !== invoiceId ? { actionRequiredAt: null } : {}),
+    })
+    .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
+}
+
+/**
+ * The bank asks the customer to authenticate a renewal's payment (3-D Secure): past due, with
+ * the invoice to pay and when it was first asked (a replay or a retry keeps the first date).
+ */
+export async function recordRenewalActionRequired(tx: DbOrTx, record: Subscription, invoiceId: string, at: string) {
+  const sameInvoice = record.unpaidInvoiceId === invoiceId && record.actionRequiredAt !== null;
+  await tx
+    .update(subscriptions)
+    .set({ status: "past_due", unpaidInvoiceId: invoiceId, actionRequiredAt: sameInvoice ? record.actionRequiredAt : at })
     .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
 }
 
@@ -123,7 +139,7 @@ export async function recordCancelAtPeriodEnd(tx: DbOrTx, stripeSubscriptionId: 
 export async function recordSubscriptionCanceled(tx: DbOrTx, record: Subscription, canceledAt: string): Promise<boolean> {
   const canceled = await tx
     .update(subscriptions)
-    .set({ status: "canceled", canceledAt, unpaidInvoiceId: null })
+    .set({ status: "canceled", canceledAt, unpaidInvoiceId: null, actionRequiredAt: null })
     .where(and(eq(subscriptions.id, record.id), ne(subscriptions.status, "canceled")))
     .returning({ id: subscriptions.id });
   return canceled.length === 1;

@@ -1,5 +1,6 @@
 import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
+import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
 import { log } from "~/log.server";
@@ -8,7 +9,8 @@ import { log } from "~/log.server";
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
  * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
- * carts are deleted, cart-purge.server.ts). No timer per subscription: one
+ * carts are deleted, cart-purge.server.ts, and the Stripe part of the erasures that Stripe did
+ * not answer is tried again, customers/stripe-erasure-queue.server.ts). No timer per subscription: one
  * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
  * is now.
  *
@@ -70,6 +72,9 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
     const purged = await purgeStaleCarts(now);
     if (purged > 0) log.info(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
+    // And the Stripe part of the erasures Stripe did not answer (customers/stripe-erasure-queue.server.ts).
+    const erased = await retryDueStripeErasures(now);
+    if (erased > 0) log.info(`Effacements chez Stripe terminés : ${erased}.`);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };

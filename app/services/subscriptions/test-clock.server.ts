@@ -190,12 +190,13 @@ export async function simulateNextRenewal(
 export type RenewalOutcome =
   | { outcome: "order_created"; orderId: number; renewalNumber: number }
   | { outcome: "payment_failed"; renewalNumber: number }
+  | { outcome: "action_required"; renewalNumber: number }
   | { outcome: "ended"; renewalNumber: number }
   | { outcome: "pending"; renewalNumber: number };
 
 /**
  * What the renewal's webhook recorded, waiting briefly for it: the renewal order, a failed
- * payment (the subscription is past due), the end of a subscription whose cancellation was
+ * payment (the subscription is past due; the bank may ask the customer to authenticate it), the end of a subscription whose cancellation was
  * planned for the end of the period, or nothing yet (the webhook has not arrived).
  */
 export async function awaitRenewalOutcome(
@@ -217,7 +218,8 @@ export async function awaitRenewalOutcome(
       record.unpaidInvoiceId &&
       (record.unpaidInvoiceId !== simulated.unpaidInvoiceIdBefore || simulated.retryFailed)
     ) {
-      return { outcome: "payment_failed", renewalNumber };
+      // The bank asked the customer to authenticate (3-D Secure): they were emailed the pay link.
+      return { outcome: record.actionRequiredAt ? "action_required" : "payment_failed", renewalNumber };
     }
     if (record?.status === "canceled") return { outcome: "ended", renewalNumber };
     if (Date.now() >= deadline) return { outcome: "pending", renewalNumber };

@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { formatPrice } from "~/lib/money";
 import { discountPercent, type ShopPack } from "~/lib/packs";
+import { CART_TOASTS } from "~/schemas/cart";
 
 type Offer = { packs: ShopPack[]; unitPriceCents: number | null; sold: boolean };
 
@@ -12,7 +13,7 @@ type Offer = { packs: ShopPack[]; unitPriceCents: number | null; sold: boolean }
  * without JavaScript it is a plain POST that redirects to the cart page.
  */
 export function OrderForm({ productId, inStock, offer }: { productId: number; inStock: boolean; offer: Offer }) {
-  const fetcher = useFetcher({ key: "add-to-cart" });
+  const fetcher = useFetcher<{ ok: boolean; error?: string }>({ key: "add-to-cart" });
   const busy = fetcher.state !== "idle";
   if (!offer.sold) {
     return (
@@ -98,6 +99,12 @@ export function OrderForm({ productId, inStock, offer }: { productId: number; in
       <button type="submit" className="btn-primary mt-5 w-full py-4 text-lg" disabled={busy || !inStock}>
         {busy ? "Chargement..." : "Commander"}
       </button>
+      {/* Why the product did not reach the cart (a new cart refused to a busy address, a pack sold out meanwhile). */}
+      {!busy && fetcher.data && !fetcher.data.ok && fetcher.data.error ? (
+        <p role="alert" className="mt-4 rounded-xl border border-rose-200 bg-rose-50 p-4 text-sm text-rose-700">
+          {CART_TOASTS.addFailed.description} {fetcher.data.error}
+        </p>
+      ) : null}
     </fetcher.Form>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "action_required_at" timestamp (3) with time zone;

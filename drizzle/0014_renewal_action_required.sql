@@ -1,0 +1,1 @@
+ALTER TABLE `subscriptions` ADD `action_required_at` text;
