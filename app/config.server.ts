@@ -19,6 +19,8 @@ export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
 
 const PROCESSES_EXPECTED = "attendu un nombre de processus, de 1 à 64";
 const POOL_EXPECTED = "attendu un nombre de connexions, de 1 à 100";
+const KEEP_EXPECTED = "attendu un nombre de sauvegardes à garder, de 1 à 1000";
+const EVERY_EXPECTED = "attendu un nombre d'heures entre deux sauvegardes, de 0 (aucune) à 8760 (un an)";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -60,6 +62,37 @@ const envSchema = z.object({
     .min(1, { error: POOL_EXPECTED })
     .max(100, { error: POOL_EXPECTED })
     .default(10),
+  /** Where `npm run db:backup` and the scheduler write the snapshots (app/services/backups): by default DATA_DIR/backups. */
+  BACKUP_DIR: z.string().optional(),
+  /** How many snapshots are kept; older ones are deleted after each new one. */
+  BACKUP_KEEP: z.coerce
+    .number({ error: KEEP_EXPECTED })
+    .int({ error: KEEP_EXPECTED })
+    .min(1, { error: KEEP_EXPECTED })
+    .max(1000, { error: KEEP_EXPECTED })
+    .default(14),
+  /** Hours between two snapshots taken by the scheduler (0: none; decimals allowed, 0.5 is every 30 minutes). */
+  BACKUP_EVERY: z.coerce
+    .number({ error: EVERY_EXPECTED })
+    .min(0, { error: EVERY_EXPECTED })
+    .max(8760, { error: EVERY_EXPECTED })
+    .default(24),
+  /** Bearer token of GET /metrics (server/operations.js); absent: no /metrics. */
+  METRICS_TOKEN: z.string().min(16, { error: "attendu un jeton d'au moins 16 caractères" }).optional(),
+  /** The logs (app/log.server.ts): JSON lines, or readable lines in development. */
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: 'attendu "json" ou "pretty"' }).default("json"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "attendu fatal, error, warn, info, debug, trace ou silent",
+    })
+    .optional(),
+  /** After SIGTERM, how long the server keeps serving (with /readyz at 503) before it stops taking connections. */
+  SHUTDOWN_DRAIN_MS: z.coerce
+    .number({ error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .int({ error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .min(0, { error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .max(60_000, { error: "attendu un délai en millisecondes, de 0 à 60000" })
+    .default(0),
 });
 
 export type Mode = ShopMode;
@@ -89,6 +122,10 @@ export type AppConfig = {
     testClocks: boolean;
   };
   trustProxy: number;
+  /** GET /metrics's bearer token (METRICS_TOKEN); undefined: no /metrics. */
+  metricsToken: string | undefined;
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, the time a load balancer has to see /readyz at 503. */
+  shutdownDrainMs: number;
   /** Server processes (WEB_CONCURRENCY): 1 serves from the one process; more, from as many workers. */
   processes: number;
   /** Connections of each process's PostgreSQL pool (DATABASE_POOL_SIZE). */
@@ -96,6 +133,15 @@ export type AppConfig = {
   /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
   smtpUrl: string | null;
   mailFrom: string | null;
+  /** The database's snapshots (app/services/backups). */
+  backups: {
+    /** BACKUP_DIR, resolved. */
+    dir: string;
+    /** BACKUP_KEEP: snapshots kept. */
+    keep: number;
+    /** BACKUP_EVERY: hours between two snapshots of the scheduler; 0 when it takes none. */
+    everyHours: number;
+  };
 };
 
 function blank(value: string | undefined) {
@@ -340,10 +386,17 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
           testClocks: true,
         },
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     processes: e.WEB_CONCURRENCY ?? Math.min(os.availableParallelism(), 64),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? null,
+    backups: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, "backups"),
+      keep: e.BACKUP_KEEP,
+      everyHours: e.BACKUP_EVERY,
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import { startEmailSender } from "~/services/email/sender.server";
 import { startSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
 import { openDb } from "~/db/client.server";
 import { getConfig } from "~/config.server";
+import { log, requestContext } from "~/log.server";
 
 // The server entry (server/index.js) starts the shop before it listens and stops it on SIGTERM.
 export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
@@ -22,6 +23,22 @@ export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from
 export { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/same-origin.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
+// The server's logs, request ids, metrics and health checks (server/app.js, server/index.js) share the build's.
+export { log, requestContext } from "~/log.server";
+export {
+  clusterMetrics,
+  countPageCache,
+  observeRequest,
+  processMetrics,
+  startMetricsAggregation,
+} from "~/services/observability/metrics.server";
+export { readiness } from "~/services/observability/readiness.server";
+
+/** What server/app.js needs of the configuration for the request ids and /metrics. */
+export function operationsSettings() {
+  const config = getConfig();
+  return { trustProxy: config.trustProxy, metricsToken: config.metricsToken, shutdownDrainMs: config.shutdownDrainMs };
+}
 
 /** The shop's public address (PUBLIC_URL's origin): server/page-cache.js renders its pages for it. */
 export function publicOrigin(): string {
@@ -50,7 +67,7 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentContextProvider value={{ nonce, stylesheet: inlineStylesheet().css }}>
+      <DocumentContextProvider value={{ nonce, stylesheet: inlineStylesheet().css, requestId: requestContext.getStore()?.id }}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </DocumentContextProvider>,
       {
@@ -72,7 +89,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error(error);
         },
       },
     );
@@ -116,5 +133,5 @@ export const handleDataRequest: HandleDataRequestFunction = async (response) => 
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  log.error(error);
 }

@@ -13,7 +13,14 @@ import {
 } from "@remix-run/react";
 import { useEffect } from "react";
 import { rootLoader } from "~/pages/root.server";
-import { deferred, markRootHydrated, STYLESHEET_ID, useInlineStylesheet, useNonce } from "~/components/ui/hydration";
+import {
+  deferred,
+  markRootHydrated,
+  STYLESHEET_ID,
+  useInlineStylesheet,
+  useNonce,
+  useRequestId,
+} from "~/components/ui/hydration";
 
 /** The frame around every page hydrates after the page itself, from one module (components/shop/frame.tsx). */
 const frame = () => import("~/components/shop/frame");
@@ -79,9 +86,10 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const reference = useRequestId();
   return (
     <Document head={<meta name="robots" content="noindex" />}>
-      <ErrorPage notFound={notFound} />
+      <ErrorPage notFound={notFound} reference={reference} />
     </Document>
   );
 }

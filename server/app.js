@@ -5,7 +5,10 @@ import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { withOperations } from "./operations.js";
 import { createPageCache } from "./page-cache.js";
+import { withRequestTrace } from "./request-trace.js";
+import { createRouteLabeler } from "./route-label.js";
 import { crossSitePostRefusal } from "./same-origin.js";
 
 /**
@@ -14,6 +17,12 @@ import { crossSitePostRefusal } from "./same-origin.js";
  * each worker process.
  *
  * @typedef {import("@remix-run/node").ServerBuild} ServerBuild
+ * @typedef {import("./request-trace.js").Tracing & {
+ *   countPageCache(outcome: "HIT" | "STALE" | "MISS" | "BYPASS"): void,
+ *   readiness(): Promise<{ ready: true } | { ready: false, reason: string }>,
+ *   processMetrics(): Promise<{ contentType: string, text: string }>,
+ *   operationsSettings(): { trustProxy: number, metricsToken: string | undefined },
+ * }} ObservedEntry what app/entry.server.tsx exports for the logs, the metrics and the health checks
  */
 
 /**
@@ -22,11 +31,18 @@ import { crossSitePostRefusal } from "./same-origin.js";
  * (`readPageCacheState` and `publicOrigin`, exported by app/entry.server.tsx), unless
  * `pageCache` is false; everything else goes to the Express app: fingerprinted build assets
  * cached for a year, the other public files for a week, the rest answered by Remix. Before
- * all that, a post from another site is refused with a 403 (server/same-origin.js). No
- * access log unless `logRequests`.
+ * all that, a post from another site is refused with a 403 (server/same-origin.js). First of
+ * all, every request gets its id and is measured (server/request-trace.js), and /healthz,
+ * /readyz and /metrics are answered (server/operations.js). No access log unless `logRequests`.
  *
  * @param {ServerBuild} build the Remix server build (build/server/index.js)
- * @param {{ logRequests?: boolean, mode?: string, pageCache?: boolean }} [options]
+ * @param {{
+ *   logRequests?: boolean,
+ *   mode?: string,
+ *   pageCache?: boolean,
+ *   stopping?: () => boolean, // true once the process is told to stop: /readyz answers 503
+ *   metrics?: () => Promise<{ contentType: string, text: string }>, // by default this process's
+ * }} [options]
  */
 export function createApp(build, options = {}) {
   const app = express();
@@ -53,6 +69,7 @@ export function createApp(build, options = {}) {
     /** @type {{ readPageCacheState?: () => Promise<import("./page-cache.js").PageCacheState>, publicOrigin?: () => string }} */ (
       build.entry.module
     );
+  const observed = /** @type {ObservedEntry} */ (/** @type {unknown} */ (build.entry.module));
   if (options.pageCache !== false && entry.readPageCacheState && entry.publicOrigin) {
     // Ahead of Express: a cached page is already compressed, no public page is a file of
     // public/, and a cached answer then costs little more than its bytes.
@@ -62,11 +79,13 @@ export function createApp(build, options = {}) {
       readState: entry.readPageCacheState,
       buildVersion: build.assets.version,
       publicOrigin: entry.publicOrigin(),
+      onAnswer: observed.countPageCache,
+      onError: (error) => observed.log.error(error),
     });
     listener = (req, res) => {
       void pageCache(req, res, (error) => {
         // The cache failing (its version unreadable): the page is rendered live.
-        if (error) console.error(error);
+        if (error) observed.log.error(error);
         app(req, res);
       });
     };
@@ -76,23 +95,23 @@ export function createApp(build, options = {}) {
   const refuseCrossSitePosts = crossSitePostRefusal(rule);
   const served = listener;
   listener = (req, res) => refuseCrossSitePosts(req, res, () => served(req, res));
-  return options.logRequests ? logRequests(listener) : listener;
-}
 
-/**
- * One line per request: `GET /product/1 200 12.3 ms`.
- * @param {http.RequestListener} listener
- * @returns {http.RequestListener}
- */
-function logRequests(listener) {
-  return (req, res) => {
-    const start = process.hrtime.bigint();
-    res.once("finish", () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      console.log(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)} ms`);
-    });
-    listener(req, res);
-  };
+  const { trustProxy, metricsToken } = observed.operationsSettings();
+  listener = withOperations(
+    {
+      readiness: observed.readiness,
+      metrics: options.metrics ?? observed.processMetrics,
+      metricsToken,
+      stopping: options.stopping ?? (() => false),
+      onError: (error) => observed.log.error(error),
+    },
+    listener,
+  );
+  return withRequestTrace(
+    observed,
+    { trustProxy, logRequests: options.logRequests === true, routeOf: createRouteLabeler(build) },
+    listener,
+  );
 }
 
 /**

@@ -44,6 +44,10 @@ const HEALTHY_AFTER_MS = 60_000;
  *   stopPrimary(): Promise<void>,
  *   startShop(): Promise<{ mode: "demo" | "live", port: number }>,
  *   stopShop(): Promise<void>,
+ *   log: import("pino").Logger,
+ *   operationsSettings(): { trustProxy: number, metricsToken: string | undefined, shutdownDrainMs: number },
+ *   startMetricsAggregation(): void,
+ *   clusterMetrics(): Promise<{ contentType: string, text: string }>,
  * }} ShopLifecycle
  */
 
@@ -78,21 +82,28 @@ async function serve(build, shop) {
   /** @param {NodeJS.Signals} signal */
   async function shutdown(signal) {
     if (stopping) return;
+    // From now on /readyz answers 503 (server/operations.js).
     stopping = true;
-    if (!worker) console.log(`${signal} : arrêt de la boutique…`);
+    if (!worker) shop.log.info(`${signal} : arrêt de la boutique…`);
+    const drainMs = server ? drainDelay(shop) : 0;
     // Whatever happens, the process does not outlive the deadline by much.
-    setTimeout(() => {
-      console.error("Arrêt forcé : la fermeture a dépassé le délai.");
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS + 5_000).unref();
+    setTimeout(
+      () => {
+        shop.log.error("Arrêt forcé : la fermeture a dépassé le délai.");
+        process.exit(1);
+      },
+      drainMs + SHUTDOWN_DEADLINE_MS + 5_000,
+    ).unref();
     try {
+      // A load balancer asking /readyz sees the 503 and stops sending requests; those that still come are served.
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       if (server) await server.close({ deadlineMs: SHUTDOWN_DEADLINE_MS });
       // A signal during the start: the start ends first (database opened, emulator listening), then all stops.
       await starting?.catch(() => undefined);
       await shop.stopShop();
       process.exit(0);
     } catch (error) {
-      console.error(error);
+      shop.log.error(error);
       process.exit(1);
     }
   }
@@ -104,7 +115,12 @@ async function serve(build, shop) {
   const { mode, port } = await starting.catch(startFailure);
   if (stopping) return;
   const host = process.env.HOST || "0.0.0.0";
-  const app = createApp(build, { logRequests: process.env.LOG_REQUESTS === "1" });
+  const app = createApp(build, {
+    logRequests: process.env.LOG_REQUESTS === "1",
+    stopping: () => stopping,
+    // A worker's /metrics are those of every worker, aggregated by the primary.
+    metrics: worker ? askPrimaryForMetrics : undefined,
+  });
   // For the server tests only: which process answered.
   const exposeWorker = process.env.SHOP_EXPOSE_WORKER === "1";
   /** @type {import("node:http").RequestListener} */
@@ -122,8 +138,44 @@ async function serve(build, shop) {
   });
   // Stopped while it began to listen: the shutdown under way closes the shop; the server closes with the process.
   if (stopping) return;
-  // A worker's start is told by the primary, once for all.
+  // A worker's start is told by the primary, once for all. A plain line, for the person starting the shop.
   if (!worker) console.log(startLine(mode, host, server.port));
+}
+
+/** SHUTDOWN_DRAIN_MS, once the configuration is known. @param {ShopLifecycle} shop */
+function drainDelay(shop) {
+  try {
+    return shop.operationsSettings().shutdownDrainMs;
+  } catch {
+    return 0;
+  }
+}
+
+let metricsAsked = 0;
+/**
+ * In a worker: the metrics of all workers, from the primary (which asks each of them through
+ * prom-client's cluster support).
+ * @returns {Promise<{ contentType: string, text: string }>}
+ */
+function askPrimaryForMetrics() {
+  const id = ++metricsAsked;
+  return new Promise((resolve, reject) => {
+    /** @param {any} message */
+    const onMessage = (message) => {
+      if (message?.shop !== "metrics" || message.id !== id) return;
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (message.error) reject(new Error(message.error));
+      else resolve({ contentType: message.contentType, text: message.text });
+    };
+    const timer = setTimeout(() => {
+      process.off("message", onMessage);
+      reject(new Error("Les métriques des processus n'ont pas été reçues à temps."));
+      // Longer than prom-client's own wait for the workers (5 s): its error comes first.
+    }, 7_000);
+    process.on("message", onMessage);
+    process.send?.({ shop: "metrics-request", id });
+  });
 }
 
 /**
@@ -169,6 +221,16 @@ async function runPrimary(shop) {
     process.exit(1);
   }
 
+  // A worker asked for /metrics: those of every worker, aggregated (prom-client asks each one).
+  shop.startMetricsAggregation();
+  cluster.on("message", (from, message) => {
+    if (message?.shop !== "metrics-request") return;
+    shop.clusterMetrics().then(
+      (metrics) => from.isConnected() && from.send({ shop: "metrics", id: message.id, ...metrics }),
+      (error) => from.isConnected() && from.send({ shop: "metrics", id: message.id, error: String(error?.message ?? error) }),
+    );
+  });
+
   // An email queued in one worker wakes the others' senders (app/services/email/sender.server.ts).
   cluster.on("message", (from, message) => {
     if (message?.shop !== "email-queued") return;
@@ -186,6 +248,7 @@ async function runPrimary(shop) {
   const othersListen = await Promise.all(others);
   if (stopping) return;
   if (othersListen.includes(false)) return giveUp();
+  // A plain line, for the person starting the shop.
   console.log(startLine(mode, host, port, processes));
 
   cluster.on("exit", (worker, code, signal) => {
@@ -195,7 +258,7 @@ async function runPrimary(shop) {
     deathsInARow = lived >= HEALTHY_AFTER_MS ? 1 : deathsInARow + 1;
     const delay = Math.min(RESTART_FIRST_MS * 2 ** (deathsInARow - 1), RESTART_MAX_MS);
     const why = signal ? `signal ${signal}` : `code ${code}`;
-    console.error(`Processus ${worker.process.pid} arrêté (${why}) : remplacé dans ${(delay / 1000).toLocaleString("fr-FR")} s.`);
+    shop.log.warn(`Processus ${worker.process.pid} arrêté (${why}) : remplacé dans ${(delay / 1000).toLocaleString("fr-FR")} s.`);
     const timer = setTimeout(() => {
       restarts.delete(timer);
       if (!stopping) fork();
@@ -207,13 +270,16 @@ async function runPrimary(shop) {
   async function shutdown(signal) {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} : arrêt de la boutique…`);
+    shop.log.info(`${signal} : arrêt de la boutique…`);
     for (const timer of restarts) clearTimeout(timer);
-    setTimeout(() => {
-      console.error("Arrêt forcé : la fermeture a dépassé le délai.");
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS + 5_000).unref();
+    setTimeout(
+      () => {
+        shop.log.error("Arrêt forcé : la fermeture a dépassé le délai.");
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+        process.exit(1);
+      },
+      drainDelay(shop) + SHUTDOWN_DEADLINE_MS + 5_000,
+    ).unref();
     // A signal during the primary's own start: that start ends first (a failure exits 1 there), then is undone.
     await primaryStarted.catch(() => new Promise(() => undefined));
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
@@ -232,7 +298,7 @@ async function runPrimary(shop) {
     try {
       await shop.stopPrimary();
     } catch (error) {
-      console.error(error);
+      shop.log.error(error);
       process.exit(1);
     }
     process.exit(codes.every((code) => code === 0) ? 0 : 1);

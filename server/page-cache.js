@@ -75,6 +75,8 @@ const DROPPED_HEADERS = new Set([
   "connection",
   "date",
   "keep-alive",
+  // Each answer carries its own request's id (server/request-trace.js), never the one of the render.
+  "x-request-id",
 ]);
 
 /**
@@ -98,6 +100,8 @@ const DROPPED_HEADERS = new Set([
  *   versionCheckMs?: number, // how long a read version is trusted (0: read on each request)
  *   maxEntries?: number,
  *   maxBytes?: number,
+ *   onAnswer?: (outcome: "HIT" | "STALE" | "MISS" | "BYPASS") => void, // each answer's X-Cache (metrics)
+ *   onError?: (error: unknown) => void, // a background refresh that failed (logged)
  * }} PageCacheOptions
  */
 
@@ -174,6 +178,13 @@ export function createPageCache(options) {
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 2_000_000;
   const publicOrigin = new URL(options.publicOrigin).origin;
+  const onAnswer = options.onAnswer ?? (() => undefined);
+  const onError = options.onError ?? ((/** @type {unknown} */ error) => console.error(error));
+  /** @param {import("node:http").ServerResponse} res */
+  const bypass = (res) => {
+    res.setHeader("X-Cache", "BYPASS");
+    onAnswer("BYPASS");
+  };
 
   /** @type {Map<string, Entry>} */
   const entries = new Map();
@@ -312,6 +323,7 @@ export function createPageCache(options) {
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);
     res.setHeader("X-Cache", outcome);
+    onAnswer(outcome);
     if (req.method === "HEAD") res.end();
     else res.end(body);
   }
@@ -331,7 +343,7 @@ export function createPageCache(options) {
     const path = mark === -1 ? url : url.slice(0, mark);
     if (!(isPublicPage(path) || isPublicApi(path))) return next();
     if (hasPersonalCookie(req.headers.cookie) || (mark !== -1 && !harmlessQuery(new URLSearchParams(url.slice(mark + 1))))) {
-      res.setHeader("X-Cache", "BYPASS");
+      bypass(res);
       return next();
     }
     try {
@@ -343,18 +355,18 @@ export function createPageCache(options) {
       const entry = entries.get(key);
       const at = now();
       if ((unshareable.get(key) ?? 0) > at) {
-        res.setHeader("X-Cache", "BYPASS");
+        bypass(res);
         return next();
       }
       if (entry && entry.version === version && at < entry.freshUntil) return send(req, res, entry, "HIT");
       if (entry && entry.version === version && at < entry.staleUntil) {
-        fill(key, publicOrigin + path, loadContext).catch((error) => console.error(error));
+        fill(key, publicOrigin + path, loadContext).catch(onError);
         return send(req, res, entry, "STALE");
       }
       const fresh = await fill(key, publicOrigin + path, loadContext);
       if (fresh) return send(req, res, fresh, "MISS");
       // Not shareable (a 404, a redirect, a cookie set): rendered live for this visitor.
-      res.setHeader("X-Cache", "BYPASS");
+      bypass(res);
       return next();
     } catch (error) {
       return next(error);

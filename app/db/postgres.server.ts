@@ -10,6 +10,7 @@ import { redactDatabaseUrl } from "./database-url";
 import * as pgSchema from "./schema.pg";
 import { seed } from "./seed.server";
 import { withTransactionRules } from "./transactions.server";
+import { log } from "~/log.server";
 
 /**
  * The shop on PostgreSQL, through drizzle's node-postgres driver (`pg`): the driver drizzle
@@ -61,7 +62,7 @@ async function retrySerializationFailure(error: unknown, attempt: number): Promi
 export async function openPostgres(url: string, options: PostgresOptions): Promise<PostgresHandle> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // A connection lost while idle (the server restarted) is dropped by the pool; the next query opens another.
-  pool.on("error", (error) => console.error("PostgreSQL : connexion inactive perdue :", error.message));
+  pool.on("error", (error) => log.error({ err: error }, "PostgreSQL : connexion inactive perdue"));
   try {
     await prepare(pool, url, options);
   } catch (error) {

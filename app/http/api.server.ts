@@ -7,6 +7,7 @@ import { parseIdOrNull } from "~/lib/ids";
 import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
 import { BodyTooLargeError, readLimitedText } from "./request-body.server";
 import { retryAfterHeaders } from "./retry-after";
+import { log } from "~/log.server";
 
 /**
  * The JSON API's one contract: errors are `{ error, issues: [{ path, message }] }`,
@@ -145,7 +146,7 @@ export async function handleApi(run: () => Promise<Response> | Response): Promis
     if (error instanceof Response) return error;
     const refusal = toShopError(error);
     if (refusal) return shopErrorResponse(refusal);
-    console.error(error);
+    log.error(error);
     return apiError(500, "Erreur interne du serveur");
   }
 }

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { getConfig } from "~/config.server";
+import { log } from "~/log.server";
 
 /**
  * The client's address: the key of every per-address rate limit.
@@ -36,7 +37,7 @@ export function clientAddress(request: Request, context: unknown): string {
   const address = resolveClientAddress(request, peerAddress(context), getConfig().trustProxy);
   if (address === UNKNOWN_CLIENT && !warned && process.env.NODE_ENV === "production") {
     warned = true;
-    console.warn("Client address unknown (no clientAddress in the load context): every client shares one rate-limit key.");
+    log.warn("Client address unknown (no clientAddress in the load context): every client shares one rate-limit key.");
   }
   return address;
 }

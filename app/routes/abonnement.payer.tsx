@@ -18,6 +18,7 @@ import {
   openInvoicePayment,
   type InvoicePaymentView,
 } from "~/services/subscriptions/invoice-payment.server";
+import { log } from "~/log.server";
 
 /**
  * /abonnement/payer?facture=in_…&expire=…&cle=…: pays a subscription's failed renewal with
@@ -50,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     );
   } catch (error) {
     const refusal = actionError(error);
-    if (!refusal) console.error("invoice payment page failed", error);
+    if (!refusal) log.error({ err: error }, "invoice payment page failed");
     return data<PageData>(
       { view: null, unavailable: "Le paiement est momentanément indisponible. Veuillez réessayer dans quelques minutes." },
       {

@@ -18,6 +18,7 @@ import { parseOrderNumber } from "~/schemas/tracking";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND_MESSAGE } from "~/services/subscriptions/cancel.server";
 import { readPageForm } from "~/http/page-form.server";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -57,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return { result: submission.reply({ resetForm: true }), outcome };
   } catch (error) {
     const refusal = actionError(error);
-    if (!refusal) console.error("subscription cancellation failed", error);
+    if (!refusal) log.error({ err: error }, "subscription cancellation failed");
     const outcome: Outcome = { kind: "refused", message: refusal?.message ?? UNEXPECTED };
     return data({ result: submission.reply(), outcome }, { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) });
   }

@@ -23,6 +23,7 @@ import {
 } from "~/services/admin-auth.server";
 import { continueSignIn, SECOND_STEP_PATH } from "~/services/admin-second-factor.server";
 import { readPageForm } from "~/http/page-form.server";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () => pageMeta("Connexion administrateur", "Accès au back office de la boutique.");
 
@@ -79,7 +80,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { status: error.status, headers },
       );
     }
-    console.error("admin sign-in failed", error instanceof Error ? error.message : error);
+    log.error({ err: error }, "admin sign-in failed");
     return data(
       {
         result: submission.reply({ formErrors: ["Une erreur s'est produite lors de la connexion"], hideFields: ["password"] }),

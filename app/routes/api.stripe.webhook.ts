@@ -5,6 +5,7 @@ import { apiError, apiJson, handleApi, methodNotAllowed } from "~/http/api.serve
 import { refundTrialDuplicates } from "~/services/payments/refunds.server";
 import { handleStripeEvent, prepareStripeEvent } from "~/services/payments/webhook.server";
 import { getStripeClient } from "~/services/stripe.server";
+import { countWebhook } from "~/services/observability/metrics.server";
 
 /**
  * POST /api/stripe/webhook: Stripe's signed events (the emulator's in demo mode).
@@ -30,6 +31,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     try {
       event = getStripeClient().webhooks.constructEvent(payload, signature, getConfig().stripe.webhookSecret);
     } catch {
+      countWebhook("inconnu", "invalid_signature");
       return apiError(400, "Signature du webhook invalide");
     }
     const { outcome } = await handleStripeEvent(await prepareStripeEvent(event));

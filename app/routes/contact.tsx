@@ -17,6 +17,7 @@ import { isHoneypotFilled } from "~/services/honeypot.server";
 import { throttlePublicWrite } from "~/services/limits.server";
 import { getSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         { status: refusal.status, headers: retryAfterHeaders(refusal) },
       );
     }
-    console.error("contact request not stored", error);
+    log.error({ err: error }, "contact request not stored");
     return data({ result: submission.reply(), outcome: "error" as Outcome, message: null }, { status: 503 });
   }
   return { result: submission.reply({ resetForm: true }), outcome: "success" as Outcome, message: null };

@@ -28,6 +28,7 @@ import {
   type SubscriptionPageState,
   type SubscriptionPageView,
 } from "~/services/subscriptions/customer-page.server";
+import { log } from "~/log.server";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
@@ -126,7 +127,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       );
     } catch (error) {
       const refusal = actionError(error);
-      if (!refusal) console.error("subscription cancellation from its page failed", error);
+      if (!refusal) log.error({ err: error }, "subscription cancellation from its page failed");
       return redirectWithError(
         back,
         {

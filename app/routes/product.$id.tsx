@@ -10,6 +10,7 @@ import { trialOfferBannerText } from "~/lib/offer-banner";
 import { getProduct } from "~/services/catalog.server";
 import { productOffer, type ProductOffer } from "~/services/packs.server";
 import { getSettings } from "~/services/settings.server";
+import { log } from "~/log.server";
 
 const NOT_FOUND_TITLE = "Produit non trouvé";
 const NOT_FOUND_TEXT = "Nous n'avons pas pu trouver le produit que vous cherchez.";
@@ -22,7 +23,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   try {
     found = await getProduct(id);
   } catch (error) {
-    console.error("product not loaded", error);
+    log.error({ err: error }, "product not loaded");
     return data(none, { status: 503 });
   }
   if (!found) return data(none, { status: 404 });

@@ -19,6 +19,7 @@ import { WITHDRAWAL_NEUTRAL_MESSAGE, WITHDRAWAL_REASON_MAX, withdrawalSchema } f
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { getSettings } from "~/services/settings.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () =>
   pageMeta(
@@ -78,7 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       await requestWithdrawal(values, { address: clientAddress(request, context) });
     } catch (error) {
       const refusal = actionError(error);
-      if (!refusal) console.error("withdrawal request failed", error);
+      if (!refusal) log.error({ err: error }, "withdrawal request failed");
       return data(
         { step: "confirm" as const, result: submission.reply(), values, refusal: refusal?.message ?? UNEXPECTED },
         { status: refusal?.status ?? 503, headers: retryAfterHeaders(refusal) },

@@ -19,6 +19,7 @@ import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { findTrackedOrder } from "~/services/orders/summary.server";
 import { ShopMediatorNotice } from "~/components/shop/MediatorNotice";
+import { log } from "~/log.server";
 
 export const meta: MetaFunction = () =>
   pageMeta("Suivre ma commande", "Suivez votre commande avec son numéro : préparation, expédition, livraison.");
@@ -87,7 +88,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         { status: refusal.status, headers: { ...NO_STORE_HEADERS, ...retryAfterHeaders(refusal) } },
       );
     }
-    console.error("order tracking failed", error);
+    log.error({ err: error }, "order tracking failed");
     return data(
       { result: submission.reply(), order: null, outcome: "error" as Outcome, message: null, withEmail: email !== null },
       { status: 503, headers: NO_STORE_HEADERS },

@@ -13,6 +13,7 @@ import { ADMIN_SESSION_TTL_MS, deleteAdminSessionByToken, findAdminSession, open
 import { queueAdminLoginAttackEmail } from "./email/notifications.server";
 import { LIMITS, loginDelayByUsernameAndAddress, loginFailuresByAddress, loginFailuresByUsername } from "./limits.server";
 import { formatWait } from "./rate-limit.server";
+import { countRateLimitRefusal } from "~/services/observability/metrics.server";
 
 /** What the rest of the app knows about the signed-in administrator: never the password hash. */
 export type AdminUser = {
@@ -231,7 +232,10 @@ export async function throttledLoginAttempt<T>(
   return await oneAtATimePerAddress(address, async () => {
     const now = Date.now();
     const delay = await loginDelayByUsernameAndAddress.retryAfterSeconds(delayKey(username, address), now);
-    if (delay > 0) throw new AdminLoginError("blocked", delay);
+    if (delay > 0) {
+      countRateLimitRefusal(loginDelayByUsernameAndAddress.name);
+      throw new AdminLoginError("blocked", delay);
+    }
     // Counted as a failure from here on, unless it succeeds or is refused below.
     const reservation = await loginFailuresByAddress.reserve(address, now);
     if (!reservation.ok) throw new AdminLoginError("blocked", reservation.retryAfterSeconds);

@@ -7,6 +7,7 @@ import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
 import { insertOrder, rewriteUnpaidOrder } from "./orders/create.server";
 import { OrderError } from "./orders/errors.server";
 import { priceOrderLines } from "./orders/lines.server";
+import { countOrderCreated } from "~/services/observability/metrics.server";
 
 /** An order can still be paid (a failed attempt may be retried). */
 function isOpen(order: Pick<Order, "paymentStatus">) {
@@ -50,7 +51,7 @@ function isCheckoutKeyConflict(error: unknown) {
 export async function submitDelivery(cartId: string, delivery: DeliveryInput): Promise<{ orderId: number; created: boolean }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await getDb().transaction(async (tx) => {
+      const submitted = await getDb().transaction(async (tx) => {
         await releasePaidCheckout(tx, cartId);
         const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
@@ -92,6 +93,8 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         await tx.update(carts).set({ checkoutOrderId: orderId }).where(eq(carts.id, cartId));
         return { orderId, created };
       });
+      if (submitted.created) countOrderCreated();
+      return submitted;
     } catch (error) {
       // Two simultaneous submissions of the same cart: the second finds the first's order.
       if (attempt === 0 && isCheckoutKeyConflict(error)) continue;

@@ -1,5 +1,6 @@
 import { ShopError } from "~/lib/shop-error";
 import { createBackoff, createRateLimiter, formatWait, type RateLimiter } from "./rate-limit.server";
+import { countRateLimitRefusal } from "~/services/observability/metrics.server";
 
 /**
  * Every rate limit of the shop, its numbers in one place. Counters live in the database
@@ -107,7 +108,10 @@ export function tooManyRequests(message: string, retryAfterSeconds: number): Sho
 /** Throws the 429 when the key is limited. */
 export async function assertNotLimited(limiter: RateLimiter, key: string, message: string) {
   const retryAfterSeconds = await limiter.retryAfterSeconds(key);
-  if (retryAfterSeconds > 0) throw tooManyRequests(message, retryAfterSeconds);
+  if (retryAfterSeconds > 0) {
+    countRateLimitRefusal(limiter.name);
+    throw tooManyRequests(message, retryAfterSeconds);
+  }
 }
 
 /**

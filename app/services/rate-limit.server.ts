@@ -1,6 +1,7 @@
 import { and, eq, gt, gte, lte, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
+import { countRateLimitRefusal } from "~/services/observability/metrics.server";
 
 /**
  * Rate limits whose counters live in the database (table `rate_limits`), so that every
@@ -138,6 +139,8 @@ export async function sweepRateLimits(now = Date.now(), db: Db = getDb()): Promi
 // Limiter: at most `max` hits per sliding window.
 
 export type RateLimiter = {
+  /** The limiter's name (its keys' prefix), the label of its refusals in the metrics. */
+  name: string;
   /** True when the key has used up its attempts for now. */
   isLimited(key: string, now?: number): Promise<boolean>;
   /** Counts one attempt for the key. */
@@ -221,6 +224,7 @@ export function createRateLimiter({
   const storeKey = storeKeyer(name);
   const wait = async (key: string, now: number) => waitMs(await readCounts(store, storeKey(key), windowMs, now), windowMs, max);
   return {
+    name,
     isLimited: async (key, now = Date.now()) => (await wait(key, now)) > 0,
     async hit(key, now = Date.now()) {
       const start = Math.floor(now / windowMs) * windowMs;
@@ -234,6 +238,7 @@ export function createRateLimiter({
       const refund = () => store.decrement(storeKey(key), start);
       if (estimate({ previous, current, elapsed, lastHitAt: null }, windowMs) <= max + EPSILON) return { ok: true, refund };
       await refund();
+      countRateLimitRefusal(name);
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((await wait(key, now)) / 1000)) };
     },
     reset: async (key) => await store.delete(storeKey(key)),

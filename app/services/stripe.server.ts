@@ -2,6 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Stripe from "stripe";
 import { ConfigError, getConfig } from "~/config.server";
+import { log } from "~/log.server";
 
 /**
  * The one Stripe SDK client of the process.
@@ -145,7 +146,10 @@ async function startEmulator(): Promise<StripeEmulatorHandle> {
       publishableKey: config.stripe.publishableKey,
       webhookSecret: config.stripe.webhookSecret,
       webhookUrl: `${config.publicUrl}/api/stripe/webhook`,
-      log: { info: (...args) => console.info(...args), warn: (...args) => console.warn(...args) },
+      log: {
+        info: (...args) => log.info(args.map(String).join(" ")),
+        warn: (...args) => log.warn(args.map(String).join(" ")),
+      },
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject, vi } from "vitest";
  * folder, or, in the suite's PostgreSQL run (project unit-pg), a new database on the run's
  * throwaway server. DATABASE_URL is set before the test file loads: the tables the services
  * use follow its engine (app/db/schema.ts).
- * An unexpected console.error fails the test.
+ * An unexpected console.error, or error of the shop's log, fails the test.
  */
 const postgresUrl = inject("postgresUrl");
 const dir = mkdtempSync(path.join(os.tmpdir(), "shop-unit-"));
@@ -51,12 +51,17 @@ beforeAll(async () => {
 });
 
 let errorSpy: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
+let logErrorSpy: ReturnType<typeof vi.spyOn>;
+beforeEach(async () => {
   errorSpy = vi.spyOn(console, "error");
+  // The shop's errors go through its logger (app/log.server.ts): unexpected ones fail the test too.
+  const { log } = await import("~/log.server");
+  logErrorSpy = vi.spyOn(log, "error");
 });
 afterEach(() => {
-  const calls = errorSpy.mock.calls;
+  const calls = [...errorSpy.mock.calls, ...logErrorSpy.mock.calls];
   errorSpy.mockRestore();
+  logErrorSpy.mockRestore();
   if (calls.length > 0 && !(globalThis as { __allowConsoleError?: boolean }).__allowConsoleError) {
     throw new Error(`Unexpected console.error: ${calls.map((c: unknown[]) => c.map(String).join(" ")).join("\n")}`);
   }

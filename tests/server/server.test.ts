@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpInbox } from "../helpers/smtp-inbox";
 import { decodeSingleFetch } from "../helpers/single-fetch";
-import { API_ORDER, canBind, freePort, spawnShop, type ShopProcess } from "./shop-process";
+import { API_ORDER, canBind, freePort, logLines, spawnShop, type ShopProcess } from "./shop-process";
 
 /**
  * The production entry (server/index.js) as it really runs: a child process with
@@ -145,8 +145,18 @@ describe("the demo shop", () => {
   it("writes one line per request with LOG_REQUESTS=1, and SIGINT ends it too", async () => {
     const logged = await shop({ SHOP_MODE: "demo", LOG_REQUESTS: "1" });
     await logged.ready();
-    expect((await fetch(`${logged.url}/favicon.svg`)).status).toBe(200);
-    await expect.poll(() => logged.stdout()).toMatch(/^GET \/favicon\.svg 200 \d+\.\d ms$/m);
+    const favicon = await fetch(`${logged.url}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    // One JSON line: the request's id, its route, status and duration, and a readable message.
+    const line = () => logLines(logged.stdout()).find((l) => /^GET \/favicon\.svg 200 \d+\.\d ms$/.test(String(l.msg)));
+    await expect.poll(line).toMatchObject({
+      level: "info",
+      reqId: favicon.headers.get("X-Request-Id"),
+      method: "GET",
+      route: "/fichier",
+      status: 200,
+      durationMs: expect.any(Number),
+    });
 
     logged.child.kill("SIGINT");
     expect(await exitWithin(logged, 5_000)).toMatchObject({ code: 0, signal: null });

@@ -17,6 +17,14 @@ export const API_ORDER = {
   items: [{ productId: 1, packId: 2, quantity: 1 }],
 };
 
+/** The JSON lines of a shop's log (stdout or stderr), other lines left out. */
+export function logLines(output: string): Record<string, unknown>[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -88,6 +96,11 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<ShopP
       // One process unless a test asks for more (tests/server/cluster.test.ts).
       WEB_CONCURRENCY: "1",
       SHOP_EXPOSE_WORKER: "",
+      TRUST_PROXY: "",
+      METRICS_TOKEN: "",
+      LOG_FORMAT: "",
+      LOG_LEVEL: "",
+      SHUTDOWN_DRAIN_MS: "",
       ...env,
     },
   });

@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { cartLines, carts } from "~/db/schema";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { createSubscriptionScheduler, type SubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
+import { log } from "~/log.server";
 
 /**
  * Stale carts deleted by the scheduler: the empty ones a day after their last change, every
@@ -49,16 +50,16 @@ describe("stale carts", () => {
   it("is done by the scheduler's tick at the time it is given, with one line in the log", async () => {
     await cart("empty-old", 2 * DAY, 0);
     await cart("filled-recent", DAY, 1);
-    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const info = vi.spyOn(log, "info");
     const scheduler = createSubscriptionScheduler({ holder: `test-${Math.random()}` });
     schedulers.push(scheduler);
     // A day earlier, the empty cart was not a day old yet.
     expect(await scheduler.tick(new Date(NOW.getTime() - DAY))).toEqual({ holding: true, queued: 0 });
     expect(await remaining()).toEqual(["empty-old", "filled-recent"]);
-    expect(log).not.toHaveBeenCalled();
+    expect(info).not.toHaveBeenCalled();
     await scheduler.tick(NOW);
     expect(await remaining()).toEqual(["filled-recent"]);
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(log.mock.calls[0][0]).toMatch(/^Paniers supprimés : 1 \(/);
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(info.mock.calls[0][0]).toMatch(/^Paniers supprimés : 1 \(/);
   });
 });

@@ -197,6 +197,27 @@ describe("configuration and modes", () => {
     }
   });
 
+  it("reads the operations' settings: METRICS_TOKEN (at least 16 characters), LOG_FORMAT, LOG_LEVEL, SHUTDOWN_DRAIN_MS", () => {
+    const defaults = readConfig({ DATABASE_URL: db() });
+    expect(defaults.metricsToken).toBeUndefined();
+    expect(defaults.shutdownDrainMs).toBe(0);
+    const set = readConfig({ DATABASE_URL: db(), METRICS_TOKEN: "jeton-des-metriques-0123", SHUTDOWN_DRAIN_MS: "5000" });
+    expect(set.metricsToken).toBe("jeton-des-metriques-0123");
+    expect(set.shutdownDrainMs).toBe(5000);
+    expect(refusal({ DATABASE_URL: db(), METRICS_TOKEN: "court" })).toBe(
+      "Configuration invalide :\n  - METRICS_TOKEN: attendu un jeton d'au moins 16 caractères",
+    );
+    expect(refusal({ DATABASE_URL: db(), LOG_FORMAT: "texte" })).toBe(
+      'Configuration invalide :\n  - LOG_FORMAT: attendu "json" ou "pretty"',
+    );
+    expect(refusal({ DATABASE_URL: db(), LOG_LEVEL: "bavard" })).toBe(
+      "Configuration invalide :\n  - LOG_LEVEL: attendu fatal, error, warn, info, debug, trace ou silent",
+    );
+    expect(refusal({ DATABASE_URL: db(), SHUTDOWN_DRAIN_MS: "-1" })).toBe(
+      "Configuration invalide :\n  - SHUTDOWN_DRAIN_MS: attendu un délai en millisecondes, de 0 à 60000",
+    );
+  });
+
   it("gives each process a PostgreSQL pool of 10 connections unless DATABASE_POOL_SIZE says how many (1 to 100)", () => {
     expect(readConfig({ DATABASE_URL: db() }).databasePoolSize).toBe(10);
     expect(readConfig({ DATABASE_URL: db(), DATABASE_POOL_SIZE: "" }).databasePoolSize).toBe(10);

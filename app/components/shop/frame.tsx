@@ -1,4 +1,5 @@
 import { CartDrawerHost } from "~/components/cart/CartDrawerSlot";
+import { ERROR_REFERENCE_ID } from "~/components/ui/hydration";
 import { Toaster, type ToastMessage } from "~/components/ui/Toaster";
 import type { PublicSettings } from "~/services/settings.server";
 import { DemoBanner } from "./DemoBanner";
@@ -56,8 +57,8 @@ export function PageBottom({
   );
 }
 
-/** The page of an error: not found, or an unexpected failure. */
-export function ErrorPage({ notFound }: { notFound: boolean }) {
+/** The page of an error: not found, or an unexpected failure (with its reference, the request's id, to quote). */
+export function ErrorPage({ notFound, reference }: { notFound: boolean; reference?: string }) {
   return (
     <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
       <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
@@ -66,6 +67,11 @@ export function ErrorPage({ notFound }: { notFound: boolean }) {
           ? "La page que vous cherchez n'existe pas ou a été déplacée."
           : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
       </p>
+      {!notFound && reference ? (
+        <p id={ERROR_REFERENCE_ID} data-reference={reference} className="mt-2 text-sm text-ink-soft">
+          Référence de l'erreur : <span className="font-mono">{reference}</span>
+        </p>
+      ) : null}
       <a href="/" className="btn-primary mt-8">
         Retour à l'accueil
       </a>

@@ -7,15 +7,31 @@ import { createContext, lazy, Suspense, useContext, useEffect, useId, useState, 
  */
 
 /**
- * What the server's render gives the document (entry.server): the CSP nonce of its scripts and
- * the shop's stylesheet, inlined in the head (http/stylesheet.server.ts).
+ * What the server's render gives the document (entry.server): the CSP nonce of its scripts,
+ * the shop's stylesheet, inlined in the head (http/stylesheet.server.ts), and the request's id
+ * (its X-Request-Id), which an error page shows.
  */
-const DocumentContext = createContext<{ nonce: string; stylesheet: string } | null>(null);
+const DocumentContext = createContext<{ nonce: string; stylesheet: string; requestId?: string } | null>(null);
 export const DocumentContextProvider = DocumentContext.Provider;
 
 /** The CSP nonce of the current document ("" in the browser, which needs it no more once the page has loaded). */
 export function useNonce() {
   return useContext(DocumentContext)?.nonce ?? "";
+}
+
+/** The id of the element that shows the request's id on an error page. */
+export const ERROR_REFERENCE_ID = "reference-erreur";
+
+/**
+ * The id of the request that rendered this document, for the error page: from the server; in
+ * the browser, read back from the server's error page while it hydrates (an error met later,
+ * during a navigation, was not rendered by the server: no reference then).
+ */
+export function useRequestId(): string | undefined {
+  const context = useContext(DocumentContext);
+  if (context) return context.requestId;
+  if (!isHydrating()) return undefined;
+  return document.getElementById(ERROR_REFERENCE_ID)?.dataset.reference;
 }
 
 /** The id of the head's <style> element. */

@@ -3,6 +3,7 @@ import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { auditLog, orders, stripeErasures, subscriptions } from "~/db/schema";
 import type { StripeErasureResult } from "~/lib/audit";
+import { log } from "~/log.server";
 import { getStripe } from "~/services/stripe.server";
 import type { AuditActor } from "./audit.server";
 import type { RecordIds } from "./records.server";
@@ -142,7 +143,7 @@ export async function attemptStripeErasure(
     await markDone(row, result, now);
     return true;
   } catch (error) {
-    console.warn(`Effacement chez Stripe n° ${row.id} en attente : ${stripeFailureLabel(error)}`);
+    log.warn(`Effacement chez Stripe n° ${row.id} en attente : ${stripeFailureLabel(error)}`);
     await markFailed(row, error, now);
     return false;
   }

@@ -14,6 +14,7 @@ import {
   storeRendered,
 } from "./outbox.server";
 import { configuredTransport, type EmailTransport } from "./transport.server";
+import { log } from "~/log.server";
 
 /**
  * The sender: runs in the server process (started and stopped with it, see lifecycle.server.ts)
@@ -97,8 +98,9 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
       await markEmailAttemptFailed(email.id, errorText(error), retryAt);
       if (!retryAt)
-        console.warn(
-          `Email ${email.id} (${email.kind} to ${email.toAddress}) failed after ${failedAttempts} attempts: ${errorText(error)}`,
+        log.warn(
+          { emailId: email.id, kind: email.kind },
+          `Email ${email.id} (${email.kind}) failed after ${failedAttempts} attempts: ${errorText(error)}`,
         );
     }
   }
@@ -148,7 +150,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
           await sendDue();
         } catch (error) {
           // The database itself failed (locked, closed): the next round tries again.
-          console.error("Email sender round failed", error);
+          log.error({ err: error }, "Email sender round failed");
         }
       } while (again && !stopped);
     })().finally(async () => {

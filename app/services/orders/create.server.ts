@@ -11,6 +11,7 @@ import { newOrderToken } from "./access.server";
 import { getApiOrder, type ApiOrderView } from "./api-view.server";
 import { newOrderId } from "./ids.server";
 import { assertClientAmounts, assertTrialAvailable, priceOrderLines, subtotalOf, type PricedLine } from "./lines.server";
+import { countOrderCreated } from "~/services/observability/metrics.server";
 
 /**
  * Creating an order: from the shop's checkout (insertOrder, then rewriteUnpaidOrder while it is
@@ -148,5 +149,6 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
       tokenHash: hash,
     });
   });
+  countOrderCreated();
   return { ...(await getApiOrder(id, { admin: true }))!, token };
 }

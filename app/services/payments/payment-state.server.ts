@@ -21,6 +21,7 @@ import { newOrderId } from "~/services/orders/ids.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
+import { countOrderPaid } from "~/services/observability/metrics.server";
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
@@ -144,7 +145,9 @@ type PaymentSource = {
  * decremented once. Returns true only the first time.
  */
 export async function markOrderPaid(orderId: number, source: PaymentSource): Promise<boolean> {
-  return await getDb().transaction(async (tx) => await markOrderPaidIn(tx, orderId, source));
+  const paid = await getDb().transaction(async (tx) => await markOrderPaidIn(tx, orderId, source));
+  if (paid) countOrderPaid();
+  return paid;
 }
 
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */

@@ -17,6 +17,7 @@ import {
   trialDuplicateRefundKey,
 } from "./payment-state.server";
 import { findOrder } from "~/services/orders/find.server";
+import { log } from "~/log.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds
@@ -328,10 +329,7 @@ export async function refundTrialDuplicates(): Promise<number[]> {
       await recordStripeAnswer(refund.id, created);
       done.push(order.id);
     } catch (error) {
-      console.warn(
-        `[refunds] automatic refund of order ${order.id} not made yet:`,
-        error instanceof Error ? error.message : error,
-      );
+      log.warn({ err: error, orderId: order.id }, "Automatic refund not made yet: retried at the next attempt");
     }
   }
   return done;

@@ -21,6 +21,7 @@ import { markSubscriptionCanceled } from "~/services/subscriptions/end.server";
 import { findOrder, findOrderBySubscription } from "~/services/orders/find.server";
 import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
+import { countOrderPaid, countRenewal, countWebhook } from "~/services/observability/metrics.server";
 import { applyCheckoutSessionIn } from "./hosted-checkout.server";
 
 /** Stripe's webhook events, already verified by the route. */
@@ -54,15 +55,27 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  * transaction as its effect, so a replay changes nothing.
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
-  return await getDb().transaction(async (tx) => {
-    const recorded = await tx
-      .insert(stripeEvents)
-      .values({ id: event.id, type: event.type })
-      .onConflictDoNothing()
-      .returning({ id: stripeEvents.id });
-    if (recorded.length === 0) return { outcome: "duplicate" as const };
-    return { outcome: await applyEvent(tx, event) };
-  });
+  let handled: { outcome: WebhookOutcome };
+  try {
+    handled = await getDb().transaction(async (tx) => {
+      const recorded = await tx
+        .insert(stripeEvents)
+        .values({ id: event.id, type: event.type })
+        .onConflictDoNothing()
+        .returning({ id: stripeEvents.id });
+      if (recorded.length === 0) return { outcome: "duplicate" as const };
+      return { outcome: await applyEvent(tx, event) };
+    });
+  } catch (error) {
+    countWebhook(event.type, "error", event.id);
+    throw error;
+  }
+  // Counted once committed.
+  countWebhook(event.type, handled.outcome, event.id);
+  if (handled.outcome === "order_paid") countOrderPaid();
+  else if (handled.outcome === "renewal_recorded") countRenewal("paid");
+  else if (handled.outcome === "renewal_failed") countRenewal("failed");
+  return handled;
 }
 
 async function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | undefined): Promise<Order | undefined> {

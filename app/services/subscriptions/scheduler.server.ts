@@ -3,6 +3,7 @@ import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
+import { log } from "~/log.server";
 
 /**
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
@@ -70,10 +71,10 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     const queued = await queueDueRenewalReminders(now);
     // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
     const purged = await purgeStaleCarts(now);
-    if (purged > 0) console.log(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
+    if (purged > 0) log.info(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
     // And the Stripe part of the erasures Stripe did not answer (customers/stripe-erasure-queue.server.ts).
     const erased = await retryDueStripeErasures(now);
-    if (erased > 0) console.log(`Effacements chez Stripe terminés : ${erased}.`);
+    if (erased > 0) log.info(`Effacements chez Stripe terminés : ${erased}.`);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -110,7 +111,7 @@ export function startSubscriptionScheduler(options: SchedulerOptions = {}): Subs
       await scheduler.tick();
     } catch (error) {
       // The database itself failed (locked, closed): the next tick tries again.
-      console.error("Subscription scheduler tick failed", error);
+      log.error({ err: error }, "Subscription scheduler tick failed");
     }
     if (running === state) loop(intervalMs);
   };
