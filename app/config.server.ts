@@ -19,6 +19,8 @@ export const DEMO_ADMIN_PASSWORD = "admin-demo-2026";
 
 const PROCESSES_EXPECTED = "attendu un nombre de processus, de 1 à 64";
 const POOL_EXPECTED = "attendu un nombre de connexions, de 1 à 100";
+const KEEP_EXPECTED = "attendu un nombre de sauvegardes à garder, de 1 à 1000";
+const EVERY_EXPECTED = "attendu un nombre d'heures entre deux sauvegardes, de 0 (aucune) à 8760 (un an)";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -60,6 +62,21 @@ const envSchema = z.object({
     .min(1, { error: POOL_EXPECTED })
     .max(100, { error: POOL_EXPECTED })
     .default(10),
+  /** Where `npm run db:backup` and the scheduler write the snapshots (app/services/backups): by default DATA_DIR/backups. */
+  BACKUP_DIR: z.string().optional(),
+  /** How many snapshots are kept; older ones are deleted after each new one. */
+  BACKUP_KEEP: z.coerce
+    .number({ error: KEEP_EXPECTED })
+    .int({ error: KEEP_EXPECTED })
+    .min(1, { error: KEEP_EXPECTED })
+    .max(1000, { error: KEEP_EXPECTED })
+    .default(14),
+  /** Hours between two snapshots taken by the scheduler (0: none; decimals allowed, 0.5 is every 30 minutes). */
+  BACKUP_EVERY: z.coerce
+    .number({ error: EVERY_EXPECTED })
+    .min(0, { error: EVERY_EXPECTED })
+    .max(8760, { error: EVERY_EXPECTED })
+    .default(24),
 });
 
 export type Mode = ShopMode;
@@ -96,6 +113,15 @@ export type AppConfig = {
   /** null: demo mode's mailbox (the emails stay in /admin/emails); never null in live mode. */
   smtpUrl: string | null;
   mailFrom: string | null;
+  /** The database's snapshots (app/services/backups). */
+  backups: {
+    /** BACKUP_DIR, resolved. */
+    dir: string;
+    /** BACKUP_KEEP: snapshots kept. */
+    keep: number;
+    /** BACKUP_EVERY: hours between two snapshots of the scheduler; 0 when it takes none. */
+    everyHours: number;
+  };
 };
 
 function blank(value: string | undefined) {
@@ -344,6 +370,11 @@ export function readConfig(env: Record<string, string | undefined>): AppConfig {
     processes: e.WEB_CONCURRENCY ?? Math.min(os.availableParallelism(), 64),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM ?? null,
+    backups: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, "backups"),
+      keep: e.BACKUP_KEEP,
+      everyHours: e.BACKUP_EVERY,
+    },
   };
 }
 
