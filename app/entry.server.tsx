@@ -22,6 +22,8 @@ export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from
 export { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/same-origin.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
+// server/database-backup.js runs npm run db:backup and db:restore through the build.
+export { runDatabaseCommand } from "~/services/backups/command.server";
 
 /** The shop's public address (PUBLIC_URL's origin): server/page-cache.js renders its pages for it. */
 export function publicOrigin(): string {
