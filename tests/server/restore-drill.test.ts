@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -225,4 +225,41 @@ describe.each(engines)("restore drill on $name", (engine) => {
     restored.child.kill("SIGTERM");
     expect(await restored.exited).toEqual({ code: 0, signal: null });
   }, 300_000);
+});
+
+describe("the shop's own snapshots", () => {
+  it("a shop started with BACKUP_EVERY takes one at its scheduler's first tick, and one only", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "shop-scheduled-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const backups = path.join(dataDir, "sauvegardes");
+    const running = await spawnShop({
+      SHOP_MODE: "demo",
+      DATA_DIR: dataDir,
+      DATABASE_URL: path.join(dataDir, "shop.db"),
+      BACKUP_DIR: backups,
+      BACKUP_EVERY: "24",
+    });
+    cleanups.push(() => running.dispose());
+    await running.ready();
+    const finished = () => readdirSync(backups, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".sha256")).length;
+    await expect
+      .poll(() => running.stdout(), { timeout: 30_000 })
+      .toMatch(/Sauvegarde de la base : .*sauvegardes\/shop-.*\.db\.gz \(\d+ octets, SHA-256 [0-9a-f]{64}\)\./);
+    expect(existsSync(backups) && finished()).toBe(1);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    // Started again: the last snapshot is minutes old, none is due.
+    const again = await spawnShop({
+      SHOP_MODE: "demo",
+      DATA_DIR: dataDir,
+      DATABASE_URL: path.join(dataDir, "shop.db"),
+      BACKUP_DIR: backups,
+      BACKUP_EVERY: "24",
+    });
+    cleanups.push(() => again.dispose());
+    await again.ready();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(finished()).toBe(1);
+    expect(again.stderr()).toBe("");
+  }, 120_000);
 });
