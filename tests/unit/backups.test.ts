@@ -103,7 +103,7 @@ describe("a snapshot", () => {
   });
 
   it("the last one is told with its date, size and checksum; late past twice BACKUP_EVERY", async () => {
-    // lastBackup() reads BACKUP_DIR: by default, backups/ in the data folder.
+    // lastBackup() reads BACKUP_DIR (this file's temp folder, tests/helpers/unit-setup.ts).
     const backup = await createBackup();
     const last = await lastBackup();
     expect(last).toEqual({ at: backup.at, sizeBytes: backup.sizeBytes, sha256: backup.sha256, file: backup.file });
@@ -119,8 +119,8 @@ describe("a snapshot", () => {
 describe("the scheduler", () => {
   it("takes one snapshot every BACKUP_EVERY hours, under its lease", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
-    // BACKUP_DIR (the data folder's backups/) empty: a snapshot is due.
-    const dir = readConfig(process.env).backups.dir;
+    // BACKUP_DIR (this file's temp folder, tests/helpers/unit-setup.ts) empty: a snapshot is due.
+    const dir = process.env.BACKUP_DIR!;
     rmSync(dir, { recursive: true, force: true });
     const count = async () => (await import("~/services/backups/files.server")).listBackups(dir);
     const before = 0;
