@@ -39,6 +39,8 @@ export function operationsSettings() {
   const config = getConfig();
   return { trustProxy: config.trustProxy, metricsToken: config.metricsToken, shutdownDrainMs: config.shutdownDrainMs };
 }
+// server/database-backup.js runs npm run db:backup and db:restore through the build.
+export { runDatabaseCommand } from "~/services/backups/command.server";
 
 /** The shop's public address (PUBLIC_URL's origin): server/page-cache.js renders its pages for it. */
 export function publicOrigin(): string {

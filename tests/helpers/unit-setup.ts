@@ -38,6 +38,10 @@ process.env.ADMIN_PASSWORD = "motdepasse-test-1";
 delete process.env.STRIPE_SECRET_KEY;
 delete process.env.STRIPE_PUBLISHABLE_KEY;
 delete process.env.SHOP_MODE;
+// The scheduler's snapshots only where a test asks for them (tests/unit/backups.test.ts).
+process.env.BACKUP_EVERY = "0";
+// And in this file's temp folder: never in ./data/backups, whatever the engine.
+process.env.BACKUP_DIR = path.join(dir, "backups");
 
 // Opened without reading the configuration: a test file may still set what it reads (the emulator's port).
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { backupIfDue } from "~/services/backups/schedule.server";
 import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
@@ -9,8 +10,9 @@ import { log } from "~/log.server";
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
  * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
- * carts are deleted, cart-purge.server.ts, and the Stripe part of the erasures that Stripe did
- * not answer is tried again, customers/stripe-erasure-queue.server.ts). No timer per subscription: one
+ * carts are deleted, cart-purge.server.ts, the Stripe part of the erasures that Stripe did
+ * not answer is tried again, customers/stripe-erasure-queue.server.ts, and a snapshot of the
+ * database is taken every BACKUP_EVERY hours, backups/schedule.server.ts). No timer per subscription: one
  * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
  * is now.
  *
@@ -31,6 +33,8 @@ export type SchedulerOptions = {
   holder?: string;
   /** The clock that decides what is due (tests move it). */
   now?: () => Date;
+  /** Hours between two snapshots of the database: BACKUP_EVERY by default (0: none). */
+  backupEveryHours?: number;
 };
 
 export type TickResult = { holding: false } | { holding: true; queued: number };
@@ -75,6 +79,8 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     // And the Stripe part of the erasures Stripe did not answer (customers/stripe-erasure-queue.server.ts).
     const erased = await retryDueStripeErasures(now);
     if (erased > 0) log.info(`Effacements chez Stripe terminés : ${erased}.`);
+    // And the database's snapshot every BACKUP_EVERY hours (backups/schedule.server.ts): one process at a time.
+    await backupIfDue(options.backupEveryHours);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
