@@ -1,12 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { emails, invoices } from "~/db/schema";
+import { emails, invoices, refunds } from "~/db/schema";
 import { action as hostedAction } from "~/routes/paiement-securise";
 import { loader as confirmationLoader } from "~/routes/order-confirmation.$id";
 import { startHostedCheckout } from "~/services/payments/hosted-checkout.server";
+import { startOneOffPayment } from "~/services/payments/one-off.server";
+import { getStripe } from "~/services/stripe.server";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
 import {
+  browserPay,
   CARDS,
   createTestOrder,
   getOrder,
@@ -108,6 +111,49 @@ describe("checkout.session.completed", () => {
     const forged = { ...event, id: `${event.id}_amount`, data: { object: { ...event.data.object, amount_total: 50 } } };
     expect(await (await replayEvent(emulator, forged)).json()).toMatchObject({ outcome: "ignored" });
     expect((await getOrder(orderId)).paymentStatus).toBe("unpaid");
+  });
+});
+
+describe("a second payment of a paid order", () => {
+  it("a hosted page paid after the card paid the order: the second payment is refunded in full, the order keeps the first", async () => {
+    const orderId = await createTestOrder();
+    // The hosted page opened first (no JavaScript), left open; then the card form pays the order.
+    const url = await hostedSession(orderId);
+    const started = await startOneOffPayment(orderId, TEST_ACCESS);
+    if (started.paid) throw new Error("expected an unpaid order");
+    expect((await browserPay(started.clientSecret, CARDS.success)).body.status).toBe("succeeded");
+    const cardPaid = emulator.events.find(
+      (e) => e.type === "payment_intent.succeeded" && (e.data.object as { id: string }).id === started.paymentIntentId,
+    )!;
+    expect(await (await replayEvent(emulator, cardPaid)).json()).toMatchObject({ outcome: "order_paid" });
+
+    // The forgotten tab: the hosted page is paid too.
+    expect((await payOnHostedPage(url, CARDS.success)).status).toBe(303);
+    const event = completedEvent(orderId);
+    const second = (event.data.object as { payment_intent: string }).payment_intent;
+    expect(second).not.toBe(started.paymentIntentId);
+    expect(await (await replayEvent(emulator, event)).json()).toMatchObject({ outcome: "duplicate_payment_refunded" });
+    // Replayed, or sent again under another id: still one refund at Stripe.
+    expect(await (await replayEvent(emulator, event)).json()).toMatchObject({ outcome: "duplicate" });
+    expect(await (await replayEvent(emulator, { ...event, id: `${event.id}_again` })).json()).toMatchObject({
+      outcome: "duplicate_payment_refunded",
+    });
+    const stripe = await getStripe();
+    const refundsOfSecond = await stripe.refunds.list({ payment_intent: second });
+    expect(refundsOfSecond.data).toHaveLength(1);
+    expect(refundsOfSecond.data[0]).toMatchObject({ status: "succeeded", amount: (await getOrder(orderId)).totalCents });
+    expect((await stripe.refunds.list({ payment_intent: started.paymentIntentId })).data).toHaveLength(0);
+
+    // Stripe's refund webhooks of the second payment leave the order as it is: paid by the card, nothing refunded.
+    for (const refunded of emulator.events.filter(
+      (e) => e.type === "charge.refunded" && (e.data.object as { payment_intent: string }).payment_intent === second,
+    ))
+      await replayEvent(emulator, refunded);
+    const order = await getOrder(orderId);
+    expect(order).toMatchObject({ paymentStatus: "paid", stripePaymentIntentId: started.paymentIntentId });
+    expect(await getDb().select().from(refunds).where(eq(refunds.orderId, orderId))).toHaveLength(0);
+    expect(await getDb().select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(1);
+    expect(await orderEmails(orderId)).toHaveLength(1);
   });
 });
 

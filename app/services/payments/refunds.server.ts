@@ -18,6 +18,7 @@ import {
 } from "./payment-state.server";
 import { findOrder } from "~/services/orders/find.server";
 import { log } from "~/log.server";
+import { isDuplicatePaymentRefund } from "./duplicate-payment.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds
@@ -364,6 +365,8 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
  * the caller knows it.
  */
 export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRefundLike, order?: Order): Promise<boolean> {
+  // The refund of a second payment of an order (duplicate-payment.server.ts) is not the order's refund.
+  if (isDuplicatePaymentRefund(stripeRefund.metadata)) return false;
   const status = refundStatusOf(stripeRefund.status);
   const failureMessage = status === "failed" ? failureMessageOf(stripeRefund.failure_reason) : null;
   let [known] = await tx.select().from(refunds).where(eq(refunds.stripeRefundId, stripeRefund.id)).limit(1);

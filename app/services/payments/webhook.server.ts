@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
@@ -22,7 +23,8 @@ import { findOrder, findOrderBySubscription } from "~/services/orders/find.serve
 import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server";
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 import { countOrderPaid, countRenewal, countWebhook } from "~/services/observability/metrics.server";
-import { applyCheckoutSessionIn } from "./hosted-checkout.server";
+import { applyCheckoutSessionIn, orderPaidBySession } from "./hosted-checkout.server";
+import { duplicatePaymentOf, refundDuplicatePayment } from "./duplicate-payment.server";
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -34,6 +36,7 @@ export type WebhookOutcome =
   | "subscription_ended"
   | "order_refunded"
   | "refund_updated"
+  | "duplicate_payment_refunded"
   | Exclude<RenewalOutcome, "ignored">
   | "ignored";
 
@@ -56,6 +59,7 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
   let handled: { outcome: WebhookOutcome };
+  let afterCommit: (() => Promise<void>) | undefined;
   try {
     handled = await getDb().transaction(async (tx) => {
       const recorded = await tx
@@ -64,8 +68,17 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
         .onConflictDoNothing()
         .returning({ id: stripeEvents.id });
       if (recorded.length === 0) return { outcome: "duplicate" as const };
-      return { outcome: await applyEvent(tx, event) };
+      return { outcome: await applyEvent(tx, event, (action) => (afterCommit = action)) };
     });
+    // Stripe's side of the outcome (a second payment refunded), once the event is recorded. If Stripe
+    // cannot be reached, the event is forgotten again and answered with an error: Stripe sends it again.
+    if (afterCommit) {
+      const action: () => Promise<void> = afterCommit;
+      await action().catch(async (error: unknown) => {
+        await getDb().delete(stripeEvents).where(eq(stripeEvents.id, event.id));
+        throw error;
+      });
+    }
   } catch (error) {
     countWebhook(event.type, "error", event.id);
     throw error;
@@ -83,17 +96,36 @@ async function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | 
   return orderId === null ? undefined : await findOrder(orderId, tx);
 }
 
-async function applyEvent(tx: DbOrTx, event: Stripe.Event): Promise<WebhookOutcome> {
+/** What is left to do at Stripe once the event's transaction is committed. */
+type AfterCommit = (action: () => Promise<void>) => void;
+
+/** An order already paid by another payment: this one is refunded after the commit (duplicate-payment.server.ts). */
+function refundIfDuplicate(order: Order, paymentIntentId: string | null, afterCommit: AfterCommit): WebhookOutcome {
+  const duplicate = duplicatePaymentOf(order, paymentIntentId);
+  if (!duplicate) return "already_paid";
+  afterCommit(async () => await refundDuplicatePayment(order.id, duplicate));
+  return "duplicate_payment_refunded";
+}
+
+async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
   switch (event.type) {
     case "payment_intent.succeeded": {
       const pi = event.data.object;
       const order = await orderFromMetadata(tx, pi.metadata);
       if (!order || !paymentIntentPaysOrder(pi, order)) return "ignored";
-      return (await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id })) ? "order_paid" : "already_paid";
+      if (await markOrderPaidIn(tx, order.id, { paymentIntentId: pi.id })) return "order_paid";
+      return refundIfDuplicate(order, pi.id, afterCommit);
     }
-    case "checkout.session.completed":
+    case "checkout.session.completed": {
       // Paid on the hosted payment page (no JavaScript): its PaymentIntent or its subscription.
-      return await applyCheckoutSessionIn(tx, event.data.object);
+      const session = event.data.object;
+      const outcome = await applyCheckoutSessionIn(tx, session);
+      if (outcome !== "already_paid" || session.mode !== "payment") return outcome;
+      const order = await orderPaidBySession(tx, session);
+      const paymentIntentId =
+        typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+      return order ? refundIfDuplicate(order, paymentIntentId, afterCommit) : outcome;
+    }
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
       const order = await orderFromMetadata(tx, event.data.object.metadata);
