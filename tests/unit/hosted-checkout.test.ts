@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { emails, invoices, refunds } from "~/db/schema";
 import { action as hostedAction } from "~/routes/paiement-securise";
 import { loader as confirmationLoader } from "~/routes/order-confirmation.$id";
+import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { startHostedCheckout } from "~/services/payments/hosted-checkout.server";
 import { startOneOffPayment } from "~/services/payments/one-off.server";
 import { getStripe } from "~/services/stripe.server";
@@ -20,7 +21,7 @@ import {
   TEST_ACCESS,
   TEST_ORDER_TOKEN,
 } from "./payments-fixtures";
-import { formRequest, getRequest, routeArgs } from "../helpers/requests";
+import { formRequest, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
 
 /** Paying without JavaScript: the Checkout Session, its hosted page, `checkout.session.completed`. */
 
@@ -154,6 +155,39 @@ describe("a second payment of a paid order", () => {
     expect(await getDb().select().from(refunds).where(eq(refunds.orderId, orderId))).toHaveLength(0);
     expect(await getDb().select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(1);
     expect(await orderEmails(orderId)).toHaveLength(1);
+  });
+  it("a hosted subscription paid after the card started one: the second subscription is cancelled and its payment refunded", async () => {
+    const orderId = await createTestOrder();
+    const url = await hostedSession(orderId, "subscription");
+    const created = (await (
+      await createSubscriptionAction(
+        routeArgs(jsonRequest("/api/create-subscription", "POST", { orderId }, { "X-Order-Token": TEST_ORDER_TOKEN })),
+      )
+    ).json()) as { subscriptionId: string; clientSecret: string };
+    expect((await browserPay(created.clientSecret, CARDS.success)).body.status).toBe("succeeded");
+    const firstPaid = emulator.events.find(
+      (e) =>
+        e.type === "invoice.paid" &&
+        (e.data.object as { parent?: { subscription_details?: { subscription?: string } } }).parent?.subscription_details
+          ?.subscription === created.subscriptionId,
+    )!;
+    expect(await (await replayEvent(emulator, firstPaid)).json()).toMatchObject({ outcome: "order_paid" });
+
+    expect((await payOnHostedPage(url, CARDS.success)).status).toBe(303);
+    const event = completedEvent(orderId);
+    const second = event.data.object as { subscription: string; invoice: string };
+    expect(second.subscription).not.toBe(created.subscriptionId);
+    expect(await (await replayEvent(emulator, event)).json()).toMatchObject({ outcome: "duplicate_payment_refunded" });
+
+    const stripe = await getStripe();
+    expect((await stripe.subscriptions.retrieve(second.subscription)).status).toBe("canceled");
+    expect((await stripe.subscriptions.retrieve(created.subscriptionId)).status).toBe("trialing");
+    const invoice = await stripe.invoices.retrieve(second.invoice, { expand: ["payments"] });
+    const pi = invoice.payments!.data[0].payment.payment_intent as string;
+    expect((await stripe.refunds.list({ payment_intent: pi })).data).toHaveLength(1);
+    const order = await getOrder(orderId);
+    expect(order).toMatchObject({ paymentStatus: "paid", isSubscription: true, stripeSubscriptionId: created.subscriptionId });
+    expect(await getDb().select().from(refunds).where(eq(refunds.orderId, orderId))).toHaveLength(0);
   });
 });
 

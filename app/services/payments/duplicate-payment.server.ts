@@ -28,6 +28,33 @@ export function duplicatePaymentOf(order: Order, paymentIntentId: string | null 
   return paymentIntentId;
 }
 
+/** The subscription a session started for an order already paid by another payment, or null when it is the order's own. */
+export function duplicateSubscriptionOf(order: Order, subscriptionId: string | null | undefined): string | null {
+  if (!subscriptionId) return null;
+  if (order.isSubscription && order.stripeSubscriptionId === subscriptionId) return null;
+  return subscriptionId;
+}
+
+/**
+ * A second subscription of a paid order: cancelled at once at Stripe (no renewal will ever be
+ * charged), and its first invoice's payment refunded in full.
+ */
+export async function cancelDuplicateSubscription(orderId: number, subscriptionId: string, invoiceId: string | null) {
+  const stripe = await getStripe();
+  const sub = await stripe.subscriptions.retrieve(subscriptionId);
+  if (sub.status !== "canceled" && sub.status !== "incomplete_expired") await stripe.subscriptions.cancel(subscriptionId);
+  const latest = invoiceId ?? (typeof sub.latest_invoice === "string" ? sub.latest_invoice : (sub.latest_invoice?.id ?? null));
+  if (latest) {
+    const invoice = await stripe.invoices.retrieve(latest, { expand: ["payments"] });
+    for (const payment of invoice.payments?.data ?? []) {
+      const pi = payment.payment?.payment_intent;
+      const paymentIntentId = typeof pi === "string" ? pi : (pi?.id ?? null);
+      if (paymentIntentId && payment.status === "paid") await refundDuplicatePayment(orderId, paymentIntentId);
+    }
+  }
+  log.warn({ orderId, subscriptionId }, "Second subscription of an already paid order: cancelled");
+}
+
 /** Refunds the duplicate payment in full (once: Stripe's idempotency key is the PaymentIntent's). */
 export async function refundDuplicatePayment(orderId: number, paymentIntentId: string): Promise<void> {
   const stripe = await getStripe();

@@ -24,7 +24,12 @@ import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 import { countOrderPaid, countRenewal, countWebhook } from "~/services/observability/metrics.server";
 import { applyCheckoutSessionIn, orderPaidBySession } from "./hosted-checkout.server";
-import { duplicatePaymentOf, refundDuplicatePayment } from "./duplicate-payment.server";
+import {
+  cancelDuplicateSubscription,
+  duplicatePaymentOf,
+  duplicateSubscriptionOf,
+  refundDuplicatePayment,
+} from "./duplicate-payment.server";
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -96,6 +101,10 @@ async function orderFromMetadata(tx: DbOrTx, metadata: Stripe.Metadata | null | 
   return orderId === null ? undefined : await findOrder(orderId, tx);
 }
 
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  return typeof value === "string" ? value : (value?.id ?? null);
+}
+
 /** What is left to do at Stripe once the event's transaction is committed. */
 type AfterCommit = (action: () => Promise<void>) => void;
 
@@ -120,11 +129,14 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCom
       // Paid on the hosted payment page (no JavaScript): its PaymentIntent or its subscription.
       const session = event.data.object;
       const outcome = await applyCheckoutSessionIn(tx, session);
-      if (outcome !== "already_paid" || session.mode !== "payment") return outcome;
+      if (outcome !== "already_paid") return outcome;
       const order = await orderPaidBySession(tx, session);
-      const paymentIntentId =
-        typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-      return order ? refundIfDuplicate(order, paymentIntentId, afterCommit) : outcome;
+      if (!order) return outcome;
+      if (session.mode === "payment") return refundIfDuplicate(order, idOf(session.payment_intent), afterCommit);
+      const duplicate = duplicateSubscriptionOf(order, idOf(session.subscription));
+      if (!duplicate) return outcome;
+      afterCommit(async () => await cancelDuplicateSubscription(order.id, duplicate, idOf(session.invoice)));
+      return "duplicate_payment_refunded";
     }
     case "payment_intent.payment_failed": {
       // The order stays unpaid and can be paid again with another card.
