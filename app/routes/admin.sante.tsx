@@ -33,7 +33,7 @@ export default function ShopHealthPage() {
       </PageHeader>
       <ul className="grid gap-4 lg:grid-cols-2">
         {items.map((item) => (
-          <li key={item.key} data-testid={`health-${item.key}`} data-level={item.level}>
+          <li key={item.key} className="min-w-0" data-testid={`health-${item.key}`} data-level={item.level}>
             <Card className="h-full">
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h2 className="text-lg font-semibold">{item.title}</h2>
@@ -42,7 +42,7 @@ export default function ShopHealthPage() {
               <p className="mt-2 font-medium">{item.summary}</p>
               <ul className="mt-2 grid gap-1 text-sm text-ink-soft">
                 {item.details.map((detail) => (
-                  <li key={detail} className="break-words">
+                  <li key={detail} className="[overflow-wrap:anywhere]">
                     {detail}
                   </li>
                 ))}

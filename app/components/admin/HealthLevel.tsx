@@ -21,7 +21,7 @@ export function HealthAlert({ titles }: { titles: string[] }) {
       data-testid="health-alert"
     >
       <p>
-        <strong className="font-semibold">À traiter maintenant : {titles.join(", ")}.</strong>
+        <strong className="font-semibold">{`À traiter maintenant : ${titles.join(", ")}.`}</strong>
       </p>
       <p className="mt-3">
         <Link to="/admin/sante" className="font-medium underline underline-offset-2">
