@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { HealthAlert } from "~/components/admin/HealthLevel";
 import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
 import { SecondFactorWarning } from "~/components/admin/SecondFactorWarning";
 import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
@@ -12,6 +13,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { getDashboard } from "~/services/admin-dashboard.server";
+import { shopHealth } from "~/services/health/shop-health.server";
 import { legalMentionsWarning } from "~/services/legal-mentions.server";
 import { secondFactorWarning } from "~/services/admin-totp.server";
 
@@ -23,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       ...(await getDashboard()),
       legalWarning: await legalMentionsWarning(),
+      healthRed: (await shopHealth()).items.filter((item) => item.level === "red").map((item) => item.title),
       secondFactor: { missing: await secondFactorWarning(), currentId: admin.id },
     },
     { headers: NO_STORE_HEADERS },
@@ -51,10 +54,11 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning, withdrawals, secondFactor } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders, legalWarning, withdrawals, secondFactor, healthRed } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
+      <HealthAlert titles={healthRed} />
       <SecondFactorWarning admins={secondFactor.missing} currentId={secondFactor.currentId} />
       <LegalMentionsWarning warning={legalWarning} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">

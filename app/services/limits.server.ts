@@ -74,6 +74,25 @@ const subscriptionLinkRequestsByEmail = createRateLimiter({
 });
 const newCarts = createRateLimiter({ name: "new-cart", ...LIMITS.newCartsPerAddress });
 
+/**
+ * The limits that refuse requests, by their keys' prefix (the limiter's name), with the number
+ * of hits that uses up a window: the health page (services/health) counts the keys that reached
+ * theirs. The sign-in delay and the attack alert refuse nothing and are not listed.
+ */
+export const REFUSING_LIMITS: Record<string, number> = {
+  "login-address": LIMITS.loginFailuresPerAddress.max,
+  "cancel-address": LIMITS.cancelFailuresPerAddress.max,
+  "withdrawal-address": LIMITS.withdrawalFailuresPerAddress.max,
+  "order-lookup": LIMITS.orderLookupMissesPerAddress.max,
+  "subscription-link-address": LIMITS.subscriptionLinkRequestsPerAddress.max,
+  "subscription-link-email": LIMITS.subscriptionLinkRequestsPerEmail.max,
+  "new-cart": LIMITS.newCartsPerAddress.max,
+  "contact-form": LIMITS.contactMessagesPerAddress.max,
+  "contact-api": LIMITS.contactApiPerAddress.max,
+  "api-order": LIMITS.apiOrdersPerAddress.max,
+  "delivery-form": LIMITS.deliveryFormsPerAddress.max,
+};
+
 /** Said to a shopper refused a new cart: they may share their address with many others. */
 export const NEW_CART_REFUSAL = "Trop de paniers ont été créés depuis votre réseau en peu de temps.";
 

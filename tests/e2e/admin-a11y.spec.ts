@@ -49,6 +49,7 @@ test.describe("admin accessibility", () => {
         "/admin/users",
         "/admin/users/new",
         "/admin/securite",
+        "/admin/sante",
         "/admin/contacts",
         `/admin/contacts?id=${contact.id}`,
         `/admin/contacts?delete=${contact.id}`,

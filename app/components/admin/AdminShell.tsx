@@ -11,6 +11,7 @@ const NAV = [
   { to: "/admin/settings", label: "Paramètres" },
   { to: "/admin/sessions", label: "Sessions" },
   { to: "/admin/securite", label: "Sécurité" },
+  { to: "/admin/sante", label: "Santé de la boutique" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

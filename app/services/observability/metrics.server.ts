@@ -29,6 +29,15 @@ declare global {
 /** A webhook that failed is delivered again by Stripe (for three days): it is pending until then. */
 const PENDING_WEBHOOK_MS = 3 * 24 * 3600_000;
 
+/** Drops the failed webhooks since processed (by any process) or given up by Stripe. */
+async function forgetProcessedWebhooks(failedWebhooks: Map<string, number>, now: number) {
+  for (const [id, at] of failedWebhooks) if (now - at > PENDING_WEBHOOK_MS) failedWebhooks.delete(id);
+  if (failedWebhooks.size === 0) return;
+  const ids = [...failedWebhooks.keys()];
+  const done = await getDb().select({ id: stripeEvents.id }).from(stripeEvents).where(inArray(stripeEvents.id, ids));
+  for (const { id } of done) failedWebhooks.delete(id);
+}
+
 function createMetrics() {
   const register = client.register;
   client.collectDefaultMetrics({ register });
@@ -70,12 +79,7 @@ function createMetrics() {
     aggregator: "max",
     async collect() {
       const now = Date.now();
-      for (const [id, at] of failedWebhooks) if (now - at > PENDING_WEBHOOK_MS) failedWebhooks.delete(id);
-      if (failedWebhooks.size > 0) {
-        const ids = [...failedWebhooks.keys()];
-        const done = await getDb().select({ id: stripeEvents.id }).from(stripeEvents).where(inArray(stripeEvents.id, ids));
-        for (const { id } of done) failedWebhooks.delete(id);
-      }
+      await forgetProcessedWebhooks(failedWebhooks, now);
       const oldest = Math.min(...failedWebhooks.values());
       this.set(failedWebhooks.size === 0 ? 0 : (now - oldest) / 1000);
     },
@@ -156,6 +160,17 @@ export function countWebhook(type: string, outcome: string, eventId?: string) {
   if (outcome === "error") {
     if (!metrics.failedWebhooks.has(eventId)) metrics.failedWebhooks.set(eventId, Date.now());
   } else metrics.failedWebhooks.delete(eventId);
+}
+
+/**
+ * The webhooks this process failed to process and that no process has processed since (Stripe
+ * delivers them again for three days): how many, and when the oldest failed. Kept in memory:
+ * another process of a cluster knows its own.
+ */
+export async function unprocessedWebhookFailures(now = Date.now()): Promise<{ count: number; oldestAt: Date | null }> {
+  await forgetProcessedWebhooks(metrics.failedWebhooks, now);
+  const count = metrics.failedWebhooks.size;
+  return { count, oldestAt: count === 0 ? null : new Date(Math.min(...metrics.failedWebhooks.values())) };
 }
 
 export function countRateLimitRefusal(limit: string) {
