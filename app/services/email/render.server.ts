@@ -150,6 +150,26 @@ export function termsAttachment(shop: EmailShop, termsVersion: string | null): E
   };
 }
 
+/** What the emails of an unpaid renewal say (refused, or waiting for the bank's authentication): the invoice, its amount and its pay link. */
+async function unpaidRenewalOf(
+  email: EmailToRender,
+  kind: "renewal_payment_failed" | "renewal_action_required",
+  shop: EmailShop,
+) {
+  const row = await requireOrder(email);
+  const payload = payloadOf(email, kind);
+  if (!payload.invoiceId || !payload.payUrl) throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
+  return {
+    shop,
+    order: await emailOrder(row),
+    invoiceId: payload.invoiceId,
+    amountCents: payload.amountCents ?? row.totalCents,
+    payUrl: payload.payUrl,
+    renewalNumber: payload.renewalNumber ?? 1,
+    subscriptionUrl: await subscriptionUrlOf(row, email),
+  };
+}
+
 /** The order's invoice (issued with its payment, so before its confirmation is queued): its number and the customer's link. */
 async function invoiceLinkOf(orderId: number): Promise<{ number: string; url: string } | null> {
   const invoice = await findInvoice(orderId, "invoice");
@@ -249,40 +269,10 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         }),
       );
     }
-    case "renewal_payment_failed": {
-      const row = await requireOrder(email);
-      const payload = payloadOf(email, "renewal_payment_failed");
-      if (!payload.invoiceId || !payload.payUrl)
-        throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
-      return rendered(
-        renewalPaymentFailedEmail({
-          shop,
-          order: await emailOrder(row),
-          invoiceId: payload.invoiceId,
-          amountCents: payload.amountCents ?? row.totalCents,
-          payUrl: payload.payUrl,
-          renewalNumber: payload.renewalNumber ?? 1,
-          subscriptionUrl: await subscriptionUrlOf(row, email),
-        }),
-      );
-    }
-    case "renewal_action_required": {
-      const row = await requireOrder(email);
-      const payload = payloadOf(email, "renewal_action_required");
-      if (!payload.invoiceId || !payload.payUrl)
-        throw new Error(`Email ${email.id} (${email.kind}) : la facture à régler manque.`);
-      return rendered(
-        renewalActionRequiredEmail({
-          shop,
-          order: await emailOrder(row),
-          invoiceId: payload.invoiceId,
-          amountCents: payload.amountCents ?? row.totalCents,
-          payUrl: payload.payUrl,
-          renewalNumber: payload.renewalNumber ?? 1,
-          subscriptionUrl: await subscriptionUrlOf(row, email),
-        }),
-      );
-    }
+    case "renewal_payment_failed":
+      return rendered(renewalPaymentFailedEmail(await unpaidRenewalOf(email, "renewal_payment_failed", shop)));
+    case "renewal_action_required":
+      return rendered(renewalActionRequiredEmail(await unpaidRenewalOf(email, "renewal_action_required", shop)));
     case "contact_ack":
       return rendered(contactAckEmail({ shop, contact: await requireContact(email) }));
     case "shop_new_order":
