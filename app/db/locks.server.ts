@@ -8,7 +8,7 @@ import { dialect } from "./schema";
  * write lock to one transaction at a time (sqlite-async.server.ts). On PostgreSQL transactions
  * run side by side (READ COMMITTED), and each rule serialises only what it needs, until its
  * transaction commits or rolls back:
- * - `lockFor`: a lock per purpose and key (the trial rule per email, a promotion code…), for a
+ * - `lockFor`: a lock per purpose and key (the trial rule per email, a subscription…), for a
  *   rule that checks rows that do not exist yet;
  * - `lockRows`: the rows read then written (SELECT … FOR UPDATE);
  * - a write that checks and changes in one statement (`UPDATE … WHERE status = 'unpaid'`,
