@@ -18,17 +18,7 @@ import { dialect } from "./schema";
  */
 
 /** The purposes of `lockFor`: one name per rule, so that two rules never wait for each other. */
-export type LockPurpose =
-  | "trial-email"
-  | "order"
-  | "cart"
-  | "user"
-  | "admin-user"
-  | "settings"
-  | "catalog"
-  | "subscription"
-  | "customer-email"
-  | "withdrawal";
+export type LockPurpose = "trial-email" | "cart" | "user" | "admin-user" | "subscription";
 
 type PgExecutor = { execute(query: SQL): Promise<unknown> };
 
