@@ -26,7 +26,7 @@ import { crossSitePostRefusal } from "./same-origin.js";
  */
 
 /**
- * The request listener. The public pages of anonymous visitors come from the page cache
+ * The request listener. The public pages of every visitor but an admin or one with a toast come from the page cache
  * (server/page-cache.js) when the build gives their version and the public address
  * (`readPageCacheState` and `publicOrigin`, exported by app/entry.server.tsx), unless
  * `pageCache` is false; everything else goes to the Express app: fingerprinted build assets
