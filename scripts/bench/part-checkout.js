@@ -90,7 +90,17 @@ export async function benchCheckout({ shop, productId, packId, shoppers, runs, w
       ...checks.lines,
     ];
     const errors = rows.flatMap((r) => r.errorSamples);
-    if (errors.length > 0) lines.push(`Purchase errors (first ones):\n${errors.map((e) => `  - ${e}`).join("\n")}`);
+    if (errors.length > 0) {
+      lines.push(`Purchase errors (first ones):\n${errors.map((e) => `  - ${e}`).join("\n")}`);
+      // What the shop logged about them (its error lines, shortened).
+      const logged = shop
+        .output()
+        .split("\n")
+        .filter((line) => /"level":50|error/i.test(line))
+        .slice(0, 3);
+      if (logged.length > 0)
+        lines.push(`The shop's first error lines:\n${logged.map((l) => `  - ${l.slice(0, 400)}`).join("\n")}`);
+    }
     return { lines, report: { rows, checks: checks.report }, ok: checks.ok };
   } finally {
     await db.close();
