@@ -332,6 +332,7 @@ export const orders = pgTable(
     index("orders_email_idx").on(t.customerEmail),
     // The trial rule and the search look an email up in any case; the lists page by payment state and date.
     index("orders_email_lower_idx").on(sql`lower(${t.customerEmail})`),
+    index("orders_email_domain_idx").on(sql`lower(substr(${t.customerEmail}, strpos(${t.customerEmail}, '@')))`),
     index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
     index("orders_user_idx").on(t.userId),
   ],
