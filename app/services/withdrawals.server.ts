@@ -137,6 +137,22 @@ export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenW
   }));
 }
 
+/** The withdrawals of these orders in the JSON API's shape, by order id, in one query (an order without one is absent). */
+export async function withdrawalsToApi(orderIds: number[], now: Date = new Date()) {
+  const found = new Map<number, NonNullable<Awaited<ReturnType<typeof withdrawalToApi>>>>();
+  if (orderIds.length === 0) return found;
+  const rows = await getDb().select().from(withdrawalRequests).where(inArray(withdrawalRequests.orderId, orderIds));
+  for (const row of rows) {
+    found.set(row.orderId, {
+      requestedAt: new Date(row.requestedAt).toISOString(),
+      reason: row.reason,
+      email: row.email,
+      ...(({ deadline, daysLeft }) => ({ refundDeadline: deadline, daysLeft }))(withdrawalDeadline(row.requestedAt, now)),
+    });
+  }
+  return found;
+}
+
 /** The withdrawal in the JSON API's order (null: none). */
 export async function withdrawalToApi(orderId: number, now: Date = new Date()) {
   const found = await adminWithdrawal(orderId, now);
