@@ -294,11 +294,15 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
-    index("orders_created_idx").on(t.createdAt),
+    index("orders_created_payment_idx").on(t.createdAt, t.paymentStatus),
     index("orders_email_idx").on(t.customerEmail),
     // The trial rule and the search look an email up in any case; the lists page by payment state and date.
-    index("orders_email_lower_idx").on(sql`lower(${t.customerEmail})`),
-    index("orders_email_domain_idx").on(sql`lower(substr(${t.customerEmail}, instr(${t.customerEmail}, '@')))`),
+    index("orders_email_lower_idx").on(sql`lower(${t.customerEmail})`, t.paymentStatus, t.createdAt),
+    index("orders_email_domain_idx").on(
+      sql`lower(substr(${t.customerEmail}, instr(${t.customerEmail}, '@')))`,
+      t.paymentStatus,
+      t.createdAt,
+    ),
     index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
     index("orders_user_idx").on(t.userId),
   ],

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
 import { dialect, orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
@@ -30,6 +30,9 @@ export const AWAITING_PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "failed"];
 const UNKNOWN_CUSTOMER = "Client inconnu";
 const UNKNOWN_PRODUCT = "Produit inconnu";
 const ORDERS_PAGE_SIZE = 20;
+
+/** The key orders are listed by, newest first: their date, then their number. */
+const newestFirst = [desc(orders.createdAt), desc(orders.id)];
 
 const LIST_COLUMNS = {
   id: orders.id,
@@ -166,12 +169,24 @@ function searchFor(q: string): SQL {
   return id !== null ? sql`(${orders.id} = ${id} or ${email})` : email;
 }
 
-export function whereFor(filters: OrderFilters): SQL | undefined {
+/**
+ * Which payment states a view keeps. To count, the states themselves: the count reads them
+ * from the index orders_payment_created_idx. To list newest first, the other states left out:
+ * the same rows, but the database then walks the orders by date (orders_created_payment_idx, which also holds the state) and stops
+ * at the page, where a list of states would make it sort every order of those states first.
+ */
+function viewCondition(view: OrderFilters["view"], use: "count" | "list"): SQL | undefined {
+  if (view === "all") return undefined;
+  const [kept, others] =
+    view === "unpaid" ? [AWAITING_PAYMENT_STATUSES, ORDER_PAYMENT_STATUSES] : [ORDER_PAYMENT_STATUSES, AWAITING_PAYMENT_STATUSES];
+  return use === "count" ? inArray(orders.paymentStatus, kept) : notInArray(orders.paymentStatus, others);
+}
+
+export function whereFor(filters: OrderFilters, use: "count" | "list" = "list"): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (filters.status) parts.push(eq(orders.status, filters.status));
   if (filters.payment) parts.push(eq(orders.paymentStatus, filters.payment));
-  else if (filters.view === "unpaid") parts.push(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES));
-  else if (filters.view !== "all") parts.push(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES));
+  else parts.push(viewCondition(filters.view, use));
   const q = filters.q?.trim().replace(/^#/, "");
   if (q) parts.push(searchFor(q));
   if (filters.from) parts.push(gte(orders.createdAt, filters.from));
@@ -203,20 +218,25 @@ export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_P
       await getDb()
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(orders)
-        .where(whereFor(filters))
+        .where(whereFor(filters, "count"))
         .limit(1)
     )[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = await baseQuery(whereFor(filters))
-    .orderBy(...newestFirst)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  // The page's numbers first, read from the index alone: the rows skipped by the offset are
+  // never read whole (their customer, their refunds); then those orders.
+  const ids = (
+    await getDb()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(whereFor(filters))
+      .orderBy(...newestFirst)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+  ).map((r) => r.id);
+  const rows = ids.length ? await baseQuery(inArray(orders.id, ids)).orderBy(...newestFirst) : [];
   return { orders: rows.map(toSummary), total, page, pageCount, pageSize };
 }
-
-/** The key orders are listed by, newest first: their date, then their number. */
-const newestFirst = [desc(orders.createdAt), desc(orders.id)];
 const orderKey = (row: { createdAt: string; id: number }): CursorKey => [row.createdAt, row.id];
 
 /** Orders listed after this key, newest first (the row value compares the date, then the number). */
@@ -427,8 +447,8 @@ export function orderItemToApi(item: AdminOrderItem) {
 /** The most recent orders, paid or since refunded, newest first (the dashboard). */
 export async function recentOrders(limit: number) {
   return (
-    await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES))
-      .orderBy(desc(orders.createdAt), desc(orders.id))
+    await baseQuery(viewCondition("orders", "list"))
+      .orderBy(...newestFirst)
       .limit(limit)
   ).map(toSummary);
 }
