@@ -392,6 +392,8 @@ export const subscriptions = pgTable(
     index("subscriptions_email_idx").on(t.customerEmail),
     index("subscriptions_email_lower_idx").on(sql`lower(${t.customerEmail})`),
     index("subscriptions_created_idx").on(t.createdAt),
+    // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
+    index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
   ],
 );
 
@@ -427,6 +429,8 @@ export const contactRequests = pgTable(
   (t) => [
     index("contact_requests_created_idx").on(t.createdAt),
     index("contact_requests_email_lower_idx").on(sql`lower(${t.email})`),
+    // The dashboard's counts (all, unread) read this index, not the messages.
+    index("contact_requests_status_idx").on(t.status),
   ],
 );
 
