@@ -39,6 +39,7 @@ export function startShopOrExit(options) {
  *   url: string,
  *   port: number,
  *   databaseUrl: string,
+ *   pid: number | undefined,
  *   output(): string,
  *   stop(): Promise<void>,
  * }} RunningShop
@@ -123,5 +124,5 @@ export async function startShop(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, databaseUrl, output: () => out, stop };
+  return { url, port, databaseUrl, pid: child.pid, output: () => out, stop };
 }
