@@ -40,9 +40,7 @@ async function plansOf(run: () => Promise<unknown>) {
   }
   return seen.map((source) => {
     const params = (source.match(/\?/g) ?? []).map(() => null);
-    const plan = (prepare.call(sqlite, `EXPLAIN QUERY PLAN ${source}`).all(...params) as { detail: string }[]).map(
-      (r) => r.detail,
-    );
+    const plan = (prepare.call(sqlite, `EXPLAIN QUERY PLAN ${source}`).all(params) as { detail: string }[]).map((r) => r.detail);
     return { source, plan };
   });
 }
