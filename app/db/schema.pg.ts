@@ -659,6 +659,8 @@ export const emails = pgTable(
     index("emails_order_idx").on(t.orderId),
     index("emails_created_idx").on(t.createdAt),
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
+    // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
+    index("emails_updated_idx").on(t.updatedAt),
   ],
 );
 

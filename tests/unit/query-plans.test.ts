@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { dialect } from "~/db/schema";
 import { countAwaitingPayment, listAdminOrders, ordersToApi, pageAdminOrders } from "~/services/admin-orders.server";
 import { getDashboard } from "~/services/admin-dashboard.server";
+import { shopHealth } from "~/services/health/shop-health.server";
 import { listContactRequestsPage } from "~/services/contacts.server";
 import { hasBoughtTrialPack } from "~/services/packs.server";
 import { listUsersPage, pageUsers } from "~/services/users.server";
@@ -72,6 +73,7 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
       ["API page", async () => ordersToApi((await pageAdminOrders({}, { limit: 200 })).orders)],
       ["count awaiting payment", () => countAwaitingPayment()],
       ["dashboard", () => getDashboard()],
+      ["shop health (on the dashboard)", () => shopHealth()],
     ];
     for (const [name, run] of cases) {
       const plans = await plansOf(run);
