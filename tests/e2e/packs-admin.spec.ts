@@ -129,7 +129,7 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
     currency: string;
   };
   expect(intent).toMatchObject({ amount: 1800, currency: "eur" });
-  await expect(page.getByText("Merci pour votre commande!")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("Merci pour votre commande\u00a0!")).toBeVisible({ timeout: 15_000 });
 });
 
 test("the trial offer's banner counts down to the end set in the settings, and is gone once it has passed (phone)", async ({
