@@ -74,11 +74,16 @@ export default function App() {
   const printable = useMatches().some((match) => (match.handle as { printable?: boolean } | undefined)?.printable === true);
   return (
     <Document head={<SeoTags publicUrl={data.config.publicUrl} siteName={data.settings.siteName} />}>
-      <PageTop cartCount={data.cartCount} demo={data.config.mode === "demo" && !printable} adminArea={adminArea} />
+      <PageTop
+        cartCount={data.cartCount}
+        demo={data.config.mode === "demo" && !printable}
+        adminArea={adminArea}
+        toast={data.toast}
+      />
       <main id="contenu" className="flex-1">
         <Outlet />
       </main>
-      <PageBottom settings={data.settings} toast={data.toast} adminArea={adminArea} />
+      <PageBottom settings={data.settings} adminArea={adminArea} />
     </Document>
   );
 }

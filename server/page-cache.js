@@ -245,7 +245,7 @@ export function createPageCache(options) {
     if (api) {
       const answer = new Response(null, { headers: response.headers });
       answer.headers.set("Vary", VARY);
-      return storedEntry(answer, body, { version, renderedAt, offerEndsAt: null, ttlMs: API_TTL_MS, staleMs: API_STALE_MS });
+      return storedEntry(answer, body, { version, renderedAt, offerEndsAt, ttlMs: API_TTL_MS, staleMs: API_STALE_MS });
     }
 
     const policy = response.headers.get("Content-Security-Policy");

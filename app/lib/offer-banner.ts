@@ -28,3 +28,13 @@ export function trialOfferBannerText(endsAt: string | null | undefined, now: Dat
   const left = timeLeftText(endsAt, now);
   return left ? `Fin de l'offre d'essai ${left}` : null;
 }
+
+/**
+ * Whether the trial offer is over: an end is set and has passed. From then on the trial pack
+ * is no longer sold (services/packs.server.ts), so the countdown announced a real end.
+ */
+export function trialOfferOver(endsAt: string | null | undefined, now: Date = new Date()): boolean {
+  if (!endsAt) return false;
+  const end = Date.parse(endsAt);
+  return !Number.isNaN(end) && end <= now.getTime();
+}

@@ -935,7 +935,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     summary: "Modifie un ou plusieurs paramètres du site",
     description:
       "`trialOfferEndsAt` est la fin de l'offre d'essai : un instant ISO 8601 avec son fuseau (« 2026-11-25T21:30:00+01:00 ») ou une date et une heure de Paris " +
-      "(« 2026-11-25T21:30 ») ; null ou vide pour ne plus afficher de bandeau. Le bandeau de la fiche produit compte jusqu'à cet instant, puis disparaît. " +
+      "(« 2026-11-25T21:30 ») ; null ou vide pour ne plus afficher de bandeau. Le bandeau de la fiche produit compte jusqu'à cet instant, puis disparaît, et le pack d'essai n'est plus vendu " +
+      "(`POST /api/cart` et `POST /api/orders` répondent 422) : indiquez la fin réelle de l'offre. " +
       "Identité de la société : `siret` compte 14 chiffres (espaces permis, gardé sous la forme « 921 458 303 00017 ») ; `vatNumber` est le code d'un pays de l'Union " +
       "suivi de 2 à 13 chiffres ou lettres (FR : 2 caractères de clé puis le SIREN) ; `rcsNumber` est le SIREN du SIRET ; `shareCapital` un montant en euros ; " +
       "`mediatorUrl` une adresse https://. Les champs de la forme juridique au médiateur peuvent rester vides (chaîne vide ou null). " +

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { pageMeta } from "~/lib/meta";
 import type { SeoHandle } from "~/lib/seo";
+import { NOT_FOUND_HEADING } from "~/lib/not-found";
 
 /** No page here: no canonical link, noindex. */
 export const handle: SeoHandle = { seo: { indexable: () => false } };
@@ -16,7 +17,7 @@ export async function loader() {
 export default function NotFound() {
   return (
     <div className="container-page flex flex-col items-center py-24 text-center">
-      <h1 className="font-serif text-4xl">404 Page Not Found</h1>
+      <h1 className="font-serif text-4xl">{NOT_FOUND_HEADING}</h1>
       <p className="mt-4 max-w-md text-ink-soft">La page que vous cherchez n'existe pas ou a été déplacée.</p>
       <Link to="/" className="btn-primary mt-8">
         Retour à l'accueil

@@ -15,7 +15,6 @@ import { requireAdmin } from "~/http/admin-guard.server";
 import { queryId, queryPage, readRowAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { excerpt } from "~/lib/excerpt";
-import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
 import { formatDateTime, formatLongDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -138,7 +137,7 @@ function StatusCell({ contact }: { contact: ContactRow }) {
   );
 }
 
-/** Unread requests stand out in bold, with their status' badge ('Non lu', the one label of that state). */
+/** Unread requests stand out in bold, with a « Nouveau » badge beside the name (their status reads « Non lu »). */
 const TABLE: TableDefinition<ContactRow> = {
   columns: [
     { header: "Date", className: "tabular-nums", cell: (c) => formatDateTime(c.createdAt) },
@@ -149,7 +148,7 @@ const TABLE: TableDefinition<ContactRow> = {
           {c.name}
           {c.status === "non_lu" ? (
             <span data-testid="unread-badge">
-              <Badge tone="red">{CONTACT_STATUS_LABELS.non_lu}</Badge>
+              <Badge tone="red">Nouveau</Badge>
             </span>
           ) : null}
         </span>

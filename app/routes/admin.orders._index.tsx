@@ -17,7 +17,7 @@ import { FULFILMENT_STEPS, PAYMENT_LABELS, paymentReceived } from "~/lib/order-s
 import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
-import { countAwaitingPayment, listAdminOrders, markOrderDelivered } from "~/services/admin-orders.server";
+import { countAwaitingPayment, listAdminOrders, markOrderDelivered, updateAdminOrder } from "~/services/admin-orders.server";
 import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique, et paniers en attente de paiement.");
@@ -35,10 +35,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const { form, id, intent } = await readRowAction(request);
   const back = safeRedirect(form.get("redirectTo"), "/admin/orders");
   const target = back.startsWith("/admin/orders") ? back : "/admin/orders";
-  if (intent !== "complete" || id === null) return unknownAction(target);
+  // The row's quick action: the order's next step (« En préparation », or delivered once shipped).
+  if ((intent !== "complete" && intent !== "prepare") || id === null) return unknownAction(target);
   let found: boolean;
   try {
-    found = await markOrderDelivered(id);
+    found = intent === "prepare" ? await updateAdminOrder(id, { status: "processing" }) : await markOrderDelivered(id);
   } catch (error) {
     // An unpaid order cannot be delivered: the refusal's French message.
     const refusal = actionError(error);
@@ -50,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return redirectWithSuccess(target, {
     message: "Commande mise à jour",
-    description: `La commande #${id} est marquée comme livrée.`,
+    description: intent === "prepare" ? `La commande #${id} est en préparation.` : `La commande #${id} est marquée comme livrée.`,
   });
 }
 
@@ -63,7 +64,7 @@ const TABLE: TableDefinition<OrderRow> = {
   columns: [
     {
       header: "ID",
-      className: "font-mono",
+      className: "font-mono md:whitespace-nowrap",
       cell: (o) => (
         <>
           <div>#{o.id}</div>
@@ -71,17 +72,22 @@ const TABLE: TableDefinition<OrderRow> = {
         </>
       ),
     },
-    { header: "Date", cell: (o) => formatDate(o.createdAt) },
+    // Dates, amounts and order numbers never wrap; a long email is cut with an ellipsis, whole in its title.
+    { header: "Date", className: "tabular-nums md:whitespace-nowrap", cell: (o) => formatDate(o.createdAt) },
     {
       header: "Client",
       cell: (o) => (
         <>
           <div className="font-medium">{o.customer}</div>
-          {o.email ? <div className="text-xs text-ink-soft">{o.email}</div> : null}
+          {o.email ? (
+            <div className="max-w-[15rem] truncate text-xs text-ink-soft" title={o.email} data-testid="order-email">
+              {o.email}
+            </div>
+          ) : null}
         </>
       ),
     },
-    { header: "Total", className: "font-semibold tabular-nums", cell: (o) => formatPrice(o.totalCents) },
+    { header: "Total", className: "font-semibold tabular-nums md:whitespace-nowrap", cell: (o) => formatPrice(o.totalCents) },
     {
       header: "Statut",
       cell: (o) => (
@@ -105,30 +111,39 @@ const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as con
 }));
 const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
 
-/** 'Voir', and 'Marquer livrée' while a paid order is not delivered (back to this page, filters kept). */
+/**
+ * 'Voir', and the next step of a paid order not yet delivered (back to this page, filters
+ * kept): « Préparer » a received order; « Expédier » one in preparation, on its page, where
+ * the tracking number is typed; « Marquer livrée » a shipped one.
+ */
 function OrderActions({ order }: { order: OrderRow }) {
   const location = useLocation();
   const navigation = useNavigation();
-  const completing = navigation.formData?.get("intent") === "complete" && navigation.formData?.get("id") === String(order.id);
+  const busy = navigation.formData?.get("id") === String(order.id);
+  const paid = order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded";
+  const step = (intent: "prepare" | "complete", label: string, name: string) => (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={order.id} />
+      <input type="hidden" name="redirectTo" value={`/admin/orders${location.search}`} />
+      <button type="submit" className={buttonSmall} disabled={busy} aria-label={name}>
+        {busy ? "Mise à jour…" : label}
+      </button>
+    </Form>
+  );
   return (
     <>
       <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Voir la commande ${order.id}`}>
         Voir
       </Link>
-      {order.status !== "delivered" && (order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded") ? (
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="complete" />
-          <input type="hidden" name="id" value={order.id} />
-          <input type="hidden" name="redirectTo" value={`/admin/orders${location.search}`} />
-          <button
-            type="submit"
-            className={buttonSmall}
-            disabled={completing}
-            aria-label={`Marquer la commande ${order.id} comme livrée`}
-          >
-            {completing ? "Mise à jour..." : "Marquer livrée"}
-          </button>
-        </Form>
+      {!paid ? null : order.status === "pending" ? (
+        step("prepare", "Préparer", `Passer la commande ${order.id} en préparation`)
+      ) : order.status === "processing" ? (
+        <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Expédier la commande ${order.id}`}>
+          Expédier
+        </Link>
+      ) : order.status === "shipped" ? (
+        step("complete", "Marquer livrée", `Marquer la commande ${order.id} comme livrée`)
       ) : null}
     </>
   );

@@ -215,8 +215,10 @@ export default function AdminSettings() {
               className="field-input mt-1"
             />
             <p id={`${fields.trialOfferEndsAt.id}-hint`} className="mt-1 text-xs text-ink-soft">
-              La fiche produit affiche « Fin de l'offre d'essai dans … » jusqu'à cette date, puis plus rien. Laissez vide pour ne
-              pas afficher de bandeau.
+              La fiche produit affiche « Fin de l'offre d'essai dans … » jusqu'à cette date. À cette date, le bandeau disparaît et
+              le pack d'essai n'est plus vendu (fiche produit, panier, API). Indiquez la date réelle de fin de l'offre : annoncer
+              une fin qui n'arrive pas est une pratique commerciale trompeuse (Code de la consommation, article L121-2). Laissez
+              vide pour une offre sans date de fin, sans bandeau.
             </p>
             <FieldError id={fields.trialOfferEndsAt.errorId} errors={fields.trialOfferEndsAt.errors} />
             <p className="mt-2 text-sm text-ink" data-testid="banner-preview">

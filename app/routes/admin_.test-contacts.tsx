@@ -6,6 +6,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { listContactRequests } from "~/services/contacts.server";
+import { NOT_FOUND_HEADING } from "~/lib/not-found";
 
 /**
  * Debug page of the original shop: lists the stored contact requests with their raw JSON.
@@ -112,7 +113,7 @@ export function ErrorBoundary() {
     // Live mode: the page does not exist.
     return (
       <div className="flex min-h-screen flex-col items-center justify-center px-4 text-center">
-        <h1 className="font-serif text-3xl">404 Page Not Found</h1>
+        <h1 className="font-serif text-3xl">{NOT_FOUND_HEADING}</h1>
         <p className="mt-4 text-ink-soft">La page que vous cherchez n'existe pas ou a été déplacée.</p>
         <Link to="/" className="btn-primary mt-8">
           Retour à l'accueil

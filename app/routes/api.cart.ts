@@ -27,6 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         if (error.code === "out_of_stock")
           return apiError(409, "Produit en rupture de stock", [{ path: "productId", message: error.message }]);
         if (error.code === "invalid_pack") return apiError(422, "Pack inconnu", [{ path: "packId", message: error.message }]);
+        if (error.code === "trial_ended")
+          return apiError(422, "Offre d'essai terminée", [{ path: "packId", message: error.message }]);
         if (error.code === "not_sold")
           return apiError(409, "Produit pas en vente", [{ path: "productId", message: error.message }]);
         return apiError(404, "Produit introuvable", [{ path: "productId", message: error.message }]);

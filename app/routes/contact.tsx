@@ -3,9 +3,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Field, TextareaField } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
+import { useHydrated } from "~/components/ui/useHydrated";
 import { actionError } from "~/http/action-errors.server";
 import { clientAddress } from "~/http/client-address.server";
 import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
@@ -80,6 +81,14 @@ export default function Contact() {
   // with JavaScript would then show no message.
   const [expired, setExpired] = useState<unknown>(null);
   const banner = actionData?.outcome && expired !== actionData ? actionData.outcome : null;
+
+  // The answer is brought into view: without JavaScript the form posts to #ecrire (the browser
+  // scrolls there); with it, focus moves to the message that reports the result.
+  const hydrated = useHydrated();
+  const answer = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (actionData?.outcome) answer.current?.focus();
+  }, [actionData]);
 
   useEffect(() => {
     if (!actionData?.outcome) return;
@@ -158,22 +167,29 @@ export default function Contact() {
           <h2 id="ecrire" className="font-serif text-2xl">
             Envoyez-nous un message
           </h2>
-          {banner === "success" ? (
-            <p role="status" data-testid="contact-success" className="mt-4 rounded-lg bg-sage-100 p-4 text-sage-700">
-              {CONTACT_SUCCESS_MESSAGE}
-            </p>
-          ) : null}
-          {actionData?.outcome === "limited" ? (
-            <p role="alert" data-testid="contact-limited" className="mt-4 rounded-lg bg-rose-100 p-4 text-rose-700">
-              {actionData.message}
-            </p>
-          ) : null}
-          {banner === "error" ? (
-            <p role="alert" data-testid="contact-error" className="mt-4 rounded-lg bg-rose-100 p-4 text-rose-700">
-              {CONTACT_FAILURE_MESSAGE}
-            </p>
-          ) : null}
-          <Form method="post" {...getFormProps(form)} className="mt-6 grid gap-2 sm:grid-cols-2">
+          <div ref={answer} tabIndex={-1} data-testid="contact-answer" className="focus:outline-none">
+            {banner === "success" ? (
+              <p role="status" data-testid="contact-success" className="mt-4 rounded-lg bg-sage-100 p-4 text-sage-700">
+                {CONTACT_SUCCESS_MESSAGE}
+              </p>
+            ) : null}
+            {actionData?.outcome === "limited" ? (
+              <p role="alert" data-testid="contact-limited" className="mt-4 rounded-lg bg-rose-100 p-4 text-rose-700">
+                {actionData.message}
+              </p>
+            ) : null}
+            {banner === "error" ? (
+              <p role="alert" data-testid="contact-error" className="mt-4 rounded-lg bg-rose-100 p-4 text-rose-700">
+                {CONTACT_FAILURE_MESSAGE}
+              </p>
+            ) : null}
+          </div>
+          <Form
+            method="post"
+            action={hydrated ? undefined : "/contact#ecrire"}
+            {...getFormProps(form)}
+            className="mt-6 grid gap-2 sm:grid-cols-2"
+          >
             <Honeypot />
             <Field label="Nom" field={fields.name} autoComplete="name" />
             <Field label="Email" field={fields.email} type="email" autoComplete="email" />

@@ -162,7 +162,7 @@ export default function OrderConfirmation() {
               <path d="m5 12 5 5 9-10" />
             </svg>
           </div>
-          <h1 className="mt-6 font-serif text-3xl md:text-4xl">Merci pour votre commande!</h1>
+          <h1 className="mt-6 font-serif text-3xl md:text-4xl">Merci pour votre commande&nbsp;!</h1>
           <p className="mt-3 text-ink-soft">
             {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
           </p>
@@ -224,7 +224,7 @@ export default function OrderConfirmation() {
             )}
             <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
             <ul className="mt-3 space-y-2 text-sm text-ink-soft">
-              <li>Votre commande est expédiée sous 24 heures.</li>
+              <li>Votre commande sera expédiée sous 24 heures.</li>
               <li>Livraison en colis suivi, offerte, sous 7 à 10 jours ouvrés.</li>
               {order.trackingNumber ? (
                 <li>

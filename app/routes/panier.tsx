@@ -96,7 +96,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         }
         if (error instanceof CartError) {
           const status =
-            error.code === "out_of_stock" || error.code === "not_sold" ? 409 : error.code === "invalid_pack" ? 422 : 404;
+            error.code === "out_of_stock" || error.code === "not_sold"
+              ? 409
+              : error.code === "invalid_pack" || error.code === "trial_ended"
+                ? 422
+                : 404;
           return fail(CART_TOASTS.addFailed, status, error.message);
         }
         throw error;

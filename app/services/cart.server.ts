@@ -68,7 +68,8 @@ export type CartView = {
   checkout: CheckoutView | null;
 };
 
-type CartErrorCode = "product_not_found" | "invalid_pack" | "not_sold" | "out_of_stock" | "line_not_found" | "quantity_limit";
+type CartErrorCode =
+  "product_not_found" | "invalid_pack" | "not_sold" | "trial_ended" | "out_of_stock" | "line_not_found" | "quantity_limit";
 
 export class CartError extends Error {
   constructor(
@@ -267,8 +268,11 @@ export async function readCart(cartId: string | null): Promise<CartView> {
           lineTotalCents: unit * r.quantity,
           image: r.images[0] ?? null,
           maxQuantity: item ? maxQuantityOf(item) : 1,
+          // The trial pack after the offer's end says so; any other line no longer sold, the general note.
           quantityNote: !item
-            ? UNAVAILABLE_LINE
+            ? "refusal" in sale && sale.refusal === "trial_ended"
+              ? sale.message
+              : UNAVAILABLE_LINE
             : item.trial
               ? await PACK_MESSAGES.trialQuantity(item.name ?? undefined, tx)
               : null,
@@ -373,7 +377,12 @@ export async function setLineQuantity(cartId: string, lineId: number, quantity: 
         { packId: line.packId },
         tx,
       );
-      const refusal = "item" in sale ? await quantityRefusal(sale.item, quantity, tx) : UNAVAILABLE_LINE;
+      const refusal =
+        "item" in sale
+          ? await quantityRefusal(sale.item, quantity, tx)
+          : sale.refusal === "trial_ended"
+            ? sale.message
+            : UNAVAILABLE_LINE;
       if (refusal) throw new CartError("quantity_limit", refusal);
       await tx.update(cartLines).set({ quantity }).where(where);
     }

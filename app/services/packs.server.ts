@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
-import { orderItems, orders, packs, products } from "~/db/schema";
+import { orderItems, orders, packs, products, siteSettings } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
+import { trialOfferOver } from "~/lib/offer-banner";
 import type { Pack, SaleWithoutPack, ShopPack } from "~/lib/packs";
 import { checkReferencePrice, readPriceHistory, type PriceRecord, type ReferenceCheck } from "./price-history.server";
 
@@ -16,7 +17,11 @@ import { checkReferencePrice, readPriceHistory, type PriceRecord, type Reference
  * - a line names its pack by `packId`, by its exact name (`variantName`), or by its price
  *   when that price is exactly one of the product's packs' price;
  * - the trial pack is bought once per email address (a paid order of it with that email
- *   refuses the next one), and only as a one-off purchase (no subscription).
+ *   refuses the next one), and only as a one-off purchase (no subscription);
+ * - the trial pack is sold only until the trial offer's end set in the settings
+ *   (`trialOfferEndsAt`): after it, the storefront no longer shows it, and the cart, the
+ *   order API and the payment refuse it (the countdown announced a real end, Code de la
+ *   consommation L121-2).
  */
 
 export const MAX_PACK_QUANTITY = 10;
@@ -82,6 +87,19 @@ async function trialName(db: DbOrTx = getDb()): Promise<string> {
   return row?.name ?? "pack d'essai";
 }
 
+/**
+ * Whether the trial offer is over now: its end is set in the settings and has passed. Without
+ * an end set, the trial pack stays on sale.
+ */
+export async function trialOfferEnded(db: DbOrTx = getDb(), now: Date = new Date()): Promise<boolean> {
+  const [row] = await db
+    .select({ endsAt: siteSettings.trialOfferEndsAt })
+    .from(siteSettings)
+    .where(eq(siteSettings.id, 1))
+    .limit(1);
+  return trialOfferOver(row?.endsAt, now);
+}
+
 /** "1 : « 3 masques d'essai », 0.99 ; 2 : « 6 masques + 2 offerts », 25.90 ; ..." */
 export async function packsListText(productId: number, db: DbOrTx = getDb()): Promise<string> {
   return (await listPacks(productId, {}, db)).map((p) => `${p.id} : « ${p.name} », ${centsToDecimal(p.priceCents)}`).join(" ; ");
@@ -101,6 +119,8 @@ export const PACK_MESSAGES = {
     `Le pack d'essai « ${name ?? (await trialName(db))} » est limité à 1 exemplaire par commande.`,
   trialUsed: async (name?: string) =>
     `Le pack d'essai « ${name ?? (await trialName())} » ne peut être acheté qu'une fois par adresse email, et cette adresse l'a déjà commandé. Choisissez un autre pack.`,
+  trialEnded: async (name?: string, db?: DbOrTx) =>
+    `L'offre d'essai est terminée : le pack « ${name ?? (await trialName(db))} » n'est plus en vente. Choisissez un autre pack.`,
   trialOneOffOnly: async (name?: string) =>
     `Le pack d'essai « ${name ?? (await trialName())} » s'achète uniquement en achat unique : l'abonnement n'est pas proposé pour ce pack.`,
 };
@@ -145,7 +165,7 @@ export async function sellableItem(
   product: SellableProduct,
   ref: PackReference,
   db: DbOrTx = getDb(),
-): Promise<{ item: SaleItem } | { refusal: "invalid_pack" | "not_sold"; message: string }> {
+): Promise<{ item: SaleItem } | { refusal: "invalid_pack" | "not_sold" | "trial_ended"; message: string }> {
   const active = await listPacks(product.id, {}, db);
   if (active.length === 0) {
     if (product.saleWithoutPack !== "unit") return { refusal: "not_sold", message: PACK_MESSAGES.notSold(product.name) };
@@ -155,6 +175,8 @@ export async function sellableItem(
   }
   const pack = pickPack(active, ref);
   if (!pack) return { refusal: "invalid_pack", message: await PACK_MESSAGES.unknown(product.id, db) };
+  if (pack.trial && (await trialOfferEnded(db)))
+    return { refusal: "trial_ended", message: await PACK_MESSAGES.trialEnded(pack.name) };
   return { item: { pack, name: pack.name, priceCents: pack.priceCents, trial: pack.trial } };
 }
 
@@ -223,6 +245,13 @@ export async function trialRefusal(
   return (await hasBoughtTrialPack(db, input.email, input.orderId)) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 
+/** Why these lines cannot be ordered or paid any more (the trial pack after the offer's end), or null. */
+export async function trialEndedRefusal(lines: { packId: number | null }[], db: DbOrTx = getDb()): Promise<string | null> {
+  const trial = (await trialPacksOf(lines, db))[0];
+  if (!trial || !(await trialOfferEnded(db))) return null;
+  return await PACK_MESSAGES.trialEnded(trial.name, db);
+}
+
 /** Why these lines cannot be paid by subscription (the trial pack), or null. */
 export async function subscriptionRefusal(lines: { packId: number | null }[], db?: DbOrTx): Promise<string | null> {
   const trial = (await trialPacksOf(lines, db))[0];
@@ -241,9 +270,13 @@ export type ProductOffer = {
   sold: boolean;
 };
 
-/** A product's packs on sale as the storefront shows them (the crossed-out price only when lawful at `now`). */
+/**
+ * A product's packs on sale as the storefront shows them (the crossed-out price only when
+ * lawful at `now`); the trial pack only until the trial offer's end.
+ */
 export async function shopPacks(productId: number, now: Date = new Date(), db: DbOrTx = getDb()): Promise<ShopPack[]> {
-  const list = await listPacks(productId, {}, db);
+  const ended = await trialOfferEnded(db, now);
+  const list = (await listPacks(productId, {}, db)).filter((p) => !(p.trial && ended));
   const history = await readPriceHistory(
     db,
     list.map((p) => p.id),
@@ -270,6 +303,8 @@ export async function productOffer(
 ): Promise<ProductOffer> {
   const list = await shopPacks(product.id, now);
   if (list.length > 0) return { packs: list, unitPriceCents: null, sold: true };
+  // Only a trial pack whose offer has ended: the product is not sold (never sold by the unit instead).
+  if ((await listPacks(product.id)).length > 0) return { packs: [], unitPriceCents: null, sold: false };
   if (product.saleWithoutPack === "unit") return { packs: [], unitPriceCents: product.priceCents, sold: true };
   return { packs: [], unitPriceCents: null, sold: false };
 }

@@ -21,7 +21,9 @@ test.describe("the day of an administrator", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Demandes de contact");
 
     const row = page.getByRole("row").filter({ hasText: subject });
-    await expect(row.getByTestId("unread-badge")).toHaveText("Non lu");
+    // The « Nouveau » badge beside the name, and the status « Non lu » in its own column.
+    await expect(row.getByTestId("unread-badge")).toHaveText("Nouveau");
+    await expect(row.getByRole("combobox", { name: /Statut de la demande/ }).locator("option:checked")).toHaveText("Non lu");
     await expect(row).toHaveAttribute("data-unread", "true");
     await expect(row.getByRole("link", { name: /^camille\+/ })).toHaveAttribute("href", /^mailto:camille\+/);
     await expect(row.getByRole("cell").first()).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);

@@ -83,7 +83,7 @@ test.describe("admin order form", () => {
     await signIn(page);
     const response = await page.goto("/admin/orders/abc");
     expect(response?.status()).toBe(404);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("404 Page Not Found");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable (erreur 404)");
   });
 });
 
@@ -125,7 +125,7 @@ test.describe("admin contacts without and with JavaScript", () => {
     await signIn(page);
     await page.goto("/admin/contacts");
     const row = page.getByRole("row").filter({ hasText: subject });
-    await expect(row.getByTestId("unread-badge")).toHaveText("Non lu");
+    await expect(row.getByTestId("unread-badge")).toHaveText("Nouveau");
     // Opening the message (a small form, so it works without JavaScript too) marks it read.
     await row.getByRole("button", { name: subject }).click();
     const message = page.getByRole("dialog", { name: "Message de Camille Martin" });

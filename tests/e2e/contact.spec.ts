@@ -31,10 +31,11 @@ test.describe("contact page", () => {
     await expect(page.getByText(SUCCESS)).toHaveCount(0);
   });
 
-  test("sends a message, says so, clears the form, and the banner goes away after 5 s with JavaScript", async ({
+  test("sends a message, says so in view on a phone, clears the form, and the banner goes away after 5 s with JavaScript", async ({
     page,
     javaScriptEnabled,
   }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/contact");
     await page.getByLabel("Nom", { exact: true }).fill("Camille Martin");
     await page.getByLabel("Email", { exact: true }).fill(`camille+${Date.now()}@example.fr`);
@@ -42,6 +43,10 @@ test.describe("contact page", () => {
     await page.getByLabel("Message", { exact: true }).fill("Bonjour, le pack 3 convient-il aux peaux sensibles ?");
     await page.getByRole("button", { name: "Envoyer le message" }).click();
     await expect(page.getByText(SUCCESS)).toBeVisible();
+    // The answer is in view on a phone, not 900 px down: focused with JavaScript, scrolled to (#ecrire) without.
+    await expect(page.getByText(SUCCESS)).toBeInViewport();
+    if (javaScriptEnabled) await expect(page.getByTestId("contact-answer")).toBeFocused();
+    else await expect(page).toHaveURL(/\/contact#ecrire$/);
     await expect(page.getByLabel("Nom", { exact: true })).toHaveValue("");
     await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
     if (javaScriptEnabled) {

@@ -31,7 +31,7 @@ test.describe("landing page", () => {
     ]) {
       await expect(main.getByText(line)).toBeVisible();
     }
-    await expect(main.getByText("4.8 / +10,000 clients")).toBeVisible();
+    await expect(main.getByText("4,8 / +10\u202f000 clientes")).toBeVisible();
 
     // Sections 2 to 7, in this order.
     await expect(main.getByRole("heading", { level: 2 })).toHaveText([

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./shopper";
-import { EMULATOR, emulatorAuth, gotoReady } from "../helpers/e2e";
+import { EMULATOR, emulatorAuth, gotoReady, testShopperHeaders } from "../helpers/e2e";
 import { signIn, unique } from "./admin-fixtures";
 import { fillDelivery, fillCard } from "./checkout-fixtures";
 
@@ -129,10 +129,10 @@ test("a pack's price edited in the admin reaches the product page, the cart and 
     currency: string;
   };
   expect(intent).toMatchObject({ amount: 1800, currency: "eur" });
-  await expect(page.getByText("Merci pour votre commande!")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("Merci pour votre commande\u00a0!")).toBeVisible({ timeout: 15_000 });
 });
 
-test("the trial offer's banner counts down to the end set in the settings, and is gone once it has passed (phone)", async ({
+test("the trial offer's banner counts down to the end set in the settings; once it has passed, the banner is gone and the trial pack is no longer sold (phone)", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -146,6 +146,10 @@ test("the trial offer's banner counts down to the end set in the settings, and i
     await expect(page.getByTestId("toast")).toContainText("Paramètres mis à jour");
   };
 
+  // A cart that holds the trial pack before the end.
+  const added = await page.request.post("/api/cart", { data: { productId: 1, variantName: "3 masques d'essai" } });
+  expect(added.status(), await added.text()).toBe(201);
+  const ended = "L'offre d'essai est terminée : le pack « 3 masques d'essai » n'est plus en vente. Choisissez un autre pack.";
   try {
     // Ended a minute ago: no banner on the product page, and the settings say so.
     await setOfferEnd(new Date(Date.now() - 60_000));
@@ -154,6 +158,24 @@ test("the trial offer's banner counts down to the end set in the settings, and i
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(banner).toHaveCount(0);
     await expect(page.getByText(/Fin de l'offre d'essai/)).toHaveCount(0);
+    // The trial pack is no longer sold: not on the page, refused by the API, and the cart says why.
+    await expect(page.getByRole("radio", { name: "3 masques d'essai" })).toHaveCount(0);
+    await expect(page.getByRole("radio")).toHaveCount(2);
+    const refused = await page.request.post("/api/orders", {
+      headers: testShopperHeaders(),
+      data: {
+        customerEmail: `fin-essai.${unique()}@example.fr`,
+        customerName: "Camille Martin",
+        shippingAddress: "3 rue des Roses",
+        shippingPostalCode: "69001",
+        shippingCity: "Lyon",
+        items: [{ productId: 1, quantity: 1, variantName: "3 masques d'essai" }],
+      },
+    });
+    expect(refused.status()).toBe(422);
+    expect(JSON.stringify(await refused.json())).toContain(ended);
+    await gotoReady(page, "/panier");
+    await expect(page.getByTestId("cart-line")).toContainText(ended);
   } finally {
     // Back to the demo's end, 9 hours ahead (the other files' pages show it).
     await setOfferEnd(new Date(Date.now() + 9 * 60 * 60 * 1000 + 60_000));

@@ -64,7 +64,7 @@ test("one-off purchase with 4242: the server confirms, the cart empties, the con
   await clickStarted;
   expect(started).toBe(1);
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`), { timeout: 15_000 });
-  await expect(page.getByText("Merci pour votre commande!")).toBeVisible();
+  await expect(page.getByText("Merci pour votre commande\u00a0!")).toBeVisible();
   await expect(page.getByText("Payée").first()).toBeVisible();
   expect(started).toBe(1);
   expect(await paymentStatus(page, orderId)).toBe("paid");

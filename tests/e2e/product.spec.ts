@@ -23,7 +23,7 @@ test.describe("product page", () => {
     await expect(page.locator("h1")).toHaveCount(1);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Masque Hydrogel au Collagène");
     const main = page.getByRole("main");
-    await expect(main.getByText("4.9 (1500+ avis)")).toBeVisible();
+    await expect(main.getByText("4,9 (+1\u202f500 avis)")).toBeVisible();
     for (const line of [
       "Livraison gratuite en 7 à 10 jours ouvrés",
       "Satisfait ou remboursé sous 14 jours",
@@ -49,8 +49,8 @@ test.describe("product page", () => {
       await expect(card.getByText(price, { exact: true })).toBeVisible();
       await expect(card.locator("s")).toHaveText(`au lieu de ${was}`);
     }
-    await expect(group.locator("label").filter({ hasText: "Best Seller" })).toContainText("9 masques + 3 offerts");
-    await expect(group.getByText("Best Seller")).toHaveCount(1);
+    await expect(group.locator("label").filter({ hasText: "Meilleure vente" })).toContainText("9 masques + 3 offerts");
+    await expect(group.getByText("Meilleure vente")).toHaveCount(1);
 
     await group.getByText("9 masques + 3 offerts").click();
     await expect(group.getByRole("radio", { name: "9 masques + 3 offerts" })).toBeChecked();

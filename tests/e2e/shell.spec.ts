@@ -35,10 +35,10 @@ test.describe("shop shell", () => {
     await expect(page).toHaveURL(/\/track-order$/);
   });
 
-  test("an unknown path answers 404 Page Not Found", async ({ page }) => {
+  test("an unknown path answers 404 with a French heading", async ({ page }) => {
     const response = await page.goto("/cette-page-n-existe-pas");
     expect(response?.status()).toBe(404);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("404 Page Not Found");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page introuvable (erreur 404)");
     await expect(page.getByRole("banner")).toBeVisible();
   });
 

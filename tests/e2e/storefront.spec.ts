@@ -127,6 +127,8 @@ test.describe("with JavaScript", () => {
     await expect(error).toContainText("Carte refusée");
     await expect(pay).toBeInViewport();
     await expect(error).toBeInViewport();
+    // Focus moves to the message that reports the result.
+    await expect(error).toBeFocused();
     expect(await overlap(toast, pay)).toBe(false);
     expect(await overlap(toast, error)).toBe(false);
     await shot(page, "declined-390");

@@ -109,6 +109,29 @@ describe("order list", () => {
     expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.s).toBe("delivered");
   });
 
+  it("the row's quick action is the next step: a received order goes into preparation, not straight to delivered", async () => {
+    const cookie = await adminCookie();
+    const id = await insertOrder({ customerEmail: "preparer@example.fr", paymentStatus: "paid" });
+    const prepare = (orderId: number) =>
+      listAction(
+        routeArgs(
+          formRequest(
+            "/admin/orders?index",
+            { intent: "prepare", id: String(orderId), redirectTo: "/admin/orders" },
+            { headers: { Cookie: cookie } },
+          ),
+        ),
+      );
+    const response = await prepare(id);
+    expect(response.headers.get("Location")).toBe("/admin/orders");
+    expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, id)).limit(1))[0]!.s).toBe("processing");
+
+    // An unpaid checkout is not prepared.
+    const unpaid = await insertOrder({ customerEmail: "preparer-impaye@example.fr" });
+    await prepare(unpaid);
+    expect((await getDb().select({ s: orders.status }).from(orders).where(eq(orders.id, unpaid)).limit(1))[0]!.s).toBe("pending");
+  });
+
   it("exports the filtered list as CSV, safe for spreadsheets", async () => {
     const cookie = await adminCookie();
     await insertOrder({ customerEmail: "csv@example.fr", customerName: '=HYPERLINK("x")', paymentStatus: "paid" });

@@ -318,6 +318,18 @@ describe("the page cache", () => {
     expect((await shop.get("/product/1")).headers.get("x-cache")).toBe("MISS");
   });
 
+  it("serves no public API answer given before the trial offer's end after it (its packs change then)", async () => {
+    const shop = await setup({
+      renderPage: () => ({ html: JSON.stringify({ id: 1 }), headers: { "Content-Type": "application/json; charset=utf-8" } }),
+    });
+    shop.state.offerEndsAt = shop.clock.now + 2_000;
+    await shop.get("/api/products/1");
+    shop.clock.now += 1_000;
+    expect((await shop.get("/api/products/1")).headers.get("x-cache")).toBe("HIT");
+    shop.clock.now += 1_500;
+    expect((await shop.get("/api/products/1")).headers.get("x-cache")).toBe("MISS");
+  });
+
   it("answers HEAD with the headers only, and serves brotli, gzip or the plain page", async () => {
     const shop = await setup();
     const head = await shop.get("/", {}, "HEAD");

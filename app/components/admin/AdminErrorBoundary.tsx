@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { NOT_FOUND_HEADING } from "~/lib/not-found";
 
 /** Error shown inside the admin frame: a 404 reads as such, anything else stays generic. */
 export function AdminErrorBoundary({
@@ -14,7 +15,7 @@ export function AdminErrorBoundary({
   const is404 = isRouteErrorResponse(error) && error.status === 404;
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
-      <h1 className="text-2xl font-semibold">{is404 ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
+      <h1 className="text-2xl font-semibold">{is404 ? NOT_FOUND_HEADING : "Une erreur est survenue"}</h1>
       <p className="mt-3 text-ink-soft">{is404 ? notFound : "Veuillez réessayer dans un instant."}</p>
       <Link to={backTo} className="mt-6 inline-flex rounded-lg bg-ink px-4 py-2 text-sm font-semibold text-white">
         {backLabel}

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Badge, buttonDanger, Card, type Tone } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import type { RefundStatus } from "~/db/schema";
@@ -67,6 +68,12 @@ export function OrderRefunds({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: refundFormSchema }),
   });
+  // A refused refund: focus moves to the message that says why (a refund made reports in the toast).
+  const refusal = useRef<HTMLParagraphElement>(null);
+  const refused = Boolean(form.errors?.length);
+  useEffect(() => {
+    if (refused) refusal.current?.focus();
+  }, [refused, lastResult]);
   const canRefund = refundable && remainingCents > 0;
   if (!refundable && refunds.length === 0) return null;
 
@@ -122,7 +129,13 @@ export function OrderRefunds({
           {/* The page's key, never the one of a previous submission: a new page (after a refund) draws a new one. */}
           <input type="hidden" name={fields.idempotencyKey.name} value={refundKey} />
           {form.errors?.length ? (
-            <p id={form.errorId} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            <p
+              ref={refusal}
+              id={form.errorId}
+              role="alert"
+              tabIndex={-1}
+              className="rounded-lg bg-red-50 p-3 text-sm text-red-800"
+            >
               {form.errors.join(" ")}
             </p>
           ) : null}

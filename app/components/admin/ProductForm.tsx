@@ -237,7 +237,7 @@ function PackRow({ row, index, info }: { row: FieldMetadata<PackFormDefaults>; i
           <FieldError id={f.active.errorId} errors={f.active.errors} />
         </div>
         <div className="flex flex-col justify-center gap-2 sm:col-span-1 lg:col-span-3 lg:flex-row lg:items-center lg:gap-6">
-          <Checkbox label="Best Seller (mis en avant)" field={f.popular} />
+          <Checkbox label="Meilleure vente (mis en avant)" field={f.popular} />
           <Checkbox label="Pack d'essai (1 par commande, une fois par email, sans abonnement)" field={f.trial} />
         </div>
       </div>

@@ -74,11 +74,14 @@ function PaymentFormInner({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mode]);
 
-  // A card or payment failure: its message (under the pay button) is brought to the middle of the
-  // screen, with the button just above it, clear of the toast at the top.
+  // A card or payment failure (a declined card...): its message (under the pay button) is brought
+  // to the middle of the screen, with the button just above it, and takes the focus, so that a
+  // keyboard or screen reader user lands on the result.
   const failureCause = flow.failure?.cause;
   useEffect(() => {
-    if (failureCause === "card" || failureCause === "payment") failureRef.current?.scrollIntoView({ block: "center" });
+    if (failureCause !== "card" && failureCause !== "payment") return;
+    failureRef.current?.scrollIntoView({ block: "center" });
+    failureRef.current?.focus({ preventScroll: true });
   }, [failureCause, flow.failure]);
 
   function onCardChange(event: StripeCardElementChangeEvent) {
@@ -259,6 +262,7 @@ function PaymentFormInner({
           <div
             ref={failureRef}
             role="alert"
+            tabIndex={-1}
             data-testid="payment-error"
             className="rounded-xl border border-rose-200 bg-rose-50 p-3 text-sm text-rose-700"
           >

@@ -5,6 +5,7 @@ import type { PublicSettings } from "~/services/settings.server";
 import { DemoBanner } from "./DemoBanner";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
+import { NOT_FOUND_HEADING } from "~/lib/not-found";
 
 /*
  * The shop's frame around every page (root.tsx), loaded as one module after the page's own
@@ -14,8 +15,21 @@ import { Header } from "./Header";
 
 export { SeoTags } from "./seo/SeoTags";
 
-/** The skip link, the demo banner and the header (none in the back office, which has its own). */
-export function PageTop({ cartCount, demo, adminArea }: { cartCount: number | null; demo: boolean; adminArea: boolean }) {
+/**
+ * The skip link, the demo banner, the header (none in the back office, which has its own) and
+ * the toasts: in the page's flow under the header on phones, so that none lies over a control.
+ */
+export function PageTop({
+  cartCount,
+  demo,
+  adminArea,
+  toast,
+}: {
+  cartCount: number | null;
+  demo: boolean;
+  adminArea: boolean;
+  toast: ToastMessage | null | undefined;
+}) {
   return (
     <>
       <a
@@ -30,20 +44,15 @@ export function PageTop({ cartCount, demo, adminArea }: { cartCount: number | nu
           <Header cartCount={cartCount} />
         </div>
       )}
+      <div className="contents print:hidden">
+        <Toaster toast={toast} placement={adminArea ? "admin" : "shop"} />
+      </div>
     </>
   );
 }
 
-/** The footer (not in the back office), the cart drawer and the toasts. */
-export function PageBottom({
-  settings,
-  toast,
-  adminArea,
-}: {
-  settings: PublicSettings;
-  toast: ToastMessage | null | undefined;
-  adminArea: boolean;
-}) {
+/** The footer (not in the back office) and the cart drawer. */
+export function PageBottom({ settings, adminArea }: { settings: PublicSettings; adminArea: boolean }) {
   return (
     <>
       {adminArea ? null : (
@@ -52,7 +61,6 @@ export function PageBottom({
         </div>
       )}
       <CartDrawerHost />
-      <Toaster toast={toast} placement={adminArea ? "admin" : "shop"} />
     </>
   );
 }
@@ -61,7 +69,7 @@ export function PageBottom({
 export function ErrorPage({ notFound, reference }: { notFound: boolean; reference?: string }) {
   return (
     <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? "404 Page Not Found" : "Une erreur est survenue"}</h1>
+      <h1 className="font-serif text-3xl">{notFound ? NOT_FOUND_HEADING : "Une erreur est survenue"}</h1>
       <p className="mt-4 text-ink-soft">
         {notFound
           ? "La page que vous cherchez n'existe pas ou a été déplacée."

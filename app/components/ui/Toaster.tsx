@@ -1,5 +1,5 @@
 import { useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 export type ToastMessage = {
   message: string;
@@ -12,32 +12,50 @@ export type ToastMessage = {
 const DURATION = 5000;
 
 /**
- * Where toasts show. In the shop: at the top of the screen, above the header, on every width:
- * the pay button, the inline errors, the cart drawer (on the right) and the totals are never
- * under it. In the back office: at the top on phones, bottom right from 640 px.
+ * Where toasts show. On phones, in the page's flow at its top (under the shop's header, above
+ * the back office's): a toast pushes the page down and never lies over a button, a link or a
+ * field; an open cart drawer lies over it. From 640 px, over the page: at the top in the shop
+ * (the cart drawer, on the right, is never under it), bottom right in the back office.
  */
 const PLACEMENT = {
-  shop: "top-2 justify-center sm:top-3",
-  admin: "top-2 justify-center sm:bottom-6 sm:top-auto sm:justify-end",
+  shop: "sm:top-3 sm:justify-center",
+  admin: "sm:bottom-6 sm:justify-end",
 } as const;
 
 /**
  * One toast visible at a time; a new one replaces the current one. Dismissed after 5 s, by its
  * ×, or when what it reported is fixed (dismissToast). Without JavaScript the × is a link to
- * the same page: the toast travelled in a one-time cookie, so the page comes back without it.
+ * the same page: the toast travelled in a one-time cookie, so the page comes back without it,
+ * and any next page shows none.
+ *
+ * In the back office a toast reports an action's result (a refund, an order update, a
+ * renewal simulation...): focus moves to it, so a keyboard or screen reader user lands on the
+ * result, and it stays while it holds the focus (or the pointer).
  */
 export function Toaster({ toast, placement = "shop" }: { toast?: ToastMessage | null; placement?: keyof typeof PLACEMENT }) {
   const [current, setCurrent] = useState<ToastMessage | null>(toast ?? null);
+  const [held, setHeld] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
   const location = useLocation();
+  const focusResult = placement === "admin";
 
   useEffect(() => {
     if (toast) setCurrent(toast);
   }, [toast]);
 
   useEffect(() => {
-    if (!current) return;
+    if (!current || !focusResult) return;
+    box.current?.focus({ preventScroll: false });
+  }, [current, focusResult]);
+
+  useEffect(() => {
+    if (!current || held) return;
     const timer = setTimeout(() => setCurrent(null), DURATION);
     return () => clearTimeout(timer);
+  }, [current, held]);
+
+  useEffect(() => {
+    if (!current) setHeld(false);
   }, [current]);
 
   useEffect(() => {
@@ -59,12 +77,20 @@ export function Toaster({ toast, placement = "shop" }: { toast?: ToastMessage | 
     <div
       aria-live="polite"
       role="status"
-      className={`pointer-events-none fixed inset-x-0 z-[60] flex px-4 ${PLACEMENT[placement]}`}
+      className={`flex justify-center px-4 sm:pointer-events-none sm:fixed sm:inset-x-0 sm:z-[60] ${PLACEMENT[placement]}`}
     >
       {current ? (
         <div
+          ref={box}
           data-testid="toast"
-          className={`pointer-events-auto w-full max-w-sm rounded-xl border p-4 shadow-lg ${
+          tabIndex={-1}
+          onFocus={() => setHeld(true)}
+          onBlur={(event) => {
+            if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setHeld(false);
+          }}
+          onPointerEnter={() => setHeld(true)}
+          onPointerLeave={() => setHeld(false)}
+          className={`pointer-events-auto my-2 w-full max-w-sm rounded-xl border p-4 shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-ink sm:my-0 ${
             destructive ? "border-rose-700 bg-rose-700 text-white" : "border-ink/10 bg-white text-ink"
           }`}
         >

@@ -13,7 +13,8 @@ type OrderErrorCode =
   | "quantity_limit"
   | "price_mismatch"
   | "trial_used"
-  | "trial_one_off_only";
+  | "trial_one_off_only"
+  | "trial_ended";
 
 const ORDER_ERROR_STATUS: Record<OrderErrorCode, number> = {
   product_not_found: 404,
@@ -27,6 +28,7 @@ const ORDER_ERROR_STATUS: Record<OrderErrorCode, number> = {
   price_mismatch: 422,
   trial_used: 409,
   trial_one_off_only: 422,
+  trial_ended: 422,
 };
 
 /** A refusal a shopper or API client can act on; the message is French and safe to show. */

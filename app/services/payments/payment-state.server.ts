@@ -21,7 +21,7 @@ import { findOrder } from "~/services/orders/find.server";
 import { newOrderId } from "~/services/orders/ids.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription } from "~/services/subscriptions/record.server";
-import { PACK_MESSAGES, subscriptionRefusal, trialRefusal } from "~/services/packs.server";
+import { PACK_MESSAGES, subscriptionRefusal, trialEndedRefusal, trialRefusal } from "~/services/packs.server";
 import { countOrderPaid } from "~/services/observability/metrics.server";
 
 /**
@@ -97,9 +97,12 @@ export function assertCustomerEmail(order: Order) {
 
 /**
  * The pack rules at payment time: the trial pack only as a one-off purchase, and only when
- * that email has not bought it yet (another order of it may have been paid meanwhile).
+ * that email has not bought it yet (another order of it may have been paid meanwhile), and
+ * only until the trial offer's end (an order made before it is not paid after it).
  */
 export async function assertPackRules(order: OrderWithItems, mode: "one_off" | "subscription") {
+  const ended = await trialEndedRefusal(order.items);
+  if (ended) throw new ShopError(422, "trial_ended", ended);
   if (mode === "subscription" && (await subscriptionRefusal(order.items))) {
     throw new ShopError(409, "trial_one_off_only", await PACK_MESSAGES.trialOneOffOnly());
   }

@@ -48,7 +48,7 @@ export function Hero({ trial }: { trial: HeroTrial }) {
           <p className="mt-6 flex items-center gap-2 text-sm text-ink-soft">
             <Stars />
             <span>
-              <strong className="font-semibold text-ink">4.8</strong> / +10,000 clients
+              <strong className="font-semibold text-ink">4,8</strong> / +10&#8239;000 clientes
             </span>
           </p>
         </div>

@@ -64,7 +64,7 @@ export function OrderForm({ productId, inStock, offer }: { productId: number; in
                       </span>
                       {pack.popular ? (
                         <span className="rounded-full bg-rose-600 px-2.5 py-0.5 text-xs font-bold uppercase tracking-wide text-white">
-                          Best Seller
+                          Meilleure vente
                         </span>
                       ) : null}
                     </span>

@@ -61,7 +61,7 @@ export function ProductPage({ product, imageIndex, offer, banner }: ProductPageD
             <p className="mt-3 flex items-center gap-2 text-sm text-ink-soft">
               <Stars />
               <span>
-                <strong className="font-semibold text-ink">4.9</strong> (1500+ avis)
+                <strong className="font-semibold text-ink">4,9</strong> (+1&#8239;500 avis)
               </span>
             </p>
             {product.description ? <p className="mt-4 leading-relaxed text-ink-soft">{product.description}</p> : null}
