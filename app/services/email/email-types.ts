@@ -75,8 +75,8 @@ export type EmailPayloads = {
   owner_stripe_refund: { refundId: number; amountCents: number; remainingPaidCents: number };
   /** To the shop: an email that every attempt failed to deliver. */
   owner_email_failed: { emailId: number; kind: EmailKind; toAddress: string; attempts: number; lastError: string | null };
-  /** To the shop: the day's notices (owner_notices rows whose summaryEmailId is this email). */
-  owner_daily_summary: { count: number };
+  /** To the shop: the day's notices (owner_notices rows whose summaryEmailId is this email), and the day (`2026-11-27`, Paris). */
+  owner_daily_summary: { count: number; day: string };
 };
 
 /** A subscription's delivery address as the address-change email shows it. */

@@ -186,7 +186,7 @@ export async function queueOwnerDailySummary(now = new Date()): Promise<boolean>
     const queued = await queueEmail(tx, {
       kind: "owner_daily_summary",
       to: await shopAddress(tx),
-      payload: { count: waiting.length },
+      payload: { count: waiting.length, day: cutoff.day },
       once,
     });
     if (!queued) return false;

@@ -205,9 +205,10 @@ export async function renderOwnerDailySummary(email: EmailToRender, shop: EmailS
   const rows = await noticesOfSummary(email.id);
   if (rows.length === 0) throw new Error(`Email ${email.id} (${email.kind}) : le résumé ne contient aucun événement.`);
   const notices = await Promise.all(rows.map((row) => ownerNoticeOf({ ...row, kind: row.kind as OwnerNoticeKind }, shop)));
+  const { day } = (email.payload ?? {}) as Partial<EmailPayloads["owner_daily_summary"]>;
   return ownerDailySummaryEmail({
     shop,
-    dayLabel: formatDayInWords(email.createdAt),
+    dayLabel: formatDayInWords(day ? `${day}T12:00:00Z` : email.createdAt),
     notices,
     settingsUrl: `${shop.publicUrl}/admin/settings#notifications`,
   });
