@@ -313,9 +313,9 @@ function NotificationsForm({ settings, siteEmail }: { settings: NotificationSett
             <label htmlFor="notification-notifyDailySummary" className="text-sm">
               <span className="block font-medium text-ink">Résumé quotidien</span>
               <span id="notification-notifyDailySummary-hint" className="block text-ink-soft">
-                Un seul email chaque matin à {DAILY_SUMMARY_HOUR} h (heure de Paris) avec les événements de la veille, au lieu
-                d'un email par événement. Aucun email les jours sans événement. Les échéances, comme les 14 jours pour rembourser
-                une rétractation, y figurent.
+                Un seul email chaque matin à {DAILY_SUMMARY_HOUR} h (heure de Paris) avec les événements arrivés depuis la veille
+                à {DAILY_SUMMARY_HOUR} h, au lieu d'un email par événement. Aucun email les jours sans événement. Les échéances,
+                comme les 14 jours pour rembourser une rétractation, y figurent.
               </span>
             </label>
           </div>

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { asResponses } from "../helpers/route-response";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -44,6 +45,12 @@ beforeEach(async () => {
   await updateNotificationSettings(DEFAULT_NOTIFICATION_SETTINGS);
 });
 
+/** Keeps a rendered email in tests/.tmp (ignored), to be looked at in a browser. */
+function keep(name: string, html: string) {
+  mkdirSync("tests/.tmp/owner-emails", { recursive: true });
+  writeFileSync(`tests/.tmp/owner-emails/${name}.html`, html);
+}
+
 async function toShop(kind: Email["kind"]): Promise<Email[]> {
   return await getDb()
     .select()
@@ -62,6 +69,7 @@ describe("the owner's emails", () => {
     const sent = (await toShop("owner_withdrawal")).filter((e) => e.orderId === orderId);
     expect(sent).toHaveLength(1);
     const rendered = await renderEmail(sent[0]);
+    keep("withdrawal", rendered.html);
     expect(rendered.subject).toBe(`Rétractation à rembourser avant le 9 décembre 2026 : commande n°${orderId}`);
     expect(rendered.text).toContain("À rembourser au plus tard le 9 décembre 2026");
     expect(rendered.text).toContain("Camille Martin a demandé à se rétracter");
@@ -166,6 +174,7 @@ describe("the owner's emails", () => {
     const summaries = await toShop("owner_daily_summary");
     expect(summaries).toHaveLength(1);
     const rendered = await renderEmail(summaries[0]);
+    keep("daily-summary", rendered.html);
     expect(rendered.subject).toBe("Résumé du 27 novembre 2026 : 2 événements à traiter");
     expect(rendered.text).toContain(`Demande de rétractation : commande n°${orderId}`);
     expect(rendered.text).toContain("À rembourser au plus tard le 10 décembre 2026");
@@ -216,6 +225,7 @@ describe("the owner's emails", () => {
     ]);
     const ack = all[0];
     const rendered = await renderEmail(all[2]);
+    keep("email-failed", rendered.html);
     expect(rendered.subject).toBe("Email non remis : « Accusé de réception » à lea@example.fr");
     expect(rendered.text).toContain("a été refusé à chacune de ses 2 tentatives");
     expect(rendered.text).toContain("ECONNREFUSED");
@@ -237,6 +247,7 @@ describe("the owner's emails", () => {
     const told = (await toShop("owner_stripe_refund")).filter((e) => e.orderId === orderId);
     expect(told).toHaveLength(1);
     const rendered = await renderEmail(told[0]);
+    keep("stripe-refund", rendered.html);
     expect(rendered.subject).toBe(`Remboursement fait depuis Stripe : 10,00€ sur la commande n°${orderId}`);
     expect(rendered.text).toContain("Reste payé : 15,90€");
     expect(rendered.text).toContain(`${PUBLIC_URL}/admin/orders/${orderId}`);
