@@ -496,6 +496,14 @@ export const siteSettings = pgTable("site_settings", {
   defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
   /** When the trial offer ends (ISO, UTC): the product page's countdown banner; null for no banner. */
   trialOfferEndsAt: timestamptz("trial_offer_ends_at"),
+  // The owner's notifications (services/email/owner-notifications.server.ts): each can be switched off.
+  notifyWithdrawal: boolean("notify_withdrawal").notNull().default(true),
+  notifyRenewalProblem: boolean("notify_renewal_problem").notNull().default(true),
+  notifyStripeRefund: boolean("notify_stripe_refund").notNull().default(true),
+  notifyContact: boolean("notify_contact").notNull().default(true),
+  notifyEmailFailed: boolean("notify_email_failed").notNull().default(true),
+  /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
+  notifyDailySummary: boolean("notify_daily_summary").notNull().default(false),
   ...timestamps,
 });
 
@@ -662,6 +670,25 @@ export const emails = pgTable(
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
   ],
+);
+
+/**
+ * The owner's notifications waiting for the daily summary (one row per event, unique like an
+ * email's dedupe key); `summaryEmailId` is the summary email that told them, null until then.
+ */
+export const ownerNotices = pgTable(
+  "owner_notices",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    kind: text("kind", { enum: EMAIL_KINDS }).notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    contactRequestId: integer("contact_request_id").references(() => contactRequests.id, { onDelete: "set null" }),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    summaryEmailId: integer("summary_email_id").references(() => emails.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("owner_notices_dedupe_key_idx").on(t.dedupeKey), index("owner_notices_summary_idx").on(t.summaryEmailId)],
 );
 
 /**

@@ -462,6 +462,14 @@ export const siteSettings = sqliteTable("site_settings", {
   defaultCarrier: text("default_carrier").$type<Carrier>().notNull().default("colissimo"),
   /** When the trial offer ends (ISO, UTC): the product page's countdown banner; null for no banner. */
   trialOfferEndsAt: text("trial_offer_ends_at"),
+  // The owner's notifications (services/email/owner-notifications.server.ts): each can be switched off.
+  notifyWithdrawal: integer("notify_withdrawal", { mode: "boolean" }).notNull().default(true),
+  notifyRenewalProblem: integer("notify_renewal_problem", { mode: "boolean" }).notNull().default(true),
+  notifyStripeRefund: integer("notify_stripe_refund", { mode: "boolean" }).notNull().default(true),
+  notifyContact: integer("notify_contact", { mode: "boolean" }).notNull().default(true),
+  notifyEmailFailed: integer("notify_email_failed", { mode: "boolean" }).notNull().default(true),
+  /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
+  notifyDailySummary: integer("notify_daily_summary", { mode: "boolean" }).notNull().default(false),
   ...timestamps,
 });
 
@@ -473,7 +481,20 @@ export type InvoiceKind = (typeof INVOICE_KINDS)[number];
 
 /** What an invoice says, frozen when it is issued: later changes to the settings or the order never alter it. */
 export type InvoiceDocument = {
-  seller: { legalName: string; address: string; siren: string; siret: string; vatNumber: string; email: string; phone: string };
+  seller: {
+    legalName: string;
+    address: string;
+    siren: string;
+    siret: string;
+    vatNumber: string;
+    email: string;
+    phone: string;
+    /** « société par actions simplifiée », and « 10 000 € » (Code de commerce R123-237); absent on documents issued before they were printed. */
+    legalForm?: string;
+    shareCapital?: string;
+    /** « RCS Paris 921 458 303 ». */
+    rcs?: string;
+  };
   buyer: {
     name: string;
     email: string | null;
@@ -659,6 +680,25 @@ export const emails = sqliteTable(
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
   ],
+);
+
+/**
+ * The owner's notifications waiting for the daily summary (one row per event, unique like an
+ * email's dedupe key); `summaryEmailId` is the summary email that told them, null until then.
+ */
+export const ownerNotices = sqliteTable(
+  "owner_notices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: EMAIL_KINDS }).notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    contactRequestId: integer("contact_request_id").references(() => contactRequests.id, { onDelete: "set null" }),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    summaryEmailId: integer("summary_email_id").references(() => emails.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("owner_notices_dedupe_key_idx").on(t.dedupeKey), index("owner_notices_summary_idx").on(t.summaryEmailId)],
 );
 
 /**

@@ -46,6 +46,7 @@ export const {
   stripeEvents,
   rateLimits,
   emails,
+  ownerNotices,
   leases,
   pageCacheVersion,
   auditLog,

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { addressLines } from "~/lib/company";
+import { legalFooterLine } from "./seller";
 import { COLORS, FONTS, LINK_STYLE, SMALL_STYLE } from "./theme";
 import type { EmailShop } from "./types";
 
@@ -110,6 +111,7 @@ function EmailFooter({ shop }: { shop: EmailShop }) {
     <>
       <p style={{ ...style, fontWeight: "bold", color: COLORS.ink }}>{shop.name}</p>
       <p style={style}>{addressLines(shop.address).join(", ")}</p>
+      {legalFooterLine(shop) ? <p style={style}>{legalFooterLine(shop)}</p> : null}
       <p style={style}>
         <a href={`mailto:${shop.email}`} style={LINK_STYLE}>
           {shop.email}

@@ -29,3 +29,14 @@ export function sellerLines(shop: EmailShop): string[] {
       : "",
   ].filter(Boolean);
 }
+
+/**
+ * The company's legal form, share capital and registration, under every email's signature
+ * (Code de commerce R123-237: on every letter): « Maison Éclat SAS, société par actions simplifiée
+ * au capital de 10 000 € – RCS Paris 921 458 303 »; "" while the settings hold none of them.
+ */
+export function legalFooterLine(shop: Pick<EmailShop, "legal">): string {
+  const { legal } = shop;
+  const described = legal.legalForm || legal.shareCapital ? companyDescription(legal) : "";
+  return [described, rcsLine(legal)].filter(Boolean).join(" – ");
+}

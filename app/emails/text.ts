@@ -1,4 +1,5 @@
 import { formatPrice, shippingLabel } from "~/lib/money";
+import { legalFooterLine } from "./seller";
 import type { EmailAddress, EmailOrder, EmailShop } from "./types";
 import { formatFrenchPhone } from "~/lib/phone";
 
@@ -73,5 +74,7 @@ export function footerText(shop: EmailShop): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join(", ");
-  return ["--", oneLine(shop.name), address, `Contact : ${oneLine(shop.email)}`, shop.publicUrl].join("\n");
+  return ["--", oneLine(shop.name), address, legalFooterLine(shop), `Contact : ${oneLine(shop.email)}`, shop.publicUrl]
+    .filter(Boolean)
+    .join("\n");
 }

@@ -18,6 +18,11 @@ export const EMAIL_KINDS = [
   "admin_login_attack",
   "subscription_link",
   "subscription_address_changed",
+  "owner_withdrawal",
+  "owner_renewal_problem",
+  "owner_stripe_refund",
+  "owner_email_failed",
+  "owner_daily_summary",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -37,6 +42,11 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   admin_login_attack: "Boutique : tentatives de connexion administrateur",
   subscription_link: "Lien de gestion de l'abonnement",
   subscription_address_changed: "Adresse de livraison de l'abonnement modifiée",
+  owner_withdrawal: "Boutique : demande de rétractation",
+  owner_renewal_problem: "Boutique : renouvellement impayé ou à confirmer",
+  owner_stripe_refund: "Boutique : remboursement fait depuis Stripe",
+  owner_email_failed: "Boutique : email non remis",
+  owner_daily_summary: "Boutique : résumé quotidien",
 };
 
 /**

@@ -27,6 +27,7 @@ import {
   productListResponseSchema,
   productResponseSchema,
   publicOrderResponseSchema,
+  notificationSettingsResponseSchema,
   settingsResponseSchema,
   stripeEventDocSchema,
   subscriptionListResponseSchema,
@@ -52,6 +53,7 @@ import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
 import { refundSchema } from "~/schemas/refund";
 import { settingsPatchSchema } from "~/schemas/settings";
+import { notificationSettingsPatchSchema } from "~/schemas/notification-settings";
 import { userCreateSchema } from "~/schemas/user";
 import { withdrawalApiSchema } from "~/schemas/withdrawal";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
@@ -945,6 +947,30 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "admin",
     body: settingsPatchSchema,
     success: { status: 200, description: "Les paramètres après modification", schema: settingsResponseSchema },
+  },
+  {
+    method: "get",
+    path: "/api/settings/notifications",
+    file: "app/routes/api.settings.notifications.ts",
+    operationId: "getNotificationSettings",
+    summary: "Les notifications de la boutique : les emails envoyés à l'adresse du site, et le résumé quotidien",
+    tag: "Paramètres",
+    auth: "admin",
+    success: { status: 200, description: "Les notifications", schema: notificationSettingsResponseSchema },
+  },
+  {
+    method: "patch",
+    path: "/api/settings/notifications",
+    file: "app/routes/api.settings.notifications.ts",
+    operationId: "updateNotificationSettings",
+    summary: "Coupe ou rétablit une ou plusieurs notifications de la boutique",
+    description:
+      "Chaque champ vaut true (l'email est envoyé) ou false (coupé). Avec `notifyDailySummary` à true, les notifications sont regroupées en un email " +
+      "envoyé chaque matin à 8 h (heure de Paris), seulement s'il y a au moins un événement. Un champ inconnu ou qui n'est pas un booléen répond 422, avec son chemin et un message en français.",
+    tag: "Paramètres",
+    auth: "admin",
+    body: notificationSettingsPatchSchema,
+    success: { status: 200, description: "Les notifications après modification", schema: notificationSettingsResponseSchema },
   },
 
   // ---- Documentation

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
-import { redirectWithSuccess } from "~/http/toast.server";
+import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { buttonPrimary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { getInputProps } from "@conform-to/react";
 import { Field, FieldError, TextareaField } from "~/components/ui/Field";
@@ -18,6 +18,14 @@ import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
 import { pageMeta } from "~/lib/meta";
 import { usePublicConfig } from "~/lib/public-config";
 import { settingsSchema } from "~/schemas/settings";
+import { notificationSettingsSchema } from "~/schemas/notification-settings";
+import {
+  DAILY_SUMMARY_HOUR,
+  OWNER_NOTIFICATION_LABELS,
+  OWNER_NOTIFICATION_SETTINGS,
+  type NotificationSettings,
+} from "~/lib/owner-notifications";
+import { getNotificationSettings, updateNotificationSettings } from "~/services/email/owner-notifications.server";
 import { getSettings, updateSettings } from "~/services/settings.server";
 import { readPageForm } from "~/http/page-form.server";
 
@@ -33,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       settings: { ...settings, trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt) },
+      notifications: await getNotificationSettings(),
       banner: trialOfferBannerText(settings.trialOfferEndsAt),
     },
     { headers: NO_STORE_HEADERS },
@@ -42,7 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   requireSameOriginForm(request);
   await requireAdmin(request);
-  const submission = parseWithZod(await readPageForm(request), { schema: settingsSchema });
+  const form = await readPageForm(request);
+  if (form.get("intent") === "notifications") return await saveNotifications(form);
+  const submission = parseWithZod(form, { schema: settingsSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat()[0] ?? "données invalides";
     return data(
@@ -64,12 +75,32 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+/** The « Notifications » form: each box left unticked switches its email off. */
+async function saveNotifications(form: FormData) {
+  const submission = notificationSettingsSchema.safeParse(Object.fromEntries(form));
+  if (!submission.success)
+    return redirectWithError("/admin/settings#notifications", {
+      message: "Erreur",
+      description: `Impossible d'enregistrer les notifications : ${submission.error.issues[0]?.message ?? "données invalides"}`,
+    });
+  const saved = await updateNotificationSettings(submission.data);
+  return redirectWithSuccess("/admin/settings#notifications", {
+    message: "Notifications enregistrées",
+    description: saved.notifyDailySummary
+      ? `Elles vous seront envoyées en un résumé quotidien, chaque matin à ${DAILY_SUMMARY_HOUR} h (heure de Paris).`
+      : "Chaque notification cochée vous est envoyée dès que l'événement arrive.",
+  });
+}
+
 export default function AdminSettings() {
-  const { settings, banner } = useLoaderData<typeof loader>();
+  const { settings, banner, notifications } = useLoaderData<typeof loader>();
   const demo = usePublicConfig()?.mode === "demo";
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formAction === "/admin/settings";
+  const pending =
+    navigation.state !== "idle" &&
+    navigation.formAction === "/admin/settings" &&
+    navigation.formData?.get("intent") !== "notifications";
 
   useEffect(() => {
     if (actionData?.toast) showToast(actionData.toast);
@@ -232,6 +263,69 @@ export default function AdminSettings() {
           </button>
         </div>
       </Form>
+      <NotificationsForm settings={notifications} siteEmail={settings.siteEmail} />
     </>
+  );
+}
+
+function NotificationsForm({ settings, siteEmail }: { settings: NotificationSettings; siteEmail: string }) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "notifications";
+  return (
+    <div id="notifications" className="mt-8 scroll-mt-6">
+      <Card title="Notifications">
+        <Form method="post" aria-labelledby="notifications-title">
+          <input type="hidden" name="intent" value="notifications" />
+          <p id="notifications-title" className="mb-3 text-sm text-ink-soft">
+            Les emails envoyés à l'adresse du site ({siteEmail}) quand un événement demande votre attention. Décochez ceux que
+            vous ne voulez pas recevoir.
+          </p>
+          <fieldset>
+            <legend className="sr-only">Emails envoyés à la boutique</legend>
+            <ul className="space-y-3">
+              {OWNER_NOTIFICATION_SETTINGS.map((name) => (
+                <li key={name} className="flex items-start gap-3">
+                  <input
+                    type="checkbox"
+                    id={`notification-${name}`}
+                    name={name}
+                    defaultChecked={settings[name]}
+                    aria-describedby={`notification-${name}-hint`}
+                    className="mt-1 size-4 shrink-0"
+                  />
+                  <label htmlFor={`notification-${name}`} className="text-sm">
+                    <span className="block font-medium text-ink">{OWNER_NOTIFICATION_LABELS[name].label}</span>
+                    <span id={`notification-${name}-hint`} className="block text-ink-soft">
+                      {OWNER_NOTIFICATION_LABELS[name].hint}
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          <div className="mt-5 flex items-start gap-3 border-t border-slate-200 pt-4">
+            <input
+              type="checkbox"
+              id="notification-notifyDailySummary"
+              name="notifyDailySummary"
+              defaultChecked={settings.notifyDailySummary}
+              aria-describedby="notification-notifyDailySummary-hint"
+              className="mt-1 size-4 shrink-0"
+            />
+            <label htmlFor="notification-notifyDailySummary" className="text-sm">
+              <span className="block font-medium text-ink">Résumé quotidien</span>
+              <span id="notification-notifyDailySummary-hint" className="block text-ink-soft">
+                Un seul email chaque matin à {DAILY_SUMMARY_HOUR} h (heure de Paris) avec les événements arrivés depuis la veille
+                à {DAILY_SUMMARY_HOUR} h, au lieu d'un email par événement. Aucun email les jours sans événement. Les échéances,
+                comme les 14 jours pour rembourser une rétractation, y figurent.
+              </span>
+            </label>
+          </div>
+          <button type="submit" className={`${buttonPrimary} mt-5`} disabled={pending}>
+            {pending ? "Enregistrement..." : "Enregistrer les notifications"}
+          </button>
+        </Form>
+      </Card>
+    </div>
   );
 }

@@ -501,6 +501,22 @@ export const userResponseSchema = z.strictObject({
 export const userListResponseSchema = pageResponseSchema("users", userResponseSchema);
 
 /** getSettings: the public site settings. */
+/** GET and PATCH /api/settings/notifications. */
+export const notificationSettingsResponseSchema = z.strictObject({
+  notifyWithdrawal: z
+    .boolean()
+    .describe("Email à la boutique pour chaque demande de rétractation (avec la date limite du remboursement)"),
+  notifyRenewalProblem: z
+    .boolean()
+    .describe("Email pour un renouvellement refusé ou en attente de l'authentification du client (3-D Secure)"),
+  notifyStripeRefund: z.boolean().describe("Email pour un remboursement fait depuis le tableau de bord Stripe"),
+  notifyContact: z.boolean().describe("Email pour une nouvelle demande de contact"),
+  notifyEmailFailed: z.boolean().describe("Email pour un email à un client refusé à chacune de ses tentatives"),
+  notifyDailySummary: z
+    .boolean()
+    .describe("Regroupe ces emails en un résumé quotidien, envoyé à 8 h (heure de Paris) les jours où il y a un événement"),
+});
+
 export const settingsResponseSchema = z.strictObject({
   siteName: z.string(),
   siteEmail: z.string(),

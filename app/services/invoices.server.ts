@@ -10,6 +10,7 @@ import {
   type InvoiceKind,
   type Refund,
 } from "~/db/schema";
+import { rcsLine } from "~/lib/company";
 import { displayName } from "~/lib/names";
 import { vatLine, vatTotals, type VatLine } from "~/lib/vat";
 import { getSettings, sirenOf } from "./settings.server";
@@ -99,6 +100,9 @@ async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Pro
   return {
     seller: {
       legalName: settings.legalName || settings.siteName,
+      legalForm: settings.legalForm,
+      shareCapital: settings.shareCapital,
+      rcs: rcsLine(settings),
       address: settings.siteAddress,
       siren: sirenOf(settings.siret),
       siret: settings.siret,

@@ -7,6 +7,7 @@ import { withdrawalDeadline, type WithdrawalDeadline } from "~/lib/withdrawal-de
 import { parseOrderNumber } from "~/schemas/tracking";
 export { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
 import { queueWithdrawalAckEmail } from "./email/notifications.server";
+import { notifyOwnerOfWithdrawal } from "./email/owner-notifications.server";
 import { assertNotLimited, withdrawalFailuresByAddress } from "./limits.server";
 
 /**
@@ -64,6 +65,7 @@ export async function requestWithdrawal(
       .returning({ id: withdrawalRequests.id });
     if (inserted.length === 0) return "already_recorded";
     await queueWithdrawalAckEmail(tx, order.id, { requestedAt, reason });
+    await notifyOwnerOfWithdrawal(tx, order.id, { requestedAt, reason });
     return "recorded";
   });
   if (outcome === "no_match") await withdrawalFailuresByAddress.hit(address);

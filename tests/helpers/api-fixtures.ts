@@ -328,6 +328,8 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
 
   getSettings: async () => ({}),
   updateSettings: async () => admin({ body: { siteName: "Maison Éclat", sitePhone: "01 84 60 12 34" } }),
+  getNotificationSettings: async () => admin(),
+  updateNotificationSettings: async () => admin({ body: { notifyContact: true } }),
 
   getOpenApiDocument: async () => ({}),
 };

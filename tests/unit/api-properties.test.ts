@@ -41,6 +41,7 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   setContactRequestStatus: { status: "lu" },
   createUser: { username: "fuzz.user", email: "fuzz@example.fr", password: "motdepasse-fuzz-1" },
   updateSettings: { siteName: "Maison Éclat" },
+  updateNotificationSettings: { notifyContact: true },
   updateProduct: {
     name: "Masque Hydrogel au Collagène",
     sku: "ME-COLL-MASK-01",

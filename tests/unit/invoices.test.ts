@@ -1,7 +1,10 @@
 import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { InvoiceDocument } from "~/components/invoice/InvoiceDocument";
 import { getDb, openDatabase } from "~/db/client.server";
 import { setBusyTimeout } from "~/db/sqlite-async.server";
 import { dialect, invoiceCounters, invoices, orders } from "~/db/schema";
@@ -250,6 +253,17 @@ describe("credit notes", () => {
       "refunded",
     );
     expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(2);
+    // The legal form, share capital and RCS (Code de commerce R123-237), frozen and printed on both.
+    for (const document of [invoice, credit]) {
+      expect(document.document.seller).toMatchObject({
+        legalForm: "société par actions simplifiée",
+        shareCapital: "10 000 €",
+        rcs: "RCS Paris 921 458 303",
+      });
+      const html = renderToStaticMarkup(createElement(InvoiceDocument, { invoice: document }));
+      expect(html).toContain("société par actions simplifiée au capital de 10 000 €");
+      expect(html).toContain("RCS Paris 921 458 303");
+    }
   });
 
   it("a partial refund issues a credit note for its own amount, at 20 % VAT, and leaves the order partially refunded", async () => {

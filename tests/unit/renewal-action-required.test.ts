@@ -100,6 +100,14 @@ describe("a renewal that needs the customer (3-D Secure)", () => {
     expect(asked).toHaveLength(1);
     // The "payment failed" email is not sent too: the customer has one thing to do.
     expect(await emailsOf("renewal_payment_failed", orderId)).toHaveLength(0);
+    // The shop is told once too, that the renewal waits for the customer.
+    const owner = await emailsOf("owner_renewal_problem", orderId);
+    expect(owner).toHaveLength(1);
+    expect(owner[0].toAddress).toBe("contact@maison-eclat.fr");
+    const told = await renderEmail(owner[0]);
+    expect(told.subject).toMatch(/^Renouvellement à confirmer par le client \(3-D Secure\) : abonnement de /);
+    expect(told.text).toContain("Rien n'est débité tant que le client ne l'a pas confirmé.");
+    expect(told.text).toContain(`/admin/subscriptions/${row.id}`);
     expect((await record(subscriptionId))!.actionRequiredAt).toBe(row.actionRequiredAt);
 
     const payload = asked[0].payload as { payUrl: string; amountCents: number };

@@ -1,5 +1,5 @@
 import type { InvoiceDocument as InvoiceContent, InvoiceKind } from "~/db/schema";
-import { addressLines } from "~/lib/company";
+import { addressLines, companyDescription } from "~/lib/company";
 import { formatDate } from "~/lib/dates";
 import { formatPrice } from "~/lib/money";
 import { formatVatRate } from "~/lib/vat";
@@ -41,6 +41,12 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
   const credit = kind === "credit_note";
   const { seller, buyer, totals } = doc;
   const rates = [...new Set(doc.lines.map((l) => l.rateBp))];
+  // « société par actions simplifiée au capital de 10 000 € » (Code de commerce R123-237).
+  const legalForm = companyDescription({
+    legalName: "",
+    legalForm: seller.legalForm ?? "",
+    shareCapital: seller.shareCapital ?? "",
+  });
   return (
     <article
       className="mx-auto max-w-3xl bg-white p-5 text-sm text-black shadow-sm sm:p-10 print:max-w-none print:p-0 print:shadow-none"
@@ -50,6 +56,7 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
       <header className="flex flex-wrap justify-between gap-6 border-b border-slate-300 pb-6">
         <div data-testid="invoice-seller">
           <p className="font-serif text-2xl">{seller.legalName}</p>
+          {legalForm ? <p data-testid="invoice-legal-form">{legalForm}</p> : null}
           <p className="mt-2">
             {addressLines(seller.address).map((line, i) => (
               <span key={i} className="block">
@@ -57,7 +64,8 @@ export function InvoiceDocument({ invoice }: { invoice: InvoiceDocumentView }) {
               </span>
             ))}
           </p>
-          {seller.siren ? <p className="mt-2">SIREN : {seller.siren}</p> : null}
+          {seller.rcs ? <p className="mt-2">{seller.rcs}</p> : null}
+          {seller.siren ? <p className={seller.rcs ? undefined : "mt-2"}>SIREN : {seller.siren}</p> : null}
           {seller.siret ? <p>SIRET : {seller.siret}</p> : null}
           {seller.vatNumber ? <p>N° de TVA intracommunautaire : {seller.vatNumber}</p> : null}
           <p className="mt-2">{seller.email}</p>

@@ -1,8 +1,8 @@
-import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor, lockRows } from "~/db/locks.server";
-import { contactRequests, emails, orders, subscriptions, users, withdrawalRequests, type Email } from "~/db/schema";
+import { contactRequests, emails, orders, ownerNotices, subscriptions, users, withdrawalRequests, type Email } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
@@ -138,6 +138,18 @@ export const ERASED_COLUMNS = [
       payload: {},
     },
   }),
+  erasure({
+    // The owner's notices waiting for the daily summary: a withdrawal's reason, an undelivered email's address.
+    table: ownerNotices,
+    rows: (ids) =>
+      ids.orderIds.length || ids.contactIds.length
+        ? or(
+            ids.orderIds.length ? inArray(ownerNotices.orderId, ids.orderIds) : undefined,
+            ids.contactIds.length ? inArray(ownerNotices.contactRequestId, ids.contactIds) : undefined,
+          )
+        : null,
+    columns: { payload: {} },
+  }),
 ];
 
 /**
@@ -178,6 +190,7 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
   },
   site_settings: Object.fromEntries(
     [
+      "notify_email_failed",
       "site_name",
       "site_email",
       "site_footer_text",
@@ -191,7 +204,7 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
       "host_phone",
       "mediator_name",
       "mediator_address",
-    ].map((c) => [c, "L'identité de la boutique, de son hébergeur et de son médiateur, pas d'un client."]),
+    ].map((c) => [c, "L'identité de la boutique, de son hébergeur et de son médiateur, ou un réglage, pas d'un client."]),
   ),
 };
 

@@ -1,5 +1,6 @@
 import type { Carrier } from "~/lib/carriers";
 import type { Email, EmailAttachment } from "~/db/schema";
+import type { EmailKind } from "~/lib/email-kinds";
 import type { EmailAddress } from "~/emails/types";
 
 /** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
@@ -60,6 +61,22 @@ export type EmailPayloads = {
     previous: SubscriptionAddressSnapshot;
     next: SubscriptionAddressSnapshot;
   };
+  /** To the shop: a withdrawal was recorded (the email's order), when (ISO) and why. */
+  owner_withdrawal: { requestedAt: string; reason: string | null };
+  /** To the shop: a renewal refused, or waiting for the customer's authentication (the email's order is the subscription's first). */
+  owner_renewal_problem: {
+    subscriptionId: number;
+    invoiceId: string;
+    amountCents: number;
+    renewalNumber: number;
+    problem: "failed" | "action_required";
+  };
+  /** To the shop: a refund made at Stripe (its dashboard), not from the back office (the email's order). */
+  owner_stripe_refund: { refundId: number; amountCents: number; remainingPaidCents: number };
+  /** To the shop: an email that every attempt failed to deliver. */
+  owner_email_failed: { emailId: number; kind: EmailKind; toAddress: string; attempts: number; lastError: string | null };
+  /** To the shop: the day's notices (owner_notices rows whose summaryEmailId is this email), and the day (`2026-11-27`, Paris). */
+  owner_daily_summary: { count: number; day: string };
 };
 
 /** A subscription's delivery address as the address-change email shows it. */

@@ -1,21 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import { contactRequests, orders, siteSettings } from "~/db/schema";
-import { DEFAULT_SETTINGS } from "~/db/seed.server";
+import { contactRequests, orders } from "~/db/schema";
 import type { EmailPayloads } from "./email-types";
 import { queueEmail } from "./outbox.server";
+import { notifyOwnerOfContact, shopAddress } from "./owner-notifications.server";
 
 /**
  * The events that write to customers and to the shop: each queues its emails in the event's
  * own transaction (`tx`), once per event whatever the number of calls.
  */
-
-/** The shop's own address (site settings), read in the transaction. */
-async function shopAddress(tx: DbOrTx): Promise<string> {
-  const [row] = await tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
-  return row?.email ?? DEFAULT_SETTINGS.siteEmail;
-}
 
 async function orderEmail(tx: DbOrTx, orderId: number): Promise<string | null> {
   const [row] = await tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).limit(1);
@@ -110,7 +104,7 @@ export async function queueWithdrawalAckEmail(tx: DbOrTx, orderId: number, paylo
   if (to) await queueEmail(tx, { kind: "withdrawal_ack", orderId, to, payload });
 }
 
-/** A contact request was stored: the acknowledgement to its author, and the news to the shop. */
+/** A contact request was stored: the acknowledgement to its author, and the news to the shop (unless switched off, owner-notifications.server.ts). */
 export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
   const [row] = await tx
     .select({ email: contactRequests.email })
@@ -119,7 +113,7 @@ export async function queueContactEmails(tx: DbOrTx, contactRequestId: number) {
     .limit(1);
   if (!row) return;
   await queueEmail(tx, { kind: "contact_ack", contactRequestId, to: row.email, payload: {} });
-  await queueEmail(tx, { kind: "shop_new_contact", contactRequestId, to: await shopAddress(tx), payload: {} });
+  await notifyOwnerOfContact(tx, contactRequestId);
 }
 
 /**

@@ -117,16 +117,18 @@ export async function markEmailSent(
     .where(and(eq(emails.id, id), eq(emails.status, "sending")));
 }
 
-/** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. */
-export async function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null) {
-  await getDb()
+/** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. True when the email was still being sent. */
+export async function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null, db: DbOrTx = getDb()) {
+  const changed = await db
     .update(emails)
     .set(
       retryAt
         ? { status: "pending", sendingSince: null, lastError: error, nextAttemptAt: retryAt.toISOString() }
         : { status: "failed", sendingSince: null, lastError: error },
     )
-    .where(and(eq(emails.id, id), eq(emails.status, "sending")));
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
+    .returning({ id: emails.id });
+  return changed.length === 1;
 }
 
 /**

@@ -29,6 +29,7 @@ import { findOrder, findSubscriptionByStripeId } from "~/services/orders/find.se
 import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/services/orders/link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
+import { renderOwnerDailySummary, renderOwnerNotice } from "./render-owner.server";
 import { renderRenewalReminder } from "./render-reminder.server";
 import { renderSubscriptionAddressChanged, renderSubscriptionLink } from "./render-subscription.server";
 
@@ -298,6 +299,13 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       return rendered(await renderSubscriptionLink(email, shop));
     case "subscription_address_changed":
       return rendered(await renderSubscriptionAddressChanged(email, shop));
+    case "owner_withdrawal":
+    case "owner_renewal_problem":
+    case "owner_stripe_refund":
+    case "owner_email_failed":
+      return rendered(await renderOwnerNotice({ ...email, kind: email.kind }, shop));
+    case "owner_daily_summary":
+      return rendered(await renderOwnerDailySummary(email, shop));
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");

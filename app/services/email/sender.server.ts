@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { getConfig } from "~/config.server";
+import { getDb } from "~/db/client.server";
 import type { Email } from "~/db/schema";
 import { getSettings } from "~/services/settings.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
@@ -13,6 +14,7 @@ import {
   setQueuedListener,
   storeRendered,
 } from "./outbox.server";
+import { notifyOwnerOfFailedEmail } from "./owner-notifications.server";
 import { configuredTransport, type EmailTransport } from "./transport.server";
 import { log } from "~/log.server";
 
@@ -96,7 +98,13 @@ export function createEmailSender(options: SenderOptions): EmailSender {
     } catch (error) {
       const failedAttempts = email.attempts;
       const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
-      await markEmailAttemptFailed(email.id, errorText(error), retryAt);
+      if (retryAt) await markEmailAttemptFailed(email.id, errorText(error), retryAt);
+      // Failed for good: the owner is told in the same transaction (owner-notifications.server.ts).
+      else
+        await getDb().transaction(async (tx) => {
+          if (await markEmailAttemptFailed(email.id, errorText(error), null, tx))
+            await notifyOwnerOfFailedEmail(tx, email, errorText(error));
+        });
       if (!retryAt)
         log.warn(
           { emailId: email.id, kind: email.kind },

@@ -18,6 +18,7 @@ import {
   trialDuplicateRefundKey,
 } from "./payment-state.server";
 import { findOrder } from "~/services/orders/find.server";
+import { notifyOwnerOfStripeRefund } from "~/services/email/owner-notifications.server";
 import { log } from "~/log.server";
 import { isDuplicatePaymentRefund } from "./duplicate-payment.server";
 
@@ -404,6 +405,7 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
       .where(eq(refunds.id, known.id))
       .returning();
     await settleRefundIn(tx, refund);
+    await notifyOwnerIfMadeAtStripe(tx, refund);
     return true;
   }
   const target =
@@ -433,5 +435,19 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
     .returning();
   if (!inserted) return false;
   await settleRefundIn(tx, inserted);
+  await notifyOwnerIfMadeAtStripe(tx, inserted);
   return true;
+}
+
+/** A refund made at Stripe, not from the back office, that succeeded: the owner is told (once per refund). */
+async function notifyOwnerIfMadeAtStripe(tx: DbOrTx, refund: Refund) {
+  if (refund.actorName !== STRIPE_ACTOR || refund.actorUserId !== null || refund.status !== "succeeded") return;
+  const order = await findOrder(refund.orderId, tx);
+  if (!order) return;
+  const refundedCents = await succeededRefundCents(tx, order.id);
+  await notifyOwnerOfStripeRefund(tx, order.id, {
+    refundId: refund.id,
+    amountCents: refund.amountCents,
+    remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
+  });
 }

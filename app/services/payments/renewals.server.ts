@@ -7,6 +7,7 @@ import {
   queueRenewalPaidEmails,
   queueRenewalPaymentFailedEmail,
 } from "~/services/email/notifications.server";
+import { notifyOwnerOfRenewalProblem } from "~/services/email/owner-notifications.server";
 import { invoicePayUrl } from "~/services/invoice-link.server";
 import { findOrderBySubscription } from "~/services/orders/find.server";
 import {
@@ -97,6 +98,15 @@ export async function applyRenewalFailed(
       renewalNumber: record.renewalCount + 1,
     });
   }
+  // The owner is told once per invoice, whether it was refused or is waiting for the customer.
+  if (record.firstOrderId !== null)
+    await notifyOwnerOfRenewalProblem(tx, record.firstOrderId, {
+      subscriptionId: record.id,
+      invoiceId: invoice.id,
+      amountCents: invoice.amount_due,
+      renewalNumber: record.renewalCount + 1,
+      problem: actionRequired ? "action_required" : "failed",
+    });
   return "renewal_failed";
 }
 
@@ -121,6 +131,13 @@ export async function applyRenewalActionRequired(
       amountCents: invoice.amount_remaining || invoice.amount_due,
       payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),
       renewalNumber: record.renewalCount + 1,
+    });
+    await notifyOwnerOfRenewalProblem(tx, record.firstOrderId, {
+      subscriptionId: record.id,
+      invoiceId: invoice.id,
+      amountCents: invoice.amount_remaining || invoice.amount_due,
+      renewalNumber: record.renewalCount + 1,
+      problem: "action_required",
     });
   }
   return "renewal_action_required";

@@ -1,4 +1,5 @@
 import { backupIfDue } from "~/services/backups/schedule.server";
+import { queueOwnerDailySummary } from "~/services/email/owner-notifications.server";
 import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
@@ -79,6 +80,8 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     // And the Stripe part of the erasures Stripe did not answer (customers/stripe-erasure-queue.server.ts).
     const erased = await retryDueStripeErasures(now);
     if (erased > 0) log.info(`Effacements chez Stripe terminés : ${erased}.`);
+    // And the owner's daily summary, from 8:00 in Paris when there is something to tell (email/owner-notifications.server.ts).
+    if (await queueOwnerDailySummary(now)) wakeEmailSender();
     // And the database's snapshot every BACKUP_EVERY hours (backups/schedule.server.ts): one process at a time.
     await backupIfDue(options.backupEveryHours);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
