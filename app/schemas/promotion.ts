@@ -28,20 +28,38 @@ const MESSAGES = {
   maxUses: "Le nombre d'utilisations est un entier positif.",
 };
 
-/** A date from the form (AAAA-MM-JJ, read in Paris as the start of that day) or an ISO instant from the API. */
-const instant = z
-  .union([safeText(), z.null()])
-  .transform((value, ctx) => {
-    if (value === null || value.trim() === "") return null;
-    const text = value.trim();
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00+01:00`) : new Date(text);
-    if (Number.isNaN(date.getTime())) {
-      ctx.addIssue({ code: "custom", message: MESSAGES.date });
-      return z.NEVER;
-    }
-    return date.toISOString();
-  })
-  .meta({ description: "Date ISO 8601 (ou AAAA-MM-JJ) ; null pour aucune limite" });
+/** The start (or, for an end, the end) of a day in Paris, from the form's AAAA-MM-JJ. */
+function parisDay(text: string, end: boolean): Date {
+  const noon = new Date(`${text}T12:00:00Z`);
+  const paris = new Date(noon.toLocaleString("en-US", { timeZone: "Europe/Paris" }));
+  const offsetMs = paris.getTime() - noon.getTime();
+  const midnightUtc = Date.parse(`${text}T00:00:00Z`) + (end ? 86_400_000 : 0);
+  return new Date(midnightUtc - offsetMs);
+}
+
+/**
+ * A date from the form (AAAA-MM-JJ, a day in Paris: its start for `startsAt`, its end for
+ * `endsAt`) or an ISO instant from the API.
+ */
+function instant(end: boolean) {
+  return z
+    .union([safeText(), z.null()])
+    .transform((value, ctx) => {
+      if (value === null || value.trim() === "") return null;
+      const text = value.trim();
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? parisDay(text, end) : new Date(text);
+      if (Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: "custom", message: MESSAGES.date });
+        return z.NEVER;
+      }
+      return date.toISOString();
+    })
+    .meta({
+      description: end
+        ? "Fin de validité : instant ISO 8601, ou AAAA-MM-JJ (valable jusqu'à la fin de ce jour, heure de Paris) ; null pour aucune"
+        : "Début de validité : instant ISO 8601, ou AAAA-MM-JJ (dès le début de ce jour, heure de Paris) ; null pour aucun",
+    });
+}
 
 /** A checkbox (form: "on") or a JSON boolean. */
 const flag = z
@@ -66,8 +84,8 @@ const promotionFields = z.object({
   value: z.union([z.number(), safeText().trim()], { error: MESSAGES.amount }),
   appliesTo: z.enum(["one_off", "first_payment", "every_payment"], { error: MESSAGES.appliesTo }),
   cycles: countField.optional(),
-  startsAt: instant.optional(),
-  endsAt: instant.optional(),
+  startsAt: instant(false).optional(),
+  endsAt: instant(true).optional(),
   maxUses: countField.optional(),
   oncePerEmail: flag.optional(),
   firstOrderOnly: flag.optional(),

@@ -108,6 +108,23 @@ export async function updatePromotion(id: number, patch: PromotionPatch | Record
   return await getPromotion(id);
 }
 
+/** The admin form's save: the whole promotion, as checked by its schema. */
+export async function savePromotion(id: number, values: PromotionValues): Promise<boolean> {
+  try {
+    const updated = await getDb().update(promotions).set(values).where(eq(promotions.id, id)).returning({ id: promotions.id });
+    return updated.length === 1;
+  } catch (error) {
+    if (isCodeConflict(error)) throw new ShopError(409, "promotion_code_taken", CODE_TAKEN, { field: "code" });
+    throw error;
+  }
+}
+
+/** Turns a code on or off (the list's button). */
+export async function setPromotionActive(id: number, active: boolean): Promise<boolean> {
+  const updated = await getDb().update(promotions).set({ active }).where(eq(promotions.id, id)).returning({ id: promotions.id });
+  return updated.length === 1;
+}
+
 /** DELETE: a code never used is deleted; a used one is deactivated (its orders keep it). */
 export async function removePromotion(id: number): Promise<"deleted" | "deactivated" | null> {
   return await getDb().transaction(async (tx) => {
