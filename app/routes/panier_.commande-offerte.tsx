@@ -6,7 +6,7 @@ import { redirectWithError } from "~/http/toast.server";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { readCartId } from "~/services/cart-session.server";
 import { completeCheckout } from "~/services/checkout.server";
-import { confirmFreeOrder } from "~/services/promotions/free-order.server";
+import { confirmFreeOrder } from "~/services/payments/free-order.server";
 
 /**
  * « Valider ma commande offerte »: the payment step of an order made free by a 100 % code

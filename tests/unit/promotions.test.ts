@@ -8,7 +8,7 @@ import { findInvoice } from "~/services/invoices.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { startOneOffPayment } from "~/services/payments/one-off.server";
 import { createOrderSubscription } from "~/services/payments/subscription.server";
-import { confirmFreeOrder } from "~/services/promotions/free-order.server";
+import { confirmFreeOrder } from "~/services/payments/free-order.server";
 import { PROMOTION_REFUSED_REFUND_REASON } from "~/services/promotions/redeem.server";
 import { getStripe } from "~/services/stripe.server";
 import { setUpTestEmulator } from "./emulator-fixtures";

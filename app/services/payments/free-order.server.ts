@@ -7,8 +7,8 @@ import {
   loadOrder,
   markOrderPaid,
   type PaymentAccess,
-} from "~/services/payments/payment-state.server";
-import { assertOrderPromotion } from "./rules.server";
+} from "./payment-state.server";
+import { assertOrderPromotion } from "~/services/promotions/rules.server";
 
 /**
  * A one-off order made free by a 100 % code needs no card: its owner confirms it, the code is
