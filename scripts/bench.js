@@ -21,6 +21,12 @@ import pg from "pg";
 import { BROWSER_ENCODING, getRaw, runChild, shippedJs } from "./bench/http.js";
 import { ROOT, startShopOrExit } from "./bench/shop.js";
 
+// npm run bench -- --pg-writes: paid orders per second on PostgreSQL with 1 and 2 servers, alone (scripts/bench/pg-writes.js).
+if (process.argv.includes("--pg-writes")) {
+  const { benchPostgresWrites } = await import("./bench/pg-writes.js");
+  process.exit(await benchPostgresWrites());
+}
+
 /** @param {string} name @param {number} fallback */
 function envNumber(name, fallback) {
   const raw = process.env[name];

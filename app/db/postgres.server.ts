@@ -1,6 +1,6 @@
 import path from "node:path";
 import { getTableColumns, getTableName, is, sql } from "drizzle-orm";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -19,40 +19,52 @@ import { log } from "~/log.server";
  *
  * - Migrations (drizzle-pg/) and the seed run at opening, under an advisory lock: several
  *   servers starting together apply them once, one after the other.
- * - Transactions run one at a time, as on SQLite (whose BEGIN IMMEDIATE takes the file's write
- *   lock): each begins by taking one transaction-level advisory lock, shared by every server, and
- *   holds it until its commit or rollback. A service that reads then writes in a transaction is
- *   therefore safe on both engines, and PostgreSQL never has to give up one of two transactions
- *   that read and write the same rows (SERIALIZABLE isolation did, for most concurrent orders:
- *   its predicate locks on small tables cover the whole table). Statements outside transactions
- *   run at once, on the pool's other connections. Should PostgreSQL still give up a transaction
- *   (SQLSTATE 40001, or 40P01 for a deadlock with a statement outside one), it is run again from
- *   the start, up to 10 times; its after-commit effects only run for the attempt that committed
- *   (transactions.server.ts).
+ * - Transactions run side by side, at PostgreSQL's default isolation (READ COMMITTED), on the
+ *   pool's connections of every server: there is no lock for everything. What a rule must see
+ *   alone is serialised by the rule itself, with a row lock, a lock per purpose or a unique index
+ *   (db/locks.server.ts; the list in docs/architecture.md). A lock is waited for at most
+ *   LOCK_WAIT_MS (as SQLite's busy_timeout), then the statement fails (SQLSTATE 55P03) rather than
+ *   keep its request waiting.
+ * - Should PostgreSQL give up a transaction (SQLSTATE 40001, or 40P01 for a deadlock between two
+ *   of them), it is run again from the start, up to 10 times, after a short random wait; one that
+ *   hit a unique index another transaction filled meanwhile (23505) is run again up to 3 times,
+ *   and its next attempt sees that row. Its after-commit effects only run for the attempt that
+ *   committed (transactions.server.ts).
  */
 
 /** The advisory lock's key for migrations and seed ("shop" in ASCII). */
 const SETUP_LOCK = 0x73686f70;
-/** The advisory lock every transaction takes first ("shpw"), and how long it is waited for. */
-const WRITE_LOCK = 0x73687077;
-const LOCK_WAIT = "5s";
+/** How long a statement waits for a lock, in milliseconds. */
+const LOCK_WAIT_MS = 5_000;
+/** The attempts of a transaction given up by PostgreSQL, and of one that hit a unique index. */
 const MAX_ATTEMPTS = 10;
+const MAX_UNIQUE_ATTEMPTS = 3;
 const RETRIED = new Set(["40001", "40P01"]);
+const UNIQUE_VIOLATION = "23505";
 
 export type PostgresHandle = { db: Db; pool: pg.Pool; close(): Promise<void> };
 
 export type PostgresOptions = { adminUsername: string; adminPassword: string; poolSize?: number };
 
-export function isSerializationFailure(error: unknown): boolean {
+/** The SQLSTATE of a failed query (drizzle wraps the driver's error in its `cause`). */
+function sqlState(error: unknown): string | undefined {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && RETRIED.has(code)) return true;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
-  return false;
+  return undefined;
 }
 
-async function retrySerializationFailure(error: unknown, attempt: number): Promise<boolean> {
-  if (attempt >= MAX_ATTEMPTS || !isSerializationFailure(error)) return false;
+export function isSerializationFailure(error: unknown): boolean {
+  const code = sqlState(error);
+  return code !== undefined && RETRIED.has(code);
+}
+
+/** Whether a failed attempt is run again, after a short random wait. */
+export async function retryConflict(error: unknown, attempt: number): Promise<boolean> {
+  const code = sqlState(error);
+  const limit = code === UNIQUE_VIOLATION ? MAX_UNIQUE_ATTEMPTS : code && RETRIED.has(code) ? MAX_ATTEMPTS : 0;
+  if (attempt >= limit) return false;
   // A short random wait, growing with the attempts, so that the two do not meet again at once.
   await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** Math.min(attempt, 6)));
   return true;
@@ -60,7 +72,7 @@ async function retrySerializationFailure(error: unknown, attempt: number): Promi
 
 /** Opens a pool on `url`, applies the migrations and the seed (once among the servers starting). */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<PostgresHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, lock_timeout: LOCK_WAIT_MS });
   // A connection lost while idle (the server restarted) is dropped by the pool; the next query opens another.
   pool.on("error", (error) => log.error({ err: error }, "PostgreSQL : connexion inactive perdue"));
   try {
@@ -69,25 +81,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     await pool.end();
     throw error;
   }
-  const db = withTransactionRules(oneTransactionAtATime(drizzle(pool, { schema: pgSchema })), {
-    retry: retrySerializationFailure,
-  });
+  const db = withTransactionRules(drizzle(pool, { schema: pgSchema }), { retry: retryConflict });
   return { db: db as unknown as Db, pool, close: () => pool.end() };
-}
-
-/**
- * Each transaction of `db` first waits for the write lock, which its commit or rollback
- * releases; at most LOCK_WAIT (as SQLite's busy_timeout), then it fails (SQLSTATE 55P03) rather
- * than keep its request waiting. One round trip: the wait's limit and the lock in one statement.
- */
-function oneTransactionAtATime<D extends NodePgDatabase<typeof pgSchema>>(db: D): D {
-  const begin = db.transaction.bind(db);
-  db.transaction = ((run, config) =>
-    begin(async (tx) => {
-      await tx.execute(sql.raw(`SELECT set_config('lock_timeout', '${LOCK_WAIT}', true), pg_advisory_xact_lock(${WRITE_LOCK})`));
-      return run(tx);
-    }, config)) as D["transaction"];
-  return db;
 }
 
 async function prepare(pool: pg.Pool, url: string, options: PostgresOptions) {
@@ -96,6 +91,8 @@ async function prepare(pool: pg.Pool, url: string, options: PostgresOptions) {
     throw new ConfigError(`Connexion à PostgreSQL impossible (${redactDatabaseUrl(url)}) : ${error.message}`);
   });
   try {
+    // Another server's migrations may take longer than a lock's usual wait.
+    await client.query("SET lock_timeout = 0");
     await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
     try {
       const setup = drizzle(client, { schema: pgSchema });
@@ -106,6 +103,7 @@ async function prepare(pool: pg.Pool, url: string, options: PostgresOptions) {
       });
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [SETUP_LOCK]);
+      await client.query("RESET lock_timeout");
     }
   } finally {
     client.release();

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { lockRows } from "~/db/locks.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
 import { orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
@@ -278,6 +279,8 @@ export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
  */
 export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Promise<boolean> {
   return await getDb().transaction(async (tx) => {
+    // Read then changed: a payment or a refund of this order waits for this change, or this change for it.
+    await lockRows(tx, orders, eq(orders.id, id));
     const [before] = await tx
       .select({
         status: orders.status,

@@ -5,6 +5,7 @@ import { and, asc, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import QRCode from "qrcode";
 import { getConfig } from "~/config.server";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { adminRecoveryCodes, adminTotp, users } from "~/db/schema";
 import { BRAND } from "~/lib/meta";
 import { normaliseRecoveryCode, normaliseTotpCode, RECOVERY_ALPHABET } from "~/lib/recovery-codes";
@@ -209,6 +210,8 @@ const hashRecoveryCode = (normalised: string) => createHash("sha256").update(`ad
 async function replaceRecoveryCodes(userId: number, db: DbOrTx): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const createdAt = new Date().toISOString();
+  // Deleted then written: two replacements at once would leave both sets.
+  await lockFor(db, "admin-user", userId);
   await db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.userId, userId));
   await db
     .insert(adminRecoveryCodes)

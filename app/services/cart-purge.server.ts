@@ -19,23 +19,28 @@ export async function purgeStaleCarts(now: Date, db: DbOrTx = getDb()): Promise<
   const emptyBefore = new Date(now.getTime() - EMPTY_CART_KEPT_MS).toISOString();
   const abandonedBefore = new Date(now.getTime() - ABANDONED_CART_KEPT_MS).toISOString();
   return await db.transaction(async (tx) => {
-    const stale = await tx
-      .select({ id: carts.id })
-      .from(carts)
+    const isStale = or(
+      lt(carts.updatedAt, abandonedBefore),
+      and(
+        lt(carts.updatedAt, emptyBefore),
+        notExists(tx.select({ id: cartLines.id }).from(cartLines).where(eq(cartLines.cartId, carts.id))),
+      ),
+    );
+    const stale = await tx.select({ id: carts.id }).from(carts).where(isStale).limit(1000);
+    if (stale.length === 0) return 0;
+    // The condition is checked again as each cart is deleted: one a shopper filled meanwhile stays (its lines go with the cart).
+    const deleted = await tx
+      .delete(carts)
       .where(
-        or(
-          lt(carts.updatedAt, abandonedBefore),
-          and(
-            lt(carts.updatedAt, emptyBefore),
-            notExists(tx.select({ id: cartLines.id }).from(cartLines).where(eq(cartLines.cartId, carts.id))),
+        and(
+          inArray(
+            carts.id,
+            stale.map((cart) => cart.id),
           ),
+          isStale,
         ),
       )
-      .limit(1000);
-    if (stale.length === 0) return 0;
-    const ids = stale.map((cart) => cart.id);
-    await tx.delete(cartLines).where(inArray(cartLines.cartId, ids));
-    await tx.delete(carts).where(inArray(carts.id, ids));
-    return ids.length;
+      .returning({ id: carts.id });
+    return deleted.length;
   });
 }

@@ -2,6 +2,7 @@ import { paymentReceived } from "~/lib/order-status";
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { cartLines, carts, orderItems, orders, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import { splitFullName } from "~/lib/names";
@@ -123,13 +124,20 @@ async function cartLineKeys(db: DbOrTx, cartId: string): Promise<LineKey[]> {
  * are still the ones that were paid for) and the order is detached. Returns true if it acted.
  */
 export async function releasePaidCheckout(db: DbOrTx, cartId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
-    .from(carts)
-    .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
-    .where(eq(carts.id, cartId))
-    .limit(1);
-  if (!row || !paymentReceived(row.paymentStatus)) return false;
+  const paidCheckout = async () => {
+    const [row] = await db
+      .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
+      .from(carts)
+      .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
+      .where(eq(carts.id, cartId))
+      .limit(1);
+    return row && paymentReceived(row.paymentStatus) ? row : undefined;
+  };
+  if (!(await paidCheckout())) return false;
+  // The cart's writes wait for each other (another request may be filling it again): read again once alone.
+  await lockFor(db, "cart", cartId);
+  const row = await paidCheckout();
+  if (!row) return false;
   if (row.checkoutKey === checkoutKeyFor(cartId, await cartLineKeys(db, cartId))) {
     await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
   }
@@ -319,6 +327,7 @@ export async function addToCart(cartId: string, input: CartAddInput): Promise<Ca
  */
 export async function putInCart(cartId: string, input: CartAddInput): Promise<{ count: 1 }> {
   await getDb().transaction(async (tx) => {
+    await lockFor(tx, "cart", cartId);
     await releasePaidCheckout(tx, cartId);
     const [product] = await tx
       .select({
@@ -356,6 +365,7 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
  */
 export async function setLineQuantity(cartId: string, lineId: number, quantity: number): Promise<CartView> {
   await getDb().transaction(async (tx) => {
+    await lockFor(tx, "cart", cartId);
     const where = and(eq(cartLines.id, lineId), eq(cartLines.cartId, cartId));
     const [line] = await tx
       .select({

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor, lockRows } from "~/db/locks.server";
 import { asc } from "drizzle-orm";
 import { cartLines, carts, orderItems, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
@@ -52,6 +53,8 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
   for (let attempt = 0; ; attempt++) {
     try {
       const submitted = await getDb().transaction(async (tx) => {
+        // Two submissions of one cart (a double click, two tabs) rewrite its order one after the other.
+        await lockFor(tx, "cart", cartId);
         await releasePaidCheckout(tx, cartId);
         const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
@@ -72,6 +75,8 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
 
         let orderId: number;
         let created = false;
+        // The order read here is rewritten below: its payment, on another server, waits meanwhile.
+        await lockRows(tx, orders, eq(orders.checkoutKey, checkoutKey));
         const [sameContent] = await tx.select().from(orders).where(eq(orders.checkoutKey, checkoutKey)).limit(1);
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
@@ -86,6 +91,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
             .from(carts)
             .where(eq(carts.id, cartId))
             .limit(1);
+          if (cart?.checkoutOrderId) await lockRows(tx, orders, eq(orders.id, cart.checkoutOrderId));
           const previous = cart?.checkoutOrderId
             ? (await tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).limit(1))[0]
             : undefined;

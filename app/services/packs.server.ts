@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { orderItems, orders, packs, products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import type { Pack, SaleWithoutPack, ShopPack } from "~/lib/packs";
@@ -217,6 +218,8 @@ export async function trialRefusal(
   if (!input.email) return null;
   const trial = (await trialPacksOf(input.lines, db))[0];
   if (!trial) return null;
+  // Once per email, on every server: two payments of the trial pack with one email check it one after the other.
+  await lockFor(db, "trial-email", input.email.trim().toLowerCase());
   return (await hasBoughtTrialPack(db, input.email, input.orderId)) ? await PACK_MESSAGES.trialUsed(trial.name) : null;
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { users } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
@@ -121,6 +122,8 @@ export async function updateUser(
   const { password: _password, ...fields } = input;
   try {
     return await db.transaction(async (tx) => {
+      // The last administrator rule counts the others: one change of administrators at a time.
+      await lockFor(tx, "admin-user", "administrators");
       const [target] = await tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).limit(1);
       if (!target) return undefined;
       if (target.isAdmin && !fields.isAdmin) {
@@ -151,6 +154,7 @@ export async function updateUser(
 export async function deleteUser(actorId: number, id: number): Promise<boolean> {
   if (id === actorId) throw new ShopError(403, "cannot_delete_self", CANNOT_DELETE_SELF);
   return await getDb().transaction(async (tx) => {
+    await lockFor(tx, "admin-user", "administrators");
     const [target] = await tx.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).limit(1);
     if (!target) return false;
     if (target.isAdmin) {

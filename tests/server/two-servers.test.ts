@@ -203,6 +203,92 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     expect(queued.rows.every((row) => row.n === 1)).toBe(true);
   }, 180_000);
 
+  /**
+   * The most write transactions seen open at once while `run` runs: sessions that have written
+   * (they hold a transaction id) and wait, between two statements, for the next one of their
+   * transaction. A statement outside a transaction is never in that state.
+   */
+  async function mostWritersAtOnce(run: () => Promise<unknown>) {
+    const sampler = new pg.Client({ connectionString: database.url });
+    await sampler.connect();
+    let most = 0;
+    let running = true;
+    const sampling = (async () => {
+      while (running) {
+        const { rows } = await sampler.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND backend_xid IS NOT NULL AND state = 'idle in transaction'`,
+        );
+        most = Math.max(most, rows[0].n as number);
+      }
+    })();
+    try {
+      await run();
+    } finally {
+      running = false;
+      await sampling;
+      await sampler.end();
+    }
+    return most;
+  }
+
+  it("50 payments of different orders at once on both servers write side by side; invoice numbers stay gapless and unique", async () => {
+    // 50 orders whose payment is started (10 shoppers at a time: this is not what is measured).
+    const orders: Array<{ id: number; token: string; shopper: number; paymentIntentId: string }> = [];
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const shopper = 500 + batch * 10 + i;
+          const order = await placeOrder(balancer.url, `ensemble-${shopper}@example.fr`, shopper);
+          const start = await call("/api/payments/start", { orderId: order.id, mode: "one_off", token: order.token }, shopper);
+          expect(start.status, JSON.stringify(start.body)).toBe(200);
+          orders.push({ ...order, shopper, paymentIntentId: start.body.paymentIntentId as string });
+        }),
+      );
+    }
+    const before = await stock();
+    const served = balancer.log.length;
+    // The 50 shoppers pay at once: the card at Stripe (whose webhooks reach both servers), then the shop's confirmation.
+    const most = await mostWritersAtOnce(async () => {
+      const answers = await Promise.all(
+        orders.map(async (order) => {
+          await stripe.payWithCard(order.paymentIntentId);
+          return await call("/api/payments/confirm", { orderId: order.id, token: order.token }, order.shopper);
+        }),
+      );
+      expect(answers.map((answer) => answer.body.paid)).toEqual(orders.map(() => true));
+    });
+    // Both servers confirmed payments, and at some moment at least two payments were writing at once.
+    const confirms = balancer.log.slice(served).filter((r) => r.path === "/api/payments/confirm");
+    expect(new Set(confirms.map((r) => r.server))).toEqual(new Set([0, 1]));
+    expect(most).toBeGreaterThanOrEqual(2);
+
+    const ids = orders.map((order) => order.id);
+    const paid = await db.query("SELECT count(*)::int AS n FROM orders WHERE id = ANY($1) AND payment_status = 'paid'", [ids]);
+    expect(paid.rows[0].n).toBe(50);
+    // Every invoice of the shop so far: numbers 1 to n, each once; one per order of this run.
+    const numbering = await db.query(
+      "SELECT count(*)::int AS n, count(DISTINCT number)::int AS numbers, max(sequence) AS last FROM invoices WHERE kind = 'invoice'",
+    );
+    expect(numbering.rows[0]).toEqual({ n: numbering.rows[0].n, numbers: numbering.rows[0].n, last: numbering.rows[0].n });
+    const perOrder = await db.query(
+      "SELECT count(*)::int AS n FROM invoices WHERE kind = 'invoice' AND order_id = ANY($1) GROUP BY order_id HAVING count(*) <> 1",
+      [ids],
+    );
+    expect(perOrder.rows).toEqual([]);
+    expect(
+      (await db.query("SELECT count(DISTINCT order_id)::int AS n FROM invoices WHERE order_id = ANY($1)", [ids])).rows[0].n,
+    ).toBe(50);
+    // The stock, down once per order whatever the webhooks that follow (two per payment).
+    const webhooks = () => balancer.log.slice(served).filter((r) => r.path === "/api/stripe/webhook").length;
+    await expect.poll(webhooks, { timeout: 30_000 }).toBeGreaterThanOrEqual(100);
+    const sold = await db.query(
+      "SELECT coalesce(sum(quantity), 0)::int AS n FROM order_items WHERE product_id = 1 AND order_id = ANY($1)",
+      [ids],
+    );
+    expect(await stock()).toBe(before - sold.rows[0].n);
+  }, 120_000);
+
   it("a subscription's webhooks reach both servers; its renewal becomes one order, paid once", async () => {
     const order = await placeOrder(balancer.url, "abonnee.deux-serveurs@example.fr", 900);
     const orderId = order.id;

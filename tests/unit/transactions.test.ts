@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { isSerializationFailure } from "~/db/postgres.server";
+import { isSerializationFailure, retryConflict } from "~/db/postgres.server";
 import { dialect, invoiceCounters } from "~/db/schema";
+import { lockRows } from "~/db/locks.server";
 import { afterCommit } from "~/db/transactions.server";
 
 /**
@@ -18,9 +19,13 @@ async function readCounter() {
   return (await getDb().select({ last: invoiceCounters.last }).from(invoiceCounters).where(counter))[0]?.last;
 }
 
-/** Reads the counter, waits (another transaction runs meanwhile), then writes it plus one. */
+/**
+ * Locks the counter's row (as the shop's rules lock what they read then write), reads it, waits
+ * (another transaction runs meanwhile), then writes it plus one.
+ */
 async function incrementSlowly(log?: string[]) {
   await getDb().transaction(async (tx) => {
+    await lockRows(tx, invoiceCounters, counter);
     const [row] = await tx.select({ last: invoiceCounters.last }).from(invoiceCounters).where(counter);
     log?.push("attempt");
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -33,7 +38,7 @@ async function incrementSlowly(log?: string[]) {
 }
 
 describe(`transactions on ${dialect}`, () => {
-  it("ten concurrent read-then-write transactions on one row lose no write", async () => {
+  it("ten concurrent read-then-write transactions on one row, each locking it first, lose no write", async () => {
     await getDb().insert(invoiceCounters).values({ kind: "invoice", year: YEAR, last: 0 });
     const log: string[] = [];
     await Promise.all(Array.from({ length: 10 }, () => incrementSlowly(log)));
@@ -41,7 +46,7 @@ describe(`transactions on ${dialect}`, () => {
     // Each transaction's after-commit effect ran once, whatever the attempts it took.
     await new Promise((resolve) => setImmediate(resolve));
     expect(log.filter((line) => line === "committed")).toHaveLength(10);
-    // One transaction at a time on both engines: none had to be run again.
+    // Each waited for the row (SQLite: for the file) rather than fail: none had to be run again.
     expect(log.filter((line) => line === "attempt")).toHaveLength(10);
   });
 
@@ -98,7 +103,7 @@ describe(`transactions on ${dialect}`, () => {
   });
 });
 
-describe.skipIf(dialect !== "postgresql")("the write lock on PostgreSQL", () => {
+describe.skipIf(dialect !== "postgresql")("a row lock on PostgreSQL", () => {
   it("is waited for at most 5 s, as SQLite's busy_timeout: then the transaction fails and the first one is unharmed", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -133,5 +138,52 @@ describe("serialization failures", () => {
     );
     expect(isSerializationFailure(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
     expect(isSerializationFailure(new Error("refusé"))).toBe(false);
+  });
+});
+
+describe("conflicts given up by PostgreSQL", () => {
+  const failure = (code: string) => new Error("Failed query", { cause: Object.assign(new Error(code), { code }) });
+
+  it("are run again a bounded number of times: 10 attempts for a serialization failure or a deadlock, 3 for a unique index, none for the rest", async () => {
+    expect(await retryConflict(failure("40001"), 9)).toBe(true);
+    expect(await retryConflict(failure("40001"), 10)).toBe(false);
+    expect(await retryConflict(failure("40P01"), 1)).toBe(true);
+    expect(await retryConflict(failure("23505"), 2)).toBe(true);
+    expect(await retryConflict(failure("23505"), 3)).toBe(false);
+    expect(await retryConflict(failure("55P03"), 1)).toBe(false);
+    expect(await retryConflict(new Error("refusé"), 1)).toBe(false);
+  });
+
+  it.skipIf(dialect !== "postgresql")("a deadlock between two transactions: one is run again, both end committed", async () => {
+    const years = [2097, 2098];
+    await getDb()
+      .insert(invoiceCounters)
+      .values(years.map((year) => ({ kind: "invoice" as const, year, last: 0 })));
+    const attempts: number[] = [];
+    const row = (year: number) => and(eq(invoiceCounters.kind, "invoice"), eq(invoiceCounters.year, year));
+    // Each locks one row, waits for the other to lock the other, then wants the other's row.
+    let locked = 0;
+    const both = async () => {
+      locked++;
+      await expect.poll(() => locked, { timeout: 2_000 }).toBeGreaterThanOrEqual(2);
+    };
+    const crosswise = (first: number, second: number) =>
+      getDb().transaction(async (tx) => {
+        attempts.push(first);
+        await lockRows(tx, invoiceCounters, row(first));
+        await both();
+        await lockRows(tx, invoiceCounters, row(second));
+        await tx
+          .update(invoiceCounters)
+          .set({ last: sql`${invoiceCounters.last} + 1` })
+          .where(or(row(first), row(second)));
+      });
+    await Promise.all([crosswise(years[0], years[1]), crosswise(years[1], years[0])]);
+    expect(attempts.length).toBe(3);
+    const rows = await getDb()
+      .select({ last: invoiceCounters.last })
+      .from(invoiceCounters)
+      .where(or(row(years[0]), row(years[1])));
+    expect(rows.map((r) => r.last)).toEqual([2, 2]);
   });
 });

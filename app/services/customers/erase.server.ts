@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor, lockRows } from "~/db/locks.server";
 import { contactRequests, emails, orders, subscriptions, users, withdrawalRequests, type Email } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
@@ -219,6 +220,10 @@ export async function eraseCustomerData(id: number, actor: AuditActor): Promise<
 
 async function eraseInDatabase(id: number, actor: AuditActor) {
   return await getDb().transaction(async (tx) => {
+    // The refusal reads the customer's orders and subscriptions: their payments and renewals wait until the erasure is done.
+    await lockFor(tx, "user", id);
+    await lockRows(tx, orders, eq(orders.userId, id));
+    await lockRows(tx, subscriptions, eq(subscriptions.userId, id));
     const account = await customerOr404(tx, id);
     const ids = await recordIds(tx, account);
     const refusal = erasureRefusal(account, {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { lockRows } from "~/db/locks.server";
 import { orderItems, orders, type Order } from "~/db/schema";
 import { splitFullName } from "~/lib/names";
 import { paymentReceived } from "~/lib/order-status";
@@ -24,6 +25,8 @@ function isPaid(order: Pick<Order, "paymentStatus">) {
  */
 export async function updateOrderCheckout(orderId: number, update: OrderCheckoutUpdate): Promise<boolean> {
   return await getDb().transaction(async (tx) => {
+    // Read then changed while unpaid: the payment of this order waits for this change, or this change for it.
+    await lockRows(tx, orders, eq(orders.id, orderId));
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) return false;
     const hasChange =

@@ -1,6 +1,7 @@
 import { paymentReceived } from "~/lib/order-status";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockRows } from "~/db/locks.server";
 import {
   orderItems,
   orders,
@@ -177,20 +178,14 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
     .returning({ id: orders.id });
   if (updated.length !== 1) return false;
-  // The promotion code counted once, under its own lock; past its limit the order is refunded.
+  // The order's row is now locked until the commit: its other payment (the webhook, the
+  // confirmation) waits here, then finds it paid. The promotion code is counted once, under its
+  // own row lock (promotions/redeem.server.ts); past its limit the order is refunded.
   const paidOrder = await findOrder(orderId, tx);
   if (paidOrder) await redeemPromotionIn(tx, paidOrder);
-  // The invoice, with its number, in the transaction that makes the order paid (once).
-  await issueInvoiceIn(tx, orderId);
-  // Two payments of the trial pack started with one email before either was paid: the second is refunded.
+  // Two payments of the trial pack started with one email before either was paid: the second is
+  // refunded (a lock per email, packs.server.ts).
   await reserveTrialDuplicateRefundIn(tx, orderId);
-
-  const stamped = await tx
-    .update(orders)
-    .set({ stockDecrementedAt: now })
-    .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
-    .returning({ id: orders.id });
-  if (stamped.length === 1) await decrementStock(tx, orderId);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
     const order = await findOrder(orderId, tx);
@@ -204,6 +199,17 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
   }
   // The confirmation to the customer and the notice to the shop, with the payment (once).
   await queueOrderPaidEmails(tx, orderId);
+  // Last, the rows every payment changes (the product's stock, then the invoice counter): each
+  // is locked by its update until the commit, so they are taken as late as possible and always in
+  // this order (createRenewalOrderIn too).
+  const stamped = await tx
+    .update(orders)
+    .set({ stockDecrementedAt: now })
+    .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
+    .returning({ id: orders.id });
+  if (stamped.length === 1) await decrementStock(tx, orderId);
+  // The invoice, with its number, in the transaction that makes the order paid (once).
+  await issueInvoiceIn(tx, orderId);
   return true;
 }
 
@@ -368,6 +374,9 @@ export function refundedPaymentStatus(totalCents: number, refundedCents: number)
  * refund that failed gives its amount back). Returns the order's payment status.
  */
 export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<PaymentStatus | null> {
+  // The sum of the order's refunds is read then written: its other refunds wait (the one that
+  // waited reads every refund committed before it).
+  await lockRows(tx, orders, eq(orders.id, refund.orderId));
   const order = await findOrder(refund.orderId, tx);
   if (!order) return null;
   if (!paymentReceived(order.paymentStatus)) return order.paymentStatus;

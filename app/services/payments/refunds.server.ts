@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
-import { invoices, refunds, type Order, type Refund, type RefundStatus } from "~/db/schema";
+import { lockRows } from "~/db/locks.server";
+import { invoices, orders, refunds, type Order, type Refund, type RefundStatus } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal, formatPrice } from "~/lib/money";
 import { displayName } from "~/lib/names";
@@ -168,6 +169,8 @@ async function reserve(
   reason: string,
 ): Promise<{ refund: Refund; replayed: boolean; paymentIntentId: string }> {
   return await getDb().transaction(async (tx) => {
+    // What remains to refund is read then reserved: the order's other refunds wait meanwhile.
+    await lockRows(tx, orders, eq(orders.id, request.orderId));
     const order = await findOrder(request.orderId, tx);
     if (!order) throw new ShopError(404, "order_not_found", "Commande introuvable");
     const [previous] = await tx.select().from(refunds).where(eq(refunds.idempotencyKey, request.idempotencyKey)).limit(1);
@@ -239,6 +242,8 @@ async function recordStripeAnswer(
 ): Promise<Refund> {
   return await getDb().transaction(async (tx) => {
     const status = refundStatusOf(stripeRefund.status);
+    // The order first, then its refund: the webhook about the same refund waits meanwhile.
+    await lockRefundOrder(tx, refundId);
     const before = (await tx.select().from(refunds).where(eq(refunds.id, refundId)).limit(1))[0]!;
     // The webhook knows better when it has already moved the refund on.
     const next = before.stripeRefundId === stripeRefund.id && before.status !== "pending" ? before.status : status;
@@ -356,6 +361,15 @@ export async function hasTrialDuplicateRefund(orderId: number): Promise<boolean>
 // ---------------------------------------------------------------------------------------------
 // Reconciling Stripe's refunds (webhooks)
 
+/**
+ * Locks the order of a refund (SELECT … FOR UPDATE), before the refund is read then written: the
+ * writes about an order's refunds (the back office, Stripe's answer, the webhooks) take the order
+ * first, then the refund, one after the other.
+ */
+async function lockRefundOrder(tx: DbOrTx, refundId: number) {
+  await lockRows(tx, orders, sql`${orders.id} = (SELECT ${refunds.orderId} FROM ${refunds} WHERE ${refunds.id} = ${refundId})`);
+}
+
 /** A refund as Stripe's webhooks give it (the refund object, or an item of a charge's `refunds`). */
 export type StripeRefundLike = Pick<Stripe.Refund, "id" | "amount" | "status" | "metadata" | "failure_reason"> & {
   payment_intent?: string | { id: string } | null;
@@ -383,6 +397,8 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
     if (own && own.stripeRefundId === null && (!order || own.orderId === order.id)) known = own;
   }
   if (known) {
+    await lockRefundOrder(tx, known.id);
+    known = (await tx.select().from(refunds).where(eq(refunds.id, known.id)).limit(1))[0]!;
     if (known.stripeRefundId === stripeRefund.id && known.status === status) return false;
     const [refund] = await tx
       .update(refunds)
@@ -406,6 +422,7 @@ export async function reconcileStripeRefundIn(tx: DbOrTx, stripeRefund: StripeRe
       return byMetadata ?? (paymentIntentId ? await findOrderByPaymentIntent(paymentIntentId, tx) : undefined);
     })());
   if (!target || stripeRefund.amount <= 0) return false;
+  await lockRows(tx, orders, eq(orders.id, target.id));
   const [inserted] = await tx
     .insert(refunds)
     .values({

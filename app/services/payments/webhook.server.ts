@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { getStripe } from "~/services/stripe.server";
@@ -116,7 +117,17 @@ function refundIfDuplicate(order: Order, paymentIntentId: string | null, afterCo
   return "duplicate_payment_refunded";
 }
 
+/** The Stripe subscription an event is about (its invoices, its changes), or null. */
+function subscriptionOf(event: Stripe.Event): string | null {
+  if (event.type.startsWith("customer.subscription.")) return (event.data.object as Stripe.Subscription).id;
+  if (event.type.startsWith("invoice.")) return invoiceSubscriptionId(event.data.object as Stripe.Invoice);
+  return null;
+}
+
 async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
+  // A subscription's record is read then written by each of its events: they wait for each other.
+  const subscriptionId = subscriptionOf(event);
+  if (subscriptionId) await lockFor(tx, "subscription", subscriptionId);
   switch (event.type) {
     case "payment_intent.succeeded": {
       const pi = event.data.object;

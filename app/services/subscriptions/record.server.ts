@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
+import { lockFor } from "~/db/locks.server";
 import { orderItems, orders, subscriptions, type Order, type Subscription } from "~/db/schema";
 import { findSubscription, findSubscriptionByStripeId } from "../orders/find.server";
 
@@ -18,6 +19,7 @@ export async function ensureSubscriptionRecord(
   tx: DbOrTx,
   order: Order & { stripeSubscriptionId: string },
 ): Promise<Subscription> {
+  await lockFor(tx, "subscription", order.stripeSubscriptionId);
   const existing = await findSubscriptionByStripeId(tx, order.stripeSubscriptionId);
   if (existing) {
     if (order.subscriptionId !== existing.id)
