@@ -262,6 +262,8 @@ export async function copyToPostgres({ sqliteFile, postgresUrl, log = console.lo
         }
       }
       await query(client, "COMMIT");
+      // The planner's statistics for the rows just loaded (autovacuum would only get to it later).
+      await query(client, "ANALYZE", [], "Statistiques (ANALYZE)");
       return copied;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);

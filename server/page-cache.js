@@ -6,11 +6,18 @@ import zlib from "node:zlib";
 /**
  * The full-page cache of the public pages, one per process.
  *
- * An anonymous visitor (none of the shop's personal cookies) asking for a public page (the
- * allowlist below, no query string but campaign tags) gets a page rendered once for everyone:
+ * A visitor asking for a public page (the allowlist below, no query string but campaign tags)
+ * gets a page rendered once for everyone, a shopper with a cart as well as an anonymous visitor:
  * rendered from a request that carries no cookie at all, kept only when it is a 200 HTML
  * answer that sets no cookie, and stored already compressed (brotli and gzip). Anything else
  * goes to the live render, as before.
+ *
+ * What is personal is served apart: the cart's count comes from the readable `cart_count` cookie
+ * (app/lib/cart-count-cookie.ts, kept by the root loader on every live answer) and the header
+ * shows it once the page's script runs; the cart drawer loads /panier's data (live) when it
+ * opens; without JavaScript the header's link goes to /panier, rendered live. Only the cookies
+ * that change a public page itself send it to the live render: a toast waiting to be shown
+ * (once) and the back office's session.
  *
  * Freshness:
  * - an entry is fresh for 60 s; then it is still served while one background render replaces
@@ -33,7 +40,7 @@ import zlib from "node:zlib";
  * are removed), computed once when the page enters the cache. The policy stays the same otherwise.
  *
  * Answers carry `X-Cache`: HIT, STALE (served while being refreshed), MISS (rendered now) or
- * BYPASS (a public page rendered live for a visitor with a personal cookie or a query string).
+ * BYPASS (a public page rendered live for a visitor with a toast, an admin session or a query string).
  *
  * The public catalog of the API is kept the same way (same version, same cookie rule), for a
  * shorter time since it gives the stock (PUBLIC_API below).
@@ -60,8 +67,12 @@ const API_TTL_MS = 5_000;
 const API_STALE_MS = 25_000;
 /** Query parameters that change nothing on the page (campaign tags): they do not prevent caching. */
 const HARMLESS_PARAMETER = /^(?:utm_[a-z_]+|gclid|fbclid|msclkid)$/;
-/** The shop's cookies that make a page personal: cart badge, remembered orders, back office, toasts. */
-export const PERSONAL_COOKIES = ["cart", "orders", "__admin", "toast-session"];
+/**
+ * The shop's cookies that make a public page personal: a toast shown once, the back office's
+ * session. The cart (its count travels in `cart_count`) and the remembered orders change nothing
+ * on a public page.
+ */
+export const PERSONAL_COOKIES = ["__admin", "toast-session"];
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);

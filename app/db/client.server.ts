@@ -64,6 +64,7 @@ export async function openSqlite(file: string, options: OpenOptions) {
   reuseStatements(sqlite);
   // Migrations run once, at opening, before any request.
   migrate(drizzle(sqlite), { migrationsFolder: path.resolve(process.cwd(), "drizzle") });
+  keepStatistics(sqlite);
   // Several processes share the file (one per core): transactions begin with BEGIN IMMEDIATE
   // (app/db/sqlite-async.server.ts), which takes the write lock first, waiting up to busy_timeout.
   const db = withTransactionRules(asyncSqlite(sqlite, schema));
@@ -74,6 +75,17 @@ export async function openSqlite(file: string, options: OpenOptions) {
     throw error;
   }
   return { db, sqlite };
+}
+
+/**
+ * The planner chooses indexes from statistics: without them a new index can make a page a
+ * thousand times slower. At each opening (so after the migrations too), PRAGMA optimize
+ * analyses the tables whose statistics are missing or stale, reading a bounded number of rows
+ * per index (analysis_limit), so it stays quick on a large file.
+ */
+export function keepStatistics(sqlite: Database.Database) {
+  sqlite.pragma("analysis_limit = 1000");
+  sqlite.pragma("optimize = 0x10002");
 }
 
 /**

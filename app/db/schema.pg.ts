@@ -138,22 +138,26 @@ export const priceHistory = pgTable(
   (t) => [index("price_history_pack_idx").on(t.packId, t.startedAt)],
 );
 
-export const users = pgTable("users", {
-  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
-  username: text("username").notNull().unique(),
-  email: text("email").notNull().unique(),
-  /** scrypt hash; null for shoppers created at checkout, who never sign in. */
-  passwordHash: text("password_hash"),
-  firstName: text("first_name"),
-  lastName: text("last_name"),
-  address: text("address"),
-  city: text("city"),
-  postalCode: text("postal_code"),
-  country: text("country"),
-  phone: text("phone"),
-  isAdmin: boolean("is_admin").notNull().default(false),
-  ...timestamps,
-});
+export const users = pgTable(
+  "users",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    username: text("username").notNull().unique(),
+    email: text("email").notNull().unique(),
+    /** scrypt hash; null for shoppers created at checkout, who never sign in. */
+    passwordHash: text("password_hash"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    address: text("address"),
+    city: text("city"),
+    postalCode: text("postal_code"),
+    country: text("country"),
+    phone: text("phone"),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index("users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
 
 /**
  * Signed-in administrators' sessions. The `__admin` cookie holds a random secret token;
@@ -330,8 +334,17 @@ export const orders = pgTable(
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
-    index("orders_created_idx").on(t.createdAt),
+    index("orders_created_payment_idx").on(t.createdAt, t.paymentStatus),
     index("orders_email_idx").on(t.customerEmail),
+    // The trial rule and the search look an email up in any case; the lists page by payment state and date.
+    index("orders_email_lower_idx").on(sql`lower(${t.customerEmail})`, t.paymentStatus, t.createdAt),
+    index("orders_email_domain_idx").on(
+      sql`lower(substr(${t.customerEmail}, strpos(${t.customerEmail}, '@')))`,
+      t.paymentStatus,
+      t.createdAt,
+    ),
+    index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
+    index("orders_user_idx").on(t.userId),
   ],
 );
 
@@ -383,6 +396,10 @@ export const subscriptions = pgTable(
   (t) => [
     uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId),
     index("subscriptions_email_idx").on(t.customerEmail),
+    index("subscriptions_email_lower_idx").on(sql`lower(${t.customerEmail})`),
+    index("subscriptions_created_idx").on(t.createdAt),
+    // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
+    index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
   ],
 );
 
@@ -415,7 +432,12 @@ export const contactRequests = pgTable(
     status: text("status", { enum: CONTACT_STATUSES }).notNull().default("non_lu"),
     ...timestamps,
   },
-  (t) => [index("contact_requests_created_idx").on(t.createdAt)],
+  (t) => [
+    index("contact_requests_created_idx").on(t.createdAt),
+    index("contact_requests_email_lower_idx").on(sql`lower(${t.email})`),
+    // The dashboard's counts (all, unread) read this index, not the messages.
+    index("contact_requests_status_idx").on(t.status),
+  ],
 );
 
 /** A single row (id 1). */
@@ -642,6 +664,9 @@ export const emails = pgTable(
     index("emails_due_idx").on(t.status, t.nextAttemptAt),
     index("emails_order_idx").on(t.orderId),
     index("emails_created_idx").on(t.createdAt),
+    index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
+    // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
+    index("emails_updated_idx").on(t.updatedAt),
   ],
 );
 

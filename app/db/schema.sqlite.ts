@@ -104,22 +104,26 @@ export const priceHistory = sqliteTable(
   (t) => [index("price_history_pack_idx").on(t.packId, t.startedAt)],
 );
 
-export const users = sqliteTable("users", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  username: text("username").notNull().unique(),
-  email: text("email").notNull().unique(),
-  /** scrypt hash; null for shoppers created at checkout, who never sign in. */
-  passwordHash: text("password_hash"),
-  firstName: text("first_name"),
-  lastName: text("last_name"),
-  address: text("address"),
-  city: text("city"),
-  postalCode: text("postal_code"),
-  country: text("country"),
-  phone: text("phone"),
-  isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
-  ...timestamps,
-});
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull().unique(),
+    email: text("email").notNull().unique(),
+    /** scrypt hash; null for shoppers created at checkout, who never sign in. */
+    passwordHash: text("password_hash"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    address: text("address"),
+    city: text("city"),
+    postalCode: text("postal_code"),
+    country: text("country"),
+    phone: text("phone"),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index("users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
 
 /**
  * Signed-in administrators' sessions. The `__admin` cookie holds a random secret token;
@@ -297,8 +301,17 @@ export const orders = sqliteTable(
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
-    index("orders_created_idx").on(t.createdAt),
+    index("orders_created_payment_idx").on(t.createdAt, t.paymentStatus),
     index("orders_email_idx").on(t.customerEmail),
+    // The trial rule and the search look an email up in any case; the lists page by payment state and date.
+    index("orders_email_lower_idx").on(sql`lower(${t.customerEmail})`, t.paymentStatus, t.createdAt),
+    index("orders_email_domain_idx").on(
+      sql`lower(substr(${t.customerEmail}, instr(${t.customerEmail}, '@')))`,
+      t.paymentStatus,
+      t.createdAt,
+    ),
+    index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
+    index("orders_user_idx").on(t.userId),
   ],
 );
 
@@ -350,6 +363,10 @@ export const subscriptions = sqliteTable(
   (t) => [
     uniqueIndex("subscriptions_stripe_subscription_idx").on(t.stripeSubscriptionId),
     index("subscriptions_email_idx").on(t.customerEmail),
+    index("subscriptions_email_lower_idx").on(sql`lower(${t.customerEmail})`),
+    index("subscriptions_created_idx").on(t.createdAt),
+    // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
+    index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
   ],
 );
 
@@ -382,7 +399,12 @@ export const contactRequests = sqliteTable(
     status: text("status", { enum: CONTACT_STATUSES }).notNull().default("non_lu"),
     ...timestamps,
   },
-  (t) => [index("contact_requests_created_idx").on(t.createdAt)],
+  (t) => [
+    index("contact_requests_created_idx").on(t.createdAt),
+    index("contact_requests_email_lower_idx").on(sql`lower(${t.email})`),
+    // The dashboard's counts (all, unread) read this index, not the messages.
+    index("contact_requests_status_idx").on(t.status),
+  ],
 );
 
 /** A single row (id 1). */
@@ -640,6 +662,9 @@ export const emails = sqliteTable(
     index("emails_due_idx").on(t.status, t.nextAttemptAt),
     index("emails_order_idx").on(t.orderId),
     index("emails_created_idx").on(t.createdAt),
+    index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
+    // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
+    index("emails_updated_idx").on(t.updatedAt),
   ],
 );
 

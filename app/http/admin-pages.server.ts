@@ -49,6 +49,11 @@ export function queryId(request: Request, name: string): number | null {
   return parseIdOrNull(new URL(request.url).searchParams.get(name));
 }
 
+/** The page a list asks for (`?page=`): 1 when absent or not a positive integer; the service caps it at the last page. */
+export function queryPage(request: Request): number {
+  return parseIdOrNull(new URL(request.url).searchParams.get("page")) ?? 1;
+}
+
 /** A list page's row action (delete, mark delivered...): the administrator, the form, its intent and its row id. */
 export async function readRowAction(request: Request, options: { deniedToast?: boolean } = {}) {
   const admin = await requireAdminForm(request, options);

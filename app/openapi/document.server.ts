@@ -136,7 +136,10 @@ export function documentedErrors(op: ApiOperation): Record<number, string> {
   return errors;
 }
 
-export function buildOpenApiDocument(operations: ApiOperation[], info: { version: string; serverUrl?: string }) {
+export function buildOpenApiDocument(
+  operations: ApiOperation[],
+  info: { version: string; serverUrl?: string; changelog?: string[] },
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const responses: Record<string, unknown> = {};
@@ -207,7 +210,10 @@ export function buildOpenApiDocument(operations: ApiOperation[], info: { version
         'Toute erreur a la forme `{ "error": "…", "issues": [{ "path": "…", "message": "…" }] }`. ' +
         "Confidentialité : un numéro de commande seul montre l'avancement, la date, les articles, le total, le numéro de suivi, " +
         "le code postal et la ville ; le nom, la rue et l'email seulement à qui prouve posséder la commande " +
-        "(le navigateur qui l'a passée, son jeton `X-Order-Token`, une session administrateur).",
+        "(le navigateur qui l'a passée, son jeton `X-Order-Token`, une session administrateur)." +
+        (info.changelog?.length
+          ? `\n\n## Historique des versions\n\n${info.changelog.map((line) => `- ${line}`).join("\n")}`
+          : ""),
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
     tags: API_TAGS.map((name) => ({ name })),

@@ -10,6 +10,7 @@ import {
   cartItemsResponseSchema,
   contactCreatedResponseSchema,
   contactRequestListResponseSchema,
+  contactRequestPageResponseSchema,
   contactRequestResponseSchema,
   customerDataResponseSchema,
   customerExportResponseSchema,
@@ -60,6 +61,22 @@ import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { buildOpenApiDocument, type ApiOperation } from "./document.server";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "~/schemas/page";
+
+/** The query of a paged list (app/schemas/page.ts). */
+const PAGE_QUERY = [
+  {
+    name: "limit",
+    description: `Nombre d'éléments par page : ${DEFAULT_PAGE_LIMIT} par défaut, ${MAX_PAGE_LIMIT} au plus`,
+    schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+  },
+  { name: "cursor", description: "Le `nextCursor` de la page précédente (opaque)", schema: { type: "string", maxLength: 512 } },
+];
+const PAGE_ERRORS = "`limit` ou `cursor` invalide";
+const PAGED_LIST =
+  `Liste paginée : \`limit\` éléments (${DEFAULT_PAGE_LIMIT} par défaut, ${MAX_PAGE_LIMIT} au plus) et \`nextCursor\`, à renvoyer en \`cursor\` pour la suite ` +
+  "(null sur la dernière page ; la même URL est dans l'en-tête `Link`). Une ligne ajoutée entre deux pages n'en décale aucune : rien n'est ni répété ni sauté.";
+const DAY_SCHEMA = { type: "string", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" };
 
 /**
  * Every operation of the JSON API (spec section 7, plus the cart, payment, webhook and
@@ -222,7 +239,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "Par défaut, les commandes payées (ou remboursées depuis) : un panier dont le paiement n'a pas été reçu n'est pas une commande. " +
       "`view=unpaid` donne les paniers en attente de paiement (paniers abandonnés, paiements en attente ou échoués), `view=all` les deux ; un filtre `payment` l'emporte sur `view`. " +
-      "Chaque commande indique sa rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.",
+      "Chaque commande indique sa rétractation demandée en ligne (`withdrawal` : date et heure, motif, date limite du remboursement), ou null.\n\n" +
+      PAGED_LIST,
     tag: "Commandes",
     auth: "admin",
     query: [
@@ -242,9 +260,17 @@ export const API_OPERATIONS: ApiOperation[] = [
         description: "Filtre de paiement",
         schema: { type: "string", enum: ["unpaid", "paid", "failed", "refunded", "partially_refunded"] },
       },
-      { name: "q", description: "Numéro de commande ou adresse email du client", schema: { type: "string", maxLength: 100 } },
+      {
+        name: "q",
+        description: "Numéro de commande, début de l'adresse email du client (« marie.d ») ou son domaine (« @exemple.fr »)",
+        schema: { type: "string", maxLength: 100 },
+      },
+      { name: "du", description: "Commandes passées depuis ce jour (AAAA-MM-JJ, heure de Paris, inclus)", schema: DAY_SCHEMA },
+      { name: "au", description: "Commandes passées jusqu'à ce jour (AAAA-MM-JJ, heure de Paris, inclus)", schema: DAY_SCHEMA },
+      ...PAGE_QUERY,
     ],
-    success: { status: 200, description: "Les commandes", schema: adminOrderListResponseSchema },
+    success: { status: 200, description: "Une page de commandes", schema: adminOrderListResponseSchema },
+    errors: { 422: `${PAGE_ERRORS} ; période invalide` },
   },
   {
     method: "post",
@@ -624,9 +650,16 @@ export const API_OPERATIONS: ApiOperation[] = [
     file: "app/routes/api.admin.contacts.ts",
     operationId: "listContactRequests",
     summary: "Demandes de contact, les plus récentes d'abord",
+    description: PAGED_LIST,
     tag: "Administration",
     auth: "admin",
-    success: { status: 200, description: "Les demandes", schema: contactRequestListResponseSchema },
+    query: PAGE_QUERY,
+    success: {
+      status: 200,
+      description: "Une page de demandes",
+      schema: contactRequestPageResponseSchema,
+    },
+    errors: { 422: PAGE_ERRORS },
   },
   {
     method: "get",
@@ -931,10 +964,13 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/users",
     file: "app/routes/api.users.ts",
     operationId: "listUsers",
-    summary: "Utilisateurs (jamais de mot de passe ni d'empreinte)",
+    summary: "Utilisateurs (jamais de mot de passe ni d'empreinte), par identifiant",
+    description: PAGED_LIST,
     tag: "Administration",
     auth: "admin",
-    success: { status: 200, description: "Les utilisateurs", schema: userListResponseSchema },
+    query: PAGE_QUERY,
+    success: { status: 200, description: "Une page d'utilisateurs", schema: userListResponseSchema },
+    errors: { 422: PAGE_ERRORS },
   },
   {
     method: "post",
@@ -998,12 +1034,21 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
 ];
 
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "1.1.0";
+
+/** What changed in the API, newest first (in the document's description). */
+export const API_CHANGELOG = [
+  "1.1.0 : GET /api/orders, GET /api/users et GET /api/admin/contacts sont désormais paginées. " +
+    "La réponse n'est plus un tableau mais un objet `{ orders | users | contacts, limit, nextCursor }` ; " +
+    `sans \`limit\` ni \`cursor\`, la première page (${DEFAULT_PAGE_LIMIT} éléments) et le curseur de la suivante, aussi dans l'en-tête \`Link\`. ` +
+    "GET /api/orders accepte une période (`du`, `au`) ; sa recherche `q` porte sur le début de l'email ou son domaine (« @exemple.fr »).",
+  "1.0.0 : première version.",
+];
 
 let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 /** The OpenAPI document of the whole API (built once per process). */
 export function getOpenApiDocument() {
-  cached ??= buildOpenApiDocument(API_OPERATIONS, { version: API_VERSION });
+  cached ??= buildOpenApiDocument(API_OPERATIONS, { version: API_VERSION, changelog: API_CHANGELOG });
   return cached;
 }

@@ -6,12 +6,13 @@ import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { ContactStatusSelect } from "~/components/admin/ContactStatus";
 import { DataTable, DeleteLink, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
+import { Pagination } from "~/components/admin/ListControls";
 import { Dialog } from "~/components/admin/Dialog";
 import { OpenContactForm } from "~/components/admin/OpenContactForm";
 import { EyeIcon, iconButton } from "~/components/admin/icons";
 import { Badge, buttonSecondary, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { queryId, readRowAction } from "~/http/admin-pages.server";
+import { queryId, queryPage, readRowAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { excerpt } from "~/lib/excerpt";
 import { CONTACT_STATUS_LABELS } from "~/lib/statuses";
@@ -22,7 +23,7 @@ import { contactStatusField } from "~/schemas/contact-status";
 import {
   deleteContactRequest,
   getContactRequest,
-  listContactRequests,
+  listContactRequestsPage,
   openContactRequest,
   setContactStatus,
 } from "~/services/contacts.server";
@@ -40,11 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const deleteId = queryId(request, "delete");
   const toDelete = deleteId ? ((await getContactRequest(deleteId)) ?? null) : null;
   // The list shows the first words of each message; the whole message is in its dialog.
-  const contacts = (await listContactRequests()).map(({ message, ...contact }) => ({
+  const { contacts: rows, page, pageCount } = await listContactRequestsPage(queryPage(request));
+  const contacts = rows.map(({ message, ...contact }) => ({
     ...contact,
     excerpt: excerpt(message, 80),
   }));
-  return data({ contacts, opened, toDelete }, { headers: NO_STORE_HEADERS });
+  return data({ contacts, page, pageCount, opened, toDelete }, { headers: NO_STORE_HEADERS });
 }
 
 const REPLACE = { headers: { "X-Remix-Replace": "true", ...NO_STORE_HEADERS } };
@@ -193,7 +195,7 @@ const TABLE: TableDefinition<ContactRow> = {
 };
 
 export default function AdminContacts() {
-  const { contacts, opened, toDelete } = useLoaderData<typeof loader>();
+  const { contacts, page, pageCount, opened, toDelete } = useLoaderData<typeof loader>();
   const location = useLocation();
   useAutoRefresh();
   const here = `/admin/contacts${location.search}`;
@@ -202,6 +204,7 @@ export default function AdminContacts() {
     <>
       <PageHeader title="Demandes de contact" back={{ to: "/admin", label: "Retour au tableau de bord" }} />
       <DataTable {...TABLE} label="Demandes de contact" empty="Aucune demande de contact pour le moment." rows={contacts} />
+      <Pagination page={page} pageCount={pageCount} />
 
       {opened ? (
         <Dialog title={`Message de ${opened.name}`} closeTo="/admin/contacts">

@@ -54,7 +54,8 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning, withdrawals, secondFactor, healthRed } = useLoaderData<typeof loader>();
+  const { counts, subscriptions, orders, legalWarning, withdrawals, withdrawalsTotal, secondFactor, healthRed } =
+    useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
@@ -111,7 +112,7 @@ export default function Dashboard() {
       </div>
 
       <div className="mt-6">
-        <WithdrawalsToProcess withdrawals={withdrawals} />
+        <WithdrawalsToProcess withdrawals={withdrawals} total={withdrawalsTotal} />
       </div>
 
       <div className="mt-6 grid gap-6 xl:grid-cols-[2fr_1fr]">

@@ -1,14 +1,24 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { NO_STORE } from "~/http/cache-control";
-import { readOrderFilters } from "~/schemas/admin-order";
-import { ordersCsv, ordersCsvFileName } from "~/services/orders/export.server";
+import { readOrderFilters, readOrderPeriod } from "~/schemas/admin-order";
+import { ordersCsvFileName, ordersCsvStream } from "~/services/orders/export.server";
 
-/** GET /admin/orders/export.csv: the order list as a CSV file, with the same filters as the page. */
+/**
+ * GET /admin/orders/export.csv: every order of the list's filters as a CSV file, streamed, for
+ * the period `du`–`au` (Paris days, both included; all time without them). A period that
+ * cannot be read is a 400 with its French reason.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const body = await ordersCsv(readOrderFilters(new URL(request.url)));
-  return new Response(body, {
+  const url = new URL(request.url);
+  const { error } = readOrderPeriod(url);
+  if (error)
+    return new Response(error, {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE },
+    });
+  return new Response(ordersCsvStream(readOrderFilters(url)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${ordersCsvFileName()}"`,

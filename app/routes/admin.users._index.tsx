@@ -4,23 +4,25 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { DataTable, EditDeleteLinks, type TableDefinition } from "~/components/admin/DataTable";
 import { DeleteConfirmation } from "~/components/admin/DeleteConfirmation";
+import { Pagination } from "~/components/admin/ListControls";
 import { EyeIcon, iconButton } from "~/components/admin/icons";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
 import { requireAdmin } from "~/http/admin-guard.server";
-import { queryId, readRowAction, unknownAction } from "~/http/admin-pages.server";
+import { queryId, queryPage, readRowAction, unknownAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { displayName } from "~/lib/names";
 import { listRecentAudit } from "~/services/customers/audit.server";
-import { deleteUser, listUsers } from "~/services/users.server";
+import { deleteUser, getUser, listUsersPage } from "~/services/users.server";
 
 export const meta: MetaFunction = () => pageMeta("Utilisateurs", "Comptes de la boutique.");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
-  const users = (await listUsers()).map((u) => ({
+  const { users: rows, page, pageCount, total } = await listUsersPage(queryPage(request));
+  const users = rows.map((u) => ({
     id: u.id,
     username: u.username,
     email: u.email,
@@ -30,8 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     self: u.id === admin.id,
   }));
   const deleteId = queryId(request, "delete");
-  const toDelete = users.find((u) => u.id === deleteId) ?? null;
-  return data({ users, toDelete, audit: await listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
+  const found = deleteId === null ? undefined : await getUser(deleteId);
+  const toDelete = found ? { id: found.id, username: found.username, email: found.email, self: found.id === admin.id } : null;
+  return data({ users, page, pageCount, total, toDelete, audit: await listRecentAudit(10) }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -92,11 +95,12 @@ const TABLE: TableDefinition<UserRow> = {
 };
 
 export default function AdminUsers() {
-  const { users, toDelete, audit } = useLoaderData<typeof loader>();
+  const { users, page, pageCount, toDelete, audit } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Utilisateurs" add={{ to: "/admin/users/new", label: "Ajouter un utilisateur" }} />
       <DataTable {...TABLE} label="Liste des utilisateurs" empty="Aucun utilisateur trouvé" rows={users} />
+      <Pagination page={page} pageCount={pageCount} />
       {audit.length ? (
         <Card title="Derniers exports et effacements de données" className="mt-6">
           <ul className="divide-y divide-slate-100" data-testid="audit-log">

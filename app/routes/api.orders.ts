@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
+import { apiPage, readPageQuery } from "~/http/api-page.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
 import { clientAddress } from "~/http/client-address.server";
-import { readOrderFilters } from "~/schemas/admin-order";
+import { readOrderFilters, readOrderPeriod } from "~/schemas/admin-order";
 import { apiOrderSchema } from "~/schemas/order";
-import { listAllAdminOrders, orderToApi } from "~/services/admin-orders.server";
+import { ordersToApi, pageAdminOrders } from "~/services/admin-orders.server";
 import { throttlePublicWrite } from "~/services/limits.server";
 import { rememberOrder } from "~/services/orders/session.server";
 import { createOrderFromApi } from "~/services/orders/create.server";
@@ -13,14 +14,20 @@ import { OrderError } from "~/services/orders/errors.server";
 /**
  * /api/orders
  *
- * GET (admin only): the order list, newest first, prices as decimal strings. Optional query
- * filters as on /admin/orders: status, payment, q (order number or customer email).
+ * GET (admin only): one page of the order list, newest first, prices as decimal strings:
+ * `{ orders, limit, nextCursor }`, the next page also in `Link`. Query: `limit` (default 50,
+ * at most 200), `cursor`, and the filters of /admin/orders: status, payment, view, q (order
+ * number, start of the email or « @domaine »), du and au (days).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   return handleApi(async () => {
     await requireAdminApi(request);
-    const orders = await listAllAdminOrders(readOrderFilters(new URL(request.url)));
-    return apiJson(await Promise.all(orders.map(orderToApi)));
+    const url = new URL(request.url);
+    const page = readPageQuery(url);
+    const period = readOrderPeriod(url);
+    if (period.error) return apiError(422, "Période invalide", [{ path: "du", message: period.error }]);
+    const { orders, nextCursor } = await pageAdminOrders(readOrderFilters(url), page);
+    return apiPage(request, "orders", { items: await ordersToApi(orders), nextCursor, limit: page.limit });
   });
 }
 

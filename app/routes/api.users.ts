@@ -1,15 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminApi } from "~/http/admin-guard.server";
+import { apiPage, readPageQuery } from "~/http/api-page.server";
 import { apiError, apiJson, handleApi, methodNotAllowed, readJsonBody } from "~/http/api.server";
 import { isShopError } from "~/lib/shop-error";
 import { userCreateSchema } from "~/schemas/user";
-import { createUser, listUsers } from "~/services/users.server";
+import { createUser, pageUsers } from "~/services/users.server";
 
-/** GET /api/users (admin only): users without any password data. */
+/**
+ * GET /api/users (admin only): one page of users without any password data, by id:
+ * `{ users, limit, nextCursor }`, the next page also in `Link` (query: limit, cursor).
+ */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   handleApi(async () => {
     await requireAdminApi(request);
-    return apiJson(await listUsers());
+    const query = readPageQuery(new URL(request.url));
+    return apiPage(request, "users", { ...(await pageUsers(query)), limit: query.limit });
   });
 
 /** POST /api/users (admin only): 201 with the new user's id. */

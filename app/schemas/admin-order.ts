@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FulfilmentStatus } from "~/db/schema";
 import { CARRIERS, CARRIER_LABELS, parseCarrier, type Carrier } from "~/lib/carriers";
+import { parisLocalToIso } from "~/lib/dates";
 import { parseFulfilmentStatus } from "~/lib/order-status";
 import { safeText } from "./text";
 
@@ -71,11 +72,38 @@ const orderFiltersSchema = z.object({
   page: z.coerce.number().int().min(1).max(100000).optional().catch(undefined),
 });
 
-export type OrderFilters = z.infer<typeof orderFiltersSchema>;
+/** The filters, with the period read as instants: orders made from `from` (included) to `to` (excluded). */
+export type OrderFilters = z.infer<typeof orderFiltersSchema> & { from?: string; to?: string };
+
+export const PERIOD_MESSAGE =
+  "Période invalide : indiquez les dates « du » et « au » au format AAAA-MM-JJ, la première avant la seconde.";
+
+/** A Paris day (AAAA-MM-JJ) as the instant it starts, `plusDays` later (UTC ISO), or null. */
+function parisDayStart(day: string, plusDays = 0): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return null;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays));
+  if (plusDays === 0 && date.toISOString().slice(0, 10) !== day) return null;
+  return parisLocalToIso(`${date.toISOString().slice(0, 10)}T00:00`);
+}
+
+/**
+ * The period of `du` and `au` (Paris days, both included; either may be missing: all time by
+ * default), or a French error when one cannot be read or they are in the wrong order.
+ */
+export function readOrderPeriod(url: URL): { from?: string; to?: string; error?: string } {
+  const du = url.searchParams.get("du")?.trim() || undefined;
+  const au = url.searchParams.get("au")?.trim() || undefined;
+  const from = du === undefined ? undefined : parisDayStart(du);
+  const to = au === undefined ? undefined : parisDayStart(au, 1);
+  if (from === null || to === null || (from && to && from >= to)) return { error: PERIOD_MESSAGE };
+  return { from, to };
+}
 
 export function readOrderFilters(url: URL): OrderFilters {
   const raw = Object.fromEntries(
     ["status", "payment", "view", "q", "page"].map((k) => [k, url.searchParams.get(k) || undefined]),
   );
-  return orderFiltersSchema.parse(raw);
+  const { from, to, error } = readOrderPeriod(url);
+  return { ...orderFiltersSchema.parse(raw), ...(error ? {} : { from, to }) };
 }

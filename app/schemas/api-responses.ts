@@ -250,7 +250,19 @@ export const adminOrderResponseSchema = z.strictObject({
   withdrawal: withdrawalResponseSchema,
 });
 
-export const adminOrderListResponseSchema = z.array(adminOrderResponseSchema);
+/** A page of an API list: its items under `key`, the limit applied, and the cursor of the next page. */
+function pageResponseSchema<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.object({
+    [key]: z.array(item),
+    limit: z.number().int().describe("Le nombre d'éléments demandé (50 par défaut, 200 au plus)"),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('À passer en `cursor` pour la page suivante (aussi dans l\'en-tête `Link`, rel="next") ; null : dernière page'),
+  } as { [P in K]: z.ZodArray<T> } & { limit: z.ZodNumber; nextCursor: z.ZodNullable<z.ZodString> });
+}
+
+export const adminOrderListResponseSchema = pageResponseSchema("orders", adminOrderResponseSchema);
 
 /** refundToApi: one refund of an order. */
 const refundSchema = z.strictObject({
@@ -413,6 +425,7 @@ export const contactRequestResponseSchema = z.strictObject({
 });
 
 export const contactRequestListResponseSchema = z.array(contactRequestResponseSchema);
+export const contactRequestPageResponseSchema = pageResponseSchema("contacts", contactRequestResponseSchema);
 
 /** POST /api/contact. */
 export const contactCreatedResponseSchema = z.strictObject({
@@ -487,7 +500,7 @@ export const userResponseSchema = z.strictObject({
   updatedAt: isoDateSchema,
 });
 
-export const userListResponseSchema = z.array(userResponseSchema);
+export const userListResponseSchema = pageResponseSchema("users", userResponseSchema);
 
 /** getSettings: the public site settings. */
 export const settingsResponseSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { orders, products, subscriptions, users } from "~/db/schema";
 import { countAwaitingPayment, ORDER_PAYMENT_STATUSES, recentOrders } from "./admin-orders.server";
 import { countContactRequests } from "./contacts.server";
-import { listOpenWithdrawals } from "./withdrawals.server";
+import { countOpenWithdrawals, listOpenWithdrawals } from "./withdrawals.server";
 
 /**
  * The back office's dashboard: the counts of its cards and the most recent orders (spec: 5).
@@ -12,6 +12,8 @@ import { listOpenWithdrawals } from "./withdrawals.server";
  */
 
 const DASHBOARD_RECENT_ORDERS = 5;
+/** The withdrawals listed: the oldest, whose refund is due first; the card says how many there are in all. */
+const DASHBOARD_WITHDRAWALS = 20;
 
 async function dashboardCounts() {
   const db = getDb();
@@ -75,7 +77,8 @@ export async function getDashboard() {
       status: o.status,
       paymentStatus: o.paymentStatus,
     })),
-    /** The withdrawals still to refund, the oldest first, with their refund deadline. */
-    withdrawals: await listOpenWithdrawals(),
+    /** The withdrawals still to refund, the oldest first, with their refund deadline, and how many there are. */
+    withdrawals: await listOpenWithdrawals(new Date(), DASHBOARD_WITHDRAWALS),
+    withdrawalsTotal: await countOpenWithdrawals(),
   };
 }

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { lockRows } from "~/db/locks.server";
 import { queueOrderShippedEmail } from "./email/notifications.server";
-import { orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { dialect, orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { parseIdOrNull } from "~/lib/ids";
 import { ShopError } from "~/lib/shop-error";
@@ -10,7 +10,9 @@ import { centsToDecimal } from "~/lib/money";
 import { displayName } from "~/lib/names";
 import type { AdminOrderUpdate, OrderFilters } from "~/schemas/admin-order";
 import { getSettings } from "./settings.server";
-import { withdrawalToApi } from "./withdrawals.server";
+import type { PageQuery } from "~/schemas/page";
+import { decodeCursor, pageOf, type CursorKey } from "./pagination/cursor.server";
+import { withdrawalsToApi } from "./withdrawals.server";
 
 /**
  * The back office's view of orders: reading, filtering, and the fields an administrator
@@ -29,6 +31,9 @@ export const AWAITING_PAYMENT_STATUSES: PaymentStatus[] = ["unpaid", "failed"];
 const UNKNOWN_CUSTOMER = "Client inconnu";
 const UNKNOWN_PRODUCT = "Produit inconnu";
 const ORDERS_PAGE_SIZE = 20;
+
+/** The key orders are listed by, newest first: their date, then their number. */
+const newestFirst = [desc(orders.createdAt), desc(orders.id)];
 
 const LIST_COLUMNS = {
   id: orders.id,
@@ -143,23 +148,50 @@ function toSummary(row: ListRow) {
   };
 }
 
-function escapeLike(value: string) {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The upper bound of a prefix range: every text that starts with `prefix` sorts before it. */
+const prefixEnd = (prefix: string) => `${prefix}\uffff`;
+
+/** The part of the email from its « @ » (the same expression as the index orders_email_domain_idx). */
+const emailDomain =
+  dialect === "postgresql"
+    ? sql`lower(substr(${orders.customerEmail}, strpos(${orders.customerEmail}, '@')))`
+    : sql`lower(substr(${orders.customerEmail}, instr(${orders.customerEmail}, '@')))`;
+
+/**
+ * The search: an order number, or the start of the customer's email (« marie », « marie.d@ »),
+ * or its domain (« @exemple.fr », « @exem »), in any case. Each reads a range of an index
+ * (orders_email_lower_idx, orders_email_domain_idx) instead of the whole table.
+ */
+function searchFor(q: string): SQL {
+  const text = q.toLowerCase();
+  const [expression, start] = text.startsWith("@") ? [emailDomain, text] : [sql`lower(${orders.customerEmail})`, text];
+  const email = sql`(${expression} >= ${start} and ${expression} < ${prefixEnd(start)})`;
+  const id = parseIdOrNull(q);
+  return id !== null ? sql`(${orders.id} = ${id} or ${email})` : email;
 }
 
-function whereFor(filters: OrderFilters): SQL | undefined {
+/**
+ * Which payment states a view keeps. To count, the states themselves: the count reads them
+ * from the index orders_payment_created_idx. To list newest first, the other states left out:
+ * the same rows, but the database then walks the orders by date (orders_created_payment_idx, which also holds the state) and stops
+ * at the page, where a list of states would make it sort every order of those states first.
+ */
+function viewCondition(view: OrderFilters["view"], use: "count" | "list"): SQL | undefined {
+  if (view === "all") return undefined;
+  const [kept, others] =
+    view === "unpaid" ? [AWAITING_PAYMENT_STATUSES, ORDER_PAYMENT_STATUSES] : [ORDER_PAYMENT_STATUSES, AWAITING_PAYMENT_STATUSES];
+  return use === "count" ? inArray(orders.paymentStatus, kept) : notInArray(orders.paymentStatus, others);
+}
+
+export function whereFor(filters: OrderFilters, use: "count" | "list" = "list"): SQL | undefined {
   const parts: (SQL | undefined)[] = [];
   if (filters.status) parts.push(eq(orders.status, filters.status));
   if (filters.payment) parts.push(eq(orders.paymentStatus, filters.payment));
-  else if (filters.view === "unpaid") parts.push(inArray(orders.paymentStatus, AWAITING_PAYMENT_STATUSES));
-  else if (filters.view !== "all") parts.push(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES));
+  else parts.push(viewCondition(filters.view, use));
   const q = filters.q?.trim().replace(/^#/, "");
-  if (q) {
-    const pattern = `%${escapeLike(q.toLowerCase())}%`;
-    const email = sql`lower(coalesce(${orders.customerEmail}, '')) like ${pattern} escape '\\'`;
-    const id = parseIdOrNull(q);
-    parts.push(id !== null ? sql`(${orders.id} = ${id} or ${email})` : email);
-  }
+  if (q) parts.push(searchFor(q));
+  if (filters.from) parts.push(gte(orders.createdAt, filters.from));
+  if (filters.to) parts.push(lt(orders.createdAt, filters.to));
   return and(...parts);
 }
 
@@ -187,22 +219,59 @@ export async function listAdminOrders(filters: OrderFilters, pageSize = ORDERS_P
       await getDb()
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(orders)
-        .leftJoin(users, eq(users.id, orders.userId))
-        .where(whereFor(filters))
+        .where(whereFor(filters, "count"))
         .limit(1)
     )[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = await baseQuery(whereFor(filters))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  // The page's numbers first, read from the index alone: the rows skipped by the offset are
+  // never read whole (their customer, their refunds); then those orders.
+  const ids = (
+    await getDb()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(whereFor(filters))
+      .orderBy(...newestFirst)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+  ).map((r) => r.id);
+  const rows = ids.length ? await baseQuery(inArray(orders.id, ids)).orderBy(...newestFirst) : [];
   return { orders: rows.map(toSummary), total, page, pageCount, pageSize };
 }
+const orderKey = (row: { createdAt: string; id: number }): CursorKey => [row.createdAt, row.id];
 
-/** Every order matching the filters, newest first (CSV export, GET /api/orders). */
-export async function listAllAdminOrders(filters: OrderFilters, limit = 10_000) {
-  return (await baseQuery(whereFor(filters)).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit)).map(toSummary);
+/** Orders listed after this key, newest first (the row value compares the date, then the number). */
+function afterKey(key: CursorKey | null): SQL | undefined {
+  return key ? sql`(${orders.createdAt}, ${orders.id}) < (${key[0]}, ${key[1]})` : undefined;
+}
+
+/**
+ * One page of orders for GET /api/orders, newest first, read from the cursor's key (no offset,
+ * no count): `limit` orders and the cursor of the next page (null on the last).
+ */
+export async function pageAdminOrders(filters: OrderFilters, page: PageQuery) {
+  const key = page.cursor ? decodeCursor(page.cursor, ["string", "number"]) : null;
+  const rows = await baseQuery(and(whereFor(filters), afterKey(key)))
+    .orderBy(...newestFirst)
+    .limit(page.limit + 1);
+  const { items, nextCursor } = pageOf(rows, page.limit, orderKey);
+  return { orders: items.map(toSummary), nextCursor };
+}
+
+/**
+ * Every order matching the filters, newest first, in batches read by key: whatever the number
+ * of orders, only one batch is in memory at a time (the CSV export streams them).
+ */
+export async function* eachAdminOrder(filters: OrderFilters, batchSize = 500) {
+  let key: CursorKey | null = null;
+  for (;;) {
+    const rows = await baseQuery(and(whereFor(filters), afterKey(key)))
+      .orderBy(...newestFirst)
+      .limit(batchSize);
+    for (const row of rows) yield toSummary(row);
+    if (rows.length < batchSize) return;
+    key = orderKey(rows[rows.length - 1]);
+  }
 }
 
 type AdminOrderItem = {
@@ -325,8 +394,9 @@ export async function markOrderDelivered(id: number): Promise<boolean> {
   return await updateAdminOrder(id, { status: "delivered" });
 }
 
-/** The shape of an order in the JSON API (prices as decimal strings). */
-export async function orderToApi(order: AdminOrderSummary) {
+type ApiWithdrawal = Awaited<ReturnType<typeof withdrawalsToApi>> extends Map<number, infer W> ? W : never;
+
+function toApi(order: AdminOrderSummary, withdrawal: ApiWithdrawal | null) {
   return {
     id: order.id,
     createdAt: order.createdAt,
@@ -352,8 +422,19 @@ export async function orderToApi(order: AdminOrderSummary) {
     stripeSubscriptionId: order.stripeSubscriptionId,
     subscriptionId: order.subscriptionId,
     renewalNumber: order.renewalNumber,
-    withdrawal: await withdrawalToApi(order.id),
+    withdrawal,
   };
+}
+
+/** Orders in the JSON API's shape (prices as decimal strings), their withdrawals read in one query. */
+export async function ordersToApi(list: AdminOrderSummary[]) {
+  const withdrawals = await withdrawalsToApi(list.map((o) => o.id));
+  return list.map((order) => toApi(order, withdrawals.get(order.id) ?? null));
+}
+
+/** The shape of an order in the JSON API (prices as decimal strings). */
+export async function orderToApi(order: AdminOrderSummary) {
+  return (await ordersToApi([order]))[0];
 }
 
 export function orderItemToApi(item: AdminOrderItem) {
@@ -369,8 +450,8 @@ export function orderItemToApi(item: AdminOrderItem) {
 /** The most recent orders, paid or since refunded, newest first (the dashboard). */
 export async function recentOrders(limit: number) {
   return (
-    await baseQuery(inArray(orders.paymentStatus, ORDER_PAYMENT_STATUSES))
-      .orderBy(desc(orders.createdAt), desc(orders.id))
+    await baseQuery(viewCondition("orders", "list"))
+      .orderBy(...newestFirst)
       .limit(limit)
   ).map(toSummary);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createCookie } from "@remix-run/node";
 import { getConfig } from "~/config.server";
-import { getCartLineCount } from "./cart.server";
 import { throttleNewCart } from "./limits.server";
 
 let cartCookie: ReturnType<typeof createCookie> | undefined;
@@ -53,9 +52,4 @@ export async function putInVisitorCart<T>(
   if (!setCookie) return { cartId, result: await put(cartId) };
   const result = await throttleNewCart(address, async () => await put(cartId));
   return { cartId, setCookie, result };
-}
-
-export async function getCartCount(request: Request): Promise<number> {
-  const cartId = await readCartId(request);
-  return cartId ? await getCartLineCount(cartId) : 0;
 }

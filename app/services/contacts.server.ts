@@ -2,6 +2,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { contactRequests, type ContactStatus } from "~/db/schema";
 import type { ContactInput } from "~/schemas/contact";
+import type { PageQuery } from "~/schemas/page";
+import { decodeCursor, pageOf } from "./pagination/cursor.server";
 import { queueContactEmails } from "./email/notifications.server";
 
 /** Stores a contact request and queues its acknowledgement and the shop's notice, in one transaction. */
@@ -18,6 +20,35 @@ export async function createContactRequest(input: ContactInput) {
 
 export async function listContactRequests() {
   return await getDb().select().from(contactRequests).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id));
+}
+
+export const CONTACTS_PAGE_SIZE = 50;
+const newestFirst = [desc(contactRequests.createdAt), desc(contactRequests.id)];
+
+/** One page of the requests, newest first, with how many there are: /admin/contacts. */
+export async function listContactRequestsPage(requestedPage: number, pageSize = CONTACTS_PAGE_SIZE) {
+  const { total } = await countContactRequests();
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, requestedPage), pageCount);
+  const contacts = await getDb()
+    .select()
+    .from(contactRequests)
+    .orderBy(...newestFirst)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { contacts, total, page, pageCount };
+}
+
+/** One page of GET /api/admin/contacts, newest first, from the cursor's key. */
+export async function pageContactRequests(query: PageQuery) {
+  const key = query.cursor ? decodeCursor(query.cursor, ["string", "number"]) : null;
+  const rows = await getDb()
+    .select()
+    .from(contactRequests)
+    .where(key ? sql`(${contactRequests.createdAt}, ${contactRequests.id}) < (${key[0]}, ${key[1]})` : undefined)
+    .orderBy(...newestFirst)
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit, (c) => [c.createdAt, c.id]);
 }
 
 export async function getContactRequest(id: number) {

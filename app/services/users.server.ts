@@ -1,11 +1,13 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
 import { users } from "~/db/schema";
 import { ShopError } from "~/lib/shop-error";
 import type { UserCreateInput, UserUpdateInput } from "~/schemas/user";
 import { hashPassword } from "~/lib/passwords.server";
+import type { PageQuery } from "~/schemas/page";
 import { revokeUserSessions } from "./admin-sessions.server";
+import { decodeCursor, pageOf } from "./pagination/cursor.server";
 
 /** Every column a page or an API may show: never the password hash. */
 const SAFE_USER_COLUMNS = {
@@ -51,8 +53,34 @@ export const LAST_ADMIN_DEMOTE = "Impossible de retirer ses droits au dernier ad
 const usernameTaken = () => new ShopError(409, "username_taken", USERNAME_TAKEN, { field: "username" });
 const emailTaken = () => new ShopError(409, "email_taken", EMAIL_TAKEN, { field: "email" });
 
-export async function listUsers(): Promise<SafeUser[]> {
-  return await getDb().select(SAFE_USER_COLUMNS).from(users).orderBy(asc(users.id));
+export const USERS_PAGE_SIZE = 50;
+
+/** One page of the users (administrators first, then by id) and how many there are: /admin/users. */
+export async function listUsersPage(requestedPage: number, pageSize = USERS_PAGE_SIZE) {
+  const [{ total }] = await getDb()
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
+    .from(users);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, requestedPage), pageCount);
+  const rows: SafeUser[] = await getDb()
+    .select(SAFE_USER_COLUMNS)
+    .from(users)
+    .orderBy(asc(users.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { users: rows, total, page, pageCount };
+}
+
+/** One page of GET /api/users, by id, from the cursor's key. */
+export async function pageUsers(query: PageQuery) {
+  const key = query.cursor ? decodeCursor(query.cursor, ["number"]) : null;
+  const rows: SafeUser[] = await getDb()
+    .select(SAFE_USER_COLUMNS)
+    .from(users)
+    .where(key ? gt(users.id, Number(key[0])) : undefined)
+    .orderBy(asc(users.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit, (u) => [u.id]);
 }
 
 export async function getUser(id: number): Promise<SafeUser | undefined> {

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, ne } from "drizzle-orm";
+import { asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders, withdrawalRequests, type Order, type WithdrawalRequest } from "~/db/schema";
 import { displayName } from "~/lib/names";
@@ -107,8 +107,18 @@ export async function adminWithdrawal(orderId: number, now: Date = new Date()): 
 
 export type OpenWithdrawal = { orderId: number; customer: string; email: string; requestedAt: string } & WithdrawalDeadline;
 
-/** The requests still to refund (their order is not refunded in full), the oldest first: the dashboard's list. */
-export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenWithdrawal[]> {
+/** How many requests are still to refund (their order is not refunded in full). */
+export async function countOpenWithdrawals(): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(withdrawalRequests)
+    .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
+    .where(ne(orders.paymentStatus, "refunded"));
+  return row?.n ?? 0;
+}
+
+/** The requests still to refund (their order is not refunded in full), the oldest first (the most urgent): the dashboard's list, `limit` at most. */
+export async function listOpenWithdrawals(now: Date = new Date(), limit = 1000): Promise<OpenWithdrawal[]> {
   return (
     await getDb()
       .select({
@@ -124,6 +134,7 @@ export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenW
       .innerJoin(orders, eq(orders.id, withdrawalRequests.orderId))
       .where(ne(orders.paymentStatus, "refunded"))
       .orderBy(asc(withdrawalRequests.requestedAt), asc(withdrawalRequests.id))
+      .limit(limit)
   ).map((r) => ({
     orderId: r.orderId,
     customer:
@@ -135,6 +146,22 @@ export async function listOpenWithdrawals(now: Date = new Date()): Promise<OpenW
     requestedAt: r.requestedAt,
     ...withdrawalDeadline(r.requestedAt, now),
   }));
+}
+
+/** The withdrawals of these orders in the JSON API's shape, by order id, in one query (an order without one is absent). */
+export async function withdrawalsToApi(orderIds: number[], now: Date = new Date()) {
+  const found = new Map<number, NonNullable<Awaited<ReturnType<typeof withdrawalToApi>>>>();
+  if (orderIds.length === 0) return found;
+  const rows = await getDb().select().from(withdrawalRequests).where(inArray(withdrawalRequests.orderId, orderIds));
+  for (const row of rows) {
+    found.set(row.orderId, {
+      requestedAt: new Date(row.requestedAt).toISOString(),
+      reason: row.reason,
+      email: row.email,
+      ...(({ deadline, daysLeft }) => ({ refundDeadline: deadline, daysLeft }))(withdrawalDeadline(row.requestedAt, now)),
+    });
+  }
+  return found;
 }
 
 /** The withdrawal in the JSON API's order (null: none). */

@@ -1,15 +1,21 @@
 // @ts-check
-// The write path, from its own process: shoppers buying at the same time, each checkout by a
+// The write path, from its own process: shoppers buying at the same time, each purchase by a
 // new shopper (own cookie jar, own client address) doing what the pages do with JavaScript:
 // 1. POST /panier intent=add (the product page's « Commander »): a pack in a new cart;
 // 2. POST /panier intent=delivery (the delivery form): the order is created, its number returned;
-// 3. GET /api/orders/{number} (what the payment step and the confirmation show): the order.
+// 3. POST /api/payments/start (the payment step): the PaymentIntent's client secret;
+// 4. the card confirmed as Stripe.js does it, straight to Stripe (here the demo's emulator, which
+//    runs in its own process, not in the shop's workers): POST /v1/payment_methods then
+//    POST /v1/payment_intents/{id}/confirm, with the publishable key and the client secret;
+// 5. POST /api/payments/confirm (the server asks Stripe): the order paid, its invoice numbered
+//    and its confirmation email queued; the emulator's webhook arrives meanwhile or just after.
+// A purchase counts once step 5 answers { paid: true }.
 // The shop runs with TRUST_PROXY=1, as behind one reverse proxy: each shopper's address is
 // the X-Forwarded-For it sends (198.18.0.0/15, the addresses kept for benchmarks), so the
 // per-address limits apply to each shopper as in real life, unchanged.
-// The parent sends { origin, shoppers, warmupSeconds, seconds, productId, packId } and gets
-// back the measure's { checkouts, rps, p50, p99, errors, errorSamples } plus orderIds, every
-// order number returned (warm-up included).
+// The parent sends { origin, emulator, publishableKey, shoppers, warmupSeconds, seconds,
+// productId, packId, firstShopper } and gets back the measure's { checkouts, rps, p50, p99,
+// errors, errorSamples } plus orderIds, every paid order's number (warm-up included).
 import http from "node:http";
 import { Readable } from "node:stream";
 import { performance } from "node:perf_hooks";
@@ -17,7 +23,10 @@ import { decode } from "turbo-stream";
 import { serveParent } from "./http.js";
 
 /**
- * @typedef {{ origin: string, shoppers: number, warmupSeconds: number, seconds: number, productId: number, packId: number }} CheckoutInput
+ * @typedef {{
+ *   origin: string, emulator: string, publishableKey: string, shoppers: number, warmupSeconds: number,
+ *   seconds: number, productId: number, packId: number, firstShopper: number,
+ * }} CheckoutInput
  * @typedef {{ checkouts: number, rps: number, p50: number, p99: number, errors: number, warmupErrors: number, errorSamples: string[], orderIds: number[] }} CheckoutResult
  */
 
@@ -32,7 +41,7 @@ function newShopper() {
 }
 
 /** Keep-alive connections shared by the shoppers, as browsers keep theirs open. */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
 
 /**
  * One request of a shopper, cookies kept like a browser does. node:http rather than fetch:
@@ -41,8 +50,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
  * @param {ReturnType<typeof newShopper>} shopper
  * @param {string} path
  * @param {Record<string, string>} [form] posted urlencoded when given
+ * @param {unknown} [json] posted as JSON when given (the payment step's API calls)
  */
-function request(origin, shopper, path, form) {
+function request(origin, shopper, path, form, json) {
   /** @type {Record<string, string>} */
   const headers = {
     "X-Forwarded-For": shopper.address,
@@ -51,14 +61,14 @@ function request(origin, shopper, path, form) {
     Accept: "*/*",
   };
   if (shopper.cookies.size > 0) headers.Cookie = [...shopper.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const body = form ? new URLSearchParams(form).toString() : undefined;
+  const body = form ? new URLSearchParams(form).toString() : json !== undefined ? JSON.stringify(json) : undefined;
   if (body !== undefined) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded;charset=UTF-8";
+    headers["Content-Type"] = form ? "application/x-www-form-urlencoded;charset=UTF-8" : "application/json";
     headers["Content-Length"] = String(Buffer.byteLength(body));
     headers.Origin = origin;
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(origin + path, { method: form ? "POST" : "GET", headers, agent }, (res) => {
+    const req = http.request(origin + path, { method: body !== undefined ? "POST" : "GET", headers, agent }, (res) => {
       for (const cookie of res.headers["set-cookie"] ?? []) {
         const [pair] = cookie.split(";");
         const eq = pair.indexOf("=");
@@ -71,7 +81,7 @@ function request(origin, shopper, path, form) {
       res.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
         if (res.statusCode !== 200) {
-          reject(new Error(`${form?.intent ?? "GET"} ${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          reject(new Error(`${form?.intent ?? (body ? "POST" : "GET")} ${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
           return;
         }
         // A page's action answers in single fetch's format, as the browser's Remix reads it.
@@ -87,7 +97,7 @@ function request(origin, shopper, path, form) {
         try {
           resolve(JSON.parse(text));
         } catch {
-          reject(new Error(`${form?.intent ?? "GET"} ${path}: not JSON: ${text.slice(0, 200)}`));
+          reject(new Error(`${form?.intent ?? (body ? "POST" : "GET")} ${path}: not JSON: ${text.slice(0, 200)}`));
         }
       });
     });
@@ -96,8 +106,50 @@ function request(origin, shopper, path, form) {
   });
 }
 
+/** Stripe.js's calls (here to the emulator): the publishable key, a form body, JSON back. */
+const stripeAgent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+
 /**
- * A whole checkout by a new shopper; returns the order number.
+ * @param {CheckoutInput} input
+ * @param {string} path
+ * @param {Record<string, string>} params
+ * @returns {Promise<any>}
+ */
+function stripeJs(input, path, params) {
+  const body = new URLSearchParams(params).toString();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      input.emulator + path,
+      {
+        method: "POST",
+        agent: stripeAgent,
+        headers: {
+          Authorization: `Bearer ${input.publishableKey}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => {
+        /** @type {Buffer[]} */
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode !== 200) reject(new Error(`Stripe ${path}: HTTP ${res.statusCode} ${text.slice(0, 200)}`));
+          else resolve(JSON.parse(text));
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const EXPIRY_YEAR = String(new Date().getFullYear() + 3);
+
+/**
+ * A whole purchase by a new shopper; returns the paid order's number.
  * @param {CheckoutInput} input
  */
 async function checkout(input) {
@@ -124,11 +176,29 @@ async function checkout(input) {
   });
   const orderId = delivered?.orderId;
   if (!delivered?.ok || typeof orderId !== "number") throw new Error(`delivery: ${JSON.stringify(delivered).slice(0, 300)}`);
-  // The browser that created the order owns it: its details come back with the number.
-  const order = await request(input.origin, shopper, `/api/orders/${orderId}`);
-  if (order?.id !== orderId || order?.access !== "owner" || order?.customerEmail !== email) {
-    throw new Error(`order ${orderId}: ${JSON.stringify(order).slice(0, 200)}`);
+  // The payment step: the server starts the payment for the cart's order.
+  const started = await request(input.origin, shopper, "/api/payments/start", undefined, { orderId, mode: "one_off" });
+  if (typeof started?.clientSecret !== "string" || typeof started?.paymentIntentId !== "string") {
+    throw new Error(`payment start ${orderId}: ${JSON.stringify(started).slice(0, 200)}`);
   }
+  // Stripe.js: the card, then the confirmation with the client secret.
+  const method = await stripeJs(input, "/v1/payment_methods", {
+    type: "card",
+    "card[number]": "4242424242424242",
+    "card[exp_month]": "12",
+    "card[exp_year]": EXPIRY_YEAR,
+    "card[cvc]": "123",
+    "billing_details[name]": "Camille Martin",
+    "billing_details[email]": email,
+  });
+  const intent = await stripeJs(input, `/v1/payment_intents/${started.paymentIntentId}/confirm`, {
+    client_secret: started.clientSecret,
+    payment_method: method.id,
+  });
+  if (intent?.status !== "succeeded") throw new Error(`card ${orderId}: ${JSON.stringify(intent).slice(0, 200)}`);
+  // The server's confirmation: it asks Stripe, and the order is paid.
+  const confirmed = await request(input.origin, shopper, "/api/payments/confirm", undefined, { orderId });
+  if (confirmed?.paid !== true) throw new Error(`confirm ${orderId}: ${JSON.stringify(confirmed).slice(0, 200)}`);
   return orderId;
 }
 
@@ -178,6 +248,7 @@ async function phase(input, seconds, orderIds) {
 serveParent(
   /** @param {CheckoutInput} input @returns {Promise<CheckoutResult>} */
   async (input) => {
+    shopperCount = input.firstShopper;
     /** @type {number[]} */
     const orderIds = [];
     const warmup = input.warmupSeconds > 0 ? await phase(input, input.warmupSeconds, orderIds) : null;

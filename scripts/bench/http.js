@@ -32,14 +32,14 @@ export function getRaw(url, headers = {}) {
 }
 
 /**
- * The JavaScript a page ships: its scripts and modulepreloads under /build/ (what the
+ * The JavaScript a page ships: its scripts and modulepreloads under /assets/ (what the
  * browser downloads before the page is interactive), each measured gzip-compressed.
  * @param {string} origin
  * @param {string} html
  * @returns {Promise<{ files: number, gzipBytes: number }>}
  */
 export async function shippedJs(origin, html) {
-  const srcs = new Set([...html.matchAll(/(?:src|href)="(\/build\/[^"]+\.js)"/g)].map((m) => m[1]));
+  const srcs = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
   let gzipBytes = 0;
   for (const src of srcs) {
     const res = await getRaw(origin + src, { "accept-encoding": "identity" });

@@ -38,7 +38,9 @@ export function startShopOrExit(options) {
  * @typedef {{
  *   url: string,
  *   port: number,
+ *   emulatorUrl: string, // the demo's Stripe emulator (in the primary process when WEB_CONCURRENCY > 1)
  *   databaseUrl: string,
+ *   pid: number | undefined,
  *   output(): string,
  *   stop(): Promise<void>,
  * }} RunningShop
@@ -123,5 +125,5 @@ export async function startShop(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, databaseUrl, output: () => out, stop };
+  return { url, port, emulatorUrl: `http://127.0.0.1:${emulatorPort}`, databaseUrl, pid: child.pid, output: () => out, stop };
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpInbox } from "../helpers/smtp-inbox";
 import { decodeSingleFetch } from "../helpers/single-fetch";
@@ -39,6 +40,20 @@ async function postJson(url: string, body: unknown) {
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The body of a GET as sent, still compressed (fetch would decompress it). */
+function rawBody(url: string, encoding: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "Accept-Encoding": encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
 }
 
 describe("start-up", () => {
@@ -125,6 +140,16 @@ describe("the demo shop", () => {
     expect(await decodeSingleFetch(added.body)).toMatchObject({ data: { ok: true, count: 1 } });
     const long = await fetch(`${demo.url}/api/openapi.json`, { headers: { "Accept-Encoding": "br, gzip" } });
     expect(long.headers.get("Content-Encoding")).toBe("br");
+    // Live answers are compressed at the chosen levels: brotli 3 (not the library's 4), gzip 4.
+    const plain = Buffer.from(await long.arrayBuffer());
+    const brotliSizes = [3, 4].map(
+      (quality) => zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length,
+    );
+    const sentBrotli = (await rawBody(`${demo.url}/api/openapi.json`, "br")).length;
+    expect(Math.abs(sentBrotli - brotliSizes[0])).toBeLessThan(Math.abs(sentBrotli - brotliSizes[1]));
+    const gzipSizes = [4, 6].map((level) => zlib.gzipSync(plain, { level }).length);
+    const sentGzip = (await rawBody(`${demo.url}/api/openapi.json`, "gzip")).length;
+    expect(Math.abs(sentGzip - gzipSizes[0])).toBeLessThan(Math.abs(sentGzip - gzipSizes[1]));
 
     // A payment started through the API: the emulator holds its PaymentIntent.
     const order = await postJson(`${demo.url}/api/orders`, API_ORDER);

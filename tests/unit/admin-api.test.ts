@@ -111,7 +111,7 @@ describe("admin API with a session", () => {
     expectNoSecrets(body, ["motdepasse-nadia"]);
 
     const list = await (usersApi.loader as Handler)(routeArgs(getRequest("/api/users", { Cookie: cookie })));
-    const users = await list.json();
+    const { users } = await list.json();
     expect(users.map((u: { username: string }) => u.username)).toEqual(expect.arrayContaining(["admin", "nadia"]));
     expectNoSecrets(users);
 
@@ -161,9 +161,13 @@ describe("admin API with a session", () => {
     const id = await insertOrder({ customerEmail: "api-order@example.fr" });
     // An unpaid checkout is not among the orders; view=unpaid (or the payment filter) lists it.
     const listed = async (query: string) =>
-      (await (await (ordersApi.loader as Handler)(routeArgs(getRequest(`/api/orders?${query}`, { Cookie: cookie })))).json()) as {
-        id: number;
-      }[];
+      (
+        (await (
+          await (ordersApi.loader as Handler)(routeArgs(getRequest(`/api/orders?${query}`, { Cookie: cookie })))
+        ).json()) as {
+          orders: { id: number }[];
+        }
+      ).orders;
     expect(await listed("q=api-order@example.fr")).toEqual([]);
     const unpaid = await listed("q=api-order@example.fr&view=unpaid");
     expect(unpaid).toHaveLength(1);
@@ -242,7 +246,7 @@ describe("admin API with a session", () => {
     });
     const id = String(contact.id);
     const list = await (contactsApi.loader as Handler)(routeArgs(getRequest("/api/admin/contacts", { Cookie: cookie })));
-    expect((await list.json()).some((c: { id: number }) => c.id === contact.id)).toBe(true);
+    expect((await list.json()).contacts.some((c: { id: number }) => c.id === contact.id)).toBe(true);
     const patched = await (contactApi.action as Handler)(
       routeArgs(jsonRequest(`/api/admin/contacts/${id}`, "PATCH", { status: "en_cours" }, { Cookie: cookie }), { id }),
     );

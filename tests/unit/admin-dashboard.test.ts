@@ -1,7 +1,7 @@
 import { asResponses } from "../helpers/route-response";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { subscriptions } from "~/db/schema";
+import { subscriptions, withdrawalRequests } from "~/db/schema";
 import { loader as dashboardLoaderRoute } from "~/routes/admin.dashboard";
 import { getRequest, routeArgs } from "../helpers/requests";
 import { adminCookie, insertOrder } from "./admin-helpers";
@@ -40,5 +40,26 @@ describe("dashboard: subscriptions", () => {
 
     const data = await (await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: cookie })))).json();
     expect(data.subscriptions).toEqual({ active: 5, pastDue: 1, recurringCents: 2590 + 3290 + 2590 });
+  });
+});
+
+describe("dashboard: withdrawals to process", () => {
+  it("lists the 20 oldest and says how many there are in all", async () => {
+    const requested: number[] = [];
+    for (let i = 0; i < 23; i++) {
+      const orderId = await insertOrder({ paymentStatus: "paid", customerEmail: `retractation-${i}@example.fr` });
+      await getDb()
+        .insert(withdrawalRequests)
+        .values({
+          orderId,
+          requestedAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+          email: `retractation-${i}@example.fr`,
+        });
+      requested.push(orderId);
+    }
+    const response = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })));
+    const body = (await response.json()) as { withdrawals: { orderId: number }[]; withdrawalsTotal: number };
+    expect(body.withdrawalsTotal).toBe(23);
+    expect(body.withdrawals.map((w) => w.orderId)).toEqual(requested.slice(0, 20));
   });
 });

@@ -332,7 +332,7 @@ describe("simulating the next renewal with the test clock", () => {
       params: {},
       context: {},
     });
-    expect(await response.json()).toMatchObject([{ id: created[2], subscriptionId: record.id, renewalNumber: 3 }]);
+    expect(await response.json()).toMatchObject({ orders: [{ id: created[2], subscriptionId: record.id, renewalNumber: 3 }] });
   });
 
   it("refuses a subscription without a clock, or not found, in French", async () => {

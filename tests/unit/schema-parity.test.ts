@@ -118,7 +118,8 @@ function describePg(table: PgTable) {
     indexes: config.indexes.map((i) => ({
       name: i.config.name,
       unique: i.config.unique,
-      columns: i.config.columns.map((c) => ("name" in c ? c.name : sqlText(c as SQL))),
+      // The one function named differently: a substring's position is strpos(text, sub) in PostgreSQL, instr(text, sub) in SQLite.
+      columns: i.config.columns.map((c) => ("name" in c ? c.name : sqlText(c as SQL).replaceAll("strpos(", "instr("))),
       where: i.config.where ? sqlText(i.config.where) : null,
     })),
   };

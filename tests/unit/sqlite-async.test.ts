@@ -36,6 +36,26 @@ describe("SQLite behind an asynchronous interface", () => {
     expect(await db.select({ n: sql<number>`count(*)` }).from(items)).toEqual([{ n: 2 }]);
   });
 
+  it("prepares each SQL text once per connection, and still reads what a schema change brings", async () => {
+    const { sqlite, db } = open();
+    const prepare = sqlite.prepare.bind(sqlite);
+    const texts: string[] = [];
+    sqlite.prepare = ((source: string) => {
+      texts.push(source);
+      return prepare(source);
+    }) as typeof sqlite.prepare;
+    for (let i = 0; i < 5; i++) await db.insert(items).values({ name: `Pack ${i}` });
+    for (let i = 1; i <= 5; i++) expect(await db.select().from(items).where(eq(items.id, i)).get()).toMatchObject({ id: i });
+    await db.transaction(async (tx) => {
+      await tx.update(items).set({ stock: 2 }).where(eq(items.id, 1));
+      await tx.update(items).set({ stock: 2 }).where(eq(items.id, 2));
+    });
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(texts).toHaveLength(3);
+    sqlite.exec("ALTER TABLE items ADD COLUMN note TEXT");
+    expect(await db.select().from(items).where(eq(items.id, 1)).get()).toMatchObject({ id: 1, stock: 2 });
+  });
+
   it("keeps a transaction apart: a statement of another request waits for its end, and survives its rollback", async () => {
     const { db } = open();
     await db.insert(items).values({ id: 1, name: "Essentiel", stock: 5 });

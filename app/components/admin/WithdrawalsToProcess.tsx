@@ -7,8 +7,8 @@ import { WithdrawalDeadlineBadge } from "./WithdrawalDeadlineBadge";
 
 const ROW = { ok: "", soon: "bg-amber-50", overdue: "bg-red-50" } as const;
 
-/** The dashboard's « Rétractations à traiter »: every withdrawal whose order is not refunded yet, the oldest first. */
-export function WithdrawalsToProcess({ withdrawals }: { withdrawals: SerializeFrom<OpenWithdrawal>[] }) {
+/** The dashboard's « Rétractations à traiter »: the withdrawals whose order is not refunded yet, the oldest first, and how many in all. */
+export function WithdrawalsToProcess({ withdrawals, total }: { withdrawals: SerializeFrom<OpenWithdrawal>[]; total: number }) {
   return (
     <Card title="Rétractations à traiter">
       {withdrawals.length === 0 ? (
@@ -32,6 +32,11 @@ export function WithdrawalsToProcess({ withdrawals }: { withdrawals: SerializeFr
           ))}
         </ul>
       )}
+      {total > withdrawals.length ? (
+        <p className="pt-3 text-sm text-ink-soft" data-testid="withdrawals-more">
+          Les {withdrawals.length} plus anciennes sur {total} : les suivantes apparaissent ici à mesure que vous remboursez.
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requestCartDrawer } from "~/components/cart/cart-drawer-request";
 import { Logo } from "./Logo";
+import { useCartCount } from "./useCartCount";
 
 const NAV = [
   { to: "/product/1", label: "Masque au collagène" },
@@ -54,9 +55,11 @@ function onCartClick(event: React.MouseEvent) {
 
 /**
  * The mobile menu is a <details> element: it opens and closes without JavaScript,
- * and closes itself on navigation when JavaScript runs.
+ * and closes itself on navigation when JavaScript runs. The cart's count is the root loader's,
+ * or on a page shared by every visitor the `cart_count` cookie's (useCartCount).
  */
-export function Header({ cartCount }: { cartCount: number }) {
+export function Header({ cartCount: fromLoader }: { cartCount: number | null }) {
+  const cartCount = useCartCount(fromLoader);
   const menu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   // Closed after a navigation, not when the header hydrates: a menu opened meanwhile stays open.

@@ -15,7 +15,7 @@ import { Header } from "./Header";
 export { SeoTags } from "./seo/SeoTags";
 
 /** The skip link, the demo banner and the header (none in the back office, which has its own). */
-export function PageTop({ cartCount, demo, adminArea }: { cartCount: number; demo: boolean; adminArea: boolean }) {
+export function PageTop({ cartCount, demo, adminArea }: { cartCount: number | null; demo: boolean; adminArea: boolean }) {
   return (
     <>
       <a
