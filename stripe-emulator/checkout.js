@@ -187,16 +187,33 @@ function createSession(core, params) {
     throw invalid("You must provide at least one recurring price in `subscription` mode.", { param: "line_items" });
   }
   const trialDays = intParam(params.subscription_data?.trial_period_days);
+  // A coupon (`discounts[0][coupon]`): taken off today's amount, then off the subscription's invoices while it lasts.
+  const discounts = Array.isArray(params.discounts) ? params.discounts : [];
+  if (discounts.length > 1) throw invalid("Only one discount per session is supported here.", { param: "discounts" });
+  const coupon = discounts[0]?.coupon ? core.getObject(String(discounts[0].coupon)) : null;
+  if (discounts[0] && (!coupon || coupon.object !== "coupon")) {
+    throw invalid(`No such coupon: '${discounts[0]?.coupon}'`, { code: "resource_missing", param: "discounts[0][coupon]" });
+  }
   // What is charged today: every one-time line, and the recurring lines unless a trial comes first.
-  const amountToday = lines.reduce((sum, l) => sum + (l.price.recurring && trialDays ? 0 : l.price.unit_amount * l.quantity), 0);
+  const subtotalToday = lines.reduce(
+    (sum, l) => sum + (l.price.recurring && trialDays ? 0 : l.price.unit_amount * l.quantity),
+    0,
+  );
+  const discountToday = !coupon
+    ? 0
+    : coupon.amount_off !== null
+      ? Math.min(coupon.amount_off, subtotalToday)
+      : Math.round((subtotalToday * coupon.percent_off) / 100);
+  const amountToday = subtotalToday - discountToday;
   const now = core.now();
   const id = `cs_test_${randomBytes(30).toString("base64url").replace(/[-_]/g, "a")}`;
   /** @type {StripeObject} */
   const session = {
     id,
     object: "checkout.session",
-    amount_subtotal: amountToday,
+    amount_subtotal: subtotalToday,
     amount_total: amountToday,
+    total_details: { amount_discount: discountToday, amount_shipping: 0, amount_tax: 0 },
     cancel_url: cancelUrl,
     client_reference_id: params.client_reference_id || null,
     created: now,
@@ -229,6 +246,7 @@ function createSession(core, params) {
       trial_period_days: trialDays ?? null,
     },
     _pending_payment_method: null,
+    _coupon: coupon ? coupon.id : null,
   };
   core.objects.set(id, session);
   return session;
@@ -300,6 +318,7 @@ function paySession(core, session, pm) {
       add_invoice_items: lines.filter((l) => !isRecurring(l)).map((l) => ({ price: l.price, quantity: String(l.quantity) })),
       ...(data.trial_period_days ? { trial_period_days: String(data.trial_period_days) } : {}),
       ...(data.description ? { description: data.description } : {}),
+      ...(session._coupon ? { discounts: [{ coupon: session._coupon }] } : {}),
       metadata: data.metadata,
       default_payment_method: pm.id,
       payment_behavior: "error_if_incomplete",

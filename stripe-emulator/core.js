@@ -648,6 +648,10 @@ export class StripeEmulatorCore {
     add("POST", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.updateSubscription(args[0], params), params));
     add("DELETE", "/v1/subscriptions/:id", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
     add("POST", "/v1/subscriptions/:id/cancel", ({ args, params }) => this.#render(this.cancelSubscription(args[0]), params));
+    add("DELETE", "/v1/subscriptions/:id/discount", ({ args }) => this.deleteSubscriptionDiscount(args[0]));
+    // Coupons (a subscription's `discounts`, applied to its invoices)
+    add("POST", "/v1/coupons", ({ params }) => this.#render(this.createCoupon(params), params));
+    add("GET", "/v1/coupons/:id", ({ args, params }) => this.#render(this.#get(args[0], "coupon"), params));
     add("GET", "/v1/invoices/:id", ({ args, params }) => this.#render(this.#get(args[0], "invoice"), params));
     add("GET", "/v1/invoices", ({ params }) =>
       this.#list(
@@ -1895,6 +1899,14 @@ export class StripeEmulatorCore {
       billing_mode: { type: "classic" },
     };
     if (sub.default_payment_method) this.#get(sub.default_payment_method, "payment_method");
+    sub.discounts = [];
+    const discountsParam = Array.isArray(params.discounts) ? params.discounts : [];
+    if (discountsParam.length > 1) throw invalid("Only one discount per subscription is supported here.", { param: "discounts" });
+    for (const [i, d] of discountsParam.entries()) {
+      const coupon = this.#get(requireParam(d?.coupon, `discounts[${i}][coupon]`), "coupon");
+      sub._discount = this.#newDiscount(coupon, sub, now);
+      sub.discounts = [sub._discount.id];
+    }
     // Items: during a trial the first period ends with the trial, then runs every interval.
     const firstItems = this.#subscriptionItems(sub, params.items, now, now);
     for (const item of firstItems) item.current_period_end = trialEnd ?? now + this.#periodLength(item.price);
@@ -1965,7 +1977,9 @@ export class StripeEmulatorCore {
    */
   #createInvoice(sub, customer, lines, billingReason, periodStart, periodEnd) {
     const now = this.now(customer.id);
-    const total = lines.reduce((sum, l) => sum + l.amount, 0);
+    const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
+    const discount = this.#discountFor(sub, subtotal, now);
+    const total = subtotal - (discount?.amount ?? 0);
     /** @type {StripeObject} */
     const invoice = {
       id: this.#id("in"),
@@ -1989,7 +2003,8 @@ export class StripeEmulatorCore {
       customer_name: customer.name,
       default_payment_method: null,
       description: null,
-      discounts: [],
+      discounts: discount ? [discount.id] : [],
+      total_discount_amounts: discount ? [{ amount: discount.amount, discount: discount.id }] : [],
       due_date: null,
       effective_at: now,
       hosted_invoice_url: null,
@@ -2043,8 +2058,8 @@ export class StripeEmulatorCore {
       period_start: periodStart,
       status: "open",
       status_transitions: { finalized_at: now, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-      subtotal: total,
-      subtotal_excluding_tax: total,
+      subtotal,
+      subtotal_excluding_tax: subtotal,
       test_clock: customer.test_clock ?? null,
       total,
       total_excluding_tax: total,
@@ -2198,6 +2213,127 @@ export class StripeEmulatorCore {
     }
     this.#emit("customer.subscription.deleted", sub);
     return sub;
+  }
+
+  /**
+   * A coupon: `amount_off` (with `currency`) or `percent_off`, for `once`, `repeating`
+   * (`duration_in_months`) or `forever`.
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  createCoupon(params) {
+    refuseUnknownParams(params, [
+      "id",
+      "amount_off",
+      "currency",
+      "percent_off",
+      "duration",
+      "duration_in_months",
+      "name",
+      "metadata",
+      "max_redemptions",
+      "redeem_by",
+    ]);
+    const amountOff = intParam(params.amount_off);
+    const percentOff = params.percent_off === undefined ? undefined : Number(params.percent_off);
+    if ((amountOff === undefined) === (percentOff === undefined)) {
+      throw invalid("You must pass exactly one of amount_off or percent_off.", { param: "amount_off" });
+    }
+    if (amountOff !== undefined && (!isInteger(amountOff) || amountOff < 1))
+      throw invalid("Invalid amount_off", { param: "amount_off" });
+    if (amountOff !== undefined && !params.currency)
+      throw invalid("You must pass currency when passing amount_off.", { param: "currency" });
+    if (percentOff !== undefined && !(percentOff > 0 && percentOff <= 100))
+      throw invalid("Invalid percent_off", { param: "percent_off" });
+    const duration = params.duration || "once";
+    if (!["once", "repeating", "forever"].includes(duration))
+      throw invalid(`Invalid duration: ${duration}`, { param: "duration" });
+    const months = intParam(params.duration_in_months);
+    if (duration === "repeating" && (!isInteger(months) || months < 1))
+      throw invalid("You must pass duration_in_months when duration is repeating.", { param: "duration_in_months" });
+    if (params.id && this.objects.has(params.id)) throw invalid("Coupon already exists.", { code: "resource_already_exists" });
+    /** @type {StripeObject} */
+    const coupon = {
+      id: params.id || randomId(8),
+      object: "coupon",
+      amount_off: amountOff ?? null,
+      currency: amountOff !== undefined ? params.currency : null,
+      percent_off: percentOff ?? null,
+      duration,
+      duration_in_months: duration === "repeating" ? months : null,
+      created: this.now(),
+      livemode: false,
+      max_redemptions: null,
+      metadata: metadataParam(params.metadata),
+      name: params.name || null,
+      redeem_by: null,
+      times_redeemed: 0,
+      valid: true,
+    };
+    this.#put(coupon);
+    return coupon;
+  }
+
+  /**
+   * The discount a coupon makes on a subscription from `start`: a repeating one ends after its
+   * months (calendar months, as Stripe counts them).
+   * @param {StripeObject} coupon
+   * @param {StripeObject} sub
+   * @param {number} start
+   */
+  #newDiscount(coupon, sub, start) {
+    let end = null;
+    if (coupon.duration === "repeating") {
+      const date = new Date(start * 1000);
+      date.setUTCMonth(date.getUTCMonth() + coupon.duration_in_months);
+      end = Math.floor(date.getTime() / 1000);
+    }
+    coupon.times_redeemed += 1;
+    return {
+      id: this.#id("di"),
+      object: "discount",
+      coupon: this.#plain(coupon),
+      customer: sub.customer,
+      start,
+      end,
+      subscription: sub.id,
+      _used: false,
+    };
+  }
+
+  /**
+   * What the subscription's discount takes off an invoice of `subtotal` at `now`, or null: a
+   * `once` coupon on its first invoice only, a `repeating` one until its end.
+   * @param {StripeObject} sub
+   * @param {number} subtotal
+   * @param {number} now
+   * @returns {{ id: string, amount: number } | null}
+   */
+  #discountFor(sub, subtotal, now) {
+    const discount = sub._discount;
+    if (!discount || subtotal <= 0) return null;
+    const coupon = discount.coupon;
+    if (coupon.duration === "once" && discount._used) return null;
+    if (discount.end !== null && now >= discount.end) return null;
+    discount._used = true;
+    const amount =
+      coupon.amount_off !== null ? Math.min(coupon.amount_off, subtotal) : Math.round((subtotal * coupon.percent_off) / 100);
+    return { id: discount.id, amount };
+  }
+
+  /**
+   * Removes the subscription's discount: the next invoices are at the full price.
+   * @param {string} id
+   */
+  deleteSubscriptionDiscount(id) {
+    const sub = this.#get(id, "subscription");
+    const discount = sub._discount;
+    if (!discount) throw missing("discount", id);
+    const previous = { discounts: sub.discounts };
+    sub._discount = null;
+    sub.discounts = [];
+    this.#emit("customer.subscription.updated", sub, previous);
+    return { object: "discount", id: discount.id, deleted: true };
   }
 
   /**

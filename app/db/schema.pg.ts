@@ -18,7 +18,7 @@ import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSE
 import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS, type AuditDetails, type StripeErasureResult } from "../lib/audit";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
-import { INVOICE_KINDS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
+import { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
 
 /**
  * The shop's tables for PostgreSQL: the same tables, columns, keys and indexes as schema.ts
@@ -245,6 +245,8 @@ export const carts = pgTable("carts", {
   id: text("id").primaryKey(),
   /** The unpaid order created from this cart by the delivery form, so checkout survives a reload. */
   checkoutOrderId: integer("checkout_order_id"),
+  /** The promotion code typed in the cart (services/promotions), checked again at each step. */
+  promotionCode: text("promotion_code"),
   ...timestamps,
 });
 
@@ -322,9 +324,13 @@ export const orders = pgTable(
     stripeInvoiceId: text("stripe_invoice_id"),
     /** 1 for the subscription's first renewal, 2 for the second...; null for any other order. */
     renewalNumber: integer("renewal_number"),
+    promotionId: integer("promotion_id").references((): AnyPgColumn => promotions.id, { onDelete: "set null" }),
+    promotionCode: text("promotion_code"),
+    discountCents: integer("discount_cents").notNull().default(0),
     ...timestamps,
   },
   (t) => [
+    index("orders_promotion_idx").on(t.promotionId),
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
@@ -772,4 +778,25 @@ export const stripeErasures = pgTable(
     result: jsonb("result").$type<StripeErasureResult>(),
   },
   (t) => [index("stripe_erasures_due_idx").on(t.status, t.nextAttemptAt), index("stripe_erasures_subject_idx").on(t.subjectId)],
+);
+
+export const promotions = pgTable(
+  "promotions",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    code: text("code").notNull(),
+    kind: text("kind", { enum: PROMOTION_KINDS }).notNull(),
+    value: integer("value").notNull(),
+    appliesTo: text("applies_to", { enum: PROMOTION_TARGETS }).notNull(),
+    cycles: integer("cycles"),
+    startsAt: timestamptz("starts_at"),
+    endsAt: timestamptz("ends_at"),
+    maxUses: integer("max_uses"),
+    oncePerEmail: boolean("once_per_email").notNull().default(false),
+    firstOrderOnly: boolean("first_order_only").notNull().default(false),
+    active: boolean("active").notNull().default(true),
+    uses: integer("uses").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("promotions_code_idx").on(t.code)],
 );

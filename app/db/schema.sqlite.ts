@@ -211,6 +211,8 @@ export const carts = sqliteTable("carts", {
   id: text("id").primaryKey(),
   /** The unpaid order created from this cart by the delivery form, so checkout survives a reload. */
   checkoutOrderId: integer("checkout_order_id"),
+  /** The promotion code typed in the cart (services/promotions), checked again at each step. */
+  promotionCode: text("promotion_code"),
   ...timestamps,
 });
 
@@ -288,9 +290,14 @@ export const orders = sqliteTable(
     stripeInvoiceId: text("stripe_invoice_id"),
     /** 1 for the subscription's first renewal, 2 for the second...; null for any other order. */
     renewalNumber: integer("renewal_number"),
+    /** The promotion the order was made with (its code as typed and the discount it gave, including VAT). */
+    promotionId: integer("promotion_id").references((): AnySQLiteColumn => promotions.id, { onDelete: "set null" }),
+    promotionCode: text("promotion_code"),
+    discountCents: integer("discount_cents").notNull().default(0),
     ...timestamps,
   },
   (t) => [
+    index("orders_promotion_idx").on(t.promotionId),
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
@@ -795,3 +802,41 @@ export const stripeErasures = sqliteTable(
 export type AuditLine = typeof auditLog.$inferSelect;
 
 export type WithdrawalRequest = typeof withdrawalRequests.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Promotion codes (services/promotions)
+
+export const PROMOTION_KINDS = ["percent", "amount"] as const;
+export type PromotionKind = (typeof PROMOTION_KINDS)[number];
+export const PROMOTION_TARGETS = ["one_off", "first_payment", "every_payment"] as const;
+export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
+
+/**
+ * A promotion code: a percentage (`value` 10 for 10 %) or an amount (`value` in cents, including
+ * VAT), for one-off purchases, the first payment of a subscription or its payments for `cycles`
+ * renewals. `uses` counts the paid orders that used it, incremented in the transaction that marks
+ * each one paid, never past `maxUses`.
+ */
+export const promotions = sqliteTable(
+  "promotions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Upper case, letters and digits. */
+    code: text("code").notNull(),
+    kind: text("kind", { enum: PROMOTION_KINDS }).notNull(),
+    value: integer("value").notNull(),
+    appliesTo: text("applies_to", { enum: PROMOTION_TARGETS }).notNull(),
+    cycles: integer("cycles"),
+    startsAt: text("starts_at"),
+    endsAt: text("ends_at"),
+    maxUses: integer("max_uses"),
+    oncePerEmail: integer("once_per_email", { mode: "boolean" }).notNull().default(false),
+    firstOrderOnly: integer("first_order_only", { mode: "boolean" }).notNull().default(false),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    uses: integer("uses").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("promotions_code_idx").on(t.code)],
+);
+
+export type Promotion = typeof promotions.$inferSelect;

@@ -51,7 +51,8 @@ export const {
   pageCacheVersion,
   auditLog,
   stripeErasures,
+  promotions,
 } = tables;
 
-export { INVOICE_KINDS } from "./schema.sqlite";
+export { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS } from "./schema.sqlite";
 export type * from "./schema.sqlite";

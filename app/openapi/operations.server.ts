@@ -26,6 +26,8 @@ import {
   paymentStartResponseSchema,
   productListResponseSchema,
   productResponseSchema,
+  promotionListResponseSchema,
+  promotionResponseSchema,
   publicOrderResponseSchema,
   notificationSettingsResponseSchema,
   settingsResponseSchema,
@@ -51,6 +53,7 @@ import {
 } from "~/schemas/payments";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
+import { promotionPatchSchema, promotionSchema } from "~/schemas/promotion";
 import { refundSchema } from "~/schemas/refund";
 import { settingsPatchSchema } from "~/schemas/settings";
 import { notificationSettingsPatchSchema } from "~/schemas/notification-settings";
@@ -286,7 +289,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       "`status` n'est jamais suivi : la commande est créée `pending` et non payée, seul le serveur la marque payée après Stripe. " +
       "`customerEmail` et `customerName` sont facultatifs ici (l'email est requis avant le paiement, voir PUT /api/orders/{id}). " +
       "Le client existant désigné par `userId`, ou trouvé par l'email, est rattaché sans jamais être modifié ; la commande garde sa propre copie du nom et de l'adresse. " +
-      "La réponse contient le jeton `token` de la commande, donné une seule fois : il prouve la propriété (voir GET et PUT /api/orders/{id} et les paiements).",
+      "La réponse contient le jeton `token` de la commande, donné une seule fois : il prouve la propriété (voir GET et PUT /api/orders/{id} et les paiements). " +
+      "`promotionCode` applique un code promo : la remise (`discount`) est déduite du total (`total` envoyé par le client reste le total avant remise) ; un code inconnu, expiré ou épuisé est refusé (422), jamais ignoré.",
     tag: "Commandes",
     auth: "public",
     body: apiOrderSchema,
@@ -302,7 +306,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     errors: {
       404: "Produit introuvable",
       409: "Produit en rupture de stock, ou pack d'essai déjà acheté avec cet email",
-      422: "Pack inconnu (les packs sont listés), quantité ou nombre d'articles refusés, ou montant différent de celui du serveur (montants attendus dans `issues`)",
+      422:
+        "Pack inconnu (les packs sont listés), quantité ou nombre d'articles refusés, montant différent de celui du serveur (montants attendus dans `issues`), " +
+        "ou `promotionCode` refusé (`code` promotion_refused, la raison en français : « Ce code promo n'existe pas. », « Ce code a expiré », « Ce code a atteint son nombre maximal d'utilisations. », « Ce code a déjà été utilisé avec cette adresse email »…)",
       429: "Trop de requêtes depuis cette adresse : réessayez plus tard (en-tête Retry-After)",
     },
   },
@@ -570,6 +576,75 @@ export const API_OPERATIONS: ApiOperation[] = [
     ],
     success: { status: 204, description: "Session révoquée (pas de corps)" },
     errors: { 404: "Session introuvable (ni ouverte, ni à vous)" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/promotions",
+    file: "app/routes/api.admin.promotions.ts",
+    operationId: "listPromotions",
+    summary: "Les codes promo, les plus récents d'abord, avec leurs utilisations et le chiffre d'affaires qu'ils ont apporté",
+    tag: "Administration",
+    auth: "admin",
+    success: { status: 200, description: "Les codes promo", schema: promotionListResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/promotions",
+    file: "app/routes/api.admin.promotions.ts",
+    operationId: "createPromotion",
+    summary: "Crée un code promo",
+    description:
+      '`kind` percent (`value` 10 pour 10 %) ou amount (`value` en euros, "5.00"). `appliesTo` : one_off (achat unique), ' +
+      "first_payment (premier paiement d'un abonnement) ou every_payment (le premier paiement et les `cycles` renouvellements suivants). " +
+      "Un code ne rend jamais un total négatif ni inférieur à 0,50 € ; un code de 100 % sur un achat unique rend la commande gratuite (sans carte).",
+    tag: "Administration",
+    auth: "admin",
+    body: promotionSchema,
+    success: {
+      status: 201,
+      description: "Le code créé",
+      schema: promotionResponseSchema,
+      headers: { Location: "/api/admin/promotions/{id}" },
+    },
+    errors: { 409: "Ce code existe déjà (`code` promotion_code_taken)" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/promotions/{id}",
+    file: "app/routes/api.admin.promotions.$id.ts",
+    operationId: "getPromotion",
+    summary: "Un code promo, avec ses utilisations et son chiffre d'affaires",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du code promo" }],
+    success: { status: 200, description: "Le code promo", schema: promotionResponseSchema },
+    errors: { 404: "Code promo introuvable" },
+  },
+  {
+    method: "patch",
+    path: "/api/admin/promotions/{id}",
+    file: "app/routes/api.admin.promotions.$id.ts",
+    operationId: "updatePromotion",
+    summary: "Modifie un code promo (les champs donnés), par exemple `active: false` pour le désactiver",
+    description: "Le code modifié est vérifié en entier avec les règles de la création (422 avec les champs refusés).",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du code promo" }],
+    body: promotionPatchSchema,
+    success: { status: 200, description: "Le code promo modifié", schema: promotionResponseSchema },
+    errors: { 404: "Code promo introuvable", 409: "Ce code existe déjà (`code` promotion_code_taken)" },
+  },
+  {
+    method: "delete",
+    path: "/api/admin/promotions/{id}",
+    file: "app/routes/api.admin.promotions.$id.ts",
+    operationId: "deletePromotion",
+    summary: "Supprime un code jamais utilisé, ou désactive un code déjà utilisé (ses commandes le gardent)",
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant du code promo" }],
+    success: { status: 204, description: "Code supprimé ou désactivé (pas de corps)" },
+    errors: { 404: "Code promo introuvable" },
   },
   {
     method: "get",

@@ -177,6 +177,8 @@ export const publicOrderResponseSchema = z.strictObject({
   ),
   subtotal: moneySchema,
   shipping: moneySchema.describe('Frais de port (offerts : "0.00")'),
+  promotionCode: nullableText.describe("Code promo de la commande (null sans code)"),
+  discount: moneySchema.describe('Remise du code promo, TTC, déduite du total ("0.00" sans code)'),
   total: moneySchema,
   trackingNumber: nullableText,
   trackingCarrier: carrier,
@@ -998,3 +1000,35 @@ export const customerExportResponseSchema = z
     demandesDeContact: z.array(z.looseObject({ id })),
   })
   .describe("Le fichier d'export (clés en français) : client, commandes, abonnements, emails, demandes de contact");
+
+/** A promotion code (GET/POST /api/admin/promotions, GET/PATCH /api/admin/promotions/{id}). */
+export const promotionResponseSchema = z.strictObject({
+  id,
+  code: z.string().describe("Lettres et chiffres, en majuscules (la casse est ignorée à la saisie)"),
+  kind: z.enum(["percent", "amount"]),
+  value: z
+    .union([z.number().int(), moneySchema])
+    .describe('Pourcentage (10 pour 10 %) ou montant en euros ("5.00"), selon `kind`'),
+  appliesTo: z
+    .enum(["one_off", "first_payment", "every_payment"])
+    .describe(
+      "Achat unique, premier paiement de l'abonnement, ou chaque paiement de l'abonnement pendant `cycles` renouvellements",
+    ),
+  cycles: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Pour every_payment : le nombre de renouvellements remisés après le premier paiement"),
+  startsAt: nullableDate,
+  endsAt: nullableDate,
+  maxUses: z.number().int().nullable().describe("Utilisations au plus, toutes adresses confondues (null : sans limite)"),
+  oncePerEmail: z.boolean(),
+  firstOrderOnly: z.boolean(),
+  active: z.boolean(),
+  uses: z.number().int().describe("Lecture seule : commandes payées avec ce code"),
+  revenue: moneySchema.describe(
+    "Lecture seule : chiffre d'affaires encaissé des commandes payées avec ce code (renouvellements compris)",
+  ),
+  createdAt: isoDateSchema,
+});
+export const promotionListResponseSchema = z.array(promotionResponseSchema);

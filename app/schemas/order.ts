@@ -3,6 +3,7 @@ import { parsePriceToCents } from "~/lib/money";
 import { trackingNumberField } from "./admin-order";
 import { positiveId } from "./cart";
 import { DELIVERY_MESSAGES, deliveryFields } from "./delivery";
+import { promotionCodeField } from "./promotion";
 import { safeText } from "./text";
 
 /**
@@ -87,6 +88,10 @@ export const apiOrderSchema = z.object({
     .union([positiveId, z.null()])
     .optional()
     .meta({ description: "Client existant auquel rattacher la commande (jamais modifié) ; un identifiant inconnu est ignoré" }),
+  promotionCode: promotionCodeField.optional().meta({
+    description:
+      "Code promo (lettres et chiffres, casse ignorée) : la remise est déduite du total. Un code inconnu, expiré ou épuisé est refusé (422 avec la raison en français), jamais ignoré",
+  }),
 });
 
 type ParsedApiOrder = z.infer<typeof apiOrderSchema>;

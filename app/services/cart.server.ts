@@ -9,6 +9,8 @@ import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
 import { maxQuantityOf, PACK_MESSAGES, quantityRefusal, sellableItem, shopPacks, subscriptionRefusal } from "./packs.server";
 import { formatFrenchPhone } from "~/lib/phone";
+import { cartPromotionView, type CartPromotionView } from "./promotions/cart.server";
+import { promotionSubscriptionRefusal } from "./promotions/rules.server";
 
 /** Shipping is free; stored on each order as 0 (the order keeps its own fee). */
 export const SHIPPING_CENTS = 0;
@@ -64,6 +66,8 @@ export type CartView = {
   count: number;
   subtotalCents: number;
   shippingCents: number;
+  /** The « Code promo » typed in the cart, and what it takes off (already deducted from totalCents). */
+  promotion: CartPromotionView | null;
   totalCents: number;
   checkout: CheckoutView | null;
 };
@@ -138,7 +142,8 @@ export async function releasePaidCheckout(db: DbOrTx, cartId: string): Promise<b
   if (row.checkoutKey === checkoutKeyFor(cartId, await cartLineKeys(db, cartId))) {
     await db.delete(cartLines).where(eq(cartLines.cartId, cartId));
   }
-  await db.update(carts).set({ checkoutOrderId: null }).where(eq(carts.id, cartId));
+  // The code was used by the order just paid: the next purchase starts without one.
+  await db.update(carts).set({ checkoutOrderId: null, promotionCode: null }).where(eq(carts.id, cartId));
   return true;
 }
 
@@ -156,6 +161,7 @@ const EMPTY_CART: Omit<CartView, "id"> = {
   count: 0,
   subtotalCents: 0,
   shippingCents: SHIPPING_CENTS,
+  promotion: null,
   totalCents: SHIPPING_CENTS,
   checkout: null,
 };
@@ -183,6 +189,8 @@ async function readCheckout(
       shippingPhone: orders.shippingPhone,
       firstName: orders.customerFirstName,
       lastName: orders.customerLastName,
+      promotionId: orders.promotionId,
+      discountCents: orders.discountCents,
     })
     .from(orders)
     .where(eq(orders.id, orderId))
@@ -210,7 +218,9 @@ async function readCheckout(
       city: order.shippingCity ?? "",
       phone: formatFrenchPhone(order.shippingPhone),
     },
-    subscriptionRefusal: await subscriptionRefusal(items, db),
+    subscriptionRefusal:
+      (await subscriptionRefusal(items, db)) ??
+      (order.discountCents > 0 ? await promotionSubscriptionRefusal(db, order.promotionId) : null),
   };
 }
 
@@ -282,14 +292,19 @@ export async function readCart(cartId: string | null): Promise<CartView> {
     const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
     const checkoutOrderId =
       (await tx.select({ id: carts.checkoutOrderId }).from(carts).where(eq(carts.id, cartId)).limit(1))[0]?.id ?? null;
+    const promotion = lines.length
+      ? await cartPromotionView(tx, cart.promotionCode ?? null, subtotalCents + SHIPPING_CENTS)
+      : null;
+    const totalCents = subtotalCents + SHIPPING_CENTS - (promotion?.discountCents ?? 0);
     return {
       id: cartId,
       lines,
       count: lines.reduce((sum, l) => sum + l.quantity, 0),
       subtotalCents,
       shippingCents: SHIPPING_CENTS,
-      totalCents: subtotalCents + SHIPPING_CENTS,
-      checkout: await readCheckout(tx, cartId, checkoutOrderId, lines, subtotalCents + SHIPPING_CENTS),
+      promotion,
+      totalCents,
+      checkout: await readCheckout(tx, cartId, checkoutOrderId, lines, totalCents),
     };
   });
 }

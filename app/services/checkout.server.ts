@@ -59,11 +59,18 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
         const checkoutKey = checkoutKeyFor(cartId, lines);
+        const [cartRow] = await tx
+          .select({ promotionCode: carts.promotionCode })
+          .from(carts)
+          .where(eq(carts.id, cartId))
+          .limit(1);
         const draft = {
           contact: { ...delivery, country: DELIVERY_COUNTRY },
           lines: await priceOrderLines(tx, lines, "cart"),
           cartId,
           checkoutKey,
+          // Checked again here, with the email typed: a refusal is said on the form.
+          promotionCode: cartRow?.promotionCode ?? null,
         };
 
         let orderId: number;

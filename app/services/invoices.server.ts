@@ -12,7 +12,7 @@ import {
 } from "~/db/schema";
 import { rcsLine } from "~/lib/company";
 import { displayName } from "~/lib/names";
-import { vatLine, vatTotals, type VatLine } from "~/lib/vat";
+import { excludingVat, STANDARD_VAT_RATE_BP, vatLine, vatTotals, type VatLine } from "~/lib/vat";
 import { getSettings, sirenOf } from "./settings.server";
 
 /**
@@ -77,6 +77,30 @@ export async function findCreditNotes(orderId: number, db: DbOrTx = getDb()): Pr
     .orderBy(asc(invoices.id));
 }
 
+/**
+ * The promotion's line, negative, after the items and before the VAT totals: its amounts are
+ * what make the invoice's totals those of the discounted amount (the VAT is computed on what
+ * the customer pays, not on the price before the discount).
+ */
+export function discountLine(lines: VatLine[], discountCents: number, code: string | null): VatLine {
+  const before = vatTotals(lines);
+  const includingCents = before.includingCents - discountCents;
+  const excludingCents = excludingVat(includingCents, STANDARD_VAT_RATE_BP);
+  const lineExcluding = excludingCents - before.excludingCents;
+  const lineIncluding = -discountCents;
+  return {
+    label: code ? `Remise (code ${code})` : "Remise",
+    detail: null,
+    quantity: 1,
+    unitIncludingCents: lineIncluding,
+    unitExcludingCents: lineExcluding,
+    rateBp: STANDARD_VAT_RATE_BP,
+    excludingCents: lineExcluding,
+    vatCents: lineIncluding - lineExcluding,
+    includingCents: lineIncluding,
+  };
+}
+
 /** The invoice's lines: each item, then the shipping when it is charged. */
 async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): Promise<VatLine[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id);
@@ -97,6 +121,7 @@ async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Pro
   if (!order) return null;
   const settings = await getSettings(tx);
   const lines = await documentLines(tx, orderId, order.shippingCents);
+  if (order.discountCents > 0) lines.push(discountLine(lines, order.discountCents, order.promotionCode));
   return {
     seller: {
       legalName: settings.legalName || settings.siteName,

@@ -42,6 +42,7 @@ test.describe("admin accessibility", () => {
         `/admin/orders/${order.id}/invoice`,
         "/admin/subscriptions",
         "/admin/subscriptions?minAmount=beaucoup&startedFrom=hier",
+        "/admin/promotions",
         "/admin/products",
         "/admin/products/new",
         "/admin/products/edit/1",

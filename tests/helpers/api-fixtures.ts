@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { emails, subscriptions, users } from "~/db/schema";
+import { emails, promotions, subscriptions, users } from "~/db/schema";
 import { openAdminSession } from "~/services/admin-sessions.server";
 import { getCartCookie } from "~/services/cart-session.server";
 import { addToCart, readCart } from "~/services/cart.server";
@@ -23,6 +23,15 @@ import {
   TEST_ORDER_TOKEN,
 } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
+
+/** A promotion code of its own for a contract request. */
+async function newPromotionId(): Promise<number> {
+  const [row] = await getDb()
+    .insert(promotions)
+    .values({ code: `FIXTURE${randomUUID().slice(0, 8).toUpperCase()}`, kind: "percent", value: 10, appliesTo: "one_off" })
+    .returning({ id: promotions.id });
+  return row.id;
+}
 
 /**
  * One valid request per operation of the OpenAPI document (by operationId), built against
@@ -282,6 +291,17 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
         ).id,
       },
     }),
+  listPromotions: async () => {
+    await newPromotionId();
+    return admin();
+  },
+  createPromotion: async () =>
+    admin({
+      body: { code: `CONTRAT${randomUUID().slice(0, 6)}`, kind: "amount", value: "5.00", appliesTo: "every_payment", cycles: 2 },
+    }),
+  getPromotion: async () => admin({ params: { id: String(await newPromotionId()) } }),
+  updatePromotion: async () => admin({ params: { id: String(await newPromotionId()) }, body: { active: false, maxUses: 10 } }),
+  deletePromotion: async () => admin({ params: { id: String(await newPromotionId()) } }),
   listContactRequests: async () => {
     await newContactId();
     return admin();

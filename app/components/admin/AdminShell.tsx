@@ -4,6 +4,7 @@ const NAV = [
   { to: "/admin/dashboard", label: "Tableau de bord" },
   { to: "/admin/orders", label: "Commandes" },
   { to: "/admin/subscriptions", label: "Abonnements" },
+  { to: "/admin/promotions", label: "Codes promo" },
   { to: "/admin/products", label: "Produits" },
   { to: "/admin/users", label: "Utilisateurs" },
   { to: "/admin/contacts", label: "Demandes de contact" },

@@ -6,6 +6,7 @@ import { CartLines } from "./CartLines";
 import { CartSteps } from "./CartSteps";
 import { CartTotals, ClearCartButton } from "./CartSummary";
 import { CheckoutPayment } from "./CheckoutPayment";
+import { PromoCode } from "./PromoCode";
 import type { DeliveryForm } from "./DeliveryForm";
 import { StepLink, type StepNavigation } from "./StepLink";
 import { resolveStep, stepHref, stepTitle, type CartStep } from "./steps";
@@ -118,10 +119,12 @@ export function Cart({
     }
     footer = (
       <div className="space-y-4">
+        {!empty ? <PromoCode promotion={cart?.promotion ?? null} /> : null}
         <CartTotals
           subtotalCents={cart?.subtotalCents ?? 0}
           shippingCents={cart?.shippingCents ?? 0}
           totalCents={cart?.totalCents ?? 0}
+          discount={cart?.promotion ? { code: cart.promotion.code, cents: cart.promotion.discountCents } : null}
         />
         {empty || busy ? (
           <button type="button" className="btn-primary w-full" disabled>

@@ -5,10 +5,13 @@ export function CartTotals({
   subtotalCents,
   shippingCents,
   totalCents,
+  discount,
 }: {
   subtotalCents: number;
   shippingCents: number;
   totalCents: number;
+  /** The promotion code's line, when it takes something off. */
+  discount?: { code: string; cents: number } | null;
 }) {
   return (
     <dl className="space-y-2 text-sm" data-testid="cart-summary">
@@ -20,6 +23,12 @@ export function CartTotals({
         <dt className="text-ink-soft">Livraison</dt>
         <dd className="font-medium text-sage-700">{shippingLabel(shippingCents)}</dd>
       </div>
+      {discount && discount.cents > 0 ? (
+        <div className="flex justify-between gap-4" data-testid="cart-discount">
+          <dt className="text-ink-soft">Remise (code {discount.code})</dt>
+          <dd className="font-medium text-sage-700">{formatPrice(-discount.cents)}</dd>
+        </div>
+      ) : null}
       <div className="flex justify-between gap-4 border-t border-ink/10 pt-2 text-base font-semibold">
         <dt>Total</dt>
         <dd data-testid="cart-total">{formatPrice(totalCents)}</dd>

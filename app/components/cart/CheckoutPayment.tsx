@@ -1,4 +1,4 @@
-import { useNavigate, useSubmit } from "@remix-run/react";
+import { Form, useNavigate, useSubmit } from "@remix-run/react";
 import { useCallback } from "react";
 import { formatPrice } from "~/lib/money";
 import type { CheckoutView } from "~/services/cart.server";
@@ -58,7 +58,16 @@ export function CheckoutPayment({
           </span>
         </p>
       </div>
-      {hydrated ? (
+      {checkout.amountCents === 0 ? (
+        // A 100 % code on a one-off purchase: nothing to pay, no card.
+        <Form method="post" action="/panier/commande-offerte" reloadDocument className="space-y-3">
+          <input type="hidden" name="orderId" value={checkout.orderId} />
+          <p className="text-sm text-ink-soft">Votre code promo couvre toute la commande : aucune carte n'est demandée.</p>
+          <button type="submit" className="btn-primary w-full">
+            Valider ma commande offerte (0,00€)
+          </button>
+        </Form>
+      ) : hydrated ? (
         <PaymentStep
           orderId={checkout.orderId}
           amountCents={checkout.amountCents}

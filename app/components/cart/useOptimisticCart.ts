@@ -48,7 +48,7 @@ export function useOptimisticCart(cart: ClientCart | null | undefined): {
       lines,
       count: lines.reduce((sum, l) => sum + l.quantity, 0),
       subtotalCents,
-      totalCents: subtotalCents + cart.shippingCents,
+      totalCents: subtotalCents + cart.shippingCents - (cart.promotion?.discountCents ?? 0),
       checkout: cart.checkout ? { ...cart.checkout, current: false } : null,
     },
     pending,

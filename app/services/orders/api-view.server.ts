@@ -22,6 +22,9 @@ export type ApiOrderView = {
   shippingPhone: string | null;
   subtotal: string;
   shipping: string;
+  /** The promotion code the order was made with, and what it took off (including VAT). */
+  promotionCode: string | null;
+  discount: string;
   total: string;
   trackingNumber: string | null;
   trackingCarrier: Carrier | null;
@@ -55,6 +58,8 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
     shippingPhone: order.shippingPhone,
     subtotal: centsToDecimal(order.subtotalCents),
     shipping: centsToDecimal(order.shippingCents),
+    promotionCode: order.promotionCode,
+    discount: centsToDecimal(order.discountCents),
     total: centsToDecimal(order.totalCents),
     trackingNumber: order.trackingNumber,
     trackingCarrier: order.trackingCarrier,

@@ -12,6 +12,7 @@ import { getApiOrder, type ApiOrderView } from "./api-view.server";
 import { newOrderId } from "./ids.server";
 import { assertClientAmounts, assertTrialAvailable, priceOrderLines, subtotalOf, type PricedLine } from "./lines.server";
 import { countOrderCreated } from "~/services/observability/metrics.server";
+import { checkPromotion, promotionDiscount } from "~/services/promotions/rules.server";
 
 /**
  * Creating an order: from the shop's checkout (insertOrder, then rewriteUnpaidOrder while it is
@@ -42,6 +43,8 @@ type OrderDraft = {
   cartId?: string | null;
   checkoutKey?: string | null;
   tokenHash?: string | null;
+  /** The promotion code typed in the cart or given to the API: checked again here, with the order's email. */
+  promotionCode?: string | null;
 };
 
 /** The customer account the order is linked to: the one named, else the email's (found or created, never changed). */
@@ -67,12 +70,22 @@ function snapshotValues(c: OrderContact) {
   };
 }
 
-async function orderValues(db: DbOrTx, draft: OrderDraft) {
+/** The order's promotion and discount: the code checked for this email (a refusal is thrown with its French reason). */
+async function promotionValues(db: DbOrTx, draft: OrderDraft, totalCents: number, orderId?: number) {
+  if (!draft.promotionCode) return { promotionId: null, promotionCode: null, discountCents: 0 };
+  const promotion = await checkPromotion(db, draft.promotionCode, { email: draft.contact.email, orderId });
+  return { promotionId: promotion.id, promotionCode: promotion.code, discountCents: promotionDiscount(promotion, totalCents) };
+}
+
+async function orderValues(db: DbOrTx, draft: OrderDraft, orderId?: number) {
   const subtotalCents = subtotalOf(draft.lines);
+  const promotion = await promotionValues(db, draft, subtotalCents + SHIPPING_CENTS, orderId);
   return {
     subtotalCents,
     shippingCents: SHIPPING_CENTS,
-    totalCents: subtotalCents + SHIPPING_CENTS,
+    // What is paid: the subtotal and shipping, less the promotion's discount (VAT is on that amount).
+    totalCents: subtotalCents + SHIPPING_CENTS - promotion.discountCents,
+    ...promotion,
     userId: await customerIdFor(db, draft),
     ...snapshotValues(draft.contact),
   };
@@ -107,7 +120,7 @@ export async function rewriteUnpaidOrder(db: DbOrTx, orderId: number, draft: Ord
   await assertTrialAvailable(db, draft.contact.email, draft.lines, orderId, "email");
   await db
     .update(orders)
-    .set({ ...(await orderValues(db, draft)), checkoutKey: draft.checkoutKey ?? null })
+    .set({ ...(await orderValues(db, draft, orderId)), checkoutKey: draft.checkoutKey ?? null })
     .where(eq(orders.id, orderId));
   if (options.replaceItems) {
     await db.delete(orderItems).where(eq(orderItems.orderId, orderId));
@@ -147,6 +160,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
       lines,
       userId: await linkableCustomerId(tx, input.userId),
       tokenHash: hash,
+      promotionCode: input.promotionCode ?? null,
     });
   });
   countOrderCreated();

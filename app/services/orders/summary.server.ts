@@ -17,6 +17,9 @@ export type OrderSummary = {
   paymentStatus: PaymentStatus;
   subtotalCents: number;
   shippingCents: number;
+  /** The promotion code and its discount (0 without one). */
+  promotionCode: string | null;
+  discountCents: number;
   totalCents: number;
   /** True when the request proved it may view the order (canViewOrder): the name, the street, the email and the documents are shown. */
   owner: boolean;
@@ -92,6 +95,8 @@ async function summarize(order: Order, proof: OrderProof): Promise<OrderSummary>
     paymentStatus: order.paymentStatus,
     subtotalCents: order.subtotalCents,
     shippingCents: order.shippingCents,
+    promotionCode: order.promotionCode,
+    discountCents: order.discountCents,
     totalCents: order.totalCents,
     owner,
     holder: holdsOrder(order, proof),

@@ -12,6 +12,8 @@ import type { HostedCheckoutForm } from "~/schemas/payments";
 import { findOrder } from "~/services/orders/find.server";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
+import { assertOrderPromotion } from "~/services/promotions/rules.server";
+import { subscriptionCoupon } from "~/services/promotions/stripe-coupon.server";
 import { REUSABLE_PI_STATUSES } from "./one-off.server";
 import { withOrderLock } from "./order-lock.server";
 import {
@@ -109,6 +111,7 @@ export async function startHostedCheckout(input: HostedCheckoutForm, access: Pay
   await assertPayable(order);
   assertCustomerEmail(order);
   await assertPackRules(order, input.mode);
+  await assertOrderPromotion(getDb(), order, input.mode);
   if (input.mode === "subscription" && !input.consent) {
     throw new ShopError(422, "consent_required", PAYMENT_MESSAGES.consentRequired, { field: "consent" });
   }
@@ -122,6 +125,9 @@ export async function startHostedCheckout(input: HostedCheckoutForm, access: Pay
     if (input.mode === "subscription") {
       const customer = await ensureStripeCustomer(stripe, order, {});
       const product = await ensureStripeProduct(stripe, order);
+      // The price before the promotion; its discount is a coupon (services/promotions/stripe-coupon.server.ts).
+      const fullCents = order.totalCents + order.discountCents;
+      const coupon = await subscriptionCoupon(stripe, order);
       session = await stripe.checkout.sessions.create(
         {
           ...sessionParams(order),
@@ -129,12 +135,13 @@ export async function startHostedCheckout(input: HostedCheckoutForm, access: Pay
           customer,
           line_items: [
             {
-              price_data: { currency: CURRENCY, product, unit_amount: order.totalCents, recurring: { ...SUBSCRIPTION_INTERVAL } },
+              price_data: { currency: CURRENCY, product, unit_amount: fullCents, recurring: { ...SUBSCRIPTION_INTERVAL } },
               quantity: 1,
             },
             // The first charge, today: the order total, on the first invoice.
-            { price_data: { currency: CURRENCY, product, unit_amount: order.totalCents }, quantity: 1 },
+            { price_data: { currency: CURRENCY, product, unit_amount: fullCents }, quantity: 1 },
           ],
+          ...(coupon ? { discounts: [{ coupon }] } : {}),
           subscription_data: {
             // The recurring charges start on day 30.
             trial_period_days: SUBSCRIPTION_TRIAL_DAYS,

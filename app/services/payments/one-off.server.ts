@@ -4,7 +4,9 @@ import { centsToDecimal } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { ShopError } from "~/lib/shop-error";
 import { retrieveOrNull } from "~/services/stripe-errors.server";
+import { getDb } from "~/db/client.server";
 import { getStripe } from "~/services/stripe.server";
+import { assertOrderPromotion } from "~/services/promotions/rules.server";
 import { withOrderLock } from "./order-lock.server";
 import {
   assertCustomerEmail,
@@ -55,6 +57,7 @@ export async function startOneOffPayment(orderId: number, access: PaymentAccess)
   await assertPayable(order);
   assertCustomerEmail(order);
   await assertPackRules(order, "one_off");
+  await assertOrderPromotion(getDb(), order, "one_off");
 
   return withOrderLock<PaymentStart>(orderId, async () => {
     const stripe = await getStripe();

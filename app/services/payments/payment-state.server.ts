@@ -23,6 +23,7 @@ import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialEndedRefusal, trialRefusal } from "~/services/packs.server";
 import { countOrderPaid } from "~/services/observability/metrics.server";
+import { redeemPromotionIn } from "~/services/promotions/redeem.server";
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
@@ -117,6 +118,15 @@ export async function assertPayable(order: OrderWithItems) {
   await assertInStock(order);
 }
 
+/** A free order (a 100 % code on a one-off purchase): not paid yet, with items in stock, nothing to charge. */
+export async function assertFreeOrder(order: OrderWithItems) {
+  if (paymentReceived(order.paymentStatus)) throw alreadyPaidError();
+  if (order.items.length === 0) throw new ShopError(409, "order_empty", EMPTY_ORDER_MESSAGE);
+  if (order.totalCents !== 0 || order.discountCents <= 0)
+    throw new ShopError(409, "order_not_free", "Cette commande n'est pas offerte : elle se règle par carte.");
+  await assertInStock(order);
+}
+
 /** An order whose products are out of stock cannot be paid. */
 async function assertInStock(order: OrderWithItems) {
   const needed = new Map<number, number>();
@@ -172,8 +182,12 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     .returning({ id: orders.id });
   if (updated.length !== 1) return false;
   // The order's row is now locked until the commit: its other payment (the webhook, the
-  // confirmation) waits here, then finds it paid. Two payments of the trial pack started with one
-  // email before either was paid: the second is refunded (a lock per email, packs.server.ts).
+  // confirmation) waits here, then finds it paid. The promotion code is counted once, under its
+  // own row lock (promotions/redeem.server.ts); past its limit the order is refunded.
+  const paidOrder = await findOrder(orderId, tx);
+  if (paidOrder) await redeemPromotionIn(tx, paidOrder);
+  // Two payments of the trial pack started with one email before either was paid: the second is
+  // refunded (a lock per email, packs.server.ts).
   await reserveTrialDuplicateRefundIn(tx, orderId);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
@@ -253,7 +267,14 @@ async function decrementStock(tx: DbOrTx, orderId: number) {
 }
 
 /** A paid renewal of a subscription: the Stripe invoice that paid it, and when. */
-export type PaidRenewal = { stripeInvoiceId: string; amountCents: number; paidAt: string; renewalNumber: number };
+export type PaidRenewal = {
+  stripeInvoiceId: string;
+  amountCents: number;
+  paidAt: string;
+  renewalNumber: number;
+  /** What the subscription's promotion took off this invoice (0 without one). */
+  discountCents?: number;
+};
 
 /**
  * A subscription's paid renewal becomes an order of its own, paid, to ship to the
@@ -272,6 +293,7 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
   // The renewals are made under the terms the subscription was taken out with.
   const first = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId, tx);
   const name = splitFullName(record.shippingName ?? record.customerName);
+  const discountCents = renewal.discountCents ?? 0;
   const inserted = await tx
     .insert(orders)
     .values({
@@ -280,9 +302,13 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
       paymentStatus: "paid",
       paidAt: renewal.paidAt,
       stockDecrementedAt: renewal.paidAt,
-      subtotalCents: renewal.amountCents,
+      subtotalCents: renewal.amountCents + discountCents,
       shippingCents: 0,
       totalCents: renewal.amountCents,
+      // The first order's code, while Stripe's coupon still discounts the renewals.
+      promotionId: discountCents > 0 ? (first?.promotionId ?? null) : null,
+      promotionCode: discountCents > 0 ? (first?.promotionCode ?? null) : null,
+      discountCents,
       userId: record.userId,
       customerEmail: record.customerEmail,
       customerName: record.shippingName ?? record.customerName,
@@ -310,8 +336,8 @@ export async function createRenewalOrderIn(tx: DbOrTx, record: Subscription, ren
     productId: record.productId,
     packId: record.packId,
     quantity,
-    // The amount charged, per pack (the subscription's pack price, unless Stripe charged another amount).
-    unitPriceCents: Math.round(renewal.amountCents / quantity),
+    // The amount of the pack, per pack (the subscription's pack price, unless Stripe charged another amount), before the discount.
+    unitPriceCents: Math.round((renewal.amountCents + discountCents) / quantity),
     productName: record.productName,
     variantName: record.variantName,
   });

@@ -21,6 +21,7 @@ import { findOrder } from "~/services/orders/find.server";
 import { notifyOwnerOfStripeRefund } from "~/services/email/owner-notifications.server";
 import { log } from "~/log.server";
 import { isDuplicatePaymentRefund } from "./duplicate-payment.server";
+import { PROMOTION_REFUSED_REFUND_REASON, promotionRefundKey } from "~/services/promotions/redeem.server";
 
 /**
  * Refunds of paid orders, through Stripe's Refunds API, and the reconciliation of the refunds
@@ -316,10 +317,16 @@ export async function refundTrialDuplicates(): Promise<number[]> {
   const pending = await db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.status, "pending"), eq(refunds.reason, TRIAL_DUPLICATE_REFUND_REASON)));
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        inArray(refunds.reason, [TRIAL_DUPLICATE_REFUND_REASON, PROMOTION_REFUSED_REFUND_REASON]),
+      ),
+    );
   const done: number[] = [];
   for (const refund of pending) {
-    if (refund.stripeRefundId || refund.idempotencyKey !== trialDuplicateRefundKey(refund.orderId)) continue;
+    const automatic = [trialDuplicateRefundKey(refund.orderId), promotionRefundKey(refund.orderId)];
+    if (refund.stripeRefundId || !automatic.includes(refund.idempotencyKey ?? "")) continue;
     const order = await findOrder(refund.orderId, db);
     if (!order?.stripePaymentIntentId) continue;
     try {

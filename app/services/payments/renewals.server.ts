@@ -19,6 +19,7 @@ import {
   recordRenewalPaid,
 } from "~/services/subscriptions/record.server";
 import { createRenewalOrderIn } from "./payment-state.server";
+import { endSubscriptionDiscountAfter, invoiceDiscountCents } from "~/services/promotions/stripe-coupon.server";
 
 /**
  * The renewals of a subscription, from Stripe's signed webhooks (in the webhook's
@@ -68,8 +69,12 @@ export async function applyRenewalPaid(
     amountCents: invoice.amount_paid,
     paidAt,
     renewalNumber: record.renewalCount + 1,
+    discountCents: invoiceDiscountCents(invoice),
   });
   if (orderId === null) return "already_recorded";
+  if (invoiceDiscountCents(invoice) > 0) {
+    await endSubscriptionDiscountAfter(tx, record.firstOrderId, stripeSubscriptionId, record.renewalCount + 1);
+  }
   await recordRenewalPaid(tx, record, { invoiceId: invoice.id!, paidAt, periodEnd: invoicePeriodEnd(invoice) });
   const updated = await findSubscription(tx, record.id);
   await queueRenewalPaidEmails(tx, orderId, {

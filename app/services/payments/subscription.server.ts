@@ -11,6 +11,8 @@ import { ShopError } from "~/lib/shop-error";
 import type { AttachPaymentMethodBody } from "~/schemas/payments";
 import { isStripeError, retrieveOrNull } from "~/services/stripe-errors.server";
 import { getStripe } from "~/services/stripe.server";
+import { assertOrderPromotion } from "~/services/promotions/rules.server";
+import { subscriptionCoupon } from "~/services/promotions/stripe-coupon.server";
 import { REUSABLE_PI_STATUSES } from "./one-off.server";
 import { holdsOrder } from "~/services/orders/access.server";
 import { withOrderLock } from "./order-lock.server";
@@ -177,6 +179,7 @@ export async function createOrderSubscription(
   await assertPayable(order);
   assertCustomerEmail(order);
   await assertPackRules(order, "subscription");
+  await assertOrderPromotion(getDb(), order, "subscription");
 
   return withOrderLock<SubscriptionStart>(orderId, async () => {
     const stripe = await getStripe();
@@ -222,6 +225,9 @@ export async function createOrderSubscription(
 
     const customerId = await ensureStripeCustomer(stripe, order, input);
     const product = await ensureStripeProduct(stripe, order);
+    // The price before the promotion: the code's discount is a Stripe coupon on the subscription.
+    const fullCents = order.totalCents + order.discountCents;
+    const coupon = await subscriptionCoupon(stripe, order);
     const sub = await stripe.subscriptions.create(
       {
         customer: customerId,
@@ -230,13 +236,14 @@ export async function createOrderSubscription(
             price_data: {
               currency: CURRENCY,
               product,
-              unit_amount: order.totalCents,
+              unit_amount: fullCents,
               recurring: { ...SUBSCRIPTION_INTERVAL },
             },
           },
         ],
         // The first charge, today: the order total, on the first invoice.
-        add_invoice_items: [{ price_data: { currency: CURRENCY, product, unit_amount: order.totalCents } }],
+        add_invoice_items: [{ price_data: { currency: CURRENCY, product, unit_amount: fullCents } }],
+        ...(coupon ? { discounts: [{ coupon }] } : {}),
         // The recurring charges start on day 30.
         trial_period_days: SUBSCRIPTION_TRIAL_DAYS,
         payment_behavior: "default_incomplete",
