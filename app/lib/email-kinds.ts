@@ -18,6 +18,7 @@ export const EMAIL_KINDS = [
   "admin_login_attack",
   "subscription_link",
   "subscription_address_changed",
+  "subscription_changed",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -37,6 +38,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   admin_login_attack: "Boutique : tentatives de connexion administrateur",
   subscription_link: "Lien de gestion de l'abonnement",
   subscription_address_changed: "Adresse de livraison de l'abonnement modifiée",
+  subscription_changed: "Abonnement modifié",
 };
 
 /**

@@ -60,6 +60,8 @@ export type EmailPayloads = {
     previous: SubscriptionAddressSnapshot;
     next: SubscriptionAddressSnapshot;
   };
+  /** A change made to the subscription (skip, pause, pack...): its title and the sentence that says what it does. */
+  subscription_changed: { subscriptionId: number; action: string; title: string; summary: string };
 };
 
 /** A subscription's delivery address as the address-change email shows it. */

@@ -30,7 +30,11 @@ import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/service
 import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderRenewalReminder } from "./render-reminder.server";
-import { renderSubscriptionAddressChanged, renderSubscriptionLink } from "./render-subscription.server";
+import {
+  renderSubscriptionAddressChanged,
+  renderSubscriptionChanged,
+  renderSubscriptionLink,
+} from "./render-subscription.server";
 
 /**
  * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
@@ -298,6 +302,8 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       return rendered(await renderSubscriptionLink(email, shop));
     case "subscription_address_changed":
       return rendered(await renderSubscriptionAddressChanged(email, shop));
+    case "subscription_changed":
+      return rendered(await renderSubscriptionChanged(email, shop));
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");
