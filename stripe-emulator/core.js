@@ -2171,6 +2171,19 @@ export class StripeEmulatorCore {
       previous.pause_collection = sub.pause_collection;
       sub.pause_collection = this.#pauseCollectionParam(params.pause_collection);
     }
+    if (params.trial_end !== undefined) {
+      // A trial up to a date (e.g. the end of the paid period): nothing is charged until then,
+      // and the items' next period (their new interval, if any) starts at that date.
+      const now = this.now(sub.customer);
+      const trialEnd = params.trial_end === "now" ? now : requireInt(params.trial_end, "trial_end");
+      if (trialEnd < now) throw invalid("Invalid timestamp: must be in the future.", { param: "trial_end" });
+      previous.trial_end = sub.trial_end;
+      previous.status = sub.status;
+      sub.trial_end = trialEnd;
+      sub.trial_start = sub.trial_start ?? now;
+      if (trialEnd > now) sub.status = "trialing";
+      for (const item of sub.items.data) item.current_period_end = trialEnd;
+    }
     if (params.items !== undefined) {
       previous.items = { ...sub.items, data: sub.items.data.map((/** @type {StripeObject} */ i) => ({ ...i })) };
       this.#updateItems(sub, params.items, params.proration_behavior);

@@ -3,7 +3,15 @@
  * their buttons, shared by /mon-abonnement, the back office, the API and the history.
  */
 
-export const SUBSCRIPTION_ACTIONS = ["skip", "unskip", "pause", "resume", "change_pack", "reactivate"] as const;
+export const SUBSCRIPTION_ACTIONS = [
+  "skip",
+  "unskip",
+  "pause",
+  "resume",
+  "change_pack",
+  "change_frequency",
+  "reactivate",
+] as const;
 export type SubscriptionAction = (typeof SUBSCRIPTION_ACTIONS)[number];
 
 /** The button of each action, word for word. */
@@ -13,11 +21,15 @@ export const SUBSCRIPTION_ACTION_BUTTONS: Record<SubscriptionAction, string> = {
   pause: "Mettre en pause",
   resume: "Reprendre maintenant",
   change_pack: "Changer de pack",
+  change_frequency: "Changer de fréquence",
   reactivate: "Réactiver",
 };
 
 /** A pause lasts 1, 2 or 3 cycles. */
 export const PAUSE_CYCLES = [1, 2, 3] as const;
+
+/** The frequencies a subscriber can choose: every 4, 6 or 8 weeks. */
+export const INTERVAL_WEEKS = [4, 6, 8] as const;
 
 /** How many weeks between two renewals, unless the subscriber chose another frequency. */
 export const DEFAULT_INTERVAL_WEEKS = 4;

@@ -86,6 +86,7 @@ const SUBSCRIPTION_CHANGE_SUMMARIES = {
   pause: "Met un abonnement en pause pour 1, 2 ou 3 cycles",
   resume: "Reprend un abonnement en pause",
   change_pack: "Change le pack d'un abonnement à partir du prochain renouvellement",
+  change_frequency: "Change la fréquence d'un abonnement (4, 6 ou 8 semaines) à partir du prochain renouvellement",
   reactivate: "Réactive un abonnement dont la résiliation est prévue",
 } as const;
 
@@ -844,6 +845,22 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "admin",
     pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
     body: ADMIN_CHANGE_SCHEMAS.change_pack,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/change-frequency",
+    file: "app/routes/api.admin.subscriptions.$id.change-frequency.ts",
+    operationId: "changeSubscriptionFrequency",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.change_frequency,
+    description:
+      "Change la fréquence (`intervalWeeks` : 4, 6 ou 8 semaines) à partir du prochain renouvellement : prix Stripe en semaines (`interval_count` 4, 6 ou 8), `proration_behavior: none`, et `trial_end` à la date du prochain renouvellement pour la garder (rien n'est prélevé avant). " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.change_frequency,
     success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
     errors: SUBSCRIPTION_CHANGE_ERRORS,
   },

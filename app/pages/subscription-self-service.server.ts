@@ -4,10 +4,11 @@ import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { ShopError } from "~/lib/shop-error";
 import { getDb } from "~/db/client.server";
 import type { z } from "zod";
-import { adminReasonSchema, changePackSchema, pauseSchema } from "~/schemas/subscription-actions";
+import { adminReasonSchema, changeFrequencySchema, changePackSchema, pauseSchema } from "~/schemas/subscription-actions";
 import { findSubscription } from "~/services/subscriptions/record.server";
 import type { SubscriptionActor } from "~/services/subscriptions/history.server";
 import {
+  changeSubscriptionFrequency,
   changeSubscriptionPack,
   pauseSubscription,
   reactivateSubscription,
@@ -24,7 +25,15 @@ import { log } from "~/log.server";
  * change's title and sentence, or the French reason of a refusal.
  */
 
-export const SELF_SERVICE_INTENTS = ["skip", "unskip", "pause", "resume", "change_pack", "reactivate"] as const;
+export const SELF_SERVICE_INTENTS = [
+  "skip",
+  "unskip",
+  "pause",
+  "resume",
+  "change_pack",
+  "change_frequency",
+  "reactivate",
+] as const;
 
 export function isSelfServiceIntent(intent: unknown): intent is (typeof SELF_SERVICE_INTENTS)[number] {
   return typeof intent === "string" && (SELF_SERVICE_INTENTS as readonly string[]).includes(intent);
@@ -58,6 +67,8 @@ export async function runSelfServiceIntent(
       return await resumeSubscription(record, actor);
     case "change_pack":
       return await changeSubscriptionPack(record, parse(changePackSchema, fields), actor);
+    case "change_frequency":
+      return await changeSubscriptionFrequency(record, parse(changeFrequencySchema, fields), actor);
     case "reactivate":
       return await reactivateSubscription(record, actor);
   }

@@ -62,7 +62,7 @@ export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
 function linkProblem(reason: LinkProblemKind) {
   const status = reason === "expired" ? 410 : reason === "invalid" ? 404 : 200;
   return data(
-    { problem: reason, subscription: null as SubscriptionPageView | null, selfService: null as SelfServiceView | null },
+    { problem: reason, subscription: null as (SubscriptionPageView & { selfService: SelfServiceView }) | null },
     { status, headers: PRIVATE_HEADERS },
   );
 }
@@ -80,8 +80,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       problem: null as LinkProblemKind | null,
-      subscription: await subscriptionPageView(access.record),
-      selfService: await selfServiceView(access.record),
+      // The subscriber's own changes (skip, pause, pack...): services/subscriptions/self-service-view.server.ts.
+      subscription: { ...(await subscriptionPageView(access.record)), selfService: await selfServiceView(access.record) },
     },
     { headers: PRIVATE_HEADERS },
   );
@@ -183,7 +183,7 @@ function stateLabel(view: SubscriptionPageView): string {
 }
 
 export default function MySubscription() {
-  const { problem, subscription, selfService } = useLoaderData<typeof loader>();
+  const { problem, subscription } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (problem || !subscription) {
     return (
@@ -194,7 +194,7 @@ export default function MySubscription() {
       />
     );
   }
-  return <SubscriptionPage view={subscription} selfService={selfService} />;
+  return <SubscriptionPage view={subscription} selfService={subscription.selfService} />;
 }
 
 function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; selfService: SelfServiceView | null }) {

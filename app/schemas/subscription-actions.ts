@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAUSE_CYCLES } from "~/lib/subscription-actions";
+import { INTERVAL_WEEKS, PAUSE_CYCLES } from "~/lib/subscription-actions";
 import { safeText } from "./text";
 
 /**
@@ -25,6 +25,16 @@ export const changePackSchema = z.object({
 });
 export type ChangePackInput = z.infer<typeof changePackSchema>;
 
+const FREQUENCY_MESSAGE = "Choisissez une fréquence de 4, 6 ou 8 semaines.";
+
+export const changeFrequencySchema = z.object({
+  intervalWeeks: z.coerce
+    .number({ error: FREQUENCY_MESSAGE })
+    .int(FREQUENCY_MESSAGE)
+    .refine((n) => (INTERVAL_WEEKS as readonly number[]).includes(n), FREQUENCY_MESSAGE),
+});
+export type ChangeFrequencyInput = z.infer<typeof changeFrequencySchema>;
+
 /** The reason the back office and the API give for a change they make for the subscriber. */
 export const adminReasonSchema = z.object({
   reason: safeText({ error: REASON_MESSAGE }).trim().min(3, REASON_MESSAGE).max(500, "500 caractères au plus."),
@@ -32,6 +42,7 @@ export const adminReasonSchema = z.object({
 
 export const adminPauseSchema = pauseSchema.extend(adminReasonSchema.shape);
 export const adminChangePackSchema = changePackSchema.extend(adminReasonSchema.shape);
+export const adminChangeFrequencySchema = changeFrequencySchema.extend(adminReasonSchema.shape);
 
 /** The body of each API operation: the reason, and the form's own fields. */
 export const ADMIN_CHANGE_SCHEMAS = {
@@ -40,5 +51,6 @@ export const ADMIN_CHANGE_SCHEMAS = {
   pause: adminPauseSchema,
   resume: adminReasonSchema,
   change_pack: adminChangePackSchema,
+  change_frequency: adminChangeFrequencySchema,
   reactivate: adminReasonSchema,
 } as const;

@@ -113,7 +113,7 @@ test("on a phone: skip the next delivery (the renewal charges nothing), then cha
   ]);
 });
 
-test("without JavaScript: pause for 2 cycles then resume now; a planned cancellation is reactivated, and the renewal is charged", async ({
+test("without JavaScript: pause for 2 cycles then resume now; every 6 weeks; a planned cancellation is reactivated, and the renewal is charged", async ({
   page,
   browser,
   baseURL,
@@ -133,6 +133,13 @@ test("without JavaScript: pause for 2 cycles then resume now; a planned cancella
   await page.getByRole("button", { name: "Reprendre maintenant" }).click();
   await expect(page.getByTestId("toast")).toContainText("Votre abonnement a repris");
   await expect(page.getByTestId("subscription-pause")).toHaveCount(0);
+  await expect(page.getByTestId("subscription-next-renewal")).toHaveText(`${frenchDate(first)} : 25,90€`);
+
+  // Every 6 weeks from the next renewal.
+  await page.getByLabel(/Recevoir un colis/).selectOption("6");
+  await page.getByRole("button", { name: "Changer de fréquence" }).click();
+  await expect(page.getByTestId("toast")).toContainText("La fréquence de votre abonnement a changé");
+  await expect(page.getByTestId("subscription-amount")).toHaveText("25,90€ toutes les 6 semaines");
   await expect(page.getByTestId("subscription-next-renewal")).toHaveText(`${frenchDate(first)} : 25,90€`);
 
   // The cancellation screen offers a pause, and still cancels in one click (not clicked here).

@@ -9,6 +9,7 @@ import { action as apiChangePackAction } from "~/routes/api.admin.subscriptions.
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
 import { cancelSubscriptionAsAdmin } from "~/services/subscriptions/admin-cancel.server";
 import {
+  changeSubscriptionFrequency,
   changeSubscriptionPack,
   pauseSubscription,
   reactivateSubscription,
@@ -180,6 +181,31 @@ describe("changing pack", () => {
     expect(order.totalCents).toBe(3290);
     const [line] = await getDb().select().from(orderItems).where(eq(orderItems.orderId, order.id));
     expect(line.packId).toBe(3);
+  });
+});
+
+describe("changing frequency", () => {
+  it("every 6 weeks from the next renewal: that renewal keeps its date and amount, the one after is 6 weeks later", async () => {
+    const start = await subscribed();
+    const firstEnd = Date.parse(start.currentPeriodEnd!);
+    await expect(changeSubscriptionFrequency(start, { intervalWeeks: 4 }, customer)).rejects.toMatchObject({
+      status: 422,
+      code: "same_frequency",
+    });
+    const changed = await withWebhooks(() => changeSubscriptionFrequency(start, { intervalWeeks: 6 }, customer));
+    expect(changed.summary).toMatch(/^Livraison toutes les 6 semaines à partir du renouvellement du /);
+    expect(changed.subscription.intervalWeeks).toBe(6);
+    const sub = await (await getStripe()).subscriptions.retrieve(start.stripeSubscriptionId);
+    expect(sub.items.data[0].price.recurring).toMatchObject({ interval: "week", interval_count: 6 });
+    // Nothing charged now: the renewal date is kept.
+    expect(sub.items.data[0].current_period_end * 1000).toBe(firstEnd);
+    expect(await renewalOrders(start.id)).toHaveLength(0);
+
+    expect(await renewal(start.id)).toMatchObject({ outcome: "order_created", renewalNumber: 1 });
+    const [order] = await renewalOrders(start.id);
+    expect(order.totalCents).toBe(2590);
+    expect(Date.parse((await record(start.stripeSubscriptionId)).currentPeriodEnd!)).toBe(firstEnd + 42 * 86_400_000);
+    expect((await (await getStripe()).subscriptions.retrieve(start.stripeSubscriptionId)).status).toBe("active");
   });
 });
 

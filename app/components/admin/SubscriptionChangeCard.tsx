@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { buttonSecondary, Card } from "~/components/admin/ui";
 import { formatDate } from "~/lib/dates";
 import { formatPrice } from "~/lib/money";
-import { PAUSE_CYCLES, SUBSCRIPTION_ACTION_BUTTONS as BUTTONS } from "~/lib/subscription-actions";
+import { INTERVAL_WEEKS, PAUSE_CYCLES, SUBSCRIPTION_ACTION_BUTTONS as BUTTONS } from "~/lib/subscription-actions";
 import type { SelfServiceActionsView } from "~/components/subscription/SelfServiceActions";
 
 /**
@@ -13,7 +13,14 @@ import type { SelfServiceActionsView } from "~/components/subscription/SelfServi
 export function SubscriptionChangeCard({ view }: { view: SelfServiceActionsView }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
-  const any = view.canSkip || view.canUndoSkip || view.canPause || view.canResume || view.canChangePack || view.canReactivate;
+  const any =
+    view.canSkip ||
+    view.canUndoSkip ||
+    view.canPause ||
+    view.canResume ||
+    view.canChangePack ||
+    view.canChangeFrequency ||
+    view.canReactivate;
   if (!any) return null;
   const button = `${buttonSecondary} w-full`;
   return (
@@ -88,6 +95,28 @@ export function SubscriptionChangeCard({ view }: { view: SelfServiceActionsView 
             </select>
             <button type="submit" name="intent" value="change_pack" className={button} disabled={busy}>
               {BUTTONS.change_pack}
+            </button>
+          </div>
+        ) : null}
+        {view.canChangeFrequency ? (
+          <div className="flex gap-2">
+            <label htmlFor="admin-interval" className="sr-only">
+              Nouvelle fréquence
+            </label>
+            <select
+              id="admin-interval"
+              name="intervalWeeks"
+              defaultValue={INTERVAL_WEEKS.find((w) => w !== view.intervalWeeks)}
+              className="field-input"
+            >
+              {INTERVAL_WEEKS.filter((w) => w !== view.intervalWeeks).map((w) => (
+                <option key={w} value={w}>
+                  Toutes les {w} semaines
+                </option>
+              ))}
+            </select>
+            <button type="submit" name="intent" value="change_frequency" className={button} disabled={busy}>
+              {BUTTONS.change_frequency}
             </button>
           </div>
         ) : null}

@@ -1,7 +1,12 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { formatDate } from "~/lib/dates";
 import { formatPrice } from "~/lib/money";
-import { PAUSE_CYCLES, SUBSCRIPTION_ACTION_BUTTONS as BUTTONS, type SubscriptionAction } from "~/lib/subscription-actions";
+import {
+  INTERVAL_WEEKS,
+  PAUSE_CYCLES,
+  SUBSCRIPTION_ACTION_BUTTONS as BUTTONS,
+  type SubscriptionAction,
+} from "~/lib/subscription-actions";
 
 /**
  * The subscriber's own changes on /mon-abonnement: skip the next delivery (and undo it), pause
@@ -19,6 +24,7 @@ export type SelfServiceActionsView = {
   canPause: boolean;
   canResume: boolean;
   canChangePack: boolean;
+  canChangeFrequency: boolean;
   canReactivate: boolean;
 };
 
@@ -53,7 +59,13 @@ function ActionForm({
 
 export function SelfServiceActions({ view, amountCents }: { view: SelfServiceActionsView; amountCents: number }) {
   const anyAction =
-    view.canSkip || view.canUndoSkip || view.canPause || view.canResume || view.canChangePack || view.canReactivate;
+    view.canSkip ||
+    view.canUndoSkip ||
+    view.canPause ||
+    view.canResume ||
+    view.canChangePack ||
+    view.canChangeFrequency ||
+    view.canReactivate;
   if (!anyAction && !view.pause) return null;
   return (
     <section
@@ -142,6 +154,28 @@ export function SelfServiceActions({ view, amountCents }: { view: SelfServiceAct
                   ))}
                 </div>
               </fieldset>
+            </ActionForm>
+          </div>
+        ) : null}
+
+        {view.canChangeFrequency ? (
+          <div className="py-4">
+            <ActionForm intent="change_frequency">
+              <label htmlFor="interval-weeks" className="block text-ink-soft">
+                Recevoir un colis, à partir du prochain renouvellement ({formatDate(view.nextChargeAt)}),
+              </label>
+              <select
+                id="interval-weeks"
+                name="intervalWeeks"
+                defaultValue={String(view.intervalWeeks)}
+                className="field-input mt-1 w-full sm:w-auto"
+              >
+                {INTERVAL_WEEKS.map((weeks) => (
+                  <option key={weeks} value={weeks}>
+                    toutes les {weeks} semaines{weeks === view.intervalWeeks ? " (fréquence actuelle)" : ""}
+                  </option>
+                ))}
+              </select>
             </ActionForm>
           </div>
         ) : null}

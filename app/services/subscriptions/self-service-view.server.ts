@@ -24,6 +24,7 @@ export type SelfServiceView = {
   canPause: boolean;
   canResume: boolean;
   canChangePack: boolean;
+  canChangeFrequency: boolean;
   canReactivate: boolean;
 };
 
@@ -56,6 +57,7 @@ export async function selfServiceView(record: Subscription, now: Date = new Date
     canPause: changeable && !pause && beforeEve,
     canResume: changeable && pause?.kind === "pause",
     canChangePack: changeable && packs.some((p) => p.id !== record.packId),
+    canChangeFrequency: changeable && !pause,
     canReactivate:
       record.status !== "canceled" && record.cancelAtPeriodEnd && periodEnd !== null && Date.parse(periodEnd) > now.getTime(),
   };

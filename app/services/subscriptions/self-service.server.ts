@@ -6,7 +6,7 @@ import { formatPrice } from "~/lib/money";
 import type { Pack } from "~/lib/packs";
 import { ShopError } from "~/lib/shop-error";
 import { nextChargedRenewal, WEEK_MS, type SubscriptionAction } from "~/lib/subscription-actions";
-import type { ChangePackInput, PauseInput } from "~/schemas/subscription-actions";
+import type { ChangeFrequencyInput, ChangePackInput, PauseInput } from "~/schemas/subscription-actions";
 import { queueSubscriptionChangedEmail } from "~/services/email/notifications.server";
 import { findPackById, listPacks } from "~/services/packs.server";
 import { recordSubscriptionEvent, type SubscriptionActor } from "./history.server";
@@ -45,6 +45,7 @@ export const SUBSCRIPTION_CHANGE_MESSAGES = {
   tooLateToSkip: "Le renouvellement a lieu dans moins d'un jour : il ne peut plus être sauté.",
   noRenewal: "Aucun renouvellement n'est prévu pour cet abonnement.",
   samePack: "C'est déjà le pack de votre abonnement.",
+  sameFrequency: "C'est déjà la fréquence de votre abonnement.",
   packUnavailable: "Ce pack ne peut pas être choisi pour un abonnement.",
   nothingToReactivate: "Aucune résiliation n'est prévue pour cet abonnement : il n'y a rien à réactiver.",
   periodOver: "La période payée est terminée : l'abonnement ne peut plus être réactivé. Vous pouvez souscrire de nouveau.",
@@ -227,6 +228,40 @@ export async function changeSubscriptionPack(
       title: "Votre pack a changé",
       summary: `Nouveau pack « ${pack.name} » : ${formatPrice(amountCents)} à partir du renouvellement du ${formatDate(from)}, sans prorata.`,
       set: { packId: pack.id, variantName: pack.name, amountCents },
+    },
+    actor,
+    now,
+  );
+}
+
+/**
+ * Another frequency (every 4, 6 or 8 weeks) from the next renewal: that renewal keeps its date
+ * and amount, the ones after it follow the new interval.
+ */
+export async function changeSubscriptionFrequency(
+  record: Subscription,
+  input: ChangeFrequencyInput,
+  actor: SubscriptionActor,
+  now: Date = new Date(),
+): Promise<SubscriptionChange> {
+  const periodEnd = assertChangeable(record);
+  if (input.intervalWeeks === record.intervalWeeks) {
+    throw new ShopError(422, "same_frequency", M.sameFrequency, { field: "intervalWeeks" });
+  }
+  if (activePause(record)) throw refused("already_paused", M.alreadyPaused);
+  await changePriceAtStripe(
+    record.stripeSubscriptionId,
+    { unitAmountCents: record.amountCents, intervalWeeks: input.intervalWeeks },
+    { keepRenewalDate: periodEnd },
+  );
+  const after = new Date(Date.parse(periodEnd) + input.intervalWeeks * WEEK_MS).toISOString();
+  return await commit(
+    record,
+    {
+      action: "change_frequency",
+      title: "La fréquence de votre abonnement a changé",
+      summary: `Livraison toutes les ${input.intervalWeeks} semaines à partir du renouvellement du ${formatDate(periodEnd)} (${formatPrice(record.amountCents)}) ; le suivant aura lieu le ${formatDate(after)}.`,
+      set: { intervalWeeks: input.intervalWeeks },
     },
     actor,
     now,

@@ -10,6 +10,9 @@ import { getStripe } from "~/services/stripe.server";
  *   "" lifts it;
  * - another pack: the subscription item's price, from the next renewal, with
  *   `proration_behavior: none` (nothing charged or credited for the current period);
+ * - another frequency: the item's price with another `interval_count` in weeks, and a
+ *   `trial_end` at the next renewal so the new interval starts there (Stripe would otherwise
+ *   start a new period, and charge it, now);
  * - a reactivation: `cancel_at_period_end: false`.
  */
 
@@ -31,6 +34,7 @@ export async function resumeCollectionAtStripe(stripeSubscriptionId: string): Pr
 export async function changePriceAtStripe(
   stripeSubscriptionId: string,
   price: { unitAmountCents: number; intervalWeeks: number },
+  options: { keepRenewalDate?: string } = {},
 ): Promise<Stripe.Subscription> {
   const stripe = await getStripe();
   const sub = await stripe.subscriptions.retrieve(stripeSubscriptionId);
@@ -55,6 +59,9 @@ export async function changePriceAtStripe(
       },
     ],
     proration_behavior: "none",
+    // Another interval would start a new period now and charge it: a trial up to the renewal
+    // date keeps that date (nothing charged until then), and the new interval starts there.
+    ...(options.keepRenewalDate ? { trial_end: toUnix(options.keepRenewalDate) } : {}),
   });
 }
 
