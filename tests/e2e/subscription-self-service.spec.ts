@@ -130,6 +130,7 @@ test("without JavaScript: pause for 2 cycles then resume now; every 6 weeks; a p
   await expect(page.getByTestId("toast")).toContainText("Votre abonnement est en pause");
   await expect(page.getByTestId("subscription-pause")).toContainText(`Abonnement en pause jusqu'au ${frenchDate(resumes)}`);
   await expect(page.getByTestId("subscription-next-renewal")).toHaveText(`${frenchDate(resumes)} : 25,90€`);
+  await page.screenshot({ path: "tests/.tmp/mon-abonnement-pause-1280.png", fullPage: true });
   await page.getByRole("button", { name: "Reprendre maintenant" }).click();
   await expect(page.getByTestId("toast")).toContainText("Votre abonnement a repris");
   await expect(page.getByTestId("subscription-pause")).toHaveCount(0);

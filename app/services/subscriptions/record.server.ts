@@ -163,11 +163,19 @@ export async function recordPauseState(
   const ends = sub.items.data.map((i) => i.current_period_end).filter((e): e is number => typeof e === "number");
   const periodEnd = ends.length ? new Date(Math.min(...ends) * 1000).toISOString() : null;
   const resumesAt = sub.pause_collection?.resumes_at ? new Date(sub.pause_collection.resumes_at * 1000).toISOString() : null;
-  await tx
-    .update(subscriptions)
-    .set({
-      currentPeriodEnd: record.status === "canceled" ? record.currentPeriodEnd : later(record.currentPeriodEnd, periodEnd),
-      ...(sub.pause_collection ? { pauseResumesAt: resumesAt } : { pauseKind: null, pauseResumesAt: null }),
-    })
-    .where(eq(subscriptions.id, record.id));
+  const next = {
+    currentPeriodEnd: record.status === "canceled" ? record.currentPeriodEnd : later(record.currentPeriodEnd, periodEnd),
+    pauseKind: sub.pause_collection ? record.pauseKind : null,
+    pauseResumesAt: sub.pause_collection ? resumesAt : null,
+  };
+  const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Date.parse(a) === Date.parse(b));
+  // A replayed or late event that changes nothing writes nothing.
+  if (
+    same(next.currentPeriodEnd, record.currentPeriodEnd) &&
+    next.pauseKind === record.pauseKind &&
+    same(next.pauseResumesAt, record.pauseResumesAt)
+  ) {
+    return;
+  }
+  await tx.update(subscriptions).set(next).where(eq(subscriptions.id, record.id));
 }
