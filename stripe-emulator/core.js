@@ -1890,6 +1890,7 @@ export class StripeEmulatorCore {
           : null,
         save_default_payment_method: params.payment_settings?.save_default_payment_method || "off",
       },
+      pause_collection: null,
       pending_setup_intent: null,
       start_date: now,
       status: "incomplete",
@@ -2181,8 +2182,101 @@ export class StripeEmulatorCore {
       sub.cancel_at_period_end = cancelAtPeriodEnd;
       sub.cancel_at = cancelAtPeriodEnd ? (sub.items.data[0]?.current_period_end ?? null) : null;
     }
+    if (params.pause_collection !== undefined) {
+      previous.pause_collection = sub.pause_collection;
+      sub.pause_collection = this.#pauseCollectionParam(params.pause_collection);
+    }
+    if (params.trial_end !== undefined) {
+      // A trial up to a date (e.g. the end of the paid period): nothing is charged until then,
+      // and the items' next period (their new interval, if any) starts at that date.
+      const now = this.now(sub.customer);
+      const trialEnd = params.trial_end === "now" ? now : requireInt(params.trial_end, "trial_end");
+      if (trialEnd < now) throw invalid("Invalid timestamp: must be in the future.", { param: "trial_end" });
+      previous.trial_end = sub.trial_end;
+      previous.status = sub.status;
+      sub.trial_end = trialEnd;
+      sub.trial_start = sub.trial_start ?? now;
+      if (trialEnd > now) sub.status = "trialing";
+      for (const item of sub.items.data) item.current_period_end = trialEnd;
+    }
+    if (params.items !== undefined) {
+      previous.items = { ...sub.items, data: sub.items.data.map((/** @type {StripeObject} */ i) => ({ ...i })) };
+      this.#updateItems(sub, params.items, params.proration_behavior);
+    }
     this.#emit("customer.subscription.updated", sub, previous);
     return sub;
+  }
+
+  /**
+   * `pause_collection`: "" clears it; else `behavior` (void, keep_as_draft, mark_uncollectible)
+   * and an optional `resumes_at` in the future, as Stripe checks them.
+   * @param {unknown} value
+   * @returns {{ behavior: string, resumes_at: number | null } | null}
+   */
+  #pauseCollectionParam(value) {
+    if (value === "" || value === null) return null;
+    if (typeof value !== "object") throw invalid("Invalid pause_collection", { param: "pause_collection" });
+    const { behavior, resumes_at: resumesAt, ...rest } = /** @type {Record<string, unknown>} */ (value);
+    const unknown = Object.keys(rest)[0];
+    if (unknown) throw unknownParam(`pause_collection[${unknown}]`);
+    if (!["void", "keep_as_draft", "mark_uncollectible"].includes(String(behavior))) {
+      throw invalid("Invalid pause_collection[behavior]: must be one of keep_as_draft, mark_uncollectible, or void", {
+        param: "pause_collection[behavior]",
+      });
+    }
+    if (behavior !== "void") {
+      throw invalid("The emulator only supports pause_collection[behavior]=void.", { param: "pause_collection[behavior]" });
+    }
+    return {
+      behavior: String(behavior),
+      resumes_at: resumesAt === undefined || resumesAt === "" ? null : requireInt(resumesAt, "pause_collection[resumes_at]"),
+    };
+  }
+
+  /**
+   * Items of a subscription update: `id` of an existing item with a new `price` or `price_data`
+   * (and `quantity`). The billing period is kept when the interval is the same; a price with
+   * another interval starts a new period now, as Stripe does (only `proration_behavior=none`
+   * is supported: nothing is charged for the current period).
+   * @param {StripeObject} sub
+   * @param {unknown} itemsParam
+   * @param {unknown} prorationBehavior
+   * @returns {void}
+   */
+  #updateItems(sub, itemsParam, prorationBehavior) {
+    if (!Array.isArray(itemsParam)) throw invalid("Invalid array", { param: "items" });
+    if (prorationBehavior !== undefined && !["none", "create_prorations", "always_invoice"].includes(String(prorationBehavior))) {
+      throw invalid(`Invalid proration_behavior: ${prorationBehavior}`, { param: "proration_behavior" });
+    }
+    if (prorationBehavior !== "none") {
+      throw invalid("The emulator only supports proration_behavior=none on subscription item changes.", {
+        param: "proration_behavior",
+      });
+    }
+    itemsParam.forEach((item, i) => {
+      const existing = sub.items.data.find((/** @type {StripeObject} */ x) => x.id === item.id);
+      if (!existing) throw invalid(`Invalid subscription item: ${item.id}`, { param: `items[${i}][id]` });
+      let price = existing.price;
+      if (item.price) price = this.#get(item.price, "price");
+      else if (item.price_data) {
+        price = this.#newPrice(item.price_data, { recurringRequired: true, emit: false });
+        price.active = false;
+      }
+      if (!price.recurring) throw invalid("The price must be recurring.", { param: `items[${i}][price]` });
+      const quantity = intParam(item.quantity) ?? existing.quantity;
+      if (!isInteger(quantity) || quantity < 1) throw invalid("Invalid quantity", { param: `items[${i}][quantity]` });
+      const sameInterval =
+        existing.price.recurring.interval === price.recurring.interval &&
+        existing.price.recurring.interval_count === price.recurring.interval_count;
+      if (!sameInterval && sub.status !== "trialing") {
+        const now = this.now(sub.customer);
+        existing.current_period_start = now;
+        existing.current_period_end = now + this.#periodLength(price);
+        sub.billing_cycle_anchor = now;
+      }
+      existing.price = this.#plain(price);
+      existing.quantity = quantity;
+    });
   }
 
   /**
@@ -2360,6 +2454,12 @@ export class StripeEmulatorCore {
     const customer = this.#get(sub.customer, "customer");
     const previousStart = sub.items.data[0].current_period_start;
     const start = sub.items.data[0].current_period_end;
+    // A pause whose resumes_at has come is lifted first: this renewal is collected again.
+    if (sub.pause_collection?.resumes_at && sub.pause_collection.resumes_at <= start) {
+      const pause = sub.pause_collection;
+      sub.pause_collection = null;
+      this.#emit("customer.subscription.updated", sub, { pause_collection: pause });
+    }
     const lines = sub.items.data.map((/** @type {StripeObject} */ item) => {
       item.current_period_start = start;
       item.current_period_end = start + this.#periodLength(item.price);
@@ -2381,7 +2481,18 @@ export class StripeEmulatorCore {
     // The invoice's own period looks back one period; its lines carry the new one.
     const invoice = this.#createInvoice(sub, customer, lines, "subscription_cycle", previousStart, start);
     this.#emit("customer.subscription.updated", sub, previous);
-    if (invoice.total === 0) this.#markInvoicePaid(invoice, null, null);
+    if (sub.pause_collection?.behavior === "void") {
+      // Collection paused: the renewal's invoice is voided at once, nothing is charged.
+      invoice.status = "void";
+      invoice.status_transitions.voided_at = start;
+      const pi = invoice._payment_intent ? this.objects.get(invoice._payment_intent) : null;
+      if (pi) {
+        pi.status = "canceled";
+        pi.canceled_at = start;
+        pi.cancellation_reason = "void_invoice";
+      }
+      this.#emit("invoice.voided", invoice);
+    } else if (invoice.total === 0) this.#markInvoicePaid(invoice, null, null);
     else this.#collect(invoice);
     return invoice;
   }

@@ -358,6 +358,12 @@ export const subscriptions = sqliteTable(
     unpaidInvoiceId: text("unpaid_invoice_id"),
     /** When the bank asked the customer to authenticate that invoice's payment (3-D Secure), if it did. */
     actionRequiredAt: text("action_required_at"),
+    /** Weeks between two renewals (4, 6 or 8): the frequency the subscriber chose. */
+    intervalWeeks: integer("interval_weeks").notNull().default(4),
+    /** A skipped delivery or a pause (Stripe's `pause_collection`): which one, or null. */
+    pauseKind: text("pause_kind", { enum: ["skip", "pause"] }),
+    /** When Stripe resumes collecting (its `resumes_at`, ISO): the renewals before it are not charged. */
+    pauseResumesAt: text("pause_resumes_at"),
     ...timestamps,
   },
   (t) => [
@@ -368,6 +374,27 @@ export const subscriptions = sqliteTable(
     // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
     index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
   ],
+);
+
+/**
+ * What happened to a subscription by the hand of its subscriber or of the shop (skip, pause,
+ * change of pack, reactivation...): the admin's history. `reason` is the admin's (required
+ * there), null for the subscriber's own changes; `label` is the French sentence shown.
+ */
+export const subscriptionEvents = sqliteTable(
+  "subscription_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    actor: text("actor", { enum: ["customer", "admin"] }).notNull(),
+    label: text("label").notNull(),
+    reason: text("reason"),
+    at: text("at").notNull(),
+  },
+  (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId)],
 );
 
 export const orderItems = sqliteTable(
@@ -737,6 +764,7 @@ export type { EmailKind, EmailStatus };
 
 export type Order = typeof orders.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
 
 /**
  * What an administrator did to a customer's personal data (services/customers/):

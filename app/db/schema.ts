@@ -36,6 +36,7 @@ export const {
   cartLines,
   orders,
   subscriptions,
+  subscriptionEvents,
   orderItems,
   contactRequests,
   withdrawalRequests,

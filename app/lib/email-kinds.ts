@@ -23,6 +23,7 @@ export const EMAIL_KINDS = [
   "owner_stripe_refund",
   "owner_email_failed",
   "owner_daily_summary",
+  "subscription_changed",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -47,6 +48,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   owner_stripe_refund: "Boutique : remboursement fait depuis Stripe",
   owner_email_failed: "Boutique : email non remis",
   owner_daily_summary: "Boutique : résumé quotidien",
+  subscription_changed: "Abonnement modifié",
 };
 
 /**

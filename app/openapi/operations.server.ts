@@ -51,6 +51,7 @@ import {
   createSubscriptionBodySchema,
   startPaymentBodySchema,
 } from "~/schemas/payments";
+import { ADMIN_CHANGE_SCHEMAS } from "~/schemas/subscription-actions";
 import { adminSubscriptionCancelSchema } from "~/schemas/admin-subscription";
 import { productSchema } from "~/schemas/product";
 import { promotionPatchSchema, promotionSchema } from "~/schemas/promotion";
@@ -98,6 +99,26 @@ const PAYMENT_ERRORS = {
     "Commande déjà payée, vide, en rupture, sans adresse email (`order_email_missing`), pack d'essai déjà acheté avec cet email (`trial_used`) " +
     "ou demandé en abonnement (`trial_one_off_only`), ou tentative déjà en cours (`code`)",
   502: "Réponse incomplète du service de paiement (`code` missing_client_secret)",
+  503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
+};
+
+const SUBSCRIPTION_CHANGE_SUMMARIES = {
+  skip: "Saute la prochaine livraison d'un abonnement",
+  unskip: "Annule le saut de la prochaine livraison",
+  pause: "Met un abonnement en pause pour 1, 2 ou 3 cycles",
+  resume: "Reprend un abonnement en pause",
+  change_pack: "Change le pack d'un abonnement à partir du prochain renouvellement",
+  change_frequency: "Change la fréquence d'un abonnement (4, 6 ou 8 semaines) à partir du prochain renouvellement",
+  reactivate: "Réactive un abonnement dont la résiliation est prévue",
+} as const;
+
+const SUBSCRIPTION_CHANGE_COMMON =
+  "La raison (`reason`, obligatoire) est écrite dans l'historique de l'abonnement (`timeline`, `kind` change) ; le client reçoit un email de confirmation. Mêmes règles que sur /mon-abonnement.";
+
+const SUBSCRIPTION_CHANGE_ERRORS = {
+  404: "Abonnement introuvable",
+  409: "Changement impossible dans l'état de l'abonnement (`code` subscription_canceled, subscription_past_due, cancel_scheduled, already_paused, not_paused, not_skipped, too_late, no_cancellation_planned, period_over…), avec la raison en français",
+  422: "Corps invalide (détail en français par champ dans `issues`, ex. « Indiquez la raison de ce changement ») ou pack refusé (`code` pack_unavailable, same_pack)",
   503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
 };
 
@@ -856,6 +877,118 @@ export const API_OPERATIONS: ApiOperation[] = [
       409: "Abonnement déjà résilié (`code` subscription_canceled) ou en attente de son premier paiement (`code` subscription_incomplete)",
       503: "Service de paiement momentanément indisponible (`code` provider_unavailable)",
     },
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/skip",
+    file: "app/routes/api.admin.subscriptions.$id.skip.ts",
+    operationId: "skipSubscriptionDelivery",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.skip,
+    description:
+      "Saute la prochaine livraison : le prochain renouvellement n'est pas prélevé (Stripe `pause_collection` avec `behavior: void` et `resumes_at` le lendemain), le suivant l'est. Refusé à moins d'un jour du renouvellement. " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.skip,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/unskip",
+    file: "app/routes/api.admin.subscriptions.$id.unskip.ts",
+    operationId: "unskipSubscriptionDelivery",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.unskip,
+    description:
+      "Annule le saut de la prochaine livraison, jusqu'à la veille du renouvellement : elle est de nouveau prélevée et livrée. " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.unskip,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/pause",
+    file: "app/routes/api.admin.subscriptions.$id.pause.ts",
+    operationId: "pauseSubscription",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.pause,
+    description:
+      "Met l'abonnement en pause pour 1, 2 ou 3 cycles (`cycles`) : ces renouvellements ne sont pas prélevés (Stripe `pause_collection` avec `resumes_at`). " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.pause,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/resume",
+    file: "app/routes/api.admin.subscriptions.$id.resume.ts",
+    operationId: "resumeSubscription",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.resume,
+    description:
+      "Reprend tout de suite un abonnement en pause (ou annule un saut de livraison) : le prochain renouvellement est prélevé. " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.resume,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/change-pack",
+    file: "app/routes/api.admin.subscriptions.$id.change-pack.ts",
+    operationId: "changeSubscriptionPack",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.change_pack,
+    description:
+      "Change le pack (`packId`, jamais le pack d'essai) à partir du prochain renouvellement, à son prix actuel, sans prorata (Stripe `proration_behavior: none`). " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.change_pack,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/change-frequency",
+    file: "app/routes/api.admin.subscriptions.$id.change-frequency.ts",
+    operationId: "changeSubscriptionFrequency",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.change_frequency,
+    description:
+      "Change la fréquence (`intervalWeeks` : 4, 6 ou 8 semaines) à partir du prochain renouvellement : prix Stripe en semaines (`interval_count` 4, 6 ou 8), `proration_behavior: none`, et `trial_end` à la date du prochain renouvellement pour la garder (rien n'est prélevé avant). " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.change_frequency,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
+  },
+  {
+    method: "post",
+    path: "/api/admin/subscriptions/{id}/reactivate",
+    file: "app/routes/api.admin.subscriptions.$id.reactivate.ts",
+    operationId: "reactivateSubscription",
+    summary: SUBSCRIPTION_CHANGE_SUMMARIES.reactivate,
+    description:
+      "Réactive un abonnement dont la résiliation est prévue à la fin de la période payée (`cancel_at_period_end: false`), sans nouveau prélèvement. " +
+      SUBSCRIPTION_CHANGE_COMMON,
+    tag: "Administration",
+    auth: "admin",
+    pathParams: [{ name: "id", description: "Identifiant de l'abonnement" }],
+    body: ADMIN_CHANGE_SCHEMAS.reactivate,
+    success: { status: 200, description: "L'abonnement après le changement", schema: subscriptionResponseSchema },
+    errors: SUBSCRIPTION_CHANGE_ERRORS,
   },
   {
     method: "get",

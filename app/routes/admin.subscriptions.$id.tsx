@@ -19,6 +19,9 @@ import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { renewalLabel } from "~/lib/renewals";
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
+import { selfServiceViewById } from "~/services/subscriptions/self-service-view.server";
+import { adminSelfServiceAction, isSelfServiceIntent } from "~/pages/subscription-self-service.server";
+import { SubscriptionChangeCard } from "~/components/admin/SubscriptionChangeCard";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin-cancel.server";
 import {
   awaitRenewalOutcome,
@@ -44,7 +47,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       : null;
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm: "now" | "period_end" | null = asked === "now" || asked === "period_end" ? asked : null;
-  return data({ subscription, clocks, clock, confirm }, { headers: NO_STORE_HEADERS });
+  const selfService = await selfServiceViewById(subscription.id);
+  return data({ subscription, clocks, clock, confirm, selfService }, { headers: NO_STORE_HEADERS });
 }
 
 function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome>>): { ok: boolean; text: string } {
@@ -63,6 +67,11 @@ function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome
       };
     case "ended":
       return { ok: true, text: "Fin de période simulée : la résiliation prévue a pris effet, l'abonnement est résilié." };
+    case "skipped":
+      return {
+        ok: true,
+        text: `Renouvellement du ${formatDate(outcome.periodEnd)} simulé : livraison sautée ou en pause, rien n'a été prélevé. Prochain renouvellement le ${formatDate(outcome.nextRenewalAt)}.`,
+      };
     case "pending":
       return {
         ok: true,
@@ -75,7 +84,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminForm(request);
   const id = pageIdOr404(params.id, NOT_FOUND);
   const back = `/admin/subscriptions/${id}`;
-  const intent = (await readPageForm(request)).get("intent");
+  const formData = await readPageForm(request);
+  const intent = formData.get("intent");
+  // The subscriber's changes, made by the shop with a reason (pages/subscription-self-service.server.ts).
+  if (isSelfServiceIntent(intent)) return await adminSelfServiceAction(intent, id, formData, back);
   try {
     switch (intent) {
       case "cancel_now":
@@ -142,6 +154,7 @@ const TIMELINE_DOT: Record<string, string> = {
   email: "bg-slate-300",
   cancel_scheduled: "bg-amber-500",
   canceled: "bg-violet-600",
+  change: "bg-sky-500",
 };
 
 const CONFIRM_TEXT = {
@@ -160,7 +173,7 @@ const CONFIRM_TEXT = {
 } as const;
 
 export default function AdminSubscriptionDetail() {
-  const { subscription: s, clocks, clock, confirm } = useLoaderData<typeof loader>();
+  const { subscription: s, clocks, clock, confirm, selfService } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -173,7 +186,7 @@ export default function AdminSubscriptionDetail() {
       <PageHeader title={`Abonnement n°${s.id}`} back={{ to: "/admin/subscriptions", label: "Retour aux abonnements" }}>
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
           <span>
-            {s.customer} · {s.pack} · {formatPrice(s.amountCents)} toutes les 4 semaines
+            {s.customer} · {s.pack} · {formatPrice(s.amountCents)} toutes les {s.intervalWeeks} semaines
           </span>
           <SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} />
           {s.actionRequiredAt ? <ActionRequiredBadge at={s.actionRequiredAt} /> : null}
@@ -185,7 +198,7 @@ export default function AdminSubscriptionDetail() {
           <Card title="Abonnement">
             <dl>
               <Line label="Pack" value={s.quantity > 1 ? `${s.pack} × ${s.quantity}` : s.pack} />
-              <Line label="Montant toutes les 4 semaines" value={formatPrice(s.amountCents)} />
+              <Line label={`Montant toutes les ${s.intervalWeeks} semaines`} value={formatPrice(s.amountCents)} />
               <Line label="Statut" value={<SubscriptionBadge status={s.status} cancelAtPeriodEnd={s.cancelAtPeriodEnd} />} />
               <Line label="Souscrit le" value={s.startedAt ? formatDateTime(s.startedAt) : null} />
               <Line
@@ -263,6 +276,7 @@ export default function AdminSubscriptionDetail() {
                           event.label
                         )}
                       </p>
+                      {event.reason ? <p className="text-xs text-ink-soft">Raison : {event.reason}</p> : null}
                       <p className="text-xs tabular-nums text-ink-soft">
                         {event.kind === "cancel_scheduled" ? `Effet le ${formatDate(event.at)}` : formatDateTime(event.at)}
                         {event.emailId ? (
@@ -327,6 +341,8 @@ export default function AdminSubscriptionDetail() {
               </p>
             )}
           </Card>
+
+          {selfService ? <SubscriptionChangeCard view={selfService} /> : null}
 
           <Card title="Client">
             <dl>

@@ -29,6 +29,9 @@ import {
   type SubscriptionPageView,
 } from "~/services/subscriptions/customer-page.server";
 import { log } from "~/log.server";
+import { isSelfServiceIntent, selfServiceAction } from "~/pages/subscription-self-service.server";
+import { selfServiceView, type SelfServiceView } from "~/services/subscriptions/self-service-view.server";
+import { SELF_SERVICE_ANCHOR, SelfServiceActions } from "~/components/subscription/SelfServiceActions";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
@@ -58,7 +61,10 @@ export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
  */
 function linkProblem(reason: LinkProblemKind) {
   const status = reason === "expired" ? 410 : reason === "invalid" ? 404 : 200;
-  return data({ problem: reason, subscription: null as SubscriptionPageView | null }, { status, headers: PRIVATE_HEADERS });
+  return data(
+    { problem: reason, subscription: null as (SubscriptionPageView & { selfService: SelfServiceView }) | null },
+    { status, headers: PRIVATE_HEADERS },
+  );
 }
 
 /** No part of a link in the URL. */
@@ -72,7 +78,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const access = await openSubscriptionPage(params);
   if (!access.ok) return linkProblem(access.reason);
   return data(
-    { problem: null as LinkProblemKind | null, subscription: await subscriptionPageView(access.record) },
+    {
+      problem: null as LinkProblemKind | null,
+      // The subscriber's own changes (skip, pause, pack...): services/subscriptions/self-service-view.server.ts.
+      subscription: { ...(await subscriptionPageView(access.record)), selfService: await selfServiceView(access.record) },
+    },
     { headers: PRIVATE_HEADERS },
   );
 }
@@ -89,6 +99,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Back to the page itself (its link, nothing else), so a reload never posts twice.
   const back = `/mon-abonnement?${new URLSearchParams({ id: url.searchParams.get("id")!, expire: url.searchParams.get("expire")!, cle: url.searchParams.get("cle")! })}`;
   const intent = formData.get("intent");
+
+  // Skip, pause, resume, change pack, reactivate (pages/subscription-self-service.server.ts).
+  if (isSelfServiceIntent(intent)) {
+    return await selfServiceAction(
+      intent,
+      access.record,
+      formData,
+      { kind: "customer" },
+      `${back}#${SELF_SERVICE_ANCHOR}`,
+      REPLACE,
+    );
+  }
 
   if (intent === "address") {
     const submission = parseWithZod(formData, { schema: subscriptionAddressSchema });
@@ -172,10 +194,12 @@ export default function MySubscription() {
       />
     );
   }
-  return <SubscriptionPage view={subscription} />;
+  return <SubscriptionPage view={subscription} selfService={subscription.selfService} />;
 }
 
-function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
+function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; selfService: SelfServiceView | null }) {
+  const weeks = selfService?.intervalWeeks ?? 4;
+  const nextChargeAt = selfService ? selfService.nextChargeAt : view.nextRenewalAt;
   const badge = STATE_BADGES[view.state];
   const pack = view.variantName ? `${view.productName} – ${view.variantName}` : view.productName;
   return (
@@ -224,21 +248,25 @@ function SubscriptionPage({ view }: { view: SubscriptionPageView }) {
             </div>
             <div>
               <dt className="text-sm text-ink-soft">Montant</dt>
-              <dd className="font-semibold">{formatPrice(view.amountCents)} toutes les 4 semaines</dd>
+              <dd className="font-semibold" data-testid="subscription-amount">
+                {formatPrice(view.amountCents)} toutes les {weeks} semaines
+              </dd>
             </div>
             <div>
               <dt className="text-sm text-ink-soft">Prochain renouvellement</dt>
               <dd className="font-semibold" data-testid="subscription-next-renewal">
-                {view.nextRenewalAt ? `${formatDate(view.nextRenewalAt)} : ${formatPrice(view.amountCents)}` : "Aucun"}
+                {view.nextRenewalAt && nextChargeAt ? `${formatDate(nextChargeAt)} : ${formatPrice(view.amountCents)}` : "Aucun"}
               </dd>
             </div>
           </dl>
         </section>
 
+        {selfService ? <SelfServiceActions view={selfService} amountCents={view.amountCents} /> : null}
+
         {/* A new address saved: the section starts afresh (form closed, new values). */}
         <AddressSection key={Object.values(view.address).join("|")} view={view} />
         <OrdersSection view={view} />
-        {view.canCancel ? <CancelSection /> : null}
+        {view.canCancel ? <CancelSection canPause={Boolean(selfService?.canPause || selfService?.canSkip)} /> : null}
       </div>
     </div>
   );
@@ -359,7 +387,7 @@ function OrdersSection({ view }: { view: SubscriptionPageView }) {
   );
 }
 
-function CancelSection() {
+function CancelSection({ canPause }: { canPause: boolean }) {
   const navigation = useNavigation();
   const location = useLocation();
   const canceling = navigation.state === "submitting" && navigation.formData?.get("intent") === "cancel";
@@ -372,6 +400,14 @@ function CancelSection() {
       <details className="mt-4">
         <summary className="cursor-pointer font-semibold text-rose-700 underline">Résilier</summary>
         <div className="mt-3 rounded-xl bg-ink/5 p-4">
+          {canPause ? (
+            <p className="mb-3 text-sm">
+              <a href={`#${SELF_SERVICE_ANCHOR}`} className="font-semibold text-rose-700 underline">
+                Plutôt faire une pause ?
+              </a>{" "}
+              Sautez une livraison ou faites une pause de 1 à 3 cycles, sans frais.
+            </p>
+          ) : null}
           <ul className="list-disc space-y-1 pl-5 text-sm text-ink-soft">
             <li>L'abonnement prend fin immédiatement : aucun autre prélèvement ne sera effectué.</li>
             <li>Les commandes déjà payées vous restent acquises et vous sont livrées.</li>

@@ -694,9 +694,9 @@ export const subscriptionListResponseSchema = z
   });
 
 const timelineKind = z
-  .enum(["started", "first_order", "renewal", "payment_failed", "email", "cancel_scheduled", "canceled"])
+  .enum(["started", "first_order", "renewal", "payment_failed", "email", "cancel_scheduled", "canceled", "change"])
   .describe(
-    "started : souscription ; first_order ; renewal : renouvellement payé ; payment_failed ; email ; cancel_scheduled : résiliation prévue ; canceled",
+    "started : souscription ; first_order ; renewal : renouvellement payé ; payment_failed ; email ; cancel_scheduled : résiliation prévue ; canceled ; change : livraison sautée, pause, reprise, pack changé, réactivation (par le client ou par la boutique, avec sa raison)",
   );
 
 /** subscriptionDetailToApi: GET /api/admin/subscriptions/{id} and POST /api/admin/subscriptions/{id}/cancel. */
@@ -708,6 +708,14 @@ export const subscriptionResponseSchema = z
     unpaidInvoiceId: nullableText.describe(
       "Facture de renouvellement impayée (lien de paiement envoyé au client), s'il y en a une",
     ),
+    intervalWeeks: z.number().int().min(1).describe("Semaines entre deux renouvellements"),
+    pause: z
+      .strictObject({
+        kind: z.enum(["skip", "pause"]).describe("skip : prochaine livraison sautée ; pause : pause de 1 à 3 cycles"),
+        resumesAt: isoDateSchema.describe("Reprise des prélèvements chez Stripe (`pause_collection.resumes_at`)"),
+      })
+      .nullable()
+      .describe("Livraison sautée ou pause en cours, sinon null"),
     shipping: z
       .strictObject({
         name: nullableText,
@@ -748,6 +756,7 @@ export const subscriptionResponseSchema = z
           label: z.string().describe("Libellé en français"),
           orderId: id.nullable(),
           emailId: id.nullable(),
+          reason: z.string().nullable().describe("La raison donnée par la boutique pour un changement (`change`), sinon null"),
         }),
       )
       .describe("Ce qui est arrivé à l'abonnement, dans l'ordre des dates"),
@@ -759,6 +768,8 @@ export const subscriptionResponseSchema = z
         stripeSubscriptionId: "sub_1QxYz",
         stripeCustomerId: "cus_Q1a2b3",
         unpaidInvoiceId: null,
+        intervalWeeks: 4,
+        pause: null,
         shipping: { name: "Camille Martin", address: "12 rue des Lilas", postalCode: "75011", city: "Paris", country: "France" },
         orders: [
           {
@@ -800,6 +811,7 @@ export const subscriptionResponseSchema = z
             label: "Première commande #123456789",
             orderId: 123456789,
             emailId: null,
+            reason: null,
           },
           {
             at: "2026-10-01T10:05:00.000Z",
@@ -807,6 +819,7 @@ export const subscriptionResponseSchema = z
             label: "Abonnement souscrit (premier paiement)",
             orderId: null,
             emailId: null,
+            reason: null,
           },
           {
             at: "2026-10-31T10:05:00.000Z",
@@ -814,6 +827,7 @@ export const subscriptionResponseSchema = z
             label: "Renouvellement n°1 payé : commande #987654321",
             orderId: 987654321,
             emailId: null,
+            reason: null,
           },
         ],
       },

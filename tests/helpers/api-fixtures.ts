@@ -23,6 +23,8 @@ import {
   TEST_ORDER_TOKEN,
 } from "../unit/payments-fixtures";
 import type { ApiCall } from "./api-client";
+import { cancelSubscriptionAsAdmin } from "~/services/subscriptions/admin-cancel.server";
+import { changeSubscriptionById, pauseSubscription, skipNextDelivery } from "~/services/subscriptions/self-service.server";
 
 /** A promotion code of its own for a contract request. */
 async function newPromotionId(): Promise<number> {
@@ -147,6 +149,9 @@ export async function newEmailId(overrides: Partial<typeof emails.$inferInsert> 
 }
 
 /** A subscription paid with the success card at the emulator, recorded as the webhook would: its record's id. */
+const REASON = "Demande du client par téléphone";
+const SHOP = { kind: "admin", reason: REASON } as const;
+
 export async function newSubscriptionId(): Promise<number> {
   const orderId = await createTestOrder();
   const started = await createOrderSubscription(orderId, {}, TEST_ACCESS);
@@ -328,6 +333,28 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
   },
   getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
   cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
+  skipSubscriptionDelivery: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { reason: REASON } }),
+  unskipSubscriptionDelivery: async () => {
+    const id = await newSubscriptionId();
+    await changeSubscriptionById(id, (record) => skipNextDelivery(record, SHOP));
+    return admin({ params: { id: String(id) }, body: { reason: REASON } });
+  },
+  pauseSubscription: async () =>
+    admin({ params: { id: String(await newSubscriptionId()) }, body: { cycles: 2, reason: REASON } }),
+  resumeSubscription: async () => {
+    const id = await newSubscriptionId();
+    await changeSubscriptionById(id, (record) => pauseSubscription(record, { cycles: 1 }, SHOP));
+    return admin({ params: { id: String(id) }, body: { reason: REASON } });
+  },
+  changeSubscriptionPack: async () =>
+    admin({ params: { id: String(await newSubscriptionId()) }, body: { packId: 3, reason: REASON } }),
+  changeSubscriptionFrequency: async () =>
+    admin({ params: { id: String(await newSubscriptionId()) }, body: { intervalWeeks: 6, reason: REASON } }),
+  reactivateSubscription: async () => {
+    const id = await newSubscriptionId();
+    await cancelSubscriptionAsAdmin(id, { when: "period_end" });
+    return admin({ params: { id: String(id) }, body: { reason: REASON } });
+  },
   getCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   exportCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),
   eraseCustomer: async () => admin({ params: { id: String(await newCustomerId()) } }),

@@ -50,6 +50,13 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
     packs: [{ id: 2, name: "6 masques + 2 offerts", masks: 8, price: "25,90", referencePrice: "31,80", position: 2 }],
   },
   cancelSubscription: { when: "period_end" },
+  skipSubscriptionDelivery: { reason: "Demande du client" },
+  unskipSubscriptionDelivery: { reason: "Demande du client" },
+  pauseSubscription: { cycles: 2, reason: "Demande du client" },
+  resumeSubscription: { reason: "Demande du client" },
+  changeSubscriptionPack: { packId: 3, reason: "Demande du client" },
+  changeSubscriptionFrequency: { intervalWeeks: 6, reason: "Demande du client" },
+  reactivateSubscription: { reason: "Demande du client" },
   refundOrder: { amount: "1.00", reason: "Geste commercial" },
 };
 

@@ -77,6 +77,8 @@ export type EmailPayloads = {
   owner_email_failed: { emailId: number; kind: EmailKind; toAddress: string; attempts: number; lastError: string | null };
   /** To the shop: the day's notices (owner_notices rows whose summaryEmailId is this email), and the day (`2026-11-27`, Paris). */
   owner_daily_summary: { count: number; day: string };
+  /** A change made to the subscription (skip, pause, pack...): its title and the sentence that says what it does. */
+  subscription_changed: { subscriptionId: number; action: string; title: string; summary: string };
 };
 
 /** A subscription's delivery address as the address-change email shows it. */

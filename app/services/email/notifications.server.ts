@@ -166,3 +166,19 @@ export async function queueSubscriptionAddressChangedEmail(
     ...subscriptionEmailEntity(record),
   });
 }
+
+/** A change the subscriber (or the shop for them) made to the subscription: skip, pause, pack... */
+export async function queueSubscriptionChangedEmail(
+  tx: DbOrTx,
+  record: SubscriptionRecipient,
+  payload: Omit<EmailPayloads["subscription_changed"], "subscriptionId">,
+): Promise<boolean> {
+  const to = record.customerEmail?.trim();
+  if (!to) return false;
+  return await queueEmail(tx, {
+    kind: "subscription_changed",
+    to,
+    payload: { subscriptionId: record.id, ...payload },
+    ...subscriptionEmailEntity(record),
+  });
+}

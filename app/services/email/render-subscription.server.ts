@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import type { Subscription } from "~/db/schema";
 import { subscriptionAddressChangedEmail } from "~/emails/SubscriptionAddressChangedEmail";
+import { subscriptionChangedEmail } from "~/emails/SubscriptionChangedEmail";
 import { subscriptionLinkEmail } from "~/emails/SubscriptionLinkEmail";
 import type { EmailContent, EmailShop } from "~/emails/types";
 import { findSubscription } from "~/services/orders/find.server";
@@ -52,6 +53,21 @@ export async function renderSubscriptionAddressChanged(email: EmailToRender, sho
     changedAt: payload.changedAt ?? email.createdAt,
     previous: payload.previous,
     next: payload.next,
+    manageUrl: manageUrlOf(email, record.id),
+  });
+}
+
+export async function renderSubscriptionChanged(email: EmailToRender, shop: EmailShop): Promise<EmailContent> {
+  const payload = (email.payload ?? {}) as Partial<EmailPayloads["subscription_changed"]>;
+  const record = await requireSubscription(email, payload.subscriptionId);
+  if (!payload.title || !payload.summary)
+    throw new Error(`Email ${email.id} (${email.kind}) : le changement de l'abonnement ${record.id} manque.`);
+  return subscriptionChangedEmail({
+    shop,
+    hello: helloOf(record),
+    firstOrderId: record.firstOrderId,
+    title: payload.title,
+    summary: payload.summary,
     manageUrl: manageUrlOf(email, record.id),
   });
 }

@@ -31,7 +31,11 @@ import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderOwnerDailySummary, renderOwnerNotice } from "./render-owner.server";
 import { renderRenewalReminder } from "./render-reminder.server";
-import { renderSubscriptionAddressChanged, renderSubscriptionLink } from "./render-subscription.server";
+import {
+  renderSubscriptionAddressChanged,
+  renderSubscriptionChanged,
+  renderSubscriptionLink,
+} from "./render-subscription.server";
 
 /**
  * Renders an outbox email (subject, HTML, text, attachments) from what the database says now:
@@ -306,6 +310,8 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       return rendered(await renderOwnerNotice({ ...email, kind: email.kind }, shop));
     case "owner_daily_summary":
       return rendered(await renderOwnerDailySummary(email, shop));
+    case "subscription_changed":
+      return rendered(await renderSubscriptionChanged(email, shop));
     case "withdrawal_ack": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "withdrawal_ack");

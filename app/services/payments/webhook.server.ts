@@ -9,6 +9,7 @@ import { getStripe } from "~/services/stripe.server";
 import {
   findSubscriptionByStripeId,
   recordCancelAtPeriodEnd,
+  recordPauseState,
   recordSubscriptionCanceled,
 } from "~/services/subscriptions/record.server";
 import {
@@ -189,6 +190,7 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCom
       // Stripe gave up (after failed renewals, per the account's settings): the subscription has ended.
       if (sub.status === "canceled" || sub.status === "unpaid") return await subscriptionEnded(tx, sub);
       await recordCancelAtPeriodEnd(tx, sub.id, sub.cancel_at_period_end);
+      await recordPauseState(tx, sub);
       return "ignored";
     }
     case "customer.subscription.deleted":

@@ -6,6 +6,7 @@ import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal } from "~/lib/money";
 import type { SubscriptionFilters } from "~/schemas/admin-subscription";
 import { findPackById } from "~/services/packs.server";
+import { subscriptionEventsOf } from "./history.server";
 
 /**
  * The back office's view of subscriptions: the list with its filters, and one subscription
@@ -127,10 +128,12 @@ export async function listAdminSubscriptions(filters: SubscriptionFilters, pageS
 
 type TimelineEvent = {
   at: string | null;
-  kind: "started" | "first_order" | "renewal" | "payment_failed" | "email" | "cancel_scheduled" | "canceled";
+  kind: "started" | "first_order" | "renewal" | "payment_failed" | "email" | "cancel_scheduled" | "canceled" | "change";
   label: string;
   orderId: number | null;
   emailId: number | null;
+  /** A change made by the shop: its reason. */
+  reason: string | null;
 };
 
 /** One subscription with its orders, its emails and its timeline (oldest first, each email after its order), or undefined. */
@@ -170,8 +173,8 @@ export async function getAdminSubscription(id: number) {
     : [];
 
   const events: TimelineEvent[] = [];
-  const add = (event: Omit<TimelineEvent, "orderId" | "emailId"> & Partial<TimelineEvent>) =>
-    events.push({ orderId: null, emailId: null, ...event });
+  const add = (event: Omit<TimelineEvent, "orderId" | "emailId" | "reason"> & Partial<TimelineEvent>) =>
+    events.push({ orderId: null, emailId: null, reason: null, ...event });
   if (row.startedAt) add({ at: row.startedAt, kind: "started", label: "Abonnement souscrit (premier paiement)" });
   for (const order of orderRows) {
     if (order.renewalNumber) {
@@ -211,6 +214,10 @@ export async function getAdminSubscription(id: number) {
   ) {
     add({ at: row.updatedAt, kind: "payment_failed", label: "Paiement d'un renouvellement refusé" });
   }
+  for (const change of await subscriptionEventsOf(row.id, db)) {
+    const who = change.actor === "admin" ? "Par la boutique" : "Par le client";
+    add({ at: change.at, kind: "change", label: `${who} : ${change.label}`, reason: change.reason });
+  }
   if (row.status === "canceled") {
     add({ at: row.canceledAt, kind: "canceled", label: "Abonnement résilié" });
   } else if (row.cancelAtPeriodEnd) {
@@ -238,6 +245,9 @@ export async function getAdminSubscription(id: number) {
     unpaidInvoiceId: row.unpaidInvoiceId,
     /** When the bank asked the customer to authenticate the unpaid renewal (3-D Secure), if it did. */
     actionRequiredAt: row.actionRequiredAt,
+    intervalWeeks: row.intervalWeeks,
+    pauseKind: row.pauseKind,
+    pauseResumesAt: row.pauseResumesAt,
     shipping: {
       name: row.shippingName,
       address: row.shippingAddress,
@@ -282,6 +292,8 @@ export function subscriptionDetailToApi(s: AdminSubscriptionDetail) {
     stripeSubscriptionId: s.stripeSubscriptionId,
     stripeCustomerId: s.stripeCustomerId,
     unpaidInvoiceId: s.unpaidInvoiceId,
+    intervalWeeks: s.intervalWeeks,
+    pause: s.pauseKind && s.pauseResumesAt ? { kind: s.pauseKind, resumesAt: s.pauseResumesAt } : null,
     shipping: s.shipping,
     orders: s.orders.map((o) => ({
       id: o.id,

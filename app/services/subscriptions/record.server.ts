@@ -146,3 +146,38 @@ export async function recordSubscriptionCanceled(tx: DbOrTx, record: Subscriptio
     .returning({ id: subscriptions.id });
   return canceled.length === 1;
 }
+
+/**
+ * Stripe's `pause_collection` and billing period after a `customer.subscription.updated`: a pause
+ * lifted at Stripe (its `resumes_at` came) is lifted here; while paused, a renewal that was not
+ * charged moves the next renewal on (no invoice is paid to do it).
+ */
+export async function recordPauseState(
+  tx: DbOrTx,
+  sub: {
+    id: string;
+    pause_collection?: { resumes_at?: number | null } | null;
+    items: { data: { current_period_end?: number }[] };
+  },
+) {
+  const record = await findSubscriptionByStripeId(tx, sub.id);
+  if (!record || (!record.pauseKind && !sub.pause_collection)) return;
+  const ends = sub.items.data.map((i) => i.current_period_end).filter((e): e is number => typeof e === "number");
+  const periodEnd = ends.length ? new Date(Math.min(...ends) * 1000).toISOString() : null;
+  const resumesAt = sub.pause_collection?.resumes_at ? new Date(sub.pause_collection.resumes_at * 1000).toISOString() : null;
+  const next = {
+    currentPeriodEnd: record.status === "canceled" ? record.currentPeriodEnd : later(record.currentPeriodEnd, periodEnd),
+    pauseKind: sub.pause_collection ? record.pauseKind : null,
+    pauseResumesAt: sub.pause_collection ? resumesAt : null,
+  };
+  const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : Date.parse(a) === Date.parse(b));
+  // A replayed or late event that changes nothing writes nothing.
+  if (
+    same(next.currentPeriodEnd, record.currentPeriodEnd) &&
+    next.pauseKind === record.pauseKind &&
+    same(next.pauseResumesAt, record.pauseResumesAt)
+  ) {
+    return;
+  }
+  await tx.update(subscriptions).set(next).where(eq(subscriptions.id, record.id));
+}

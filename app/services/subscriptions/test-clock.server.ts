@@ -136,6 +136,8 @@ export type SimulatedRenewal = {
   renewalNumber: number;
   /** The unpaid renewal invoice before the advance, if any. */
   unpaidInvoiceIdBefore: string | null;
+  /** The next renewal before the advance (ISO): a renewal skipped or paused moves it on with no order. */
+  periodEndBefore: string | null;
   /** The advance reached Stripe's next attempt at that invoice, and the invoice is still unpaid. */
   retryFailed?: boolean;
 };
@@ -183,6 +185,7 @@ export async function simulateNextRenewal(
     frozenTime: new Date(ready.frozen_time * 1000).toISOString(),
     renewalNumber: record.renewalCount + 1,
     unpaidInvoiceIdBefore: record.unpaidInvoiceId,
+    periodEndBefore: record.currentPeriodEnd,
     retryFailed: retried?.status === "open",
   };
 }
@@ -192,6 +195,7 @@ export type RenewalOutcome =
   | { outcome: "payment_failed"; renewalNumber: number }
   | { outcome: "action_required"; renewalNumber: number }
   | { outcome: "ended"; renewalNumber: number }
+  | { outcome: "skipped"; renewalNumber: number; periodEnd: string; nextRenewalAt: string }
   | { outcome: "pending"; renewalNumber: number };
 
 /**
@@ -222,6 +226,14 @@ export async function awaitRenewalOutcome(
       return { outcome: record.actionRequiredAt ? "action_required" : "payment_failed", renewalNumber };
     }
     if (record?.status === "canceled") return { outcome: "ended", renewalNumber };
+    // Skipped or paused: Stripe voided the renewal's invoice and the period moved on, nothing charged.
+    if (
+      record?.currentPeriodEnd &&
+      simulated.periodEndBefore &&
+      Date.parse(record.currentPeriodEnd) > Date.parse(simulated.periodEndBefore)
+    ) {
+      return { outcome: "skipped", renewalNumber, periodEnd: simulated.periodEndBefore, nextRenewalAt: record.currentPeriodEnd };
+    }
     if (Date.now() >= deadline) return { outcome: "pending", renewalNumber };
     await sleep(options.pollMs ?? 100);
   }
