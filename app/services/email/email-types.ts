@@ -22,6 +22,8 @@ export type EmailPayloads = {
   /** The tracking number when the order was set to shipped, if there was one. */
   /** The tracking number and its carrier (lib/carriers.ts) when it was shipped; a payload queued before carriers were kept has none. */
   order_shipped: { trackingNumber: string | null; trackingCarrier?: Carrier | null };
+  /** A tracking number given after the shipping email (lib/carriers.ts for its carrier). */
+  order_tracking_number: { trackingNumber: string; trackingCarrier: Carrier | null };
   /**
    * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
    * credit note's number when one was issued.

@@ -10,6 +10,7 @@ import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderRefundedEmail } from "~/emails/OrderRefundedEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
+import { orderTrackingNumberEmail } from "~/emails/OrderTrackingNumberEmail";
 import { shopContact } from "~/emails/seller";
 import { renewalActionRequiredEmail } from "~/emails/RenewalActionRequiredEmail";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
@@ -216,6 +217,22 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       const carrier = payload.trackingCarrier !== undefined ? payload.trackingCarrier : row.trackingCarrier;
       return rendered(
         orderShippedEmail({
+          shop,
+          order: await emailOrder(row),
+          trackingNumber: number,
+          carrier: carrier ? CARRIER_LABELS[carrier] : null,
+          carrierUrl: carrierTrackingUrl(carrier, number),
+        }),
+      );
+    }
+    case "order_tracking_number": {
+      const row = await requireOrder(email);
+      const payload = payloadOf(email, "order_tracking_number");
+      const number = payload.trackingNumber?.trim() || row.trackingNumber?.trim();
+      if (!number) throw new Error(`Email ${email.id} (${email.kind}) : le numéro de suivi manque.`);
+      const carrier = payload.trackingCarrier !== undefined ? payload.trackingCarrier : row.trackingCarrier;
+      return rendered(
+        orderTrackingNumberEmail({
           shop,
           order: await emailOrder(row),
           trackingNumber: number,
