@@ -167,6 +167,8 @@ async function unpaidRenewalOf(
     amountCents: payload.amountCents ?? row.totalCents,
     payUrl: payload.payUrl,
     renewalNumber: payload.renewalNumber ?? 1,
+    // The renewal's date (its period's start); an email queued before it was kept: the day of the failure.
+    dueAt: payload.dueAt ?? email.createdAt,
     subscriptionUrl: await subscriptionUrlOf(row, email),
   };
 }
@@ -282,6 +284,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           order: await emailOrder(row),
           renewalNumber,
           nextRenewalAt: payload.nextRenewalAt ?? null,
+          invoice: await invoiceLinkOf(row.id),
           subscriptionUrl: await subscriptionUrlOf(row, email),
         }),
       );
