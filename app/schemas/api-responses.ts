@@ -434,7 +434,12 @@ export const withdrawalAcceptedResponseSchema = z.strictObject({
   message: z
     .string()
     .describe(
-      "Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »",
+      "Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent. »",
+    ),
+  ifNoAcknowledgement: z
+    .string()
+    .describe(
+      "Que faire sans accusé de réception après quelques minutes : vérifier les courriers indésirables, le numéro et l'e-mail saisis, sinon écrire depuis la page Contact",
     ),
 });
 

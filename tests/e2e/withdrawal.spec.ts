@@ -10,7 +10,7 @@ import { gotoReady } from "../helpers/e2e";
  */
 
 const NEUTRAL =
-  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.";
+  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent.";
 const SHOTS = "/tmp/shots-withdrawal";
 
 const parisDay = () =>
@@ -31,6 +31,12 @@ async function confirmRequest(page: Page) {
   await expect(step.getByRole("heading", { name: "Confirmez votre demande de rétractation" })).toBeVisible();
   await step.getByRole("button", { name: "Confirmer la rétractation" }).click();
   await expect(page.getByTestId("withdrawal-neutral")).toHaveText(NEUTRAL);
+  // Without an acknowledgement (a typo matches nothing, and the answer cannot say so): what to do.
+  await expect(page.getByTestId("withdrawal-no-ack")).toContainText("Vérifiez vos courriers indésirables");
+  await expect(page.getByTestId("withdrawal-no-ack").getByRole("link", { name: "page Contact" })).toHaveAttribute(
+    "href",
+    "/contact",
+  );
   await expect(page).toHaveURL(/\/retractation\?demande=envoyee$/);
 }
 
