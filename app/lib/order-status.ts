@@ -24,6 +24,18 @@ export const PAYMENT_LABELS: Record<PaymentStatus, string> = {
   partially_refunded: "Partiellement remboursée",
 };
 
+/**
+ * The same states after « Paiement : » (the payment, not the order, is the subject): « Paiement :
+ * reçu », never « Paiement : Payée ».
+ */
+export const PAYMENT_STATE_WORDS: Record<PaymentStatus, string> = {
+  unpaid: "en attente",
+  paid: "reçu",
+  failed: "refusé",
+  refunded: "remboursé",
+  partially_refunded: "remboursé en partie",
+};
+
 /** What a tracking lookup says of an order whose payment has not been received. */
 export const PAYMENT_NOT_RECEIVED = "Paiement non reçu : cette commande n'est pas encore payée.";
 

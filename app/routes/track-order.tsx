@@ -14,7 +14,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { CARRIER_LABELS } from "~/lib/carriers";
-import { FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
+import { FULFILMENT_STEPS, PAYMENT_STATE_WORDS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { findTrackedOrder } from "~/services/orders/summary.server";
@@ -192,7 +192,9 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
         {order.closure ? null : (
           <div>
             <dt className="text-ink-soft">Paiement</dt>
-            <dd className="mt-1 font-semibold">{PAYMENT_LABELS[order.paymentStatus]}</dd>
+            <dd className="mt-1 font-semibold first-letter:uppercase" data-testid="tracking-payment">
+              {PAYMENT_STATE_WORDS[order.paymentStatus]}
+            </dd>
           </div>
         )}
       </dl>
