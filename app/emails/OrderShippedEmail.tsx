@@ -17,6 +17,9 @@ export type OrderShippedData = {
 
 const arrival = `Votre colis vous parvient en ${DELIVERY.arrival} à compter de son expédition.`;
 
+/** Shipped without a number (the administrator confirmed it): the customer knows one may follow. */
+export const NUMBER_LATER = "Si votre colis reçoit un numéro de suivi, nous vous l'enverrons par email.";
+
 function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }: OrderShippedData) {
   const hello = order.customerFirstName || order.customerName;
   return (
@@ -34,9 +37,10 @@ function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }:
         rows={[
           ["Commande", `n°${order.id}`],
           ...(carrier ? [["Transporteur", carrier] as [string, string]] : []),
-          ["Numéro de suivi", trackingNumber ?? "non communiqué"],
+          ...(trackingNumber ? [["Numéro de suivi", trackingNumber] as [string, string]] : []),
         ]}
       />
+      {trackingNumber ? null : <Paragraph>{NUMBER_LATER}</Paragraph>}
       {carrierUrl && carrier ? (
         <Paragraph>
           Suivez votre colis sur le site de {carrier} :{" "}
@@ -62,7 +66,7 @@ export function orderShippedEmail(data: OrderShippedData): EmailContent {
     `Bonjour ${oneLine(order.customerFirstName || order.customerName)},`,
     `Votre commande n°${order.id} a été expédiée. ${arrival}`,
     carrier ? `Transporteur : ${carrier}` : null,
-    trackingNumber ? `Numéro de suivi : ${oneLine(trackingNumber)}` : null,
+    trackingNumber ? `Numéro de suivi : ${oneLine(trackingNumber)}` : NUMBER_LATER,
     carrierUrl && carrier ? `Suivre le colis sur le site de ${carrier} : ${carrierUrl}` : null,
     `Suivre ma commande : ${order.trackingUrl}`,
     heading("Adresse de livraison"),

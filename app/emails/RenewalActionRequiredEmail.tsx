@@ -3,6 +3,7 @@ import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
+import { renewalName } from "./RenewalPaymentFailedEmail";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { footerText, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
@@ -15,7 +16,7 @@ export const RENEWAL_ACTION_REQUIRED_SUBJECT = "Action requise : confirmez le pa
 
 function facts(data: RenewalActionRequiredData) {
   return {
-    asked: `Votre banque demande une confirmation pour le paiement du renouvellement n°${data.renewalNumber} de votre abonnement (commande n°${data.order.id}), ${formatPrice(data.amountCents)}. Sans elle, le paiement ne peut pas aboutir.`,
+    asked: `Votre banque demande une confirmation pour le paiement du ${renewalName(data)} de votre abonnement, ${formatPrice(data.amountCents)}. Sans elle, le paiement ne peut pas aboutir.`,
     how: "Ouvrez le lien ci-dessous, saisissez votre carte, puis confirmez le paiement auprès de votre banque (dans votre application bancaire, par exemple). Dès le paiement reçu, nous préparons votre commande.",
     why: "Cette confirmation, l'authentification forte (3-D Secure), protège vos paiements en ligne : votre banque peut la demander de temps en temps, même pour un abonnement.",
     cancel:
@@ -37,8 +38,7 @@ function RenewalActionRequiredEmail(data: RenewalActionRequiredData) {
       <Paragraph>{f.asked}</Paragraph>
       <DetailRows
         rows={[
-          ["Abonnement", `commande n°${order.id}`],
-          ["Renouvellement", `n°${data.renewalNumber}`],
+          ["Renouvellement", renewalName(data).replace(/^renouvellement /, "")],
           ["Montant à confirmer", formatPrice(data.amountCents)],
         ]}
       />
@@ -56,7 +56,7 @@ export function renewalActionRequiredEmail(data: RenewalActionRequiredData): Ema
   const text = paragraphs(
     `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
     f.asked,
-    `Abonnement : commande n°${data.order.id}\nRenouvellement : n°${data.renewalNumber}\nMontant à confirmer : ${formatPrice(data.amountCents)}`,
+    `Renouvellement : ${renewalName(data).replace(/^renouvellement /, "")}\nMontant à confirmer : ${formatPrice(data.amountCents)}`,
     f.how,
     `Confirmer le paiement : ${data.payUrl}`,
     f.why,

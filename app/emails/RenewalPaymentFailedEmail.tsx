@@ -1,3 +1,4 @@
+import { formatDate } from "~/lib/dates";
 import { formatPrice } from "~/lib/money";
 import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
@@ -11,17 +12,24 @@ import type { EmailContent, EmailOrder, EmailShop } from "./types";
 export type RenewalPaymentFailedData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_payment_failed"] &
   WithSubscriptionUrl;
 
+/** « renouvellement n°2 du 27/12/2026 »: the renewal itself, never the subscription's first order. */
+export function renewalName(data: { renewalNumber: number; dueAt?: string | null }): string {
+  return data.dueAt
+    ? `renouvellement n°${data.renewalNumber} du ${formatDate(data.dueAt)}`
+    : `renouvellement n°${data.renewalNumber}`;
+}
+
 function facts(data: RenewalPaymentFailedData) {
   return {
-    failed: `Le paiement du renouvellement n°${data.renewalNumber} de votre abonnement (commande n°${data.order.id}), ${formatPrice(data.amountCents)}, n'a pas abouti : votre banque l'a refusé, ou votre carte a expiré.`,
+    failed: `Le paiement du ${renewalName(data)} de votre abonnement, ${formatPrice(data.amountCents)}, n'a pas abouti : votre banque l'a refusé, ou votre carte a expiré.`,
     pay: "Pour recevoir votre prochain colis, réglez-le avec le lien ci-dessous ; vous pourrez utiliser une autre carte. Dès le paiement reçu, nous préparons votre commande.",
     cancel:
       "Vous ne souhaitez plus recevoir de colis ? Vous pouvez résilier votre abonnement à tout moment, en ligne, sans frais.",
   };
 }
 
-export function renewalPaymentFailedSubject(data: Pick<RenewalPaymentFailedData, "order">) {
-  return `Votre abonnement : le paiement du renouvellement n'a pas abouti (commande n°${data.order.id})`;
+export function renewalPaymentFailedSubject(data: Pick<RenewalPaymentFailedData, "renewalNumber" | "dueAt">) {
+  return `Votre abonnement : le paiement du ${renewalName(data)} n'a pas abouti`;
 }
 
 function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
@@ -38,8 +46,7 @@ function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
       <Paragraph>{f.failed}</Paragraph>
       <DetailRows
         rows={[
-          ["Abonnement", `commande n°${order.id}`],
-          ["Renouvellement", `n°${data.renewalNumber}`],
+          ["Renouvellement", renewalName(data).replace(/^renouvellement /, "")],
           ["Montant dû", formatPrice(data.amountCents)],
         ]}
       />
@@ -56,7 +63,7 @@ export function renewalPaymentFailedEmail(data: RenewalPaymentFailedData): Email
   const text = paragraphs(
     `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
     f.failed,
-    `Abonnement : commande n°${data.order.id}\nRenouvellement : n°${data.renewalNumber}\nMontant dû : ${formatPrice(data.amountCents)}`,
+    `Renouvellement : ${renewalName(data).replace(/^renouvellement /, "")}\nMontant dû : ${formatPrice(data.amountCents)}`,
     f.pay,
     `Régler mon renouvellement : ${data.payUrl}`,
     f.cancel,

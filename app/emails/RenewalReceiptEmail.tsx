@@ -3,13 +3,20 @@ import { formatPrice } from "~/lib/money";
 import type { EmailPayloads } from "~/services/email/email-types";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
+import { LINK_STYLE } from "./theme";
 import { AddressBlock, Button, DetailRows, Heading, OrderLines, Paragraph, SubHeading } from "./parts";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
-/** The receipt of a paid renewal: its order is the one to ship. */
-export type RenewalReceiptData = { shop: EmailShop; order: EmailOrder } & EmailPayloads["renewal_receipt"] & WithSubscriptionUrl;
+/** The receipt of a paid renewal: its order is the one to ship, with its invoice (issued with the payment). */
+export type RenewalReceiptData = {
+  shop: EmailShop;
+  order: EmailOrder;
+  /** The renewal order's invoice: its number and the customer's signed link (the order's view link key). */
+  invoice?: { number: string; url: string } | null;
+} & EmailPayloads["renewal_receipt"] &
+  WithSubscriptionUrl;
 
 function facts(data: RenewalReceiptData) {
   const { order } = data;
@@ -48,6 +55,15 @@ function RenewalReceiptEmail(data: RenewalReceiptData) {
       />
       <SubHeading>Ce que nous vous expédions</SubHeading>
       <OrderLines order={order} />
+      {data.invoice ? (
+        <Paragraph>
+          Votre facture n°{data.invoice.number} est disponible :{" "}
+          <a href={data.invoice.url} style={LINK_STYLE}>
+            télécharger ma facture
+          </a>
+          .
+        </Paragraph>
+      ) : null}
       <Button href={order.trackingUrl}>Suivre ma commande</Button>
       <SubHeading>Adresse de livraison</SubHeading>
       <AddressBlock order={order} />
@@ -66,6 +82,7 @@ export function renewalReceiptEmail(data: RenewalReceiptData): EmailContent {
     `Commande : n°${order.id}\nRenouvellement : n°${data.renewalNumber}\nPayé le : ${formatDate(order.paidAt ?? order.createdAt)}\nMontant : ${formatPrice(order.totalCents)}`,
     heading("Ce que nous vous expédions"),
     orderLinesText(order),
+    data.invoice ? `Votre facture n°${data.invoice.number} : ${data.invoice.url}` : null,
     `Suivre ma commande : ${order.trackingUrl}`,
     heading("Adresse de livraison"),
     addressText(order),

@@ -5,6 +5,7 @@
 export const EMAIL_KINDS = [
   "order_confirmation",
   "order_shipped",
+  "order_tracking_number",
   "order_refunded",
   "subscription_canceled",
   "renewal_receipt",
@@ -30,6 +31,7 @@ export type EmailKind = (typeof EMAIL_KINDS)[number];
 export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   order_confirmation: "Confirmation de commande",
   order_shipped: "Commande expédiée",
+  order_tracking_number: "Numéro de suivi",
   order_refunded: "Remboursement",
   subscription_canceled: "Abonnement résilié",
   renewal_receipt: "Renouvellement d'abonnement payé",

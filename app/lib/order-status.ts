@@ -24,6 +24,18 @@ export const PAYMENT_LABELS: Record<PaymentStatus, string> = {
   partially_refunded: "Partiellement remboursée",
 };
 
+/**
+ * The same states after « Paiement : » (the payment, not the order, is the subject): « Paiement :
+ * reçu », never « Paiement : Payée ».
+ */
+export const PAYMENT_STATE_WORDS: Record<PaymentStatus, string> = {
+  unpaid: "en attente",
+  paid: "reçu",
+  failed: "refusé",
+  refunded: "remboursé",
+  partially_refunded: "remboursé en partie",
+};
+
 /** What a tracking lookup says of an order whose payment has not been received. */
 export const PAYMENT_NOT_RECEIVED = "Paiement non reçu : cette commande n'est pas encore payée.";
 
@@ -33,11 +45,49 @@ export function paymentReceived(paymentStatus: PaymentStatus): boolean {
 }
 
 /**
- * Where the order stands, in one phrase, for the tracking page and the API: the fulfilment step
- * once paid (still after a partial refund), 'Remboursée' once refunded in full, and never 'Commande reçue' before the payment.
+ * An order that no longer moves along the shipping steps: refunded in full, or withdrawn by its
+ * customer (online withdrawal recorded, its refund to come). It then has one state, shown alone
+ * everywhere (tracking, confirmation, back office, API), never next to a fulfilment step.
  */
-export function orderProgressLabel(order: { status: FulfilmentStatus; paymentStatus: PaymentStatus }): string {
-  if (order.paymentStatus === "refunded") return PAYMENT_LABELS.refunded;
+export type OrderClosure = "refunded" | "withdrawn";
+
+export const CLOSURE_LABELS: Record<OrderClosure, string> = {
+  refunded: "Remboursée",
+  withdrawn: "Rétractation enregistrée",
+};
+
+/** The order's final state, or null while it goes on. A full refund wins over the withdrawal it settles. */
+export function orderClosure(order: { paymentStatus: PaymentStatus; withdrawn?: boolean }): OrderClosure | null {
+  if (order.paymentStatus === "refunded") return "refunded";
+  if (order.withdrawn && paymentReceived(order.paymentStatus)) return "withdrawn";
+  return null;
+}
+
+/** What the customer is told of a closed order, in plain words (tracking and confirmation pages). */
+export function closureDescription(closure: OrderClosure, status: FulfilmentStatus): string {
+  const notShipped = status === "pending" || status === "processing";
+  if (closure === "refunded") {
+    return notShipped
+      ? "Cette commande a été remboursée en totalité : elle ne sera pas expédiée. Son suivi s'arrête ici."
+      : "Cette commande a été remboursée en totalité. Son suivi s'arrête ici.";
+  }
+  return notShipped
+    ? "La rétractation de cette commande est enregistrée : elle ne sera pas expédiée. Son remboursement suit, au plus tard 14 jours après la demande."
+    : "La rétractation de cette commande est enregistrée. Son remboursement suit, au plus tard 14 jours après la demande.";
+}
+
+/**
+ * Where the order stands, in one phrase, for the tracking page and the API: the fulfilment step
+ * once paid (still after a partial refund), 'Remboursée' once refunded in full, 'Rétractation
+ * enregistrée' once withdrawn, and never 'Commande reçue' before the payment.
+ */
+export function orderProgressLabel(order: {
+  status: FulfilmentStatus;
+  paymentStatus: PaymentStatus;
+  withdrawn?: boolean;
+}): string {
+  const closure = orderClosure(order);
+  if (closure) return CLOSURE_LABELS[closure];
   if (order.paymentStatus !== "paid" && order.paymentStatus !== "partially_refunded") return PAYMENT_NOT_RECEIVED;
   return FULFILMENT_LABELS[order.status];
 }

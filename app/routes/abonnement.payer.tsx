@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { InvoicePaymentStep } from "~/components/subscription/InvoicePaymentStep";
 import { RequestLinkButton } from "~/components/subscription/RequestLinkButton";
 import { readPageForm } from "~/http/page-form.server";
@@ -120,13 +120,7 @@ export default function PayRenewal() {
   if (view.kind === "paid" || paid) {
     return (
       <Shell title={paid ? "Paiement reçu" : "Cette échéance est déjà réglée"}>
-        <div role="status" data-testid="invoice-paid" className="mt-6 rounded-2xl bg-sage-100 p-6 text-sage-700">
-          {paid ? (
-            <p>Paiement reçu, votre commande de renouvellement est en préparation. Vous recevrez son reçu par email.</p>
-          ) : (
-            <p>Cette échéance est déjà réglée : il n'y a rien à payer. Merci !</p>
-          )}
-        </div>
+        <PaidMessage justPaid={paid} />
         <NextSteps />
       </Shell>
     );
@@ -196,6 +190,34 @@ export default function PayRenewal() {
         />
       </section>
     </Shell>
+  );
+}
+
+/**
+ * The answer once paid. Just paid on this page, it is brought into view and focused: the card
+ * form, long on a phone, is gone, and the customer was scrolled down to its button.
+ */
+function PaidMessage({ justPaid }: { justPaid: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!justPaid || !ref.current) return;
+    ref.current.focus({ preventScroll: true });
+    ref.current.scrollIntoView({ block: "center" });
+  }, [justPaid]);
+  return (
+    <div
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      data-testid="invoice-paid"
+      className="mt-6 scroll-mt-24 rounded-2xl bg-sage-100 p-6 text-sage-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sage-700"
+    >
+      {justPaid ? (
+        <p>Paiement reçu, votre commande de renouvellement est en préparation. Vous recevrez son reçu par email.</p>
+      ) : (
+        <p>Cette échéance est déjà réglée : il n'y a rien à payer. Merci !</p>
+      )}
+    </div>
   );
 }
 

@@ -140,7 +140,7 @@ export default function Dashboard() {
                     </span>
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="font-semibold tabular-nums">{formatPrice(o.totalCents)}</span>
-                      <FulfilmentBadge status={o.status} />
+                      <FulfilmentBadge status={o.status} paymentStatus={o.paymentStatus} />
                       <PaymentBadge status={o.paymentStatus} />
                     </span>
                   </Link>

@@ -11,7 +11,7 @@ import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
 import { OrderRefunds, refundReply } from "~/components/admin/OrderRefunds";
 import { OrderTimeline } from "~/components/admin/OrderTimeline";
 import { OrderWithdrawal } from "~/components/admin/OrderWithdrawal";
-import { buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
+import { Badge, buttonPrimary, buttonSecondary, Card, PageHeader, selectClass } from "~/components/admin/ui";
 import { FieldError } from "~/components/ui/Field";
 import { showToast } from "~/components/ui/Toaster";
 import { requireAdmin } from "~/http/admin-guard.server";
@@ -22,9 +22,9 @@ import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
-import { FULFILMENT_STEPS } from "~/lib/order-status";
+import { CLOSURE_LABELS, FULFILMENT_LABELS, FULFILMENT_STEPS, orderClosure } from "~/lib/order-status";
 import { adminOrderFormSchema } from "~/schemas/admin-order";
-import { fulfilmentRefusal, getAdminOrder, updateAdminOrder } from "~/services/admin-orders.server";
+import { getAdminOrder, orderFulfilmentRefusal, updateAdminOrder } from "~/services/admin-orders.server";
 import { findInvoice } from "~/services/invoices.server";
 import { getSettings } from "~/services/settings.server";
 import { listOrderEmails } from "~/services/email/mailbox.server";
@@ -44,16 +44,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!order) throw new Response("Commande introuvable", { status: 404 });
   const invoice = await findInvoice(order.id, "invoice");
   const creditNote = await findInvoice(order.id, "credit_note");
+  const withdrawal = await adminWithdrawal(order.id);
   return data(
     {
       order,
       emails: await listOrderEmails(order.id),
       invoiceNumber: invoice?.number ?? null,
       creditNoteNumber: creditNote?.number ?? null,
-      /** Why no fulfilment step can be taken (unpaid or refunded), else null. */
-      fulfilmentRefusal: fulfilmentRefusal(order.paymentStatus),
+      /** Why no fulfilment step can be taken (unpaid, refunded or withdrawn), else null. */
+      fulfilmentRefusal: await orderFulfilmentRefusal(order),
+      /** The order's final state (refunded in full, withdrawn): it moves no more, and shows that state alone. */
+      closure: orderClosure({ paymentStatus: order.paymentStatus, withdrawn: withdrawal !== null }),
       defaultCarrier: (await getSettings()).defaultCarrier,
-      withdrawal: await adminWithdrawal(order.id),
+      withdrawal,
       refunds: await getOrderRefunds(order),
       /** The « Rembourser » form's key, drawn for this page: a double submit refunds once. */
       refundKey: randomUUID(),
@@ -85,10 +88,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       status: submission.value.status,
       trackingNumber: submission.value.trackingNumber?.trim() || null,
       trackingCarrier: submission.value.trackingCarrier,
+      confirmWithoutTracking: submission.value.confirmWithoutTracking,
     });
   } catch (error) {
     const refusal = actionError(error);
     if (!refusal) throw error;
+    if (refusal.code === "tracking_number_missing") {
+      // Not an error: a question. The form comes back with what was typed and the confirmation step.
+      return data({ result: submission.reply(), confirmShipping: refusal.message }, { status: 409 });
+    }
     return data(
       {
         result: submission.reply(refusalReply(refusal)),
@@ -114,8 +122,18 @@ function Line({ label, value }: { label: string; value: string | null | undefine
 }
 
 export default function AdminOrderDetail() {
-  const { order, emails, invoiceNumber, creditNoteNumber, fulfilmentRefusal, defaultCarrier, withdrawal, refunds, refundKey } =
-    useLoaderData<typeof loader>();
+  const {
+    order,
+    emails,
+    invoiceNumber,
+    creditNoteNumber,
+    fulfilmentRefusal,
+    closure,
+    defaultCarrier,
+    withdrawal,
+    refunds,
+    refundKey,
+  } = useLoaderData<typeof loader>();
   const data = useActionData<typeof action>();
   const actionData = data && "result" in data ? data : undefined;
   const navigation = useNavigation();
@@ -125,8 +143,9 @@ export default function AdminOrderDetail() {
     navigation.formAction === `/admin/orders/${order.id}`;
 
   useEffect(() => {
-    if (actionData?.toast) showToast(actionData.toast);
+    if (actionData && "toast" in actionData && actionData.toast) showToast(actionData.toast);
   }, [actionData]);
+  const confirmShipping = actionData && "confirmShipping" in actionData ? actionData.confirmShipping : null;
 
   const [form, fields] = useForm({
     id: `order-${order.id}`,
@@ -187,8 +206,16 @@ export default function AdminOrderDetail() {
       >
         <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-ink-soft">
           <span>Passée le {formatDateTime(order.createdAt)}</span>
-          {fulfilmentRefusal && order.paymentStatus !== "refunded" ? null : <FulfilmentBadge status={order.status} />}
-          <PaymentBadge status={order.paymentStatus} />
+          {closure ? (
+            <span data-testid="order-final-state-badge">
+              <Badge tone="violet">{CLOSURE_LABELS[closure]}</Badge>
+            </span>
+          ) : (
+            <>
+              {fulfilmentRefusal ? null : <FulfilmentBadge status={order.status} />}
+              <PaymentBadge status={order.paymentStatus} />
+            </>
+          )}
           {order.isSubscription ? (
             <span className="rounded-full bg-slate-200 px-2 py-0.5 text-xs font-semibold">Abonnement</span>
           ) : null}
@@ -259,7 +286,18 @@ export default function AdminOrderDetail() {
           />
 
           <Card title="Suivi de la commande">
-            <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
+            {closure ? (
+              <div data-testid="order-final-state" className="rounded-lg bg-violet-50 p-3 text-sm ring-1 ring-violet-200">
+                <p className="font-semibold text-violet-900">{CLOSURE_LABELS[closure]}</p>
+                <p className="mt-1 text-ink">
+                  Commande close : elle ne passe plus par les étapes d'expédition. Dernière étape atteinte :{" "}
+                  {FULFILMENT_LABELS[order.status]}
+                  {order.trackingNumber ? ` (numéro de suivi ${order.trackingNumber})` : ""}.
+                </p>
+              </div>
+            ) : (
+              <OrderTimeline status={order.status} trackingNumber={order.trackingNumber} createdAt={order.createdAt} />
+            )}
             {order.trackingUrl && order.trackingCarrier ? (
               <p className="mt-3 text-sm">
                 <a href={order.trackingUrl} target="_blank" rel="noopener noreferrer" className="font-medium underline">
@@ -341,57 +379,79 @@ export default function AdminOrderDetail() {
                 {fulfilmentRefusal}
               </p>
             ) : null}
-            <Form method="post" {...getFormProps(form)} className="space-y-2">
-              <div>
-                <label htmlFor={fields.status.id} className="block text-sm font-medium">
-                  Statut
-                </label>
-                <select
-                  {...getSelectProps(fields.status)}
-                  key={fields.status.key}
-                  className={`${selectClass} mt-1 w-full py-2.5`}
-                >
-                  {FULFILMENT_STEPS.map((s) => (
-                    <option key={s.status} value={s.status}>
-                      {s.label}
-                    </option>
-                  ))}
-                </select>
-                <FieldError id={fields.status.errorId} errors={fields.status.errors} />
-              </div>
-              <div>
-                <label htmlFor={fields.trackingNumber.id} className="block text-sm font-medium">
-                  Numéro de suivi
-                </label>
-                <input
-                  {...getInputProps(fields.trackingNumber, { type: "text" })}
-                  key={fields.trackingNumber.key}
-                  className="field-input mt-1"
-                  autoComplete="off"
-                />
-                <FieldError id={fields.trackingNumber.errorId} errors={fields.trackingNumber.errors} />
-              </div>
-              <div>
-                <label htmlFor={fields.trackingCarrier.id} className="block text-sm font-medium">
-                  Transporteur
-                </label>
-                <select
-                  {...getSelectProps(fields.trackingCarrier)}
-                  key={fields.trackingCarrier.key}
-                  className={`${selectClass} mt-1 w-full py-2.5`}
-                >
-                  {CARRIERS.map((c) => (
-                    <option key={c} value={c}>
-                      {CARRIER_LABELS[c]}
-                    </option>
-                  ))}
-                </select>
-                <FieldError id={fields.trackingCarrier.errorId} errors={fields.trackingCarrier.errors} />
-              </div>
-              <button type="submit" className={`${buttonPrimary} w-full`} disabled={pending}>
-                {pending ? "Mise à jour..." : "Mettre à jour la commande"}
-              </button>
-            </Form>
+            {closure ? null : (
+              <Form method="post" {...getFormProps(form)} className="space-y-2">
+                <div>
+                  <label htmlFor={fields.status.id} className="block text-sm font-medium">
+                    Statut
+                  </label>
+                  <select
+                    {...getSelectProps(fields.status)}
+                    key={fields.status.key}
+                    className={`${selectClass} mt-1 w-full py-2.5`}
+                  >
+                    {FULFILMENT_STEPS.map((s) => (
+                      <option key={s.status} value={s.status}>
+                        {s.label}
+                      </option>
+                    ))}
+                  </select>
+                  <FieldError id={fields.status.errorId} errors={fields.status.errors} />
+                </div>
+                <div>
+                  <label htmlFor={fields.trackingNumber.id} className="block text-sm font-medium">
+                    Numéro de suivi
+                  </label>
+                  <input
+                    {...getInputProps(fields.trackingNumber, { type: "text" })}
+                    key={fields.trackingNumber.key}
+                    className="field-input mt-1"
+                    autoComplete="off"
+                  />
+                  <FieldError id={fields.trackingNumber.errorId} errors={fields.trackingNumber.errors} />
+                </div>
+                <div>
+                  <label htmlFor={fields.trackingCarrier.id} className="block text-sm font-medium">
+                    Transporteur
+                  </label>
+                  <select
+                    {...getSelectProps(fields.trackingCarrier)}
+                    key={fields.trackingCarrier.key}
+                    className={`${selectClass} mt-1 w-full py-2.5`}
+                  >
+                    {CARRIERS.map((c) => (
+                      <option key={c} value={c}>
+                        {CARRIER_LABELS[c]}
+                      </option>
+                    ))}
+                  </select>
+                  <FieldError id={fields.trackingCarrier.errorId} errors={fields.trackingCarrier.errors} />
+                </div>
+                {confirmShipping ? (
+                  <div
+                    role="alert"
+                    tabIndex={-1}
+                    ref={(node) => node?.focus()}
+                    className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200"
+                    data-testid="confirm-no-tracking"
+                  >
+                    <p>{confirmShipping}</p>
+                    <button
+                      type="submit"
+                      name="confirmWithoutTracking"
+                      value="1"
+                      className={`${buttonSecondary} mt-2 w-full`}
+                      disabled={pending}
+                    >
+                      Expédier sans numéro de suivi
+                    </button>
+                  </div>
+                ) : null}
+                <button type="submit" className={`${buttonPrimary} w-full`} disabled={pending}>
+                  {pending ? "Mise à jour..." : "Mettre à jour la commande"}
+                </button>
+              </Form>
+            )}
           </Card>
         </div>
       </div>

@@ -93,7 +93,7 @@ const TABLE: TableDefinition<OrderRow> = {
       cell: (o) => (
         <div className="flex flex-wrap gap-1">
           {/* An unpaid checkout has no fulfilment step yet: its payment state only. */}
-          {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} /> : null}
+          {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} paymentStatus={o.paymentStatus} /> : null}
           <PaymentBadge status={o.paymentStatus} />
           {o.withdrawal ? <Badge tone="violet">Rétractation</Badge> : null}
         </div>

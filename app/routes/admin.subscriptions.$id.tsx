@@ -236,7 +236,7 @@ export default function AdminSubscriptionDetail() {
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="tabular-nums text-ink-soft">{formatDate(order.paidAt ?? order.createdAt)}</span>
                       <span className="font-semibold tabular-nums">{formatPrice(order.totalCents)}</span>
-                      <FulfilmentBadge status={order.status} />
+                      <FulfilmentBadge status={order.status} paymentStatus={order.paymentStatus} />
                       <PaymentBadge status={order.paymentStatus} />
                     </span>
                   </li>

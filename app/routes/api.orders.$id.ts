@@ -23,9 +23,11 @@ import { withdrawalToApi } from "~/services/withdrawals.server";
  * also gets the order's online withdrawal (`withdrawal`, null when there is none).
  * Unknown numbers are counted per client address: 429 past the limit (limits.server.ts).
  *
- * PUT: the administrator's { status?, trackingNumber?, trackingCarrier? } (status one of the four
- * fulfilment statuses, French labels accepted; the steps after 'pending' and a tracking number are
- * refused on an unpaid order: 409 order_not_paid), and, while the order is unpaid, the checkout fields
+ * PUT: the administrator's { status?, trackingNumber?, trackingCarrier?, confirmWithoutTracking? }
+ * (status one of the four fulfilment statuses, French labels accepted; the steps after 'pending'
+ * and a tracking number are refused on an unpaid order: 409 order_not_paid; a refunded or
+ * withdrawn order moves no more: 409 order_closed; « shipped » with no tracking number needs
+ * confirmWithoutTracking: true, else 409 tracking_number_missing), and, while the order is unpaid, the checkout fields
  * { customerEmail?, customerName?, isSubscription? } for the holder of the order token (or
  * the administrator). For a token holder `status` is ignored: nothing here marks an order paid.
  */
@@ -58,6 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         status: update.status,
         trackingNumber: update.trackingNumber,
         trackingCarrier: update.trackingCarrier,
+        confirmWithoutTracking: update.confirmWithoutTracking,
       };
       const hasAdminFields =
         adminFields.status !== undefined || adminFields.trackingNumber !== undefined || adminFields.trackingCarrier !== undefined;
@@ -84,8 +87,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // A wrong token and an unknown order get the same answer.
     const order = await findOrder(id);
     if (!order || !holdsOrder(order, { token: proof.token })) return apiError(404, NOT_FOUND);
-    if (update.trackingNumber !== undefined || update.trackingCarrier !== undefined) {
-      const path = update.trackingNumber !== undefined ? "trackingNumber" : "trackingCarrier";
+    if (
+      update.trackingNumber !== undefined ||
+      update.trackingCarrier !== undefined ||
+      update.confirmWithoutTracking !== undefined
+    ) {
+      const path =
+        update.trackingNumber !== undefined
+          ? "trackingNumber"
+          : update.trackingCarrier !== undefined
+            ? "trackingCarrier"
+            : "confirmWithoutTracking";
       return apiError(403, "Seul l'administrateur modifie le numéro de suivi.", [
         { path, message: "Réservé à l'administrateur." },
       ]);

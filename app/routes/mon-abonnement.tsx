@@ -14,10 +14,11 @@ import { pageHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_LABELS } from "~/lib/order-status";
 import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
 import { LinkProblem, type LinkProblemKind } from "~/components/subscription/LinkProblem";
+import { SubscriptionOrders } from "~/components/subscription/SubscriptionOrders";
+import { UnpaidRenewalNotice } from "~/components/subscription/UnpaidRenewalNotice";
 import { NEW_LINK_SENT_MESSAGE } from "~/lib/link-lifetimes";
 import { requestLinksByEmail } from "~/pages/subscription-link-request.server";
 import { cancelSubscriptionRecord } from "~/services/subscriptions/cancel.server";
@@ -220,19 +221,7 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
           ) : null}
         </header>
 
-        {view.payPath ? (
-          <section role="alert" aria-labelledby="paiement-attente" className="rounded-2xl border border-rose-200 bg-rose-50 p-6">
-            <h2 id="paiement-attente" className="font-serif text-xl text-rose-700">
-              Votre dernier renouvellement n'a pas pu être prélevé
-            </h2>
-            <p className="mt-2 text-ink-soft">
-              Réglez-le avec la carte de votre choix : votre colis sera préparé dès le paiement reçu.
-            </p>
-            <a href={view.payPath} className="btn-primary mt-4 inline-flex" data-testid="subscription-pay-link">
-              Régler {formatPrice(view.amountCents)}
-            </a>
-          </section>
-        ) : null}
+        {view.payPath && view.unpaidRenewal ? <UnpaidRenewalNotice unpaid={view.unpaidRenewal} payPath={view.payPath} /> : null}
 
         <section aria-labelledby="formule" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
           <h2 id="formule" className="font-serif text-xl">
@@ -255,7 +244,13 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
             <div>
               <dt className="text-sm text-ink-soft">Prochain renouvellement</dt>
               <dd className="font-semibold" data-testid="subscription-next-renewal">
-                {view.nextRenewalAt && nextChargeAt ? `${formatDate(nextChargeAt)} : ${formatPrice(view.amountCents)}` : "Aucun"}
+                {view.nextRenewalAt && nextChargeAt
+                  ? `${formatDate(nextChargeAt)} : ${formatPrice(view.amountCents)}`
+                  : view.unpaidRenewal?.nextAfterPaymentAt
+                    ? `${formatDate(view.unpaidRenewal.nextAfterPaymentAt)} : ${formatPrice(view.amountCents)}, une fois le montant dû réglé`
+                    : view.unpaidRenewal
+                      ? "Une fois le montant dû réglé"
+                      : "Aucun"}
               </dd>
             </div>
           </dl>
@@ -265,7 +260,7 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
 
         {/* A new address saved: the section starts afresh (form closed, new values). */}
         <AddressSection key={Object.values(view.address).join("|")} view={view} />
-        <OrdersSection view={view} />
+        <SubscriptionOrders orders={view.orders} />
         {view.canCancel ? <CancelSection canPause={Boolean(selfService?.canPause || selfService?.canSkip)} /> : null}
       </div>
     </div>
@@ -349,40 +344,6 @@ function AddressSection({ view }: { view: SubscriptionPageView }) {
           </Form>
         </details>
       ) : null}
-    </section>
-  );
-}
-
-function OrdersSection({ view }: { view: SubscriptionPageView }) {
-  return (
-    <section aria-labelledby="commandes" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
-      <h2 id="commandes" className="font-serif text-xl">
-        Vos commandes
-      </h2>
-      {view.orders.length === 0 ? (
-        <p className="mt-3 text-ink-soft">Aucune commande pour le moment.</p>
-      ) : (
-        <ul className="mt-4 divide-y divide-ink/10" data-testid="subscription-orders">
-          {view.orders.map((order) => (
-            <li key={order.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
-              <div>
-                <p className="font-semibold">
-                  Commande n°{order.id}
-                  <span className="block text-sm font-normal text-ink-soft sm:ml-2 sm:inline">
-                    {order.renewalNumber === null ? "Première commande" : `Renouvellement n°${order.renewalNumber}`}
-                  </span>
-                </p>
-                <p className="text-sm text-ink-soft">
-                  {formatDate(order.createdAt)} · {formatPrice(order.totalCents)} · {FULFILMENT_LABELS[order.status]}
-                </p>
-              </div>
-              <a href={order.trackingPath} className="text-sm font-semibold text-rose-700 underline" rel="noreferrer">
-                Suivre la commande<span className="sr-only"> n°{order.id}</span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

@@ -202,10 +202,19 @@ export default function OrderConfirmation() {
             <div>
               <dt className="text-sm text-ink-soft">Statut</dt>
               <dd className="mt-1">
-                <PaymentBadge paid={paid} />
+                <PaymentBadge paid={paid} closure={order.closure} />
               </dd>
             </div>
           </dl>
+          {order.closureText ? (
+            <p
+              role="status"
+              className="mt-4 rounded-xl border border-ink/10 bg-ink/5 p-4 text-sm text-ink"
+              data-testid="order-final-state"
+            >
+              {order.closureText}
+            </p>
+          ) : null}
         </section>
 
         <div className="mt-6 grid gap-6 md:grid-cols-[1fr_1.6fr]">
@@ -222,19 +231,23 @@ export default function OrderConfirmation() {
                 email de la commande.
               </p>
             )}
-            <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
-            <ul className="mt-3 space-y-2 text-sm text-ink-soft">
-              <li>Votre commande sera expédiée sous 24 heures.</li>
-              <li>Livraison en colis suivi, offerte, sous 7 à 10 jours ouvrés.</li>
-              {order.trackingNumber ? (
-                <li>
-                  Numéro de suivi :{" "}
-                  <span className="font-semibold text-ink" data-testid="tracking-number">
-                    {order.trackingNumber}
-                  </span>
-                </li>
-              ) : null}
-            </ul>
+            {order.closure ? null : (
+              <>
+                <h2 className="mt-6 font-serif text-xl">Informations de livraison</h2>
+                <ul className="mt-3 space-y-2 text-sm text-ink-soft">
+                  <li>Votre commande sera expédiée sous 24 heures.</li>
+                  <li>Livraison en colis suivi, offerte, sous 7 à 10 jours ouvrés.</li>
+                  {order.trackingNumber ? (
+                    <li>
+                      Numéro de suivi :{" "}
+                      <span className="font-semibold text-ink" data-testid="tracking-number">
+                        {order.trackingNumber}
+                      </span>
+                    </li>
+                  ) : null}
+                </ul>
+              </>
+            )}
           </section>
           <section aria-labelledby="items-title" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-ink/5">
             <h2 id="items-title" className="font-serif text-xl">

@@ -15,7 +15,12 @@ import { pageHeaders, retryAfterHeaders } from "~/http/retry-after";
 import { withdrawalRights } from "~/legal/withdrawal-rights";
 import { pageMeta } from "~/lib/meta";
 import { parseOrderNumber } from "~/schemas/tracking";
-import { WITHDRAWAL_NEUTRAL_MESSAGE, WITHDRAWAL_REASON_MAX, withdrawalSchema } from "~/schemas/withdrawal";
+import {
+  WITHDRAWAL_NEUTRAL_MESSAGE,
+  WITHDRAWAL_NO_ACK_MESSAGE,
+  WITHDRAWAL_REASON_MAX,
+  withdrawalSchema,
+} from "~/schemas/withdrawal";
 import { isHoneypotFilled } from "~/services/honeypot.server";
 import { getSettings } from "~/services/settings.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
@@ -247,9 +252,13 @@ function DoneStep() {
       <p className="mt-2" data-testid="withdrawal-neutral">
         {WITHDRAWAL_NEUTRAL_MESSAGE}
       </p>
-      <p className="mt-2">
-        L'accusé de réception date votre demande : conservez-le. Sans nouvelles d'ici quelques minutes, vérifiez vos courriers
-        indésirables.
+      <p className="mt-2">L'accusé de réception date votre demande : conservez-le.</p>
+      <p className="mt-2" data-testid="withdrawal-no-ack">
+        {WITHDRAWAL_NO_ACK_MESSAGE.replace(/page Contact.*$/, "")}
+        <Link to="/contact" className="font-semibold underline">
+          page Contact
+        </Link>
+        {WITHDRAWAL_NO_ACK_MESSAGE.replace(/^.*page Contact/, "")}
       </p>
       <p className="mt-4">
         <Link to="/" className="underline">

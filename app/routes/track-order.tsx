@@ -14,7 +14,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { CARRIER_LABELS } from "~/lib/carriers";
-import { FULFILMENT_STEPS, PAYMENT_LABELS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
+import { FULFILMENT_STEPS, PAYMENT_STATE_WORDS, fulfilmentStep, paymentReceived } from "~/lib/order-status";
 import { parseOrderNumber, trackingSchema } from "~/schemas/tracking";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { findTrackedOrder } from "~/services/orders/summary.server";
@@ -189,10 +189,14 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
             {order.progressLabel}
           </dd>
         </div>
-        <div>
-          <dt className="text-ink-soft">Paiement</dt>
-          <dd className="mt-1 font-semibold">{PAYMENT_LABELS[order.paymentStatus]}</dd>
-        </div>
+        {order.closure ? null : (
+          <div>
+            <dt className="text-ink-soft">Paiement</dt>
+            <dd className="mt-1 font-semibold first-letter:uppercase" data-testid="tracking-payment">
+              {PAYMENT_STATE_WORDS[order.paymentStatus]}
+            </dd>
+          </div>
+        )}
       </dl>
 
       {received ? null : (
@@ -202,6 +206,59 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
         </p>
       )}
 
+      {order.closure ? (
+        <p
+          role="status"
+          className="mt-6 rounded-xl border border-ink/10 bg-ink/5 p-4 text-sm text-ink"
+          data-testid="tracking-final-state"
+        >
+          {order.closureText}
+        </p>
+      ) : (
+        <TrackingSteps order={order} current={current} />
+      )}
+
+      <div className="mt-8 grid gap-6 sm:grid-cols-2">
+        <div>
+          <h3 className="font-semibold">Adresse de livraison</h3>
+          <div className="mt-2">
+            <ShippingAddress order={order} />
+          </div>
+          {order.owner ? null : (
+            <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
+              Le nom et la rue ne s'affichent qu'avec l'adresse email de la commande.
+            </p>
+          )}
+        </div>
+        <div>
+          <h3 className="font-semibold">Total</h3>
+          <p className="mt-2 text-2xl font-semibold" data-testid="tracking-total">
+            {formatPrice(order.totalCents)}
+          </p>
+          <p className="text-sm text-ink-soft">Livraison gratuite</p>
+          {order.invoicePath ? (
+            <p className="mt-3 text-sm">
+              <a href={order.invoicePath} className="font-medium underline" data-testid="invoice-link">
+                Télécharger ma facture n°{order.invoiceNumber}
+              </a>
+              {order.creditNotePath ? (
+                <a href={order.creditNotePath} className="mt-1 block font-medium underline">
+                  Télécharger mon avoir
+                </a>
+              ) : null}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <ShopMediatorNotice className="mt-6 border-t border-ink/5 pt-4 text-sm text-ink-soft" />
+    </section>
+  );
+}
+
+/** The four steps, the current one marked: for an order that goes on (a closed one shows its final state instead). */
+function TrackingSteps({ order, current }: { order: TrackedOrder; current: number }) {
+  return (
+    <>
       <h3 className="mt-8 font-semibold">Avancement</h3>
       <ol className="mt-4 grid gap-4 sm:grid-cols-4" data-testid="tracking-steps">
         {FULFILMENT_STEPS.map((step, index) => {
@@ -258,40 +315,6 @@ function TrackingResult({ order }: { order: TrackedOrder }) {
           );
         })}
       </ol>
-
-      <div className="mt-8 grid gap-6 sm:grid-cols-2">
-        <div>
-          <h3 className="font-semibold">Adresse de livraison</h3>
-          <div className="mt-2">
-            <ShippingAddress order={order} />
-          </div>
-          {order.owner ? null : (
-            <p className="mt-2 text-sm text-ink-soft" data-testid="address-hidden-note">
-              Le nom et la rue ne s'affichent qu'avec l'adresse email de la commande.
-            </p>
-          )}
-        </div>
-        <div>
-          <h3 className="font-semibold">Total</h3>
-          <p className="mt-2 text-2xl font-semibold" data-testid="tracking-total">
-            {formatPrice(order.totalCents)}
-          </p>
-          <p className="text-sm text-ink-soft">Livraison gratuite</p>
-          {order.invoicePath ? (
-            <p className="mt-3 text-sm">
-              <a href={order.invoicePath} className="font-medium underline" data-testid="invoice-link">
-                Télécharger ma facture n°{order.invoiceNumber}
-              </a>
-              {order.creditNotePath ? (
-                <a href={order.creditNotePath} className="mt-1 block font-medium underline">
-                  Télécharger mon avoir
-                </a>
-              ) : null}
-            </p>
-          ) : null}
-        </div>
-      </div>
-      <ShopMediatorNotice className="mt-6 border-t border-ink/5 pt-4 text-sm text-ink-soft" />
-    </section>
+    </>
   );
 }

@@ -34,11 +34,18 @@ export const trackingCarrierField = safeText({ error: CARRIER_MESSAGE }).transfo
   return carrier;
 });
 
-/** The admin order form: status required; an empty tracking number clears it; the carrier of the number. */
+/**
+ * The admin order form: status required; an empty tracking number clears it; the carrier of the
+ * number; `confirmWithoutTracking` ("1", the button of the confirmation step) ships with no number.
+ */
 export const adminOrderFormSchema = z.object({
   status: fulfilmentStatusField,
   trackingNumber: trackingNumberField.optional(),
   trackingCarrier: trackingCarrierField.optional(),
+  confirmWithoutTracking: z
+    .enum(["1"])
+    .optional()
+    .transform((v) => v === "1"),
 });
 
 /** PUT /api/orders/{id} (admin): each field optional, at least one; null or "" clears the tracking number. */
@@ -47,13 +54,20 @@ export const adminOrderApiSchema = z
     status: fulfilmentStatusField.optional(),
     trackingNumber: trackingNumberField.nullable().optional(),
     trackingCarrier: trackingCarrierField.optional(),
+    confirmWithoutTracking: z.boolean({ error: "confirmWithoutTracking doit être vrai ou faux." }).optional(),
   })
   .strict()
   .refine((v) => v.status !== undefined || v.trackingNumber !== undefined || v.trackingCarrier !== undefined, {
     message: "Indiquez au moins un champ à modifier : status, trackingNumber ou trackingCarrier.",
   });
 
-export type AdminOrderUpdate = { status?: FulfilmentStatus; trackingNumber?: string | null; trackingCarrier?: Carrier };
+export type AdminOrderUpdate = {
+  status?: FulfilmentStatus;
+  trackingNumber?: string | null;
+  trackingCarrier?: Carrier;
+  /** Ship with no tracking number, knowingly (the form's confirmation step, the API's flag). */
+  confirmWithoutTracking?: boolean;
+};
 
 /**
  * Which orders a list shows: `orders` (the default) the orders, paid or since refunded;

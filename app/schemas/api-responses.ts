@@ -150,6 +150,13 @@ const withdrawalResponseSchema = z
   .nullable()
   .describe("Rétractation demandée en ligne (null : aucune)");
 
+const closureSchema = z
+  .enum(["refunded", "withdrawn"])
+  .nullable()
+  .describe(
+    "État final de la commande, seul à compter : « refunded » remboursée en totalité, « withdrawn » rétractation enregistrée ; elle ne passe plus par les étapes d'expédition (409 order_closed). null tant qu'elle suit son cours",
+  );
+
 /**
  * toApiOrderView: GET /api/orders/{id}, POST /api/orders and a token holder's PUT /api/orders/{id}.
  * The order number alone gives the progress, the items, the total, the postcode and the city;
@@ -187,8 +194,9 @@ export const publicOrderResponseSchema = z.strictObject({
   progressLabel: z
     .string()
     .describe(
-      "Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée »",
+      "Où en est la commande : l'étape de préparation une fois payée, « Paiement non reçu : cette commande n'est pas encore payée. » avant le paiement, « Remboursée », « Rétractation enregistrée »",
     ),
+  closure: closureSchema,
   items: z.array(
     z.strictObject({
       id,
@@ -248,6 +256,7 @@ export const adminOrderResponseSchema = z.strictObject({
       "1, 2... pour une commande de renouvellement d'abonnement (« Renouvellement n°1 ») ; null pour toute autre commande",
     ),
   withdrawal: withdrawalResponseSchema,
+  closure: closureSchema,
 });
 
 /** A page of an API list: its items under `key`, the limit applied, and the cursor of the next page. */
@@ -440,7 +449,12 @@ export const withdrawalAcceptedResponseSchema = z.strictObject({
   message: z
     .string()
     .describe(
-      "Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail. »",
+      "Toujours le même texte, qu'une commande corresponde ou non : « Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent. »",
+    ),
+  ifNoAcknowledgement: z
+    .string()
+    .describe(
+      "Que faire sans accusé de réception après quelques minutes : vérifier les courriers indésirables, le numéro et l'e-mail saisis, sinon écrire depuis la page Contact",
     ),
 });
 

@@ -119,6 +119,10 @@ export const orderUpdateApiSchema = z
       description:
         "Administrateur seulement : transporteur du numéro de suivi, colissimo, chronopost, mondial_relay ou dpd (par défaut celui des paramètres)",
     }),
+    confirmWithoutTracking: z.boolean({ error: "confirmWithoutTracking doit être vrai ou faux." }).optional().meta({
+      description:
+        "Administrateur seulement : true pour expédier sans numéro de suivi (sinon « shipped » sans numéro est refusé, 409 tracking_number_missing)",
+    }),
     customerEmail: deliveryFields.email.optional(),
     customerName: customerNameField.optional(),
     isSubscription: z

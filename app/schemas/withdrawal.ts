@@ -9,7 +9,13 @@ export const WITHDRAWAL_EMAIL_REQUIRED_MESSAGE = "L'adresse email est requise";
 export const WITHDRAWAL_EMAIL_INVALID_MESSAGE = "Adresse email invalide";
 /** The one answer to every confirmed request, whether it matched an order or not (no order can be found out with the form). */
 export const WITHDRAWAL_NEUTRAL_MESSAGE =
-  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.";
+  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent.";
+/**
+ * What to do when no acknowledgement arrives (a typo in the number or the email matches nothing,
+ * and the neutral answer cannot say so): the same for every request, page and API.
+ */
+export const WITHDRAWAL_NO_ACK_MESSAGE =
+  "Pas d'accusé de réception d'ici quelques minutes ? Vérifiez vos courriers indésirables, puis le numéro de commande et l'adresse e-mail saisis : ce sont ceux de votre e-mail de confirmation de commande. Sinon, écrivez-nous depuis la page Contact en indiquant votre numéro de commande : votre rétractation compte à la date de votre message.";
 export const WITHDRAWAL_REASON_MAX = 1000;
 export const WITHDRAWAL_REASON_TOO_LONG_MESSAGE = `Le motif ne doit pas dépasser ${WITHDRAWAL_REASON_MAX} caractères.`;
 

@@ -1,8 +1,20 @@
 import { and, desc, eq, gte, inArray, lt, notInArray, sql, type SQL } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockRows } from "~/db/locks.server";
-import { queueOrderShippedEmail } from "./email/notifications.server";
-import { dialect, orderItems, orders, products, refunds, users, type FulfilmentStatus, type PaymentStatus } from "~/db/schema";
+import { queueOrderShippedEmail, queueTrackingNumberEmail } from "./email/notifications.server";
+import {
+  dialect,
+  orderItems,
+  orders,
+  products,
+  refunds,
+  users,
+  withdrawalRequests,
+  type FulfilmentStatus,
+  type PaymentStatus,
+} from "~/db/schema";
+import { formatDate } from "~/lib/dates";
+import { orderClosure, visibleTrackingNumber } from "~/lib/order-status";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
 import { parseIdOrNull } from "~/lib/ids";
 import { ShopError } from "~/lib/shop-error";
@@ -332,21 +344,55 @@ const NOT_PAID_MESSAGE =
 const REFUNDED_MESSAGE = "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.";
 const NOT_PAID_TRACKING_MESSAGE = "Paiement non reçu : un numéro de suivi ne s'ajoute qu'à une commande payée.";
 
-/** Why a fulfilment step cannot be taken on an order in this payment state (null: it can). */
-export function fulfilmentRefusal(paymentStatus: PaymentStatus): string | null {
+function withdrawnMessage(requestedAt: string): string {
+  return `Le client s'est rétracté le ${formatDate(requestedAt)} : cette commande ne peut plus être préparée, expédiée ni livrée. Remboursez-la dans les 14 jours suivant la demande.`;
+}
+
+/** The refusal of a shipment without a tracking number, until the administrator confirms it. */
+export const NO_TRACKING_MESSAGE =
+  "Aucun numéro de suivi saisi : le client recevra l'email d'expédition sans numéro. Saisissez-le, ou confirmez l'expédition sans numéro de suivi (le numéro ajouté ensuite lui sera envoyé par email).";
+
+/**
+ * Why a fulfilment step cannot be taken on an order in this payment state (null: it can): not
+ * paid yet, refunded in full, or withdrawn by its customer (`withdrawnAt`, the request's date).
+ */
+export function fulfilmentRefusal(paymentStatus: PaymentStatus, withdrawnAt: string | null = null): string | null {
+  if (paymentStatus === "refunded") return REFUNDED_MESSAGE;
   // A partial refund leaves the order to prepare and ship.
-  if (paymentStatus === "paid" || paymentStatus === "partially_refunded") return null;
-  return paymentStatus === "refunded" ? REFUNDED_MESSAGE : NOT_PAID_MESSAGE;
+  if (paymentStatus !== "paid" && paymentStatus !== "partially_refunded") return NOT_PAID_MESSAGE;
+  return withdrawnAt ? withdrawnMessage(withdrawnAt) : null;
+}
+
+/** When the order's customer withdrew (ISO), or null. */
+async function withdrawnAtIn(tx: DbOrTx, orderId: number): Promise<string | null> {
+  const [row] = await tx
+    .select({ requestedAt: withdrawalRequests.requestedAt })
+    .from(withdrawalRequests)
+    .where(eq(withdrawalRequests.orderId, orderId))
+    .limit(1);
+  return row?.requestedAt ?? null;
+}
+
+/** Why this order cannot move along the shipping steps (null: it can), read now. */
+export async function orderFulfilmentRefusal(order: { id: number; paymentStatus: PaymentStatus }): Promise<string | null> {
+  return fulfilmentRefusal(order.paymentStatus, await withdrawnAtIn(getDb(), order.id));
 }
 
 /**
  * The admin's change: fulfilment status, tracking number and its carrier. Returns false if no
  * such order. The steps after 'Commande reçue' and a tracking number are refused (409
- * `order_not_paid`) unless the order is paid; a step it has already reached stays allowed.
+ * `order_not_paid`) unless the order is paid; a refunded or withdrawn order is closed (409
+ * `order_closed`): it moves no more. A step it has already reached stays allowed.
  * A tracking number without a carrier gets the order's, else the settings' default carrier.
- * A paid order set to shipped queues the shipping notice, in the same transaction (once per order).
+ * Setting a paid order shipped with no tracking number is refused (409 `tracking_number_missing`)
+ * unless `confirmWithoutTracking`; it queues the shipping notice, in the same transaction (once
+ * per order). Once shipped, a tracking number added or changed (or its carrier) queues « Votre
+ * numéro de suivi », with the carrier's link.
  */
-export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Promise<boolean> {
+export async function updateAdminOrder(
+  id: number,
+  update: AdminOrderUpdate & { confirmWithoutTracking?: boolean },
+): Promise<boolean> {
   return await getDb().transaction(async (tx) => {
     // Read then changed: a payment or a refund of this order waits for this change, or this change for it.
     await lockRows(tx, orders, eq(orders.id, id));
@@ -366,24 +412,40 @@ export async function updateAdminOrder(id: number, update: AdminOrderUpdate): Pr
     if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber?.trim() || null;
     if (update.trackingCarrier !== undefined) set.trackingCarrier = update.trackingCarrier;
 
-    const refusal = fulfilmentRefusal(before.paymentStatus);
+    const withdrawnAt = await withdrawnAtIn(tx, id);
+    const refusal = fulfilmentRefusal(before.paymentStatus, withdrawnAt);
     if (refusal) {
-      if (set.status !== undefined && set.status !== "pending" && set.status !== before.status) {
-        throw new ShopError(409, "order_not_paid", refusal, { field: "status" });
+      const closed = before.paymentStatus === "refunded" || withdrawnAt !== null;
+      const code = closed ? "order_closed" : "order_not_paid";
+      const statusMoves = set.status !== undefined && set.status !== before.status;
+      if (statusMoves && (closed || set.status !== "pending")) {
+        throw new ShopError(409, code, refusal, { field: "status" });
       }
-      if (set.trackingNumber && set.trackingNumber !== before.trackingNumber) {
-        throw new ShopError(409, "order_not_paid", before.paymentStatus === "refunded" ? refusal : NOT_PAID_TRACKING_MESSAGE, {
-          field: "trackingNumber",
-        });
+      const trackingChanges =
+        (set.trackingNumber !== undefined && (set.trackingNumber ?? null) !== (before.trackingNumber ?? null)) ||
+        (closed && set.trackingCarrier !== undefined && set.trackingCarrier !== before.trackingCarrier);
+      if (trackingChanges && (closed || set.trackingNumber)) {
+        throw new ShopError(409, code, closed ? refusal : NOT_PAID_TRACKING_MESSAGE, { field: "trackingNumber" });
       }
     }
     const trackingNumber = set.trackingNumber !== undefined ? set.trackingNumber : before.trackingNumber;
+    const shipping = set.status === "shipped" && before.status !== "shipped";
+    if (shipping && !visibleTrackingNumber(trackingNumber) && !update.confirmWithoutTracking) {
+      throw new ShopError(409, "tracking_number_missing", NO_TRACKING_MESSAGE, { field: "trackingNumber" });
+    }
     if (trackingNumber && !(set.trackingCarrier ?? before.trackingCarrier))
       set.trackingCarrier = (await getSettings(tx)).defaultCarrier;
 
     const [after] = await tx.update(orders).set(set).where(eq(orders.id, id)).returning();
-    if (after.status === "shipped" && before.status !== "shipped" && fulfilmentRefusal(after.paymentStatus) === null) {
+    if (fulfilmentRefusal(after.paymentStatus) !== null) return true;
+    if (after.status === "shipped" && before.status !== "shipped") {
       await queueOrderShippedEmail(tx, id, { trackingNumber: after.trackingNumber, trackingCarrier: after.trackingCarrier });
+    } else if (after.status === "shipped" || after.status === "delivered") {
+      const number = visibleTrackingNumber(after.trackingNumber);
+      const changed = number !== visibleTrackingNumber(before.trackingNumber) || after.trackingCarrier !== before.trackingCarrier;
+      if (number && changed) {
+        await queueTrackingNumberEmail(tx, id, { trackingNumber: number, trackingCarrier: after.trackingCarrier });
+      }
     }
     return true;
   });
@@ -423,6 +485,7 @@ function toApi(order: AdminOrderSummary, withdrawal: ApiWithdrawal | null) {
     subscriptionId: order.subscriptionId,
     renewalNumber: order.renewalNumber,
     withdrawal,
+    closure: orderClosure({ paymentStatus: order.paymentStatus, withdrawn: withdrawal !== null }),
   };
 }
 

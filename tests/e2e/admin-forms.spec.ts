@@ -1,5 +1,6 @@
 import { expect, test } from "./shopper";
 import { ADMIN, createContact, createPaidOrder, signIn, unique } from "./admin-fixtures";
+import { emailText } from "./subscription-fixtures";
 
 /** The admin forms, in both projects: with JavaScript and without (progressive enhancement). */
 test.describe.configure({ timeout: 60_000 });
@@ -77,6 +78,41 @@ test.describe("admin order form", () => {
     await page.getByLabel("Numéro de suivi").fill("");
     await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
     await expect(page.getByText("Expédié sans numéro de suivi")).toBeVisible();
+  });
+
+  test("asks before shipping with no number, then emails « Votre numéro de suivi » once it is added", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    const order = await createPaidOrder(page.request, `sans-numero+${unique()}@example.fr`);
+    await signIn(
+      page,
+      ADMIN.username,
+      ADMIN.password,
+      `/admin/login?redirectTo=${encodeURIComponent(`/admin/orders/${order.id}`)}`,
+    );
+    await page.getByLabel("Statut").selectOption({ label: "Expédiée" });
+    await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
+    // A question first: nothing shipped, nothing sent.
+    await expect(page.getByTestId("confirm-no-tracking")).toContainText("Aucun numéro de suivi saisi");
+    if (javaScriptEnabled) await expect(page.getByTestId("confirm-no-tracking")).toBeFocused();
+    await page.getByRole("button", { name: "Expédier sans numéro de suivi" }).click();
+    await expect(page.getByText("Expédié sans numéro de suivi")).toBeVisible();
+    await expect(page.getByTestId("confirm-no-tracking")).toHaveCount(0);
+    const shipped = await emailText(page.request, String(order.id), "order_shipped");
+    expect(shipped).not.toContain("non communiqué");
+    expect(shipped).toContain("Si votre colis reçoit un numéro de suivi, nous vous l'enverrons par email.");
+
+    // The number, added later: its own email, with the carrier's link.
+    await page.getByLabel("Numéro de suivi").fill("6A55667788");
+    await page.getByLabel("Transporteur").selectOption({ label: "Colissimo" });
+    await page.getByRole("button", { name: "Mettre à jour la commande" }).click();
+    await expect(page.getByText("Numéro de suivi: 6A55667788")).toBeVisible();
+    const numberEmail = await emailText(page.request, String(order.id), "order_tracking_number");
+    expect(numberEmail).toContain("Numéro de suivi : 6A55667788");
+    expect(numberEmail).toContain("https://www.laposte.fr/outils/suivre-vos-envois?code=6A55667788");
+    const list = await (await page.request.get(`/api/admin/emails?order=${order.id}&kind=order_tracking_number`)).json();
+    expect(list.emails[0].subject).toBe(`Votre numéro de suivi pour la commande n°${order.id}`);
   });
 
   test("a non-numeric order id is a 404 page", async ({ page }) => {

@@ -47,7 +47,15 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
   await page.getByLabel("Motif").fill("Commande annulée");
   await page.getByLabel(/Je confirme ce remboursement/).check();
   await page.getByRole("button", { name: "Rembourser" }).click();
-  await expect(page.getByText("Remboursée", { exact: true })).toBeVisible();
+  // One final state: « Remboursée » alone, no step, and the order cannot be moved along the shipping steps.
+  await expect(page.getByTestId("order-final-state-badge")).toHaveText("Remboursée");
+  await expect(page.getByTestId("order-final-state")).toContainText("Commande close");
+  await expect(page.getByText("Commande reçue", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Mettre à jour la commande" })).toHaveCount(0);
+  await expect(page.getByLabel("Statut")).toHaveCount(0);
+  await expect(page.getByTestId("fulfilment-refusal")).toHaveText(
+    "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.",
+  );
   await expect(page.getByTestId("refunded-amount")).toHaveText("25,90€");
   await expect(list.getByRole("listitem")).toHaveCount(2);
   await expect(page.getByRole("button", { name: "Rembourser" })).toHaveCount(0);
@@ -65,4 +73,18 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
   await page
     .getByTestId("order-refunds")
     .screenshot({ path: `/tmp/shots-refunds/refunds-390-${javaScriptEnabled ? "js" : "nojs"}.png` });
+
+  // The customer's tracking page, on a phone: the final state alone, no progress « Commande reçue (étape en cours) ».
+  await page.goto(`/track-order?id=${order.id}`);
+  await expect(page.getByTestId("tracking-status")).toHaveText("Remboursée");
+  await expect(page.getByTestId("tracking-final-state")).toHaveText(
+    "Cette commande a été remboursée en totalité : elle ne sera pas expédiée. Son suivi s'arrête ici.",
+  );
+  await expect(page.getByTestId("tracking-steps")).toHaveCount(0);
+  await expect(page.getByText("étape en cours")).toHaveCount(0);
+  await expect(page.getByTestId("tracking-payment")).toHaveCount(0);
+  await page.screenshot({
+    path: `/tmp/shots-refunds/tracking-refunded-390-${javaScriptEnabled ? "js" : "nojs"}.png`,
+    fullPage: true,
+  });
 });

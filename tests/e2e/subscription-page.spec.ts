@@ -114,6 +114,14 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   // The subscription's page says a payment is due and links to the pay page.
   await gotoReady(page, linkTo(text, "/mon-abonnement"), javaScriptEnabled);
   await expect(page.getByTestId("subscription-state")).toHaveText("Paiement en retard");
+  // What is owed and what happens next; the unpaid renewal's date is never announced as the next one.
+  await expect(page.getByTestId("subscription-amount-due")).toHaveText(
+    /^Montant dû : 25,90€, renouvellement n°1 du \d{2}\/\d{2}\/\d{4}\.$/,
+  );
+  await expect(page.getByTestId("subscription-unpaid")).toContainText("ce montant n'est jamais prélevé deux fois");
+  await expect(page.getByTestId("subscription-next-renewal")).toContainText("une fois le montant dû réglé");
+  // The failed-renewal email names the renewal, not the first order.
+  expect(text).toMatch(/Le paiement du renouvellement n°1 du \d{2}\/\d{2}\/\d{4} de votre abonnement, 25,90€, n'a pas abouti/);
   const payLink = linkTo(text, "/abonnement/payer");
   // A fresh pay link for the same invoice (each one carries its own expiry).
   const invoiceId = new URL(payLink, baseURL).searchParams.get("facture")!;
@@ -138,6 +146,8 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
     await expect(page.getByTestId("invoice-pay-needs-js")).toContainText("Le paiement par carte nécessite JavaScript");
     return;
   }
+  // On a phone: the answer, once paid, is in view (the long card form is gone).
+  await page.setViewportSize({ width: 390, height: 844 });
   const form = page.getByTestId("invoice-payment-form");
   // A declined card: the checkout's French message.
   await fillCard(form, CARDS.declined);
@@ -148,6 +158,10 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
   await expect(page.getByTestId("invoice-paid")).toContainText(
     "Paiement reçu, votre commande de renouvellement est en préparation",
   );
+  await expect(page.getByTestId("invoice-paid")).toBeInViewport();
+  await expect(page.getByTestId("invoice-paid")).toBeFocused();
+  await page.screenshot({ path: "/tmp/shots-aftersale/renewal-paid-390.png" });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The webhook made the renewal's order; the subscription is active again; the link now says it is paid.
   await expect(async () => {
@@ -155,6 +169,18 @@ test("a failed renewal is paid with another card on the shop's page", async ({ p
     await expect(page.getByTestId("subscription-state")).toHaveText("Actif", { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
   await expect(page.getByTestId("subscription-orders")).toContainText("Renouvellement n°1");
+  // Every order with its invoice, which opens for the subscriber (the order's own key, no account).
+  const invoiceLinks = page.getByTestId("subscription-invoice-link");
+  await expect(invoiceLinks).toHaveCount(2);
+  const renewalItem = page.getByTestId("subscription-orders").getByRole("listitem").filter({ hasText: "Renouvellement n°1" });
+  const renewalId = (await renewalItem.textContent())!.match(/Commande n°(\d{9})/)![1];
+  const receipt = await emailText(admin, renewalId, "renewal_receipt");
+  const invoiceUrl = linkTo(receipt, `/facture/${renewalId}`);
+  expect(invoiceUrl).toMatch(new RegExp(`^/facture/${renewalId}\\?cle=[\\w-]{43}$`));
+  await expect(renewalItem.getByTestId("subscription-invoice-link")).toHaveAttribute("href", invoiceUrl);
+  await renewalItem.getByTestId("subscription-invoice-link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Facture n°");
+  await expect(page.getByText(`Commande n°\u00a0${renewalId}`, { exact: false }).first()).toBeVisible();
   await gotoReady(page, payLink);
   await expect(page.getByRole("heading", { level: 1, name: "Cette échéance est déjà réglée" })).toBeVisible();
   // Paid: the pay link leads nowhere else; a fresh management link comes by email only.

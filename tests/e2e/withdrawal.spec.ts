@@ -10,7 +10,7 @@ import { gotoReady } from "../helpers/e2e";
  */
 
 const NEUTRAL =
-  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.";
+  "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent.";
 const SHOTS = "/tmp/shots-withdrawal";
 
 const parisDay = () =>
@@ -31,6 +31,12 @@ async function confirmRequest(page: Page) {
   await expect(step.getByRole("heading", { name: "Confirmez votre demande de rétractation" })).toBeVisible();
   await step.getByRole("button", { name: "Confirmer la rétractation" }).click();
   await expect(page.getByTestId("withdrawal-neutral")).toHaveText(NEUTRAL);
+  // Without an acknowledgement (a typo matches nothing, and the answer cannot say so): what to do.
+  await expect(page.getByTestId("withdrawal-no-ack")).toContainText("Vérifiez vos courriers indésirables");
+  await expect(page.getByTestId("withdrawal-no-ack").getByRole("link", { name: "page Contact" })).toHaveAttribute(
+    "href",
+    "/contact",
+  );
   await expect(page).toHaveURL(/\/retractation\?demande=envoyee$/);
 }
 
@@ -194,11 +200,14 @@ test.describe("after a card payment", () => {
     // the customer gets the refund email, and the request leaves the dashboard's list.
     await admin.goto(`/admin/orders/${orderId}`);
     await admin.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    // Withdrawn: one state until its refund, and no shipping step can be taken.
+    await expect(admin.getByTestId("order-final-state-badge")).toHaveText("Rétractation enregistrée");
+    await expect(admin.getByRole("button", { name: "Mettre à jour la commande" })).toHaveCount(0);
     await expect(admin.getByLabel("Montant à rembourser (€)")).toHaveValue("25,90");
     await admin.getByLabel("Motif").fill("Rétractation du client");
     await admin.getByLabel(/Je confirme ce remboursement/).check();
     await admin.getByRole("button", { name: "Rembourser" }).click();
-    await expect(admin.getByText("Remboursée", { exact: true })).toBeVisible();
+    await expect(admin.getByTestId("order-final-state-badge")).toHaveText("Remboursée");
     await expect(admin.getByTestId("refunded-amount")).toHaveText("25,90€");
     await expect(admin.getByTestId("order-refunds").getByRole("listitem")).toHaveCount(1);
     await expect(admin.getByTestId("order-refunds")).toContainText("Rétractation du client");

@@ -432,6 +432,7 @@ describe("GET /api/orders/{id}", () => {
         "trackingCarrierName",
         "trackingUrl",
         "progressLabel",
+        "closure",
       ].sort(),
     );
     expect(body).toMatchObject({
@@ -439,6 +440,7 @@ describe("GET /api/orders/{id}", () => {
       status: "pending",
       paymentStatus: "unpaid",
       progressLabel: "Paiement non reçu : cette commande n'est pas encore payée.",
+      closure: null,
       trackingUrl: null,
       total: "25.90",
       trackingNumber: null,

@@ -70,6 +70,13 @@ describe("the subscription's private page", () => {
       [renewal.id, 1, 2590, "pending"],
     ]);
     expect(view.orders[1].trackingPath).toMatch(new RegExp(`^/track-order\\?id=${renewal.id}&cle=[A-Za-z0-9_-]{43}$`));
+    // Each order with its invoice, opened with the order's own key (no account), and where it stands.
+    for (const order of view.orders) {
+      expect(order.invoiceNumber).toMatch(/^F\d{4}-\d{6}$/);
+      expect(order.invoicePath).toMatch(new RegExp(`^/facture/${order.id}\\?cle=[A-Za-z0-9_-]{43}$`));
+      expect(order.progressLabel).toBe("Commande reçue");
+    }
+    expect(view.unpaidRenewal).toBeNull();
   });
 
   it("answers a forged, altered or unknown link with a neutral 404, and an expired one with 410, showing nothing", async () => {
@@ -188,6 +195,17 @@ describe("the subscription's private page", () => {
     expect(body.subscription!.payPath).toMatch(
       new RegExp(`^/abonnement/payer\\?facture=${invoice.id}&expire=\\d+&cle=[A-Za-z0-9_-]{43}$`),
     );
+    // What is owed, never the unpaid renewal's date announced as a renewal to come.
+    const dueAt = (await subscriptionRecord(record.id)).currentPeriodEnd!;
+    expect(body.subscription).toMatchObject({
+      nextRenewalAt: null,
+      unpaidRenewal: {
+        renewalNumber: 1,
+        dueAt,
+        amountCents: 2590,
+        nextAfterPaymentAt: new Date(new Date(dueAt).getTime() + 28 * 86_400_000).toISOString(),
+      },
+    });
   });
 
   it("is linked from every subscription email, and the link opens this subscription's page", async () => {

@@ -8,6 +8,8 @@ import { getConfig } from "~/config.server";
 import { getDb } from "~/db/client.server";
 import { emails, orderItems, orders, subscriptions } from "~/db/schema";
 import { renewalLabel } from "~/lib/renewals";
+import { formatDate } from "~/lib/dates";
+import { invoiceRenewalDate } from "~/services/payments/renewals.server";
 import { action as createSubscriptionAction } from "~/routes/api.create-subscription";
 import { listAdminOrders } from "~/services/admin-orders.server";
 import { renderEmail } from "~/services/email/render.server";
@@ -249,6 +251,9 @@ describe("subscription renewals", () => {
     expect(rendered.text).toContain("6 masques + 2 offerts");
     expect(rendered.text).toContain(`/track-order?id=${renewal.id}&cle=`);
     expect(rendered.html).toContain(`commande n°${renewal.id}`);
+    // The renewal's invoice, with the order's view link (it opens for the customer, no account needed).
+    expect(rendered.text).toMatch(new RegExp(`Votre facture n°F\\d{4}-\\d{6} : http\\S+/facture/${renewal.id}\\?cle=[\\w-]{43}`));
+    expect(rendered.html).toContain(`/facture/${renewal.id}?cle=`);
 
     // The admin's list marks it.
     const listed = (await listAdminOrders({ q: String(renewal.id) })).orders;
@@ -319,6 +324,13 @@ describe("subscription renewals", () => {
     const rendered = await renderEmail(sent[0]);
     expect(rendered.text).toContain(payUrl);
     expect(rendered.text).toContain("25,90€");
+    // It names the renewal and its date, never the subscription's first order.
+    const renewalDate = formatDate(invoiceRenewalDate(invoice));
+    expect(rendered.subject).toBe(`Votre abonnement : le paiement du renouvellement n°1 du ${renewalDate} n'a pas abouti`);
+    expect(rendered.text).toContain(
+      `Le paiement du renouvellement n°1 du ${renewalDate} de votre abonnement, 25,90€, n'a pas abouti`,
+    );
+    expect(rendered.text).not.toContain(`commande n°${orderId}`);
 
     // Paid with another card: the renewal's order, active again.
     const good = await browserCreatePaymentMethod(CARDS.success);

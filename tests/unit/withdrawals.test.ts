@@ -13,7 +13,7 @@ import { loader as adminOrderLoaderRoute } from "~/routes/admin.orders.$id";
 import { loader as apiOrderLoader } from "~/routes/api.orders.$id";
 import { action as apiWithdrawalAction } from "~/routes/api.withdrawals";
 import { action as pageActionRoute, loader as pageLoaderRoute } from "~/routes/retractation";
-import { WITHDRAWAL_NEUTRAL_MESSAGE } from "~/schemas/withdrawal";
+import { WITHDRAWAL_NEUTRAL_MESSAGE, WITHDRAWAL_NO_ACK_MESSAGE } from "~/schemas/withdrawal";
 import { renderEmail } from "~/services/email/render.server";
 import { adminWithdrawal, listOpenWithdrawals, requestWithdrawal, resetWithdrawalRateLimit } from "~/services/withdrawals.server";
 import { formRequest, fromAddress, getRequest, jsonRequest, routeArgs } from "../helpers/requests";
@@ -200,8 +200,12 @@ describe("the /retractation page", () => {
     const done = await (await pageLoader(routeArgs(getRequest("/retractation?demande=envoyee")))).json();
     expect(done.done).toBe(true);
     expect(WITHDRAWAL_NEUTRAL_MESSAGE).toBe(
-      "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail.",
+      "Si une commande correspond à ces informations, votre demande de rétractation est enregistrée et un accusé de réception vous est envoyé par e-mail dans les minutes qui suivent.",
     );
+    expect(WITHDRAWAL_NO_ACK_MESSAGE).toMatch(
+      /^Pas d'accusé de réception d'ici quelques minutes \? Vérifiez vos courriers indésirables/,
+    );
+    expect(WITHDRAWAL_NO_ACK_MESSAGE).toContain("écrivez-nous depuis la page Contact");
   });
 
   it("records nothing when the hidden anti-bot field is filled, with the same answer", async () => {
@@ -240,7 +244,10 @@ describe("POST /api/withdrawals", () => {
     const unknown = await post({ orderId: "987654321", email: EMAIL });
     for (const response of [matching, unknown]) {
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ message: WITHDRAWAL_NEUTRAL_MESSAGE });
+      expect(await response.json()).toEqual({
+        message: WITHDRAWAL_NEUTRAL_MESSAGE,
+        ifNoAcknowledgement: WITHDRAWAL_NO_ACK_MESSAGE,
+      });
     }
     expect(await withdrawalsOf(orderId)).toHaveLength(1);
     expect(await acksOf(orderId)).toHaveLength(1);

@@ -17,7 +17,12 @@ const PAYMENT_TONES: Record<PaymentStatus, Tone> = {
   partially_refunded: "violet",
 };
 
-export function FulfilmentBadge({ status }: { status: FulfilmentStatus }) {
+/**
+ * The order's step. Given its payment state, none for an order refunded in full: its payment
+ * badge (« Remboursée ») is then its one state, never next to « Commande reçue ».
+ */
+export function FulfilmentBadge({ status, paymentStatus }: { status: FulfilmentStatus; paymentStatus?: PaymentStatus }) {
+  if (paymentStatus === "refunded") return null;
   return <Badge tone={FULFILMENT_TONES[status]}>{FULFILMENT_LABELS[status]}</Badge>;
 }
 

@@ -1,3 +1,4 @@
+import { CLOSURE_LABELS, type OrderClosure } from "~/lib/order-status";
 import { formatPrice, shippingLabel } from "~/lib/money";
 import { formatFrenchPhone } from "~/lib/phone";
 import type { OrderSummary } from "~/services/orders/summary.server";
@@ -47,14 +48,18 @@ export function ShippingAddress({
   );
 }
 
-/** Confirmation page badge (spec section 4): 'Payée' when paid, anything else 'En attente'. */
-export function PaymentBadge({ paid }: { paid: boolean }) {
+/**
+ * Confirmation page badge (spec section 4): 'Payée' when paid, anything else 'En attente'; a
+ * closed order (refunded in full, withdrawn) shows its final state alone.
+ */
+export function PaymentBadge({ paid, closure = null }: { paid: boolean; closure?: OrderClosure | null }) {
+  const tone = closure ? "bg-ink/5 text-ink" : paid ? "bg-sage-100 text-sage-700" : "bg-amber-100 text-amber-800";
   return (
     <span
       data-testid="order-status-badge"
-      className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${paid ? "bg-sage-100 text-sage-700" : "bg-amber-100 text-amber-800"}`}
+      className={`inline-flex items-center rounded-full px-3 py-1 text-sm font-semibold ${tone}`}
     >
-      {paid ? "Payée" : "En attente"}
+      {closure ? CLOSURE_LABELS[closure] : paid ? "Payée" : "En attente"}
     </span>
   );
 }

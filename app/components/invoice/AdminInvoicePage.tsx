@@ -2,7 +2,7 @@ import type { SerializeFrom } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { useHydrated } from "~/components/admin/ui";
 import type { InvoiceKind, PaymentStatus } from "~/db/schema";
-import { PAYMENT_LABELS } from "~/lib/order-status";
+import { PAYMENT_STATE_WORDS } from "~/lib/order-status";
 import { InvoiceDocument, InvoiceToolbar, type InvoiceDocumentView } from "./InvoiceDocument";
 import { InvoiceRefunds, type InvoiceRefundRow } from "./InvoiceRefunds";
 
@@ -44,7 +44,7 @@ export function AdminInvoicePage({
           <h1 className="text-xl font-semibold">{kind === "invoice" ? "Pas de facture" : "Pas d'avoir"}</h1>
           <p className="mt-2">{MISSING[kind]}</p>
           <p className="mt-2 text-sm text-ink-soft">
-            Paiement de la commande #{orderId} : {PAYMENT_LABELS[paymentStatus]}.
+            Paiement de la commande #{orderId} : {PAYMENT_STATE_WORDS[paymentStatus]}.
           </p>
           <p className="mt-4">{back}</p>
         </div>

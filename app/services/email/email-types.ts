@@ -23,6 +23,8 @@ export type EmailPayloads = {
   /** The tracking number when the order was set to shipped, if there was one. */
   /** The tracking number and its carrier (lib/carriers.ts) when it was shipped; a payload queued before carriers were kept has none. */
   order_shipped: { trackingNumber: string | null; trackingCarrier?: Carrier | null };
+  /** A tracking number given after the shipping email (lib/carriers.ts for its carrier). */
+  order_tracking_number: { trackingNumber: string; trackingCarrier: Carrier | null };
   /**
    * A refund that succeeded (the refunds row), its amount, what remains paid after it, and its
    * credit note's number when one was issued.
@@ -39,10 +41,13 @@ export type EmailPayloads = {
   subscription_canceled: { endsAt: string; canceledBy: "customer" | "shop" | "payment_failure" };
   /** A paid renewal's order (the email's order): which renewal it is, and when the next one is due (ISO). */
   renewal_receipt: { renewalNumber: number; nextRenewalAt: string | null };
-  /** A renewal whose payment failed (the email's order is the subscription's first): the invoice, its amount and where to pay it. */
-  renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
+  /**
+   * A renewal whose payment failed (the email's order is the subscription's first): the invoice, its
+   * amount, where to pay it, and the renewal's date (ISO, the start of the period it pays).
+   */
+  renewal_payment_failed: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number; dueAt?: string };
   /** A renewal the bank asks the customer to confirm (3-D Secure; the email's order is the subscription's first): as a failed one. */
-  renewal_action_required: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number };
+  renewal_action_required: { invoiceId: string; amountCents: number; payUrl: string; renewalNumber: number; dueAt?: string };
   contact_ack: Record<string, never>;
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;

@@ -29,6 +29,16 @@ export async function queueOrderShippedEmail(tx: DbOrTx, orderId: number, payloa
   if (to) await queueEmail(tx, { kind: "order_shipped", orderId, to, payload });
 }
 
+/**
+ * A tracking number added or changed (or its carrier) after the order was shipped: « Votre
+ * numéro de suivi », once per number and carrier (the same change saved twice sends one email).
+ */
+export async function queueTrackingNumberEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_tracking_number"]) {
+  const to = await orderEmail(tx, orderId);
+  const once = `order:${orderId}:${payload.trackingCarrier ?? "-"}:${payload.trackingNumber}`;
+  if (to) await queueEmail(tx, { kind: "order_tracking_number", orderId, to, payload, once });
+}
+
 /** A refund succeeded: the customer is told, once per refund (made from the back office or at Stripe). */
 export async function queueOrderRefundedEmail(tx: DbOrTx, orderId: number, payload: EmailPayloads["order_refunded"]) {
   const to = await orderEmail(tx, orderId);

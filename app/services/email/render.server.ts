@@ -10,6 +10,7 @@ import { htmlDocument } from "~/emails/document";
 import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 import { orderRefundedEmail } from "~/emails/OrderRefundedEmail";
 import { orderShippedEmail } from "~/emails/OrderShippedEmail";
+import { orderTrackingNumberEmail } from "~/emails/OrderTrackingNumberEmail";
 import { shopContact } from "~/emails/seller";
 import { renewalActionRequiredEmail } from "~/emails/RenewalActionRequiredEmail";
 import { renewalPaymentFailedEmail } from "~/emails/RenewalPaymentFailedEmail";
@@ -171,6 +172,8 @@ async function unpaidRenewalOf(
     amountCents: payload.amountCents ?? row.totalCents,
     payUrl: payload.payUrl,
     renewalNumber: payload.renewalNumber ?? 1,
+    // The renewal's date (its period's start); an email queued before it was kept: the day of the failure.
+    dueAt: payload.dueAt ?? email.createdAt,
     subscriptionUrl: await subscriptionUrlOf(row, email),
   };
 }
@@ -229,6 +232,22 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         }),
       );
     }
+    case "order_tracking_number": {
+      const row = await requireOrder(email);
+      const payload = payloadOf(email, "order_tracking_number");
+      const number = payload.trackingNumber?.trim() || row.trackingNumber?.trim();
+      if (!number) throw new Error(`Email ${email.id} (${email.kind}) : le numéro de suivi manque.`);
+      const carrier = payload.trackingCarrier !== undefined ? payload.trackingCarrier : row.trackingCarrier;
+      return rendered(
+        orderTrackingNumberEmail({
+          shop,
+          order: await emailOrder(row),
+          trackingNumber: number,
+          carrier: carrier ? CARRIER_LABELS[carrier] : null,
+          carrierUrl: carrierTrackingUrl(carrier, number),
+        }),
+      );
+    }
     case "order_refunded": {
       const row = await requireOrder(email);
       const payload = payloadOf(email, "order_refunded");
@@ -270,6 +289,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
           order: await emailOrder(row),
           renewalNumber,
           nextRenewalAt: payload.nextRenewalAt ?? null,
+          invoice: await invoiceLinkOf(row.id),
           subscriptionUrl: await subscriptionUrlOf(row, email),
         }),
       );

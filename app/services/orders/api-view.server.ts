@@ -31,6 +31,8 @@ export type ApiOrderView = {
   trackingCarrierName: string | null;
   trackingUrl: string | null;
   progressLabel: string;
+  /** The final state (refunded in full, withdrawn), null while the order goes on. */
+  closure: "refunded" | "withdrawn" | null;
   items: {
     id: number;
     productId: number | null;
@@ -66,6 +68,7 @@ export function toApiOrderView(order: OrderSummary): ApiOrderView {
     trackingCarrierName: order.trackingCarrier ? CARRIER_LABELS[order.trackingCarrier] : null,
     trackingUrl: order.trackingUrl,
     progressLabel: order.progressLabel,
+    closure: order.closure,
     items: order.items.map((i) => ({
       id: i.id,
       productId: i.productId,

@@ -1,8 +1,22 @@
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orderItems, orders, products, type FulfilmentStatus, type Order, type PaymentStatus } from "~/db/schema";
+import {
+  orderItems,
+  orders,
+  products,
+  withdrawalRequests,
+  type FulfilmentStatus,
+  type Order,
+  type PaymentStatus,
+} from "~/db/schema";
 import { carrierTrackingUrl, type Carrier } from "~/lib/carriers";
-import { orderProgressLabel, visibleTrackingNumber } from "~/lib/order-status";
+import {
+  closureDescription,
+  orderClosure,
+  orderProgressLabel,
+  visibleTrackingNumber,
+  type OrderClosure,
+} from "~/lib/order-status";
 import { findInvoice } from "~/services/invoices.server";
 import { subscriptionRefusal } from "~/services/packs.server";
 import { canViewOrder, holdsOrder, type OrderProof } from "./access.server";
@@ -48,6 +62,10 @@ export type OrderSummary = {
   trackingUrl: string | null;
   /** Where the order stands in one phrase: 'Paiement non reçu : ...' before the payment (lib/order-status.ts). */
   progressLabel: string;
+  /** The order's final state (refunded in full, withdrawn), shown alone instead of the steps; null while it goes on. */
+  closure: OrderClosure | null;
+  /** What that final state means for the customer (lib/order-status.ts), null while it goes on. */
+  closureText: string | null;
   /** The customer's links to the invoice and the credit note (with the order link's key): owner only, once issued. */
   invoicePath: string | null;
   invoiceNumber: string | null;
@@ -73,6 +91,16 @@ async function findOrderRow(id: number): Promise<Order | undefined> {
 
 async function summarize(order: Order, proof: OrderProof): Promise<OrderSummary> {
   const owner = canViewOrder(order, proof);
+  const withdrawn = Boolean(
+    (
+      await getDb()
+        .select({ id: withdrawalRequests.id })
+        .from(withdrawalRequests)
+        .where(eq(withdrawalRequests.orderId, order.id))
+        .limit(1)
+    )[0],
+  );
+  const closure = orderClosure({ paymentStatus: order.paymentStatus, withdrawn });
   const items = await getDb()
     .select({
       id: orderItems.id,
@@ -111,7 +139,9 @@ async function summarize(order: Order, proof: OrderProof): Promise<OrderSummary>
     trackingNumber: visibleTrackingNumber(order.trackingNumber),
     trackingCarrier: order.trackingCarrier,
     trackingUrl: carrierTrackingUrl(order.trackingCarrier, visibleTrackingNumber(order.trackingNumber)),
-    progressLabel: orderProgressLabel(order),
+    progressLabel: orderProgressLabel({ ...order, withdrawn }),
+    closure,
+    closureText: closure ? closureDescription(closure, order.status) : null,
     ...(await documentLinks(order.id, owner)),
     hasTrialPack: (await subscriptionRefusal(items)) !== null,
     items: items.map((i) => ({

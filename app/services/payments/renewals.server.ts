@@ -49,6 +49,16 @@ export function invoicePeriodEnd(invoice: Stripe.Invoice): string | null {
   return end === null ? null : new Date(end * 1000).toISOString();
 }
 
+/** The renewal's date: the start of the period the invoice pays, else the invoice's creation (ISO). */
+export function invoiceRenewalDate(invoice: Stripe.Invoice): string {
+  let start: number | null = null;
+  for (const line of invoice.lines?.data ?? []) {
+    if (line.parent?.type !== "subscription_item_details") continue;
+    if (line.period?.start && (start === null || line.period.start > start)) start = line.period.start;
+  }
+  return new Date((start ?? invoice.created) * 1000).toISOString();
+}
+
 function paidAtOf(invoice: Stripe.Invoice): string {
   const at = invoice.status_transitions?.paid_at;
   return new Date(at ? at * 1000 : Date.now()).toISOString();
@@ -101,6 +111,7 @@ export async function applyRenewalFailed(
       amountCents: invoice.amount_due,
       payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),
       renewalNumber: record.renewalCount + 1,
+      dueAt: invoiceRenewalDate(invoice),
     });
   }
   // The owner is told once per invoice, whether it was refused or is waiting for the customer.
@@ -136,6 +147,7 @@ export async function applyRenewalActionRequired(
       amountCents: invoice.amount_remaining || invoice.amount_due,
       payUrl: invoice.hosted_invoice_url || invoicePayUrl(invoice.id),
       renewalNumber: record.renewalCount + 1,
+      dueAt: invoiceRenewalDate(invoice),
     });
     await notifyOwnerOfRenewalProblem(tx, record.firstOrderId, {
       subscriptionId: record.id,

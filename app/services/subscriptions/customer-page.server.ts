@@ -1,6 +1,7 @@
 import { asc, eq, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders, subscriptions, type FulfilmentStatus, type Subscription } from "~/db/schema";
+import { orders, subscriptions, type FulfilmentStatus, type PaymentStatus, type Subscription } from "~/db/schema";
+import { orderProgressLabel } from "~/lib/order-status";
 import { ShopError } from "~/lib/shop-error";
 import { splitFullName } from "~/lib/names";
 import { formatFrenchPhone } from "~/lib/phone";
@@ -11,6 +12,7 @@ import { orderLinkKey } from "~/services/orders/link.server";
 import type { SubscriptionAddressSnapshot } from "~/services/email/email-types";
 import { queueSubscriptionAddressChangedEmail } from "~/services/email/notifications.server";
 import { checkSubscriptionLink } from "~/services/subscription-link.server";
+import { documentsOf, documentsOfOrders, type OrderDocuments } from "./order-documents.server";
 import { findSubscription } from "./record.server";
 
 /**
@@ -37,11 +39,14 @@ export type SubscriptionPageOrder = {
   createdAt: string;
   totalCents: number;
   status: FulfilmentStatus;
+  paymentStatus: PaymentStatus;
+  /** Where it stands in one phrase: its step, or « Remboursée » (lib/order-status.ts). */
+  progressLabel: string;
   /** null for the first order, else its renewal number. */
   renewalNumber: number | null;
   /** The order's tracking page with its key (a path of this site). */
   trackingPath: string;
-};
+} & OrderDocuments;
 
 export type SubscriptionPageView = {
   id: number;
@@ -67,9 +72,38 @@ export type SubscriptionPageView = {
   orders: SubscriptionPageOrder[];
   /** The path to pay the failed renewal (its key included), when one is unpaid. */
   payPath: string | null;
+  /**
+   * The renewal owed (past due): which one, of when (ISO), how much, and when the next one comes
+   * once it is paid. `nextRenewalAt` is then null: the date of the unpaid one is never announced
+   * as a renewal to come.
+   */
+  unpaidRenewal: UnpaidRenewal | null;
   canCancel: boolean;
   canChangeAddress: boolean;
 };
+
+export type UnpaidRenewal = {
+  renewalNumber: number;
+  dueAt: string | null;
+  amountCents: number;
+  nextAfterPaymentAt: string | null;
+};
+
+/** Every 4 weeks after a renewal. */
+const RENEWAL_INTERVAL_MS = 28 * 86_400_000;
+
+function unpaidRenewalOf(record: Subscription): UnpaidRenewal | null {
+  if (record.status !== "past_due" || !record.unpaidInvoiceId) return null;
+  // The period on record ends at the renewal that failed: it is moved on only by a paid one.
+  const dueAt = record.currentPeriodEnd;
+  const next = dueAt ? new Date(new Date(dueAt).getTime() + RENEWAL_INTERVAL_MS) : null;
+  return {
+    renewalNumber: record.renewalCount + 1,
+    dueAt,
+    amountCents: record.amountCents,
+    nextAfterPaymentAt: next && !Number.isNaN(next.getTime()) ? next.toISOString() : null,
+  };
+}
 
 export function stateOf(record: Subscription): SubscriptionPageState {
   if (record.status === "canceled") return "canceled";
@@ -86,6 +120,7 @@ async function subscriptionOrders(record: Subscription): Promise<SubscriptionPag
       paidAt: orders.paidAt,
       totalCents: orders.totalCents,
       status: orders.status,
+      paymentStatus: orders.paymentStatus,
       renewalNumber: orders.renewalNumber,
     })
     .from(orders)
@@ -95,13 +130,17 @@ async function subscriptionOrders(record: Subscription): Promise<SubscriptionPag
         : or(eq(orders.subscriptionId, record.id), eq(orders.id, record.firstOrderId)),
     )
     .orderBy(asc(orders.createdAt), asc(orders.renewalNumber));
+  const documents = await documentsOfOrders(rows.map((o) => o.id));
   return rows.map((o) => ({
     id: o.id,
     createdAt: o.paidAt ?? o.createdAt,
     totalCents: o.totalCents,
     status: o.status,
+    paymentStatus: o.paymentStatus,
+    progressLabel: orderProgressLabel(o),
     renewalNumber: o.id === record.firstOrderId ? null : o.renewalNumber,
     trackingPath: `/track-order?id=${o.id}&cle=${orderLinkKey(o.id)}`,
+    ...documentsOf(documents, o.id),
   }));
 }
 
@@ -117,7 +156,7 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
     variantName: record.variantName,
     quantity: record.quantity,
     amountCents: record.amountCents,
-    nextRenewalAt: ongoing ? record.currentPeriodEnd : null,
+    nextRenewalAt: ongoing && !unpaidRenewalOf(record) ? record.currentPeriodEnd : null,
     endsAt: state === "canceled" ? record.canceledAt : state === "cancel_scheduled" ? record.currentPeriodEnd : null,
     address: {
       firstName: name.firstName,
@@ -131,6 +170,7 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
     },
     orders: await subscriptionOrders(record),
     payPath: record.status === "past_due" && record.unpaidInvoiceId ? invoicePayPath(record.unpaidInvoiceId) : null,
+    unpaidRenewal: unpaidRenewalOf(record),
     canCancel: state !== "canceled",
     canChangeAddress: state !== "canceled",
   };
