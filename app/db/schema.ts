@@ -50,6 +50,8 @@ export const {
   pageCacheVersion,
   auditLog,
   stripeErasures,
+  renewalFailures,
+  cartStarts,
 } = tables;
 
 export { INVOICE_KINDS } from "./schema.sqlite";

@@ -29,6 +29,8 @@ import {
   type SubscriptionPageView,
 } from "~/services/subscriptions/customer-page.server";
 import { log } from "~/log.server";
+import { CancelReasonSelect } from "~/components/subscription/CancelReasonSelect";
+import { readCancelReason } from "~/lib/cancel-reasons";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
@@ -114,7 +116,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "cancel") {
     try {
-      const done = await cancelSubscriptionRecord(access.record);
+      const done = await cancelSubscriptionRecord(access.record, readCancelReason(formData.get("reason")) ?? undefined);
       // Back to the top of the page, where its state now says "Résilié" (a phone was at the
       // bottom, on the cancel button): the fragment scrolls there, with or without JavaScript.
       return redirectWithSuccess(
@@ -379,6 +381,7 @@ function CancelSection() {
           </ul>
           <Form method="post" action={`${location.pathname}${location.search}`} className="mt-4">
             <input type="hidden" name="intent" value="cancel" />
+            <CancelReasonSelect id="cancel-reason" className="mb-4" />
             <button type="submit" className="btn-secondary w-full sm:w-auto" disabled={canceling}>
               {canceling ? "Résiliation en cours..." : "Confirmer la résiliation"}
             </button>
