@@ -80,8 +80,9 @@ export type BarChartGeometry = {
 export function barChart(
   rows: Array<{ label: string; value: number }>,
   formatValue: (value: number) => string,
+  /** Room for the labels, in the chart's units. */
+  labelWidth = 138,
 ): BarChartGeometry {
-  const labelWidth = 138;
   const barHeight = 26;
   const height = Math.max(rows.length, 1) * barHeight;
   const band = scaleBand<number>()

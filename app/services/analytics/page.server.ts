@@ -125,6 +125,7 @@ export async function analyticsPage(from: string, to: string): Promise<Analytics
       funnel: barChart(
         report.funnel.map((s) => ({ label: s.label, value: s.current })),
         (v) => formatCount(v),
+        178,
       ),
     },
   };
