@@ -17,6 +17,7 @@ import { EMAIL_KINDS, EMAIL_STATUSES } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES } from "../lib/statuses";
 import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS, type AuditDetails, type StripeErasureResult } from "../lib/audit";
+import type { CancelReason } from "../lib/cancel-reasons";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
 import { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
 
@@ -345,6 +346,7 @@ export const orders = pgTable(
     ),
     index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
     index("orders_user_idx").on(t.userId),
+    index("orders_paid_idx").on(t.paidAt),
   ],
 );
 
@@ -397,6 +399,8 @@ export const subscriptions = pgTable(
     pauseKind: text("pause_kind", { enum: ["skip", "pause"] }),
     /** When Stripe resumes collecting (its `resumes_at`, ISO): the renewals before it are not charged. */
     pauseResumesAt: timestamptz("pause_resumes_at"),
+    /** The reason the customer chose when cancelling, if they chose one (never required): CANCEL_REASONS. */
+    cancelReason: text("cancel_reason").$type<CancelReason>(),
     ...timestamps,
   },
   (t) => [
@@ -406,6 +410,8 @@ export const subscriptions = pgTable(
     index("subscriptions_created_idx").on(t.createdAt),
     // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
     index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
+    index("subscriptions_started_idx").on(t.startedAt),
+    index("subscriptions_canceled_idx").on(t.canceledAt),
   ],
 );
 
@@ -579,6 +585,7 @@ export const invoices = pgTable(
       .where(sql`kind = 'invoice'`),
     uniqueIndex("invoices_refund_idx").on(t.refundId),
     index("invoices_order_idx").on(t.orderId),
+    index("invoices_issued_idx").on(t.issuedAt),
   ],
 );
 
@@ -626,6 +633,31 @@ export const invoiceCounters = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.year] })],
 );
+
+/**
+ * A renewal whose payment failed or needed the customer's authentication (services/analytics):
+ * one row per Stripe invoice, from its first failure, and when it was paid after all.
+ */
+export const renewalFailures = pgTable(
+  "renewal_failures",
+  {
+    stripeInvoiceId: text("stripe_invoice_id").primaryKey(),
+    subscriptionId: integer("subscription_id").references(() => subscriptions.id, { onDelete: "cascade" }),
+    failedAt: timestamptz("failed_at").notNull(),
+    recoveredAt: timestamptz("recovered_at"),
+  },
+  (t) => [index("renewal_failures_failed_idx").on(t.failedAt), index("renewal_failures_recovered_idx").on(t.recoveredAt)],
+);
+
+/**
+ * How many carts were started each day (Europe/Paris, `2026-11-27`): the first step of the
+ * analytics' funnel. Carts themselves are deleted once stale; this count is all that is kept,
+ * and it names no one.
+ */
+export const cartStarts = pgTable("cart_starts", {
+  day: text("day").primaryKey(),
+  count: integer("count").notNull(),
+});
 
 /** Stripe events already handled, so a replayed webhook changes nothing. */
 export const stripeEvents = pgTable("stripe_events", {

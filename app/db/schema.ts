@@ -53,6 +53,8 @@ export const {
   auditLog,
   stripeErasures,
   promotions,
+  renewalFailures,
+  cartStarts,
 } = tables;
 
 export { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS } from "./schema.sqlite";

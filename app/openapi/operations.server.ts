@@ -63,6 +63,7 @@ import { withdrawalApiSchema } from "~/schemas/withdrawal";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "~/lib/email-kinds";
 import { SESSION_ID_PATTERN } from "~/lib/ids";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
+import { analyticsResponseSchema } from "~/schemas/analytics-response";
 import { buildOpenApiDocument, type ApiOperation } from "./document.server";
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "~/schemas/page";
 
@@ -785,6 +786,33 @@ export const API_OPERATIONS: ApiOperation[] = [
     pathParams: [{ name: "id", description: "Identifiant de l'email" }],
     success: { status: 200, description: "L'email, remis en file d'envoi", schema: emailResponseSchema },
     errors: { 409: "L'email n'est pas en échec (déjà en file d'envoi ou envoyé) : `code` email_not_failed" },
+  },
+  {
+    method: "get",
+    path: "/api/admin/analytics",
+    file: "app/routes/api.admin.analytics.ts",
+    operationId: "getAnalytics",
+    summary: "Chiffre d'affaires, abonnés et entonnoir d'achat d'une période, comparés à la période précédente",
+    description:
+      "Les chiffres de /admin/analytique, calculés par la base : chiffre d'affaires net des remboursements (TTC et HT, factures moins avoirs), " +
+      "commandes et panier moyen, achats uniques et abonnements, ventes par pack, abonnés en cours et MRR (montants par cycle de 4 semaines × 13 / 12), " +
+      "nouveaux abonnés et abonnements terminés, désabonnement mensuel, renouvellements, motifs de résiliation et entonnoir d'achat " +
+      "(compté sans cookie ni traceur). Jours de Paris, bornes comprises ; séries par jour jusqu'à 92 jours, par semaine au-delà. " +
+      "Sans paramètre : les 30 derniers jours.",
+    tag: "Administration",
+    auth: "admin",
+    query: [
+      { name: "from", description: "Premier jour (AAAA-MM-JJ, heure de Paris)", schema: { type: "string", format: "date" } },
+      {
+        name: "to",
+        description: "Dernier jour inclus (AAAA-MM-JJ) ; au plus 1 100 jours après `from`",
+        schema: { type: "string", format: "date" },
+      },
+    ],
+    success: { status: 200, description: "Les chiffres de la période", schema: analyticsResponseSchema },
+    errors: {
+      422: "Période illisible (détail par paramètre dans `issues`, ex. « La date de fin doit suivre la date de début »)",
+    },
   },
   {
     method: "get",

@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { CancelReasonSelect } from "~/components/subscription/CancelReasonSelect";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Field } from "~/components/ui/Field";
@@ -175,6 +176,7 @@ export default function CancelSubscription() {
                 hint="Indiqué dans l'email de confirmation de votre commande d'abonnement."
               />
               <Field label="Adresse email" field={fields.email} type="email" autoComplete="email" maxLength={254} />
+              <CancelReasonSelect id="subscription-cancel-reason" />
               <div>
                 <button type="submit" className="btn-primary w-full sm:w-auto" disabled={submitting}>
                   {submitting ? "Résiliation en cours..." : "Résilier mon abonnement"}

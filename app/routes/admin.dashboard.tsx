@@ -13,6 +13,8 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { getDashboard } from "~/services/admin-dashboard.server";
+import { dashboardFigures } from "~/services/analytics/dashboard.server";
+import { AnalyticsSummary } from "~/components/admin/analytics/AnalyticsSummary";
 import { shopHealth } from "~/services/health/shop-health.server";
 import { legalMentionsWarning } from "~/services/legal-mentions.server";
 import { secondFactorWarning } from "~/services/admin-totp.server";
@@ -24,6 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       ...(await getDashboard()),
+      analytics: await dashboardFigures(),
       legalWarning: await legalMentionsWarning(),
       healthRed: (await shopHealth()).items.filter((item) => item.level === "red").map((item) => item.title),
       secondFactor: { missing: await secondFactorWarning(), currentId: admin.id },
@@ -54,7 +57,7 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning, withdrawals, withdrawalsTotal, secondFactor, healthRed } =
+  const { counts, subscriptions, orders, legalWarning, withdrawals, withdrawalsTotal, secondFactor, healthRed, analytics } =
     useLoaderData<typeof loader>();
   return (
     <>
@@ -110,6 +113,8 @@ export default function Dashboard() {
           extra={<span className="text-ink-soft">Abonnements qui seront renouvelés</span>}
         />
       </div>
+
+      <AnalyticsSummary figures={analytics} />
 
       <div className="mt-6">
         <WithdrawalsToProcess withdrawals={withdrawals} total={withdrawalsTotal} />

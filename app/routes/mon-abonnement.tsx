@@ -33,6 +33,8 @@ import { log } from "~/log.server";
 import { isSelfServiceIntent, selfServiceAction } from "~/pages/subscription-self-service.server";
 import { selfServiceView, type SelfServiceView } from "~/services/subscriptions/self-service-view.server";
 import { SELF_SERVICE_ANCHOR, SelfServiceActions } from "~/components/subscription/SelfServiceActions";
+import { CancelReasonSelect } from "~/components/subscription/CancelReasonSelect";
+import { readCancelReason } from "~/lib/cancel-reasons";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
@@ -137,7 +139,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "cancel") {
     try {
-      const done = await cancelSubscriptionRecord(access.record);
+      const done = await cancelSubscriptionRecord(access.record, readCancelReason(formData.get("reason")) ?? undefined);
       // Back to the top of the page, where its state now says "Résilié" (a phone was at the
       // bottom, on the cancel button): the fragment scrolls there, with or without JavaScript.
       return redirectWithSuccess(
@@ -376,6 +378,7 @@ function CancelSection({ canPause }: { canPause: boolean }) {
           </ul>
           <Form method="post" action={`${location.pathname}${location.search}`} className="mt-4">
             <input type="hidden" name="intent" value="cancel" />
+            <CancelReasonSelect id="cancel-reason" className="mb-4" />
             <button type="submit" className="btn-secondary w-full sm:w-auto" disabled={canceling}>
               {canceling ? "Résiliation en cours..." : "Confirmer la résiliation"}
             </button>

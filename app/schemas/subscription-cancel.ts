@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CANCEL_REASONS } from "~/lib/cancel-reasons";
 import { safeText } from "./text";
 
 const SUBSCRIPTION_ORDER_REQUIRED_MESSAGE = "Le numéro de commande est requis";
@@ -17,4 +18,16 @@ export const subscriptionCancelSchema = z.object({
     .trim()
     .max(254, SUBSCRIPTION_EMAIL_INVALID_MESSAGE)
     .pipe(z.email(SUBSCRIPTION_EMAIL_INVALID_MESSAGE)),
+  reason: cancelReasonField(),
 });
+
+/**
+ * Why the subscriber cancels: optional, never required (« Je préfère ne pas répondre » sends
+ * nothing); the same field on every cancellation form.
+ */
+export function cancelReasonField() {
+  return z.preprocess(
+    (value) => (value === "" || value === null ? undefined : value),
+    z.enum(CANCEL_REASONS, "Motif de résiliation inconnu").optional(),
+  );
+}

@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
-import { cartLines, carts, orderItems, orders, products } from "~/db/schema";
+import { cartLines, carts, cartStarts, orderItems, orders, products } from "~/db/schema";
+import { parisDay } from "~/lib/paris-days";
 import { centsToDecimal } from "~/lib/money";
 import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
@@ -309,11 +310,18 @@ export async function readCart(cartId: string | null): Promise<CartView> {
   });
 }
 
+/** Creates the cart, or notes that it changed; a new cart is counted in its day's cart starts (the analytics' funnel). */
 async function touchCart(db: DbOrTx, cartId: string) {
+  const now = new Date();
+  const created = await db.insert(carts).values({ id: cartId }).onConflictDoNothing().returning({ id: carts.id });
+  if (created.length === 0) {
+    await db.update(carts).set({ updatedAt: now.toISOString() }).where(eq(carts.id, cartId));
+    return;
+  }
   await db
-    .insert(carts)
-    .values({ id: cartId })
-    .onConflictDoUpdate({ target: carts.id, set: { updatedAt: new Date().toISOString() } });
+    .insert(cartStarts)
+    .values({ day: parisDay(now), count: 1 })
+    .onConflictDoUpdate({ target: cartStarts.day, set: { count: sql`${cartStarts.count} + 1` } });
 }
 
 /**

@@ -3,6 +3,7 @@ import { Form, NavLink, useLocation, useNavigation } from "@remix-run/react";
 const NAV = [
   { to: "/admin/dashboard", label: "Tableau de bord" },
   { to: "/admin/orders", label: "Commandes" },
+  { to: "/admin/analytique", label: "Analytique" },
   { to: "/admin/subscriptions", label: "Abonnements" },
   { to: "/admin/promotions", label: "Codes promo" },
   { to: "/admin/products", label: "Produits" },

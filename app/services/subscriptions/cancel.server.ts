@@ -1,5 +1,8 @@
 import { paymentReceived } from "~/lib/order-status";
-import type { Order, Subscription } from "~/db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { subscriptions, type Order, type Subscription } from "~/db/schema";
+import type { CancelReason } from "~/lib/cancel-reasons";
 import { ShopError } from "~/lib/shop-error";
 import { parseOrderNumber } from "~/schemas/tracking";
 import { markSubscriptionCanceled } from "./end.server";
@@ -53,7 +56,7 @@ function isCancellable(order: Order | undefined, email: string): order is Order 
  * own failures propagate (see toShopError: 503 when Stripe is unreachable).
  */
 export async function cancelSubscription(
-  input: { orderId: number | string; email: string },
+  input: { orderId: number | string; email: string; reason?: CancelReason },
   access: { address?: string } = {},
 ): Promise<SubscriptionCancelResult> {
   const address = access.address ?? "unknown";
@@ -65,7 +68,7 @@ export async function cancelSubscription(
     await cancelFailuresByAddress.hit(address);
     throw notFound();
   }
-  return cancelOrderSubscription(order);
+  return cancelOrderSubscription(order, input.reason);
 }
 
 /**
@@ -73,17 +76,20 @@ export async function cancelSubscription(
  * (/mon-abonnement, opened with the signed link of its emails). Same rules as the online form:
  * ended now at Stripe, the date recorded, one confirmation email. Idempotent.
  */
-export async function cancelSubscriptionRecord(record: Subscription): Promise<SubscriptionCancelResult> {
+export async function cancelSubscriptionRecord(record: Subscription, reason?: CancelReason): Promise<SubscriptionCancelResult> {
   const order = record.firstOrderId === null ? undefined : await findOrder(record.firstOrderId);
   if (!order) throw notFound();
   if (record.status === "canceled" && record.canceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: record.canceledAt };
   }
-  return cancelOrderSubscription({ ...order, stripeSubscriptionId: record.stripeSubscriptionId });
+  return cancelOrderSubscription({ ...order, stripeSubscriptionId: record.stripeSubscriptionId }, reason);
 }
 
 /** The core of both: Stripe first (no further charge), then the date on the order and the record, and the email (outbox). */
-async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: string }): Promise<SubscriptionCancelResult> {
+async function cancelOrderSubscription(
+  order: Order & { stripeSubscriptionId: string },
+  reason?: CancelReason,
+): Promise<SubscriptionCancelResult> {
   if (order.subscriptionCanceledAt) {
     return { outcome: "already_canceled", orderId: order.id, canceledAt: order.subscriptionCanceledAt };
   }
@@ -91,7 +97,16 @@ async function cancelOrderSubscription(order: Order & { stripeSubscriptionId: st
   const outcome: SubscriptionCancelResult["outcome"] = alreadyEnded ? "already_canceled" : "canceled";
   // The webhook (customer.subscription.deleted) may have recorded it first: keep the first date.
   await markSubscriptionCanceled(order.id, canceledAt, "customer");
+  if (reason) await recordCancelReason(order.id, reason);
   return { outcome, orderId: order.id, canceledAt: (await findOrder(order.id))?.subscriptionCanceledAt ?? canceledAt };
+}
+
+/** The reason the subscriber gave (the first one kept: a second click changes nothing). */
+async function recordCancelReason(firstOrderId: number, reason: CancelReason) {
+  await getDb()
+    .update(subscriptions)
+    .set({ cancelReason: reason })
+    .where(and(eq(subscriptions.firstOrderId, firstOrderId), isNull(subscriptions.cancelReason)));
 }
 
 /** For tests. */

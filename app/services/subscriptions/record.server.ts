@@ -3,6 +3,7 @@ import type { DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
 import { orderItems, orders, subscriptions, type Order, type Subscription } from "~/db/schema";
 import { findSubscription, findSubscriptionByStripeId } from "../orders/find.server";
+import { noteRenewalFailure, noteRenewalPaid } from "./renewal-failures.server";
 
 /**
  * The subscription's record: created from its first order (at the first payment, or by
@@ -106,6 +107,7 @@ export async function recordRenewalPaid(
       ...(record.unpaidInvoiceId === paid.invoiceId ? { unpaidInvoiceId: null, actionRequiredAt: null } : {}),
     })
     .where(eq(subscriptions.id, record.id));
+  await noteRenewalPaid(tx, paid.invoiceId, paid.paidAt);
 }
 
 /** A renewal's payment failed: past due, with the invoice to pay (a new invoice to pay has asked for no authentication yet). */
@@ -118,6 +120,7 @@ export async function recordRenewalFailed(tx: DbOrTx, record: Subscription, invo
       ...(record.unpaidInvoiceId !== invoiceId ? { actionRequiredAt: null } : {}),
     })
     .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
+  await noteRenewalFailure(tx, record.id, invoiceId, new Date().toISOString());
 }
 
 /**
@@ -130,6 +133,7 @@ export async function recordRenewalActionRequired(tx: DbOrTx, record: Subscripti
     .update(subscriptions)
     .set({ status: "past_due", unpaidInvoiceId: invoiceId, actionRequiredAt: sameInvoice ? record.actionRequiredAt : at })
     .where(and(eq(subscriptions.id, record.id), inArray(subscriptions.status, ["incomplete", "active", "past_due"])));
+  await noteRenewalFailure(tx, record.id, invoiceId, at);
 }
 
 /** Whether the subscription will end at the end of its period (Stripe's `cancel_at_period_end`). */

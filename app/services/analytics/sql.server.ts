@@ -1,0 +1,41 @@
+import { sql, type Column, type SQL } from "drizzle-orm";
+import { dialect } from "~/db/schema";
+import type { Span } from "./period.server";
+
+/**
+ * The spans a query groups by, as a table the query joins (`(VALUES (0, start, end), …) AS b`):
+ * each row is found by an index range on the joined table's date, the same SQL on SQLite and
+ * PostgreSQL. Its columns are VALUES's own names: `b.column1` the span's position,
+ * `b.column2` its first instant, `b.column3` the instant it ends (excluded).
+ */
+export function spansTable(spans: Span[]): SQL {
+  const instant = (iso: string) => (dialect === "postgresql" ? sql`cast(${iso} as timestamptz)` : sql`${iso}`);
+  const rows = spans.map((s, i) => sql`(${sql.raw(String(i))}, ${instant(s.start)}, ${instant(s.end)})`);
+  return sql`(values ${sql.join(rows, sql`, `)}) as b`;
+}
+
+export const SPAN_INDEX = sql<number>`b.column1`.mapWith(Number);
+export const SPAN_START = sql`b.column2`;
+export const SPAN_END = sql`b.column3`;
+
+/** `column` within the span of each row of spansTable. */
+export function inSpan(column: SQL | Column): SQL {
+  return sql`${column} >= ${SPAN_START} and ${column} < ${SPAN_END}`;
+}
+
+/** A sum that is 0 over no row, as a number on both engines (PostgreSQL's sums are bigint, read as text). */
+export function total(expression: SQL): SQL<number> {
+  return sql<number>`coalesce(sum(${expression}), 0)`.mapWith(Number);
+}
+
+/** How many rows have a non-null `expression`. */
+export function countOf(expression: SQL): SQL<number> {
+  return sql<number>`count(${expression})`.mapWith(Number);
+}
+
+/** The rows of a grouped query, by span position, with `empty` for the spans no row reached. */
+export function bySpan<T extends { i: number }>(rows: T[], count: number, empty: Omit<T, "i">): Omit<T, "i">[] {
+  const out: Omit<T, "i">[] = Array.from({ length: count }, () => ({ ...empty }));
+  for (const { i, ...rest } of rows) out[i] = rest as Omit<T, "i">;
+  return out;
+}

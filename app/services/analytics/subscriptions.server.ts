@@ -1,0 +1,125 @@
+import { and, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { orders, renewalFailures, subscriptions } from "~/db/schema";
+import { CANCEL_REASON_LABELS, CANCEL_REASONS, type CancelReason } from "~/lib/cancel-reasons";
+import type { Span } from "./period.server";
+import { bySpan, countOf, inSpan, SPAN_END, SPAN_INDEX, spansTable, total } from "./sql.server";
+
+/**
+ * The subscriptions' figures. A subscription runs from its first payment (`started_at`) until
+ * it ends (`canceled_at`: cancelled online, by the shop, or by Stripe after failed renewals).
+ *
+ * MRR (monthly recurring revenue): the amount every running subscription charges per 4-week
+ * cycle, times 13/12, since 13 cycles of 4 weeks make a year of 12 months. A past subscription's
+ * amount is its amount today.
+ */
+
+/** 13 cycles of 4 weeks a year, over 12 months. */
+export const CYCLES_PER_MONTH = 13 / 12;
+
+export const MRR_METHOD =
+  "Revenu mensuel récurrent (MRR) : somme des montants par cycle de 4 semaines des abonnements en cours, × 13 / 12 (13 cycles de 4 semaines font une année de 12 mois).";
+export const CHURN_METHOD =
+  "Désabonnement mensuel : abonnements terminés pendant la période ÷ abonnements en cours à son début, ramené à 30 jours.";
+export const RENEWAL_METHOD =
+  "Taux de réussite des renouvellements : part des échéances payées du premier coup, parmi les échéances de la période (payées du premier coup, ou en échec).";
+
+export type RunningFigures = { active: number; mrrCents: number };
+
+/** The subscriptions running at the end of each span, and their MRR. */
+export async function runningAtEndOf(spans: Span[]): Promise<RunningFigures[]> {
+  const rows = await getDb()
+    .select({ i: SPAN_INDEX, active: countOf(sql`${subscriptions.id}`), amount: total(sql`${subscriptions.amountCents}`) })
+    .from(spansTable(spans))
+    .leftJoin(
+      subscriptions,
+      sql`${subscriptions.startedAt} < ${SPAN_END} and (${subscriptions.canceledAt} is null or ${subscriptions.canceledAt} >= ${SPAN_END})`,
+    )
+    .groupBy(SPAN_INDEX);
+  return bySpan(rows, spans.length, { active: 0, amount: 0 }).map((r) => ({
+    active: r.active,
+    mrrCents: Math.round(r.amount * CYCLES_PER_MONTH),
+  }));
+}
+
+export type MovementFigures = {
+  started: number;
+  ended: number;
+  /** Renewals paid at their first attempt, renewals whose payment failed, and failed ones paid since. */
+  renewalsPaidFirstTime: number;
+  renewalsFailed: number;
+  renewalsRecovered: number;
+};
+
+async function countBySpan(
+  spans: Span[],
+  column: Parameters<typeof inSpan>[0],
+  counted: Parameters<typeof countOf>[0],
+  table: typeof subscriptions | typeof renewalFailures,
+) {
+  const rows = await getDb()
+    .select({ i: SPAN_INDEX, n: countOf(counted) })
+    .from(spansTable(spans))
+    .leftJoin(table, inSpan(column))
+    .groupBy(SPAN_INDEX);
+  return bySpan(rows, spans.length, { n: 0 }).map((r) => r.n);
+}
+
+/** What moved in each span: subscriptions started and ended, renewals paid, failed and recovered. */
+export async function movementsBySpan(spans: Span[]): Promise<MovementFigures[]> {
+  const started = await countBySpan(spans, subscriptions.startedAt, sql`${subscriptions.id}`, subscriptions);
+  const ended = await countBySpan(spans, subscriptions.canceledAt, sql`${subscriptions.id}`, subscriptions);
+  const failed = await countBySpan(spans, renewalFailures.failedAt, sql`${renewalFailures.stripeInvoiceId}`, renewalFailures);
+  const recovered = await countBySpan(
+    spans,
+    renewalFailures.recoveredAt,
+    sql`${renewalFailures.stripeInvoiceId}`,
+    renewalFailures,
+  );
+  const paidRows = await getDb()
+    .select({
+      i: SPAN_INDEX,
+      n: countOf(
+        sql`case when ${orders.id} is not null and not exists (select 1 from ${renewalFailures} where ${renewalFailures.stripeInvoiceId} = ${orders.stripeInvoiceId}) then 1 end`,
+      ),
+    })
+    .from(spansTable(spans))
+    .leftJoin(orders, and(inSpan(orders.paidAt), isNotNull(orders.renewalNumber)))
+    .groupBy(SPAN_INDEX);
+  const paid = bySpan(paidRows, spans.length, { n: 0 }).map((r) => r.n);
+  return spans.map((_, i) => ({
+    started: started[i],
+    ended: ended[i],
+    renewalsPaidFirstTime: paid[i],
+    renewalsFailed: failed[i],
+    renewalsRecovered: recovered[i],
+  }));
+}
+
+/** The monthly churn of a span, in % (null when no subscription was running at its start). */
+export function monthlyChurn(endedInSpan: number, runningAtStart: number, days: number): number | null {
+  if (runningAtStart <= 0) return null;
+  return (endedInSpan / runningAtStart) * (30 / days) * 100;
+}
+
+/** The renewal success rate, in % (null with no renewal due). */
+export function renewalSuccessRate(m: MovementFigures): number | null {
+  const due = m.renewalsPaidFirstTime + m.renewalsFailed;
+  return due > 0 ? (m.renewalsPaidFirstTime / due) * 100 : null;
+}
+
+export type ReasonCount = { reason: CancelReason | "none"; label: string; count: number };
+
+/** Why the subscriptions that ended in the span were cancelled, as their subscribers said. */
+export async function cancelReasons(period: Span): Promise<ReasonCount[]> {
+  const rows = await getDb()
+    .select({ reason: subscriptions.cancelReason, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(subscriptions)
+    .where(and(gte(subscriptions.canceledAt, period.start), lt(subscriptions.canceledAt, period.end)))
+    .groupBy(subscriptions.cancelReason);
+  const count = (reason: CancelReason | null) => rows.find((r) => r.reason === reason)?.n ?? 0;
+  return [
+    ...CANCEL_REASONS.map((reason) => ({ reason, label: CANCEL_REASON_LABELS[reason], count: count(reason) })),
+    { reason: "none" as const, label: "Sans motif indiqué", count: count(null) },
+  ];
+}
