@@ -43,6 +43,8 @@ test.describe("admin accessibility", () => {
         "/admin/subscriptions",
         "/admin/subscriptions?minAmount=beaucoup&startedFrom=hier",
         "/admin/promotions",
+        "/admin/analytique",
+        "/admin/analytique?periode=12m",
         "/admin/products",
         "/admin/products/new",
         "/admin/products/edit/1",
