@@ -313,7 +313,11 @@ export const orders = sqliteTable(
     ),
     index("orders_payment_created_idx").on(t.paymentStatus, t.createdAt),
     index("orders_user_idx").on(t.userId),
-    index("orders_paid_idx").on(t.paidAt),
+    // The analytics read these alone (covering): paid renewals by payment date, the funnel's checkouts by creation date.
+    index("orders_paid_idx").on(t.paidAt, t.renewalNumber, t.stripeInvoiceId),
+    index("orders_funnel_idx").on(t.createdAt, t.renewalNumber, t.paidAt, t.stripePaymentIntentId, t.stripeSubscriptionId),
+    // The analytics tell one-off from subscription revenue from this index alone.
+    index("orders_subscription_kind_idx").on(t.id, t.subscriptionId, t.isSubscription),
   ],
 );
 
@@ -418,7 +422,11 @@ export const orderItems = sqliteTable(
     variantName: text("variant_name"),
     ...timestamps,
   },
-  (t) => [index("order_items_order_idx").on(t.orderId)],
+  (t) => [
+    index("order_items_order_idx").on(t.orderId),
+    // The analytics' sales by pack read this index alone.
+    index("order_items_pack_sales_idx").on(t.orderId, t.variantName, t.productName, t.quantity, t.unitPriceCents),
+  ],
 );
 
 export const contactRequests = sqliteTable(
@@ -592,7 +600,8 @@ export const invoices = sqliteTable(
       .where(sql`kind = 'invoice'`),
     uniqueIndex("invoices_refund_idx").on(t.refundId),
     index("invoices_order_idx").on(t.orderId),
-    index("invoices_issued_idx").on(t.issuedAt),
+    // The analytics' sums read this index alone, never the documents.
+    index("invoices_issued_idx").on(t.issuedAt, t.kind, t.orderId, t.totalIncludingCents, t.totalExcludingCents),
   ],
 );
 

@@ -2,7 +2,7 @@ import { sparkline } from "./charts.server";
 import { periodOf, presetDays } from "./period.server";
 import { compared, type Compared } from "./report.server";
 import { revenueBySpan } from "./revenue.server";
-import { monthlyChurn, movementsBySpan, runningAtEndOf } from "./subscriptions.server";
+import { monthlyChurn, movementsBySpan, runningAtEndOf, runningSeries } from "./subscriptions.server";
 
 /**
  * The dashboard's four figures, each with its trend line and the change against the period
@@ -17,12 +17,12 @@ export async function dashboardFigures(
 ): Promise<Record<"revenue" | "active" | "mrr" | "churn", DashboardFigure>> {
   const week = periodOf(presetDays("7j", now).from, presetDays("7j", now).to);
   const [revenuePrevious, revenueCurrent] = await revenueBySpan([week.previous, week]);
-  const revenueDays = await revenueBySpan(week.buckets);
+  const revenueDays = await revenueBySpan(week.buckets, false);
 
   const month = periodOf(presetDays("30j", now).from, presetDays("30j", now).to);
   const startOfPrevious = { ...month.previous, end: month.previous.start };
   const [atPreviousStart, atPreviousEnd, atEnd] = await runningAtEndOf([startOfPrevious, month.previous, month]);
-  const running = await runningAtEndOf(month.buckets);
+  const running = await runningSeries(month.buckets);
   const [movesPrevious, movesCurrent] = await movementsBySpan([month.previous, month]);
   const endedByDay = (await movementsBySpan(month.buckets)).map((m) => m.ended);
   return {

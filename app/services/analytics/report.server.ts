@@ -11,6 +11,7 @@ import {
   RENEWAL_METHOD,
   renewalSuccessRate,
   runningAtEndOf,
+  runningSeries,
   type ReasonCount,
 } from "./subscriptions.server";
 
@@ -100,12 +101,12 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
   const previous = period.previous;
   // The periods' totals, then the charts' series.
   const [revenuePrevious, revenueCurrent] = await revenueBySpan([previous, current]);
-  const revenueSeries = await revenueBySpan(period.buckets);
+  const revenueSeries = await revenueBySpan(period.buckets, false);
   // Running subscriptions at the end of the period before the previous one (= the previous one's start), of the previous one, and of this one.
   const startOfPrevious = { ...previous, end: previous.start };
   const [atPreviousStart, atPreviousEnd] = await runningAtEndOf([startOfPrevious, previous]);
   const atEnd = (await runningAtEndOf([current]))[0];
-  const running = await runningAtEndOf(period.buckets);
+  const running = await runningSeries(period.buckets);
   const [movesPrevious, movesCurrent] = await movementsBySpan([previous, current]);
   const [funnelPrevious, funnelCurrent] = await funnelBySpan([previous, current]);
 
@@ -140,7 +141,13 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
       renewalsFailed: compared(movesCurrent.renewalsFailed, movesPrevious.renewalsFailed),
       renewalsRecovered: compared(movesCurrent.renewalsRecovered, movesPrevious.renewalsRecovered),
     },
-    subscriberSeries: period.buckets.map((b, i) => ({ label: b.label, from: b.from, to: b.to, ...running[i] })),
+    subscriberSeries: period.buckets.map((b, i) => ({
+      label: b.label,
+      from: b.from,
+      to: b.to,
+      active: running[i].active,
+      mrrCents: running[i].mrrCents,
+    })),
     cancelReasons: await cancelReasons(current),
     funnel: FUNNEL_STEPS.map((step, i) => {
       const before = i === 0 ? null : funnelCurrent[FUNNEL_STEPS[i - 1].key];

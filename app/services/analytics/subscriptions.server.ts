@@ -24,7 +24,8 @@ export const CHURN_METHOD =
 export const RENEWAL_METHOD =
   "Taux de réussite des renouvellements : part des échéances payées du premier coup, parmi les échéances de la période (payées du premier coup, ou en échec).";
 
-export type RunningFigures = { active: number; mrrCents: number };
+/** Running subscriptions, their MRR, and what they charge per cycle (the MRR before × 13/12). */
+export type RunningFigures = { active: number; mrrCents: number; cycleCents: number };
 
 /** The subscriptions running at the end of each span, and their MRR. */
 export async function runningAtEndOf(spans: Span[]): Promise<RunningFigures[]> {
@@ -39,7 +40,36 @@ export async function runningAtEndOf(spans: Span[]): Promise<RunningFigures[]> {
   return bySpan(rows, spans.length, { active: 0, amount: 0 }).map((r) => ({
     active: r.active,
     mrrCents: Math.round(r.amount * CYCLES_PER_MONTH),
+    cycleCents: r.amount,
   }));
+}
+
+/**
+ * The running subscriptions at the end of each of consecutive spans (a chart's points): those
+ * running at the first span's start, then, span after span, plus those started and minus those
+ * ended in it. Each subscription is read once, whatever the number of points.
+ */
+export async function runningSeries(buckets: Span[]): Promise<RunningFigures[]> {
+  if (buckets.length === 0) return [];
+  const start = buckets[0].start;
+  const [before] = await runningAtEndOf([{ ...buckets[0], end: start }]);
+  const moves = async (column: typeof subscriptions.startedAt | typeof subscriptions.canceledAt) => {
+    const rows = await getDb()
+      .select({ i: SPAN_INDEX, n: countOf(sql`${subscriptions.id}`), amount: total(sql`${subscriptions.amountCents}`) })
+      .from(spansTable(buckets))
+      .leftJoin(subscriptions, and(inSpan(column), isNotNull(subscriptions.startedAt)))
+      .groupBy(SPAN_INDEX);
+    return bySpan(rows, buckets.length, { n: 0, amount: 0 });
+  };
+  const started = await moves(subscriptions.startedAt);
+  const ended = await moves(subscriptions.canceledAt);
+  let active = before.active;
+  let amount = before.cycleCents;
+  return buckets.map((_, i) => {
+    active += started[i].n - ended[i].n;
+    amount += started[i].amount - ended[i].amount;
+    return { active, mrrCents: Math.round(amount * CYCLES_PER_MONTH), cycleCents: amount };
+  });
 }
 
 export type MovementFigures = {
