@@ -79,32 +79,10 @@ export class ConnectionWaitError extends Error {
   }
 }
 
-/** How many prepared statements each connection keeps (the shop has a few hundred distinct queries). */
-const STATEMENT_CACHE_SIZE = 1_000;
-/** Each connection's prepared statements by SQL text, the least recently used first. */
-const statementCaches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/**
- * The statement of `source`, prepared once per connection: preparing (parsing and planning the
- * SQL) cost more than running most of the shop's queries, and drizzle sends the same texts again.
- */
-function prepared(sqlite: Database.Database, source: string): Database.Statement {
-  let cache = statementCaches.get(sqlite);
-  if (!cache) statementCaches.set(sqlite, (cache = new Map()));
-  let statement = cache.get(source);
-  if (statement) {
-    cache.delete(source);
-  } else {
-    statement = sqlite.prepare(source);
-    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  }
-  cache.set(source, statement);
-  return statement;
-}
-
 /** The statement run on the connection, with rows as arrays (drizzle maps them to objects). */
 function execute(sqlite: Database.Database, source: string, params: unknown[], method: Method): { rows: unknown[] } {
-  const statement = prepared(sqlite, source);
+  // Compiled once per SQL text: the shop's connections reuse their statements (reuseStatements, client.server.ts).
+  const statement = sqlite.prepare(source);
   if (method === "run" || !statement.reader) {
     statement.run(...params);
     return { rows: [] };

@@ -118,6 +118,21 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     await getDb()
       .insert(sqliteSchema.ownerNotices)
       .values({ kind: "owner_email_failed", dedupeKey: "owner_email_failed:email:copie", payload: { attempts: 6 } });
+    // A promotion code, a subscriber's change, and a renewal that failed once (the analytics).
+    await getDb().insert(sqliteSchema.promotions).values({ code: "COPIE10", kind: "percent", value: 10, appliesTo: "one_off" });
+    const [record] = await getDb().select({ id: sqliteSchema.subscriptions.id }).from(sqliteSchema.subscriptions).limit(1);
+    await getDb()
+      .insert(sqliteSchema.subscriptionEvents)
+      .values({
+        subscriptionId: record.id,
+        action: "skip",
+        actor: "customer",
+        label: "Livraison sautée",
+        at: new Date().toISOString(),
+      });
+    await getDb()
+      .insert(sqliteSchema.renewalFailures)
+      .values({ stripeInvoiceId: "in_copie_echec", subscriptionId: record.id, failedAt: new Date().toISOString() });
     const now = Date.now();
     await databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
     await getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 });
@@ -277,12 +292,12 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
       globalThis.__shopDb!.sqlite!.pragma("wal_checkpoint(TRUNCATE)");
       copyFileSync(process.env.DATABASE_URL!, file);
       const old = new Database(file);
-      old.exec("ALTER TABLE orders DROP COLUMN renewal_number; DROP TABLE page_cache_version");
+      old.exec("ALTER TABLE orders DROP COLUMN terms_version; DROP TABLE page_cache_version");
       old.close();
       const target = server.url.replace(/\/shop$/, "/older");
       const refused = await copy(file, target);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("colonne orders.renewal_number absente du fichier SQLite");
+      expect(refused.stderr).toContain("colonne orders.terms_version absente du fichier SQLite");
       expect(refused.stderr).toContain("table page_cache_version absente du fichier SQLite");
       expect(refused.stderr).toContain("démarrant la boutique dessus une fois");
       const other = new pg.Client({ connectionString: target });

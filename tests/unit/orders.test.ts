@@ -433,6 +433,8 @@ describe("GET /api/orders/{id}", () => {
         "trackingUrl",
         "progressLabel",
         "closure",
+        "promotionCode",
+        "discount",
       ].sort(),
     );
     expect(body).toMatchObject({

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { reuseStatements } from "~/db/client.server";
 import { asyncSqlite, ConnectionWaitError } from "~/db/sqlite-async.server";
 
 const items = sqliteTable("items", {
@@ -36,7 +37,7 @@ describe("SQLite behind an asynchronous interface", () => {
     expect(await db.select({ n: sql<number>`count(*)` }).from(items)).toEqual([{ n: 2 }]);
   });
 
-  it("prepares each SQL text once per connection, and still reads what a schema change brings", async () => {
+  it("prepares each SQL text once per connection (the shop's reuseStatements), and still reads what a schema change brings", async () => {
     const { sqlite, db } = open();
     const prepare = sqlite.prepare.bind(sqlite);
     const texts: string[] = [];
@@ -44,6 +45,7 @@ describe("SQLite behind an asynchronous interface", () => {
       texts.push(source);
       return prepare(source);
     }) as typeof sqlite.prepare;
+    reuseStatements(sqlite);
     for (let i = 0; i < 5; i++) await db.insert(items).values({ name: `Pack ${i}` });
     for (let i = 1; i <= 5; i++) expect(await db.select().from(items).where(eq(items.id, i)).get()).toMatchObject({ id: i });
     await db.transaction(async (tx) => {

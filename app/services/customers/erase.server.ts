@@ -171,7 +171,13 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
     shipping_country: "Comme la commande : le pays de livraison fixe la TVA.",
     product_name: "Le produit vendu, pas une personne.",
     variant_name: "Le pack vendu, pas une personne.",
+    cancel_reason: "Un motif choisi dans une liste fermée (« Prix », « Résultats »…), jamais un texte du client.",
   },
+  subscription_events: {
+    reason:
+      "Le motif d'une modification saisi par un administrateur, ou le nom de l'action du client : pas une donnée du client.",
+  },
+  promotions: { once_per_email: "Une règle du code promo (une fois par adresse email), pas une adresse." },
   order_items: { product_name: "Le produit vendu, pas une personne.", variant_name: "Le pack vendu, pas une personne." },
   cart_lines: { variant_name: "Le pack dans un panier, pas une personne." },
   products: { name: "Le nom du produit." },
