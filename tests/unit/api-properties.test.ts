@@ -58,6 +58,8 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   changeSubscriptionFrequency: { intervalWeeks: 6, reason: "Demande du client" },
   reactivateSubscription: { reason: "Demande du client" },
   refundOrder: { amount: "1.00", reason: "Geste commercial" },
+  createPromotion: { code: "FUZZ10", kind: "percent", value: 10, appliesTo: "one_off" },
+  updatePromotion: { active: false },
 };
 
 type Target = { params: Record<string, string>; headers: Record<string, string> };
