@@ -121,15 +121,13 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     // A promotion code, a subscriber's change, and a renewal that failed once (the analytics).
     await getDb().insert(sqliteSchema.promotions).values({ code: "COPIE10", kind: "percent", value: 10, appliesTo: "one_off" });
     const [record] = await getDb().select({ id: sqliteSchema.subscriptions.id }).from(sqliteSchema.subscriptions).limit(1);
-    await getDb()
-      .insert(sqliteSchema.subscriptionEvents)
-      .values({
-        subscriptionId: record.id,
-        action: "skip",
-        actor: "customer",
-        label: "Livraison sautée",
-        at: new Date().toISOString(),
-      });
+    await getDb().insert(sqliteSchema.subscriptionEvents).values({
+      subscriptionId: record.id,
+      action: "skip",
+      actor: "customer",
+      label: "Livraison sautée",
+      at: new Date().toISOString(),
+    });
     await getDb()
       .insert(sqliteSchema.renewalFailures)
       .values({ stripeInvoiceId: "in_copie_echec", subscriptionId: record.id, failedAt: new Date().toISOString() });
