@@ -157,15 +157,24 @@ describe.each(engines)("restore drill on $name", (engine) => {
     await running.ready();
     const stripe = stripeEmulator(`http://127.0.0.1:${running.emulatorPort}`, dataDir);
 
-    // 200 shoppers, 20 at a time; the backup starts once half of them have their order.
+    // 200 shoppers, 20 at a time; the backup starts once half of them have their order. The
+    // last 20 wait for the backup to end, so that some orders always come after its snapshot,
+    // however fast the others go.
     const log: Acknowledged[] = [];
     let next = 0;
+    let releaseLast!: () => void;
+    const backupEnded = new Promise<void>((resolve) => (releaseLast = resolve));
     const worker = async () => {
-      while (next < ORDERS) await shop(running.url, stripe, next++, log);
+      while (next < ORDERS) {
+        if (next >= ORDERS - AT_ONCE) await backupEnded;
+        if (next >= ORDERS) break;
+        await shop(running.url, stripe, next++, log);
+      }
     };
     const load = Promise.all(Array.from({ length: AT_ONCE }, worker));
     await expect.poll(() => log.length, { timeout: 120_000, interval: 50 }).toBeGreaterThanOrEqual(ORDERS / 2);
     const backup = await npmRun("db:backup", [], { ...env, NODE_ENV: "production" });
+    releaseLast();
     await load;
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/^Sauvegarde écrite : .*shop-.* \(.*, .* s\)\nSHA-256 : [0-9a-f]{64}\n$/);
