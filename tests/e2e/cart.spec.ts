@@ -211,7 +211,7 @@ async function fillAddressWithCarts(address: string) {
 }
 
 test.describe("new carts per address", () => {
-  const REFUSAL = /Trop de paniers ont été créés depuis votre réseau en peu de temps\. Réessayez dans \d+ minutes?\./;
+  const REFUSAL = /Trop de paniers ont été créés depuis votre réseau en peu de temps\. Réessayez dans \d+ (minutes?|secondes?)\./;
 
   test("past the address's new carts, a new shopper is told why in French; a shopper with a cart goes on", async ({
     page,
