@@ -255,6 +255,9 @@ test.describe("new carts per address", () => {
 
       // The shopper who had a cart changes its pack, and sees it in the cart.
       await orderPack(early, "9 masques + 3 offerts", javaScriptEnabled);
+      // The change is saved before the shopper leaves the page (a navigation would cancel the drawer's request).
+      const changed = javaScriptEnabled ? early.getByRole("dialog", { name: "Mon panier" }) : early.locator("main");
+      await expect(changed.getByTestId("cart-line")).toContainText("9 masques + 3 offerts");
       await open(early, "/panier", javaScriptEnabled);
       await expect(early.getByTestId("cart-line")).toHaveCount(1);
       await expect(early.getByTestId("cart-line")).toContainText("9 masques + 3 offerts");

@@ -219,6 +219,7 @@ test("a fixed code on a subscription for two cycles: the first payment and two r
   javaScriptEnabled,
 }) => {
   test.skip(!javaScriptEnabled, "the renewals are the same without JavaScript; the card form is the JavaScript path");
+  test.slow();
   const admin = await adminApi(browser, baseURL!);
   const fixed = await createCode(admin, baseURL!, {
     code: "CINQ",
