@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parsePriceToCents } from "~/lib/money";
+import { isDay } from "~/lib/paris-days";
 import { SUBSCRIPTION_STATUSES } from "~/lib/subscription-status";
 import { safeText } from "./text";
 
@@ -9,17 +10,12 @@ import { safeText } from "./text";
  * cannot read (400 with the French detail per field); the page says which filter it ignored.
  */
 
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MESSAGE = "Date attendue au format AAAA-MM-JJ (ex. 2026-03-05).";
 const AMOUNT_MESSAGE = "Montant invalide : un nombre d'euros est attendu (ex. 25,90).";
 const COUNT_MESSAGE = "Nombre de renouvellements invalide : un entier positif ou nul est attendu.";
 
 /** A calendar day, AAAA-MM-JJ (what an <input type="date"> sends); one message whatever is wrong. */
-const dayField = z.string().refine((value) => {
-  if (!DAY_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}, DAY_MESSAGE);
+const dayField = z.string().refine(isDay, DAY_MESSAGE);
 
 const amountField = z.string().transform((value, ctx) => {
   const cents = parsePriceToCents(value);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isDay } from "~/lib/paris-days";
+import { daysBetween, isDay } from "~/lib/paris-days";
 
 /**
  * The period of the analytics (/admin/analytique and GET /api/admin/analytics): whole days of
@@ -27,10 +27,6 @@ const day = (message: string) => z.preprocess(emptyToUndefined, z.string(message
 const PERIOD_ORDER_MESSAGE = "La date de fin doit suivre la date de début";
 const PERIOD_LENGTH_MESSAGE = "La période ne peut pas dépasser 3 ans";
 
-function span(from: string, to: string) {
-  return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
-}
-
 /** `?from=2026-11-01&to=2026-11-30` (the API): both optional, the last 30 days by default. */
 export const analyticsApiQuerySchema = z
   .object({
@@ -40,7 +36,7 @@ export const analyticsApiQuerySchema = z
   .superRefine((value, ctx) => {
     if (!value.from || !value.to) return;
     if (value.to < value.from) ctx.addIssue({ code: "custom", path: ["to"], message: PERIOD_ORDER_MESSAGE });
-    else if (span(value.from, value.to) > MAX_PERIOD_DAYS)
+    else if (daysBetween(value.from, value.to) > MAX_PERIOD_DAYS)
       ctx.addIssue({ code: "custom", path: ["to"], message: PERIOD_LENGTH_MESSAGE });
   });
 
@@ -57,7 +53,7 @@ export const analyticsPageQuerySchema = z
     if (!value.au) ctx.addIssue({ code: "custom", path: ["au"], message: "Indiquez la date de fin" });
     if (!value.du || !value.au) return;
     if (value.au < value.du) ctx.addIssue({ code: "custom", path: ["au"], message: PERIOD_ORDER_MESSAGE });
-    else if (span(value.du, value.au) > MAX_PERIOD_DAYS)
+    else if (daysBetween(value.du, value.au) > MAX_PERIOD_DAYS)
       ctx.addIssue({ code: "custom", path: ["au"], message: PERIOD_LENGTH_MESSAGE });
   });
 

@@ -3,6 +3,7 @@ import { centsToDecimal } from "~/lib/money";
 import { FULFILMENT_LABELS, PAYMENT_LABELS } from "~/lib/order-status";
 import type { OrderFilters } from "~/schemas/admin-order";
 import { eachAdminOrder } from "~/services/admin-orders.server";
+import { csvCell } from "~/lib/csv-cell";
 
 /** CSV export of the order list, with the same filters as the page (semicolons and a BOM, for French spreadsheets). */
 
@@ -24,13 +25,6 @@ const HEADER = [
   "Ville",
   "Pays",
 ];
-
-/** A cell for spreadsheets: quoted, and never read as a formula (=, +, -, @ at the start). */
-function cell(value: string | number | null | undefined): string {
-  let text = value == null ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return `"${text.replace(/"/g, '""')}"`;
-}
 
 /** Where the order's refunds stand: none, in part, or in full. */
 function refundState(refundedCents: number, totalCents: number): string {
@@ -78,13 +72,13 @@ function csvLine(o: {
     o.shippingCity,
     o.shippingCountry,
   ]
-    .map(cell)
+    .map(csvCell)
     .join(";");
 }
 
 /** The lines of the file: the header (after a BOM), then every order, read by batches as the reader asks for them. */
 export async function* ordersCsvLines(filters: OrderFilters, orders: AsyncIterable<ExportedOrder> = eachAdminOrder(filters)) {
-  yield "\uFEFF" + HEADER.map(cell).join(";") + "\r\n";
+  yield "\uFEFF" + HEADER.map(csvCell).join(";") + "\r\n";
   let chunk = "";
   for await (const order of orders) {
     chunk += csvLine(order) + "\r\n";

@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions, type Subscription } from "~/db/schema";
 import { EMAIL_KIND_LABELS, type EmailKind, type EmailStatus } from "~/lib/email-kinds";
 import { parseIdOrNull } from "~/lib/ids";
+import { addDays, parisDayStart } from "~/lib/paris-days";
 import { centsToDecimal } from "~/lib/money";
 import type { SubscriptionFilters } from "~/schemas/admin-subscription";
 import { findPackById } from "~/services/packs.server";
@@ -23,21 +24,6 @@ function escapeLike(value: string) {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The UTC instant of midnight in Paris on this day (AAAA-MM-JJ). */
-function parisMidnight(day: string): string {
-  const noonUtc = new Date(`${day}T12:00:00Z`);
-  const offset = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Paris", timeZoneName: "shortOffset" })
-    .formatToParts(noonUtc)
-    .find((p) => p.type === "timeZoneName")?.value;
-  const match = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(offset ?? "");
-  const minutes = match ? (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3] ?? 0)) : 0;
-  return new Date(Date.parse(`${day}T00:00:00Z`) - minutes * 60_000).toISOString();
-}
-
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
-
 /** A date column within [from, to] (whole days, Paris time). */
 function dayRange(
   column: typeof subscriptions.startedAt | typeof subscriptions.currentPeriodEnd,
@@ -45,8 +31,8 @@ function dayRange(
   to: string | undefined,
 ): SQL[] {
   const parts: SQL[] = [];
-  if (from) parts.push(gte(column, parisMidnight(from)));
-  if (to) parts.push(lt(column, parisMidnight(nextDay(to))));
+  if (from) parts.push(gte(column, parisDayStart(from)));
+  if (to) parts.push(lt(column, parisDayStart(addDays(to, 1))));
   return parts;
 }
 
