@@ -5,7 +5,10 @@ import { dialect } from "~/db/schema";
 import { countAwaitingPayment, listAdminOrders, ordersToApi, pageAdminOrders } from "~/services/admin-orders.server";
 import { getDashboard } from "~/services/admin-dashboard.server";
 import { shopHealth } from "~/services/health/shop-health.server";
-import { listContactRequestsPage } from "~/services/contacts.server";
+import { countUnreadContactRequests, listContactRequestsPage } from "~/services/contacts.server";
+import { getCustomerData } from "~/services/customers/records.server";
+import { dashboardFigures } from "~/services/analytics/dashboard.server";
+import { countFailedEmails } from "~/services/email/mailbox.server";
 import { hasBoughtTrialPack } from "~/services/packs.server";
 import { listUsersPage, pageUsers } from "~/services/users.server";
 import { seedScale } from "../../scripts/seed-scale/generate";
@@ -109,6 +112,36 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
         }
         expect(fullScans(plan), where).toEqual([]);
         expect(plan.join("\n"), where).not.toMatch(/TEMP B-TREE/);
+      }
+    }
+  });
+
+  it("finds a customer's records, the dashboard's figures and the menu's badges from indexes", async () => {
+    const [customer] = sqliteOf()
+      .prepare("select user_id from orders where user_id is not null order by created_at desc limit 1")
+      .raw()
+      .all() as [number][];
+    const cases: [string, () => Promise<unknown>][] = [
+      // The customer's page, its GDPR export and its API read the same records.
+      ["customer records", () => getCustomerData(customer[0])],
+      ["dashboard figures", () => dashboardFigures()],
+      ["menu badges", async () => [await countFailedEmails(), await countUnreadContactRequests()]],
+    ];
+    for (const [name, run] of cases) {
+      const plans = await plansOf(run);
+      expect(plans.length, name).toBeGreaterThan(0);
+      for (const { source, plan } of plans) {
+        const where = `${name}: ${source}\n${plan.join("\n")}`;
+        // Not even the subscriptions (5,000 at 100,000 orders), nor an index read whole for one status.
+        expect(fullScans(plan), where).toEqual([]);
+        expect(
+          plan.filter((line) => /^SCAN (emails|contact_requests|subscriptions)\b/.test(line)),
+          where,
+        ).toEqual([]);
+        if (/"subscriptions"\."started_at" </.test(source)) {
+          // The running subscriptions at a date: the index holds the start, the end and the amount.
+          expect(plan.join("\n"), where).toMatch(/COVERING INDEX subscriptions_started_idx/);
+        }
       }
     }
   });
