@@ -98,98 +98,122 @@ function memoryMb(pid, field) {
   return kb / 1024;
 }
 
-/** @param {number} orders */
-async function measure(orders) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "shop-bench-data-"));
-  const file = path.join(dir, "shop.db");
-  try {
-    const kept = KEEP_DIR ? path.join(KEEP_DIR, `data-${orders}.db`) : undefined;
-    if (kept && existsSync(kept)) copyFileSync(kept, file);
-    else {
-      seed(file, orders);
-      if (kept) {
-        mkdirSync(KEEP_DIR ?? "", { recursive: true });
-        copyFileSync(file, kept);
-      }
-    }
-    const { order, subscription, email, prefix } = samples(file);
-    const shop = await startShopOrExit({ env: { DATABASE_URL: file, WEB_CONCURRENCY: "1" } });
-    try {
-      const cookie = await signIn(shop.url);
-      const headers = { Cookie: cookie, "Accept-Encoding": "identity" };
-      const paths = [
-        "/admin/dashboard",
-        "/admin/orders",
-        `/admin/orders?q=${encodeURIComponent(prefix)}`,
-        "/admin/orders?page=40",
-        `/admin/orders/${order.id}`,
-        `/admin/customers/${order.user_id}`,
-        `/admin/customers/${order.user_id}/export.json`,
-        "/admin/subscriptions",
-        `/admin/subscriptions/${subscription.id}`,
-        "/admin/users",
-        "/admin/contacts",
-        "/admin/emails",
-        `/admin/emails/${email.id}`,
-        "/admin/promotions",
-        "/admin/analytique",
-        "/admin/products",
-        "/admin/settings",
-        "/admin/sante",
-        "/admin/sessions",
-        "/admin/securite",
-        "/api/orders",
-        "/api/orders?limit=200",
-        `/api/orders/${order.id}`,
-        "/api/users",
-        "/api/products",
-        `/api/admin/customers/${order.user_id}`,
-        `/api/admin/customers/${order.user_id}/export`,
-        "/api/admin/contacts",
-        "/api/admin/subscriptions",
-        "/api/admin/emails",
-        "/api/admin/promotions",
-        "/api/admin/analytics",
-        "/api/admin/sessions",
-        "/api/settings",
-      ];
-      const pid = shop.pid;
-      /** @type {Record<string, { ms: number, cpuMs: number, bytes: number, status: number }>} */
-      const results = {};
-      for (const p of paths) {
-        await timed(shop.url + p, headers);
-        const runs = [];
-        const cpuBefore = pid ? cpuMs(pid) : NaN;
-        for (let i = 0; i < REPEAT; i++) runs.push(await timed(shop.url + p, headers));
-        const label = p
-          .replace(new RegExp(`^(/admin|/api)/orders/${order.id}\\b`), "$1/orders/{commande}")
-          .replace(new RegExp(`/customers/${order.user_id}\\b`), "/customers/{client}")
-          .replace(new RegExp(`/subscriptions/${subscription.id}\\b`), "/subscriptions/{abonnement}")
-          .replace(new RegExp(`/emails/${email.id}\\b`), "/emails/{email}")
-          .replace(`q=${encodeURIComponent(prefix)}`, "q={email}");
-        results[label] = {
-          ms: median(runs.map((r) => r.ms)),
-          cpuMs: pid ? (cpuMs(pid) - cpuBefore) / REPEAT : NaN,
-          bytes: runs[0].bytes,
-          status: runs[0].status,
-        };
-      }
-      const beforeMb = pid ? memoryMb(pid, "VmRSS") : NaN;
-      const exportRun = await timed(`${shop.url}/admin/orders/export.csv?view=all`, headers);
-      return { orders, results, export: { ...exportRun, beforeMb, peakMb: pid ? memoryMb(pid, "VmHWM") : NaN } };
-    } finally {
-      await shop.stop();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The admin pages and API lists measured, with the data's own ids. @param {ReturnType<typeof samples>} sample */
+function pathsOf({ order, subscription, email, prefix }) {
+  return [
+    "/admin/dashboard",
+    "/admin/orders",
+    `/admin/orders?q=${encodeURIComponent(prefix)}`,
+    "/admin/orders?page=40",
+    `/admin/orders/${order.id}`,
+    `/admin/customers/${order.user_id}`,
+    `/admin/customers/${order.user_id}/export.json`,
+    "/admin/subscriptions",
+    `/admin/subscriptions/${subscription.id}`,
+    "/admin/users",
+    "/admin/contacts",
+    "/admin/emails",
+    `/admin/emails/${email.id}`,
+    "/admin/promotions",
+    "/admin/analytique",
+    "/admin/products",
+    "/admin/settings",
+    "/admin/sante",
+    "/admin/sessions",
+    "/admin/securite",
+    "/api/orders",
+    "/api/orders?limit=200",
+    `/api/orders/${order.id}`,
+    "/api/users",
+    "/api/products",
+    `/api/admin/customers/${order.user_id}`,
+    `/api/admin/customers/${order.user_id}/export`,
+    "/api/admin/contacts",
+    "/api/admin/subscriptions",
+    "/api/admin/emails",
+    "/api/admin/promotions",
+    "/api/admin/analytics",
+    "/api/admin/sessions",
+    "/api/settings",
+  ].map((url) => ({
+    url,
+    label: url
+      .replace(new RegExp(`^(/admin|/api)/orders/${order.id}\\b`), "$1/orders/{commande}")
+      .replace(new RegExp(`/customers/${order.user_id}\\b`), "/customers/{client}")
+      .replace(new RegExp(`/subscriptions/${subscription.id}\\b`), "/subscriptions/{abonnement}")
+      .replace(new RegExp(`/emails/${email.id}\\b`), "/emails/{email}")
+      .replace(`q=${encodeURIComponent(prefix)}`, "q={email}"),
+  }));
 }
 
-const runs = [];
-for (const size of SIZES) {
-  console.error(`${size} commandes…`);
-  runs.push(await measure(size));
+/** A seeded copy (BENCH_DATA_DIR's when kept) and the shop started on it, signed in. @param {number} orders */
+async function open(orders) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "shop-bench-data-"));
+  const file = path.join(dir, "shop.db");
+  const kept = KEEP_DIR ? path.join(KEEP_DIR, `data-${orders}.db`) : undefined;
+  if (kept && existsSync(kept)) copyFileSync(kept, file);
+  else {
+    seed(file, orders);
+    if (kept) {
+      mkdirSync(KEEP_DIR ?? "", { recursive: true });
+      copyFileSync(file, kept);
+    }
+  }
+  const paths = pathsOf(samples(file));
+  const shop = await startShopOrExit({ env: { DATABASE_URL: file, WEB_CONCURRENCY: "1" } });
+  const headers = { Cookie: await signIn(shop.url), "Accept-Encoding": "identity" };
+  /** @type {Record<string, { ms: number, cpuMs: number, bytes: number, status: number }>} */
+  const results = {};
+  const close = async () => {
+    await shop.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { orders, shop, headers, paths, results, close };
 }
+
+// Every size runs at once and each page is asked of each size in turn: a loaded machine slows
+// them alike, and the growth compares figures taken at the same moments.
+console.error(`${SIZES.join(", ")} commandes…`);
+const shops = [];
+try {
+  for (const size of SIZES) shops.push(await open(size));
+  for (let p = 0; p < shops[0].paths.length; p++) {
+    for (const one of shops) await timed(one.shop.url + one.paths[p].url, one.headers);
+    /** @type {{ ms: number, cpuMs: number, bytes: number, status: number }[][]} */
+    const runsOf = shops.map(() => []);
+    for (let i = 0; i < REPEAT; i++) {
+      for (const [k, one] of shops.entries()) {
+        const pid = one.shop.pid ?? 0;
+        const cpuBefore = cpuMs(pid);
+        const run = await timed(one.shop.url + one.paths[p].url, one.headers);
+        runsOf[k].push({ ...run, cpuMs: cpuMs(pid) - cpuBefore });
+      }
+    }
+    for (const [k, one] of shops.entries()) {
+      const runs = runsOf[k];
+      one.results[one.paths[p].label] = {
+        ms: median(runs.map((r) => r.ms)),
+        // The clock ticks every 10 ms: the mean of the 5 is finer than their median.
+        cpuMs: runs.reduce((sum, r) => sum + r.cpuMs, 0) / runs.length,
+        bytes: runs[0].bytes,
+        status: runs[0].status,
+      };
+    }
+  }
+  for (const one of shops) {
+    const pid = one.shop.pid ?? 0;
+    const beforeMb = memoryMb(pid, "VmRSS");
+    const exportRun = await timed(`${one.shop.url}/admin/orders/export.csv?view=all`, one.headers);
+    Object.assign(one, { export: { ...exportRun, beforeMb, peakMb: memoryMb(pid, "VmHWM") } });
+  }
+} finally {
+  for (const one of shops) await one.close();
+}
+const runs = shops.map((one) => ({
+  orders: one.orders,
+  results: one.results,
+  export: /** @type {{ ms: number, bytes: number, beforeMb: number, peakMb: number }} */ (/** @type {any} */ (one).export),
+}));
 
 const first = runs[0];
 const last = runs[runs.length - 1];

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { dialect } from "~/db/schema";
 import { countAwaitingPayment, listAdminOrders, ordersToApi, pageAdminOrders } from "~/services/admin-orders.server";
-import { getDashboard } from "~/services/admin-dashboard.server";
+import { DASHBOARD_ORDERS_COUNT_CAP, getDashboard } from "~/services/admin-dashboard.server";
 import { shopHealth } from "~/services/health/shop-health.server";
 import { countUnreadContactRequests, listContactRequestsPage } from "~/services/contacts.server";
 import { getCustomerData } from "~/services/customers/records.server";
@@ -144,5 +144,18 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
         }
       }
     }
+  });
+
+  it("stops the dashboard's order count past 10,000, where the card says « plus de 10 000 »", async () => {
+    const paid =
+      (sqliteOf()
+        .prepare("select count(*) from orders where payment_status in ('paid', 'partially_refunded', 'refunded')")
+        .pluck()
+        .get() as number) ?? 0;
+    expect(paid).toBeGreaterThan(DASHBOARD_ORDERS_COUNT_CAP);
+    const plans = await plansOf(() => getDashboard());
+    const count = plans.find((p) => /count\(\*\)/.test(p.source) && /from \(select 1 from "orders"/.test(p.source));
+    expect(count?.source).toMatch(/limit \?\)/);
+    expect((await getDashboard()).counts.orders).toBe(DASHBOARD_ORDERS_COUNT_CAP + 1);
   });
 });
