@@ -104,9 +104,14 @@ async function countBySpan(
 }
 
 /** What moved in each span: subscriptions started and ended, renewals paid, failed and recovered. */
+/** The subscriptions ended in each span (the dashboard's churn needs nothing more than movementsBySpan's `ended`). */
+export async function endedBySpan(spans: Span[]): Promise<number[]> {
+  return await countBySpan(spans, subscriptions.canceledAt, sql`${subscriptions.id}`, subscriptions);
+}
+
 export async function movementsBySpan(spans: Span[]): Promise<MovementFigures[]> {
   const started = await countBySpan(spans, subscriptions.startedAt, sql`${subscriptions.id}`, subscriptions);
-  const ended = await countBySpan(spans, subscriptions.canceledAt, sql`${subscriptions.id}`, subscriptions);
+  const ended = await endedBySpan(spans);
   const failed = await countBySpan(spans, renewalFailures.failedAt, sql`${renewalFailures.stripeInvoiceId}`, renewalFailures);
   const recovered = await countBySpan(
     spans,
