@@ -414,8 +414,12 @@ export const subscriptions = pgTable(
     index("subscriptions_created_idx").on(t.createdAt),
     // The dashboard's figures (running, past due, the next cycle's amount) read this index alone.
     index("subscriptions_status_idx").on(t.status, t.cancelAtPeriodEnd, t.amountCents),
-    index("subscriptions_started_idx").on(t.startedAt),
-    index("subscriptions_canceled_idx").on(t.canceledAt),
+    // The running subscriptions at a date and their amount (dashboard, analytics) read these indexes alone.
+    index("subscriptions_started_idx").on(t.startedAt, t.canceledAt, t.amountCents),
+    index("subscriptions_canceled_idx").on(t.canceledAt, t.startedAt, t.amountCents),
+    // A customer's records (page, export, erasure) find their subscriptions by account and first order.
+    index("subscriptions_user_idx").on(t.userId),
+    index("subscriptions_first_order_idx").on(t.firstOrderId),
   ],
 );
 
@@ -743,6 +747,8 @@ export const emails = pgTable(
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
+    // A customer's records find the emails of their contact requests (an OR of indexed lookups, not a scan).
+    index("emails_contact_request_idx").on(t.contactRequestId),
   ],
 );
 

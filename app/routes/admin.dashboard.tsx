@@ -12,7 +12,8 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { getDashboard } from "~/services/admin-dashboard.server";
+import { DASHBOARD_ORDERS_COUNT_CAP, getDashboard } from "~/services/admin-dashboard.server";
+import { formatCount } from "~/lib/analytics-format";
 import { dashboardFigures } from "~/services/analytics/dashboard.server";
 import { AnalyticsSummary } from "~/components/admin/analytics/AnalyticsSummary";
 import { shopHealth } from "~/services/health/shop-health.server";
@@ -26,6 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       ...(await getDashboard()),
+      ordersCountCap: DASHBOARD_ORDERS_COUNT_CAP,
       analytics: await dashboardFigures(),
       legalWarning: await legalMentionsWarning(),
       healthRed: (await shopHealth()).items.filter((item) => item.level === "red").map((item) => item.title),
@@ -57,8 +59,18 @@ function StatCard({ label, value, to, extra }: { label: string; value: number | 
 }
 
 export default function Dashboard() {
-  const { counts, subscriptions, orders, legalWarning, withdrawals, withdrawalsTotal, secondFactor, healthRed, analytics } =
-    useLoaderData<typeof loader>();
+  const {
+    counts,
+    subscriptions,
+    orders,
+    legalWarning,
+    withdrawals,
+    withdrawalsTotal,
+    secondFactor,
+    healthRed,
+    analytics,
+    ordersCountCap,
+  } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHeader title="Tableau de bord" />
@@ -70,7 +82,7 @@ export default function Dashboard() {
         <StatCard label="Produits" value={counts.products} to="/admin/products" />
         <StatCard
           label="Commandes"
-          value={counts.orders}
+          value={counts.orders > ordersCountCap ? `plus de ${formatCount(ordersCountCap)}` : counts.orders}
           to="/admin/orders"
           extra={
             <span className="text-ink-soft">

@@ -4,8 +4,8 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { AdminShell } from "~/components/admin/AdminShell";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { getAdminUser } from "~/services/admin-auth.server";
-import { countContactRequests } from "~/services/contacts.server";
-import { countEmailsByStatus } from "~/services/email/mailbox.server";
+import { countUnreadContactRequests } from "~/services/contacts.server";
+import { countFailedEmails } from "~/services/email/mailbox.server";
 
 /**
  * Frame of the signed-in back office. It does not redirect by itself: every child loader
@@ -17,8 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       admin: admin ? { username: admin.username } : null,
-      unreadContacts: admin ? (await countContactRequests()).unread : 0,
-      failedEmails: admin ? (await countEmailsByStatus()).failed : 0,
+      unreadContacts: admin ? await countUnreadContactRequests() : 0,
+      failedEmails: admin ? await countFailedEmails() : 0,
     },
     { headers: NO_STORE_HEADERS },
   );

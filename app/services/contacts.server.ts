@@ -66,6 +66,15 @@ export async function countContactRequests() {
   return { total: row?.total ?? 0, unread: row?.unread ?? 0 };
 }
 
+/** How many requests are unread: the admin menu's badge, on every page, reads the status index only. */
+export async function countUnreadContactRequests(): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(contactRequests)
+    .where(eq(contactRequests.status, "non_lu"));
+  return row?.n ?? 0;
+}
+
 export async function setContactStatus(id: number, status: ContactStatus) {
   return (await getDb().update(contactRequests).set({ status }).where(eq(contactRequests.id, id)).returning())[0];
 }

@@ -24,7 +24,7 @@ export function freePort() {
 /**
  * startShop(), or its reason for failing in one message (no build, the shop refused to start)
  * and exit code 1.
- * @param {{ env?: Record<string, string> }} [options]
+ * @param {{ env?: Record<string, string>, nodeArgs?: string[] }} [options]
  * @returns {Promise<RunningShop>}
  */
 export function startShopOrExit(options) {
@@ -50,11 +50,13 @@ export function startShopOrExit(options) {
  * `node server/index.js build/server/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
  * variables given here reach it (a developer's .env changes nothing), plus WEB_CONCURRENCY
  * when set, so that a server running several processes is measured as it runs.
- * @param {{ env?: Record<string, string> }} [options]
+ * `nodeArgs` go to node before the server's script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
+ * @param {{ env?: Record<string, string>, nodeArgs?: string[] }} [options]
  * @returns {Promise<RunningShop>}
  */
 export async function startShop(options = {}) {
-  const buildIndex = path.join(ROOT, "build/server/index.js");
+  // SHOP_BUILD_NAME: the build folder, as for vite.config.ts (several builds side by side).
+  const buildIndex = path.join(ROOT, process.env.SHOP_BUILD_NAME || "build", "server/index.js");
   if (!existsSync(buildIndex)) {
     throw new Error("No production build (build/server/index.js): run `npm run build` first.");
   }
@@ -88,7 +90,11 @@ export async function startShop(options = {}) {
     ...(process.env.WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, ["server/index.js", buildIndex], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "server/index.js", buildIndex], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (/** @type {Buffer} */ chunk) => (out += chunk.toString()));
   child.stderr.on("data", (/** @type {Buffer} */ chunk) => (out += chunk.toString()));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { cartStarts, invoices, renewalFailures, subscriptions } from "~/db/schema";
 import { periodOf } from "~/services/analytics/period.server";
+import { dashboardFigures } from "~/services/analytics/dashboard.server";
 import { analyticsReport } from "~/services/analytics/report.server";
 import { insertOrder } from "./admin-helpers";
 
@@ -176,6 +177,11 @@ describe("analytics", () => {
     expect(report.subscriptions.ended).toMatchObject({ current: 1, previous: 1 });
     // One ended of two running at the start, over 30 days.
     expect(report.subscriptions.churnPercent).toMatchObject({ current: 50, previous: 50 });
+    // The dashboard's figures over the same 30 days (ending on the 30th) say the same.
+    const dashboard = await dashboardFigures(new Date("2026-11-30T12:00:00Z"));
+    expect(dashboard.churn.value).toMatchObject({ current: 50, previous: 50 });
+    expect(dashboard.active.value).toMatchObject({ current: 2, previous: 2 });
+    expect(dashboard.mrr.value.current).toBe(Math.round(2 * 2990 * (13 / 12)));
     // Due in November: in_r1 paid at once, in_r2 and in_r3 failed; in_r2 recovered.
     expect(report.subscriptions.renewalSuccessPercent.current).toBeCloseTo(100 / 3, 5);
     expect(report.subscriptions.renewalsFailed.current).toBe(2);

@@ -3,9 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { dialect } from "~/db/schema";
 import { countAwaitingPayment, listAdminOrders, ordersToApi, pageAdminOrders } from "~/services/admin-orders.server";
-import { getDashboard } from "~/services/admin-dashboard.server";
+import { DASHBOARD_ORDERS_COUNT_CAP, getDashboard } from "~/services/admin-dashboard.server";
 import { shopHealth } from "~/services/health/shop-health.server";
-import { listContactRequestsPage } from "~/services/contacts.server";
+import { countUnreadContactRequests, listContactRequestsPage } from "~/services/contacts.server";
+import { getCustomerData } from "~/services/customers/records.server";
+import { dashboardFigures } from "~/services/analytics/dashboard.server";
+import { countFailedEmails } from "~/services/email/mailbox.server";
 import { hasBoughtTrialPack } from "~/services/packs.server";
 import { listUsersPage, pageUsers } from "~/services/users.server";
 import { seedScale } from "../../scripts/seed-scale/generate";
@@ -111,5 +114,48 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
         expect(plan.join("\n"), where).not.toMatch(/TEMP B-TREE/);
       }
     }
+  });
+
+  it("finds a customer's records, the dashboard's figures and the menu's badges from indexes", async () => {
+    const [customer] = sqliteOf()
+      .prepare("select user_id from orders where user_id is not null order by created_at desc limit 1")
+      .raw()
+      .all() as [number][];
+    const cases: [string, () => Promise<unknown>][] = [
+      // The customer's page, its GDPR export and its API read the same records.
+      ["customer records", () => getCustomerData(customer[0])],
+      ["dashboard figures", () => dashboardFigures()],
+      ["menu badges", async () => [await countFailedEmails(), await countUnreadContactRequests()]],
+    ];
+    for (const [name, run] of cases) {
+      const plans = await plansOf(run);
+      expect(plans.length, name).toBeGreaterThan(0);
+      for (const { source, plan } of plans) {
+        const where = `${name}: ${source}\n${plan.join("\n")}`;
+        // Not even the subscriptions (5,000 at 100,000 orders), nor an index read whole for one status.
+        expect(fullScans(plan), where).toEqual([]);
+        expect(
+          plan.filter((line) => /^SCAN (emails|contact_requests|subscriptions)\b/.test(line)),
+          where,
+        ).toEqual([]);
+        if (/"subscriptions"\."started_at" </.test(source)) {
+          // The running subscriptions at a date: the index holds the start, the end and the amount.
+          expect(plan.join("\n"), where).toMatch(/COVERING INDEX subscriptions_started_idx/);
+        }
+      }
+    }
+  });
+
+  it("stops the dashboard's order count past 10,000, where the card says « plus de 10 000 »", async () => {
+    const paid =
+      (sqliteOf()
+        .prepare("select count(*) from orders where payment_status in ('paid', 'partially_refunded', 'refunded')")
+        .pluck()
+        .get() as number) ?? 0;
+    expect(paid).toBeGreaterThan(DASHBOARD_ORDERS_COUNT_CAP);
+    const plans = await plansOf(() => getDashboard());
+    const count = plans.find((p) => /count\(\*\)/.test(p.source) && /from \(select 1 from "orders"/.test(p.source));
+    expect(count?.source).toMatch(/limit \?\)/);
+    expect((await getDashboard()).counts.orders).toBe(DASHBOARD_ORDERS_COUNT_CAP + 1);
   });
 });

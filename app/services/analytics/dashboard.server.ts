@@ -2,7 +2,7 @@ import { sparkline } from "./charts.server";
 import { periodOf, presetDays } from "./period.server";
 import { compared, type Compared } from "./report.server";
 import { revenueBySpan } from "./revenue.server";
-import { monthlyChurn, movementsBySpan, runningAtEndOf, runningSeries } from "./subscriptions.server";
+import { endedBySpan, monthlyChurn, runningAtEndOf, runningSeries } from "./subscriptions.server";
 
 /**
  * The dashboard's four figures, each with its trend line and the change against the period
@@ -23,8 +23,9 @@ export async function dashboardFigures(
   const startOfPrevious = { ...month.previous, end: month.previous.start };
   const [atPreviousStart, atPreviousEnd, atEnd] = await runningAtEndOf([startOfPrevious, month.previous, month]);
   const running = await runningSeries(month.buckets);
-  const [movesPrevious, movesCurrent] = await movementsBySpan([month.previous, month]);
-  const endedByDay = (await movementsBySpan(month.buckets)).map((m) => m.ended);
+  // Only the ended subscriptions: the renewals' figures are the analytics page's.
+  const [endedPrevious, endedCurrent] = await endedBySpan([month.previous, month]);
+  const endedByDay = await endedBySpan(month.buckets);
   return {
     revenue: {
       value: compared(revenueCurrent.netIncludingCents, revenuePrevious.netIncludingCents),
@@ -34,8 +35,8 @@ export async function dashboardFigures(
     mrr: { value: compared(atEnd.mrrCents, atPreviousEnd.mrrCents), trend: sparkline(running.map((r) => r.mrrCents)) },
     churn: {
       value: compared(
-        monthlyChurn(movesCurrent.ended, atPreviousEnd.active, month.days),
-        monthlyChurn(movesPrevious.ended, atPreviousStart.active, month.days),
+        monthlyChurn(endedCurrent, atPreviousEnd.active, month.days),
+        monthlyChurn(endedPrevious, atPreviousStart.active, month.days),
       ),
       trend: sparkline(endedByDay),
     },

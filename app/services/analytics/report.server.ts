@@ -104,8 +104,7 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
   const revenueSeries = await revenueBySpan(period.buckets, false);
   // Running subscriptions at the end of the period before the previous one (= the previous one's start), of the previous one, and of this one.
   const startOfPrevious = { ...previous, end: previous.start };
-  const [atPreviousStart, atPreviousEnd] = await runningAtEndOf([startOfPrevious, previous]);
-  const atEnd = (await runningAtEndOf([current]))[0];
+  const [atPreviousStart, atPreviousEnd, atEnd] = await runningAtEndOf([startOfPrevious, previous, current]);
   const running = await runningSeries(period.buckets);
   const [movesPrevious, movesCurrent] = await movementsBySpan([previous, current]);
   const [funnelPrevious, funnelCurrent] = await funnelBySpan([previous, current]);

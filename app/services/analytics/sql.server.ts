@@ -8,8 +8,12 @@ import type { Span } from "./period.server";
  * PostgreSQL. Its columns are VALUES's own names: `b.column1` the span's position,
  * `b.column2` its first instant, `b.column3` the instant it ends (excluded).
  */
+/** An ISO instant as a query parameter compared with a date column, on both engines. */
+export function instant(iso: string): SQL {
+  return dialect === "postgresql" ? sql`cast(${iso} as timestamptz)` : sql`${iso}`;
+}
+
 export function spansTable(spans: Span[]): SQL {
-  const instant = (iso: string) => (dialect === "postgresql" ? sql`cast(${iso} as timestamptz)` : sql`${iso}`);
   const rows = spans.map((s, i) => sql`(${sql.raw(String(i))}, ${instant(s.start)}, ${instant(s.end)})`);
   return sql`(values ${sql.join(rows, sql`, `)}) as b`;
 }

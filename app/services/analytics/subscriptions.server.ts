@@ -1,9 +1,9 @@
-import { and, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { and, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders, renewalFailures, subscriptions } from "~/db/schema";
 import { CANCEL_REASON_LABELS, CANCEL_REASONS, type CancelReason } from "~/lib/cancel-reasons";
 import type { Span } from "./period.server";
-import { bySpan, countOf, inSpan, SPAN_END, SPAN_INDEX, spansTable, total } from "./sql.server";
+import { bySpan, countOf, inSpan, instant, SPAN_INDEX, spansTable, total } from "./sql.server";
 
 /**
  * The subscriptions' figures. A subscription runs from its first payment (`started_at`) until
@@ -27,21 +27,29 @@ export const RENEWAL_METHOD =
 /** Running subscriptions, their MRR, and what they charge per cycle (the MRR before × 13/12). */
 export type RunningFigures = { active: number; mrrCents: number; cycleCents: number };
 
-/** The subscriptions running at the end of each span, and their MRR. */
+/**
+ * The subscriptions running at the end of each span, and their MRR: one pass over the
+ * subscriptions started before the last end, read from `subscriptions_started_idx` alone (start,
+ * end, amount), whatever the number of spans.
+ */
 export async function runningAtEndOf(spans: Span[]): Promise<RunningFigures[]> {
-  const rows = await getDb()
-    .select({ i: SPAN_INDEX, active: countOf(sql`${subscriptions.id}`), amount: total(sql`${subscriptions.amountCents}`) })
-    .from(spansTable(spans))
-    .leftJoin(
-      subscriptions,
-      sql`${subscriptions.startedAt} < ${SPAN_END} and (${subscriptions.canceledAt} is null or ${subscriptions.canceledAt} >= ${SPAN_END})`,
-    )
-    .groupBy(SPAN_INDEX);
-  return bySpan(rows, spans.length, { active: 0, amount: 0 }).map((r) => ({
-    active: r.active,
-    mrrCents: Math.round(r.amount * CYCLES_PER_MONTH),
-    cycleCents: r.amount,
-  }));
+  if (spans.length === 0) return [];
+  const runningAt = (end: string) =>
+    sql`${subscriptions.startedAt} < ${instant(end)} and (${subscriptions.canceledAt} is null or ${subscriptions.canceledAt} >= ${instant(end)})`;
+  const columns: Record<string, SQL<number>> = {};
+  spans.forEach((span, i) => {
+    columns[`active${i}`] = total(sql`case when ${runningAt(span.end)} then 1 else 0 end`);
+    columns[`amount${i}`] = total(sql`case when ${runningAt(span.end)} then ${subscriptions.amountCents} else 0 end`);
+  });
+  const lastEnd = spans.map((s) => s.end).reduce((a, b) => (b > a ? b : a));
+  const [row] = await getDb()
+    .select(columns)
+    .from(subscriptions)
+    .where(sql`${subscriptions.startedAt} < ${instant(lastEnd)}`);
+  return spans.map((_, i) => {
+    const amount = row?.[`amount${i}`] ?? 0;
+    return { active: row?.[`active${i}`] ?? 0, mrrCents: Math.round(amount * CYCLES_PER_MONTH), cycleCents: amount };
+  });
 }
 
 /**
@@ -96,9 +104,14 @@ async function countBySpan(
 }
 
 /** What moved in each span: subscriptions started and ended, renewals paid, failed and recovered. */
+/** The subscriptions ended in each span (the dashboard's churn needs nothing more than movementsBySpan's `ended`). */
+export async function endedBySpan(spans: Span[]): Promise<number[]> {
+  return await countBySpan(spans, subscriptions.canceledAt, sql`${subscriptions.id}`, subscriptions);
+}
+
 export async function movementsBySpan(spans: Span[]): Promise<MovementFigures[]> {
   const started = await countBySpan(spans, subscriptions.startedAt, sql`${subscriptions.id}`, subscriptions);
-  const ended = await countBySpan(spans, subscriptions.canceledAt, sql`${subscriptions.id}`, subscriptions);
+  const ended = await endedBySpan(spans);
   const failed = await countBySpan(spans, renewalFailures.failedAt, sql`${renewalFailures.stripeInvoiceId}`, renewalFailures);
   const recovered = await countBySpan(
     spans,

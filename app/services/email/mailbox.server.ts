@@ -113,6 +113,15 @@ export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>
   return counts;
 }
 
+/** How many emails failed: the admin menu's badge, on every page, reads the status index for this one status, not every email. */
+export async function countFailedEmails(): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(emails)
+    .where(eq(emails.status, "failed"));
+  return row?.n ?? 0;
+}
+
 /** The emails of one order, newest first. */
 export async function listOrderEmails(orderId: number): Promise<EmailSummary[]> {
   return await getDb()
