@@ -45,14 +45,8 @@ export function setBusyTimeout(sqlite: Database.Database, ms: number) {
 const isBusy = (error: unknown) =>
   typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("SQLITE_BUSY");
 
-/**
- * The pause before trying again for the write lock: a turn of the event loop, then 1, 2 and 4 ms,
- * then 8 ms at most. Each try costs a failed BEGIN and its error: under a long wait (the holder's
- * process descheduled on a busy machine), trying every millisecond burned the CPU the holder
- * needed to finish.
- */
-const pause = (tries: number) =>
-  new Promise((resolve) => (tries < 3 ? setImmediate(resolve) : setTimeout(resolve, Math.min(2 ** (tries - 3), 8))));
+/** The pause before trying again for the write lock: a turn of the event loop, then a millisecond. */
+const pause = (tries: number) => new Promise((resolve) => (tries < 3 ? setImmediate(resolve) : setTimeout(resolve, 1)));
 
 /**
  * Runs `attempt` (a statement, or BEGIN IMMEDIATE) until the write lock another process holds is
