@@ -262,6 +262,10 @@ serveParent(
     const warmup = input.warmupSeconds > 0 ? await phase(input, input.warmupSeconds, orderIds) : null;
     // The parent notes each process's CPU time at the start and the end of the measure.
     await tellParent("measure-start");
+    // The shop may have closed the connections left idle meanwhile (its keep-alive timeout):
+    // reused, they would fail with "socket hang up". The measure opens new ones.
+    agent.destroy();
+    stripeAgent.destroy();
     const cpuBefore = process.cpuUsage();
     const sentBefore = { ...sent };
     const measure = await phase(input, input.seconds, orderIds);
