@@ -2,13 +2,14 @@
 // npm run bench: how fast the shop answers, from its production build (run `npm run build`
 // first; this script builds nothing). It starts the shop in demo mode on a free port of
 // 127.0.0.1 with a throwaway data folder and TRUST_PROXY=1, with WEB_CONCURRENCY processes (2
-// unless set: then the demo's Stripe emulator runs in the primary process, apart from the
-// workers that serve the shop), then runs each part of the bench, one file each in
+// unless set), the demo's Stripe emulator in a node process of its own (BENCH_EMULATOR=shop: in
+// the shop's primary process, as `npm start` runs it), then runs each part of the bench, one file each in
 // scripts/bench/ (BENCH_PARTS, e.g. "pages", chooses some; all by default):
 // - pages (part-pages.js): GET /, /product/1 and /api/products/1 with BENCH_CONNECTIONS (32)
 //   connections, by an anonymous visitor and by one with a real cart, next to a bare server;
 // - checkout (part-checkout.js): whole purchases, paid, by BENCH_SHOPPERS ("16,64") shoppers at
-//   once, then the checks of the orders, invoices, emails and stock in the database.
+//   once, the CPU time each process spends per purchase and the requests a purchase makes, then
+//   the checks of the orders, invoices, emails and stock in the database.
 // Each load: BENCH_WARMUP (3) seconds of warm-up, then BENCH_DURATION (10) seconds measured;
 // BENCH_RUNS (1) > 1 repeats each measure and keeps the median of each number.
 // Prints Markdown tables and writes reports/bench.json. A part adds itself to PARTS below: a
@@ -87,10 +88,11 @@ const DATABASE = isPostgres(process.env.DATABASE_URL ?? "") ? "PostgreSQL" : "SQ
 const shop = await startShopOrExit({ env: { TRUST_PROXY: "1", WEB_CONCURRENCY: settings.processes } });
 try {
   const packId = await packToBuy(shop.url);
-  const emulatorWhere =
-    Number(settings.processes) > 1
-      ? `The Stripe emulator runs in its own process (the primary, pid ${shop.pid}), not in the ${settings.processes} workers that serve the shop; it shares the machine's cores with them.`
-      : "The Stripe emulator runs in the shop's only process (WEB_CONCURRENCY=1): its cost is counted as the shop's.";
+  const emulatorWhere = shop.emulatorPid
+    ? `The Stripe emulator runs in its own node process (pid ${shop.emulatorPid}, ${shop.emulatorUrl}), apart from the shop's ${settings.processes} process(es), which are pointed to it (STRIPE_EMULATOR_PORT, SHOP_STRIPE_EMULATOR_SHARED=1): its work is not counted as the shop's, though it shares the machine's cores with them.`
+    : Number(settings.processes) > 1
+      ? `BENCH_EMULATOR=shop: the Stripe emulator runs in the shop's primary process (pid ${shop.pid}), not in the ${settings.processes} workers that serve the shop; it shares the machine's cores with them.`
+      : "BENCH_EMULATOR=shop: the Stripe emulator runs in the shop's only process (WEB_CONCURRENCY=1): its cost is counted as the shop's.";
   const cpus = os.cpus();
   console.log(
     `\n${cpus.length} × ${cpus[0]?.model ?? "CPU"}, Node ${process.version}, ${settings.processes} shop processes (WEB_CONCURRENCY), ${DATABASE}; ` +

@@ -41,6 +41,8 @@ const RETRY_DELAYS_MS = [300, 1500, 5000];
  * @property {WebhookTarget} [webhookUrl] where events are POSTed, or a function receiving them
  * @property {{ info?: (...a: unknown[]) => void, warn?: (...a: unknown[]) => void }} [log]
  * @property {number[]} [retryDelaysMs]
+ * @property {number} [webhookConcurrency] how many deliveries may be under way at once (default 1: one
+ *   after the other, in the order of the events); Stripe itself sends them concurrently, in no set order
  * @property {number} [clockAdvanceDelayMs] how long an advancing test clock stays `advancing` (default 0)
  */
 
@@ -57,8 +59,9 @@ export async function startStripeEmulator(options = {}) {
 
   /** @type {StripeEvent[]} */
   const queue = [];
-  /** @type {Promise<void> | null} */
-  let draining = null;
+  const concurrency = Math.max(1, options.webhookConcurrency ?? 1);
+  /** @type {Set<Promise<void>>} the delivery loops under way, at most `concurrency` */
+  const draining = new Set();
   let closed = false;
 
   const core = new StripeEmulatorCore({
@@ -70,7 +73,10 @@ export async function startStripeEmulator(options = {}) {
       event._deliveries = [];
       if (!webhookTarget || closed) return;
       queue.push(event);
-      if (!draining) draining = drain().finally(() => (draining = null));
+      if (draining.size < concurrency) {
+        const loop = drain().finally(() => draining.delete(loop));
+        draining.add(loop);
+      }
     },
   });
 
@@ -258,7 +264,7 @@ export async function startStripeEmulator(options = {}) {
     },
     /** Resolves when every queued webhook has been delivered (or given up). */
     async flushWebhooks() {
-      while (draining) await draining;
+      while (draining.size > 0) await Promise.all(draining);
     },
     /** The exact payload and Stripe-Signature header Stripe would send for this event. */
     signEvent: (/** @type {Record<string, any>} */ event) => sign(event),

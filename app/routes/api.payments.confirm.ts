@@ -6,8 +6,7 @@ import { confirmPaymentBodySchema } from "~/schemas/payments";
 import { lookupOrderByNumber } from "~/services/limits.server";
 import { holdsOrder } from "~/services/orders/access.server";
 import { findOrder } from "~/services/orders/find.server";
-import { confirmOrderPayment } from "~/services/payments/confirm.server";
-import { getOrderPaymentState } from "~/services/payments/payment-state.server";
+import { confirmOrderPaymentState } from "~/services/payments/confirm.server";
 
 /**
  * POST /api/payments/confirm { orderId, token? }
@@ -29,7 +28,6 @@ export const action = ({ request, context }: ActionFunctionArgs) =>
       return found && holdsOrder(found, proof) ? found : null;
     });
     if (!order) return apiError(404, "Commande introuvable");
-    const { paid } = await confirmOrderPayment(order.id);
-    const state = await getOrderPaymentState(order.id);
-    return apiJson({ paid, orderId, paymentStatus: state?.paymentStatus ?? "unpaid" });
+    const { paid, paymentStatus } = await confirmOrderPaymentState(order);
+    return apiJson({ paid, orderId, paymentStatus: paymentStatus ?? "unpaid" });
   });

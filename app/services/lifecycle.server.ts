@@ -2,7 +2,7 @@ import { getConfig } from "~/config.server";
 import { closeDb, openDb } from "~/db/client.server";
 import { renderEmail } from "~/services/email/render.server";
 import { startEmailSender, stopEmailSender } from "~/services/email/sender.server";
-import { ensureStripeEmulator, stopStripeEmulator, stripeEmulatorAddress } from "~/services/stripe.server";
+import { emulatorRunsElsewhere, ensureStripeEmulator, stopStripeEmulator, stripeEmulatorAddress } from "~/services/stripe.server";
 import { startSubscriptionScheduler, stopSubscriptionScheduler } from "~/services/subscriptions/scheduler.server";
 
 /**
@@ -23,13 +23,14 @@ export function shopProcessCount(): number {
 /**
  * The primary process of a multi-process start: validates the configuration, applies the
  * migrations and the seed once (then closes its connection), and in demo mode starts the one
- * Stripe emulator the workers share.
+ * Stripe emulator the workers share (unless SHOP_STRIPE_EMULATOR_SHARED=1 says one already runs
+ * on STRIPE_EMULATOR_PORT).
  */
 export async function startPrimary() {
   const config = getConfig();
   await openDb();
   await closeDb();
-  if (config.mode === "demo") await ensureStripeEmulator();
+  if (config.mode === "demo" && !emulatorRunsElsewhere()) await ensureStripeEmulator();
   return { mode: config.mode, port: config.port, processes: config.processes };
 }
 

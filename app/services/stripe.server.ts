@@ -95,9 +95,11 @@ export async function getStripe(): Promise<Stripe> {
 
 /**
  * Set by the server entry on its worker processes (server/index.js): the emulator runs once, in
- * the primary process, on STRIPE_EMULATOR_PORT; the workers only talk to it.
+ * the primary process, on STRIPE_EMULATOR_PORT; the workers only talk to it. Set from outside
+ * (the speed measures, scripts/bench/shop.js), the emulator runs in a process of its own on
+ * that port, and no shop process starts one.
  */
-function emulatorRunsElsewhere() {
+export function emulatorRunsElsewhere() {
   return process.env.SHOP_STRIPE_EMULATOR_SHARED === "1";
 }
 

@@ -20,19 +20,25 @@ import http from "node:http";
 import { Readable } from "node:stream";
 import { performance } from "node:perf_hooks";
 import { decode } from "turbo-stream";
-import { serveParent } from "./http.js";
+import { serveParent, tellParent } from "./http.js";
 
 /**
  * @typedef {{
  *   origin: string, emulator: string, publishableKey: string, shoppers: number, warmupSeconds: number,
  *   seconds: number, productId: number, packId: number, firstShopper: number,
  * }} CheckoutInput
- * @typedef {{ checkouts: number, rps: number, p50: number, p99: number, errors: number, warmupErrors: number, errorSamples: string[], orderIds: number[] }} CheckoutResult
+ * @typedef {{
+ *   checkouts: number, rps: number, p50: number, p99: number, errors: number, warmupErrors: number,
+ *   errorSamples: string[], orderIds: number[], cpuMs: number, requests: { shop: number, stripeJs: number },
+ * }} CheckoutResult
+ * cpuMs: this process's CPU time during the measure; requests: those it sent during the measure.
  */
 
 const FORM_ACTION = "/panier.data";
 
 let shopperCount = 0;
+/** Requests sent: to the shop, and to Stripe as Stripe.js does. */
+const sent = { shop: 0, stripeJs: 0 };
 
 /** A new shopper: an address of 198.18.0.0/15 of its own and an empty cookie jar. */
 function newShopper() {
@@ -67,6 +73,7 @@ function request(origin, shopper, path, form, json) {
     headers["Content-Length"] = String(Buffer.byteLength(body));
     headers.Origin = origin;
   }
+  sent.shop++;
   return new Promise((resolve, reject) => {
     const req = http.request(origin + path, { method: body !== undefined ? "POST" : "GET", headers, agent }, (res) => {
       for (const cookie of res.headers["set-cookie"] ?? []) {
@@ -117,6 +124,7 @@ const stripeAgent = new http.Agent({ keepAlive: true, maxSockets: 128 });
  */
 function stripeJs(input, path, params) {
   const body = new URLSearchParams(params).toString();
+  sent.stripeJs++;
   return new Promise((resolve, reject) => {
     const req = http.request(
       input.emulator + path,
@@ -252,9 +260,21 @@ serveParent(
     /** @type {number[]} */
     const orderIds = [];
     const warmup = input.warmupSeconds > 0 ? await phase(input, input.warmupSeconds, orderIds) : null;
+    // The parent notes each process's CPU time at the start and the end of the measure.
+    await tellParent("measure-start");
+    // The shop may have closed the connections left idle meanwhile (its keep-alive timeout):
+    // reused, they would fail with "socket hang up". The measure opens new ones.
+    agent.destroy();
+    stripeAgent.destroy();
+    const cpuBefore = process.cpuUsage();
+    const sentBefore = { ...sent };
     const measure = await phase(input, input.seconds, orderIds);
+    const cpu = process.cpuUsage(cpuBefore);
+    await tellParent("measure-end");
     return {
       ...measure,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      requests: { shop: sent.shop - sentBefore.shop, stripeJs: sent.stripeJs - sentBefore.stripeJs },
       warmupErrors: warmup?.errors ?? 0,
       errorSamples: [...(warmup?.errorSamples ?? []), ...measure.errorSamples].slice(0, 5),
       orderIds,

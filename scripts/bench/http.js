@@ -56,9 +56,11 @@ export async function shippedJs(origin, html) {
  * @template T
  * @param {string} script file name in scripts/bench/
  * @param {unknown} input sent to the child once it has started
+ * @param {(progress: unknown) => void | Promise<void>} [onProgress] gets the child's { progress } messages
+ *   (e.g. the start and end of its measure), then answers it { progressSeen: true }
  * @returns {Promise<{ result: T, kill(): Promise<void> }>}
  */
-export function runChild(script, input) {
+export function runChild(script, input, onProgress) {
   const child = fork(new URL(script, import.meta.url), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   /** @type {Promise<void>} */
   const exited = new Promise((resolve) => child.once("exit", () => resolve()));
@@ -67,13 +69,36 @@ export function runChild(script, input) {
     await exited;
   };
   return new Promise((resolve, reject) => {
-    child.once("message", (message) => {
-      const m = /** @type {{ error?: string, result?: T }} */ (message);
+    child.on("message", async (message) => {
+      const m = /** @type {{ error?: string, result?: T, progress?: unknown }} */ (message);
+      if ("progress" in m) {
+        await onProgress?.(m.progress);
+        if (child.connected) child.send({ progressSeen: true });
+        return;
+      }
       if (m.error) void kill().then(() => reject(new Error(m.error)));
       else resolve({ result: /** @type {T} */ (m.result), kill });
     });
     child.once("exit", (code) => reject(new Error(`${script} exited (${code}) without an answer`)));
     child.send(/** @type {import("node:child_process").Serializable} */ (input));
+  });
+}
+
+/**
+ * In a child: tells the parent where it is (runChild's onProgress), and waits until it has seen it.
+ * @param {unknown} progress
+ * @returns {Promise<void>}
+ */
+export function tellParent(progress) {
+  return new Promise((resolve) => {
+    /** @param {any} message */
+    const onMessage = (message) => {
+      if (!message?.progressSeen) return;
+      process.off("message", onMessage);
+      resolve();
+    };
+    process.on("message", onMessage);
+    process.send?.({ progress });
   });
 }
 

@@ -3,10 +3,31 @@
 // once, for each N of BENCH_SHOPPERS (16 and 64), then the checks in the database: every paid
 // order has exactly one invoice, the invoice numbers have no gap, one confirmation email is
 // queued per order, and the stock went down once per order.
+import { canMeasureCpu, shopCpuMs } from "./cpu.js";
 import { openDatabase } from "./database.js";
 import { runChild } from "./http.js";
 
 /** @typedef {import("./checkout.js").CheckoutResult} CheckoutResult */
+/**
+ * What one measure cost, per paid purchase: CPU ms of each process, requests of each kind.
+ * @typedef {{
+ *   cpuMs: { workers: number, primary: number, emulator: number, loadGenerator: number },
+ *   requests: { shop: number, stripeJs: number, shopToStripe: number, webhooks: number },
+ *   stripeCalls: Record<string, number>,
+ * }} PurchaseCost
+ */
+
+/**
+ * @param {Record<string, number>} after @param {Record<string, number>} before @param {number} n
+ * @returns {Record<string, number>}
+ */
+function perPurchase(after, before, n) {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, value]) => [key, (value - (before[key] ?? 0)) / n])
+      .filter(([, value]) => Number(value) > 0),
+  );
+}
 
 /** A stock that no measure can sell out (a sold-out product would stop the purchases). */
 const BENCH_STOCK = 10_000_000;
@@ -41,35 +62,71 @@ export async function benchCheckout({ shop, productId, packId, shoppers, runs, w
     const stockBefore = Number((await db.all(`SELECT stock FROM products WHERE id = ${productId}`))[0].stock);
     const lastOrderBefore = Number((await db.all("SELECT coalesce(max(id), 0) AS n FROM orders"))[0].n);
 
-    /** @type {{ shoppers: number, runs: CheckoutResult[] }[]} */
+    /** @type {{ shoppers: number, runs: CheckoutResult[], costs: PurchaseCost[] }[]} */
     const measures = [];
     let firstShopper = 0;
     for (const count of shoppers) {
       /** @type {CheckoutResult[]} */
       const results = [];
+      /** @type {PurchaseCost[]} */
+      const costs = [];
       for (let run = 0; run < runs; run++) {
-        const child = await runChild("checkout.js", {
-          origin: shop.url,
-          emulator: shop.emulatorUrl,
-          publishableKey: "pk_test_emulator",
-          shoppers: count,
-          warmupSeconds,
-          seconds,
-          productId,
-          packId,
-          firstShopper,
-        });
+        /** @type {{ cpu: ReturnType<typeof shopCpuMs>, counts: import("./shop.js").EmulatorCounts | null }[]} */
+        const marks = [];
+        // At the start and the end of the measure, once the shop has done what the purchases
+        // caused after their answers (the webhooks delivered, the emails sent), so that each
+        // measure counts its own.
+        const mark = async () => {
+          const counts = await shop.emulatorCounts();
+          await outboxEmpty(db);
+          marks.push({ cpu: shopCpuMs(shop), counts });
+        };
+        const child = await runChild(
+          "checkout.js",
+          {
+            origin: shop.url,
+            emulator: shop.emulatorUrl,
+            publishableKey: "pk_test_emulator",
+            shoppers: count,
+            warmupSeconds,
+            seconds,
+            productId,
+            packId,
+            firstShopper,
+          },
+          mark,
+        );
         await child.kill();
         const result = /** @type {CheckoutResult} */ (child.result);
         results.push(result);
+        const [start, end] = marks;
+        const n = Math.max(1, result.checkouts);
+        const stripeCalls = start.counts && end.counts ? perPurchase(end.counts.api, start.counts.api, n) : {};
+        const fromBrowser =
+          (stripeCalls["POST /v1/payment_methods"] ?? 0) + (stripeCalls["POST /v1/payment_intents/{id}/confirm"] ?? 0);
+        costs.push({
+          cpuMs: {
+            workers: (end.cpu.workers - start.cpu.workers) / n,
+            primary: (end.cpu.primary - start.cpu.primary) / n,
+            emulator: (end.cpu.emulator - start.cpu.emulator) / n,
+            loadGenerator: result.cpuMs / n,
+          },
+          requests: {
+            shop: result.requests.shop / n,
+            stripeJs: result.requests.stripeJs / n,
+            shopToStripe: Object.values(stripeCalls).reduce((sum, value) => sum + value, 0) - fromBrowser,
+            webhooks: start.counts && end.counts ? (end.counts.webhooks - start.counts.webhooks) / n : 0,
+          },
+          stripeCalls,
+        });
         firstShopper += result.orderIds.length + result.errors + result.warmupErrors + count;
       }
-      measures.push({ shoppers: count, runs: results });
+      measures.push({ shoppers: count, runs: results, costs });
     }
 
     const paidIds = measures.flatMap((m) => m.runs.flatMap((r) => r.orderIds));
     const checks = await checkPurchases(db, { productId, paidIds, stockBefore, lastOrderBefore });
-    const rows = measures.map(({ shoppers: count, runs: results }) => ({
+    const rows = measures.map(({ shoppers: count, runs: results, costs }) => ({
       shoppers: count,
       paidPerSecond: median(results.map((r) => r.rps)),
       p50: median(results.map((r) => r.p50)),
@@ -77,7 +134,38 @@ export async function benchCheckout({ shop, productId, packId, shoppers, runs, w
       paid: results.reduce((n, r) => n + r.checkouts, 0),
       errors: results.reduce((n, r) => n + r.errors + r.warmupErrors, 0),
       errorSamples: results.flatMap((r) => r.errorSamples).slice(0, 3),
+      cpuMs: {
+        workers: median(costs.map((c) => c.cpuMs.workers)),
+        primary: median(costs.map((c) => c.cpuMs.primary)),
+        emulator: median(costs.map((c) => c.cpuMs.emulator)),
+        loadGenerator: median(costs.map((c) => c.cpuMs.loadGenerator)),
+      },
+      requests: costs[costs.length - 1].requests,
+      stripeCalls: costs[costs.length - 1].stripeCalls,
     }));
+    const emulatorApart = Boolean(shop.emulatorPid);
+    const one = (/** @type {number} */ value) => value.toFixed(1);
+    const costLines = canMeasureCpu
+      ? [
+          "",
+          `CPU time per paid purchase during the measure, by process (user + system, from /proc; it moves much less than the rates with the machine's other load${emulatorApart ? "" : "; BENCH_EMULATOR=shop: the emulator's is in the primary's"}):`,
+          "",
+          "| shoppers at once | shop workers | shop primary | Stripe emulator | load generator | shop requests | Stripe.js requests | shop → Stripe calls | webhooks |",
+          "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+          ...rows.map(
+            (r) =>
+              `| ${r.shoppers} | ${ms(r.cpuMs.workers)} | ${ms(r.cpuMs.primary)} | ${emulatorApart ? ms(r.cpuMs.emulator) : "(in the primary)"} | ${ms(r.cpuMs.loadGenerator)} | ${one(r.requests.shop)} | ${one(r.requests.stripeJs)} | ${emulatorApart ? one(r.requests.shopToStripe) : "?"} | ${emulatorApart ? one(r.requests.webhooks) : "?"} |`,
+          ),
+          ...(emulatorApart && rows.length > 0
+            ? [
+                "",
+                `The emulator's API calls per purchase (${rows[0].shoppers} shoppers): ${Object.entries(rows[0].stripeCalls)
+                  .map(([call, n]) => `${call} ${one(n)}`)
+                  .join(", ")}.`,
+              ]
+            : []),
+        ]
+      : ["", "(CPU time per process not measured: this system has no /proc.)"];
     const lines = [
       `Whole purchases (cart, delivery, payment start, card confirmed at the Stripe emulator as Stripe.js does, the server's confirmation; the webhook follows). ${emulatorWhere}`,
       "",
@@ -86,6 +174,7 @@ export async function benchCheckout({ shop, productId, packId, shoppers, runs, w
       ...rows.map(
         (r) => `| ${r.shoppers} | ${r.paidPerSecond.toFixed(1)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.paid} | ${r.errors} |`,
       ),
+      ...costLines,
       "",
       ...checks.lines,
     ];
@@ -104,6 +193,19 @@ export async function benchCheckout({ shop, productId, packId, shoppers, runs, w
     return { lines, report: { rows, checks: checks.report }, ok: checks.ok };
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * Waits (30 s at most) until the outbox has no email left to send.
+ * @param {Awaited<ReturnType<typeof openDatabase>>} db
+ */
+async function outboxEmpty(db) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const [{ n }] = await db.all("SELECT count(*) AS n FROM emails WHERE status IN ('pending', 'sending')");
+    if (Number(n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -1,8 +1,11 @@
 // @ts-check
-// Starts the shop from the production build (build/server/index.js, made by `npm run build`) in demo
-// mode, on a free port of 127.0.0.1, with a throwaway data folder, for the speed measures.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+// Starts the shop from the production build (build/server/index.js, made by `npm run build`; or
+// the folder SHOP_BUILD_NAME names) in demo mode, on a free port of 127.0.0.1, with a throwaway
+// data folder, for the speed measures. The demo's Stripe emulator runs in a `node` process of its
+// own (scripts/bench/emulator.js), on its own port, the shop pointed to it
+// (STRIPE_EMULATOR_PORT, SHOP_STRIPE_EMULATOR_SHARED=1): its work is not counted as the shop's.
+import { fork, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -38,13 +41,60 @@ export function startShopOrExit(options) {
  * @typedef {{
  *   url: string,
  *   port: number,
- *   emulatorUrl: string, // the demo's Stripe emulator (in the primary process when WEB_CONCURRENCY > 1)
+ *   emulatorUrl: string, // the demo's Stripe emulator, in its own process
+ *   emulatorPid: number | undefined, // undefined: in the shop's primary process (BENCH_EMULATOR=shop)
+ *   emulatorCounts(): Promise<EmulatorCounts | null>,
  *   databaseUrl: string,
  *   pid: number | undefined,
  *   output(): string,
  *   stop(): Promise<void>,
  * }} RunningShop
+ * @typedef {{ api: Record<string, number>, webhooks: number, events: Record<string, number> }} EmulatorCounts
  */
+
+/**
+ * scripts/bench/emulator.js in its own process, listening on `port`, its webhooks sent to `shopUrl`.
+ * @param {{ port: number, secretKey: string, webhookSecret: string, shopUrl: string }} options
+ */
+async function startEmulator({ port, secretKey, webhookSecret, shopUrl }) {
+  const child = fork(
+    path.join(ROOT, "scripts/bench/emulator.js"),
+    [JSON.stringify({ port, secretKey, webhookSecret, servers: [shopUrl] })],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    },
+  );
+  let out = "";
+  /** @type {Promise<void>} */
+  const exited = new Promise((resolve) => child.once("exit", () => resolve()));
+  await new Promise((resolve, reject) => {
+    child.stdout?.on("data", (/** @type {Buffer} */ chunk) => {
+      out += chunk.toString();
+      if (out.includes("ready")) resolve(undefined);
+    });
+    child.stderr?.on("data", (/** @type {Buffer} */ chunk) => (out += chunk.toString()));
+    void exited.then(() => reject(new Error(`The Stripe emulator exited during its start:\n${out}`)));
+  });
+  /** @returns {Promise<EmulatorCounts>} */
+  const counts = () =>
+    new Promise((resolve) => {
+      /** @param {any} message */
+      const onMessage = (message) => {
+        if (!message?.counts) return;
+        child.off("message", onMessage);
+        resolve(message.counts);
+      };
+      child.on("message", onMessage);
+      child.send("counts");
+    });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  return { pid: child.pid, counts, stop };
+}
 
 /**
  * `node server/index.js build/server/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
@@ -56,9 +106,10 @@ export function startShopOrExit(options) {
  */
 export async function startShop(options = {}) {
   // SHOP_BUILD_NAME: the build folder, as for vite.config.ts (several builds side by side).
-  const buildIndex = path.join(ROOT, process.env.SHOP_BUILD_NAME || "build", "server/index.js");
+  const buildName = process.env.SHOP_BUILD_NAME || "build";
+  const buildIndex = path.join(ROOT, buildName, "server/index.js");
   if (!existsSync(buildIndex)) {
-    throw new Error("No production build (build/server/index.js): run `npm run build` first.");
+    throw new Error(`No production build (${buildName}/server/index.js): run \`npm run build\` first.`);
   }
   const port = await freePort();
   const emulatorPort = await freePort();
@@ -67,6 +118,17 @@ export async function startShop(options = {}) {
   const postgresUrl = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? "") ? process.env.DATABASE_URL : undefined;
   const databaseUrl = postgresUrl ?? path.join(dataDir, "shop.db");
   const url = `http://127.0.0.1:${port}`;
+  // The demo's secrets, which the shop reads from its data folder, shared with the emulator.
+  const secretKey = `sk_test_emulator_bench${Date.now()}`;
+  const webhookSecret = `whsec_bench${Date.now()}`;
+  writeFileSync(path.join(dataDir, ".stripe-emulator-key"), secretKey, { mode: 0o600 });
+  writeFileSync(path.join(dataDir, ".webhook-secret"), webhookSecret, { mode: 0o600 });
+  // BENCH_EMULATOR=shop: the emulator in the shop's primary process, as `npm start` runs it
+  // (to compare with the measures made that way).
+  const emulatorInShop = process.env.BENCH_EMULATOR === "shop";
+  const emulator = emulatorInShop
+    ? { pid: undefined, counts: async () => null, stop: async () => undefined }
+    : await startEmulator({ port: emulatorPort, secretKey, webhookSecret, shopUrl: url });
   /** @type {NodeJS.ProcessEnv} */
   const env = {
     PATH: process.env.PATH ?? "",
@@ -77,6 +139,7 @@ export async function startShop(options = {}) {
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     STRIPE_EMULATOR_PORT: String(emulatorPort),
+    ...(emulatorInShop ? {} : { SHOP_STRIPE_EMULATOR_SHARED: "1" }),
     SHOP_MODE: "demo",
     SESSION_SECRET: "",
     ADMIN_USERNAME: "admin",
@@ -90,7 +153,10 @@ export async function startShop(options = {}) {
     ...(process.env.WEB_CONCURRENCY ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY } : {}),
     ...options.env,
   };
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "server/index.js", buildIndex], {
+  // BENCH_CPU_PROF=<folder>: each shop process (the workers inherit the flags) writes its V8 CPU
+  // profile there when it stops; open the .cpuprofile files in Chrome's DevTools.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, ...(options.nodeArgs ?? []), "server/index.js", buildIndex], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -111,6 +177,7 @@ export async function startShop(options = {}) {
       await exited;
       clearTimeout(killer);
     }
+    await emulator.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -131,5 +198,15 @@ export async function startShop(options = {}) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, emulatorUrl: `http://127.0.0.1:${emulatorPort}`, databaseUrl, pid: child.pid, output: () => out, stop };
+  return {
+    url,
+    port,
+    emulatorUrl: `http://127.0.0.1:${emulatorPort}`,
+    emulatorPid: emulator.pid,
+    emulatorCounts: emulator.counts,
+    databaseUrl,
+    pid: child.pid,
+    output: () => out,
+    stop,
+  };
 }

@@ -230,6 +230,43 @@ describe("Stripe-shaped API", () => {
   });
 });
 
+describe("webhook deliveries at once", () => {
+  it("delivers one at a time by default, and up to webhookConcurrency at once, as Stripe does; flushWebhooks waits for all", async () => {
+    for (const [concurrency, expected] of [
+      [undefined, 1],
+      [4, 4],
+    ] as const) {
+      let inFlight = 0;
+      let most = 0;
+      let delivered = 0;
+      const emulator = await startStripeEmulator({
+        port: 0,
+        webhookSecret: SECRET,
+        ...(concurrency ? { webhookConcurrency: concurrency } : {}),
+        webhookUrl: async () => {
+          inFlight++;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight--;
+          delivered++;
+          return { status: 200 };
+        },
+        log: { info: () => {}, warn: () => {} },
+      });
+      try {
+        const client = new Stripe("sk_test_emulator", { host: "127.0.0.1", port: emulator.port, protocol: "http" });
+        for (let i = 0; i < 8; i++) await client.customers.create({ email: `lot${i}@example.fr` });
+        await emulator.flushWebhooks();
+        expect(delivered).toBe(8);
+        expect(inFlight).toBe(0);
+        expect(most).toBe(expected);
+      } finally {
+        await emulator.close();
+      }
+    }
+  });
+});
+
 describe("refunds", () => {
   async function paidIntent(amount: number) {
     const pi = await stripe.paymentIntents.create({ amount, currency: "eur", allowed_payment_method_types: ["card"] });

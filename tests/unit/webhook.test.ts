@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
+import { dialect } from "~/db/schema";
 import { action as startAction } from "~/routes/api.payments.start";
 import { action as webhookAction, loader as webhookLoader } from "~/routes/api.stripe.webhook";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
@@ -97,6 +99,35 @@ describe("Stripe webhook", () => {
     const payload = JSON.stringify(event);
     const response = await postWebhook(payload, sign(payload, getConfig().stripe.webhookSecret));
     expect(await response.json()).toEqual({ received: true, type: "customer.created", outcome: "ignored" });
+  });
+
+  it("answers the events of a payment it does not act on at once, even while another process writes, and records nothing", async () => {
+    const types = ["payment_intent.created", "charge.succeeded", "customer.created"];
+    const events = types.map((type, i) => ({
+      id: `evt_noop_${Date.now()}_${i}`,
+      object: "event",
+      type,
+      data: { object: { id: `obj_${i}`, object: type.split(".")[0] } },
+    }));
+    // Another server process holds SQLite's write lock (a payment being recorded).
+    const other = dialect === "sqlite" ? new Database(process.env.DATABASE_URL!) : null;
+    other?.exec("BEGIN IMMEDIATE");
+    const answers: unknown[] = [];
+    const started = Date.now();
+    try {
+      for (const event of events) {
+        const payload = JSON.stringify(event);
+        const response = await postWebhook(payload, sign(payload, getConfig().stripe.webhookSecret));
+        answers.push(await response.json());
+      }
+    } finally {
+      other?.exec("ROLLBACK");
+      other?.close();
+    }
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(answers).toEqual(types.map((type) => ({ received: true, type, outcome: "ignored" })));
+    const recorded = await recordedEventIds();
+    for (const event of events) expect(recorded).not.toContain(event.id);
   });
 
   it("frees an unpaid order whose subscription ended, so it can be paid again", async () => {

@@ -81,6 +81,19 @@ export function createEmailSender(options: SenderOptions): EmailSender {
 
   let stopped = false;
   let holding = false;
+  /** When this process last took or renewed the lease (while `holding`). */
+  let renewedAt = 0;
+  /**
+   * The lease, taken or renewed; renewed at most every half of its duration (a renewal is a
+   * write, and the sender wakes at every email queued): held, it cannot expire meanwhile.
+   */
+  async function holdLease() {
+    const now = Date.now();
+    if (holding && now - renewedAt < leaseMs / 2) return true;
+    if (!(await acquireLease(LEASE, leaseMs, holder, now))) return false;
+    renewedAt = now;
+    return true;
+  }
   let round: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
@@ -114,7 +127,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   }
 
   async function sendDue() {
-    if (!(await acquireLease(LEASE, leaseMs, holder))) {
+    if (!(await holdLease())) {
       holding = false;
       return;
     }
@@ -128,7 +141,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
       if (!email) return;
       await attempt(email);
       // Renew the lease between emails: a long queue must not let it expire.
-      if (!(await acquireLease(LEASE, leaseMs, holder))) {
+      if (!(await holdLease())) {
         holding = false;
         return;
       }

@@ -63,19 +63,6 @@ export async function loadOrder(orderId: number): Promise<OrderWithItems> {
   return { ...order, items };
 }
 
-/** The order's payment state, or null when there is no such order. */
-export async function getOrderPaymentState(orderId: number) {
-  const order = await findOrder(orderId);
-  if (!order) return null;
-  return {
-    orderId: order.id,
-    paymentStatus: order.paymentStatus,
-    paid: order.paymentStatus === "paid",
-    isSubscription: order.isSubscription,
-    totalCents: order.totalCents,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Who may pay, and what can be paid
 
@@ -179,16 +166,16 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
     .update(orders)
     .set(changes)
     .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
-    .returning({ id: orders.id });
+    .returning();
   if (updated.length !== 1) return false;
   // The order's row is now locked until the commit: its other payment (the webhook, the
   // confirmation) waits here, then finds it paid. The promotion code is counted once, under its
   // own row lock (promotions/redeem.server.ts); past its limit the order is refunded.
-  const paidOrder = await findOrder(orderId, tx);
-  if (paidOrder) await redeemPromotionIn(tx, paidOrder);
+  const [paidOrder] = updated;
+  await redeemPromotionIn(tx, paidOrder);
   // Two payments of the trial pack started with one email before either was paid: the second is
   // refunded (a lock per email, packs.server.ts).
-  await reserveTrialDuplicateRefundIn(tx, orderId);
+  await reserveTrialDuplicateRefundIn(tx, paidOrder);
   if (source.subscriptionId) {
     // The subscription's record, active from its first payment (same transaction).
     const order = await findOrder(orderId, tx);
@@ -233,9 +220,9 @@ export const trialDuplicateRefundKey = (orderId: number) => `trial-duplicate:${o
  * paid), the whole order is reserved for a refund (a pending refund row, once per order), which
  * refunds.server.ts `refundTrialDuplicates` then asks Stripe for, after the transaction.
  */
-async function reserveTrialDuplicateRefundIn(tx: DbOrTx, orderId: number) {
-  const order = await findOrder(orderId, tx);
-  if (!order?.stripePaymentIntentId) return;
+async function reserveTrialDuplicateRefundIn(tx: DbOrTx, order: Order) {
+  const orderId = order.id;
+  if (!order.stripePaymentIntentId) return;
   const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
   if (!(await trialRefusal(tx, { email: order.customerEmail, lines, orderId }))) return;
   await tx

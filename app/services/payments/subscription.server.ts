@@ -171,17 +171,19 @@ export async function createOrderSubscription(
   input: { customerEmail?: string; customerName?: string },
   access: PaymentAccess,
 ): Promise<SubscriptionStart> {
-  const order = await loadOrder(orderId);
-  assertOwner(order, access);
-  if (paymentReceived(order.paymentStatus)) {
-    throw order.isSubscription ? subscriptionExistsError() : alreadyPaidError();
+  const checked = await loadOrder(orderId);
+  assertOwner(checked, access);
+  if (paymentReceived(checked.paymentStatus)) {
+    throw checked.isSubscription ? subscriptionExistsError() : alreadyPaidError();
   }
-  await assertPayable(order);
-  assertCustomerEmail(order);
-  await assertPackRules(order, "subscription");
-  await assertOrderPromotion(getDb(), order, "subscription");
+  await assertPayable(checked);
+  assertCustomerEmail(checked);
+  await assertPackRules(checked, "subscription");
+  await assertOrderPromotion(getDb(), checked, "subscription");
 
   return withOrderLock<SubscriptionStart>(orderId, async () => {
+    // Read again under the lock: a start that held it just before may have recorded its subscription.
+    const order = await loadOrder(orderId);
     const stripe = await getStripe();
 
     if (order.stripeSubscriptionId) {

@@ -65,6 +65,12 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
  * transaction as its effect, so a replay changes nothing.
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome: WebhookOutcome }> {
+  // An event the shop does not act on (payment_intent.created, charge.succeeded…) changes
+  // nothing: it is answered at once, without a transaction that other writes would wait for.
+  if (!HANDLED_EVENTS.has(event.type)) {
+    countWebhook(event.type, "ignored", event.id);
+    return { outcome: "ignored" };
+  }
   let handled: { outcome: WebhookOutcome };
   let afterCommit: (() => Promise<void>) | undefined;
   try {
@@ -124,6 +130,21 @@ function subscriptionOf(event: Stripe.Event): string | null {
   if (event.type.startsWith("invoice.")) return invoiceSubscriptionId(event.data.object as Stripe.Invoice);
   return null;
 }
+
+/** The events applyEvent acts on; any other is ignored before the database is touched. */
+const HANDLED_EVENTS: ReadonlySet<string> = new Set<Stripe.Event.Type>([
+  "payment_intent.succeeded",
+  "checkout.session.completed",
+  "payment_intent.payment_failed",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.payment_action_required",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "charge.refunded",
+  "refund.created",
+  "refund.updated",
+]);
 
 async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
   // A subscription's record is read then written by each of its events: they wait for each other.
