@@ -19,7 +19,14 @@ import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS, type AuditDetails, type StripeErasureResult } from "../lib/audit";
 import type { CancelReason } from "../lib/cancel-reasons";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
-import { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
+import {
+  INVOICE_KINDS,
+  PROMOTION_KINDS,
+  PROMOTION_TARGETS,
+  type EmailAttachment,
+  type EmailAttachmentRef,
+  type InvoiceDocument,
+} from "./schema.sqlite";
 
 /**
  * The shop's tables for PostgreSQL: the same tables, columns, keys and indexes as schema.ts
@@ -551,6 +558,8 @@ export const siteSettings = pgTable("site_settings", {
   notifyEmailFailed: boolean("notify_email_failed").notNull().default(true),
   /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
   notifyDailySummary: boolean("notify_daily_summary").notNull().default(false),
+  /** How many days the content (HTML, text) of a sent email is kept (email/retention.server.ts). */
+  emailContentRetentionDays: integer("email_content_retention_days").notNull().default(90),
   ...timestamps,
 });
 
@@ -699,8 +708,11 @@ export const rateLimits = pgTable(
 /**
  * The outbox (services/email): one row per email, written in the same transaction as the
  * event that causes it, and sent afterwards by the sender running in the server process.
- * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
- * admin sees each email exactly as sent and a resend sends the same one.
+ * The subject, HTML and text are rendered at the first attempt and kept, so a retry sends the
+ * same email and the admin sees it as sent. The record (kind, address, order, subject, dates)
+ * is kept for ever; the HTML and text only for the days the settings say (email/retention.server.ts).
+ * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
+ * and rebuilt when the email is sent or viewed, never stored.
  */
 export const emails = pgTable(
   "emails",
@@ -731,8 +743,12 @@ export const emails = pgTable(
     subject: text("subject"),
     html: text("html"),
     text: text("text"),
-    /** [{ filename, contentType, content }] as attached (JSON). */
+    /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: jsonb("attachments").$type<EmailAttachment[]>(),
+    /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */
+    attachmentRefs: jsonb("attachment_refs").$type<EmailAttachmentRef[]>(),
+    /** Set when the HTML and text were deleted: the retention, in days, that applied then; null while kept. */
+    contentPurgedAfterDays: integer("content_purged_after_days"),
     ...timestamps,
   },
   (t) => [
@@ -743,6 +759,10 @@ export const emails = pgTable(
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
+    // The emails whose content is still kept, by date sent: the retention purge reads only those.
+    index("emails_content_kept_idx")
+      .on(t.sentAt)
+      .where(sql`${t.html} is not null`),
   ],
 );
 

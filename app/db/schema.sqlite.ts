@@ -518,6 +518,8 @@ export const siteSettings = sqliteTable("site_settings", {
   notifyEmailFailed: integer("notify_email_failed", { mode: "boolean" }).notNull().default(true),
   /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
   notifyDailySummary: integer("notify_daily_summary", { mode: "boolean" }).notNull().default(false),
+  /** How many days the content (HTML, text) of a sent email is kept (email/retention.server.ts). */
+  emailContentRetentionDays: integer("email_content_retention_days").notNull().default(90),
   ...timestamps,
 });
 
@@ -710,8 +712,11 @@ export const rateLimits = sqliteTable(
 /**
  * The outbox (services/email): one row per email, written in the same transaction as the
  * event that causes it, and sent afterwards by the sender running in the server process.
- * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
- * admin sees each email exactly as sent and a resend sends the same one.
+ * The subject, HTML and text are rendered at the first attempt and kept, so a retry sends the
+ * same email and the admin sees it as sent. The record (kind, address, order, subject, dates)
+ * is kept for ever; the HTML and text only for the days the settings say (email/retention.server.ts).
+ * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
+ * and rebuilt when the email is sent or viewed, never stored.
  */
 export const emails = sqliteTable(
   "emails",
@@ -742,8 +747,12 @@ export const emails = sqliteTable(
     subject: text("subject"),
     html: text("html"),
     text: text("text"),
-    /** [{ filename, contentType, content }] as attached (JSON). */
+    /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: text("attachments", { mode: "json" }).$type<EmailAttachment[]>(),
+    /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */
+    attachmentRefs: text("attachment_refs", { mode: "json" }).$type<EmailAttachmentRef[]>(),
+    /** Set when the HTML and text were deleted: the retention, in days, that applied then; null while kept. */
+    contentPurgedAfterDays: integer("content_purged_after_days"),
     ...timestamps,
   },
   (t) => [
@@ -754,6 +763,10 @@ export const emails = sqliteTable(
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
+    // The emails whose content is still kept, by date sent: the retention purge reads only those.
+    index("emails_content_kept_idx")
+      .on(t.sentAt)
+      .where(sql`${t.html} is not null`),
   ],
 );
 
@@ -800,6 +813,8 @@ export const pageCacheVersion = sqliteTable("page_cache_version", {
 
 /** An attached file: `content` is its text, or its bytes in base64 when `encoding` says so (a PDF). */
 export type EmailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
+/** An attachment the shop rebuilds when it sends or shows the email: the terms of sale of a version. */
+export type EmailAttachmentRef = { kind: "terms_of_sale"; version: string };
 export type Email = typeof emails.$inferSelect;
 export type { EmailKind, EmailStatus };
 
