@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { compressText, decompressText } from "./compressed-text";
 import type { Carrier } from "../lib/carriers";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES } from "../lib/statuses";
@@ -714,6 +715,13 @@ export const rateLimits = pgTable(
  * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
  * and rebuilt when the email is sent or viewed, never stored.
  */
+/** A long text stored gzipped, in a bytea column (compressed-text.ts). */
+const gzippedText = customType<{ data: string; driverData: Buffer }>({
+  dataType: () => "bytea",
+  toDriver: compressText,
+  fromDriver: decompressText,
+});
+
 export const emails = pgTable(
   "emails",
   {
@@ -741,8 +749,9 @@ export const emails = pgTable(
     /** The SMTP server's Message-ID. */
     messageId: text("message_id"),
     subject: text("subject"),
-    html: text("html"),
-    text: text("text"),
+    /** Gzipped (compressed-text.ts), like `text`: the content of two years of emails stays small. */
+    html: gzippedText("html"),
+    text: gzippedText("text"),
     /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: jsonb("attachments").$type<EmailAttachment[]>(),
     /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  customType,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { compressText, decompressText } from "./compressed-text";
 import type { Carrier } from "../lib/carriers";
 import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
@@ -718,6 +728,13 @@ export const rateLimits = sqliteTable(
  * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
  * and rebuilt when the email is sent or viewed, never stored.
  */
+/** A long text stored gzipped, in a TEXT column (compressed-text.ts). */
+const gzippedText = customType<{ data: string; driverData: Buffer | string }>({
+  dataType: () => "text",
+  toDriver: compressText,
+  fromDriver: decompressText,
+});
+
 export const emails = sqliteTable(
   "emails",
   {
@@ -745,8 +762,9 @@ export const emails = sqliteTable(
     /** The SMTP server's Message-ID. */
     messageId: text("message_id"),
     subject: text("subject"),
-    html: text("html"),
-    text: text("text"),
+    /** Gzipped (compressed-text.ts), like `text`: the content of two years of emails stays small. */
+    html: gzippedText("html"),
+    text: gzippedText("text"),
     /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: text("attachments", { mode: "json" }).$type<EmailAttachment[]>(),
     /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */

@@ -125,6 +125,37 @@ describe("the planner's statistics", () => {
   });
 });
 
+describe("the content kept", () => {
+  it("is stored gzipped, read back as sent, and an email stored before that reads as it was", async () => {
+    const html = `<html><body>${"<p>Merci pour votre commande, à très bientôt.</p>".repeat(200)}</body></html>`;
+    const email = await sentEmail(daysAgo(1), { html, text: "Merci pour votre commande.\n".repeat(100) });
+    expect((await getEmail(email.id))?.html).toBe(html);
+    const pg = getDb() as unknown as PgExecutor;
+    const sqlite = globalThis.__shopDb!.sqlite;
+    const row = (
+      dialect === "postgresql"
+        ? (
+            await pg.execute(
+              sql`select encode(substring(html from 1 for 2), 'hex') as head, length(html) as size from emails where id = ${email.id}`,
+            )
+          ).rows[0]
+        : sqlite!
+            .prepare("select lower(hex(substr(html, 1, 2))) as head, length(cast(html as blob)) as size from emails where id = ?")
+            .get(email.id)
+    ) as { head: string; size: number };
+    // gzip's magic bytes, and far fewer bytes than the text.
+    expect(row.head).toBe("1f8b");
+    expect(Number(row.size)).toBeLessThan(html.length / 10);
+
+    // A row written as plain text before compression (SQLite: TEXT; PostgreSQL: its UTF-8 bytes after the migration).
+    const legacy = await sentEmail(daysAgo(1), { html: null, text: null });
+    if (dialect === "postgresql")
+      await pg.execute(sql`update emails set html = convert_to(${"<p>Écrit avant</p>"}, 'UTF8') where id = ${legacy.id}`);
+    else sqlite!.prepare("update emails set html = ? where id = ?").run("<p>Écrit avant</p>", legacy.id);
+    expect((await getEmail(legacy.id))?.html).toBe("<p>Écrit avant</p>");
+  });
+});
+
 describe("the purge of old emails' content", () => {
   it("empties the content of the emails sent before the retention, keeps their record, and does it once", async () => {
     await setRetention(30);
