@@ -267,9 +267,6 @@ export default function AdminSettings() {
             <input
               {...getInputProps(fields.emailContentRetentionDays, { type: "number", ariaAttributes: true })}
               key={fields.emailContentRetentionDays.key}
-              min={EMAIL_RETENTION_DAYS.min}
-              max={EMAIL_RETENTION_DAYS.max}
-              step={1}
               inputMode="numeric"
               aria-describedby={`${fields.emailContentRetentionDays.id}-hint ${fields.emailContentRetentionDays.errorId}`}
               className="field-input mt-1"
