@@ -19,7 +19,7 @@ import pg from "pg";
  * 3. in one transaction, copies every table in foreign-key order, keeping the ids, reading
  *    one consistent snapshot of the SQLite file (the shop may keep running on it);
  *    booleans (0/1) become true/false, ISO timestamps become timestamps with time zone, JSON
- *    text becomes jsonb; a foreign key in a cycle (orders ↔ subscriptions, an invoice's credit
+ *    text becomes jsonb, bytes (an email's gzipped content) stay bytes; a foreign key in a cycle (orders ↔ subscriptions, an invoice's credit
  *    note) is filled in once both rows exist;
  * 4. sets every identity sequence past the largest id copied, so the next row gets the next id.
  * It prints one line per table with its row count.
@@ -159,6 +159,8 @@ export function copyOrder(tables, rowCounts) {
 function toPostgres(value, type) {
   if (value === null || value === undefined) return null;
   if (type === "boolean") return value === 1 || value === 1n || value === true || value === "1" || value === "true";
+  // Bytes as they are (an email's gzipped content); a text written before it was compressed, as its UTF-8 bytes.
+  if (type === "bytea") return typeof value === "string" ? Buffer.from(value, "utf8") : value;
   // JSON text is sent as is: node-postgres would turn a parsed array into a PostgreSQL array.
   return value;
 }

@@ -6,6 +6,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { createRequestHandler as createRemixHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { writableWaiter } from "./backpressure.js";
 import { withOperations } from "./operations.js";
 import { createPageCache } from "./page-cache.js";
 import { withRequestTrace } from "./request-trace.js";
@@ -70,9 +71,10 @@ export function createApp(build, options = {}) {
   // an API call, answered without looking on disk first.
   const publicFiles = express.static("public", { maxAge: "7d" });
   app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
-  // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts).
-  /** @param {import("express").Request} req */
-  const getLoadContext = (req) => ({ clientAddress: req.socket.remoteAddress });
+  // The TCP peer: the key of the per-address rate limits (app/http/client-address.server.ts);
+  // and, for a long streamed answer, a wait while the client is behind (server/backpressure.js).
+  /** @param {import("express").Request} req @param {import("express").Response} res */
+  const getLoadContext = (req, res) => ({ clientAddress: req.socket.remoteAddress, untilWritable: writableWaiter(res) });
   app.all("*", createRequestHandler({ build, mode, getLoadContext }));
 
   /** @type {http.RequestListener} */

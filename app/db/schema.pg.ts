@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { compressText, decompressText } from "./compressed-text";
 import type { Carrier } from "../lib/carriers";
 import { EMAIL_KINDS, EMAIL_STATUSES } from "../lib/email-kinds";
 import { CONTACT_STATUSES, FULFILMENT_STATUSES, PAYMENT_STATUSES, REFUND_STATUSES } from "../lib/statuses";
@@ -19,7 +20,14 @@ import { SALE_WITHOUT_PACK } from "../lib/packs";
 import { AUDIT_ACTIONS, type AuditDetails, type StripeErasureResult } from "../lib/audit";
 import type { CancelReason } from "../lib/cancel-reasons";
 import { SUBSCRIPTION_STATUSES } from "../lib/subscription-status";
-import { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS, type EmailAttachment, type InvoiceDocument } from "./schema.sqlite";
+import {
+  INVOICE_KINDS,
+  PROMOTION_KINDS,
+  PROMOTION_TARGETS,
+  type EmailAttachment,
+  type EmailAttachmentRef,
+  type InvoiceDocument,
+} from "./schema.sqlite";
 
 /**
  * The shop's tables for PostgreSQL: the same tables, columns, keys and indexes as schema.ts
@@ -555,6 +563,8 @@ export const siteSettings = pgTable("site_settings", {
   notifyEmailFailed: boolean("notify_email_failed").notNull().default(true),
   /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
   notifyDailySummary: boolean("notify_daily_summary").notNull().default(false),
+  /** How many days the content (HTML, text) of a sent email is kept (email/retention.server.ts). */
+  emailContentRetentionDays: integer("email_content_retention_days").notNull().default(90),
   ...timestamps,
 });
 
@@ -703,9 +713,19 @@ export const rateLimits = pgTable(
 /**
  * The outbox (services/email): one row per email, written in the same transaction as the
  * event that causes it, and sent afterwards by the sender running in the server process.
- * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
- * admin sees each email exactly as sent and a resend sends the same one.
+ * The subject, HTML and text are rendered at the first attempt and kept, so a retry sends the
+ * same email and the admin sees it as sent. The record (kind, address, order, subject, dates)
+ * is kept for ever; the HTML and text only for the days the settings say (email/retention.server.ts).
+ * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
+ * and rebuilt when the email is sent or viewed, never stored.
  */
+/** A long text stored gzipped, in a bytea column (compressed-text.ts). */
+const gzippedText = customType<{ data: string; driverData: Buffer }>({
+  dataType: () => "bytea",
+  toDriver: compressText,
+  fromDriver: decompressText,
+});
+
 export const emails = pgTable(
   "emails",
   {
@@ -733,10 +753,15 @@ export const emails = pgTable(
     /** The SMTP server's Message-ID. */
     messageId: text("message_id"),
     subject: text("subject"),
-    html: text("html"),
-    text: text("text"),
-    /** [{ filename, contentType, content }] as attached (JSON). */
+    /** Gzipped (compressed-text.ts), like `text`: the content of two years of emails stays small. */
+    html: gzippedText("html"),
+    text: gzippedText("text"),
+    /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: jsonb("attachments").$type<EmailAttachment[]>(),
+    /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */
+    attachmentRefs: jsonb("attachment_refs").$type<EmailAttachmentRef[]>(),
+    /** Set when the HTML and text were deleted: the retention, in days, that applied then; null while kept. */
+    contentPurgedAfterDays: integer("content_purged_after_days"),
     ...timestamps,
   },
   (t) => [
@@ -749,6 +774,10 @@ export const emails = pgTable(
     index("emails_updated_idx").on(t.updatedAt),
     // A customer's records find the emails of their contact requests (an OR of indexed lookups, not a scan).
     index("emails_contact_request_idx").on(t.contactRequestId),
+    // The emails whose content is still kept, by date sent: the retention purge reads only those.
+    index("emails_content_kept_idx")
+      .on(t.sentAt)
+      .where(sql`${t.html} is not null`),
   ],
 );
 

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type AnySQLiteColumn,
+  customType,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { compressText, decompressText } from "./compressed-text";
 import type { Carrier } from "../lib/carriers";
 import type { VatLine, VatTotals } from "../lib/vat";
 import { EMAIL_KINDS, EMAIL_STATUSES, type EmailKind, type EmailStatus } from "../lib/email-kinds";
@@ -522,6 +532,8 @@ export const siteSettings = sqliteTable("site_settings", {
   notifyEmailFailed: integer("notify_email_failed", { mode: "boolean" }).notNull().default(true),
   /** Group them into one email a day (the scheduler sends it), instead of one email per event. */
   notifyDailySummary: integer("notify_daily_summary", { mode: "boolean" }).notNull().default(false),
+  /** How many days the content (HTML, text) of a sent email is kept (email/retention.server.ts). */
+  emailContentRetentionDays: integer("email_content_retention_days").notNull().default(90),
   ...timestamps,
 });
 
@@ -714,9 +726,19 @@ export const rateLimits = sqliteTable(
 /**
  * The outbox (services/email): one row per email, written in the same transaction as the
  * event that causes it, and sent afterwards by the sender running in the server process.
- * The subject, HTML, text and attachments are rendered at the first attempt and kept, so the
- * admin sees each email exactly as sent and a resend sends the same one.
+ * The subject, HTML and text are rendered at the first attempt and kept, so a retry sends the
+ * same email and the admin sees it as sent. The record (kind, address, order, subject, dates)
+ * is kept for ever; the HTML and text only for the days the settings say (email/retention.server.ts).
+ * An attachment the shop can rebuild (the terms of sale of a version) is kept as a reference
+ * and rebuilt when the email is sent or viewed, never stored.
  */
+/** A long text stored gzipped, in a TEXT column (compressed-text.ts). */
+const gzippedText = customType<{ data: string; driverData: Buffer | string }>({
+  dataType: () => "text",
+  toDriver: compressText,
+  fromDriver: decompressText,
+});
+
 export const emails = sqliteTable(
   "emails",
   {
@@ -744,10 +766,15 @@ export const emails = sqliteTable(
     /** The SMTP server's Message-ID. */
     messageId: text("message_id"),
     subject: text("subject"),
-    html: text("html"),
-    text: text("text"),
-    /** [{ filename, contentType, content }] as attached (JSON). */
+    /** Gzipped (compressed-text.ts), like `text`: the content of two years of emails stays small. */
+    html: gzippedText("html"),
+    text: gzippedText("text"),
+    /** [{ filename, contentType, content }]: the attachments of an email sent before they were kept as references (JSON). */
     attachments: text("attachments", { mode: "json" }).$type<EmailAttachment[]>(),
+    /** What the email attached, as references the shop rebuilds the files from (email/attachments.server.ts). */
+    attachmentRefs: text("attachment_refs", { mode: "json" }).$type<EmailAttachmentRef[]>(),
+    /** Set when the HTML and text were deleted: the retention, in days, that applied then; null while kept. */
+    contentPurgedAfterDays: integer("content_purged_after_days"),
     ...timestamps,
   },
   (t) => [
@@ -760,6 +787,10 @@ export const emails = sqliteTable(
     index("emails_updated_idx").on(t.updatedAt),
     // A customer's records find the emails of their contact requests (an OR of indexed lookups, not a scan).
     index("emails_contact_request_idx").on(t.contactRequestId),
+    // The emails whose content is still kept, by date sent: the retention purge reads only those.
+    index("emails_content_kept_idx")
+      .on(t.sentAt)
+      .where(sql`${t.html} is not null`),
   ],
 );
 
@@ -806,6 +837,8 @@ export const pageCacheVersion = sqliteTable("page_cache_version", {
 
 /** An attached file: `content` is its text, or its bytes in base64 when `encoding` says so (a PDF). */
 export type EmailAttachment = { filename: string; contentType: string; content: string; encoding?: "base64" };
+/** An attachment the shop rebuilds when it sends or shows the email: the terms of sale of a version. */
+export type EmailAttachmentRef = { kind: "terms_of_sale"; version: string };
 export type Email = typeof emails.$inferSelect;
 export type { EmailKind, EmailStatus };
 

@@ -52,6 +52,8 @@ export const DEFAULT_SETTINGS = {
   siteFooterText: "© 2026 Maison Éclat. Tous droits réservés.",
   ...DEMO_LEGAL_IDENTITY,
   defaultCarrier: "colissimo" as Carrier,
+  /** Days the content of a sent email is kept (services/email/retention.server.ts). */
+  emailContentRetentionDays: 90,
 };
 
 /** The legal identity's fields the seller's identity on invoices did not have yet (legal form to mediator). */

@@ -16,10 +16,12 @@ export function readPageQuery(url: URL): PageQuery {
  * (null on the last page); a next page is also linked as `Link: <…>; rel="next"`, the same URL
  * with that cursor.
  */
-export function apiPage<K extends string, T>(
+export function apiPage<K extends string, T, E extends Record<string, unknown> = Record<never, never>>(
   request: Request,
   key: K,
   page: { items: T[]; nextCursor: string | null; limit: number },
+  /** What the list says besides its page (the mailbox's counts per status). */
+  extra?: E,
 ) {
   const headers = new Headers();
   if (page.nextCursor) {
@@ -27,9 +29,9 @@ export function apiPage<K extends string, T>(
     url.searchParams.set("cursor", page.nextCursor);
     headers.set("Link", `<${url.pathname}${url.search}>; rel="next"`);
   }
-  const body = { [key]: page.items, limit: page.limit, nextCursor: page.nextCursor } as Record<K, T[]> & {
+  const body = { [key]: page.items, limit: page.limit, nextCursor: page.nextCursor, ...extra } as Record<K, T[]> & {
     limit: number;
     nextCursor: string | null;
-  };
+  } & E;
   return apiJson(body, { headers });
 }

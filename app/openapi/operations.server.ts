@@ -734,9 +734,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/admin/emails",
     file: "app/routes/api.admin.emails.ts",
     operationId: "listEmails",
-    summary: "Emails de la boutique (file d'envoi), les plus récents d'abord, par pages de 20",
+    summary: "Emails de la boutique (file d'envoi), les plus récents d'abord",
     description:
-      "Les filtres sont ceux de la page /admin/emails ; une valeur illisible est ignorée. En mode démo, rien n'est envoyé : " +
+      `${PAGED_LIST} Les filtres sont ceux de la page /admin/emails ; une valeur illisible est ignorée. En mode démo, rien n'est envoyé : ` +
       "cette liste est la boîte aux lettres de la boutique.",
     tag: "Administration",
     auth: "admin",
@@ -749,17 +749,14 @@ export const API_OPERATIONS: ApiOperation[] = [
         schema: { type: "string", maxLength: 254 },
       },
       { name: "order", description: "Numéro de commande (« #123456789 » accepté)", schema: { type: "string" } },
-      {
-        name: "page",
-        description: "Page (1 par défaut ; au-delà de la dernière, la dernière)",
-        schema: { type: "integer", minimum: 1 },
-      },
+      ...PAGE_QUERY,
     ],
     success: {
       status: 200,
       description: "Une page d'emails, sans leur contenu, et le nombre d'emails par statut",
       schema: emailListResponseSchema,
     },
+    errors: { 422: PAGE_ERRORS },
   },
   {
     method: "get",
@@ -819,8 +816,9 @@ export const API_OPERATIONS: ApiOperation[] = [
     path: "/api/admin/subscriptions",
     file: "app/routes/api.admin.subscriptions.ts",
     operationId: "listSubscriptions",
-    summary: "Abonnements, les plus récents d'abord, par pages de 20",
+    summary: "Abonnements, les plus récents d'abord",
     description:
+      `${PAGED_LIST} ` +
       "Les filtres sont ceux de la page /admin/subscriptions. Une valeur illisible est refusée (400, détail par paramètre dans `issues`) ; " +
       "un paramètre vide ou inconnu est ignoré. Les dates sont des jours (AAAA-MM-JJ, heure de Paris), bornes comprises.",
     tag: "Administration",
@@ -865,14 +863,13 @@ export const API_OPERATIONS: ApiOperation[] = [
         schema: { type: "integer", minimum: 0 },
       },
       { name: "maxRenewals", description: "Au plus ce nombre de renouvellements payés", schema: { type: "integer", minimum: 0 } },
-      {
-        name: "page",
-        description: "Page (1 par défaut ; au-delà de la dernière, la dernière)",
-        schema: { type: "integer", minimum: 1 },
-      },
+      ...PAGE_QUERY,
     ],
     success: { status: 200, description: "Une page d'abonnements", schema: subscriptionListResponseSchema },
-    errors: { 400: "Filtre illisible (détail par paramètre dans `issues`, ex. « Date attendue au format AAAA-MM-JJ »)" },
+    errors: {
+      400: "Filtre illisible (détail par paramètre dans `issues`, ex. « Date attendue au format AAAA-MM-JJ »)",
+      422: PAGE_ERRORS,
+    },
   },
   {
     method: "get",
@@ -1178,6 +1175,8 @@ export const API_OPERATIONS: ApiOperation[] = [
       "Identité de la société : `siret` compte 14 chiffres (espaces permis, gardé sous la forme « 921 458 303 00017 ») ; `vatNumber` est le code d'un pays de l'Union " +
       "suivi de 2 à 13 chiffres ou lettres (FR : 2 caractères de clé puis le SIREN) ; `rcsNumber` est le SIREN du SIRET ; `shareCapital` un montant en euros ; " +
       "`mediatorUrl` une adresse https://. Les champs de la forme juridique au médiateur peuvent rester vides (chaîne vide ou null). " +
+      "`emailContentRetentionDays` est le nombre de jours (7 à 3650, 90 par défaut) pendant lesquels le contenu des emails envoyés est gardé ; " +
+      "passé ce délai, leur HTML et leur texte sont supprimés, leur trace (destinataire, date, objet, commande) reste. " +
       "Un champ invalide répond 422 avec, pour chaque champ, son chemin et un message en français.",
     tag: "Paramètres",
     auth: "admin",
@@ -1222,10 +1221,15 @@ export const API_OPERATIONS: ApiOperation[] = [
   },
 ];
 
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "1.2.0";
 
 /** What changed in the API, newest first (in the document's description). */
 export const API_CHANGELOG = [
+  "1.2.0 : GET /api/admin/emails et GET /api/admin/subscriptions sont désormais paginées par curseur, comme les autres listes : " +
+    "`{ emails | subscriptions, limit, nextCursor }` (les emails gardent `counts`), la suite aussi dans l'en-tête `Link` ; " +
+    "`page`, `pageCount`, `pageSize` et `total` disparaissent. Les paramètres du site ont `emailContentRetentionDays` " +
+    "(conservation du contenu des emails envoyés, 90 jours par défaut) ; un email dont le contenu a été supprimé a " +
+    "`contentPurgedAfterDays` et `html`, `text` à null.",
   "1.1.0 : GET /api/orders, GET /api/users et GET /api/admin/contacts sont désormais paginées. " +
     "La réponse n'est plus un tableau mais un objet `{ orders | users | contacts, limit, nextCursor }` ; " +
     `sans \`limit\` ni \`cursor\`, la première page (${DEFAULT_PAGE_LIMIT} éléments) et le curseur de la suivante, aussi dans l'en-tête \`Link\`. ` +

@@ -10,6 +10,7 @@ import { recordOr404 } from "~/http/admin-pages.server";
 import { pageIdOr404 } from "~/http/api.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDateTime } from "~/lib/dates";
+import { purgedContentNotice } from "~/lib/email-retention";
 import type { FramedHtmlHandle } from "~/lib/framed-html";
 import { pageMeta } from "~/lib/meta";
 import { EMAIL_NOT_FOUND } from "~/lib/not-found";
@@ -32,6 +33,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const id = pageIdOr404(params.id, EMAIL_NOT_FOUND);
   return resendEmailAction(request, `/admin/emails/${id}`);
+}
+
+/** Why a part of the email is not shown: deleted by the retention, never rendered yet, or absent from the email. */
+function contentMissing(email: { rendered: boolean; contentPurgedAfterDays: number | null }, absent: string) {
+  if (email.contentPurgedAfterDays !== null) return purgedContentNotice(email.contentPurgedAfterDays);
+  return email.rendered ? absent : NOT_RENDERED;
 }
 
 const TRANSPORT_LABELS: Record<string, string> = {
@@ -90,7 +97,9 @@ export default function AdminEmail() {
                 data-testid="email-html"
               />
             ) : (
-              <p className="text-ink-soft">{email.rendered ? "Cet email n'a pas de version HTML." : NOT_RENDERED}</p>
+              <p className="text-ink-soft" data-testid="email-html-missing">
+                {contentMissing(email, "Cet email n'a pas de version HTML.")}
+              </p>
             )}
           </Card>
 
@@ -103,7 +112,7 @@ export default function AdminEmail() {
                 {email.text}
               </pre>
             ) : (
-              <p className="text-ink-soft">{email.rendered ? "Cet email n'a pas de version texte." : NOT_RENDERED}</p>
+              <p className="text-ink-soft">{contentMissing(email, "Cet email n'a pas de version texte.")}</p>
             )}
           </Card>
         </div>

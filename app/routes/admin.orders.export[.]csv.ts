@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdmin } from "~/http/admin-guard.server";
+import { untilWritableOf } from "~/http/backpressure.server";
 import { NO_STORE } from "~/http/cache-control";
 import { readOrderFilters, readOrderPeriod } from "~/schemas/admin-order";
 import { ordersCsvFileName, ordersCsvStream } from "~/services/orders/export.server";
@@ -9,7 +10,7 @@ import { ordersCsvFileName, ordersCsvStream } from "~/services/orders/export.ser
  * the period `du`–`au` (Paris days, both included; all time without them). A period that
  * cannot be read is a 400 with its French reason.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const { error } = readOrderPeriod(url);
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       status: 400,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_STORE },
     });
-  return new Response(ordersCsvStream(readOrderFilters(url)), {
+  return new Response(ordersCsvStream(readOrderFilters(url), untilWritableOf(context)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${ordersCsvFileName()}"`,

@@ -17,7 +17,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { CARRIERS, CARRIER_LABELS } from "~/lib/carriers";
 import { pageMeta } from "~/lib/meta";
 import { usePublicConfig } from "~/lib/public-config";
-import { settingsSchema } from "~/schemas/settings";
+import { EMAIL_RETENTION_DAYS, settingsSchema } from "~/schemas/settings";
 import { notificationSettingsSchema } from "~/schemas/notification-settings";
 import {
   DAILY_SUMMARY_HOUR,
@@ -40,7 +40,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const settings = await getSettings();
   return data(
     {
-      settings: { ...settings, trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt) },
+      settings: {
+        ...settings,
+        trialOfferEndsAt: toParisLocalInput(settings.trialOfferEndsAt),
+        emailContentRetentionDays: String(settings.emailContentRetentionDays),
+      },
       notifications: await getNotificationSettings(),
       banner: trialOfferBannerText(settings.trialOfferEndsAt),
     },
@@ -255,6 +259,24 @@ export default function AdminSettings() {
             <p className="mt-2 text-sm text-ink" data-testid="banner-preview">
               {banner ? `Bandeau affiché aujourd'hui : « ${banner} »` : "Aucun bandeau n'est affiché en ce moment."}
             </p>
+          </Card>
+          <Card title="Emails envoyés">
+            <label htmlFor={fields.emailContentRetentionDays.id} className="block text-sm font-medium text-ink">
+              Conservation du contenu des emails envoyés (jours)
+            </label>
+            <input
+              {...getInputProps(fields.emailContentRetentionDays, { type: "number", ariaAttributes: true })}
+              key={fields.emailContentRetentionDays.key}
+              inputMode="numeric"
+              aria-describedby={`${fields.emailContentRetentionDays.id}-hint ${fields.emailContentRetentionDays.errorId}`}
+              className="field-input mt-1"
+            />
+            <p id={`${fields.emailContentRetentionDays.id}-hint`} className="mt-1 text-xs text-ink-soft">
+              Passé ce délai, le texte des emails envoyés est supprimé ; leur trace (destinataire, date, objet, commande) est
+              gardée. Les conditions de vente jointes sont refaites à la demande. Entre {EMAIL_RETENTION_DAYS.min} et{" "}
+              {EMAIL_RETENTION_DAYS.max} jours ; {EMAIL_RETENTION_DAYS.default} si le champ est vide.
+            </p>
+            <FieldError id={fields.emailContentRetentionDays.errorId} errors={fields.emailContentRetentionDays.errors} />
           </Card>
         </div>
         <div className="mt-6">

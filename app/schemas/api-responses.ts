@@ -570,6 +570,12 @@ export const settingsResponseSchema = z.strictObject({
     .datetime()
     .nullable()
     .describe("Fin de l'offre d'essai (ISO 8601, UTC) : le bandeau de la fiche produit compte jusqu'à elle ; null sans offre"),
+  emailContentRetentionDays: z
+    .number()
+    .int()
+    .min(7)
+    .max(3650)
+    .describe("Jours pendant lesquels le contenu (HTML, texte) d'un email envoyé est gardé ; sa trace reste ensuite"),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -602,13 +608,8 @@ const emailSummaryResponseSchema = z.strictObject(emailSummaryShape);
 
 const emailCount = z.number().int().min(0);
 
-/** GET /api/admin/emails: one page of the outbox, newest first, and the number of emails per status. */
-export const emailListResponseSchema = z.strictObject({
-  emails: z.array(emailSummaryResponseSchema),
-  total: z.number().int().min(0).describe("Nombre d'emails correspondant aux filtres"),
-  page: z.number().int().min(1),
-  pageCount: z.number().int().min(1),
-  pageSize: z.number().int().min(1),
+/** GET /api/admin/emails: one page of the outbox, newest first (by cursor), and the number of emails per status. */
+export const emailListResponseSchema = pageResponseSchema("emails", emailSummaryResponseSchema).extend({
   counts: z
     .strictObject({ pending: emailCount, sending: emailCount, sent: emailCount, failed: emailCount })
     .describe("Nombre d'emails par statut (tous filtres confondus)"),
@@ -625,8 +626,19 @@ export const emailResponseSchema = z.strictObject({
   rendered: z
     .boolean()
     .describe("false tant que le contenu n'a pas été rendu (il l'est à la première tentative, puis gardé tel quel)"),
-  html: nullableText.describe(`Partie HTML telle qu'envoyée ; ${NOT_RENDERED}`),
-  text: nullableText.describe(`Partie texte telle qu'envoyée ; ${NOT_RENDERED}`),
+  contentPurgedAfterDays: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "Le contenu (HTML, texte) a été supprimé après ce nombre de jours (conservation, réglée dans les paramètres) ; null tant qu'il est gardé. L'enregistrement de l'envoi (destinataire, date, objet) reste.",
+    ),
+  html: nullableText.describe(
+    `Partie HTML telle qu'envoyée ; ${NOT_RENDERED} ; null aussi une fois le contenu supprimé (conservation)`,
+  ),
+  text: nullableText.describe(
+    `Partie texte telle qu'envoyée ; ${NOT_RENDERED} ; null aussi une fois le contenu supprimé (conservation)`,
+  ),
   attachments: z.array(
     z.strictObject({
       filename: z.string(),
@@ -683,29 +695,19 @@ const subscriptionSummaryExample = {
 };
 
 /** GET /api/admin/subscriptions: one page of subscriptions, the most recent first. */
-export const subscriptionListResponseSchema = z
-  .strictObject({
-    subscriptions: z.array(z.strictObject(subscriptionSummaryShape)),
-    total: z.number().int().min(0).describe("Nombre d'abonnements correspondant aux filtres"),
-    page: z.number().int().min(1),
-    pageCount: z.number().int().min(1),
-    pageSize: z.number().int().min(1),
-  })
-  .meta({
-    examples: [
-      {
-        subscriptions: [
-          {
-            ...subscriptionSummaryExample,
-          },
-        ],
-        total: 1,
-        page: 1,
-        pageCount: 1,
-        pageSize: 20,
-      },
-    ],
-  });
+export const subscriptionListResponseSchema = pageResponseSchema("subscriptions", z.strictObject(subscriptionSummaryShape)).meta({
+  examples: [
+    {
+      subscriptions: [
+        {
+          ...subscriptionSummaryExample,
+        },
+      ],
+      limit: 50,
+      nextCursor: null,
+    },
+  ],
+});
 
 const timelineKind = z
   .enum(["started", "first_order", "renewal", "payment_failed", "email", "cancel_scheduled", "canceled", "change"])

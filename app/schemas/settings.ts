@@ -14,6 +14,18 @@ const URL_MESSAGE =
   "L'adresse du site du médiateur doit être une adresse web complète commençant par https:// (par exemple https://www.cm2c.net).";
 const CARRIER_MESSAGE = `Choisissez un transporteur : ${CARRIERS.map((c) => CARRIER_LABELS[c]).join(", ")}.`;
 
+/** The days a sent email's content (HTML, text) is kept: its record (to whom, when, subject) stays for ever. */
+export const EMAIL_RETENTION_DAYS = { default: 90, min: 7, max: 3650 } as const;
+const RETENTION_MESSAGE = `La conservation du contenu des emails envoyés est un nombre entier de jours, entre ${EMAIL_RETENTION_DAYS.min} et ${EMAIL_RETENTION_DAYS.max}.`;
+
+/** A number field (the form sends text) or a JSON number; empty means the default, 90 days. */
+const retentionDaysField = z.coerce
+  .number({ error: RETENTION_MESSAGE })
+  .int({ error: RETENTION_MESSAGE })
+  .min(EMAIL_RETENTION_DAYS.min, { error: RETENTION_MESSAGE })
+  .max(EMAIL_RETENTION_DAYS.max, { error: RETENTION_MESSAGE })
+  .default(EMAIL_RETENTION_DAYS.default);
+
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -162,6 +174,7 @@ const settingsFields = z.object({
   mediatorUrl: httpsUrlField,
   defaultCarrier: z.enum(CARRIERS, { error: CARRIER_MESSAGE }),
   trialOfferEndsAt: offerEndField,
+  emailContentRetentionDays: retentionDaysField,
 });
 
 const sirenOfSiret = (siret: string) => siret.replace(/\D/g, "").slice(0, 9);

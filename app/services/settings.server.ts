@@ -29,6 +29,7 @@ export async function getSettings(db: DbOrTx = getDb()): Promise<PublicSettings>
     siteFooterText: source.siteFooterText,
     ...legalIdentityOf(source),
     defaultCarrier: source.defaultCarrier,
+    emailContentRetentionDays: source.emailContentRetentionDays,
     trialOfferEndsAt: row?.trialOfferEndsAt ?? null,
   };
 }

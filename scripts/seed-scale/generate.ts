@@ -1,8 +1,11 @@
 import { randomInt } from "node:crypto";
 import type Database from "better-sqlite3";
+import { compressText } from "~/db/compressed-text";
 import { DEMO_LEGAL_IDENTITY } from "~/db/seed.server";
 import { formatInvoiceNumber, invoiceYear } from "~/services/invoices.server";
 import { vatLine, vatTotals } from "~/lib/vat";
+import { CURRENT_TERMS_VERSION } from "~/legal/terms-of-sale";
+import { orderConfirmationEmail } from "~/emails/OrderConfirmationEmail";
 
 /**
  * Two years of a shop that works, written straight into a migrated and seeded SQLite file
@@ -36,6 +39,60 @@ type Customer = {
 };
 
 const pick = <T>(list: readonly T[]) => list[randomInt(list.length)];
+
+/**
+ * An email's content as the shop keeps it (services/email/retention.server.ts): the HTML and
+ * text of the emails sent within the retention (90 days, the default), gzipped
+ * (db/compressed-text.ts); nothing for the older ones, which say after how many days it was
+ * deleted. The terms of sale are a reference, never a copy. A confirmation is the shop's own,
+ * rendered once from its template and given each order's number and first name.
+ */
+const RETENTION_DAYS = 90;
+const SAMPLE_ID = 987654321;
+const SAMPLE_NAME = "Prénomtémoin";
+
+function sampleConfirmation(seller: Record<string, string>) {
+  const paidAt = new Date().toISOString();
+  return orderConfirmationEmail({
+    shop: {
+      name: seller.site_name,
+      email: seller.site_email,
+      address: seller.site_address,
+      phone: seller.site_phone,
+      publicUrl: "https://boutique.example",
+      legal: DEMO_LEGAL_IDENTITY,
+    },
+    order: {
+      id: SAMPLE_ID,
+      createdAt: paidAt,
+      paidAt,
+      customerName: `${SAMPLE_NAME} Martin`,
+      customerFirstName: SAMPLE_NAME,
+      customerEmail: "prenom.martin@exemple.fr",
+      shippingAddress: "12 rue des Lilas",
+      shippingPostalCode: "75011",
+      shippingCity: "Paris",
+      shippingCountry: "France",
+      isSubscription: false,
+      lines: [{ name: "Masques au collagène – 6 masques + 2 offerts", quantity: 1, unitPriceCents: 2590, lineTotalCents: 2590 }],
+      subtotalCents: 2590,
+      shippingCents: 0,
+      totalCents: 2590,
+      trackingUrl: `https://boutique.example/track-order?id=${SAMPLE_ID}&cle=0123456789abcdefghijkl`,
+    },
+    termsVersion: CURRENT_TERMS_VERSION,
+    termsFileName: `CGV-Maison-Eclat-${CURRENT_TERMS_VERSION}.html`,
+    firstRenewalAt: null,
+    subscriptionUrl: null,
+    invoice: { number: "F-2026-000001", url: `https://boutique.example/facture?id=${SAMPLE_ID}` },
+  });
+}
+
+function emailContent(sentAtMs: number, now: number, html: () => string, text: () => string) {
+  if (now - sentAtMs > RETENTION_DAYS * DAY_MS) return { html: null, text: null, purgedAfterDays: RETENTION_DAYS };
+  return { html: compressText(html()), text: compressText(text()), purgedAfterDays: null };
+}
+const TERMS_REF = JSON.stringify([{ kind: "terms_of_sale", version: CURRENT_TERMS_VERSION }]);
 
 /** `count` distinct random 9-digit order numbers, as the checkout makes them. */
 function orderIds(count: number): number[] {
@@ -183,6 +240,8 @@ function statements(sqlite: Database.Database) {
       "subject",
       "html",
       "text",
+      "attachment_refs",
+      "content_purged_after_days",
       "created_at",
       "updated_at",
     ]),
@@ -199,6 +258,7 @@ export function seedScale(sqlite: Database.Database, count: number, now = Date.n
   const product = sqlite.prepare("select id, name from products order by id limit 1").get() as { id: number; name: string };
   const seller = sqlite.prepare("select * from site_settings limit 1").get() as Record<string, string>;
   const s = statements(sqlite);
+  const confirmation = sampleConfirmation(seller);
   const at = (ms: number) => new Date(ms).toISOString();
   const customers: Customer[] = [];
   const stats = {
@@ -396,6 +456,13 @@ export function seedScale(sqlite: Database.Database, count: number, now = Date.n
     );
     stats.invoices++;
     const subject = `Confirmation de votre commande n°${id}`;
+    const mine = (body: string) => body.replaceAll(String(SAMPLE_ID), String(id)).replaceAll(SAMPLE_NAME, customer.firstName);
+    const content = emailContent(
+      plan.at + 60_000,
+      now,
+      () => mine(confirmation.html),
+      () => mine(confirmation.text),
+    );
     s.email.run(
       "order_confirmation",
       `order_confirmation:order:${id}`,
@@ -409,8 +476,10 @@ export function seedScale(sqlite: Database.Database, count: number, now = Date.n
       paidAt,
       "demo",
       subject,
-      `<p>Bonjour ${customer.firstName},</p><p>Merci pour votre commande n°${id}.</p>`,
-      `Bonjour ${customer.firstName},\n\nMerci pour votre commande n°${id}.`,
+      content.html,
+      content.text,
+      TERMS_REF,
+      content.purgedAfterDays,
       paidAt,
       paidAt,
     );
@@ -472,6 +541,12 @@ export function seedScale(sqlite: Database.Database, count: number, now = Date.n
       created,
       created,
     );
+    const ack = emailContent(
+      Date.parse(created),
+      now,
+      () => "<p>Nous avons bien reçu votre message.</p>",
+      () => "Nous avons bien reçu votre message.",
+    );
     s.email.run(
       "contact_ack",
       `contact_ack:contact:${lastInsertRowid}`,
@@ -485,8 +560,10 @@ export function seedScale(sqlite: Database.Database, count: number, now = Date.n
       created,
       "demo",
       "Nous avons bien reçu votre message",
-      "<p>Nous avons bien reçu votre message.</p>",
-      "Nous avons bien reçu votre message.",
+      ack.html,
+      ack.text,
+      "[]",
+      ack.purgedAfterDays,
       created,
       created,
     );

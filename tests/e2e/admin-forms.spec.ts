@@ -124,7 +124,7 @@ test.describe("admin order form", () => {
 });
 
 test.describe("admin settings form", () => {
-  test("saves the settings with the toast, and shows a French error for a bad email", async ({ page }) => {
+  test("saves the settings with the toast, and shows a French error for a bad email or retention", async ({ page }) => {
     await signIn(page);
     await page.goto("/admin/settings");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Paramètres du site");
@@ -132,21 +132,30 @@ test.describe("admin settings form", () => {
     const original = await description.inputValue();
     const marked = `${original} (${unique()})`;
     try {
+      const retention = page.getByLabel("Conservation du contenu des emails envoyés (jours)");
+      await expect(retention).toHaveValue("90");
       await page.getByLabel("Email du site").fill("pas-un-email");
+      await retention.fill("3");
       await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
       await expect(page.getByText("Veuillez entrer une adresse email valide.")).toBeVisible();
+      await expect(
+        page.getByText("La conservation du contenu des emails envoyés est un nombre entier de jours, entre 7 et 3650."),
+      ).toBeVisible();
 
       await page.getByLabel("Email du site").fill("contact@maison-eclat.fr");
+      await retention.fill("120");
       await description.fill(marked);
       await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
       await expect(page.getByTestId("toast")).toContainText("Paramètres mis à jour");
       await expect(page.getByTestId("toast")).toContainText("Les paramètres du site ont été mis à jour avec succès.");
       await expect(description).toHaveValue(marked);
       const api = await page.request.get("/api/settings");
-      expect((await api.json()).siteDescription).toBe(marked);
+      expect(await api.json()).toMatchObject({ siteDescription: marked, emailContentRetentionDays: 120 });
+      await expect(retention).toHaveValue("120");
     } finally {
       await page.goto("/admin/settings");
       await page.getByLabel("Description du site").fill(original);
+      await page.getByLabel("Conservation du contenu des emails envoyés (jours)").fill("90");
       await page.getByLabel("Email du site").fill("contact@maison-eclat.fr");
       await page.getByRole("button", { name: "Enregistrer les paramètres" }).click();
       await expect(page.getByTestId("toast")).toContainText("Paramètres mis à jour");

@@ -297,6 +297,7 @@ describe("admin API with a session", () => {
     const publicView = await (settingsApi.loader as Handler)(routeArgs(getRequest("/api/settings")));
     expect(Object.keys(await publicView.json()).sort()).toEqual([
       "defaultCarrier",
+      "emailContentRetentionDays",
       "hostAddress",
       "hostName",
       "hostPhone",

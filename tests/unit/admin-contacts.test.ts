@@ -189,9 +189,13 @@ describe("settings page", () => {
     );
     expect(response.headers.get("Location")).toBe("/admin/settings");
     expect(cookieFrom(response, "toast-session")).not.toBeNull();
-    expect(await getSettings()).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T17:30:00.000Z" });
+    expect(await getSettings()).toEqual({
+      ...valid,
+      trialOfferEndsAt: "2026-12-01T17:30:00.000Z",
+      emailContentRetentionDays: 90,
+    });
     const data = await (await settingsLoader(routeArgs(getRequest("/admin/settings", { Cookie: cookie })))).json();
-    expect(data.settings).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T18:30" });
+    expect(data.settings).toEqual({ ...valid, trialOfferEndsAt: "2026-12-01T18:30", emailContentRetentionDays: "90" });
   });
 
   it("refuses an invalid email with a French message and keeps the settings", async () => {

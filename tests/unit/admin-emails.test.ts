@@ -378,11 +378,11 @@ describe("JSON API /api/admin/emails", () => {
     expect(result.status).toBe(200);
     const body = result.body as {
       emails: Record<string, unknown>[];
-      total: number;
-      page: number;
+      limit: number;
+      nextCursor: string | null;
       counts: Record<string, number>;
     };
-    expect(body).toMatchObject({ total: 1, page: 1, pageCount: 1, pageSize: 20 });
+    expect(body).toMatchObject({ limit: 50, nextCursor: null });
     expect(body.emails).toEqual([
       expect.objectContaining({
         id: mine.id,

@@ -144,7 +144,7 @@ describe("the subscription list's filters", () => {
   it("GET /api/admin/subscriptions applies the same filters, and refuses an unreadable one with French details (400)", async () => {
     const ok = await apiGet(apiListLoader, "/api/admin/subscriptions?q=filtre.example&status=active&pack=2&minAmount=25,90");
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ total: 1, page: 1, pageCount: 1, pageSize: 20 });
+    expect(ok.body).toMatchObject({ limit: 50, nextCursor: null });
     expect(ok.body.subscriptions).toMatchObject([
       { id: ids.lea, customerName: "Léa Dupont", amount: "25.90", status: "active", renewalCount: 0 },
     ]);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { users, withdrawalRequests } from "~/db/schema";
+import { emails, subscriptions, users, withdrawalRequests } from "~/db/schema";
 import * as contactsApi from "~/routes/api.admin.contacts";
+import * as emailsApi from "~/routes/api.admin.emails";
+import * as subscriptionsApi from "~/routes/api.admin.subscriptions";
 import * as ordersApi from "~/routes/api.orders";
 import * as usersApi from "~/routes/api.users";
 import { createContactRequest } from "~/services/contacts.server";
@@ -121,12 +123,102 @@ describe("paged API lists", () => {
     expect(ids.slice().sort()).toEqual(before.slice().sort());
   });
 
+  it("GET /api/admin/emails: newest first with the mailbox's filters, an email queued between two pages is not repeated", async () => {
+    const day = (d: number) => `2026-03-${String(d).padStart(2, "0")}T10:00:00.000Z`;
+    const queue = async (createdAt: string, n: number) =>
+      (
+        await getDb()
+          .insert(emails)
+          .values({
+            kind: "contact_ack",
+            dedupeKey: `pages:${n}:${Math.random()}`,
+            toAddress: `m${n}@mails-pages.test`,
+            createdAt,
+          })
+          .returning({ id: emails.id })
+      )[0]!.id;
+    const made: number[] = [];
+    // Two emails share a date: the id decides between them.
+    for (const d of [1, 2, 3, 3, 4]) made.push(await queue(day(d), made.length));
+    // Another recipient: the filter keeps it out.
+    const other = await getDb()
+      .insert(emails)
+      .values({ kind: "contact_ack", dedupeKey: `pages:other:${Math.random()}`, toAddress: "x@ailleurs.test", createdAt: day(2) })
+      .returning({ id: emails.id });
+    let late = 0;
+    const { ids, pages } = await readAllPages(
+      emailsApi.loader as Handler,
+      "/api/admin/emails?to=mails-pages.test&limit=2",
+      "emails",
+      async () => {
+        late = await queue(new Date().toISOString(), 99);
+      },
+    );
+    expect(pages).toBe(3);
+    expect(ids).not.toContain(late);
+    expect(ids).not.toContain(other[0]!.id);
+    const sameDay = [made[2], made[3]].sort((a, b) => b - a);
+    expect(ids).toEqual([made[4], ...sameDay, made[1], made[0]]);
+    // The counts per status come with every page.
+    const response = await (emailsApi.loader as Handler)(
+      routeArgs(getRequest("/api/admin/emails?limit=1", { Cookie: await adminCookie() })),
+    );
+    const body = (await response.json()) as { counts: Record<string, number>; emails: unknown[]; nextCursor: string | null };
+    expect(body.emails).toHaveLength(1);
+    expect(body.nextCursor).not.toBeNull();
+    expect(body.counts.pending).toBeGreaterThanOrEqual(7);
+  });
+
+  it("GET /api/admin/subscriptions: most recent first, a subscription started between two pages is not repeated", async () => {
+    const day = (d: number) => `2026-04-${String(d).padStart(2, "0")}T09:00:00.000Z`;
+    const subscribe = async (startedAt: string | null, n: number) => {
+      const firstOrderId = await insertOrder({
+        isSubscription: true,
+        paymentStatus: "paid",
+        customerEmail: `s${n}@subs-pages.test`,
+      });
+      return (
+        await getDb()
+          .insert(subscriptions)
+          .values({
+            stripeSubscriptionId: `sub_pages_${n}_${Math.random().toString(36).slice(2)}`,
+            amountCents: 2590,
+            status: "active",
+            firstOrderId,
+            customerEmail: `s${n}@subs-pages.test`,
+            startedAt,
+            createdAt: startedAt ?? day(2),
+          })
+          .returning({ id: subscriptions.id })
+      )[0]!.id;
+    };
+    const made: number[] = [];
+    // One has no start date yet: its creation date sorts it. Two share a date: the id decides.
+    for (const d of [1, 2, null, 3, 3]) made.push(await subscribe(d === null ? null : day(d), made.length));
+    let late = 0;
+    const { ids, pages } = await readAllPages(
+      subscriptionsApi.loader as Handler,
+      "/api/admin/subscriptions?q=subs-pages.test&limit=2",
+      "subscriptions",
+      async () => {
+        late = await subscribe(new Date().toISOString(), 99);
+      },
+    );
+    expect(pages).toBe(3);
+    expect(ids).not.toContain(late);
+    const sameDay = [made[3], made[4]].sort((a, b) => b - a);
+    const day2 = [made[1], made[2]].sort((a, b) => b - a);
+    expect(ids).toEqual([...sameDay, ...day2, made[0]]);
+  });
+
   it("refuses a bad limit or cursor with a French 422", async () => {
     const cookie = await adminCookie();
     for (const [handler, path] of [
       [ordersApi.loader, "/api/orders"],
       [usersApi.loader, "/api/users"],
       [contactsApi.loader, "/api/admin/contacts"],
+      [emailsApi.loader, "/api/admin/emails"],
+      [subscriptionsApi.loader, "/api/admin/subscriptions"],
     ] as [Handler, string][]) {
       for (const [query, field, message] of [
         ["limit=0", "limit", "Au moins 1."],

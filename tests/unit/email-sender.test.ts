@@ -5,7 +5,7 @@ import { emails, orders } from "~/db/schema";
 import { action as startAction } from "~/routes/api.payments.start";
 import { createContactRequest } from "~/services/contacts.server";
 import { updateAdminOrder } from "~/services/admin-orders.server";
-import { resendEmail } from "~/services/email/mailbox.server";
+import { getEmailAttachment, resendEmail } from "~/services/email/mailbox.server";
 import { renderEmail } from "~/services/email/render.server";
 import { createEmailSender, type EmailSender } from "~/services/email/sender.server";
 import { smtpTransport } from "~/services/email/transport.server";
@@ -127,6 +127,13 @@ describe("order confirmation", () => {
     expect(row.messageId).toBe(confirmation.messageId);
     // Kept exactly as sent: what /admin/emails shows.
     expect(row.text).toBe(confirmation.text);
+    // The terms of sale are not stored: a reference to their version, and the file rebuilt byte for byte.
+    expect(row.attachments).toBeNull();
+    expect(row.attachmentRefs).toEqual([{ kind: "terms_of_sale", version: expect.any(String) }]);
+    expect(confirmation.attachments[0].filename).toContain(row.attachmentRefs![0].version);
+    const rebuilt = await getEmailAttachment(row.id, 0);
+    expect(rebuilt?.filename).toBe(confirmation.attachments[0].filename);
+    expect(rebuilt?.content.equals(confirmation.attachments[0].content)).toBe(true);
   });
 
   it("a subscription's confirmation gives its terms and the direct cancellation link", async () => {
@@ -176,7 +183,10 @@ describe("failures", () => {
       expect(await resendEmail(failed.id)).toBe(true);
       await sender({ url: back.url }).runOnce();
       const received = await back.waitFor(1);
-      expect(received.some((m) => m.subject === `Confirmation de votre commande n°${orderId}`)).toBe(true);
+      const resent = received.find((m) => m.subject === `Confirmation de votre commande n°${orderId}`);
+      // Resent from what was kept: the terms of sale rebuilt from their reference.
+      expect(resent?.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/^CGV-.*\.html$/)]);
+      expect(resent?.attachments[0].content.toString("utf8")).toContain("Conditions générales de vente");
       expect((await rowsOf(orderId, "order_confirmation"))[0]).toMatchObject({ status: "sent", attempts: 1 });
     } finally {
       await back.close();

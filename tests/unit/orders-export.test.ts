@@ -1,4 +1,8 @@
+import type { ServerResponse } from "node:http";
+import { Writable } from "node:stream";
+import { writeReadableStreamToWritable } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
+import { writableWaiter } from "../../server/backpressure.js";
 import { getDb } from "~/db/client.server";
 import { orders } from "~/db/schema";
 import { loader as csvLoader } from "~/routes/admin.orders.export[.]csv";
@@ -73,6 +77,43 @@ describe("CSV export of the orders", () => {
     const since = await download(`?q=%40export.test&du=${new Date(START + (COUNT - 30) * HOUR).toISOString().slice(0, 10)}`);
     expect(idsOf(since.lines).length).toBeGreaterThan(0);
     expect(idsOf(since.lines).length).toBeLessThan(60);
+  });
+
+  it("waits for a slow client: nothing more is read while the answer's buffer is full", async () => {
+    // A client that takes nothing until told to: writes are held, the buffer fills past 16 kB.
+    const held: (() => void)[] = [];
+    let taking = false;
+    let received = 0;
+    const client = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        if (taking) done();
+        else held.push(() => done());
+      },
+    });
+    // What the server's adapter does with each loader's answer (server/app.js), with its load context.
+    const written = () => client.writableLength + received;
+    const response = (await csvLoader(
+      routeArgs(
+        getRequest("/admin/orders/export.csv?q=%40export.test", { Cookie: await adminCookie() }),
+        {},
+        {
+          untilWritable: writableWaiter(client as unknown as ServerResponse),
+        },
+      ),
+    )) as Response;
+    const sending = writeReadableStreamToWritable(response.body!, client);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first 64 kB piece filled the buffer: the export waits instead of reading the 10,250 orders.
+    const whileFull = written();
+    expect(whileFull).toBeLessThan(200 * 1024);
+    taking = true;
+    for (const done of held.splice(0)) done();
+    await sending;
+    // Once the client reads, the rest follows: the whole file (about 2 MB).
+    expect(written()).toBeGreaterThan(1024 * 1024);
+    expect(written()).toBeGreaterThan(10 * whileFull);
   });
 
   it("refuses a period it cannot read, in French", async () => {

@@ -19,6 +19,8 @@ const ALLOWED_TYPES: Record<string, string[]> = {
   SQLiteText: ["text", "timestamp (3) with time zone"],
   SQLiteTextJson: ["jsonb"],
   SQLiteReal: ["real", "double precision"],
+  // A gzipped text (db/compressed-text.ts): a TEXT column of SQLite, bytea in PostgreSQL.
+  SQLiteCustomColumn: ["bytea"],
 };
 
 type SqliteTables = { [K in keyof typeof sqlite]: (typeof sqlite)[K] extends SQLiteTable ? K : never }[keyof typeof sqlite];

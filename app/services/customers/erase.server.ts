@@ -197,6 +197,7 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
   site_settings: Object.fromEntries(
     [
       "notify_email_failed",
+      "email_content_retention_days",
       "site_name",
       "site_email",
       "site_footer_text",

@@ -1,17 +1,22 @@
 import type { Carrier } from "~/lib/carriers";
-import type { Email, EmailAttachment } from "~/db/schema";
+import type { Email, EmailAttachment, EmailAttachmentRef } from "~/db/schema";
 import type { EmailKind } from "~/lib/email-kinds";
 import type { EmailAddress } from "~/emails/types";
 
 /** What the renderer is given: the outbox row as queued (its order or contact request is read from the database). */
 export type EmailToRender = Pick<Email, "id" | "kind" | "orderId" | "contactRequestId" | "toAddress" | "payload" | "createdAt">;
 
-/** What leaves the shop: both parts always, attachments when the email has some. */
+/**
+ * What leaves the shop: both parts always, attachments when the email has some. `attachmentRefs`
+ * names the attachments the shop can rebuild (email/attachments.server.ts): the outbox keeps
+ * those references, never the files.
+ */
 export type RenderedEmail = {
   subject: string;
   html: string;
   text: string;
   attachments: EmailAttachment[];
+  attachmentRefs?: EmailAttachmentRef[];
 };
 
 /**

@@ -1,11 +1,14 @@
 import { EMAIL_NOT_FOUND } from "~/lib/not-found";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { attachmentsOf } from "./attachments.server";
 import { wakeEmailSender } from "./sender.server";
 import { emails, type Email, type EmailAttachment } from "~/db/schema";
 import { EMAIL_STATUSES, type EmailStatus } from "~/lib/email-kinds";
 import { ShopError } from "~/lib/shop-error";
 import type { EmailFilters } from "~/schemas/admin-email";
+import type { PageQuery } from "~/schemas/page";
+import { decodeCursor, pageOf } from "~/services/pagination/cursor.server";
 
 /**
  * The back office's view of the email outbox: what was queued, what left and how, the content
@@ -58,7 +61,7 @@ export type EmailAttachmentInfo = { filename: string; contentType: string; size:
 
 /** One email as it was sent: the summary, how it left, its content and its attachments (without their bytes). */
 export type EmailDetail = EmailSummary &
-  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince"> & {
+  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince" | "contentPurgedAfterDays"> & {
     /** False while the email has never been rendered (its content is made at its first attempt). */
     rendered: boolean;
     attachments: EmailAttachmentInfo[];
@@ -102,6 +105,21 @@ export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_S
   return { emails: rows, total, page, pageCount, pageSize };
 }
 
+/**
+ * A page of GET /api/admin/emails: the mailbox's filters, newest first, read by key from the
+ * cursor (cursor.server.ts), so an email queued between two pages is neither repeated nor lost.
+ */
+export async function pageEmails(filters: EmailFilters, query: PageQuery) {
+  const key = query.cursor ? decodeCursor(query.cursor, ["string", "number"]) : null;
+  const rows: EmailSummary[] = await getDb()
+    .select(SUMMARY_COLUMNS)
+    .from(emails)
+    .where(and(whereFor(filters), key ? sql`(${emails.createdAt}, ${emails.id}) < (${key[0]}, ${key[1]})` : undefined))
+    .orderBy(desc(emails.createdAt), desc(emails.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit, (row) => [row.createdAt, row.id]);
+}
+
 /** How many emails are in each status (every status present, 0 when none). */
 export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>> {
   const counts = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
@@ -129,11 +147,6 @@ export async function listOrderEmails(orderId: number): Promise<EmailSummary[]> 
     .from(emails)
     .where(eq(emails.orderId, orderId))
     .orderBy(desc(emails.createdAt), desc(emails.id));
-}
-
-/** The attachments column as stored, or an empty list for anything else. */
-function storedAttachments(row: Pick<Email, "attachments">): EmailAttachment[] {
-  return Array.isArray(row.attachments) ? row.attachments : [];
 }
 
 /** The bytes of an attachment: its text in UTF-8, or its base64 decoded when `encoding` is base64 (a PDF). */
@@ -172,8 +185,9 @@ export async function getEmail(id: number): Promise<EmailDetail | undefined> {
     messageId: row.messageId,
     html: row.html,
     text: row.text,
+    contentPurgedAfterDays: row.contentPurgedAfterDays,
     rendered: row.subject !== null || row.html !== null || row.text !== null,
-    attachments: storedAttachments(row).map((a, index) => ({
+    attachments: (await attachmentsOf(row)).map((a, index) => ({
       filename: a.filename,
       contentType: a.contentType,
       size: attachmentBytes(a).length,
@@ -187,8 +201,12 @@ export async function getEmailAttachment(
   id: number,
   index: number,
 ): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
-  const [row] = await getDb().select({ attachments: emails.attachments }).from(emails).where(eq(emails.id, id)).limit(1);
-  const attachment = row ? storedAttachments(row)[index] : undefined;
+  const [row] = await getDb()
+    .select({ attachments: emails.attachments, attachmentRefs: emails.attachmentRefs })
+    .from(emails)
+    .where(eq(emails.id, id))
+    .limit(1);
+  const attachment = row ? (await attachmentsOf(row))[index] : undefined;
   if (!attachment) return undefined;
   return { filename: attachment.filename, contentType: attachment.contentType, content: attachmentBytes(attachment) };
 }
@@ -253,6 +271,7 @@ export function emailDetailToApi(email: EmailDetail) {
     transport: email.transport,
     messageId: email.messageId,
     rendered: email.rendered,
+    contentPurgedAfterDays: email.contentPurgedAfterDays,
     html: email.html,
     text: email.text,
     attachments: email.attachments,

@@ -92,11 +92,23 @@ export async function claimNextDueEmail(now = new Date()): Promise<Email | undef
   )[0];
 }
 
-/** Keeps what was rendered at the first attempt: every later attempt and resend sends exactly this. */
+/**
+ * Keeps what was rendered at the first attempt: every later attempt and resend sends exactly
+ * this. The attachments are kept as references only (attachments.server.ts); a file with no
+ * reference (none today) would be kept as it is, and deleted with the content.
+ */
 export async function storeRendered(id: number, rendered: RenderedEmail) {
+  const refs = rendered.attachmentRefs ?? [];
+  const unreferenced = rendered.attachments.slice(refs.length);
   await getDb()
     .update(emails)
-    .set({ subject: rendered.subject, html: rendered.html, text: rendered.text, attachments: rendered.attachments })
+    .set({
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      attachmentRefs: refs,
+      attachments: unreferenced.length > 0 ? unreferenced : null,
+    })
     .where(eq(emails.id, id));
 }
 

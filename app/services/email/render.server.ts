@@ -44,7 +44,7 @@ import {
  * the result is kept on the row, so a resend sends the same email.
  */
 
-async function shopOf(): Promise<EmailShop> {
+export async function shopOf(): Promise<EmailShop> {
   const settings = await getSettings();
   return {
     name: settings.siteName,
@@ -214,7 +214,7 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         subscriptionUrl,
         invoice: await invoiceLinkOf(row.id),
       });
-      return rendered(content, [attachment]);
+      return { ...rendered(content, [attachment]), attachmentRefs: [{ kind: "terms_of_sale", version }] };
     }
     case "order_shipped": {
       const row = await requireOrder(email);

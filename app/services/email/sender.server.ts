@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import type { Email } from "~/db/schema";
 import { getSettings } from "~/services/settings.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
+import { attachmentsOf } from "./attachments.server";
 import type { EmailToRender, RenderedEmail } from "./email-types";
 import {
   claimNextDueEmail,
@@ -29,7 +30,8 @@ import { log } from "~/log.server";
  *   may have reached the SMTP server just before that process died, and is then sent once more.
  * - A failed attempt is retried after a growing delay (30 s, 2 min, 8 min, 32 min, 2 h 8 min);
  *   after MAX_ATTEMPTS the email is `failed`, shown in /admin/emails, where it can be resent.
- * - Rendering happens at the first attempt and is kept: a retry sends exactly the same email.
+ * - Rendering happens at the first attempt and is kept: a retry sends exactly the same email
+ *   (its attachments rebuilt from their references, attachments.server.ts).
  */
 
 export const MAX_ATTEMPTS = 6;
@@ -103,7 +105,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
     try {
       rendered =
         email.subject !== null && email.html !== null && email.text !== null
-          ? { subject: email.subject, html: email.html, text: email.text, attachments: email.attachments ?? [] }
+          ? { subject: email.subject, html: email.html, text: email.text, attachments: await attachmentsOf(email) }
           : await options.render(email);
       if (email.subject === null) await storeRendered(email.id, rendered);
       const outcome = await transport.deliver({ ...(await senderAddresses()), to: email.toAddress, ...rendered });

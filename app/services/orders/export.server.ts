@@ -93,15 +93,17 @@ export async function* ordersCsvLines(filters: OrderFilters, orders: AsyncIterab
 /**
  * Every order of the filters and period as a CSV stream: whatever the number of orders, the
  * process holds one batch of them, and reads the next only when the client has taken the
- * previous one (so a slow download never fills the memory, and the public pages keep being
+ * previous one (`untilWritable`, from the load context: server/backpressure.js) (so a slow download never fills the memory, and the public pages keep being
  * served between two batches).
  */
-export function ordersCsvStream(filters: OrderFilters): ReadableStream<Uint8Array> {
+export function ordersCsvStream(filters: OrderFilters, untilWritable?: () => Promise<void>): ReadableStream<Uint8Array> {
   const lines = ordersCsvLines(filters);
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        // The server writes each chunk as it comes: wait for the client to take the previous ones first.
+        await untilWritable?.();
         const next = await lines.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));

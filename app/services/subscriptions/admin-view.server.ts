@@ -7,6 +7,8 @@ import { addDays, parisDayStart } from "~/lib/paris-days";
 import { centsToDecimal } from "~/lib/money";
 import type { SubscriptionFilters } from "~/schemas/admin-subscription";
 import { findPackById } from "~/services/packs.server";
+import { decodeCursor, pageOf } from "~/services/pagination/cursor.server";
+import type { PageQuery } from "~/schemas/page";
 import { subscriptionEventsOf } from "./history.server";
 
 /**
@@ -110,6 +112,25 @@ export async function listAdminSubscriptions(filters: SubscriptionFilters, pageS
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return { subscriptions: await Promise.all(rows.map(toSummary)), total, page, pageCount, pageSize };
+}
+
+/** The list's order, the most recent first: the start (or creation) date, then the id. */
+const sortDate = sql<string>`coalesce(${subscriptions.startedAt}, ${subscriptions.createdAt})`;
+
+/**
+ * A page of GET /api/admin/subscriptions: the list's filters and order, read by key from the
+ * cursor (cursor.server.ts), so a subscription started between two pages is neither repeated nor lost.
+ */
+export async function pageAdminSubscriptions(filters: SubscriptionFilters, query: PageQuery) {
+  const key = query.cursor ? decodeCursor(query.cursor, ["string", "number"]) : null;
+  const rows = await getDb()
+    .select()
+    .from(subscriptions)
+    .where(and(whereFor(filters), key ? sql`(${sortDate}, ${subscriptions.id}) < (${key[0]}, ${key[1]})` : undefined))
+    .orderBy(desc(sortDate), desc(subscriptions.id))
+    .limit(query.limit + 1);
+  const page = pageOf(rows, query.limit, (row) => [row.startedAt ?? row.createdAt, row.id]);
+  return { items: await Promise.all(page.items.map(toSummary)), nextCursor: page.nextCursor };
 }
 
 type TimelineEvent = {

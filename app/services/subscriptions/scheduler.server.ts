@@ -1,4 +1,6 @@
+import { refreshStatistics } from "~/db/statistics.server";
 import { backupIfDue } from "~/services/backups/schedule.server";
+import { purgeExpiredEmailContent } from "~/services/email/retention.server";
 import { queueOwnerDailySummary } from "~/services/email/owner-notifications.server";
 import { wakeEmailSender } from "~/services/email/sender.server";
 import { purgeStaleCarts } from "~/services/cart-purge.server";
@@ -12,8 +14,10 @@ import { log } from "~/log.server";
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
  * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
  * carts are deleted, cart-purge.server.ts, the Stripe part of the erasures that Stripe did
- * not answer is tried again, customers/stripe-erasure-queue.server.ts, and a snapshot of the
- * database is taken every BACKUP_EVERY hours, backups/schedule.server.ts). No timer per subscription: one
+ * not answer is tried again, customers/stripe-erasure-queue.server.ts, a snapshot of the
+ * database is taken every BACKUP_EVERY hours, backups/schedule.server.ts, the content of old
+ * sent emails is deleted, email/retention.server.ts, and the planner's statistics are
+ * refreshed once a day, db/statistics.server.ts). No timer per subscription: one
  * periodic tick, so a restart loses nothing and a subscription changed meanwhile is seen as it
  * is now.
  *
@@ -84,6 +88,11 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     if (await queueOwnerDailySummary(now)) wakeEmailSender();
     // And the database's snapshot every BACKUP_EVERY hours (backups/schedule.server.ts): one process at a time.
     await backupIfDue(options.backupEveryHours);
+    // And the content of the emails sent longer ago than the retention (email/retention.server.ts), in short batches.
+    const emptied = await purgeExpiredEmailContent(now);
+    if (emptied > 0) log.info(`Contenu d'emails envoyés supprimé (conservation) : ${emptied}.`);
+    // And the planner's statistics, once a day (db/statistics.server.ts).
+    await refreshStatisticsIfDue(now);
     // queueEmail wakes this process's sender too; asking once per tick keeps it explicit.
     if (queued > 0) wakeEmailSender();
     return { holding: true, queued };
@@ -99,6 +108,25 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
       holding = false;
     },
   };
+}
+
+const STATISTICS_LEASE = "database-statistics";
+const DAY_MS = 86_400_000;
+
+/**
+ * ANALYZE (PostgreSQL) or PRAGMA optimize (SQLite) when the last run is a day old. Its lease is
+ * taken by a holder that is new at each call and never released: only the call that finds it
+ * expired gets it, so the servers of a shop run it once a day between them. Gives whether it ran.
+ */
+export async function refreshStatisticsIfDue(now: Date): Promise<boolean> {
+  if (!(await acquireLease(STATISTICS_LEASE, DAY_MS, `${PROCESS_HOLDER}:${now.toISOString()}`, now.getTime()))) return false;
+  try {
+    await refreshStatistics();
+    return true;
+  } catch (error) {
+    log.error({ err: error }, "Statistiques de la base impossibles à mettre à jour");
+    return false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
