@@ -372,6 +372,9 @@ export const subscriptions = sqliteTable(
     pauseResumesAt: text("pause_resumes_at"),
     /** The reason the customer chose when cancelling, if they chose one (never required): CANCEL_REASONS. */
     cancelReason: text("cancel_reason").$type<CancelReason>(),
+    /** The card the renewals are charged to, as Stripe describes it (brand and last 4 digits), once the subscriber changed it. */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
     ...timestamps,
   },
   (t) => [
