@@ -39,3 +39,7 @@ export function bankRefusalReason(error: { code?: string | null; decline_code?: 
       return "paiement refusé par la banque";
   }
 }
+
+/** « Changer de carte » without JavaScript: the card is typed into the payment provider's field, which needs it. */
+export const CARD_FORM_NEEDS_JAVASCRIPT =
+  "La saisie d'une nouvelle carte se fait dans le formulaire sécurisé de notre prestataire de paiement, qui nécessite JavaScript : activez-le dans votre navigateur puis rechargez cette page. Vous pouvez aussi nous contacter pour changer de carte.";

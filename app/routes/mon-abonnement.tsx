@@ -34,13 +34,15 @@ import { isSelfServiceIntent, selfServiceAction } from "~/pages/subscription-sel
 import { selfServiceView, type SelfServiceView } from "~/services/subscriptions/self-service-view.server";
 import { SELF_SERVICE_ANCHOR, SelfServiceActions } from "~/components/subscription/SelfServiceActions";
 import { CancelReasonSelect } from "~/components/subscription/CancelReasonSelect";
+import { CARD_ANCHOR, CardSection } from "~/components/subscription/CardSection";
+import { cardChangeAction, isCardIntent } from "~/pages/subscription-card.server";
 import { readCancelReason } from "~/lib/cancel-reasons";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
  * the signed management link of its emails (no account, valid SUBSCRIPTION_LINK_DAYS). Status,
  * pack, next renewal, delivery address, orders; change the address of the next renewals (the
- * customer is emailed); pay a failed renewal; cancel. Without a working link: the form
+ * customer is emailed); change the card (with JavaScript: Stripe's card field); pay a failed renewal; cancel. Without a working link: the form
  * « Recevoir un nouveau lien ». Plain forms (post/redirect/get with a toast): it works without
  * JavaScript.
  */
@@ -114,6 +116,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       REPLACE,
     );
   }
+
+  // « Changer de carte »: the card form's SetupIntent, then its outcome (pages/subscription-card.server.ts).
+  if (isCardIntent(intent))
+    return await cardChangeAction(intent, access.record, formData, `${back}#${CARD_ANCHOR}`, PRIVATE_HEADERS);
 
   if (intent === "address") {
     const submission = parseWithZod(formData, { schema: subscriptionAddressSchema });
@@ -259,6 +265,20 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
         </section>
 
         {selfService ? <SelfServiceActions view={selfService} amountCents={view.amountCents} /> : null}
+
+        {view.canChangeCard ? (
+          <CardSection
+            card={view.card}
+            pastDue={view.state === "past_due"}
+            billing={{
+              name: `${view.address.firstName} ${view.address.lastName}`.trim(),
+              address: view.address.address,
+              postalCode: view.address.postalCode,
+              city: view.address.city,
+              email: view.customerEmail,
+            }}
+          />
+        ) : null}
 
         {/* A new address saved: the section starts afresh (form closed, new values). */}
         <AddressSection key={Object.values(view.address).join("|")} view={view} />
