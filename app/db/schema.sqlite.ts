@@ -339,7 +339,7 @@ export const subscriptions = sqliteTable(
     quantity: integer("quantity").notNull().default(1),
     productName: text("product_name"),
     variantName: text("variant_name"),
-    /** What each renewal charges (cents): the first order's total. */
+    /** What each renewal charges (cents): the first order's total before its promotion code (services/promotions/renewal-amount.server.ts takes the code's discount off while it lasts). */
     amountCents: integer("amount_cents").notNull(),
     stripeSubscriptionId: text("stripe_subscription_id").notNull(),
     stripeCustomerId: text("stripe_customer_id"),

@@ -17,6 +17,7 @@ import { readPageForm } from "~/http/page-form.server";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
+import { renewalChargeText } from "~/lib/renewal-amount";
 import { renewalLabel } from "~/lib/renewals";
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
 import { selfServiceViewById } from "~/services/subscriptions/self-service-view.server";
@@ -205,6 +206,10 @@ export default function AdminSubscriptionDetail() {
                 label={s.cancelAtPeriodEnd ? "Fin prévue le" : "Prochain renouvellement"}
                 value={s.nextRenewalAt ? formatDate(s.nextRenewalAt) : null}
               />
+              {s.nextRenewalAt && !s.cancelAtPeriodEnd && s.status !== "canceled" ? (
+                <Line label="Prochain prélèvement" value={renewalChargeText(s.nextCharge)} />
+              ) : null}
+              <Line label="Carte de paiement" value={s.card ?? "Carte du premier paiement"} />
               <Line label="Renouvellements payés" value={String(s.renewalCount)} />
               {s.canceledAt ? <Line label="Résilié le" value={formatDateTime(s.canceledAt)} /> : null}
               {s.unpaidInvoiceId ? <Line label="Renouvellement impayé" value={s.unpaidInvoiceId} mono /> : null}

@@ -14,6 +14,7 @@ import { pageHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
+import { renewalChargeText } from "~/lib/renewal-amount";
 import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
 import { LinkProblem, type LinkProblemKind } from "~/components/subscription/LinkProblem";
@@ -253,7 +254,7 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
               <dt className="text-sm text-ink-soft">Prochain renouvellement</dt>
               <dd className="font-semibold" data-testid="subscription-next-renewal">
                 {view.nextRenewalAt && nextChargeAt
-                  ? `${formatDate(nextChargeAt)} : ${formatPrice(view.amountCents)}`
+                  ? `${formatDate(nextChargeAt)} : ${renewalChargeText(view.nextCharge)}`
                   : view.unpaidRenewal?.nextAfterPaymentAt
                     ? `${formatDate(view.unpaidRenewal.nextAfterPaymentAt)} : ${formatPrice(view.amountCents)}, une fois le montant dû réglé`
                     : view.unpaidRenewal

@@ -2,6 +2,8 @@ import { asc, eq, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders, subscriptions, type FulfilmentStatus, type PaymentStatus, type Subscription } from "~/db/schema";
 import { cardLabel } from "~/lib/cards";
+import type { RenewalCharge } from "~/lib/renewal-amount";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import { orderProgressLabel } from "~/lib/order-status";
 import { ShopError } from "~/lib/shop-error";
 import { splitFullName } from "~/lib/names";
@@ -86,6 +88,8 @@ export type SubscriptionPageView = {
   /** « Visa •••• 3155 », once the subscriber changed it here; null for the card of the first payment. */
   card: string | null;
   customerEmail: string;
+  /** What the next renewal really charges (promotions/renewal-amount.server.ts). */
+  nextCharge: RenewalCharge;
 };
 
 export type UnpaidRenewal = {
@@ -182,6 +186,7 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
     canChangeCard: state === "active" || state === "past_due" || state === "cancel_scheduled",
     card: record.cardLast4 ? cardLabel(record.cardBrand, record.cardLast4) : null,
     customerEmail: record.customerEmail ?? "",
+    nextCharge: await renewalCharge(record),
   };
 }
 
