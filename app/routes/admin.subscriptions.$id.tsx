@@ -24,6 +24,7 @@ import { selfServiceViewById } from "~/services/subscriptions/self-service-view.
 import { adminSelfServiceAction, isSelfServiceIntent } from "~/pages/subscription-self-service.server";
 import { SubscriptionChangeCard } from "~/components/admin/SubscriptionChangeCard";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin-cancel.server";
+import { sendManagementLinkAsAdmin } from "~/services/subscriptions/manage-link.server";
 import {
   awaitRenewalOutcome,
   simulateNextRenewal,
@@ -108,6 +109,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithSuccess(back, {
           message: "Résiliation annulée",
           description: "L'abonnement continue : les renouvellements reprennent normalement.",
+        });
+      case "send_manage_link":
+        await sendManagementLinkAsAdmin(id);
+        return redirectWithSuccess(back, {
+          message: "Lien envoyé",
+          description:
+            "Le client a reçu par email le lien de son espace abonnement : il peut y changer de carte (la boutique ne saisit jamais une carte elle-même).",
         });
       case "simulate_renewal": {
         const simulated = await simulateNextRenewal(id);
@@ -322,6 +330,15 @@ export default function AdminSubscriptionDetail() {
                     </p>
                   )
                 ) : null}
+                <Form method="post" className="space-y-2">
+                  <input type="hidden" name="intent" value="send_manage_link" />
+                  <button type="submit" className={`${buttonSecondary} w-full`} disabled={busy}>
+                    {busyIntent === "send_manage_link" ? "Envoi..." : "Envoyer au client le lien pour changer de carte"}
+                  </button>
+                  <p className="text-xs text-ink-soft">
+                    La carte se change sur l'espace abonnement du client : la boutique ne saisit jamais une carte elle-même.
+                  </p>
+                </Form>
                 <Link to={`${pathname}?confirm=now`} className={`${buttonDanger} w-full`} preventScrollReset>
                   Résilier maintenant
                 </Link>

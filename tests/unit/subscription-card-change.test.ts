@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { emails } from "~/db/schema";
 import { completeCardChange, startCardChange } from "~/services/payments/subscription-card.server";
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
+import { sendManagementLinkAsAdmin } from "~/services/subscriptions/manage-link.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { eq } from "drizzle-orm";
 import {
@@ -180,5 +181,19 @@ describe("a renewal left unpaid, retried on the new card", () => {
       "Le renouvellement n°1 en attente (25,90€) n'a pas pu être prélevé sur cette carte (paiement refusé par la banque) : réglez-le avec une autre carte.",
     );
     expect(await subscriptionRecord(record.id)).toMatchObject({ status: "past_due", cardLast4: "0341" });
+  });
+});
+
+describe("the back office", () => {
+  it("shows the card and sends the subscriber their page's link to change it (it never takes a card itself)", async () => {
+    const { record } = await subscribed();
+    expect((await getAdminSubscription(record.id))!.card).toBeNull();
+    expect(await sendManagementLinkAsAdmin(record.id)).toBe(true);
+    const links = (await getDb().select().from(emails).where(eq(emails.kind, "subscription_link"))).filter(
+      (e) => (e.payload as { subscriptionId?: number } | null)?.subscriptionId === record.id,
+    );
+    expect(links).toHaveLength(1);
+    expect(links[0].toAddress).toBe(record.customerEmail);
+    await expect(sendManagementLinkAsAdmin(999_999)).rejects.toMatchObject({ status: 404 });
   });
 });
