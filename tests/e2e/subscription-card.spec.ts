@@ -103,7 +103,8 @@ test("on a phone, after a failed renewal: a 3-D Secure card is saved, the renewa
   await expect(page.getByTestId("subscription-state")).toHaveText("Actif");
   await expect(page.getByTestId("subscription-unpaid")).toHaveCount(0);
   await expect(page.getByTestId("subscription-orders")).toContainText("Renouvellement n°1");
-  await page.screenshot({ path: "tests/.tmp/card-changed-390.png", fullPage: true });
+  await page.getByTestId("subscription-card").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "tests/.tmp/card-changed-390.png" });
   expect(await lastChargedCard(page, subscriptionId)).toEqual({ status: "paid", last4: "3155" });
   const email = await emailText(admin, orderId, "subscription_changed");
   expect(email).toContain("Carte enregistrée : Visa •••• 3155.");
@@ -132,6 +133,8 @@ test("without JavaScript, « Changer de carte » says the card form needs it, wi
   const problem = page.getByTestId("card-problem");
   await expect(problem).toContainText("nécessite JavaScript : activez-le dans votre navigateur puis rechargez cette page");
   await expect(problem.getByRole("link", { name: "Nous contacter" })).toHaveAttribute("href", "/contact");
+  await problem.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "tests/.tmp/card-no-js-1280.png" });
   // Still the subscription's page, with everything else on it.
   await expect(page.getByRole("heading", { level: 1, name: "Mon abonnement" })).toBeVisible();
   await expect(page.getByTestId("subscription-card-label")).toHaveText("La carte de votre premier paiement");

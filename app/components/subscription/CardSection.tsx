@@ -42,7 +42,13 @@ export function CardSection({ card, pastDue, billing }: CardSectionProps) {
         Carte de paiement
       </h2>
       <p className="mt-2 font-semibold" data-testid="subscription-card-label">
-        {card ? `Carte enregistrée : ${card}` : "La carte de votre premier paiement"}
+        {card ? (
+          <>
+            Carte enregistrée : <span className="whitespace-nowrap">{card}</span>
+          </>
+        ) : (
+          "La carte de votre premier paiement"
+        )}
       </p>
       <p className="mt-1 text-sm text-ink-soft">
         Les renouvellements sont prélevés sur cette carte.
