@@ -99,6 +99,13 @@ async function retryPastDue(stripe: Stripe, record: Subscription, paymentMethodI
     });
     return { outcome: "paid", renewalNumber, amountCents: invoice.amount_paid };
   } catch (error) {
+    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      // Paid or closed meanwhile (Stripe's own retry, the pay link): say what Stripe now has; its webhook makes the order.
+      const invoice = await stripe.invoices.retrieve(invoiceId);
+      if (invoice.status === "paid") return { outcome: "paid", renewalNumber, amountCents: invoice.amount_paid };
+      if (invoice.status !== "open") return null;
+      return { outcome: "failed", renewalNumber, amountCents: invoice.amount_due, reason: bankRefusalReason(null) };
+    }
     if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
     return {
       outcome: "failed",
