@@ -632,7 +632,7 @@
   /**
    * The bank's challenge, as a modal dialog: « Autoriser le paiement » or « Refuser » (Escape
    * refuses, like closing Stripe's frame). The focus stays inside, and comes back where it was.
-   * @param {ApiObject} paymentIntent
+   * @param {ApiObject | null} paymentIntent the payment, or null for a card being set up
    * @returns {Promise<boolean>} whether the customer authorized the payment
    */
   function showChallenge(paymentIntent) {
@@ -667,9 +667,12 @@
       add(
         "p",
         CHALLENGE_STYLE.text,
-        "Votre banque vous demande de confirmer ce paiement, comme dans votre application bancaire.",
+        paymentIntent
+          ? "Votre banque vous demande de confirmer ce paiement, comme dans votre application bancaire."
+          : "Votre banque vous demande de confirmer l'enregistrement de cette carte, comme dans votre application bancaire.",
       ).id = id + "-text";
-      add("p", CHALLENGE_STYLE.amount, formatAmount(Number(paymentIntent.amount) || 0, paymentIntent.currency));
+      if (paymentIntent)
+        add("p", CHALLENGE_STYLE.amount, formatAmount(Number(paymentIntent.amount) || 0, paymentIntent.currency));
       var actions = document.createElement("div");
       actions.style.cssText = CHALLENGE_STYLE.actions;
       panel.appendChild(actions);
@@ -1007,7 +1010,73 @@
   StripeInstance.prototype.createSource = unsupported("createSource");
   StripeInstance.prototype.confirmPayment = unsupported("confirmPayment");
   StripeInstance.prototype.confirmSetup = unsupported("confirmSetup");
-  StripeInstance.prototype.confirmCardSetup = unsupported("confirmCardSetup");
+  /**
+   * @param {unknown} clientSecret
+   * @returns {string | null}
+   */
+  function setiIdFromSecret(clientSecret) {
+    var match = /^(seti_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(String(clientSecret || ""));
+    return match ? match[1] : null;
+  }
+
+  /**
+   * Like Stripe.js: saves a card for later payments (a SetupIntent). The card's bank may ask for
+   * 3-D Secure: the same challenge as a payment, without an amount.
+   * @param {string} clientSecret
+   * @param {ConfirmCardPaymentData} [data]
+   * @returns {Promise<{ setupIntent?: ApiObject, error?: StripeError }>}
+   */
+  StripeInstance.prototype.confirmCardSetup = function (clientSecret, data) {
+    var setiId = setiIdFromSecret(clientSecret);
+    if (!setiId) {
+      return Promise.resolve({
+        error: { type: "invalid_request_error", code: "invalid_client_secret", message: "Client secret invalide." },
+      });
+    }
+    var pm = data && data.payment_method;
+    /** @type {Promise<{ id: string } | ApiObject | null>} */
+    var pmPromise;
+    if (typeof pm === "string") pmPromise = Promise.resolve({ id: pm });
+    else if (pm && pm.card) {
+      pmPromise = this._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
+        if (r.error) throw { stripeError: r.error };
+        return r.paymentMethod;
+      });
+    } else pmPromise = Promise.resolve(null);
+    return pmPromise
+      .then((paymentMethod) => {
+        /** @type {Record<string, unknown>} */
+        var params = { client_secret: clientSecret };
+        if (paymentMethod) params.payment_method = paymentMethod.id;
+        return request(this._key, "POST", "/v1/setup_intents/" + setiId + "/confirm", params);
+      })
+      .then(
+        (result) => {
+          if (result.error) return { error: result.error };
+          var seti = result.data;
+          if (seti.status !== "requires_action" || !seti.next_action) return { setupIntent: seti };
+          return showChallenge(null)
+            .then((authorized) =>
+              request(this._key, "POST", "/v1/emulator/setup_intents/" + seti.id + "/authenticate", {
+                client_secret: clientSecret,
+                result: authorized ? "authorized" : "refused",
+              }),
+            )
+            .then(function (answer) {
+              if (answer.error) return { error: answer.error };
+              var done = answer.data;
+              if (done.status === "requires_payment_method" && done.last_setup_error) {
+                return { error: Object.assign({}, done.last_setup_error, { setup_intent: done }) };
+              }
+              return { setupIntent: done };
+            });
+        },
+        function (failure) {
+          if (failure && failure.stripeError) return { error: failure.stripeError };
+          throw failure;
+        },
+      );
+  };
   StripeInstance.prototype.paymentRequest = function () {
     return {
       canMakePayment: function () {

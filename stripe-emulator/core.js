@@ -334,6 +334,8 @@ const CARD_OUTCOMES = {
  */
 export const THREE_D_SECURE_CARDS = {
   4000002500003155: { on_session: true, off_session: "none_once_set_up" },
+  // 3-D Secure 2: like 3155.
+  4000000000003220: { on_session: true, off_session: "none_once_set_up" },
   4000002760003184: { on_session: true, off_session: "always" },
   4000008260003178: {
     on_session: true,
@@ -636,6 +638,37 @@ export class StripeEmulatorCore {
           throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
         }
         return this.#renderPaymentIntent(this.authenticatePaymentIntent(pi.id, result === "authorized"), params, access);
+      },
+      true,
+    );
+    // Setup intents (a card saved for later payments)
+    add("POST", "/v1/setup_intents", ({ params }) => this.#render(this.createSetupIntent(params), params));
+    add(
+      "GET",
+      "/v1/setup_intents/:id",
+      ({ args, params, access }) => this.renderSetupIntent(this.#setiForAccess(args[0], params, access), params, access),
+      true,
+    );
+    add(
+      "POST",
+      "/v1/setup_intents/:id/confirm",
+      ({ args, params, access }) => {
+        const seti = this.#setiForAccess(args[0], params, access);
+        return this.renderSetupIntent(this.confirmSetupIntent(seti.id, params), params, access);
+      },
+      true,
+    );
+    // Emulator-only: the customer's answer to a SetupIntent's 3-D Secure challenge.
+    add(
+      "POST",
+      "/v1/emulator/setup_intents/:id/authenticate",
+      ({ args, params, access }) => {
+        const seti = this.#setiForAccess(args[0], params, access);
+        const result = requireParam(params.result, "result");
+        if (result !== "authorized" && result !== "refused") {
+          throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
+        }
+        return this.renderSetupIntent(this.authenticateSetupIntent(seti.id, result === "authorized"), params, access);
       },
       true,
     );
@@ -1659,6 +1692,222 @@ export class StripeEmulatorCore {
     const invoice = pi._invoice ? this.objects.get(pi._invoice) : null;
     if (invoice) this.#invoiceAttemptFailed(invoice);
     return pi;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Setup intents: a card saved for later payments (a subscriber's new card), as Stripe test mode does
+
+  /**
+   * The SetupIntent, if the key may see it (a publishable key needs its client secret).
+   * @param {string} id
+   * @param {StripeParams} params
+   * @param {Access} access
+   * @returns {StripeObject}
+   */
+  #setiForAccess(id, params, access) {
+    const seti = this.#get(id, "setup_intent");
+    if (access === "publishable" && params.client_secret !== seti.client_secret) {
+      throw new StripeApiError(404, {
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `No such setupintent: '${id}'`,
+        param: "intent",
+      });
+    }
+    return seti;
+  }
+
+  /**
+   * @param {StripeObject} seti
+   * @param {StripeParams} params
+   * @param {Access} access
+   * @returns {StripeObject}
+   */
+  renderSetupIntent(seti, params, access) {
+    const out = this.#render(seti, access === "secret" ? params : {});
+    if (access === "publishable") {
+      // Like Stripe: a publishable key sees a reduced SetupIntent.
+      delete out.metadata;
+      delete out.customer;
+    }
+    return out;
+  }
+
+  /**
+   * `POST /v1/setup_intents`: `customer`, `usage` (`off_session` by default, or `on_session`),
+   * `payment_method_types` (card only), `metadata`, `description`; `payment_method` with
+   * `confirm` confirms it at once.
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  createSetupIntent(params) {
+    refuseUnknownParams(params, [
+      "customer",
+      "usage",
+      "allowed_payment_method_types",
+      "payment_method_types",
+      "metadata",
+      "description",
+      "payment_method",
+      "confirm",
+      "expand",
+    ]);
+    if (params.customer) this.#get(params.customer, "customer");
+    const usage = params.usage ?? "off_session";
+    if (usage !== "off_session" && usage !== "on_session") {
+      throw invalid("Invalid usage: must be one of off_session or on_session", { param: "usage" });
+    }
+    const requested = params.allowed_payment_method_types ?? params.payment_method_types;
+    const types = Array.isArray(requested) ? requested : ["card"];
+    if (types.some((t) => t !== "card"))
+      throw invalid("The emulator only supports cards.", { param: "allowed_payment_method_types" });
+    const id = this.#id("seti");
+    const seti = this.#put({
+      id,
+      object: "setup_intent",
+      application: null,
+      automatic_payment_methods: null,
+      cancellation_reason: null,
+      client_secret: `${id}_secret_${randomId(25)}`,
+      created: this.now(params.customer),
+      customer: params.customer || null,
+      description: params.description || null,
+      flow_directions: null,
+      last_setup_error: null,
+      latest_attempt: null,
+      livemode: false,
+      mandate: null,
+      metadata: metadataParam(params.metadata),
+      next_action: null,
+      on_behalf_of: null,
+      payment_method: null,
+      payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: "automatic" } },
+      payment_method_types: types,
+      single_use_mandate: null,
+      status: "requires_payment_method",
+      usage,
+    });
+    this.#emit("setup_intent.created", seti);
+    if (params.payment_method) {
+      seti.payment_method = this.#get(params.payment_method, "payment_method").id;
+      seti.status = "requires_confirmation";
+    }
+    if (boolParam(params.confirm)) return this.confirmSetupIntent(seti.id, {});
+    return seti;
+  }
+
+  /**
+   * `POST /v1/setup_intents/:id/confirm` (`payment_method`, or `payment_method_data`): the card is
+   * checked by its bank. A test card that declines (0002, 9995...) is refused with a 402 and the
+   * SetupIntent waits for another card (`last_setup_error`, `setup_intent.setup_failed`); a 3-D
+   * Secure card (3155, 3184, 3178, 3220) waits in `requires_action` for the customer's answer to
+   * the challenge; any other succeeds: the card is attached to the customer and saved for later
+   * payments without them (renewals then need no authentication, except with 3184 and 3178).
+   * @param {string} id
+   * @param {StripeParams} params
+   * @returns {StripeObject}
+   */
+  confirmSetupIntent(id, params) {
+    const seti = this.#get(id, "setup_intent");
+    if (seti.status === "succeeded" || seti.status === "canceled") {
+      throw invalid(
+        `You cannot confirm this SetupIntent because it has a status of ${seti.status}. Only a SetupIntent with one of the following statuses may be confirmed: requires_confirmation, requires_action, requires_payment_method.`,
+        { code: "setup_intent_unexpected_state", setup_intent: this.#plain(seti) },
+      );
+    }
+    let pmId = params.payment_method || seti.payment_method;
+    if (params.payment_method_data) pmId = this.createPaymentMethod(params.payment_method_data).id;
+    if (!pmId) {
+      throw invalid(
+        "You cannot confirm this SetupIntent because it's missing a payment method. To confirm the SetupIntent with a payment method, pass `payment_method`.",
+        { code: "setup_intent_unexpected_state", setup_intent: this.#plain(seti) },
+      );
+    }
+    const pm = this.#get(pmId, "payment_method");
+    if (seti.customer && pm.customer && pm.customer !== seti.customer) {
+      throw invalid("The payment method you provided has already been attached to a customer.", {
+        code: "payment_method_unexpected_state",
+      });
+    }
+    seti.payment_method = pm.id;
+    seti.last_setup_error = null;
+    if (THREE_D_SECURE_CARDS[pm._number]) {
+      seti.status = "requires_action";
+      seti.next_action = {
+        type: "use_stripe_sdk",
+        use_stripe_sdk: { type: "three_d_secure_redirect", source: this.#id("src"), stripe_js: null },
+      };
+      this.#emit("setup_intent.requires_action", seti);
+      return seti;
+    }
+    return this.#completeSetup(seti, pm, CARD_OUTCOMES[pm._number]);
+  }
+
+  /**
+   * The customer's answer to the challenge of a SetupIntent in `requires_action`. Authorized: the
+   * card is set up (3178 is then declined). Refused: back to `requires_payment_method` with
+   * `setup_intent_authentication_failure`.
+   * @param {string} id
+   * @param {boolean} authorized
+   * @returns {StripeObject}
+   */
+  authenticateSetupIntent(id, authorized) {
+    const seti = this.#get(id, "setup_intent");
+    if (seti.status !== "requires_action" || !seti.payment_method) {
+      throw invalid(`This SetupIntent's status is ${seti.status}: there is no authentication to complete.`, {
+        code: "setup_intent_unexpected_state",
+      });
+    }
+    const pm = this.#get(seti.payment_method, "payment_method");
+    seti.next_action = null;
+    if (authorized) return this.#completeSetup(seti, pm, THREE_D_SECURE_CARDS[pm._number]?.after, { authenticated: true });
+    seti.status = "requires_payment_method";
+    seti.last_setup_error = {
+      type: "invalid_request_error",
+      code: "setup_intent_authentication_failure",
+      message: "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+      doc_url: "https://stripe.com/docs/error-codes/setup-intent-authentication-failure",
+      payment_method: this.#plain(pm),
+    };
+    this.#emit("setup_intent.setup_failed", seti);
+    return seti;
+  }
+
+  /**
+   * @param {StripeObject} seti
+   * @param {StripeObject} pm
+   * @param {CardOutcome | undefined} outcome a decline, or none
+   * @param {{ authenticated?: boolean }} [options] answered by the publishable key's challenge: a decline is the SetupIntent's, not a thrown error
+   * @returns {StripeObject}
+   */
+  #completeSetup(seti, pm, outcome, { authenticated = false } = {}) {
+    // 0341 is set up and attached; only its charges fail.
+    if (outcome && pm._number !== "4000000000000341") {
+      const error = {
+        type: "card_error",
+        code: outcome.code,
+        decline_code: outcome.decline_code,
+        message: outcome.message,
+        ...(outcome.param ? { param: outcome.param } : {}),
+        doc_url: `https://stripe.com/docs/error-codes/${outcome.code.replace(/_/g, "-")}`,
+      };
+      seti.status = "requires_payment_method";
+      seti.last_setup_error = { ...error, payment_method: this.#plain(pm) };
+      this.#emit("setup_intent.setup_failed", seti);
+      if (authenticated) return seti;
+      throw new StripeApiError(402, { ...error, setup_intent: this.#plain(seti), payment_method: this.#plain(pm) });
+    }
+    seti.status = "succeeded";
+    seti.next_action = null;
+    seti.last_setup_error = null;
+    seti.latest_attempt = this.#id("setatt");
+    if (seti.usage === "off_session") pm._set_up_for_off_session = true;
+    if (seti.customer && !pm.customer) {
+      pm.customer = seti.customer;
+      this.#emit("payment_method.attached", pm);
+    }
+    this.#emit("setup_intent.succeeded", seti);
+    return seti;
   }
 
   // -------------------------------------------------------------------------------------------

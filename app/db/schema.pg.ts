@@ -380,7 +380,7 @@ export const subscriptions = pgTable(
     quantity: integer("quantity").notNull().default(1),
     productName: text("product_name"),
     variantName: text("variant_name"),
-    /** What each renewal charges (cents): the first order's total. */
+    /** What each renewal charges (cents): the first order's total before its promotion code (services/promotions/renewal-amount.server.ts takes the code's discount off while it lasts). */
     amountCents: integer("amount_cents").notNull(),
     stripeSubscriptionId: text("stripe_subscription_id").notNull(),
     stripeCustomerId: text("stripe_customer_id"),
@@ -413,6 +413,9 @@ export const subscriptions = pgTable(
     pauseResumesAt: timestamptz("pause_resumes_at"),
     /** The reason the customer chose when cancelling, if they chose one (never required): CANCEL_REASONS. */
     cancelReason: text("cancel_reason").$type<CancelReason>(),
+    /** The card the renewals are charged to, as Stripe describes it (brand and last 4 digits), once the subscriber changed it. */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
     ...timestamps,
   },
   (t) => [

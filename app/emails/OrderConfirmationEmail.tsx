@@ -11,6 +11,7 @@ import { WithdrawalFormBox } from "./TermsDocument";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
 import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
+import { renewalChargeText, type RenewalCharge } from "~/lib/renewal-amount";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 export type OrderConfirmationData = {
@@ -22,6 +23,8 @@ export type OrderConfirmationData = {
   termsFileName: string;
   /** The first renewal of a subscription (ISO): day 30. */
   firstRenewalAt: string | null;
+  /** What the subscription's renewals charge (a promotion code's discount while it lasts); null for a one-off order. */
+  renewalCharge?: RenewalCharge | null;
   /** The order's invoice, issued with the payment: its number and the customer's signed link. */
   invoice?: { number: string; url: string } | null;
 } & WithSubscriptionUrl;
@@ -35,7 +38,10 @@ function subscriptionTerms(data: OrderConfirmationData) {
   const amount = formatPrice(data.order.totalCents);
   const renewal = data.firstRenewalAt ? `, le ${formatDate(data.firstRenewalAt)},` : "";
   return {
-    charges: `${amount} débités aujourd'hui, puis le même montant toutes les 4 semaines à partir du 30e jour${renewal} avec un nouveau pack expédié à chaque échéance.`,
+    charges:
+      data.renewalCharge && (data.renewalCharge.code || data.renewalCharge.amountCents !== data.order.totalCents)
+        ? `${amount} débités aujourd'hui, puis ${renewalChargeText(data.renewalCharge)} toutes les 4 semaines à partir du 30e jour${renewal} avec un nouveau pack expédié à chaque échéance.`
+        : `${amount} débités aujourd'hui, puis le même montant toutes les 4 semaines à partir du 30e jour${renewal} avec un nouveau pack expédié à chaque échéance.`,
     cancel: "Sans engagement : vous pouvez résilier à tout moment, en ligne, sans frais ni justification.",
     cancelUrl: `${data.shop.publicUrl}/abonnement/resilier?commande=${data.order.id}`,
   };

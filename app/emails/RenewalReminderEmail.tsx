@@ -6,6 +6,7 @@ import { AddressBlock, Box, Button, DetailRows, Heading, Paragraph, SubHeading }
 import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import { subscriptionLinkLifetime } from "./subscription-page";
 import { LINK_STYLE } from "./theme";
+import { renewalChargeText, type RenewalCharge } from "~/lib/renewal-amount";
 import type { EmailAddress, EmailContent, EmailShop } from "./types";
 
 /** The reminder a few days before a renewal: when, how much, what and where, and how to stop it. */
@@ -18,6 +19,8 @@ export type RenewalReminderData = {
   /** The renewal (ISO). */
   renewsAt: string;
   amountCents: number;
+  /** With a promotion code still discounting the renewals: « 20,90€ (code CINQ, encore 1 renouvellement), puis 25,90€ ». */
+  charge?: RenewalCharge | null;
   /** The pack as subscribed: `Masque Hydrogel au Collagène – 6 masques + 2 offerts`, its quantity and, when known, the number of masks. */
   pack: { name: string; quantity: number; masks: number | null };
   /** Where the renewal is shipped. */
@@ -33,6 +36,7 @@ function facts(data: RenewalReminderData) {
   return {
     day,
     amount,
+    amountLine: data.charge ? renewalChargeText(data.charge) : amount,
     intro: `Votre abonnement sera renouvelé automatiquement le ${day}. Ce jour-là, ${amount} seront prélevés sur la carte enregistrée pour votre abonnement, et nous vous expédierons un nouveau colis.`,
     shipped: `${pack.name} × ${pack.quantity}${pack.masks ? `, soit ${pack.masks} masques` : ""}.`,
     nothingToDo: "Vous souhaitez continuer ? Vous n'avez rien à faire.",
@@ -66,7 +70,7 @@ function RenewalReminderEmail(data: RenewalReminderData) {
       <DetailRows
         rows={[
           ["Renouvellement le", f.day],
-          ["Montant prélevé", f.amount],
+          ["Montant prélevé", f.amountLine],
           ["Abonnement", `commande n°${data.firstOrderId}`],
         ]}
       />
@@ -99,7 +103,7 @@ export function renewalReminderEmail(data: RenewalReminderData): EmailContent {
   const text = paragraphs(
     `Bonjour ${oneLine(data.hello)},`,
     f.intro,
-    `Renouvellement le : ${f.day}\nMontant prélevé : ${f.amount}\nAbonnement : commande n°${data.firstOrderId}`,
+    `Renouvellement le : ${f.day}\nMontant prélevé : ${f.amountLine}\nAbonnement : commande n°${data.firstOrderId}`,
     heading("Ce que nous vous expédierons"),
     oneLine(f.shipped),
     heading("Adresse de livraison"),

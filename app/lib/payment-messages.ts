@@ -68,6 +68,7 @@ export function confirmationErrorNotice(error: ProviderError | undefined): Payme
     case "incorrect_cvc":
       return { title: "Code CVC incorrect", description: "Le code de sécurité (CVC) de votre carte est incorrect." };
     case "payment_intent_authentication_failure":
+    case "setup_intent_authentication_failure":
     case "authentication_required":
       // The bank's 3-D Secure challenge was refused or could not be completed.
       return PAYMENT_MESSAGES.authenticationFailed;

@@ -11,6 +11,7 @@ export const SUBSCRIPTION_ACTIONS = [
   "change_pack",
   "change_frequency",
   "reactivate",
+  "change_card",
 ] as const;
 export type SubscriptionAction = (typeof SUBSCRIPTION_ACTIONS)[number];
 
@@ -23,6 +24,7 @@ export const SUBSCRIPTION_ACTION_BUTTONS: Record<SubscriptionAction, string> = {
   change_pack: "Changer de pack",
   change_frequency: "Changer de fréquence",
   reactivate: "Réactiver",
+  change_card: "Changer de carte",
 };
 
 /** A pause lasts 1, 2 or 3 cycles. */

@@ -17,12 +17,14 @@ import { readPageForm } from "~/http/page-form.server";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
+import { renewalChargeText } from "~/lib/renewal-amount";
 import { renewalLabel } from "~/lib/renewals";
 import { getAdminSubscription } from "~/services/subscriptions/admin-view.server";
 import { selfServiceViewById } from "~/services/subscriptions/self-service-view.server";
 import { adminSelfServiceAction, isSelfServiceIntent } from "~/pages/subscription-self-service.server";
 import { SubscriptionChangeCard } from "~/components/admin/SubscriptionChangeCard";
 import { cancelSubscriptionAsAdmin, undoScheduledCancellation } from "~/services/subscriptions/admin-cancel.server";
+import { sendManagementLinkAsAdmin } from "~/services/subscriptions/manage-link.server";
 import {
   awaitRenewalOutcome,
   simulateNextRenewal,
@@ -107,6 +109,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirectWithSuccess(back, {
           message: "Résiliation annulée",
           description: "L'abonnement continue : les renouvellements reprennent normalement.",
+        });
+      case "send_manage_link":
+        await sendManagementLinkAsAdmin(id);
+        return redirectWithSuccess(back, {
+          message: "Lien envoyé",
+          description:
+            "Le client a reçu par email le lien de son espace abonnement : il peut y changer de carte (la boutique ne saisit jamais une carte elle-même).",
         });
       case "simulate_renewal": {
         const simulated = await simulateNextRenewal(id);
@@ -205,6 +214,10 @@ export default function AdminSubscriptionDetail() {
                 label={s.cancelAtPeriodEnd ? "Fin prévue le" : "Prochain renouvellement"}
                 value={s.nextRenewalAt ? formatDate(s.nextRenewalAt) : null}
               />
+              {s.nextRenewalAt && !s.cancelAtPeriodEnd && s.status !== "canceled" ? (
+                <Line label="Prochain prélèvement" value={renewalChargeText(s.nextCharge)} />
+              ) : null}
+              <Line label="Carte de paiement" value={s.card ?? "Carte du premier paiement"} />
               <Line label="Renouvellements payés" value={String(s.renewalCount)} />
               {s.canceledAt ? <Line label="Résilié le" value={formatDateTime(s.canceledAt)} /> : null}
               {s.unpaidInvoiceId ? <Line label="Renouvellement impayé" value={s.unpaidInvoiceId} mono /> : null}
@@ -317,6 +330,15 @@ export default function AdminSubscriptionDetail() {
                     </p>
                   )
                 ) : null}
+                <Form method="post" className="space-y-2">
+                  <input type="hidden" name="intent" value="send_manage_link" />
+                  <button type="submit" className={`${buttonSecondary} w-full`} disabled={busy}>
+                    {busyIntent === "send_manage_link" ? "Envoi..." : "Envoyer au client le lien pour changer de carte"}
+                  </button>
+                  <p className="text-xs text-ink-soft">
+                    La carte se change sur l'espace abonnement du client : la boutique ne saisit jamais une carte elle-même.
+                  </p>
+                </Form>
                 <Link to={`${pathname}?confirm=now`} className={`${buttonDanger} w-full`} preventScrollReset>
                   Résilier maintenant
                 </Link>

@@ -14,6 +14,7 @@ import { pageHeaders } from "~/http/retry-after";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
+import { renewalChargeText } from "~/lib/renewal-amount";
 import { CANCEL_SCHEDULED_LABEL, SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { subscriptionAddressSchema } from "~/schemas/subscription-address";
 import { LinkProblem, type LinkProblemKind } from "~/components/subscription/LinkProblem";
@@ -34,13 +35,15 @@ import { isSelfServiceIntent, selfServiceAction } from "~/pages/subscription-sel
 import { selfServiceView, type SelfServiceView } from "~/services/subscriptions/self-service-view.server";
 import { SELF_SERVICE_ANCHOR, SelfServiceActions } from "~/components/subscription/SelfServiceActions";
 import { CancelReasonSelect } from "~/components/subscription/CancelReasonSelect";
+import { CARD_ANCHOR, CardSection } from "~/components/subscription/CardSection";
+import { cardChangeAction, isCardIntent } from "~/pages/subscription-card.server";
 import { readCancelReason } from "~/lib/cancel-reasons";
 
 /**
  * /mon-abonnement?id=&expire=&cle=: the customer's private page of a subscription, opened with
  * the signed management link of its emails (no account, valid SUBSCRIPTION_LINK_DAYS). Status,
  * pack, next renewal, delivery address, orders; change the address of the next renewals (the
- * customer is emailed); pay a failed renewal; cancel. Without a working link: the form
+ * customer is emailed); change the card (with JavaScript: Stripe's card field); pay a failed renewal; cancel. Without a working link: the form
  * « Recevoir un nouveau lien ». Plain forms (post/redirect/get with a toast): it works without
  * JavaScript.
  */
@@ -114,6 +117,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       REPLACE,
     );
   }
+
+  // « Changer de carte »: the card form's SetupIntent, then its outcome (pages/subscription-card.server.ts).
+  if (isCardIntent(intent))
+    return await cardChangeAction(intent, access.record, formData, `${back}#${CARD_ANCHOR}`, PRIVATE_HEADERS);
 
   if (intent === "address") {
     const submission = parseWithZod(formData, { schema: subscriptionAddressSchema });
@@ -247,7 +254,7 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
               <dt className="text-sm text-ink-soft">Prochain renouvellement</dt>
               <dd className="font-semibold" data-testid="subscription-next-renewal">
                 {view.nextRenewalAt && nextChargeAt
-                  ? `${formatDate(nextChargeAt)} : ${formatPrice(view.amountCents)}`
+                  ? `${formatDate(nextChargeAt)} : ${renewalChargeText(view.nextCharge)}`
                   : view.unpaidRenewal?.nextAfterPaymentAt
                     ? `${formatDate(view.unpaidRenewal.nextAfterPaymentAt)} : ${formatPrice(view.amountCents)}, une fois le montant dû réglé`
                     : view.unpaidRenewal
@@ -259,6 +266,20 @@ function SubscriptionPage({ view, selfService }: { view: SubscriptionPageView; s
         </section>
 
         {selfService ? <SelfServiceActions view={selfService} amountCents={view.amountCents} /> : null}
+
+        {view.canChangeCard ? (
+          <CardSection
+            card={view.card}
+            pastDue={view.state === "past_due"}
+            billing={{
+              name: `${view.address.firstName} ${view.address.lastName}`.trim(),
+              address: view.address.address,
+              postalCode: view.address.postalCode,
+              city: view.address.city,
+              email: view.customerEmail,
+            }}
+          />
+        ) : null}
 
         {/* A new address saved: the section starts afresh (form closed, new values). */}
         <AddressSection key={Object.values(view.address).join("|")} view={view} />

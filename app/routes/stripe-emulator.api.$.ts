@@ -8,7 +8,7 @@ import { stripeEmulatorAddress } from "~/services/stripe.server";
  * /stripe-emulator/api/*: demo mode only (404 in live mode). The browser's stand-in for
  * Stripe.js may only talk to our own origin (Content-Security-Policy), so its calls come here
  * and are forwarded to the local emulator. Only what Stripe.js itself does with a publishable
- * key passes: create a card PaymentMethod, retrieve or confirm a PaymentIntent with its client secret, answer its 3-D Secure challenge.
+ * key passes: create a card PaymentMethod, retrieve or confirm a PaymentIntent or a SetupIntent with its client secret, answer their 3-D Secure challenge.
  */
 const ALLOWED: Array<{ method: string; path: RegExp }> = [
   { method: "POST", path: /^v1\/payment_methods$/ },
@@ -16,6 +16,10 @@ const ALLOWED: Array<{ method: string; path: RegExp }> = [
   { method: "POST", path: /^v1\/payment_intents\/pi_[A-Za-z0-9]+\/confirm$/ },
   // The customer's answer to the bank's 3-D Secure challenge (Stripe.js's authentication frame).
   { method: "POST", path: /^v1\/emulator\/payment_intents\/pi_[A-Za-z0-9]+\/authenticate$/ },
+  // A card saved for later payments (a subscriber's new card), and its challenge.
+  { method: "GET", path: /^v1\/setup_intents\/seti_[A-Za-z0-9]+$/ },
+  { method: "POST", path: /^v1\/setup_intents\/seti_[A-Za-z0-9]+\/confirm$/ },
+  { method: "POST", path: /^v1\/emulator\/setup_intents\/seti_[A-Za-z0-9]+\/authenticate$/ },
 ];
 const MAX_BODY_BYTES = 16 * 1024;
 

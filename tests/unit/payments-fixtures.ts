@@ -218,6 +218,26 @@ export async function browserAuthenticate(clientSecret: string, result: "authori
   return { status: response.status, body: await response.json() };
 }
 
+/** Stripe.js's confirmCardSetup, as the stand-in sends it: the SetupIntent confirmed with a card. */
+export async function browserConfirmSetup(clientSecret: string, paymentMethodId: string) {
+  const setiId = clientSecret.split("_secret_")[0];
+  const path = `v1/setup_intents/${setiId}/confirm`;
+  const response = await proxyAction(
+    routeArgs(proxyRequest(path, "POST", { client_secret: clientSecret, payment_method: paymentMethodId }), { "*": path }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+/** The customer's answer to the 3-D Secure challenge of a card being set up. */
+export async function browserAuthenticateSetup(clientSecret: string, result: "authorized" | "refused") {
+  const setiId = clientSecret.split("_secret_")[0];
+  const path = `v1/emulator/setup_intents/${setiId}/authenticate`;
+  const response = await proxyAction(
+    routeArgs(proxyRequest(path, "POST", { client_secret: clientSecret, result }), { "*": path }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
 export async function browserRetrieve(clientSecret: string) {
   const piId = clientSecret.split("_secret_")[0];
   const path = `v1/payment_intents/${piId}`;

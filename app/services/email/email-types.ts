@@ -1,3 +1,4 @@
+import type { RenewalCharge } from "~/lib/renewal-amount";
 import type { Carrier } from "~/lib/carriers";
 import type { Email, EmailAttachment, EmailAttachmentRef } from "~/db/schema";
 import type { EmailKind } from "~/lib/email-kinds";
@@ -57,7 +58,8 @@ export type EmailPayloads = {
   shop_new_order: Record<string, never>;
   shop_new_contact: Record<string, never>;
   /** A renewal coming (the email's order is the subscription's first): which subscription, when (ISO) and how much, as reminded. */
-  renewal_reminder: { subscriptionId: number; renewsAt: string; amountCents: number };
+  /** `amountCents`: what the renewal charges; `charge`, with the promotion code still discounting it (lib/renewal-amount.ts). */
+  renewal_reminder: { subscriptionId: number; renewsAt: string; amountCents: number; charge?: RenewalCharge };
   /** An online withdrawal (the email's order): when it was confirmed (ISO) and the reason given, if any. */
   withdrawal_ack: { requestedAt: string; reason: string | null };
   /** Failed sign-ins for an administrator's username: which one, how many in how long, the last one's address and time (ISO). */

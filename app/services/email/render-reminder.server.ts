@@ -34,6 +34,7 @@ export async function renderRenewalReminder(email: EmailToRender, shop: EmailSho
     hello: order?.customerFirstName?.trim() || subscription.customerName?.trim() || name,
     renewsAt: payload.renewsAt,
     amountCents: payload.amountCents ?? subscription.amountCents,
+    charge: payload.charge ?? null,
     pack: {
       name: subscription.variantName ? `${product} – ${subscription.variantName}` : product,
       quantity: subscription.quantity,

@@ -32,6 +32,7 @@ import { subscriptionPageUrl } from "../subscription-link.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 import { renderOwnerDailySummary, renderOwnerNotice } from "./render-owner.server";
 import { renderRenewalReminder } from "./render-reminder.server";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import {
   renderSubscriptionAddressChanged,
   renderSubscriptionChanged,
@@ -211,6 +212,9 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
         termsVersion: version,
         termsFileName: attachment.filename,
         firstRenewalAt,
+        renewalCharge: row.isSubscription
+          ? await renewalCharge({ firstOrderId: row.id, renewalCount: 0, amountCents: row.totalCents + row.discountCents })
+          : null,
         subscriptionUrl,
         invoice: await invoiceLinkOf(row.id),
       });

@@ -23,7 +23,12 @@ import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription } from "~/services/subscriptions/record.server";
 import { PACK_MESSAGES, subscriptionRefusal, trialEndedRefusal, trialRefusal } from "~/services/packs.server";
 import { countOrderPaid } from "~/services/observability/metrics.server";
-import { redeemPromotionIn } from "~/services/promotions/redeem.server";
+import {
+  PROMOTION_REFUSED_REFUND_REASON,
+  PROMOTION_REFUSED_SUBSCRIPTION_NOTE,
+  promotionRefundKey,
+  redeemPromotionIn,
+} from "~/services/promotions/redeem.server";
 
 /**
  * The payment state of an order, and the only module that writes it: `paymentStatus`,
@@ -214,6 +219,15 @@ export const SHOP_ACTOR = "Boutique (automatique)";
 
 export const trialDuplicateRefundKey = (orderId: number) => `trial-duplicate:${orderId}`;
 
+/** Why the shop refunded an order on its own, for the refund email: the trial pack bought twice, a promotion code past its limit. */
+function automaticRefundNote(order: Order, idempotencyKey: string | null): string | null {
+  if (idempotencyKey === trialDuplicateRefundKey(order.id)) return TRIAL_DUPLICATE_REFUND_REASON;
+  if (idempotencyKey !== promotionRefundKey(order.id)) return null;
+  return order.isSubscription
+    ? `${PROMOTION_REFUSED_REFUND_REASON} ${PROMOTION_REFUSED_SUBSCRIPTION_NOTE}`
+    : PROMOTION_REFUSED_REFUND_REASON;
+}
+
 /**
  * The trial pack's rule checked again in the transaction that makes the order paid: when another
  * order of this email has bought it meanwhile (both payments were started before either was
@@ -382,7 +396,7 @@ export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<Paymen
       amountCents: refund.amountCents,
       remainingPaidCents: Math.max(order.totalCents - refundedCents, 0),
       creditNoteNumber: creditNote?.number ?? null,
-      note: refund.idempotencyKey === trialDuplicateRefundKey(order.id) ? TRIAL_DUPLICATE_REFUND_REASON : null,
+      note: automaticRefundNote(order, refund.idempotencyKey),
     });
   }
   return next;

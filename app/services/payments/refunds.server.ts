@@ -328,12 +328,17 @@ export async function refundTrialDuplicates(): Promise<number[]> {
     const automatic = [trialDuplicateRefundKey(refund.orderId), promotionRefundKey(refund.orderId)];
     if (refund.stripeRefundId || !automatic.includes(refund.idempotencyKey ?? "")) continue;
     const order = await findOrder(refund.orderId, db);
-    if (!order?.stripePaymentIntentId) continue;
+    if (!order || (!order.stripePaymentIntentId && !(order.isSubscription && order.stripeSubscriptionId))) continue;
     try {
       const stripe = await getStripe();
+      // A subscription's first payment: the subscription is cancelled (no renewal is ever charged),
+      // and its first invoice's payment is the one refunded.
+      const paymentIntentId =
+        order.stripePaymentIntentId ?? (await cancelAndFindFirstPayment(stripe, order.stripeSubscriptionId!));
+      if (!paymentIntentId) continue;
       const created = await stripe.refunds.create(
         {
-          payment_intent: order.stripePaymentIntentId,
+          payment_intent: paymentIntentId,
           amount: refund.amountCents,
           reason: "duplicate",
           metadata: { orderId: String(order.id), refundId: String(refund.id) },
@@ -347,6 +352,23 @@ export async function refundTrialDuplicates(): Promise<number[]> {
     }
   }
   return done;
+}
+
+/**
+ * The subscription of a first payment that cannot be honoured is cancelled at Stripe (at once,
+ * nothing prorated), and the PaymentIntent that paid its first invoice is returned, or null when
+ * Stripe has none paid yet (asked again next time).
+ */
+async function cancelAndFindFirstPayment(stripe: Stripe, subscriptionId: string): Promise<string | null> {
+  const sub = await stripe.subscriptions.retrieve(subscriptionId);
+  if (sub.status !== "canceled" && sub.status !== "incomplete_expired") await stripe.subscriptions.cancel(subscriptionId);
+  const invoices = await stripe.invoices.list({ subscription: subscriptionId, limit: 100, expand: ["data.payments"] });
+  const first = invoices.data.find((invoice) => invoice.billing_reason === "subscription_create");
+  for (const payment of first?.payments?.data ?? []) {
+    const pi = payment.payment?.payment_intent;
+    if (payment.status === "paid" && pi) return typeof pi === "string" ? pi : pi.id;
+  }
+  return null;
 }
 
 /** Whether the order was refunded on its own because its email had already bought the trial pack. */

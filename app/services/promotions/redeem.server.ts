@@ -19,6 +19,10 @@ import { customerRefusal } from "./rules.server";
 export const PROMOTION_REFUSED_REFUND_REASON =
   "Remboursement automatique : le code promo n'était plus valable au moment du paiement (limite atteinte).";
 
+/** For a subscription's first payment, refunded so: the subscription is cancelled too. */
+export const PROMOTION_REFUSED_SUBSCRIPTION_NOTE =
+  "Votre abonnement a été annulé : aucun renouvellement ne sera prélevé. Vous pouvez commander de nouveau, sans ce code.";
+
 export const promotionRefundKey = (orderId: number) => `promotion-refused:${orderId}`;
 
 export type Redemption = "none" | "redeemed" | "refused";
@@ -42,7 +46,8 @@ export async function redeemPromotionIn(tx: DbOrTx, order: Order): Promise<Redem
     }
   }
   if (!refused) return "redeemed";
-  // Only a one-off payment can be refunded here; a subscription's first payment is refunded the same way.
+  // Refunded in full after the commit (payments/refunds.server.ts): a one-off payment, or a
+  // subscription's first payment, whose subscription is then cancelled at Stripe.
   await tx
     .insert(refunds)
     .values({

@@ -1,3 +1,5 @@
+import { cardLabel } from "~/lib/cards";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { emails, orders, subscriptions, type Subscription } from "~/db/schema";
@@ -253,6 +255,10 @@ export async function getAdminSubscription(id: number) {
     /** When the bank asked the customer to authenticate the unpaid renewal (3-D Secure), if it did. */
     actionRequiredAt: row.actionRequiredAt,
     intervalWeeks: row.intervalWeeks,
+    /** What the next renewal really charges (the promotion code's discount while it lasts). */
+    nextCharge: await renewalCharge(row),
+    /** « Visa •••• 3155 » once the subscriber changed the card on their page; null for the first payment's card. */
+    card: row.cardLast4 ? cardLabel(row.cardBrand, row.cardLast4) : null,
     pauseKind: row.pauseKind,
     pauseResumesAt: row.pauseResumesAt,
     shipping: {

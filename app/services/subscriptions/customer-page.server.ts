@@ -1,6 +1,9 @@
 import { asc, eq, or } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders, subscriptions, type FulfilmentStatus, type PaymentStatus, type Subscription } from "~/db/schema";
+import { cardLabel } from "~/lib/cards";
+import type { RenewalCharge } from "~/lib/renewal-amount";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import { orderProgressLabel } from "~/lib/order-status";
 import { ShopError } from "~/lib/shop-error";
 import { splitFullName } from "~/lib/names";
@@ -80,6 +83,13 @@ export type SubscriptionPageView = {
   unpaidRenewal: UnpaidRenewal | null;
   canCancel: boolean;
   canChangeAddress: boolean;
+  /** « Changer de carte »: an ongoing subscription, paid up or past due. */
+  canChangeCard: boolean;
+  /** « Visa •••• 3155 », once the subscriber changed it here; null for the card of the first payment. */
+  card: string | null;
+  customerEmail: string;
+  /** What the next renewal really charges (promotions/renewal-amount.server.ts). */
+  nextCharge: RenewalCharge;
 };
 
 export type UnpaidRenewal = {
@@ -173,6 +183,10 @@ export async function subscriptionPageView(record: Subscription): Promise<Subscr
     unpaidRenewal: unpaidRenewalOf(record),
     canCancel: state !== "canceled",
     canChangeAddress: state !== "canceled",
+    canChangeCard: state === "active" || state === "past_due" || state === "cancel_scheduled",
+    card: record.cardLast4 ? cardLabel(record.cardBrand, record.cardLast4) : null,
+    customerEmail: record.customerEmail ?? "",
+    nextCharge: await renewalCharge(record),
   };
 }
 

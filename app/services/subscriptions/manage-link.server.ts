@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { and, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { subscriptions, type Subscription } from "~/db/schema";
+import { ShopError } from "~/lib/shop-error";
 import { queueSubscriptionLinkEmail } from "~/services/email/notifications.server";
 import { throttleSubscriptionLinkRequest } from "~/services/limits.server";
 import { normalizeEmail } from "~/services/orders/access.server";
@@ -50,5 +51,21 @@ export async function sendManagementLinks(email: string, clientAddress: string):
 export async function sendManagementLinkFor(record: Subscription, clientAddress: string): Promise<boolean> {
   await throttleSubscriptionLinkRequest(clientAddress, emailKey(record.customerEmail ?? `subscription:${record.id}`));
   if (record.status === "canceled") return false;
+  return await queueSubscriptionLinkEmail(getDb(), record);
+}
+
+/**
+ * The back office sends the subscriber their page's link (to change their card, among the rest):
+ * the shop never takes a card itself. Refused once the subscription ended. True when queued.
+ */
+export async function sendManagementLinkAsAdmin(subscriptionId: number): Promise<boolean> {
+  const [record] = await getDb().select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).limit(1);
+  if (!record) throw new ShopError(404, "subscription_not_found", "Abonnement introuvable");
+  if (record.status === "canceled") {
+    throw new ShopError(409, "subscription_canceled", "Cet abonnement est résilié : il n'y a plus de lien à envoyer.");
+  }
+  if (!record.customerEmail?.trim()) {
+    throw new ShopError(409, "no_email", "Cet abonnement n'a pas d'adresse email : aucun lien ne peut être envoyé.");
+  }
   return await queueSubscriptionLinkEmail(getDb(), record);
 }

@@ -41,7 +41,8 @@ export async function ensureSubscriptionRecord(
       quantity: item?.quantity ?? 1,
       productName: item?.productName ?? null,
       variantName: item?.variantName ?? null,
-      amountCents: order.totalCents,
+      // The recurring amount, before the promotion code (a Stripe coupon takes its discount off while it lasts: renewal-amount.server.ts).
+      amountCents: order.totalCents + order.discountCents,
       stripeSubscriptionId: order.stripeSubscriptionId,
       stripeCustomerId: order.stripeCustomerId,
       status: "incomplete",

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNotNull, lte } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders, subscriptions } from "~/db/schema";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import { queueEmail } from "~/services/email/outbox.server";
 
 /**
@@ -71,6 +72,7 @@ export async function queueDueRenewalReminders(now: Date = new Date()): Promise<
           firstOrderId: subscriptions.firstOrderId,
           renewsAt: subscriptions.currentPeriodEnd,
           amountCents: subscriptions.amountCents,
+          renewalCount: subscriptions.renewalCount,
           email: subscriptions.customerEmail,
           orderEmail: orders.customerEmail,
         })
@@ -90,7 +92,9 @@ export async function queueDueRenewalReminders(now: Date = new Date()): Promise<
       for (const sub of due) {
         const address = sub.email?.trim() || sub.orderEmail?.trim();
         if (!address || sub.firstOrderId == null || !sub.renewsAt) continue;
-        const payload = { subscriptionId: sub.id, renewsAt: sub.renewsAt, amountCents: sub.amountCents };
+        // What this renewal really charges: the promotion code's discount while it lasts.
+        const charge = await renewalCharge(sub, { db: tx });
+        const payload = { subscriptionId: sub.id, renewsAt: sub.renewsAt, amountCents: charge.amountCents, charge };
         if (
           await queueEmail(tx, {
             kind: "renewal_reminder",

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { subscriptions, type Subscription } from "~/db/schema";
 import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/money";
+import { renewalChargeText } from "~/lib/renewal-amount";
 import type { Pack } from "~/lib/packs";
 import { ShopError } from "~/lib/shop-error";
 import { nextChargedRenewal, WEEK_MS, type SubscriptionAction } from "~/lib/subscription-actions";
@@ -11,6 +11,7 @@ import { queueSubscriptionChangedEmail } from "~/services/email/notifications.se
 import { findPackById, listPacks } from "~/services/packs.server";
 import { recordSubscriptionEvent, type SubscriptionActor } from "./history.server";
 import { findSubscription } from "./record.server";
+import { renewalCharge } from "~/services/promotions/renewal-amount.server";
 import {
   changePriceAtStripe,
   pauseCollectionAtStripe,
@@ -61,6 +62,11 @@ function assertChangeable(record: Subscription): string {
   if (record.cancelAtPeriodEnd) throw refused("cancel_scheduled", M.cancelScheduled);
   if (!record.currentPeriodEnd) throw refused("no_renewal", M.noRenewal);
   return record.currentPeriodEnd;
+}
+
+/** What the next charged renewal takes, as the page and the email say it (the code's discount while it lasts). */
+async function nextAmount(record: Subscription, amountCents?: number): Promise<string> {
+  return renewalChargeText(await renewalCharge(record, { amountCents }));
 }
 
 const intervalMs = (record: Subscription) => record.intervalWeeks * WEEK_MS;
@@ -122,7 +128,7 @@ export async function skipNextDelivery(
     {
       action: "skip",
       title: "Votre prochaine livraison est sautée",
-      summary: `Livraison du ${formatDate(periodEnd)} sautée : rien ne sera prélevé ce jour-là. Prochain prélèvement le ${formatDate(next)} (${formatPrice(record.amountCents)}). Vous pouvez annuler ce saut jusqu'à la veille du ${formatDate(periodEnd)}.`,
+      summary: `Livraison du ${formatDate(periodEnd)} sautée : rien ne sera prélevé ce jour-là. Prochain prélèvement le ${formatDate(next)} (${await nextAmount(record)}). Vous pouvez annuler ce saut jusqu'à la veille du ${formatDate(periodEnd)}.`,
       set: { pauseKind: "skip", pauseResumesAt: resumesAt },
     },
     actor,
@@ -145,7 +151,7 @@ export async function undoSkip(
     {
       action: "unskip",
       title: "Votre prochaine livraison est rétablie",
-      summary: `Saut de livraison annulé : le renouvellement du ${formatDate(periodEnd)} sera prélevé (${formatPrice(record.amountCents)}) et livré.`,
+      summary: `Saut de livraison annulé : le renouvellement du ${formatDate(periodEnd)} sera prélevé (${await nextAmount(record)}) et livré.`,
       set: { pauseKind: null, pauseResumesAt: null },
     },
     actor,
@@ -172,7 +178,7 @@ export async function pauseSubscription(
     {
       action: "pause",
       title: "Votre abonnement est en pause",
-      summary: `Abonnement en pause pour ${cycles}, jusqu'au ${formatDate(next)} : aucun prélèvement d'ici là. Reprise le ${formatDate(next)} (${formatPrice(record.amountCents)}).`,
+      summary: `Abonnement en pause pour ${cycles}, jusqu'au ${formatDate(next)} : aucun prélèvement d'ici là. Reprise le ${formatDate(next)} (${await nextAmount(record)}).`,
       set: { pauseKind: "pause", pauseResumesAt: resumesAt },
     },
     actor,
@@ -196,7 +202,7 @@ export async function resumeSubscription(
     {
       action: "resume",
       title: "Votre abonnement a repris",
-      summary: `Abonnement repris : prochain renouvellement le ${formatDate(periodEnd)} (${formatPrice(record.amountCents)}).`,
+      summary: `Abonnement repris : prochain renouvellement le ${formatDate(periodEnd)} (${await nextAmount(record)}).`,
       set: { pauseKind: null, pauseResumesAt: null },
     },
     actor,
@@ -226,7 +232,7 @@ export async function changeSubscriptionPack(
     {
       action: "change_pack",
       title: "Votre pack a changé",
-      summary: `Nouveau pack « ${pack.name} » : ${formatPrice(amountCents)} à partir du renouvellement du ${formatDate(from)}, sans prorata.`,
+      summary: `Nouveau pack « ${pack.name} » : ${await nextAmount(record, amountCents)} à partir du renouvellement du ${formatDate(from)}, sans prorata.`,
       set: { packId: pack.id, variantName: pack.name, amountCents },
     },
     actor,
@@ -260,7 +266,7 @@ export async function changeSubscriptionFrequency(
     {
       action: "change_frequency",
       title: "La fréquence de votre abonnement a changé",
-      summary: `Livraison toutes les ${input.intervalWeeks} semaines à partir du renouvellement du ${formatDate(periodEnd)} (${formatPrice(record.amountCents)}) ; le suivant aura lieu le ${formatDate(after)}.`,
+      summary: `Livraison toutes les ${input.intervalWeeks} semaines à partir du renouvellement du ${formatDate(periodEnd)} (${await nextAmount(record)}) ; le suivant aura lieu le ${formatDate(after)}.`,
       set: { intervalWeeks: input.intervalWeeks },
     },
     actor,
@@ -285,7 +291,7 @@ export async function reactivateSubscription(
     {
       action: "reactivate",
       title: "Votre abonnement est réactivé",
-      summary: `Abonnement réactivé, sans nouveau prélèvement aujourd'hui : prochain renouvellement le ${formatDate(record.currentPeriodEnd)} (${formatPrice(record.amountCents)}).`,
+      summary: `Abonnement réactivé, sans nouveau prélèvement aujourd'hui : prochain renouvellement le ${formatDate(record.currentPeriodEnd)} (${await nextAmount(record)}).`,
       set: { cancelAtPeriodEnd: sub.cancel_at_period_end },
     },
     actor,
