@@ -96,7 +96,13 @@ export async function claimNextDueEmail(now = new Date()): Promise<Email | undef
 export async function storeRendered(id: number, rendered: RenderedEmail) {
   await getDb()
     .update(emails)
-    .set({ subject: rendered.subject, html: rendered.html, text: rendered.text, attachments: rendered.attachments })
+    .set({
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      attachments: rendered.attachments,
+      headers: rendered.headers ?? null,
+    })
     .where(eq(emails.id, id));
 }
 
