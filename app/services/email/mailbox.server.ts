@@ -58,7 +58,7 @@ export type EmailAttachmentInfo = { filename: string; contentType: string; size:
 
 /** One email as it was sent: the summary, how it left, its content and its attachments (without their bytes). */
 export type EmailDetail = EmailSummary &
-  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince"> & {
+  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince" | "headers"> & {
     /** False while the email has never been rendered (its content is made at its first attempt). */
     rendered: boolean;
     attachments: EmailAttachmentInfo[];
@@ -163,6 +163,7 @@ export async function getEmail(id: number): Promise<EmailDetail | undefined> {
     messageId: row.messageId,
     html: row.html,
     text: row.text,
+    headers: row.headers ?? null,
     rendered: row.subject !== null || row.html !== null || row.text !== null,
     attachments: storedAttachments(row).map((a, index) => ({
       filename: a.filename,
@@ -246,6 +247,7 @@ export function emailDetailToApi(email: EmailDetail) {
     rendered: email.rendered,
     html: email.html,
     text: email.text,
+    headers: email.headers ?? {},
     attachments: email.attachments,
   };
 }
