@@ -19,10 +19,10 @@ import { isOrderAddressUnsubscribed, unsubscribeOrderAddress } from "~/services/
 export const meta: MetaFunction = () => [
   ...pageMeta("Ne plus recevoir de rappels", "Désinscription des rappels de commande non finalisée."),
   { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
 ];
 
-const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "no-referrer" };
+// The link's key never leaves the site; "no-referrer" would make the browser send `Origin: null` with the button's post.
+const PRIVATE_HEADERS = { ...cacheControl(PRIVATE_NO_STORE), "Referrer-Policy": "same-origin" };
 
 export const headers: HeadersFunction = pageHeaders(PRIVATE_HEADERS);
 
