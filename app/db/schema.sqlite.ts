@@ -307,6 +307,8 @@ export const orders = sqliteTable(
     index("orders_reminder_due_idx").on(t.reminderConsent, t.reminderSentAt, t.createdAt),
     // The analytics' reminders sent and carts recovered, read from this index alone.
     index("orders_reminded_idx").on(t.reminderSentAt, t.paidAt, t.totalCents),
+    // The analytics' uses and revenue per promotion code, read from this index alone.
+    index("orders_promotion_paid_idx").on(t.promotionId, t.paidAt, t.totalCents, t.discountCents),
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
@@ -412,7 +414,11 @@ export const subscriptionEvents = sqliteTable(
     reason: text("reason"),
     at: text("at").notNull(),
   },
-  (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId)],
+  (t) => [
+    index("subscription_events_subscription_idx").on(t.subscriptionId),
+    // The analytics' new pauses of a period, read from this index alone.
+    index("subscription_events_action_idx").on(t.action, t.at, t.subscriptionId),
+  ],
 );
 
 export const orderItems = sqliteTable(

@@ -1,0 +1,2 @@
+CREATE INDEX "orders_promotion_paid_idx" ON "orders" USING btree ("promotion_id","paid_at","total_cents","discount_cents");--> statement-breakpoint
+CREATE INDEX "subscription_events_action_idx" ON "subscription_events" USING btree ("action","at","subscription_id");

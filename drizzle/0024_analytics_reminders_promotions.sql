@@ -1,0 +1,2 @@
+CREATE INDEX `orders_promotion_paid_idx` ON `orders` (`promotion_id`,`paid_at`,`total_cents`,`discount_cents`);--> statement-breakpoint
+CREATE INDEX `subscription_events_action_idx` ON `subscription_events` (`action`,`at`,`subscription_id`);
