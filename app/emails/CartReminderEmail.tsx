@@ -13,7 +13,7 @@ export type CartReminderData = {
   order: Pick<EmailOrder, "id" | "createdAt" | "customerFirstName" | "lines" | "subtotalCents" | "shippingCents" | "totalCents">;
   /** The promotion code the order was made with, if any. */
   promotionCode: string | null;
-  /** « Finaliser ma commande »: the signed link back to the payment step (cart-reminders/links.server.ts). */
+  /** « Finaliser ma commande »: the signed link back to the payment step (orders/reminder-links.server.ts). */
   resumeUrl: string;
   /** The one-click unsubscribe page. */
   unsubscribeUrl: string;

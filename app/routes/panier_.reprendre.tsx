@@ -5,7 +5,7 @@ import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
 import { clientAddress } from "~/http/client-address.server";
 import { pageHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
-import { checkResumeLink, RESUME_LINK_DAYS } from "~/services/cart-reminders/links.server";
+import { checkResumeLink, RESUME_LINK_DAYS } from "~/services/orders/reminder-links.server";
 import { restoreCheckout } from "~/services/cart-reminders/restore.server";
 import { putInVisitorCart } from "~/services/cart-session.server";
 import { rememberOrder } from "~/services/orders/session.server";

@@ -4,8 +4,8 @@ import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { cacheControl, PRIVATE_NO_STORE } from "~/http/cache-control";
 import { pageHeaders } from "~/http/retry-after";
 import { pageMeta } from "~/lib/meta";
-import { checkUnsubscribeLink } from "~/services/cart-reminders/links.server";
-import { isOrderAddressUnsubscribed, unsubscribeOrderAddress } from "~/services/cart-reminders/unsubscribes.server";
+import { checkUnsubscribeLink } from "~/services/orders/reminder-links.server";
+import { isOrderAddressUnsubscribed, unsubscribeOrderAddress } from "~/services/customers/reminder-unsubscribes.server";
 
 /**
  * /rappels/desinscription?commande=…&cle=…: the unsubscribe link of an abandoned-checkout

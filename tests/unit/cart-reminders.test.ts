@@ -7,10 +7,10 @@ import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/rout
 import { loader as resumeLoader } from "~/routes/panier_.reprendre";
 import { deliverySchema } from "~/schemas/delivery";
 import { apiOrderSchema } from "~/schemas/order";
-import { checkResumeLink, checkUnsubscribeLink, resumePath, unsubscribePath } from "~/services/cart-reminders/links.server";
+import { checkResumeLink, checkUnsubscribeLink, resumePath, unsubscribePath } from "~/services/orders/reminder-links.server";
 import { restoreCheckout } from "~/services/cart-reminders/restore.server";
 import { queueDueCartReminders } from "~/services/cart-reminders/schedule.server";
-import { isUnsubscribed, reminderEmailHash, unsubscribeOrderAddress } from "~/services/cart-reminders/unsubscribes.server";
+import { isUnsubscribed, reminderEmailHash, unsubscribeOrderAddress } from "~/services/customers/reminder-unsubscribes.server";
 import { addToCart, readCart } from "~/services/cart.server";
 import { submitDelivery } from "~/services/checkout.server";
 import { eraseCustomerData } from "~/services/customers/erase.server";

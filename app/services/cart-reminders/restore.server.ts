@@ -11,7 +11,7 @@ import { priceOrderLines } from "~/services/orders/lines.server";
 import { checkPromotion, PromotionError } from "~/services/promotions/rules.server";
 
 /**
- * « Finaliser ma commande » of a reminder (links.server.ts checked the link): in one transaction,
+ * « Finaliser ma commande » of a reminder (orders/reminder-links.server.ts checked the link): in one transaction,
  * the visitor's cart gets the order's pack and quantity again, and its promotion code when the
  * code still holds for that address; the cart's checkout is that order, whose key now names
  * this cart, so /panier?etape=paiement shows its payment step. An order whose payment has not

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { orders } from "~/db/schema";
 import { queueEmail } from "~/services/email/outbox.server";
-import { reminderEmailHash, unsubscribedHashes } from "./unsubscribes.server";
+import { reminderEmailHash, unsubscribedHashes } from "~/services/customers/reminder-unsubscribes.server";
 
 /**
  * The one reminder of an abandoned checkout, worked out by the scheduler's tick

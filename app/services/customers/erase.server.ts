@@ -6,7 +6,7 @@ import { contactRequests, emails, orders, ownerNotices, subscriptions, users, wi
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
-import { forgetUnsubscribedAddresses } from "~/services/cart-reminders/unsubscribes.server";
+import { forgetUnsubscribedAddresses } from "./reminder-unsubscribes.server";
 import { attemptStripeErasureNow, queueStripeErasure, stripeIdsOf } from "./stripe-erasure-queue.server";
 import { ERASED, ERASED_HTML, ERASED_UNSENT, erasedEmail, erasedUsername } from "./placeholders.server";
 import {

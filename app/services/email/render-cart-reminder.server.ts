@@ -1,7 +1,7 @@
 import { cartReminderEmail } from "~/emails/CartReminderEmail";
 import type { EmailOrder, EmailShop } from "~/emails/types";
 import type { Order } from "~/db/schema";
-import { resumePath, unsubscribePath } from "~/services/cart-reminders/links.server";
+import { resumePath, unsubscribePath } from "~/services/orders/reminder-links.server";
 import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types";
 
 /**

@@ -2,15 +2,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { getConfig } from "~/config.server";
 
 /**
- * The two links of an abandoned-checkout reminder (schedule.server.ts), stored nowhere and
+ * The two links of an abandoned-checkout reminder (cart-reminders/schedule.server.ts), stored nowhere and
  * signed with the session secret (HMAC-SHA256, base64url), checked against every secret of the
  * list so that a rotation keeps the links already sent working:
  * - « Finaliser ma commande »: `/panier/reprendre?commande=N&expire=UNIX&cle=KEY` over
  *   `cart-reminder:<order>:<expire>`. It restores the cart and leads to the order's payment step
- *   (restore.server.ts) and nothing else; it lives RESUME_LINK_DAYS from the reminder.
+ *   (cart-reminders/restore.server.ts) and nothing else; it lives RESUME_LINK_DAYS from the reminder.
  * - the unsubscribe link: `/rappels/desinscription?commande=N&cle=KEY` over
  *   `reminder-unsubscribe:<order>`. It only ever adds the order's address to the list
- *   (unsubscribes.server.ts), so it has no expiry: an old email must still stop the reminders.
+ *   (customers/reminder-unsubscribes.server.ts), so it has no expiry: an old email must still stop the reminders.
  */
 
 export const RESUME_LINK_DAYS = 7;
