@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { gotoReady, testShopperHeaders } from "../helpers/e2e";
 import { CARDS, expect, fillCard, fillDelivery, orderPack2, test } from "./checkout-fixtures";
@@ -185,6 +186,10 @@ test("no reminder without the box; the unsubscribe link works by a mail client's
   const secondUrl = new URL(/^<([^>]+)>/.exec((await sentReminder(admin, secondOrder)).headers["List-Unsubscribe"])![1]);
   await gotoReady(page, `${secondUrl.pathname}${secondUrl.search}`, javaScriptEnabled);
   await expect(page.getByRole("heading", { level: 1, name: "Ne plus recevoir de rappels" })).toBeVisible();
+  if (javaScriptEnabled) {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }
   await page.getByRole("button", { name: "Me désinscrire des rappels" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Vous êtes désinscrit" })).toBeVisible();
   await expect(page.getByText("Vous ne recevrez plus aucun rappel de commande non finalisée")).toBeVisible();
