@@ -37,7 +37,7 @@ const OPENAPI = { group: ["~/openapi/*", "**/openapi/*"], message: "The OpenAPI 
  * before it (docs/architecture.md, « Les dossiers des services »). The loose files of app/services
  * are not ranked.
  */
-const SERVICE_FOLDERS = ["payments", "subscriptions", "email", "orders", "promotions", "customers"];
+const SERVICE_FOLDERS = ["payments", "subscriptions", "cart-reminders", "email", "orders", "promotions", "customers"];
 
 const serviceFolder = (name) => ({
   group: [`~/services/${name}/*`, `**/services/${name}/*`, `../${name}/*`],

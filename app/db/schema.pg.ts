@@ -336,10 +336,20 @@ export const orders = pgTable(
     promotionId: integer("promotion_id").references((): AnyPgColumn => promotions.id, { onDelete: "set null" }),
     promotionCode: text("promotion_code"),
     discountCents: integer("discount_cents").notNull().default(0),
+    /** « M'envoyer un rappel si je ne finalise pas ma commande », ticked on the delivery form (or `reminderConsent` of the API); unticked by default. */
+    reminderConsent: boolean("reminder_consent").notNull().default(false),
+    /** When the one abandoned-checkout reminder was queued (services/cart-reminders); set in the same transaction, never twice. */
+    reminderSentAt: timestamptz("reminder_sent_at"),
     ...timestamps,
   },
   (t) => [
     index("orders_promotion_idx").on(t.promotionId),
+    // The scheduler's abandoned checkouts to remind (consent given, none sent yet, by creation date).
+    index("orders_reminder_due_idx").on(t.reminderConsent, t.reminderSentAt, t.createdAt),
+    // The analytics' reminders sent and carts recovered, read from this index alone.
+    index("orders_reminded_idx").on(t.reminderSentAt, t.paidAt, t.totalCents),
+    // The analytics' uses and revenue per promotion code, read from this index alone.
+    index("orders_promotion_paid_idx").on(t.promotionId, t.paidAt, t.totalCents, t.discountCents),
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
     uniqueIndex("orders_stripe_invoice_idx").on(t.stripeInvoiceId),
     index("orders_subscription_idx").on(t.subscriptionId),
@@ -452,7 +462,11 @@ export const subscriptionEvents = pgTable(
     reason: text("reason"),
     at: timestamptz("at").notNull(),
   },
-  (t) => [index("subscription_events_subscription_idx").on(t.subscriptionId)],
+  (t) => [
+    index("subscription_events_subscription_idx").on(t.subscriptionId),
+    // The analytics' new pauses of a period, read from this index alone.
+    index("subscription_events_action_idx").on(t.action, t.at, t.subscriptionId),
+  ],
 );
 
 export const orderItems = pgTable(
@@ -685,6 +699,19 @@ export const cartStarts = pgTable("cart_starts", {
   count: integer("count").notNull(),
 });
 
+/**
+ * The addresses that unsubscribed from the abandoned-checkout reminders (services/cart-reminders):
+ * only the SHA-256 of the address in lower case is kept. Checking an address needs nothing more,
+ * and the list, which must outlive the orders, then holds no readable address; a customer's
+ * erasure deletes the hash of their address (customers/erase.server.ts).
+ */
+export const reminderUnsubscribes = pgTable("reminder_unsubscribes", {
+  emailHash: text("email_hash").primaryKey(),
+  createdAt: timestamptz("created_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString()),
+});
+
 /** Stripe events already handled, so a replayed webhook changes nothing. */
 export const stripeEvents = pgTable("stripe_events", {
   id: text("id").primaryKey(),
@@ -765,6 +792,8 @@ export const emails = pgTable(
     attachmentRefs: jsonb("attachment_refs").$type<EmailAttachmentRef[]>(),
     /** Set when the HTML and text were deleted: the retention, in days, that applied then; null while kept. */
     contentPurgedAfterDays: integer("content_purged_after_days"),
+    /** Extra headers the email carries (List-Unsubscribe and List-Unsubscribe-Post for a reminder), as rendered (JSON). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     ...timestamps,
   },
   (t) => [

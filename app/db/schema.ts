@@ -55,6 +55,7 @@ export const {
   promotions,
   renewalFailures,
   cartStarts,
+  reminderUnsubscribes,
 } = tables;
 
 export { INVOICE_KINDS, PROMOTION_KINDS, PROMOTION_TARGETS } from "./schema.sqlite";

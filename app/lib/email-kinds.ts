@@ -25,6 +25,7 @@ export const EMAIL_KINDS = [
   "owner_email_failed",
   "owner_daily_summary",
   "subscription_changed",
+  "cart_reminder",
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
@@ -51,6 +52,7 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
   owner_email_failed: "Boutique : email non remis",
   owner_daily_summary: "Boutique : résumé quotidien",
   subscription_changed: "Abonnement modifié",
+  cart_reminder: "Rappel de commande non finalisée",
 };
 
 /**

@@ -17,6 +17,7 @@ import {
   createdOrderResponseSchema,
   emailListResponseSchema,
   emailResponseSchema,
+  cartRemindersRunResponseSchema,
   openApiDocumentResponseSchema,
   orderRefundsResponseSchema,
   refundCreatedResponseSchema,
@@ -43,6 +44,7 @@ import {
 import { cartAddSchema, cartQuantitySchema } from "~/schemas/cart";
 import { contactSchema } from "~/schemas/contact";
 import { contactStatusSchema } from "~/schemas/contact-status";
+import { cartRemindersRunSchema } from "~/schemas/cart-reminders";
 import { apiLoginSchema } from "~/schemas/login";
 import { apiOrderSchema, orderUpdateApiSchema } from "~/schemas/order";
 import {
@@ -728,6 +730,26 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Administration",
     auth: "demo",
     success: { status: 200, description: "Les demandes", schema: contactRequestListResponseSchema },
+  },
+  {
+    method: "post",
+    path: "/api/admin/cart-reminders/run",
+    file: "app/routes/api.admin.cart-reminders.run.ts",
+    operationId: "runCartReminders",
+    summary: "Calcule les rappels de commande non finalisée pour un moment donné (outil de démonstration)",
+    description:
+      "Mode démo seulement, session administrateur. Applique la règle du planificateur au moment `at` : un seul rappel, " +
+      "4 heures après une commande non payée dont l'acheteur a coché « M'envoyer un rappel si je ne finalise pas ma commande », " +
+      "jamais après un paiement ni à une adresse désinscrite. Les emails partent dans la boîte aux lettres de démonstration.",
+    tag: "Administration",
+    auth: "admin",
+    body: cartRemindersRunSchema,
+    success: {
+      status: 200,
+      description: "Le nombre de rappels mis en file d'envoi",
+      schema: cartRemindersRunResponseSchema,
+    },
+    errors: { 404: "Outil de démonstration : introuvable en mode production" },
   },
   {
     method: "get",

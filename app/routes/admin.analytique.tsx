@@ -268,9 +268,21 @@ export default function Analytics() {
           shown={formatCount(s.renewalsRecovered.current)}
           previous={before(s.renewalsRecovered, formatCount)}
         />
+        <Figure
+          label="Mis en pause"
+          value={s.paused}
+          shown={formatCount(s.paused.current)}
+          previous={before(s.paused, formatCount)}
+          invert
+        />
+        <div className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
+          <dt className="text-xs font-medium text-slate-600 sm:text-sm">En pause aujourd'hui</dt>
+          <dd className="mt-1 text-lg font-semibold tabular-nums sm:text-2xl">{formatCount(s.pausedNow.current)}</dd>
+          <dd className="mt-1 text-sm text-slate-500">état du jour</dd>
+        </div>
       </dl>
       <p className="mb-4 text-xs text-slate-600">
-        {report.methods.churn} {report.methods.renewals}
+        {report.methods.churn} {report.methods.renewals} {report.methods.pauses}
       </p>
       <div className="mb-6 grid gap-6 xl:grid-cols-2">
         <ChartCard
@@ -292,6 +304,46 @@ export default function Analytics() {
           table={<ChartData table={tables.motifs.shown} caption={tables.motifs.title} />}
         >
           <BarChartSvg chart={charts.reasons} title="Motifs de résiliation" />
+        </ChartCard>
+      </div>
+
+      <h2 className="mb-3 text-lg font-semibold">Rappels de commande non finalisée</h2>
+      <dl className="mb-2 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+        <Figure
+          label="Rappels envoyés"
+          value={report.reminders.sent}
+          shown={formatCount(report.reminders.sent.current)}
+          previous={before(report.reminders.sent, formatCount)}
+        />
+        <Figure
+          label="Paniers récupérés"
+          value={report.reminders.recovered}
+          shown={formatCount(report.reminders.recovered.current)}
+          previous={before(report.reminders.recovered, formatCount)}
+        />
+        <Figure
+          label="Chiffre d'affaires récupéré (TTC)"
+          value={report.reminders.recoveredCents}
+          shown={amount(report.reminders.recoveredCents)}
+          previous={before(report.reminders.recoveredCents, formatAmount)}
+        />
+      </dl>
+      <p className="mb-6 text-xs text-slate-600">{report.methods.reminders}</p>
+
+      <h2 className="mb-3 text-lg font-semibold">Codes promo</h2>
+      <div className="mb-6">
+        <ChartCard
+          id="codes-promo"
+          title="Utilisations et chiffre d'affaires par code"
+          search={search}
+          method={report.methods.promotions}
+          table={<ChartData table={tables["codes-promo"].shown} caption={tables["codes-promo"].title} />}
+        >
+          {charts.promotions.bars.length > 0 ? (
+            <BarChartSvg chart={charts.promotions} title="Chiffre d'affaires par code promo" />
+          ) : (
+            <p className="text-sm text-slate-600">Aucun code utilisé sur la période.</p>
+          )}
         </ChartCard>
       </div>
 

@@ -92,8 +92,12 @@ const RETENTION = [
   ],
   ["Demandes envoyées par le formulaire de contact", "3 ans après notre dernier échange."],
   [
-    "Emails que nous vous envoyons (confirmation, expédition, abonnement)",
+    "Emails que nous vous envoyons (confirmation, expédition, abonnement, et le rappel de commande si vous l'avez demandé)",
     "conservés avec la commande ou la demande qu'ils concernent, pour la même durée, comme preuve de leur envoi.",
+  ],
+  [
+    "Refus des rappels de commande (désinscription)",
+    "nous gardons une empreinte de votre adresse email (jamais l'adresse elle-même) tant que la boutique existe, pour ne plus vous envoyer de rappel ; elle est supprimée si vous demandez l'effacement de vos données.",
   ],
   ["Panier", "lié à votre navigateur pendant 30 jours après votre dernière visite (durée du cookie)."],
   ["Sessions d'administration de notre équipe", "12 heures au plus, puis la connexion est refusée."],
@@ -168,8 +172,16 @@ export default function PolitiqueConfidentialite() {
           <li>
             Assurer la sécurité du site et prévenir la fraude au paiement : <em>intérêt légitime</em>.
           </li>
+          <li>
+            Vous envoyer un seul email de rappel, 4 heures après une commande que vous n'avez pas payée, uniquement si vous avez
+            coché la case « M'envoyer un rappel si je ne finalise pas ma commande » (elle n'est jamais cochée d'avance) :{" "}
+            <em>consentement</em>, que vous retirez à tout moment par le lien de désinscription de cet email.
+          </li>
         </ul>
-        <p>Nous ne faisons ni prospection commerciale, ni profilage, ni revente de données.</p>
+        <p>
+          En dehors de ce rappel que vous demandez, nous ne faisons ni prospection commerciale, ni profilage, ni revente de
+          données.
+        </p>
       </LegalSection>
 
       <LegalSection {...section("conservation")}>

@@ -44,6 +44,8 @@ export const analyticsResponseSchema = z
       renewalSuccessPercent: comparedNumber.describe("Renouvellements payés du premier coup, en %"),
       renewalsFailed: comparedNumber,
       renewalsRecovered: comparedNumber,
+      paused: comparedNumber.describe("Abonnements mis en pause pendant la période"),
+      pausedNow: comparedNumber.describe("Abonnements en pause aujourd'hui (pas de valeur précédente)"),
     }),
     subscriberSeries: z.array(z.strictObject({ from: day, to: day, active: z.number().int(), mrr: money })),
     cancelReasons: z.array(
@@ -58,6 +60,31 @@ export const analyticsResponseSchema = z
         fromPrevious: z.number().nullable().describe("% de l'étape précédente"),
       }),
     ),
-    methods: z.strictObject({ mrr: z.string(), churn: z.string(), renewals: z.string(), funnel: z.string() }),
+    reminders: z
+      .strictObject({
+        sent: comparedNumber.describe("Rappels de commande non finalisée envoyés"),
+        recovered: comparedNumber.describe("Paniers récupérés : commandes rappelées payées après le rappel"),
+        recoveredRevenue: comparedAmount.describe("Ce qu'elles ont payé, TTC"),
+      })
+      .describe("Rappels de commande non finalisée (envoyés seulement avec le consentement de l'acheteur)"),
+    promotions: z
+      .array(
+        z.strictObject({
+          code: z.string(),
+          uses: z.number().int().describe("Commandes payées avec ce code pendant la période"),
+          revenue: money.describe("Chiffre d'affaires TTC de ces commandes, remise déduite"),
+          discount: money.describe("Remise accordée, TTC"),
+        }),
+      )
+      .describe("Utilisations et chiffre d'affaires par code promo"),
+    methods: z.strictObject({
+      mrr: z.string(),
+      churn: z.string(),
+      renewals: z.string(),
+      funnel: z.string(),
+      reminders: z.string(),
+      promotions: z.string(),
+      pauses: z.string(),
+    }),
   })
   .describe("Les chiffres de /admin/analytique pour une période, comparés à la période précédente de même durée");

@@ -615,6 +615,11 @@ export const emailListResponseSchema = pageResponseSchema("emails", emailSummary
     .describe("Nombre d'emails par statut (tous filtres confondus)"),
 });
 
+/** POST /api/admin/cart-reminders/run (demo mode). */
+export const cartRemindersRunResponseSchema = z.strictObject({
+  queued: z.number().int().min(0).describe("Rappels mis en file d'envoi par cet appel"),
+});
+
 /** emailDetailToApi: GET /api/admin/emails/{id} and POST /api/admin/emails/{id}/resend. */
 export const emailResponseSchema = z.strictObject({
   ...emailSummaryShape,
@@ -639,6 +644,9 @@ export const emailResponseSchema = z.strictObject({
   text: nullableText.describe(
     `Partie texte telle qu'envoyée ; ${NOT_RENDERED} ; null aussi une fois le contenu supprimé (conservation)`,
   ),
+  headers: z
+    .record(z.string(), z.string())
+    .describe("En-têtes ajoutés à l'email, tels qu'envoyés (List-Unsubscribe et List-Unsubscribe-Post d'un rappel) ; {} sinon"),
   attachments: z.array(
     z.strictObject({
       filename: z.string(),

@@ -91,7 +91,20 @@ export const deliveryFields = {
   phone: phoneField,
 };
 
-export const deliverySchema = z.object(deliveryFields);
+/** The delivery form's box, word for word (unticked by default). */
+export const REMINDER_CONSENT_LABEL = "M'envoyer un rappel si je ne finalise pas ma commande";
+
+/**
+ * The consent to one reminder email if the checkout is not paid (services/cart-reminders): the
+ * form's box (« on » when ticked, Conform reads it as true) and `reminderConsent` of
+ * POST /api/orders. Missing means no: without it, no reminder is ever sent.
+ */
+export const reminderConsentField = z.boolean({ error: "reminderConsent doit être vrai ou faux." }).optional().meta({
+  description:
+    "Consentement au rappel par email si la commande n'est pas payée (« M'envoyer un rappel si je ne finalise pas ma commande ») : un seul email, 4 heures après. Absent : non",
+});
+
+export const deliverySchema = z.object({ ...deliveryFields, reminderConsent: reminderConsentField });
 
 export type DeliveryInput = z.infer<typeof deliverySchema>;
 

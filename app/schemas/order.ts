@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parsePriceToCents } from "~/lib/money";
 import { trackingNumberField } from "./admin-order";
 import { positiveId } from "./cart";
-import { DELIVERY_MESSAGES, deliveryFields } from "./delivery";
+import { DELIVERY_MESSAGES, deliveryFields, reminderConsentField } from "./delivery";
 import { promotionCodeField } from "./promotion";
 import { safeText } from "./text";
 
@@ -92,6 +92,7 @@ export const apiOrderSchema = z.object({
     description:
       "Code promo (lettres et chiffres, casse ignorée) : la remise est déduite du total. Un code inconnu, expiré ou épuisé est refusé (422 avec la raison en français), jamais ignoré",
   }),
+  reminderConsent: reminderConsentField,
 });
 
 type ParsedApiOrder = z.infer<typeof apiOrderSchema>;

@@ -45,6 +45,8 @@ export type DeliveryDefaults = {
   city: string;
   /** As typed for the carrier: shown as 06 12 34 56 78. */
   phone: string;
+  /** The reminder box as last sent (unticked for a new checkout). */
+  reminderConsent?: boolean;
 };
 
 /** The unpaid order created by the delivery form for this cart. */
@@ -192,6 +194,7 @@ async function readCheckout(
       lastName: orders.customerLastName,
       promotionId: orders.promotionId,
       discountCents: orders.discountCents,
+      reminderConsent: orders.reminderConsent,
     })
     .from(orders)
     .where(eq(orders.id, orderId))
@@ -218,6 +221,7 @@ async function readCheckout(
       postalCode: order.shippingPostalCode ?? "",
       city: order.shippingCity ?? "",
       phone: formatFrenchPhone(order.shippingPhone),
+      reminderConsent: order.reminderConsent,
     },
     subscriptionRefusal:
       (await subscriptionRefusal(items, db)) ??
@@ -311,7 +315,7 @@ export async function readCart(cartId: string | null): Promise<CartView> {
 }
 
 /** Creates the cart, or notes that it changed; a new cart is counted in its day's cart starts (the analytics' funnel). */
-async function touchCart(db: DbOrTx, cartId: string) {
+export async function touchCart(db: DbOrTx, cartId: string) {
   const now = new Date();
   const created = await db.insert(carts).values({ id: cartId }).onConflictDoNothing().returning({ id: carts.id });
   if (created.length === 0) {

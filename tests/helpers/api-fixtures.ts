@@ -332,6 +332,7 @@ export const VALID_REQUESTS: Record<string, Fixture> = {
     return admin({ query: "status=active&q=camille&minAmount=1,00&startedFrom=2020-01-01&maxRenewals=0" });
   },
   getAnalytics: async () => admin({ query: "from=2026-01-01&to=2026-03-31" }),
+  runCartReminders: async () => admin({ body: { at: "2026-03-01T12:00:00Z" } }),
   getSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) } }),
   cancelSubscription: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { when: "period_end" } }),
   skipSubscriptionDelivery: async () => admin({ params: { id: String(await newSubscriptionId()) }, body: { reason: REASON } }),

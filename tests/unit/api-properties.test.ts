@@ -60,6 +60,7 @@ const BASE_BODIES: Record<string, Record<string, unknown>> = {
   refundOrder: { amount: "1.00", reason: "Geste commercial" },
   createPromotion: { code: "FUZZ10", kind: "percent", value: 10, appliesTo: "one_off" },
   updatePromotion: { active: false },
+  runCartReminders: { at: "2026-03-01T12:00:00Z" },
 };
 
 type Target = { params: Record<string, string>; headers: Record<string, string> };

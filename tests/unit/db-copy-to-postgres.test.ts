@@ -131,6 +131,10 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
     await getDb()
       .insert(sqliteSchema.renewalFailures)
       .values({ stripeInvoiceId: "in_copie_echec", subscriptionId: record.id, failedAt: new Date().toISOString() });
+    // An address that refused the abandoned-checkout reminders (its hash only).
+    await getDb()
+      .insert(sqliteSchema.reminderUnsubscribes)
+      .values({ emailHash: "a".repeat(64) });
     const now = Date.now();
     await databaseRateLimitStore().increment("order-lookup:203.0.113.7", now - (now % 60_000), now, now + 120_000);
     await getDb().insert(sqliteSchema.auditLog).values({ actorUsername: "admin", action: "customer.export", subjectId: 1 });
@@ -175,7 +179,7 @@ describe.skipIf(!postgresBinaries() || dialect !== "sqlite")("copying the shop i
       const [{ n: rows }] = await db.select({ n: count() }).from(sqliteSchema[key] as SQLiteTable);
       expect(first.stdout).toContain(`${name} : ${rows} ${rows > 1 ? "lignes" : "ligne"}\n`);
     }
-    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 31 tables/);
+    expect(first.stdout).toMatch(/Copie terminée : \d+ lignes dans 32 tables/);
   });
 
   it("holds the data the shop wrote, with each table's rows read back as the same values", async () => {

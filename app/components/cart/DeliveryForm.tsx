@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { AddressFields } from "~/components/ui/AddressFields";
 import { Field } from "~/components/ui/Field";
 import { Honeypot } from "~/components/ui/Honeypot";
-import { deliverySchema } from "~/schemas/delivery";
+import { deliverySchema, REMINDER_CONSENT_LABEL } from "~/schemas/delivery";
 import type { DeliveryDefaults } from "~/services/cart.server";
 
 type DeliveryActionData = { ok: boolean; intent: string; orderId?: number; result?: SubmissionResult<string[]> };
@@ -67,6 +67,21 @@ export function DeliveryForm({
       <Field label="Email" field={fields.email} type="email" autoComplete="email" className="sm:col-span-2" maxLength={254} />
       <AddressFields fields={fields} />
       <p className="text-sm text-ink-soft sm:col-span-2">Livraison en France métropolitaine, en colis suivi, offerte.</p>
+      <div className="mt-2 text-sm sm:col-span-2">
+        <label className="flex items-start gap-2">
+          <input
+            type="checkbox"
+            name={fields.reminderConsent.name}
+            defaultChecked={defaults?.reminderConsent === true}
+            aria-describedby="reminder-consent-hint"
+            className="mt-0.5 h-4 w-4 shrink-0 accent-rose-600"
+          />
+          <span>{REMINDER_CONSENT_LABEL}</span>
+        </label>
+        <p id="reminder-consent-hint" className="ml-6 text-ink-soft">
+          Un seul email, 4 heures après, avec un lien pour vous désinscrire.
+        </p>
+      </div>
       {form.errors?.length ? (
         <p
           id={form.errorId}

@@ -50,6 +50,8 @@ export function analyticsToApi(report: AnalyticsReport) {
       renewalSuccessPercent: percent(s.renewalSuccessPercent),
       renewalsFailed: count(s.renewalsFailed),
       renewalsRecovered: count(s.renewalsRecovered),
+      paused: count(s.paused),
+      pausedNow: count(s.pausedNow),
     },
     subscriberSeries: report.subscriberSeries.map((b) => ({
       from: b.from,
@@ -59,6 +61,17 @@ export function analyticsToApi(report: AnalyticsReport) {
     })),
     cancelReasons: report.cancelReasons.map(({ reason, label, count: n }) => ({ reason, label, count: n })),
     funnel: report.funnel.map((step) => ({ ...step, fromPrevious: oneDecimal(step.fromPrevious) })),
+    reminders: {
+      sent: count(report.reminders.sent),
+      recovered: count(report.reminders.recovered),
+      recoveredRevenue: amount(report.reminders.recoveredCents),
+    },
+    promotions: report.promotions.map((p) => ({
+      code: p.code,
+      uses: p.uses,
+      revenue: centsToDecimal(p.revenueCents),
+      discount: centsToDecimal(p.discountCents),
+    })),
     methods: report.methods,
   };
 }

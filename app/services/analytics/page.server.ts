@@ -7,7 +7,7 @@ import { analyticsReport, type AnalyticsReport } from "./report.server";
  * as a table (read out by screen readers, and the CSV's content).
  */
 
-export const CHART_IDS = ["chiffre-affaires", "abonnes", "packs", "motifs", "entonnoir"] as const;
+export const CHART_IDS = ["chiffre-affaires", "abonnes", "packs", "motifs", "entonnoir", "codes-promo"] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
 export type ChartTable = { columns: string[]; rows: Array<Array<string | number>> };
@@ -60,6 +60,22 @@ export function chartTables(report: AnalyticsReport): Record<ChartId, { title: s
       shown: { columns: ["Motif", "Résiliations"], rows: report.cancelReasons.map((r) => [r.label, formatCount(r.count)]) },
       csv: { columns: ["Motif", "Résiliations"], rows: report.cancelReasons.map((r) => [r.label, r.count]) },
     },
+    "codes-promo": {
+      title: "Codes promo",
+      shown: {
+        columns: ["Code", "Utilisations", "Chiffre d'affaires TTC", "Remise accordée"],
+        rows: report.promotions.map((p) => [
+          p.code,
+          formatCount(p.uses),
+          formatAmount(p.revenueCents),
+          formatAmount(p.discountCents),
+        ]),
+      },
+      csv: {
+        columns: ["Code", "Utilisations", "Chiffre d'affaires TTC (€)", "Remise accordée (€)"],
+        rows: report.promotions.map((p) => [p.code, p.uses, euros(p.revenueCents), euros(p.discountCents)]),
+      },
+    },
     entonnoir: {
       title: "Entonnoir d'achat",
       shown: {
@@ -89,6 +105,7 @@ export type AnalyticsPage = {
     packs: BarChartGeometry;
     reasons: BarChartGeometry;
     funnel: BarChartGeometry;
+    promotions: BarChartGeometry;
   };
 };
 
@@ -126,6 +143,10 @@ export async function analyticsPage(from: string, to: string): Promise<Analytics
         report.funnel.map((s) => ({ label: s.label, value: s.current })),
         (v) => formatCount(v),
         178,
+      ),
+      promotions: barChart(
+        report.promotions.map((p) => ({ label: p.code, value: p.revenueCents })),
+        (v) => formatAmount(v),
       ),
     },
   };

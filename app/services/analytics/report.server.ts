@@ -1,6 +1,7 @@
 import type { AnalyticsPageQuery } from "~/schemas/analytics";
 import { FUNNEL_METHOD, FUNNEL_STEPS, funnelBySpan, type FunnelFigures } from "./funnel.server";
 import { periodOf, presetDays, span, type Period } from "./period.server";
+import { PROMOTIONS_METHOD, promotionUses, REMINDERS_METHOD, remindersBySpan, type PromotionUse } from "./recovery.server";
 import { revenueByPack, revenueBySpan, type PackRevenue, type RevenueFigures } from "./revenue.server";
 import {
   CHURN_METHOD,
@@ -8,6 +9,9 @@ import {
   monthlyChurn,
   movementsBySpan,
   MRR_METHOD,
+  PAUSES_METHOD,
+  pausedNow,
+  pausesBySpan,
   RENEWAL_METHOD,
   renewalSuccessRate,
   runningAtEndOf,
@@ -62,13 +66,27 @@ export type AnalyticsReport = {
     | "churnPercent"
     | "renewalSuccessPercent"
     | "renewalsFailed"
-    | "renewalsRecovered",
+    | "renewalsRecovered"
+    | "paused"
+    | "pausedNow",
     Compared
   >;
   subscriberSeries: Array<{ label: string; from: string; to: string; active: number; mrrCents: number }>;
   cancelReasons: ReasonCount[];
   funnel: Array<{ key: keyof FunnelFigures; label: string; current: number; previous: number; fromPrevious: number | null }>;
-  methods: { mrr: string; churn: string; renewals: string; funnel: string };
+  /** The abandoned-checkout reminders: sent, the carts they brought back, and what those paid (TTC). */
+  reminders: Record<"sent" | "recovered" | "recoveredCents", Compared>;
+  /** Each promotion code's paid orders in the period. */
+  promotions: PromotionUse[];
+  methods: {
+    mrr: string;
+    churn: string;
+    renewals: string;
+    funnel: string;
+    reminders: string;
+    promotions: string;
+    pauses: string;
+  };
 };
 
 /** The page's choice (a preset, or dates) as the days it covers. */
@@ -108,6 +126,8 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
   const running = await runningSeries(period.buckets);
   const [movesPrevious, movesCurrent] = await movementsBySpan([previous, current]);
   const [funnelPrevious, funnelCurrent] = await funnelBySpan([previous, current]);
+  const [remindersPrevious, remindersCurrent] = await remindersBySpan([previous, current]);
+  const [pausesPrevious, pausesCurrent] = await pausesBySpan([previous, current]);
 
   return {
     period: {
@@ -139,6 +159,9 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
       renewalSuccessPercent: compared(renewalSuccessRate(movesCurrent), renewalSuccessRate(movesPrevious)),
       renewalsFailed: compared(movesCurrent.renewalsFailed, movesPrevious.renewalsFailed),
       renewalsRecovered: compared(movesCurrent.renewalsRecovered, movesPrevious.renewalsRecovered),
+      paused: compared(pausesCurrent, pausesPrevious),
+      // Today's state: no earlier state is kept to compare it with.
+      pausedNow: compared(await pausedNow(), null),
     },
     subscriberSeries: period.buckets.map((b, i) => ({
       label: b.label,
@@ -158,6 +181,20 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
         fromPrevious: before === null || before === 0 ? null : (funnelCurrent[step.key] / before) * 100,
       };
     }),
-    methods: { mrr: MRR_METHOD, churn: CHURN_METHOD, renewals: RENEWAL_METHOD, funnel: FUNNEL_METHOD },
+    reminders: {
+      sent: compared(remindersCurrent.sent, remindersPrevious.sent),
+      recovered: compared(remindersCurrent.recovered, remindersPrevious.recovered),
+      recoveredCents: compared(remindersCurrent.recoveredCents, remindersPrevious.recoveredCents),
+    },
+    promotions: await promotionUses(current),
+    methods: {
+      mrr: MRR_METHOD,
+      churn: CHURN_METHOD,
+      renewals: RENEWAL_METHOD,
+      funnel: FUNNEL_METHOD,
+      reminders: REMINDERS_METHOD,
+      promotions: PROMOTIONS_METHOD,
+      pauses: PAUSES_METHOD,
+    },
   };
 }

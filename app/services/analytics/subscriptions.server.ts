@@ -1,6 +1,6 @@
-import { and, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { orders, renewalFailures, subscriptions } from "~/db/schema";
+import { orders, renewalFailures, subscriptionEvents, subscriptions } from "~/db/schema";
 import { CANCEL_REASON_LABELS, CANCEL_REASONS, type CancelReason } from "~/lib/cancel-reasons";
 import type { Span } from "./period.server";
 import { bySpan, countOf, inSpan, instant, SPAN_INDEX, spansTable, total } from "./sql.server";
@@ -165,4 +165,32 @@ export async function cancelReasons(period: Span): Promise<ReasonCount[]> {
     ...CANCEL_REASONS.map((reason) => ({ reason, label: CANCEL_REASON_LABELS[reason], count: count(reason) })),
     { reason: "none" as const, label: "Sans motif indiqué", count: count(null) },
   ];
+}
+
+export const PAUSES_METHOD =
+  "Pauses : abonnements mis en pause pendant la période (par l'abonné ou la boutique, comptés une fois), et abonnements en pause aujourd'hui.";
+
+/** The subscriptions paused in each span (a subscription paused twice in a span counts once). */
+export async function pausesBySpan(spans: Span[]): Promise<number[]> {
+  const rows = await getDb()
+    .select({ i: SPAN_INDEX, n: sql<number>`count(distinct ${subscriptionEvents.subscriptionId})`.mapWith(Number) })
+    .from(spansTable(spans))
+    .leftJoin(subscriptionEvents, and(eq(subscriptionEvents.action, "pause"), inSpan(subscriptionEvents.at)))
+    .groupBy(SPAN_INDEX);
+  return bySpan(rows, spans.length, { n: 0 }).map((r) => r.n);
+}
+
+/** The subscriptions in a pause now: paused, not ended, and not yet at the date the pause ends. */
+export async function pausedNow(now = new Date()): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: countOf(sql`${subscriptions.id}`) })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.pauseKind, "pause"),
+        isNull(subscriptions.canceledAt),
+        or(isNull(subscriptions.pauseResumesAt), gt(subscriptions.pauseResumesAt, now.toISOString())),
+      ),
+    );
+  return row?.n ?? 0;
 }

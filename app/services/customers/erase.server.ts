@@ -6,6 +6,7 @@ import { contactRequests, emails, orders, ownerNotices, subscriptions, users, wi
 import { ShopError } from "~/lib/shop-error";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { erasureRefusal } from "./erasure-rules.server";
+import { forgetUnsubscribedAddresses } from "./reminder-unsubscribes.server";
 import { attemptStripeErasureNow, queueStripeErasure, stripeIdsOf } from "./stripe-erasure-queue.server";
 import { ERASED, ERASED_HTML, ERASED_UNSENT, erasedEmail, erasedUsername } from "./placeholders.server";
 import {
@@ -177,6 +178,10 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
     reason:
       "Le motif d'une modification saisi par un administrateur, ou le nom de l'action du client : pas une donnée du client.",
   },
+  reminder_unsubscribes: {
+    email_hash:
+      "Empreinte SHA-256 d'une adresse qui refuse les rappels de commande : la ligne est supprimée à l'effacement du client (forgetUnsubscribedAddresses), pas remplacée.",
+  },
   promotions: { once_per_email: "Une règle du code promo (une fois par adresse email), pas une adresse." },
   order_items: { product_name: "Le produit vendu, pas une personne.", variant_name: "Le pack vendu, pas une personne." },
   cart_lines: { variant_name: "Le pack dans un panier, pas une personne." },
@@ -214,6 +219,14 @@ export const KEPT_COLUMNS: Record<string, Record<string, string>> = {
     ].map((c) => [c, "L'identité de la boutique, de son hébergeur et de son médiateur, ou un réglage, pas d'un client."]),
   ),
 };
+
+/** The account's address and every address its orders were made with. */
+async function addressesOf(db: DbOrTx, accountEmail: string | null, orderIds: number[]): Promise<string[]> {
+  const rows = orderIds.length
+    ? await db.select({ email: orders.customerEmail }).from(orders).where(inArray(orders.id, orderIds))
+    : [];
+  return [accountEmail, ...rows.map((r) => r.email)].filter((e): e is string => Boolean(e?.trim()));
+}
 
 const resolve = (placeholder: Placeholder, customerId: number) =>
   typeof placeholder === "function" ? placeholder(customerId) : placeholder;
@@ -253,6 +266,8 @@ async function eraseInDatabase(id: number, actor: AuditActor) {
     if (refusal) throw new ShopError(409, refusal.code, refusal.message, { issues: refusal.issues });
 
     const placeholder = erasedEmail(id);
+    // The address's refusal of the abandoned-checkout reminders (its hash) goes too: read before the addresses are replaced.
+    await forgetUnsubscribedAddresses(tx, await addressesOf(tx, account.email, ids.orderIds));
     if (ids.emailIds.length) {
       // Read before the account's email is replaced: the rows sent to it are told apart by it.
       const rows = await tx

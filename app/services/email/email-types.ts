@@ -18,6 +18,8 @@ export type RenderedEmail = {
   text: string;
   attachments: EmailAttachment[];
   attachmentRefs?: EmailAttachmentRef[];
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post), kept with the rest and sent by SMTP. */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -91,6 +93,8 @@ export type EmailPayloads = {
   owner_daily_summary: { count: number; day: string };
   /** A change made to the subscription (skip, pause, pack...): its title and the sentence that says what it does. */
   subscription_changed: { subscriptionId: number; action: string; title: string; summary: string };
+  /** The one reminder of an unpaid checkout whose buyer asked for it (the email's order): when it was queued (ISO), which starts the link's 7 days. */
+  cart_reminder: { remindedAt: string };
 };
 
 /** A subscription's delivery address as the address-change email shows it. */

@@ -61,7 +61,7 @@ export type EmailAttachmentInfo = { filename: string; contentType: string; size:
 
 /** One email as it was sent: the summary, how it left, its content and its attachments (without their bytes). */
 export type EmailDetail = EmailSummary &
-  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince" | "contentPurgedAfterDays"> & {
+  Pick<Email, "transport" | "messageId" | "html" | "text" | "sendingSince" | "contentPurgedAfterDays" | "headers"> & {
     /** False while the email has never been rendered (its content is made at its first attempt). */
     rendered: boolean;
     attachments: EmailAttachmentInfo[];
@@ -186,6 +186,7 @@ export async function getEmail(id: number): Promise<EmailDetail | undefined> {
     html: row.html,
     text: row.text,
     contentPurgedAfterDays: row.contentPurgedAfterDays,
+    headers: row.headers ?? null,
     rendered: row.subject !== null || row.html !== null || row.text !== null,
     attachments: (await attachmentsOf(row)).map((a, index) => ({
       filename: a.filename,
@@ -274,6 +275,7 @@ export function emailDetailToApi(email: EmailDetail) {
     contentPurgedAfterDays: email.contentPurgedAfterDays,
     html: email.html,
     text: email.text,
+    headers: email.headers ?? {},
     attachments: email.attachments,
   };
 }

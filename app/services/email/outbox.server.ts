@@ -108,6 +108,7 @@ export async function storeRendered(id: number, rendered: RenderedEmail) {
       text: rendered.text,
       attachmentRefs: refs,
       attachments: unreferenced.length > 0 ? unreferenced : null,
+      headers: rendered.headers ?? null,
     })
     .where(eq(emails.id, id));
 }

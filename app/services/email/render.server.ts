@@ -33,6 +33,7 @@ import type { EmailPayloads, EmailToRender, RenderedEmail } from "./email-types"
 import { renderOwnerDailySummary, renderOwnerNotice } from "./render-owner.server";
 import { renderRenewalReminder } from "./render-reminder.server";
 import { renewalCharge } from "~/services/promotions/renewal-amount.server";
+import { renderCartReminder } from "./render-cart-reminder.server";
 import {
   renderSubscriptionAddressChanged,
   renderSubscriptionChanged,
@@ -310,6 +311,10 @@ export async function renderEmail(email: EmailToRender): Promise<RenderedEmail> 
       return rendered(shopNewContactEmail({ shop, contact: await requireContact(email) }));
     case "renewal_reminder":
       return rendered(await renderRenewalReminder(email, shop));
+    case "cart_reminder": {
+      const row = await requireOrder(email);
+      return renderCartReminder(email, shop, row, await emailOrder(row));
+    }
     case "admin_login_attack": {
       const payload = payloadOf(email, "admin_login_attack");
       return rendered(

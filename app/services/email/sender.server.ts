@@ -105,7 +105,13 @@ export function createEmailSender(options: SenderOptions): EmailSender {
     try {
       rendered =
         email.subject !== null && email.html !== null && email.text !== null
-          ? { subject: email.subject, html: email.html, text: email.text, attachments: await attachmentsOf(email) }
+          ? {
+              subject: email.subject,
+              html: email.html,
+              text: email.text,
+              attachments: await attachmentsOf(email),
+              headers: email.headers ?? undefined,
+            }
           : await options.render(email);
       if (email.subject === null) await storeRendered(email.id, rendered);
       const outcome = await transport.deliver({ ...(await senderAddresses()), to: email.toAddress, ...rendered });

@@ -18,6 +18,8 @@ export type OutgoingEmail = {
   html: string;
   text: string;
   attachments: EmailAttachment[];
+  /** Extra headers, sent as they are (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 };
 
 export type DeliveryOutcome = { transport: "smtp" | "demo"; messageId: string | null };
@@ -41,6 +43,7 @@ export function smtpTransport(url: string): EmailTransport {
         subject: email.subject,
         html: email.html,
         text: email.text,
+        headers: email.headers ?? {},
         attachments: email.attachments.map((a) => ({
           filename: a.filename,
           contentType: a.contentType,

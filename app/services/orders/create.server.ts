@@ -33,6 +33,8 @@ type OrderContact = {
   country: string;
   /** For the carrier, optional (+33XXXXXXXXX). */
   phone?: string | null;
+  /** « M'envoyer un rappel si je ne finalise pas ma commande »: missing is no. */
+  reminderConsent?: boolean;
 };
 
 type OrderDraft = {
@@ -67,6 +69,7 @@ function snapshotValues(c: OrderContact) {
     shippingCity: c.city,
     shippingCountry: c.country,
     shippingPhone: c.phone ?? null,
+    reminderConsent: c.reminderConsent === true,
   };
 }
 
@@ -156,6 +159,7 @@ export async function createOrderFromApi(input: ApiOrderInput): Promise<CreatedA
         city: input.shippingCity,
         country: input.shippingCountry || DELIVERY_COUNTRY,
         phone: input.shippingPhone ?? null,
+        reminderConsent: input.reminderConsent === true,
       },
       lines,
       userId: await linkableCustomerId(tx, input.userId),

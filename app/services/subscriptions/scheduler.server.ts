@@ -7,12 +7,14 @@ import { purgeStaleCarts } from "~/services/cart-purge.server";
 import { retryDueStripeErasures } from "~/services/customers/stripe-erasure-queue.server";
 import { acquireLease, PROCESS_HOLDER, releaseLease } from "~/services/leases.server";
 import { queueDueRenewalReminders } from "./reminders.server";
+import { queueDueCartReminders } from "~/services/cart-reminders/schedule.server";
 import { log } from "~/log.server";
 
 /**
  * The subscriptions' scheduler: runs in the server process (started and stopped with the email
  * sender, see lifecycle.server.ts) and, at every tick, re-reads the database for what is due
- * (today: the reminders before renewals, reminders.server.ts; and, as housekeeping, the stale
+ * (today: the reminders before renewals, reminders.server.ts, and of abandoned checkouts,
+ * cart-reminders/schedule.server.ts; and, as housekeeping, the stale
  * carts are deleted, cart-purge.server.ts, the Stripe part of the erasures that Stripe did
  * not answer is tried again, customers/stripe-erasure-queue.server.ts, a snapshot of the
  * database is taken every BACKUP_EVERY hours, backups/schedule.server.ts, the content of old
@@ -77,7 +79,8 @@ export function createSubscriptionScheduler(options: SchedulerOptions = {}): Sub
     // The lease runs on the real clock: it says which process is alive, not what is due.
     holding = await acquireLease(LEASE, leaseMs, holder);
     if (!holding) return { holding: false };
-    const queued = await queueDueRenewalReminders(now);
+    // The reminders before renewals, and the one reminder of an abandoned checkout whose buyer asked for it (cart-reminders).
+    const queued = (await queueDueRenewalReminders(now)) + (await queueDueCartReminders(now));
     // The same lease covers the shop's other housekeeping: the stale carts (cart-purge.server.ts).
     const purged = await purgeStaleCarts(now);
     if (purged > 0) log.info(`Paniers supprimés : ${purged} (vides depuis plus d'un jour ou inchangés depuis 30 jours).`);
