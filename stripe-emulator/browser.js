@@ -630,7 +630,7 @@
   }
 
   /**
-   * The bank's challenge, as a modal dialog: « Autoriser le paiement » or « Refuser » (Escape
+   * The bank's challenge, as a modal dialog: « Autoriser le paiement » (« Autoriser l'enregistrement » for a card being saved) or « Refuser » (Escape
    * refuses, like closing Stripe's frame). The focus stays inside, and comes back where it was.
    * @param {ApiObject | null} paymentIntent the payment, or null for a card being set up
    * @returns {Promise<boolean>} whether the customer authorized the payment
@@ -700,7 +700,11 @@
         actions.appendChild(node);
         return node;
       }
-      var authorize = button("Autoriser le paiement", CHALLENGE_STYLE.primary, true);
+      var authorize = button(
+        paymentIntent ? "Autoriser le paiement" : "Autoriser l'enregistrement",
+        CHALLENGE_STYLE.primary,
+        true,
+      );
       var refuse = button("Refuser", CHALLENGE_STYLE.secondary, false);
 
       /** @param {KeyboardEvent} event */

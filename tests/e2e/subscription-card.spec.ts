@@ -94,7 +94,7 @@ test("on a phone, after a failed renewal: a 3-D Secure card is saved, the renewa
   const challenge = page.getByRole("dialog", { name: "Authentification 3-D Secure" });
   await expect(challenge).toBeVisible();
   await page.screenshot({ path: "tests/.tmp/card-challenge-390.png" });
-  await challenge.getByRole("button", { name: "Autoriser le paiement" }).click();
+  await challenge.getByRole("button", { name: "Autoriser l'enregistrement" }).click();
   await expect(page.getByTestId("toast")).toContainText("Carte enregistrée");
   await expect(page.getByTestId("toast")).toContainText(
     "Le renouvellement n°1 en attente (25,90€) a été réglé avec cette carte.",
