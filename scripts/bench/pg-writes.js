@@ -1,11 +1,12 @@
 // @ts-check
-// Paid orders per second on PostgreSQL, with 1 then 2 shop servers sharing one database:
-// `npm run bench -- --pg-writes` (or `node scripts/bench/pg-writes.js`), from the production build
-// (`npm run build` first; BENCH_BUILD names another build folder).
+// The bench's "pg" part: paid orders per second on PostgreSQL, with 1 then 2 shop servers sharing
+// one database; part of `npm run bench`, or alone with `npm run bench -- --pg-writes` (or
+// `node scripts/bench/pg-writes.js`), from the production build (`npm run build` first;
+// BENCH_BUILD names another build folder).
 // For each number of servers (BENCH_PG_SERVERS, "1,2"): a throwaway PostgreSQL server
 // (scripts/postgres/throwaway.js: fsync off, as a test server), the Stripe emulator in its own
 // process (its cost is not the shop's), the shop servers (one process each, demo mode,
-// TRUST_PROXY=1), then BENCH_SHOPPERS (16) shoppers buying at once for BENCH_WARMUP (2) then
+// TRUST_PROXY=1), then BENCH_PG_SHOPPERS (16) shoppers buying at once for BENCH_WARMUP (2) then
 // BENCH_DURATION (10) seconds (scripts/bench/pg-writes-load.js). Once Stripe's webhooks are all
 // answered, the database is checked: every paid order has exactly one invoice, the invoice
 // numbers have no gap and no duplicate, one confirmation email is queued per order and the stock
@@ -199,26 +200,30 @@ async function measure(servers, options) {
   }
 }
 
-/** Runs the bench; the exit code (1 when a check failed). */
-export async function benchPostgresWrites() {
+/**
+ * Runs the measures; undefined (and the reason printed) when PostgreSQL or the build is missing.
+ * @param {{ runs?: number, shoppers?: number, seconds?: number, warmupSeconds?: number }} [settings]
+ * @returns {Promise<{ lines: string[], report: unknown, ok: boolean, summary: import("./part-data.js").SummaryRow[] } | undefined>}
+ */
+export async function benchPostgresWrites(settings = {}) {
   if (!postgresBinaries()) {
     console.error("PostgreSQL n'est pas installé (initdb, pg_ctl) : installez le paquet Debian postgresql.");
-    return 1;
+    return undefined;
   }
-  const build = path.resolve(ROOT, process.env.BENCH_BUILD || "build");
+  const build = path.resolve(ROOT, process.env.BENCH_BUILD || process.env.SHOP_BUILD_NAME || "build");
   if (!existsSync(path.join(build, "server/index.js"))) {
     console.error(
       `Pas de build de production (${path.relative(ROOT, build)}/server/index.js) : lancez \`npm run build\` d'abord.`,
     );
-    return 1;
+    return undefined;
   }
   const options = {
     build,
-    shoppers: envNumber("BENCH_SHOPPERS", 16),
-    seconds: envNumber("BENCH_DURATION", 10),
-    warmupSeconds: envNumber("BENCH_WARMUP", 2),
+    shoppers: settings.shoppers ?? envNumber("BENCH_PG_SHOPPERS", 16),
+    seconds: settings.seconds ?? envNumber("BENCH_DURATION", 10),
+    warmupSeconds: settings.warmupSeconds ?? envNumber("BENCH_WARMUP", 2),
   };
-  const runs = Math.max(1, Math.floor(envNumber("BENCH_RUNS", 1)));
+  const runs = settings.runs ?? Math.max(1, Math.floor(envNumber("BENCH_RUNS", 1)));
   const counts = (process.env.BENCH_PG_SERVERS || "1,2").split(",").map(Number);
   const rows = [];
   for (const servers of counts) {
@@ -235,27 +240,38 @@ export async function benchPostgresWrites() {
       problems: results.flatMap((r) => r.problems),
     });
   }
-  console.log(
-    `\nPostgreSQL, commandes payées par seconde : ${options.shoppers} acheteurs à la fois, ${options.seconds} s mesurées` +
-      ` (médiane de ${runs}) ; l'émulateur Stripe tourne dans son propre processus, son travail n'est pas compté.\n`,
-  );
-  console.log("| serveurs | commandes payées/s | p50 | p99 | commandes | erreurs | contrôles |");
-  console.log("|---|---|---|---|---|---|---|");
-  for (const row of rows) {
-    const checks = row.problems.length
-      ? row.problems.join(" ; ")
-      : "une facture chacune, numéros sans trou, un email, stock −1 par article";
-    console.log(
-      `| ${row.servers} | ${row.rps.toFixed(1)} | ${Math.round(row.p50)} ms | ${Math.round(row.p99)} ms | ${row.orders} | ${row.errors} | ${checks} |`,
-    );
-  }
-  for (const row of rows) for (const sample of row.errorSamples) console.log(`Erreur (${row.servers} serveur(s)) : ${sample}`);
-  mkdirSync(path.join(ROOT, "reports"), { recursive: true });
-  writeFileSync(
-    path.join(ROOT, "reports/bench-pg-writes.json"),
-    JSON.stringify({ options: { ...options, runs }, rows }, null, 2),
-  );
-  return rows.some((row) => row.problems.length > 0 || row.orders === 0) ? 1 : 0;
+  const CHECKS_OK = "une facture chacune, numéros sans trou, un email, stock −1 par article";
+  const lines = [
+    `PostgreSQL, commandes payées par seconde : ${options.shoppers} acheteurs à la fois, ${options.seconds} s mesurées` +
+      ` (médiane de ${runs}) ; l'émulateur Stripe tourne dans son propre processus, son travail n'est pas compté.`,
+    "",
+    "| serveurs | commandes payées/s | p50 | p99 | commandes | erreurs | contrôles |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map(
+      (row) =>
+        `| ${row.servers} | ${row.rps.toFixed(1)} | ${Math.round(row.p50)} ms | ${Math.round(row.p99)} ms | ${row.orders} | ${row.errors} | ${row.problems.length ? row.problems.join(" ; ") : CHECKS_OK} |`,
+    ),
+    ...rows.flatMap((row) => row.errorSamples.map((sample) => `Erreur (${row.servers} serveur(s)) : ${sample}`)),
+  ];
+  const summary = rows.map((row) => ({
+    measure: `PostgreSQL, ${row.servers} serveur${row.servers > 1 ? "s" : ""}, ${options.shoppers} acheteurs à la fois : commandes payées/s`,
+    result: `${row.rps.toFixed(1)}/s, p50 ${Math.round(row.p50)} ms, p99 ${Math.round(row.p99)} ms ; ${row.orders} commandes, ${row.errors} erreurs ; ${row.problems.length ? row.problems.join(" ; ") : "contrôles OK"}`,
+    target: "aucune commande perdue, doublée ou sans numéro",
+    met: row.problems.length === 0 && row.orders > 0,
+  }));
+  return {
+    lines,
+    report: { options: { ...options, runs }, rows },
+    ok: rows.every((row) => row.problems.length === 0 && row.orders > 0),
+    summary,
+  };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.exit(await benchPostgresWrites());
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const result = await benchPostgresWrites();
+  if (!result) process.exit(1);
+  console.log(`\n${result.lines.join("\n")}`);
+  mkdirSync(path.join(ROOT, "reports"), { recursive: true });
+  writeFileSync(path.join(ROOT, "reports/bench-pg-writes.json"), JSON.stringify(result.report, null, 2));
+  process.exit(result.ok ? 0 : 1);
+}
