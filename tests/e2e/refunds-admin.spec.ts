@@ -87,4 +87,13 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
     path: `/tmp/shots-refunds/tracking-refunded-390-${javaScriptEnabled ? "js" : "nojs"}.png`,
     fullPage: true,
   });
+
+  // Its confirmation page says the same, and no longer offers to follow it.
+  await page.goto(`/order-confirmation/${order.id}`);
+  await expect(page.getByTestId("order-status-badge")).toHaveText("Remboursée");
+  await expect(page.getByTestId("order-final-state")).toHaveText(
+    "Cette commande a été remboursée en totalité : elle ne sera pas expédiée. Son suivi s'arrête ici.",
+  );
+  await expect(page.getByText("Conservez votre numéro de commande : il vous sera demandé pour toute question.")).toBeVisible();
+  await expect(page.getByText("pour la suivre")).toHaveCount(0);
 });

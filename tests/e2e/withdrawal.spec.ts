@@ -126,7 +126,12 @@ test("a paid order, withdrawn without JavaScript too: recorded and shown to the 
   await expect(row.getByText("Commande reçue", { exact: true })).toHaveCount(0);
   await expect(row.getByText("Payée", { exact: true })).toHaveCount(0);
   await expect(row.getByRole("button", { name: `Passer la commande ${order.id} en préparation` })).toHaveCount(0);
-  await row.getByRole("link", { name: `Rembourser la commande ${order.id}` }).click();
+  const refund = row.getByRole("link", { name: `Rembourser la commande ${order.id}` });
+  // Its label on one line, never « Rembourse / r ».
+  expect(await refund.evaluate((el) => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).lineHeight))).toBe(
+    true,
+  );
+  await refund.click();
   await expect(admin).toHaveURL(new RegExp(`/admin/orders/${order.id}#rembourser$`));
   await expect(admin.getByRole("heading", { name: "Rembourser", exact: true })).toBeVisible();
   await admin.context().close();
