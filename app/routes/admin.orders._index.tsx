@@ -13,7 +13,7 @@ import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_STEPS, orderClosure, PAYMENT_LABELS } from "~/lib/order-status";
+import { FULFILMENT_STEPS, orderClosure, PAYMENT_FILTER_LABELS } from "~/lib/order-status";
 import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
@@ -105,9 +105,9 @@ const STATUS_OPTIONS = FULFILMENT_STEPS.map((s) => ({ value: s.status, label: s.
 /** The payment choices of each tab: the orders are paid or refunded, the checkouts awaiting payment unpaid or failed. */
 const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as const).map((value) => ({
   value,
-  label: PAYMENT_LABELS[value],
+  label: PAYMENT_FILTER_LABELS[value],
 }));
-const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
+const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_FILTER_LABELS[value] }));
 
 /**
  * 'Voir', and the next step of a paid order not yet delivered (back to this page, filters
