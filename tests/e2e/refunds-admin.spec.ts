@@ -52,6 +52,8 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
   await expect(page.getByTestId("order-final-state")).toContainText("Commande close");
   await expect(page.getByText("Commande reçue", { exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Mettre à jour la commande" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Mettre à jour la commande" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Expédition", exact: true })).toBeVisible();
   await expect(page.getByLabel("Statut")).toHaveCount(0);
   await expect(page.getByTestId("fulfilment-refusal")).toHaveText(
     "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.",
