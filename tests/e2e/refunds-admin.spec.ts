@@ -98,4 +98,5 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
   );
   await expect(page.getByText("Conservez votre numéro de commande : il vous sera demandé pour toute question.")).toBeVisible();
   await expect(page.getByText("pour la suivre")).toHaveCount(0);
+  await expect(page.getByText("sera expédiée sous 24 heures")).toHaveCount(0);
 });
