@@ -26,7 +26,7 @@ const SEED_PRODUCT = {
  */
 export const DEMO_LEGAL_IDENTITY: LegalIdentity = {
   legalName: "Maison Éclat SAS",
-  legalForm: "société par actions simplifiée",
+  legalForm: "SAS",
   shareCapital: "10 000 €",
   rcsCity: "Paris",
   rcsNumber: "921 458 303",

@@ -78,12 +78,20 @@ export function rcsLine(identity: Pick<LegalIdentity, "rcsCity" | "rcsNumber">):
   return identity.rcsCity && identity.rcsNumber ? `RCS ${identity.rcsCity} ${identity.rcsNumber}` : "";
 }
 
-/** "Maison Éclat SAS, société par actions simplifiée au capital de 10 000 €", leaving out what is not filled in. */
+/**
+ * "Maison Éclat SAS au capital de 10 000 €" (a name that already ends with its form, « SAS »),
+ * "Maison Éclat, SARL au capital de 5 000 €", "SAS au capital de 10 000 €" without the name,
+ * leaving out what is not filled in.
+ */
 export function companyDescription(identity: Pick<LegalIdentity, "legalName" | "legalForm" | "shareCapital">): string {
-  const form = [identity.legalForm, identity.shareCapital ? `au capital de ${identity.shareCapital}` : ""]
-    .filter(Boolean)
-    .join(" ");
-  return [identity.legalName, form].filter(Boolean).join(", ");
+  const capital = identity.shareCapital ? `au capital de ${identity.shareCapital}` : "";
+  const name = identity.legalName.trim();
+  const legalForm = identity.legalForm.trim();
+  if (name && legalForm && name.toLowerCase().endsWith(` ${legalForm.toLowerCase()}`)) {
+    return [name, capital].filter(Boolean).join(" ");
+  }
+  const form = [legalForm, capital].filter(Boolean).join(" ");
+  return [name, form].filter(Boolean).join(", ");
 }
 
 /** "Claire Dumont, Présidente", or the name alone. */

@@ -15,11 +15,15 @@ export const FULFILMENT_LABELS: Record<FulfilmentStatus, string> = {
   delivered: "Livrée",
 };
 
-/** One label per payment state, everywhere (the confirmation page's spec badge excepted: 'Payée' / 'En attente'). */
+/**
+ * One label per payment state, everywhere (the confirmation page's spec badge excepted: 'Payée' /
+ * 'En attente'): the order is « Payée » or « Remboursée »; a checkout not paid says so of its
+ * payment (« Paiement en attente », « Paiement refusé »), never a lone « Échouée ».
+ */
 export const PAYMENT_LABELS: Record<PaymentStatus, string> = {
   unpaid: "Paiement en attente",
   paid: "Payée",
-  failed: "Échouée",
+  failed: "Paiement refusé",
   refunded: "Remboursée",
   partially_refunded: "Partiellement remboursée",
 };
@@ -34,6 +38,15 @@ export const PAYMENT_STATE_WORDS: Record<PaymentStatus, string> = {
   failed: "refusé",
   refunded: "remboursé",
   partially_refunded: "remboursé en partie",
+};
+
+/** The choices of a list's « Paiement » filter: « Paiement : Reçu », never « Paiement : Payée ». */
+export const PAYMENT_FILTER_LABELS: Record<PaymentStatus, string> = {
+  unpaid: "En attente",
+  paid: "Reçu",
+  failed: "Refusé",
+  refunded: "Remboursé",
+  partially_refunded: "Remboursé en partie",
 };
 
 /** What a tracking lookup says of an order whose payment has not been received. */

@@ -5,13 +5,14 @@ import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { Dialog } from "~/components/admin/Dialog";
 import { emailKindLabel, EmailStatusBadge } from "~/components/admin/EmailParts";
-import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
+import { OrderStateBadges } from "~/components/admin/OrderBadges";
 import { SubscriptionBadge } from "~/components/admin/SubscriptionBadge";
 import { Badge, buttonDanger, buttonSecondary, Card, PageHeader } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
 import { requireAdminForm, unknownAction } from "~/http/admin-pages.server";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404 } from "~/http/api.server";
+import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { readPageForm } from "~/http/page-form.server";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -37,7 +38,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const customer = await getCustomerData(pageIdOr404(params.id, CUSTOMER_NOT_FOUND));
   if (!customer) throw new Response(CUSTOMER_NOT_FOUND, { status: 404 });
   const confirm = new URL(request.url).searchParams.get("confirm") === "erase";
-  return data({ ...customer, confirm }, { headers: NO_STORE_HEADERS });
+  // The orders withdrawn by the customer: their one final state in the list.
+  const withdrawn = [...(await ordersWithWithdrawal(customer.orders.map((o) => o.id)))];
+  return data({ ...customer, confirm, withdrawn }, { headers: NO_STORE_HEADERS });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -123,6 +126,7 @@ export default function AdminCustomer() {
     erasure,
     stripeErasure,
     confirm,
+    withdrawn,
   } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   const navigation = useNavigation();
@@ -166,8 +170,11 @@ export default function AdminCustomer() {
                     </span>
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="font-semibold tabular-nums">{formatPrice(order.totalCents)}</span>
-                      <FulfilmentBadge status={order.status} />
-                      <PaymentBadge status={order.paymentStatus} />
+                      <OrderStateBadges
+                        status={order.status}
+                        paymentStatus={order.paymentStatus}
+                        withdrawn={withdrawn.includes(order.id)}
+                      />
                     </span>
                   </li>
                 ))}

@@ -4,7 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { HealthAlert } from "~/components/admin/HealthLevel";
 import { LegalMentionsWarning } from "~/components/admin/LegalMentionsWarning";
 import { SecondFactorWarning } from "~/components/admin/SecondFactorWarning";
-import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
+import { OrderStateBadges } from "~/components/admin/OrderBadges";
 import { Badge, Card, PageHeader } from "~/components/admin/ui";
 import { WithdrawalsToProcess } from "~/components/admin/WithdrawalsToProcess";
 import { requireAdmin } from "~/http/admin-guard.server";
@@ -157,8 +157,7 @@ export default function Dashboard() {
                     </span>
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="font-semibold tabular-nums">{formatPrice(o.totalCents)}</span>
-                      <FulfilmentBadge status={o.status} paymentStatus={o.paymentStatus} />
-                      <PaymentBadge status={o.paymentStatus} />
+                      <OrderStateBadges status={o.status} paymentStatus={o.paymentStatus} withdrawn={o.withdrawn} />
                     </span>
                   </Link>
                 </li>

@@ -369,7 +369,8 @@ export default function AdminOrderDetail() {
               <Line label="Pays" value={order.shippingCountry} />
             </dl>
           </Card>
-          <Card title="Mettre à jour la commande">
+          {/* A closed order has nothing left to update: the card only says why it is not shipped. */}
+          <Card title={closure ? "Expédition" : "Mettre à jour la commande"}>
             {fulfilmentRefusal ? (
               <p
                 role="note"

@@ -5,15 +5,15 @@ import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { actionError } from "~/http/action-errors.server";
 import { DataTable, type TableDefinition } from "~/components/admin/DataTable";
 import { FilterBar, FilterSelect, Pagination } from "~/components/admin/ListControls";
-import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
-import { Badge, buttonSecondary, buttonSmall, PageHeader } from "~/components/admin/ui";
+import { OrderStateBadges } from "~/components/admin/OrderBadges";
+import { buttonSecondary, buttonSmall, PageHeader } from "~/components/admin/ui";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { readRowAction, unknownAction } from "~/http/admin-pages.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
-import { FULFILMENT_STEPS, PAYMENT_LABELS, paymentReceived } from "~/lib/order-status";
+import { FULFILMENT_STEPS, orderClosure, PAYMENT_FILTER_LABELS } from "~/lib/order-status";
 import { renewalLabel } from "~/lib/renewals";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
@@ -92,10 +92,8 @@ const TABLE: TableDefinition<OrderRow> = {
       header: "Statut",
       cell: (o) => (
         <div className="flex flex-wrap gap-1">
-          {/* An unpaid checkout has no fulfilment step yet: its payment state only. */}
-          {paymentReceived(o.paymentStatus) ? <FulfilmentBadge status={o.status} paymentStatus={o.paymentStatus} /> : null}
-          <PaymentBadge status={o.paymentStatus} />
-          {o.withdrawal ? <Badge tone="violet">Rétractation</Badge> : null}
+          {/* An unpaid checkout: its payment state only; a refunded or withdrawn order: its final state alone. */}
+          <OrderStateBadges status={o.status} paymentStatus={o.paymentStatus} withdrawn={o.withdrawal} />
         </div>
       ),
     },
@@ -107,20 +105,22 @@ const STATUS_OPTIONS = FULFILMENT_STEPS.map((s) => ({ value: s.status, label: s.
 /** The payment choices of each tab: the orders are paid or refunded, the checkouts awaiting payment unpaid or failed. */
 const ORDER_PAYMENT_OPTIONS = (["paid", "partially_refunded", "refunded"] as const).map((value) => ({
   value,
-  label: PAYMENT_LABELS[value],
+  label: PAYMENT_FILTER_LABELS[value],
 }));
-const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_LABELS[value] }));
+const UNPAID_PAYMENT_OPTIONS = (["unpaid", "failed"] as const).map((value) => ({ value, label: PAYMENT_FILTER_LABELS[value] }));
 
 /**
  * 'Voir', and the next step of a paid order not yet delivered (back to this page, filters
  * kept): « Préparer » a received order; « Expédier » one in preparation, on its page, where
- * the tracking number is typed; « Marquer livrée » a shipped one.
+ * the tracking number is typed; « Marquer livrée » a shipped one. A withdrawn order moves no
+ * more along these steps: its next step is its refund, on its page; a refunded one has none.
  */
 function OrderActions({ order }: { order: OrderRow }) {
   const location = useLocation();
   const navigation = useNavigation();
   const busy = navigation.formData?.get("id") === String(order.id);
   const paid = order.paymentStatus === "paid" || order.paymentStatus === "partially_refunded";
+  const closure = orderClosure({ paymentStatus: order.paymentStatus, withdrawn: order.withdrawal });
   const step = (intent: "prepare" | "complete", label: string, name: string) => (
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
@@ -136,7 +136,15 @@ function OrderActions({ order }: { order: OrderRow }) {
       <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Voir la commande ${order.id}`}>
         Voir
       </Link>
-      {!paid ? null : order.status === "pending" ? (
+      {closure === "withdrawn" ? (
+        <Link
+          to={`/admin/orders/${order.id}#rembourser`}
+          className={buttonSmall}
+          aria-label={`Rembourser la commande ${order.id}`}
+        >
+          Rembourser
+        </Link>
+      ) : !paid || closure ? null : order.status === "pending" ? (
         step("prepare", "Préparer", `Passer la commande ${order.id} en préparation`)
       ) : order.status === "processing" ? (
         <Link to={`/admin/orders/${order.id}`} className={buttonSmall} aria-label={`Expédier la commande ${order.id}`}>

@@ -5,13 +5,14 @@ import { redirectWithError, redirectWithSuccess } from "~/http/toast.server";
 import { AdminErrorBoundary } from "~/components/admin/AdminErrorBoundary";
 import { Dialog } from "~/components/admin/Dialog";
 import { EmailStatusBadge } from "~/components/admin/EmailParts";
-import { FulfilmentBadge, PaymentBadge } from "~/components/admin/OrderBadges";
+import { OrderStateBadges } from "~/components/admin/OrderBadges";
 import { SubscriptionBadge } from "~/components/admin/SubscriptionBadge";
 import { buttonDanger, buttonPrimary, buttonSecondary, Card, PageHeader } from "~/components/admin/ui";
 import { actionError } from "~/http/action-errors.server";
 import { requireAdminForm } from "~/http/admin-pages.server";
 import { requireAdmin } from "~/http/admin-guard.server";
 import { pageIdOr404 } from "~/http/api.server";
+import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { readPageForm } from "~/http/page-form.server";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -50,7 +51,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const asked = new URL(request.url).searchParams.get("confirm");
   const confirm: "now" | "period_end" | null = asked === "now" || asked === "period_end" ? asked : null;
   const selfService = await selfServiceViewById(subscription.id);
-  return data({ subscription, clocks, clock, confirm, selfService }, { headers: NO_STORE_HEADERS });
+  // The orders withdrawn by the subscriber: their one final state in the list.
+  const withdrawn = [...(await ordersWithWithdrawal(subscription.orders.map((o) => o.id)))];
+  return data({ subscription, clocks, clock, confirm, selfService, withdrawn }, { headers: NO_STORE_HEADERS });
 }
 
 function simulatedMessage(outcome: Awaited<ReturnType<typeof awaitRenewalOutcome>>): { ok: boolean; text: string } {
@@ -182,7 +185,7 @@ const CONFIRM_TEXT = {
 } as const;
 
 export default function AdminSubscriptionDetail() {
-  const { subscription: s, clocks, clock, confirm, selfService } = useLoaderData<typeof loader>();
+  const { subscription: s, clocks, clock, confirm, selfService, withdrawn } = useLoaderData<typeof loader>();
   const { pathname } = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -249,8 +252,11 @@ export default function AdminSubscriptionDetail() {
                     <span className="flex flex-wrap items-center gap-2">
                       <span className="tabular-nums text-ink-soft">{formatDate(order.paidAt ?? order.createdAt)}</span>
                       <span className="font-semibold tabular-nums">{formatPrice(order.totalCents)}</span>
-                      <FulfilmentBadge status={order.status} paymentStatus={order.paymentStatus} />
-                      <PaymentBadge status={order.paymentStatus} />
+                      <OrderStateBadges
+                        status={order.status}
+                        paymentStatus={order.paymentStatus}
+                        withdrawn={withdrawn.includes(order.id)}
+                      />
                     </span>
                   </li>
                 ))}

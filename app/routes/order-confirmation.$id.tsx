@@ -164,7 +164,11 @@ export default function OrderConfirmation() {
           </div>
           <h1 className="mt-6 font-serif text-3xl md:text-4xl">Merci pour votre commande&nbsp;!</h1>
           <p className="mt-3 text-ink-soft">
-            {paid ? "Votre paiement a bien été reçu. " : ""}Conservez votre numéro de commande pour la suivre.
+            {paid ? "Votre paiement a bien été reçu. " : ""}
+            {/* A refunded or withdrawn order is followed no more: its number is kept for any question. */}
+            {order.closure
+              ? "Conservez votre numéro de commande : il vous sera demandé pour toute question."
+              : "Conservez votre numéro de commande pour la suivre."}
           </p>
           {trialRefund ? (
             <p role="alert" className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4" data-testid="trial-refund">

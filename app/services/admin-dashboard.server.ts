@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { orders, products, subscriptions, users } from "~/db/schema";
 import { countAwaitingPayment, ORDER_PAYMENT_STATUSES, recentOrders } from "./admin-orders.server";
 import { countContactRequests } from "./contacts.server";
-import { countOpenWithdrawals, listOpenWithdrawals } from "./withdrawals.server";
+import { countOpenWithdrawals, listOpenWithdrawals, ordersWithWithdrawal } from "./withdrawals.server";
 
 /**
  * The back office's dashboard: the counts of its cards and the most recent orders (spec: 5).
@@ -78,17 +78,25 @@ async function subscriptionFigures() {
   return { active: row?.active ?? 0, pastDue: row?.pastDue ?? 0, recurringCents: row?.recurringCents ?? 0 };
 }
 
+/** The latest orders, each with whether its customer withdrew (its one final state in the list). */
+async function recentOrdersWithWithdrawal() {
+  const recent = await recentOrders(DASHBOARD_RECENT_ORDERS);
+  const withdrawn = await ordersWithWithdrawal(recent.map((o) => o.id));
+  return recent.map((o) => ({
+    id: o.id,
+    createdAt: o.createdAt,
+    totalCents: o.totalCents,
+    status: o.status,
+    paymentStatus: o.paymentStatus,
+    withdrawn: withdrawn.has(o.id),
+  }));
+}
+
 export async function getDashboard() {
   return {
     counts: await dashboardCounts(),
     subscriptions: await subscriptionFigures(),
-    orders: (await recentOrders(DASHBOARD_RECENT_ORDERS)).map((o) => ({
-      id: o.id,
-      createdAt: o.createdAt,
-      totalCents: o.totalCents,
-      status: o.status,
-      paymentStatus: o.paymentStatus,
-    })),
+    orders: await recentOrdersWithWithdrawal(),
     /** The withdrawals still to refund, the oldest first, with their refund deadline, and how many there are. */
     withdrawals: await listOpenWithdrawals(new Date(), DASHBOARD_WITHDRAWALS),
     withdrawalsTotal: await countOpenWithdrawals(),

@@ -7,7 +7,11 @@ import { testShopperHeaders } from "../helpers/e2e";
  * One rule over every public page's text (tests/helpers/french-typography.ts): a no-break space
  * before « ! ? : ; », « € » after the amount, no English interface words. The pages are those of
  * the sitemap, and those a shopper reaches without it: the cart with a pack, a paid order's
- * confirmation and tracking, the withdrawal and subscription forms, search, and a missing page.
+ * confirmation, invoice and tracking, the withdrawal, subscription, cancellation and renewal
+ * payment forms, the reminders' unsubscribe and the order's resumption pages (as an expired or
+ * missing link shows them), the payment's return page, search, the administrator's sign-in,
+ * and a missing page. The API documentation (/docs/api) quotes code (`Content-Type:
+ * application/json`, `active: false`), not sentences: it is left out.
  * The text read is what the page is sent with (no JavaScript), with the names of its controls.
  */
 
@@ -23,6 +27,10 @@ test("every public page follows French typography", async ({ page }) => {
   const order = await createPaidOrder(page.request, `typo.${unique()}@example.fr`);
   const added = await page.request.post("/api/cart", { headers: testShopperHeaders(), data: { productId: 1, packId: 2 } });
   expect(added.status()).toBe(201);
+  // Its invoice, as the confirmation page links it (with the order's own key).
+  await page.goto(`/order-confirmation/${order.id}`);
+  const invoice = await page.getByRole("link", { name: /Télécharger ma facture/ }).getAttribute("href");
+  expect(invoice).toMatch(new RegExp(`^/facture/${order.id}\\?cle=`));
 
   const pages = [
     ...new Set([
@@ -34,6 +42,13 @@ test("every public page follows French typography", async ({ page }) => {
       "/mon-abonnement",
       "/recherche?q=masque",
       "/une-page-qui-n-existe-pas",
+      invoice!,
+      "/abonnement/resilier",
+      "/abonnement/payer",
+      "/rappels/desinscription",
+      "/panier/reprendre",
+      "/success",
+      "/admin/login",
     ]),
   ];
   const problems: string[] = [];
@@ -50,5 +65,5 @@ test("every public page follows French typography", async ({ page }) => {
     for (const problem of frenchTypographyProblems(text)) problems.push(`${path} [${problem.rule}] « ${problem.excerpt} »`);
   }
   expect(problems, problems.join("\n")).toEqual([]);
-  expect(pages.length).toBeGreaterThan(12);
+  expect(pages.length).toBeGreaterThan(20);
 });

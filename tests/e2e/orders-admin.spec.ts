@@ -92,7 +92,7 @@ test("a paid order's invoice: numbered in sequence, with its VAT, from the confi
   await expect(customer.getByTestId("invoice-seller")).toContainText("SIRET : 921 458 303 00017");
   await expect(customer.getByTestId("invoice-seller")).toContainText("N° de TVA intracommunautaire : FR51921458303");
   // The legal form, share capital and RCS (Code de commerce R123-237).
-  await expect(customer.getByTestId("invoice-legal-form")).toHaveText("société par actions simplifiée au capital de 10 000 €");
+  await expect(customer.getByTestId("invoice-legal-form")).toHaveText("SAS au capital de 10 000 €");
   await expect(customer.getByTestId("invoice-seller")).toContainText(/RCS (Paris|Bordeaux) 921 458 303/); // legal-settings.spec.ts moves the registry to Bordeaux for a while
   await expect(customer.getByText("Facturé à")).toBeVisible();
   await expect(customer.getByText("3 rue des Roses")).toBeVisible();

@@ -52,6 +52,8 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
   await expect(page.getByTestId("order-final-state")).toContainText("Commande close");
   await expect(page.getByText("Commande reçue", { exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Mettre à jour la commande" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Mettre à jour la commande" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Expédition", exact: true })).toBeVisible();
   await expect(page.getByLabel("Statut")).toHaveCount(0);
   await expect(page.getByTestId("fulfilment-refusal")).toHaveText(
     "Cette commande a été remboursée : elle ne peut plus être préparée, expédiée ni livrée.",
@@ -87,4 +89,14 @@ test("the admin refunds part of a paid order, then the rest", async ({ page, req
     path: `/tmp/shots-refunds/tracking-refunded-390-${javaScriptEnabled ? "js" : "nojs"}.png`,
     fullPage: true,
   });
+
+  // Its confirmation page says the same, and no longer offers to follow it.
+  await page.goto(`/order-confirmation/${order.id}`);
+  await expect(page.getByTestId("order-status-badge")).toHaveText("Remboursée");
+  await expect(page.getByTestId("order-final-state")).toHaveText(
+    "Cette commande a été remboursée en totalité : elle ne sera pas expédiée. Son suivi s'arrête ici.",
+  );
+  await expect(page.getByText("Conservez votre numéro de commande : il vous sera demandé pour toute question.")).toBeVisible();
+  await expect(page.getByText("pour la suivre")).toHaveCount(0);
+  await expect(page.getByText("sera expédiée sous 24 heures")).toHaveCount(0);
 });

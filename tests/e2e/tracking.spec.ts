@@ -111,6 +111,7 @@ test("order confirmation: the order, or 'Commande introuvable' with a 404", asyn
   await page.goto(`/order-confirmation?id=${order.id}`);
   await expect(page).toHaveURL(new RegExp(`/order-confirmation/${order.id}$`));
   await expect(page.getByRole("heading", { level: 1, name: "Merci pour votre commande\u00a0!" })).toBeVisible();
+  await expect(page.getByText("Votre commande sera expédiée sous 24 heures.", { exact: true })).toBeVisible();
   await expect(page.getByTestId("order-number")).toHaveText(String(order.id));
   await expect(page.getByTestId("order-status-badge")).toHaveText("En attente");
   await expect(page.getByRole("table")).toContainText("9 masques + 3 offerts");

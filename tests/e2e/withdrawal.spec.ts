@@ -119,6 +119,21 @@ test("a paid order, withdrawn without JavaScript too: recorded and shown to the 
   await expect(admin.getByRole("heading", { name: "Rétractation demandée" })).toBeVisible();
   await expect(block.getByTestId("withdrawal-deadline")).toHaveText("14 jours restants");
   await expect(block.getByTestId("order-withdrawal-reason")).toHaveText("Aucun motif indiqué");
+  // In the orders list too: one final state, no shipping step offered; the next step is its refund.
+  await admin.goto(`/admin/orders?q=${order.id}`);
+  const row = admin.getByRole("row").filter({ hasText: `#${order.id}` });
+  await expect(row.getByTestId("order-final-state-badge")).toHaveText("Rétractation enregistrée");
+  await expect(row.getByText("Commande reçue", { exact: true })).toHaveCount(0);
+  await expect(row.getByText("Payée", { exact: true })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: `Passer la commande ${order.id} en préparation` })).toHaveCount(0);
+  const refund = row.getByRole("link", { name: `Rembourser la commande ${order.id}` });
+  // Its label on one line, never « Rembourse / r ».
+  expect(await refund.evaluate((el) => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).lineHeight))).toBe(
+    true,
+  );
+  await refund.click();
+  await expect(admin).toHaveURL(new RegExp(`/admin/orders/${order.id}#rembourser$`));
+  await expect(admin.getByRole("heading", { name: "Rembourser", exact: true })).toBeVisible();
   await admin.context().close();
 });
 

@@ -100,7 +100,7 @@ describe("the owner's email on a withdrawal request", () => {
       expect(mail.text).toContain("Motif : Le produit ne me convient pas.");
       expect(mail.text).toContain("À faire : remboursez la commande depuis sa fiche");
       expect(mail.text).toContain(`Ouvrir la commande n°${orderId} : ${shop.url}/admin/orders/${orderId}`);
-      expect(mail.text).toContain("société par actions simplifiée au capital de 10 000 € – RCS Paris 921 458 303");
+      expect(mail.text).toContain("Maison Éclat SAS au capital de 10 000 € – RCS Paris 921 458 303");
       const html = String(mail.html);
       expect(html).toContain(deadlineLine);
       expect(html).toContain(`href="${shop.url}/admin/orders/${orderId}"`);

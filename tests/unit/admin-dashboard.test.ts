@@ -58,8 +58,15 @@ describe("dashboard: withdrawals to process", () => {
       requested.push(orderId);
     }
     const response = await dashboardLoader(routeArgs(getRequest("/admin/dashboard", { Cookie: await adminCookie() })));
-    const body = (await response.json()) as { withdrawals: { orderId: number }[]; withdrawalsTotal: number };
+    const body = (await response.json()) as {
+      withdrawals: { orderId: number }[];
+      withdrawalsTotal: number;
+      orders: { id: number; withdrawn: boolean }[];
+    };
     expect(body.withdrawalsTotal).toBe(23);
     expect(body.withdrawals.map((w) => w.orderId)).toEqual(requested.slice(0, 20));
+    // The latest orders say which were withdrawn: their one state in the list (« Rétractation enregistrée »).
+    const latest = body.orders.find((o) => o.id === requested.at(-1));
+    expect(latest).toMatchObject({ withdrawn: true });
   });
 });

@@ -256,12 +256,12 @@ describe("credit notes", () => {
     // The legal form, share capital and RCS (Code de commerce R123-237), frozen and printed on both.
     for (const document of [invoice, credit]) {
       expect(document.document.seller).toMatchObject({
-        legalForm: "société par actions simplifiée",
+        legalForm: "SAS",
         shareCapital: "10 000 €",
         rcs: "RCS Paris 921 458 303",
       });
       const html = renderToStaticMarkup(createElement(InvoiceDocument, { invoice: document }));
-      expect(html).toContain("société par actions simplifiée au capital de 10 000 €");
+      expect(html).toContain("SAS au capital de 10 000 €");
       expect(html).toContain("RCS Paris 921 458 303");
     }
   });

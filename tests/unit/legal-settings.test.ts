@@ -8,6 +8,7 @@ import { MediatorNotice } from "~/components/shop/MediatorNotice";
 import { getDb } from "~/db/client.server";
 import { orders } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
+import { companyDescription } from "~/lib/company";
 import * as settingsApi from "~/routes/api.settings";
 import { deliverySchema } from "~/schemas/delivery";
 import { settingsPatchSchema, settingsSchema } from "~/schemas/settings";
@@ -243,9 +244,7 @@ const NEW_IDENTITY = {
 describe("the legal texts read the settings", () => {
   it("the demo settings give the legal notice its editor, registration, director, host and mediator", async () => {
     const html = await renderPage("/mentions-legales");
-    expect(html).toContain(
-      "Le site Maison Éclat est édité par Maison Éclat SAS, société par actions simplifiée au capital de 10 000 €.",
-    );
+    expect(html).toContain("Le site Maison Éclat est édité par Maison Éclat SAS au capital de 10 000 €.");
     expect(html).toContain("Immatriculation : RCS Paris 921 458 303");
     expect(html).toContain("SIRET : 921 458 303 00017");
     expect(html).toContain("Numéro de TVA intracommunautaire : FR51921458303");
@@ -310,5 +309,18 @@ describe("the legal texts read the settings", () => {
         createElement(MediatorNotice, { settings: { mediatorName: "", mediatorAddress: "", mediatorUrl: "" } }),
       ),
     ).toBe("");
+  });
+});
+
+describe("the company's description (invoices, credit notes, emails, legal texts)", () => {
+  it("reads « SAS au capital de 10 000 € » with the demo settings, never « SAS, SAS »", () => {
+    expect(DEFAULT_SETTINGS.legalForm).toBe("SAS");
+    expect(companyDescription({ ...DEFAULT_SETTINGS, legalName: "" })).toBe("SAS au capital de 10 000 €");
+    expect(companyDescription(DEFAULT_SETTINGS)).toBe("Maison Éclat SAS au capital de 10 000 €");
+    expect(companyDescription({ legalName: "Atelier Lune", legalForm: "SARL", shareCapital: "5 000 €" })).toBe(
+      "Atelier Lune, SARL au capital de 5 000 €",
+    );
+    expect(companyDescription({ legalName: "Atelier Lune SARL", legalForm: "sarl", shareCapital: "" })).toBe("Atelier Lune SARL");
+    expect(companyDescription({ legalName: "", legalForm: "", shareCapital: "" })).toBe("");
   });
 });

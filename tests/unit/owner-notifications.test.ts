@@ -78,7 +78,7 @@ describe("the owner's emails", () => {
     expect(rendered.text).toContain(`${PUBLIC_URL}/admin/orders/${orderId}`);
     expect(rendered.html).toContain(`href="${PUBLIC_URL}/admin/orders/${orderId}"`);
     // The signature carries the company's legal form, capital and registration.
-    expect(rendered.text).toContain("société par actions simplifiée au capital de 10 000 € – RCS Paris 921 458 303");
+    expect(rendered.text).toContain("Maison Éclat SAS au capital de 10 000 € – RCS Paris 921 458 303");
     expect(rendered.html).toContain("RCS Paris 921 458 303");
   });
 

@@ -7,6 +7,7 @@ import { renderEmail } from "~/services/email/render.server";
 import type { SubscriptionPageView } from "~/services/subscriptions/customer-page.server";
 import { getStripe, type StripeEmulatorHandle } from "~/services/stripe.server";
 import { subscriptionLink, subscriptionLinkQuery } from "~/services/subscription-link.server";
+import { requestWithdrawal } from "~/services/withdrawals.server";
 import { getRequest, formRequest } from "../helpers/requests";
 import { getOrder, routeArgs, startTestEmulator, stopTestEmulator, TEST_ORDER_TOKEN } from "./payments-fixtures";
 import { emailsOf, subscriptionDriver, subscriptionOrders, subscriptionRecord } from "./subscription-fixtures";
@@ -77,6 +78,12 @@ describe("the subscription's private page", () => {
       expect(order.progressLabel).toBe("Commande reçue");
     }
     expect(view.unpaidRenewal).toBeNull();
+
+    // The renewal withdrawn by its customer: its one final state, never « Commande reçue ».
+    const customerEmail = (await getOrder(renewal.id))!.customerEmail!;
+    expect((await requestWithdrawal({ orderId: renewal.id, email: customerEmail })).outcome).toBe("recorded");
+    const after = (await openPage(pagePath(record.id))).body.subscription!;
+    expect(after.orders.map((o) => o.progressLabel)).toEqual(["Commande reçue", "Rétractation enregistrée"]);
   });
 
   it("answers a forged, altered or unknown link with a neutral 404, and an expired one with 410, showing nothing", async () => {

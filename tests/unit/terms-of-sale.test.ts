@@ -91,7 +91,7 @@ describe("versions of the terms of sale", () => {
     expect(text).toContain("Version du 20 novembre 2026");
     expect(text).toContain("\n- 6 masques + 2 offerts : 25,90€ au lieu de 31,80€\n");
     expect(text).toContain(
-      "entre la société Maison Éclat SAS, société par actions simplifiée au capital de 10 000 €, immatriculée au RCS Paris 921 458 303, dont le siège social est situé 12 rue des Lilas, 75011 Paris, France",
+      "entre la société Maison Éclat SAS au capital de 10 000 €, immatriculée au RCS Paris 921 458 303, dont le siège social est situé 12 rue des Lilas, 75011 Paris, France",
     );
     expect(text).not.toContain("Se rétracter du contrat ici");
   });

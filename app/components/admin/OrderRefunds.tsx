@@ -124,7 +124,9 @@ export function OrderRefunds({
 
       {canRefund ? (
         <Form method="post" {...getFormProps(form)} className="space-y-3 border-t border-slate-200 pt-4">
-          <h3 className="font-semibold">Rembourser</h3>
+          <h3 id="rembourser" className="scroll-mt-6 font-semibold">
+            Rembourser
+          </h3>
           <input type="hidden" name="intent" value="refund" />
           {/* The page's key, never the one of a previous submission: a new page (after a refund) draws a new one. */}
           <input type="hidden" name={fields.idempotencyKey.name} value={refundKey} />

@@ -105,7 +105,7 @@ export const buttonSecondary =
 export const buttonDanger =
   "inline-flex items-center justify-center gap-2 rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-red-800 disabled:cursor-not-allowed disabled:opacity-60";
 export const buttonSmall =
-  "inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold text-ink hover:bg-slate-50";
+  "inline-flex items-center justify-center whitespace-nowrap rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-semibold text-ink hover:bg-slate-50";
 export const selectClass =
   "block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-ink focus:border-rose-600 focus:outline-none focus:ring-2 focus:ring-rose-200";
 

@@ -15,6 +15,7 @@ import { orderLinkKey } from "~/services/orders/link.server";
 import type { SubscriptionAddressSnapshot } from "~/services/email/email-types";
 import { queueSubscriptionAddressChangedEmail } from "~/services/email/notifications.server";
 import { checkSubscriptionLink } from "~/services/subscription-link.server";
+import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 import { documentsOf, documentsOfOrders, type OrderDocuments } from "./order-documents.server";
 import { findSubscription } from "./record.server";
 
@@ -141,13 +142,14 @@ async function subscriptionOrders(record: Subscription): Promise<SubscriptionPag
     )
     .orderBy(asc(orders.createdAt), asc(orders.renewalNumber));
   const documents = await documentsOfOrders(rows.map((o) => o.id));
+  const withdrawn = await ordersWithWithdrawal(rows.map((o) => o.id));
   return rows.map((o) => ({
     id: o.id,
     createdAt: o.paidAt ?? o.createdAt,
     totalCents: o.totalCents,
     status: o.status,
     paymentStatus: o.paymentStatus,
-    progressLabel: orderProgressLabel(o),
+    progressLabel: orderProgressLabel({ ...o, withdrawn: withdrawn.has(o.id) }),
     renewalNumber: o.id === record.firstOrderId ? null : o.renewalNumber,
     trackingPath: `/track-order?id=${o.id}&cle=${orderLinkKey(o.id)}`,
     ...documentsOf(documents, o.id),
