@@ -35,7 +35,7 @@ async function revenueFromDocuments(spans: Span[]): Promise<RevenueFigures[]> {
       ),
     })
     .from(spansTable(spans))
-    .leftJoin(invoices, inSpan(invoices.issuedAt))
+    .leftJoin(invoices, inSpan(invoices.issuedAt, spans))
     .leftJoin(orders, eq(orders.id, invoices.orderId))
     .groupBy(SPAN_INDEX);
   const empty = { invoiced: 0, invoicedExcluding: 0, credited: 0, creditedExcluding: 0, orders: 0, subscriptionNet: 0 };
@@ -123,15 +123,13 @@ describe("analytics' hourly totals", () => {
 
     // A subscription: its first order invoiced before the order is linked to it, then a renewal.
     await paid(600_000_010, "2026-11-05T09:00:00.000Z", 2990, {}, "Abonnement 3 masques");
-    await getDb()
-      .insert(subscriptions)
-      .values({
-        id: 60,
-        amountCents: 2990,
-        stripeSubscriptionId: "sub_hourly",
-        status: "active",
-        startedAt: "2026-11-05T09:00:00.000Z",
-      });
+    await getDb().insert(subscriptions).values({
+      id: 60,
+      amountCents: 2990,
+      stripeSubscriptionId: "sub_hourly",
+      status: "active",
+      startedAt: "2026-11-05T09:00:00.000Z",
+    });
     await getDb().update(orders).set({ subscriptionId: 60 }).where(eq(orders.id, 600_000_010));
     await paid(
       600_000_011,

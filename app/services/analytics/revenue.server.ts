@@ -44,7 +44,7 @@ export async function revenueBySpan(spans: Span[]): Promise<RevenueFigures[]> {
       subscriptionNet: total(sql`${h.subscriptionNetCents}`),
     })
     .from(spansTable(spans))
-    .leftJoin(h, inSpan(h.startsAt))
+    .leftJoin(h, inSpan(h.startsAt, spans))
     .groupBy(SPAN_INDEX);
   const empty = { invoiced: 0, invoicedExcluding: 0, credited: 0, creditedExcluding: 0, orders: 0, subscriptionNet: 0 };
   return bySpan(rows, spans.length, empty).map((r) => {
