@@ -260,10 +260,11 @@ export async function copyToPostgres({ sqliteFile, postgresUrl, log = console.lo
         log(`${table.name} : ${count} ${count > 1 ? "lignes" : "ligne"}`);
       }
       for (const { table, column, values } of later) await fillDeferred(client, table, column, values);
+      // The totals PostgreSQL's triggers computed from the rows copied, listed like the tables copied.
       for (const name of FILLED_BY_TRIGGERS) {
         const { rows } = await query(client, `SELECT count(*)::int AS n FROM ${quote(name)}`);
         copied.set(name, rows[0].n);
-        log(`${name} : ${rows[0].n} ${rows[0].n > 1 ? "lignes" : "ligne"} (recalculées par la base)`);
+        log(`${name} : ${rows[0].n} ${rows[0].n > 1 ? "lignes" : "ligne"}`);
       }
       for (const table of tables) {
         for (const column of table.columns.filter((c) => c.identity)) {
