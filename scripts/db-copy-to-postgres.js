@@ -21,7 +21,8 @@ import pg from "pg";
  *    booleans (0/1) become true/false, ISO timestamps become timestamps with time zone, JSON
  *    text becomes jsonb, bytes (an email's gzipped content) stay bytes; a foreign key in a cycle (orders ↔ subscriptions, an invoice's credit
  *    note) is filled in once both rows exist;
- * 4. sets every identity sequence past the largest id copied, so the next row gets the next id.
+ * 4. sets every identity sequence past the largest id copied, so the next row gets the next id;
+ *    the totals the database keeps itself (revenue_hours, pack_revenue_hours) are recomputed by its triggers, not copied.
  * It prints one line per table with its row count.
  */
 
@@ -29,6 +30,11 @@ const MIGRATIONS = fileURLToPath(new URL("../drizzle-pg", import.meta.url));
 /** node-postgres sends at most 65535 parameters per query. */
 const MAX_PARAMETERS = 30_000;
 const MAX_BATCH_ROWS = 500;
+/**
+ * Totals the database keeps itself (triggers, as each invoice is copied and each order linked to
+ * its subscription): they are not copied, which would count everything twice.
+ */
+const FILLED_BY_TRIGGERS = new Set(["revenue_hours", "pack_revenue_hours"]);
 
 /** A refusal or an error meant for the person running the command: printed alone, exit code 1. */
 export class CopyError extends Error {
@@ -248,11 +254,18 @@ export async function copyToPostgres({ sqliteFile, postgresUrl, log = console.lo
       /** @type {{ table: Table, column: string, values: [unknown[], unknown][] }[]} */
       const later = [];
       for (const { table, deferred } of order) {
+        if (FILLED_BY_TRIGGERS.has(table.name)) continue;
         const count = await copyTable(sqlite, client, table, deferred, later);
         copied.set(table.name, count);
         log(`${table.name} : ${count} ${count > 1 ? "lignes" : "ligne"}`);
       }
       for (const { table, column, values } of later) await fillDeferred(client, table, column, values);
+      // The totals PostgreSQL's triggers computed from the rows copied, listed like the tables copied.
+      for (const name of FILLED_BY_TRIGGERS) {
+        const { rows } = await query(client, `SELECT count(*)::int AS n FROM ${quote(name)}`);
+        copied.set(name, rows[0].n);
+        log(`${name} : ${rows[0].n} ${rows[0].n > 1 ? "lignes" : "ligne"}`);
+      }
       for (const table of tables) {
         for (const column of table.columns.filter((c) => c.identity)) {
           await query(

@@ -14,7 +14,9 @@ import { SeedRefusal, seedScale } from "./seed-scale/generate";
  * acknowledgement per contact request, about 1 % of refunds and 0.5 % of withdrawals. Paid
  * orders have their item, their invoice (numbers per year without a gap, counters updated)
  * and their email; about 12 % of the checkouts stay unpaid or failed. Everything is written
- * in one transaction, through prepared statements.
+ * in one transaction, through prepared statements. The analytics' hourly totals
+ * (revenue_hours, pack_revenue_hours) are filled by the database's own triggers as the invoices
+ * and their lines are written.
  *
  * Refused outside demo mode, on PostgreSQL (fill a SQLite file, then `npm run
  * db:copy-to-postgres`, which runs ANALYZE), and on a database that already holds orders.

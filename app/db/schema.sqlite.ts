@@ -317,6 +317,10 @@ export const orders = sqliteTable(
     index("orders_reminder_due_idx").on(t.reminderConsent, t.reminderSentAt, t.createdAt),
     // The analytics' reminders sent and carts recovered, read from this index alone.
     index("orders_reminded_idx").on(t.reminderSentAt, t.paidAt, t.totalCents),
+    // The analytics' carts recovered (reminded orders paid in a period): the period's reminded payments alone.
+    index("orders_recovered_idx")
+      .on(t.paidAt, t.reminderSentAt, t.totalCents)
+      .where(sql`reminder_sent_at is not null`),
     // The analytics' uses and revenue per promotion code, read from this index alone.
     index("orders_promotion_paid_idx").on(t.promotionId, t.paidAt, t.totalCents, t.discountCents),
     uniqueIndex("orders_checkout_key_idx").on(t.checkoutKey),
@@ -407,6 +411,8 @@ export const subscriptions = sqliteTable(
     // The running subscriptions at a date and their amount (dashboard, analytics) read these indexes alone.
     index("subscriptions_started_idx").on(t.startedAt, t.canceledAt, t.amountCents),
     index("subscriptions_canceled_idx").on(t.canceledAt, t.startedAt, t.amountCents),
+    // The subscriptions in a pause now (analytics): the paused ones alone, not every running one.
+    index("subscriptions_paused_idx").on(t.pauseKind, t.canceledAt, t.pauseResumesAt),
     // A customer's records (page, export, erasure) find their subscriptions by account and first order.
     index("subscriptions_user_idx").on(t.userId),
     index("subscriptions_first_order_idx").on(t.firstOrderId),
@@ -711,6 +717,46 @@ export const cartStarts = sqliteTable("cart_starts", {
   day: text("day").primaryKey(),
   count: integer("count").notNull(),
 });
+
+/**
+ * The invoices and credit notes of each UTC hour, summed (the analytics' revenue): a Paris
+ * midnight is always a UTC hour (the offsets are whole hours), so the revenue of any Paris day
+ * is the sum of its 23, 24 or 25 hours, exactly. Kept by database triggers in the transaction
+ * that issues the document (and that links its order to a subscription), filled from the
+ * invoices by the migration that created it (drizzle 0027, drizzle-pg 0014); never written by
+ * the services. An issued document is never changed or deleted.
+ */
+export const revenueHours = sqliteTable("revenue_hours", {
+  /** The hour's first instant (`2026-11-27T23:00:00.000Z`). */
+  startsAt: text("starts_at").primaryKey(),
+  /** Invoices issued (one per paid order). */
+  invoices: integer("invoices").notNull(),
+  invoicedIncludingCents: integer("invoiced_including_cents").notNull(),
+  invoicedExcludingCents: integer("invoiced_excluding_cents").notNull(),
+  creditedIncludingCents: integer("credited_including_cents").notNull(),
+  creditedExcludingCents: integer("credited_excluding_cents").notNull(),
+  /** Invoiced minus credited (TTC), for the orders of a subscription (first payments and renewals). */
+  subscriptionNetCents: integer("subscription_net_cents").notNull(),
+});
+
+/**
+ * What each pack sold in each UTC hour (the analytics' revenue per pack): the lines of the
+ * orders invoiced in that hour (TTC, before refunds, shipping apart), by the pack's name as the
+ * line has it. Kept by database triggers like revenue_hours, as an invoice is issued (and should
+ * an invoiced order's line be added or removed); never written by the services.
+ */
+export const packRevenueHours = sqliteTable(
+  "pack_revenue_hours",
+  {
+    /** The hour's first instant. */
+    startsAt: text("starts_at").notNull(),
+    /** The line's pack (its variant's name, else the product's, else « Sans nom »). */
+    label: text("label").notNull(),
+    quantity: integer("quantity").notNull(),
+    cents: integer("cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.startsAt, t.label] })],
+);
 
 /**
  * The addresses that unsubscribed from the abandoned-checkout reminders (services/cart-reminders):

@@ -55,6 +55,8 @@ export const {
   promotions,
   renewalFailures,
   cartStarts,
+  revenueHours,
+  packRevenueHours,
   reminderUnsubscribes,
 } = tables;
 

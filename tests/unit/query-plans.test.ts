@@ -8,6 +8,7 @@ import { shopHealth } from "~/services/health/shop-health.server";
 import { countUnreadContactRequests, listContactRequestsPage } from "~/services/contacts.server";
 import { getCustomerData } from "~/services/customers/records.server";
 import { dashboardFigures } from "~/services/analytics/dashboard.server";
+import { analyticsReport, defaultDays } from "~/services/analytics/report.server";
 import { countFailedEmails } from "~/services/email/mailbox.server";
 import { hasBoughtTrialPack } from "~/services/packs.server";
 import { listUsersPage, pageUsers } from "~/services/users.server";
@@ -144,6 +145,24 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
         }
       }
     }
+  });
+
+  it("reads the analytics of a period from its hours and index ranges, never a whole table or index", async () => {
+    const { from, to } = defaultDays();
+    const plans = await plansOf(() => analyticsReport(from, to));
+    expect(plans.length).toBeGreaterThan(10);
+    for (const { source, plan } of plans) {
+      const where = `${source}\n${plan.join("\n")}`;
+      // Not even an index walked whole (the carts recovered once read every order's reminder date).
+      expect(
+        plan.filter((line) => new RegExp(`^SCAN (${BIG_TABLES.join("|")})\\b`).test(line)),
+        where,
+      ).toEqual([]);
+      // The revenue and the packs' sales come from the hourly totals, not from every document of the period.
+      expect(source, where).not.toMatch(/from "invoices"|join "invoices"/);
+    }
+    expect(plans.some((p) => /from "revenue_hours"|join "revenue_hours"/.test(p.source))).toBe(true);
+    expect(plans.some((p) => /from "pack_revenue_hours"/.test(p.source))).toBe(true);
   });
 
   it("stops the dashboard's order count past 10,000, where the card says « plus de 10 000 »", async () => {

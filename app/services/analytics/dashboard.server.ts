@@ -16,8 +16,7 @@ export async function dashboardFigures(
   now = new Date(),
 ): Promise<Record<"revenue" | "active" | "mrr" | "churn", DashboardFigure>> {
   const week = periodOf(presetDays("7j", now).from, presetDays("7j", now).to);
-  const [revenuePrevious, revenueCurrent] = await revenueBySpan([week.previous, week]);
-  const revenueDays = await revenueBySpan(week.buckets, false);
+  const [revenuePrevious, revenueCurrent, ...revenueDays] = await revenueBySpan([week.previous, week, ...week.buckets]);
 
   const month = periodOf(presetDays("30j", now).from, presetDays("30j", now).to);
   const startOfPrevious = { ...month.previous, end: month.previous.start };

@@ -35,7 +35,7 @@ export async function funnelBySpan(spans: Span[]): Promise<FunnelFigures[]> {
       paid: countOf(sql`${orders.paidAt}`),
     })
     .from(spansTable(spans))
-    .leftJoin(orders, and(inSpan(orders.createdAt), isNull(orders.renewalNumber)))
+    .leftJoin(orders, and(inSpan(orders.createdAt, spans), isNull(orders.renewalNumber)))
     .groupBy(SPAN_INDEX);
   const checkouts = bySpan(rows, spans.length, { checkouts: 0, paymentStarted: 0, paid: 0 });
   const carts: number[] = [];

@@ -20,7 +20,7 @@ export async function remindersBySpan(spans: Span[]): Promise<ReminderFigures[]>
   const sent = await db
     .select({ i: SPAN_INDEX, sent: countOf(sql`${orders.reminderSentAt}`) })
     .from(spansTable(spans))
-    .leftJoin(orders, inSpan(orders.reminderSentAt))
+    .leftJoin(orders, inSpan(orders.reminderSentAt, spans))
     .groupBy(SPAN_INDEX);
   const recovered = await db
     .select({
@@ -31,8 +31,9 @@ export async function remindersBySpan(spans: Span[]): Promise<ReminderFigures[]>
     .from(spansTable(spans))
     .leftJoin(
       orders,
-      // Read from orders_reminded_idx alone: the reminded orders are few beside the period's payments.
-      and(inSpan(unindexed(orders.paidAt)), isNotNull(orders.reminderSentAt), sql`${orders.paidAt} >= ${orders.reminderSentAt}`),
+      // Read from orders_recovered_idx alone (partial: the reminded orders, by payment date): the
+      // period's reminded payments, not every reminder ever sent nor every payment of the period.
+      and(inSpan(orders.paidAt, spans), isNotNull(orders.reminderSentAt), sql`${orders.paidAt} >= ${orders.reminderSentAt}`),
     )
     .groupBy(SPAN_INDEX);
   const a = bySpan(sent, spans.length, { sent: 0 });

@@ -118,8 +118,7 @@ export async function analyticsReport(from: string, to: string): Promise<Analyti
   const current = span(period.from, period.to);
   const previous = period.previous;
   // The periods' totals, then the charts' series.
-  const [revenuePrevious, revenueCurrent] = await revenueBySpan([previous, current]);
-  const revenueSeries = await revenueBySpan(period.buckets, false);
+  const [revenuePrevious, revenueCurrent, ...revenueSeries] = await revenueBySpan([previous, current, ...period.buckets]);
   // Running subscriptions at the end of the period before the previous one (= the previous one's start), of the previous one, and of this one.
   const startOfPrevious = { ...previous, end: previous.start };
   const [atPreviousStart, atPreviousEnd, atEnd] = await runningAtEndOf([startOfPrevious, previous, current]);

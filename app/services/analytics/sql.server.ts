@@ -22,9 +22,18 @@ export const SPAN_INDEX = sql<number>`b.column1`.mapWith(Number);
 export const SPAN_START = sql`b.column2`;
 export const SPAN_END = sql`b.column3`;
 
-/** `column` within the span of each row of spansTable. */
-export function inSpan(column: SQL | Column): SQL {
-  return sql`${column} >= ${SPAN_START} and ${column} < ${SPAN_END}`;
+/**
+ * `column` within the span of each row of spansTable (`spans`). PostgreSQL is also told the
+ * range all the spans cover, as constants: from the spans' bounds alone (values it cannot see
+ * when it plans) its planner reads the whole table; SQLite reads each span's range of the index
+ * and is told nothing more (it could otherwise walk the whole range once per span).
+ */
+export function inSpan(column: SQL | Column, spans: Span[]): SQL {
+  const each = sql`${column} >= ${SPAN_START} and ${column} < ${SPAN_END}`;
+  if (dialect !== "postgresql" || spans.length === 0) return each;
+  const start = spans.map((s) => s.start).reduce((a, b) => (b < a ? b : a));
+  const end = spans.map((s) => s.end).reduce((a, b) => (b > a ? b : a));
+  return sql`${each} and ${column} >= ${instant(start)} and ${column} < ${instant(end)}`;
 }
 
 /**

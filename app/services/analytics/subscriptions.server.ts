@@ -65,7 +65,7 @@ export async function runningSeries(buckets: Span[]): Promise<RunningFigures[]> 
     const rows = await getDb()
       .select({ i: SPAN_INDEX, n: countOf(sql`${subscriptions.id}`), amount: total(sql`${subscriptions.amountCents}`) })
       .from(spansTable(buckets))
-      .leftJoin(subscriptions, and(inSpan(column), isNotNull(subscriptions.startedAt)))
+      .leftJoin(subscriptions, and(inSpan(column, buckets), isNotNull(subscriptions.startedAt)))
       .groupBy(SPAN_INDEX);
     return bySpan(rows, buckets.length, { n: 0, amount: 0 });
   };
@@ -98,7 +98,7 @@ async function countBySpan(
   const rows = await getDb()
     .select({ i: SPAN_INDEX, n: countOf(counted) })
     .from(spansTable(spans))
-    .leftJoin(table, inSpan(column))
+    .leftJoin(table, inSpan(column, spans))
     .groupBy(SPAN_INDEX);
   return bySpan(rows, spans.length, { n: 0 }).map((r) => r.n);
 }
@@ -127,7 +127,7 @@ export async function movementsBySpan(spans: Span[]): Promise<MovementFigures[]>
       ),
     })
     .from(spansTable(spans))
-    .leftJoin(orders, and(inSpan(orders.paidAt), isNotNull(orders.renewalNumber)))
+    .leftJoin(orders, and(inSpan(orders.paidAt, spans), isNotNull(orders.renewalNumber)))
     .groupBy(SPAN_INDEX);
   const paid = bySpan(paidRows, spans.length, { n: 0 }).map((r) => r.n);
   return spans.map((_, i) => ({
@@ -175,7 +175,7 @@ export async function pausesBySpan(spans: Span[]): Promise<number[]> {
   const rows = await getDb()
     .select({ i: SPAN_INDEX, n: sql<number>`count(distinct ${subscriptionEvents.subscriptionId})`.mapWith(Number) })
     .from(spansTable(spans))
-    .leftJoin(subscriptionEvents, and(eq(subscriptionEvents.action, "pause"), inSpan(subscriptionEvents.at)))
+    .leftJoin(subscriptionEvents, and(eq(subscriptionEvents.action, "pause"), inSpan(subscriptionEvents.at, spans)))
     .groupBy(SPAN_INDEX);
   return bySpan(rows, spans.length, { n: 0 }).map((r) => r.n);
 }
