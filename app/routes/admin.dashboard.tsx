@@ -13,7 +13,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { DASHBOARD_ORDERS_COUNT_CAP, getDashboard } from "~/services/admin-dashboard.server";
-import { formatCount } from "~/lib/analytics-format";
+import { formatAmount, formatCount } from "~/lib/analytics-format";
 import { dashboardFigures } from "~/services/analytics/dashboard.server";
 import { AnalyticsSummary } from "~/components/admin/analytics/AnalyticsSummary";
 import { shopHealth } from "~/services/health/shop-health.server";
@@ -78,11 +78,11 @@ export default function Dashboard() {
       <SecondFactorWarning admins={secondFactor.missing} currentId={secondFactor.currentId} />
       <LegalMentionsWarning warning={legalWarning} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        <StatCard label="Utilisateurs" value={counts.users} to="/admin/users" />
-        <StatCard label="Produits" value={counts.products} to="/admin/products" />
+        <StatCard label="Utilisateurs" value={formatCount(counts.users)} to="/admin/users" />
+        <StatCard label="Produits" value={formatCount(counts.products)} to="/admin/products" />
         <StatCard
           label="Commandes"
-          value={counts.orders > ordersCountCap ? `plus de ${formatCount(ordersCountCap)}` : counts.orders}
+          value={counts.orders > ordersCountCap ? `plus de ${formatCount(ordersCountCap)}` : formatCount(counts.orders)}
           to="/admin/orders"
           extra={
             <span className="text-ink-soft">
@@ -94,7 +94,7 @@ export default function Dashboard() {
         />
         <StatCard
           label="Demandes de contact"
-          value={counts.contacts}
+          value={formatCount(counts.contacts)}
           to="/admin/contacts"
           extra={
             counts.unreadContacts > 0 ? (
@@ -108,7 +108,7 @@ export default function Dashboard() {
         />
         <StatCard
           label="Abonnements actifs"
-          value={subscriptions.active}
+          value={formatCount(subscriptions.active)}
           to="/admin/subscriptions"
           extra={
             subscriptions.pastDue > 0 ? (
@@ -120,7 +120,7 @@ export default function Dashboard() {
         />
         <StatCard
           label="Revenu récurrent (4 semaines)"
-          value={formatPrice(subscriptions.recurringCents)}
+          value={formatAmount(subscriptions.recurringCents)}
           to="/admin/subscriptions"
           extra={<span className="text-ink-soft">Abonnements qui seront renouvelés</span>}
         />

@@ -14,6 +14,7 @@ import { EMAIL_KIND_LABELS, EMAIL_STATUS_LABELS, EMAIL_STATUSES } from "~/lib/em
 import { pageMeta } from "~/lib/meta";
 import { readEmailFilters } from "~/schemas/admin-email";
 import { countEmailsByStatus, listEmails } from "~/services/email/mailbox.server";
+import { formatCount } from "~/lib/analytics-format";
 
 export const meta: MetaFunction = () => pageMeta("Emails", "Les emails de la boutique : en attente, envoyés, en échec.");
 
@@ -144,7 +145,7 @@ export default function AdminEmails() {
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">
-        {total} email{total > 1 ? "s" : ""}
+        {formatCount(total)} email{total > 1 ? "s" : ""}
         {filtered ? " trouvé" + (total > 1 ? "s" : "") : ""}
       </p>
 

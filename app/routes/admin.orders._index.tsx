@@ -19,6 +19,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { readOrderFilters } from "~/schemas/admin-order";
 import { countAwaitingPayment, listAdminOrders, markOrderDelivered, updateAdminOrder } from "~/services/admin-orders.server";
 import { ordersWithWithdrawal } from "~/services/withdrawals.server";
+import { formatCount } from "~/lib/analytics-format";
 
 export const meta: MetaFunction = () => pageMeta("Commandes", "Commandes de la boutique, et paniers en attente de paiement.");
 
@@ -230,7 +231,7 @@ export default function AdminOrders() {
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">
-        {`${total} ${noun}${total > 1 ? "s" : ""}`}
+        {`${formatCount(total)} ${noun}${total > 1 ? "s" : ""}`}
         {filtered ? (unpaidView ? " trouvé" : " trouvée") + (total > 1 ? "s" : "") : ""}
       </p>
 

@@ -14,6 +14,7 @@ import { SUBSCRIPTION_STATUS_LABELS } from "~/lib/subscription-status";
 import { readSubscriptionFilters, SUBSCRIPTION_FILTER_NAMES } from "~/schemas/admin-subscription";
 import { listAdminSubscriptions } from "~/services/subscriptions/admin-view.server";
 import { listAllPacks } from "~/services/packs.server";
+import { formatCount } from "~/lib/analytics-format";
 
 export const meta: MetaFunction = () => pageMeta("Abonnements", "Abonnements de la boutique.");
 
@@ -196,7 +197,7 @@ export default function AdminSubscriptions() {
       </FilterBar>
 
       <p className="mb-2 text-sm text-ink-soft" aria-live="polite">
-        {total} abonnement{total > 1 ? "s" : ""}
+        {formatCount(total)} abonnement{total > 1 ? "s" : ""}
         {filtered ? " trouvé" + (total > 1 ? "s" : "") : ""}
       </p>
 
