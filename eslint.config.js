@@ -158,4 +158,23 @@ export default tseslint.config(
   layer(["app/legal/**", "app/emails/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
   layer(["app/schemas/**"], [SERVICES, ROUTES, HTTP, PAGES, DB, OPENAPI, COMPONENTS]),
   layer(["app/db/**"], [SERVICES, ROUTES, HTTP, PAGES, OPENAPI, COMPONENTS]),
+  // The card field is written once (components/checkout/CardField.tsx): every card form uses it.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/components/checkout/CardField.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@stripe/react-stripe-js",
+              importNames: ["CardElement"],
+              message: "Use CardField (components/checkout/CardField.tsx): one card field for every card form.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,7 +3,7 @@ import { formatPrice } from "~/lib/money";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, OrderLines, Paragraph } from "./parts";
-import { footerText, oneLine, orderLinesText, paragraphs } from "./text";
+import { greeting, footerText, orderLinesText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
@@ -41,7 +41,7 @@ function CartReminderEmail(data: CartReminderData) {
       preheader={`Votre commande de ${f.amount} n'est pas encore payée.`}
     >
       <Heading>Votre commande vous attend</Heading>
-      <Paragraph>Bonjour {data.order.customerFirstName?.trim() || ""},</Paragraph>
+      <Paragraph>{greeting(data.order.customerFirstName)}</Paragraph>
       <Paragraph>{f.intro}</Paragraph>
       <DetailRows
         rows={[
@@ -67,7 +67,7 @@ function CartReminderEmail(data: CartReminderData) {
 export function cartReminderEmail(data: CartReminderData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.order.customerFirstName ?? "")},`,
+    greeting(data.order.customerFirstName),
     f.intro,
     `Commande : n°${data.order.id}${data.promotionCode ? `\nCode promo : ${data.promotionCode}` : ""}\nMontant : ${f.amount}`,
     orderLinesText(data.order),

@@ -9,7 +9,7 @@ import { AddressBlock, Box, Button, DetailRows, Divider, Heading, OrderLines, Pa
 import { sellerLines, shopContact } from "./seller";
 import { WithdrawalFormBox } from "./TermsDocument";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
+import { greeting, withName, addressText, footerText, heading, orderLinesText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import { renewalChargeText, type RenewalCharge } from "~/lib/renewal-amount";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
@@ -65,10 +65,10 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
     <EmailLayout
       shop={shop}
       title={orderConfirmationSubject(order)}
-      preheader={`Merci ${hello} ! Votre commande n°${order.id} de ${formatPrice(order.totalCents)} est confirmée.`}
+      preheader={withName("Merci", hello, `! Votre commande n°${order.id} de ${formatPrice(order.totalCents)} est confirmée.`)}
     >
       <Heading>Merci pour votre commande !</Heading>
-      <Paragraph>Bonjour {hello},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>
         Nous avons bien reçu votre commande n°{order.id} du {formatDate(order.createdAt)} et son paiement. Voici son récapitulatif
         : gardez cet email, il vous servira de justificatif.
@@ -145,9 +145,8 @@ function orderConfirmationText(data: OrderConfirmationData): string {
   const { shop, order } = data;
   const subscription = order.isSubscription ? subscriptionTerms(data) : null;
   const form = withdrawalForm(shopContact(shop));
-  const hello = oneLine(order.customerFirstName || order.customerName);
   return paragraphs(
-    `Bonjour ${hello},`,
+    greeting(order.customerFirstName, order.customerName),
     `Merci pour votre commande ! Nous avons bien reçu votre commande n°${order.id} du ${formatDate(order.createdAt)} et son paiement. Gardez cet email, il vous servira de justificatif.`,
     heading("Votre commande"),
     `Commande : n°${order.id}\nDate : ${formatDate(order.createdAt)}\nFormule : ${order.isSubscription ? "Abonnement (toutes les 4 semaines)" : "Achat unique"}`,

@@ -2,7 +2,7 @@ import { formatPrice } from "~/lib/money";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 export type OrderRefundedData = {
@@ -48,7 +48,7 @@ function OrderRefundedEmail(data: OrderRefundedData) {
       preheader={`${formatPrice(data.amountCents)} remboursés sur votre carte.`}
     >
       <Heading>Votre remboursement</Heading>
-      <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>{f.summary}</Paragraph>
       {data.note ? <Paragraph>{data.note}</Paragraph> : null}
       <DetailRows rows={f.rows} />
@@ -61,7 +61,7 @@ function OrderRefundedEmail(data: OrderRefundedData) {
 export function orderRefundedEmail(data: OrderRefundedData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
+    greeting(data.order.customerFirstName, data.order.customerName),
     f.summary,
     data.note ?? null,
     f.rows.map(([label, value]) => `${label} : ${value}`).join("\n"),

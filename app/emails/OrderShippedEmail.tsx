@@ -3,7 +3,7 @@ import { htmlDocument } from "./document";
 import { LINK_STYLE } from "./theme";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
-import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
+import { greeting, withName, addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 export type OrderShippedData = {
@@ -26,10 +26,10 @@ function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }:
     <EmailLayout
       shop={shop}
       title={orderShippedSubject(order)}
-      preheader={`Bonne nouvelle ${hello} : votre commande n°${order.id} est en route.`}
+      preheader={withName("Bonne nouvelle", hello, `: votre commande n°${order.id} est en route.`)}
     >
       <Heading>Votre commande est en route</Heading>
-      <Paragraph>Bonjour {hello},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>
         Votre commande n°{order.id} a été expédiée. {arrival}
       </Paragraph>
@@ -63,7 +63,7 @@ export function orderShippedSubject(order: Pick<EmailOrder, "id">) {
 export function orderShippedEmail(data: OrderShippedData): EmailContent {
   const { shop, order, trackingNumber, carrier, carrierUrl } = data;
   const text = paragraphs(
-    `Bonjour ${oneLine(order.customerFirstName || order.customerName)},`,
+    greeting(order.customerFirstName, order.customerName),
     `Votre commande n°${order.id} a été expédiée. ${arrival}`,
     carrier ? `Transporteur : ${carrier}` : null,
     trackingNumber ? `Numéro de suivi : ${oneLine(trackingNumber)}` : NUMBER_LATER,

@@ -2,7 +2,7 @@ import { htmlDocument } from "./document";
 import { LINK_STYLE } from "./theme";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** « Votre numéro de suivi »: the number given (or changed) after the shipping email, with the carrier's page. */
@@ -20,7 +20,6 @@ export function orderTrackingNumberSubject(order: Pick<EmailOrder, "id">) {
 }
 
 function OrderTrackingNumberEmail({ shop, order, trackingNumber, carrier, carrierUrl }: OrderTrackingNumberData) {
-  const hello = order.customerFirstName || order.customerName;
   return (
     <EmailLayout
       shop={shop}
@@ -28,7 +27,7 @@ function OrderTrackingNumberEmail({ shop, order, trackingNumber, carrier, carrie
       preheader={`Votre colis de la commande n°${order.id} se suit avec le numéro ${trackingNumber}.`}
     >
       <Heading>Votre numéro de suivi</Heading>
-      <Paragraph>Bonjour {hello},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>Voici le numéro de suivi du colis de votre commande n°{order.id}, déjà expédiée.</Paragraph>
       <DetailRows
         rows={[
@@ -53,7 +52,7 @@ function OrderTrackingNumberEmail({ shop, order, trackingNumber, carrier, carrie
 export function orderTrackingNumberEmail(data: OrderTrackingNumberData): EmailContent {
   const { shop, order, trackingNumber, carrier, carrierUrl } = data;
   const text = paragraphs(
-    `Bonjour ${oneLine(order.customerFirstName || order.customerName)},`,
+    greeting(order.customerFirstName, order.customerName),
     `Voici le numéro de suivi du colis de votre commande n°${order.id}, déjà expédiée.`,
     carrier ? `Transporteur : ${carrier}` : null,
     `Numéro de suivi : ${oneLine(trackingNumber)}`,

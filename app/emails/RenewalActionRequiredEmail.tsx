@@ -5,7 +5,7 @@ import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
 import { renewalName } from "./RenewalPaymentFailedEmail";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** A renewal the bank asks the customer to confirm (3-D Secure); `order` is the subscription's first order. */
@@ -34,7 +34,7 @@ function RenewalActionRequiredEmail(data: RenewalActionRequiredData) {
       preheader={`Votre banque demande de confirmer le paiement de ${formatPrice(data.amountCents)}.`}
     >
       <Heading>Confirmez le paiement de votre abonnement</Heading>
-      <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>{f.asked}</Paragraph>
       <DetailRows
         rows={[
@@ -54,7 +54,7 @@ function RenewalActionRequiredEmail(data: RenewalActionRequiredData) {
 export function renewalActionRequiredEmail(data: RenewalActionRequiredData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
+    greeting(data.order.customerFirstName, data.order.customerName),
     f.asked,
     `Renouvellement : ${renewalName(data).replace(/^renouvellement /, "")}\nMontant à confirmer : ${formatPrice(data.amountCents)}`,
     f.how,

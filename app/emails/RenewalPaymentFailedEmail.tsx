@@ -5,7 +5,7 @@ import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, DetailRows, Heading, Paragraph } from "./parts";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** A renewal whose payment failed; `order` is the subscription's first order. */
@@ -42,7 +42,7 @@ function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
       preheader={`Le paiement de ${formatPrice(data.amountCents)} n'a pas abouti : réglez-le en un clic.`}
     >
       <Heading>Le paiement de votre renouvellement n'a pas abouti</Heading>
-      <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>{f.failed}</Paragraph>
       <DetailRows
         rows={[
@@ -61,7 +61,7 @@ function RenewalPaymentFailedEmail(data: RenewalPaymentFailedData) {
 export function renewalPaymentFailedEmail(data: RenewalPaymentFailedData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
+    greeting(data.order.customerFirstName, data.order.customerName),
     f.failed,
     `Renouvellement : ${renewalName(data).replace(/^renouvellement /, "")}\nMontant dû : ${formatPrice(data.amountCents)}`,
     f.pay,

@@ -6,7 +6,7 @@ import { EmailLayout } from "./Layout";
 import { LINK_STYLE } from "./theme";
 import { AddressBlock, Button, DetailRows, Heading, OrderLines, Paragraph, SubHeading } from "./parts";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { addressText, footerText, heading, oneLine, orderLinesText, paragraphs } from "./text";
+import { greeting, addressText, footerText, heading, orderLinesText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 /** The receipt of a paid renewal: its order is the one to ship, with its invoice (issued with the payment). */
@@ -35,7 +35,6 @@ export function renewalReceiptSubject(data: Pick<RenewalReceiptData, "order" | "
 function RenewalReceiptEmail(data: RenewalReceiptData) {
   const { shop, order } = data;
   const f = facts(data);
-  const hello = order.customerFirstName || order.customerName;
   return (
     <EmailLayout
       shop={shop}
@@ -43,7 +42,7 @@ function RenewalReceiptEmail(data: RenewalReceiptData) {
       preheader={`Commande n°${order.id} : ${formatPrice(order.totalCents)} payés, votre colis se prépare.`}
     >
       <Heading>Votre abonnement est renouvelé</Heading>
-      <Paragraph>Bonjour {hello},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>{f.paid}</Paragraph>
       <DetailRows
         rows={[
@@ -77,7 +76,7 @@ export function renewalReceiptEmail(data: RenewalReceiptData): EmailContent {
   const { shop, order } = data;
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(order.customerFirstName || order.customerName)},`,
+    greeting(order.customerFirstName, order.customerName),
     f.paid,
     `Commande : n°${order.id}\nRenouvellement : n°${data.renewalNumber}\nPayé le : ${formatDate(order.paidAt ?? order.createdAt)}\nMontant : ${formatPrice(order.totalCents)}`,
     heading("Ce que nous vous expédions"),

@@ -3,7 +3,7 @@ import { formatPrice } from "~/lib/money";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Box, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
-import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
+import { greeting, addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import { subscriptionLinkLifetime } from "./subscription-page";
 import { LINK_STYLE } from "./theme";
 import { renewalChargeText, type RenewalCharge } from "~/lib/renewal-amount";
@@ -65,7 +65,7 @@ function RenewalReminderEmail(data: RenewalReminderData) {
       preheader={`${f.amount} le ${f.day}. Vous pouvez résilier à tout moment, sans frais.`}
     >
       <Heading>Votre abonnement sera renouvelé le {f.day}</Heading>
-      <Paragraph>Bonjour {data.hello},</Paragraph>
+      <Paragraph>{greeting(data.hello)}</Paragraph>
       <Paragraph>{f.intro}</Paragraph>
       <DetailRows
         rows={[
@@ -101,7 +101,7 @@ function RenewalReminderEmail(data: RenewalReminderData) {
 export function renewalReminderEmail(data: RenewalReminderData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.hello)},`,
+    greeting(data.hello),
     f.intro,
     `Renouvellement le : ${f.day}\nMontant prélevé : ${f.amountLine}\nAbonnement : commande n°${data.firstOrderId}`,
     heading("Ce que nous vous expédierons"),

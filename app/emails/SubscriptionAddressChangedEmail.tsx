@@ -2,7 +2,7 @@ import { formatDateTime } from "~/lib/dates";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Box, Button, Heading, Paragraph, SubHeading } from "./parts";
-import { addressText, footerText, heading, oneLine, paragraphs } from "./text";
+import { greeting, addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailAddress, EmailContent, EmailShop } from "./types";
 import { subscriptionLinkLifetime } from "./subscription-page";
@@ -27,7 +27,7 @@ export const SUBSCRIPTION_ADDRESS_CHANGED_SUBJECT = "Votre adresse de livraison 
 function facts(data: SubscriptionAddressChangedData) {
   const which = data.firstOrderId ? ` (commande n°${data.firstOrderId})` : "";
   return {
-    hello: data.hello ? `Bonjour ${oneLine(data.hello)},` : "Bonjour,",
+    hello: greeting(data.hello),
     intro: `L'adresse de livraison de votre abonnement${which} a été modifiée le ${formatDateTime(data.changedAt)} (heure de Paris). Vos prochains colis partiront à la nouvelle adresse ; les commandes déjà passées gardent la leur.`,
     notYouTitle: "Si vous n'êtes pas à l'origine de ce changement",
     notYou:

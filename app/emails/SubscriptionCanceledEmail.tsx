@@ -4,7 +4,7 @@ import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { DetailRows, Heading, Paragraph } from "./parts";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 export type SubscriptionCanceledData = {
@@ -47,7 +47,7 @@ function SubscriptionCanceledEmail(data: SubscriptionCanceledData) {
       preheader={`Votre abonnement est résilié à compter du ${formatDate(data.endsAt)}.`}
     >
       <Heading>Votre abonnement est résilié</Heading>
-      <Paragraph>Bonjour {order.customerFirstName || order.customerName},</Paragraph>
+      <Paragraph>{greeting(order.customerFirstName, order.customerName)}</Paragraph>
       <Paragraph>{f.confirmation}</Paragraph>
       <DetailRows
         rows={[
@@ -74,7 +74,7 @@ function SubscriptionCanceledEmail(data: SubscriptionCanceledData) {
 export function subscriptionCanceledEmail(data: SubscriptionCanceledData): EmailContent {
   const f = facts(data);
   const text = paragraphs(
-    `Bonjour ${oneLine(data.order.customerFirstName || data.order.customerName)},`,
+    greeting(data.order.customerFirstName, data.order.customerName),
     f.confirmation,
     `Abonnement : commande n°${data.order.id}\nFin de l'abonnement : ${formatDate(data.endsAt)}`,
     `Et ensuite ?\n${f.next.map((l) => `- ${l}`).join("\n")}`,

@@ -1,7 +1,7 @@
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Box, Button, Heading, Paragraph } from "./parts";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, oneLine, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailContent, EmailShop } from "./types";
 import { subscriptionLinkLifetime } from "./subscription-page";
@@ -21,7 +21,7 @@ export type SubscriptionChangedData = {
 function facts(data: SubscriptionChangedData) {
   const which = data.firstOrderId ? ` (commande n°${data.firstOrderId})` : "";
   return {
-    hello: data.hello ? `Bonjour ${oneLine(data.hello)},` : "Bonjour,",
+    hello: greeting(data.hello),
     intro: `Votre abonnement${which} a été modifié :`,
     notYou: "Vous n'êtes pas à l'origine de ce changement ? Ouvrez votre espace abonnement et contactez-nous sans attendre.",
     lifetime: subscriptionLinkLifetime(),

@@ -1,7 +1,7 @@
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Button, Heading, Paragraph } from "./parts";
-import { footerText, oneLine, paragraphs } from "./text";
+import { greeting, footerText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailContent, EmailShop } from "./types";
 import { subscriptionLinkLifetime } from "./subscription-page";
@@ -22,7 +22,7 @@ export const SUBSCRIPTION_LINK_SUBJECT = "Votre lien pour gérer votre abonnemen
 function facts(data: SubscriptionLinkData) {
   const which = data.firstOrderId ? ` (commande n°${data.firstOrderId})` : "";
   return {
-    hello: data.hello ? `Bonjour ${oneLine(data.hello)},` : "Bonjour,",
+    hello: greeting(data.hello),
     intro: `Vous avez demandé un lien pour gérer votre abonnement${which} : prochain renouvellement, adresse de livraison, commandes, résiliation.`,
     lifetime: subscriptionLinkLifetime(),
     notYou:

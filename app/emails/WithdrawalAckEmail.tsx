@@ -3,7 +3,7 @@ import { formatRequestMoment } from "~/lib/withdrawal-deadline";
 import { htmlDocument } from "./document";
 import { EmailLayout } from "./Layout";
 import { Box, DetailRows, Heading, Paragraph, SubHeading, UserText } from "./parts";
-import { footerText, heading, oneLine, paragraphs, quoted, userText } from "./text";
+import { greeting, footerText, heading, paragraphs, quoted, userText } from "./text";
 import { LINK_STYLE } from "./theme";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
@@ -24,7 +24,7 @@ function facts(data: WithdrawalAckData) {
   const { shop, order } = data;
   const rights = withdrawalRights({ siteAddress: shop.address, siteName: shop.name, legalName: shop.legal.legalName });
   return {
-    hello: oneLine(order.customerFirstName || order.customerName),
+    hello: greeting(order.customerFirstName, order.customerName),
     moment: formatRequestMoment(data.requestedAt),
     confirmation: `Nous avons bien reçu, ${formatRequestMoment(data.requestedAt)} (heure de Paris), votre demande de rétractation du contrat de la commande n°${order.id}. Cet email en est l'accusé de réception : conservez-le.`,
     reason: data.reason ? userText(data.reason) : null,
@@ -43,7 +43,7 @@ function WithdrawalAckEmail(data: WithdrawalAckData) {
       preheader={`Votre demande de rétractation du ${f.moment.replace(/^le /, "")} est enregistrée.`}
     >
       <Heading>Votre rétractation est enregistrée</Heading>
-      <Paragraph>Bonjour {f.hello},</Paragraph>
+      <Paragraph>{f.hello}</Paragraph>
       <Paragraph>{f.confirmation}</Paragraph>
       <DetailRows
         rows={[
@@ -93,7 +93,7 @@ function WithdrawalAckEmail(data: WithdrawalAckData) {
 function withdrawalAckText(data: WithdrawalAckData): string {
   const f = facts(data);
   return paragraphs(
-    `Bonjour ${f.hello},`,
+    f.hello,
     f.confirmation,
     `Commande : n°${data.order.id}\nDemande reçue : ${f.moment}`,
     f.reason && `Le motif que vous avez indiqué :\n${quoted(f.reason)}`,

@@ -24,6 +24,21 @@ export function oneLine(value: string | null | undefined, max = 200): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * « Bonjour Camille, » with the first name given (or the next one), « Bonjour, » when there is
+ * none: never « Bonjour , ».
+ */
+export function greeting(...names: (string | null | undefined)[]): string {
+  const name = names.map((n) => oneLine(n)).find((n) => n !== "");
+  return name ? `Bonjour ${name},` : "Bonjour,";
+}
+
+/** « Merci Camille ! », « Merci ! » without a name (the same for « Bonne nouvelle Camille : »). */
+export function withName(before: string, name: string | null | undefined, after: string): string {
+  const line = oneLine(name);
+  return line ? `${before} ${line} ${after}` : `${before} ${after}`;
+}
+
 /** A multi-line message quoted in an email, each line prefixed with "> ". */
 export function quoted(value: string): string {
   return userText(value)

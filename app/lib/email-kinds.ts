@@ -57,9 +57,11 @@ export const EMAIL_KIND_LABELS: Record<EmailKind, string> = {
 
 /**
  * pending: waiting for its (next) attempt; sending: an attempt is under way; sent: accepted
- * by the SMTP server (or put in the demo mailbox); failed: every attempt failed.
+ * by the SMTP server (or put in the demo mailbox); failed: every attempt failed; canceled: no
+ * longer to be sent when its turn came (a reminder of an order paid meantime), the reason in
+ * `last_error` (email/send-checks.server.ts).
  */
-export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed", "canceled"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 export const EMAIL_STATUS_LABELS: Record<EmailStatus, string> = {
@@ -67,4 +69,5 @@ export const EMAIL_STATUS_LABELS: Record<EmailStatus, string> = {
   sending: "En cours d'envoi",
   sent: "Envoyé",
   failed: "Échec",
+  canceled: "Non envoyé",
 };

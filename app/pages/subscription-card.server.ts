@@ -63,7 +63,7 @@ export async function cardChangeAction(
     }
     return await redirectWithSuccess(
       back,
-      { message: "Carte enregistrée", description: change.changed ? change.summary : `Carte enregistrée : ${change.card}.` },
+      { message: "Carte enregistrée", description: change.summary || `Carte enregistrée : ${change.card}.` },
       init,
     );
   } catch (error) {

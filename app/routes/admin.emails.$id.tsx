@@ -128,7 +128,7 @@ export default function AdminEmail() {
               </Line>
               <Line label="Tentatives">{email.attempts}</Line>
               {email.lastError ? (
-                <Line label="Dernière erreur">
+                <Line label={email.status === "canceled" ? "Raison" : "Dernière erreur"}>
                   <span className={failedOrRetrying ? "text-red-800" : undefined}>{email.lastError}</span>
                 </Line>
               ) : null}

@@ -16,6 +16,7 @@ import { ordersWithWithdrawal } from "~/services/withdrawals.server";
 import { NO_STORE_HEADERS } from "~/http/cache-control";
 import { readPageForm } from "~/http/page-form.server";
 import { formatDate, formatDateTime } from "~/lib/dates";
+import type { EmailStatus } from "~/lib/email-kinds";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/money";
 import { renewalChargeText } from "~/lib/renewal-amount";
@@ -414,7 +415,7 @@ export default function AdminSubscriptionDetail() {
   );
 }
 
-function emailLine(list: { id: number; status: "pending" | "sending" | "sent" | "failed"; toAddress: string }[], id: number) {
+function emailLine(list: { id: number; status: EmailStatus; toAddress: string }[], id: number) {
   const email = list.find((e) => e.id === id);
   if (!email) return null;
   return (

@@ -589,14 +589,16 @@ const emailSummaryShape = {
   status: z
     .enum(EMAIL_STATUSES)
     .describe(
-      "pending : en attente de sa (prochaine) tentative ; sending : tentative en cours ; sent : envoyé (ou déposé dans la boîte de démo) ; failed : toutes les tentatives ont échoué",
+      "pending : en attente de sa (prochaine) tentative ; sending : tentative en cours ; sent : envoyé (ou déposé dans la boîte de démo) ; failed : toutes les tentatives ont échoué ; canceled : non envoyé, sa cause ne tenait plus au moment de partir (un rappel de commande payée entre-temps), la raison dans lastError",
     ),
   to: z.string().describe("Adresse du destinataire"),
   subject: nullableText.describe(`Objet ; ${NOT_RENDERED}`),
   orderId: id.nullable().describe("Commande concernée, s'il y en a une"),
   contactRequestId: id.nullable().describe("Demande de contact concernée, s'il y en a une"),
   attempts: z.number().int().min(0).describe("Tentatives faites depuis la mise en file (remis à 0 par un renvoi)"),
-  lastError: nullableText.describe("Erreur de la dernière tentative échouée (gardée jusqu'à la tentative suivante)"),
+  lastError: nullableText.describe(
+    "Erreur de la dernière tentative échouée (gardée jusqu'à la tentative suivante), ou pourquoi un email canceled n'est pas parti",
+  ),
   nextAttemptAt: isoDateSchema.describe("Quand la prochaine tentative peut partir"),
   sentAt: isoDateSchema.nullable(),
   createdAt: isoDateSchema,
@@ -611,7 +613,7 @@ const emailCount = z.number().int().min(0);
 /** GET /api/admin/emails: one page of the outbox, newest first (by cursor), and the number of emails per status. */
 export const emailListResponseSchema = pageResponseSchema("emails", emailSummaryResponseSchema).extend({
   counts: z
-    .strictObject({ pending: emailCount, sending: emailCount, sent: emailCount, failed: emailCount })
+    .strictObject({ pending: emailCount, sending: emailCount, sent: emailCount, failed: emailCount, canceled: emailCount })
     .describe("Nombre d'emails par statut (tous filtres confondus)"),
 });
 

@@ -98,6 +98,15 @@ test("a failed email is shown with its error and put back in the queue from the 
     html: "<p>Merci</p>",
     text: "Merci",
   });
+  // A reminder the sender dropped (the order was paid meantime): not sent, with why, and nothing to resend.
+  const dropped = await insertEmail({
+    kind: "cart_reminder",
+    toAddress: to,
+    orderId: order.id,
+    status: "canceled",
+    attempts: 1,
+    lastError: "Non envoyé : la commande a été payée entre-temps.",
+  });
   await signIn(page);
   await page.goto(`/admin/emails?to=${encodeURIComponent(to)}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Emails");
@@ -107,6 +116,11 @@ test("a failed email is shown with its error and put back in the queue from the 
   await expect(row).toContainText("Échec");
   await expect(row).toContainText("5 tentatives");
   await expect(row).toContainText("Connexion refusée par le serveur SMTP");
+  const droppedRow = page.getByTestId(`email-row-${dropped}`);
+  await expect(droppedRow).toContainText("Rappel de commande non finalisée");
+  await expect(droppedRow).toContainText("Non envoyé : la commande a été payée entre-temps.");
+  await expect(droppedRow.getByRole("button", { name: /Renvoyer/ })).toHaveCount(0);
+  await expect(page.getByRole("list", { name: "Emails par statut" })).toContainText(/Non envoyé : \d+/);
   if (javaScriptEnabled) {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
@@ -118,6 +132,7 @@ test("a failed email is shown with its error and put back in the queue from the 
         await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
         `${width}px`,
       ).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `tests/.tmp/admin-emails-not-sent-${width}.png`, fullPage: true });
     }
   }
   await expect(row.getByRole("link", { name: `#${order.id}` })).toHaveAttribute("href", `/admin/orders/${order.id}`);

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { gotoReady } from "../helpers/e2e";
 import { signIn } from "./admin-fixtures";
 import { expect, test } from "./checkout-fixtures";
@@ -49,6 +49,17 @@ async function simulateRenewal(browser: Browser, baseURL: string, id: number, ja
   }
 }
 
+/** How many pixels of a select's chosen option its box cuts off (0 or less: it reads whole). */
+async function textOverflow(select: Locator): Promise<number> {
+  return await select.evaluate((el: HTMLSelectElement) => {
+    const style = getComputedStyle(el);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(el.options[el.selectedIndex].text).width - room;
+  });
+}
+
 async function openPage(page: Page, browser: Browser, baseURL: string, javaScriptEnabled: boolean) {
   const { orderId } = await buySubscription(browser, baseURL);
   const admin = await adminApi(browser, baseURL);
@@ -75,6 +86,10 @@ test("on a phone: skip the next delivery (the renewal charges nothing), then cha
   await expect(actions.getByRole("button", { name: "Changer de pack" })).toBeVisible();
   await actions.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "tests/.tmp/mon-abonnement-390.png", fullPage: true });
+  // « Adapter mon abonnement »: the frequency's current choice reads whole in its select on a phone.
+  const frequency = actions.getByLabel(/Recevoir un colis/);
+  await expect(frequency.locator("option:checked")).toHaveText("toutes les 4 semaines (actuelle)");
+  expect(await textOverflow(frequency)).toBeLessThanOrEqual(0);
 
   await actions.getByRole("button", { name: "Sauter la prochaine livraison" }).click();
   await expect(page.getByTestId("toast")).toContainText("Votre prochaine livraison est sautée");

@@ -109,7 +109,7 @@ describe("mailbox service", () => {
     expect(last.page).toBe(3);
     expect(last.emails).toHaveLength(1);
     const counts = await countEmailsByStatus();
-    expect(Object.keys(counts).sort()).toEqual(["failed", "pending", "sending", "sent"]);
+    expect(Object.keys(counts).sort()).toEqual(["canceled", "failed", "pending", "sending", "sent"]);
     expect(counts.sent).toBeGreaterThanOrEqual(5);
   });
 

@@ -15,6 +15,7 @@ import { addToCart, readCart } from "~/services/cart.server";
 import { submitDelivery } from "~/services/checkout.server";
 import { eraseCustomerData } from "~/services/customers/erase.server";
 import { renderEmail } from "~/services/email/render.server";
+import { getEmail } from "~/services/email/mailbox.server";
 import { createEmailSender } from "~/services/email/sender.server";
 import { smtpTransport } from "~/services/email/transport.server";
 import { markOrderPaid } from "~/services/payments/payment-state.server";
@@ -260,6 +261,72 @@ describe("the reminder email", () => {
         params: {},
       });
       expect(altered.status).toBe(404);
+    } finally {
+      await sender.stop();
+      await inbox.close();
+    }
+  });
+});
+
+describe("a reminder queued before the buyer paid, withdrew or unsubscribed", () => {
+  it("is not sent: the mailbox shows it « Non envoyé » with why, and no reminder counts as sent", async () => {
+    const paid = await checkout();
+    const withdrawn = await checkout();
+    const unsubscribed = await checkout();
+    const stillDue = await checkout();
+    expect(await queueDueCartReminders(at(4 * HOUR))).toBeGreaterThanOrEqual(4);
+
+    // Between the tick and the sender's turn: one pays, one unticks the box, one unsubscribes.
+    await markOrderPaid(paid, { paymentIntentId: `pi_rappel_${paid}` });
+    await getDb().update(orders).set({ reminderConsent: false }).where(eq(orders.id, withdrawn));
+    await unsubscribeOrderAddress(unsubscribed);
+
+    const inbox = await startSmtpInbox();
+    const sender = createEmailSender({
+      render: renderEmail,
+      transport: smtpTransport(inbox.url),
+      holder: "cart-reminder-recheck",
+      pollMs: 60_000,
+    });
+    try {
+      await sender.runOnce();
+      const addressOf = async (id: number) =>
+        (await getDb().select().from(orders).where(eq(orders.id, id)))[0].customerEmail!.toLowerCase();
+      // The reminders received (the paid order's confirmation leaves too, to the same address).
+      const received = inbox.messages.flatMap((mail, i) =>
+        mail.subject === "Votre commande vous attend" ? inbox.recipients[i].map((r) => r.toLowerCase()) : [],
+      );
+      expect(received).toContain(await addressOf(stillDue));
+      for (const id of [paid, withdrawn, unsubscribed]) expect(received).not.toContain(await addressOf(id));
+
+      const shown = async (id: number) => {
+        const [row] = await remindersOf(id);
+        const email = await getEmail(row.id);
+        return { status: email?.status, reason: email?.lastError, sentAt: email?.sentAt ?? null };
+      };
+      expect(await shown(paid)).toEqual({
+        status: "canceled",
+        reason: "Non envoyé : la commande a été payée entre-temps.",
+        sentAt: null,
+      });
+      expect(await shown(withdrawn)).toEqual({
+        status: "canceled",
+        reason: "Non envoyé : le client a retiré son accord pour ce rappel.",
+        sentAt: null,
+      });
+      expect(await shown(unsubscribed)).toEqual({
+        status: "canceled",
+        reason: "Non envoyé : l'adresse s'est désinscrite des rappels.",
+        sentAt: null,
+      });
+      expect((await shown(stillDue)).status).toBe("sent");
+
+      // The owner's figures count reminders sent: the dropped ones are not.
+      const sentAt = async (id: number) => (await getDb().select().from(orders).where(eq(orders.id, id)))[0].reminderSentAt;
+      for (const id of [paid, withdrawn, unsubscribed]) expect(await sentAt(id)).toBeNull();
+      expect(await sentAt(stillDue)).not.toBeNull();
+      // And the next tick does not queue them again.
+      expect(await queueDueCartReminders(at(5 * HOUR))).toBe(0);
     } finally {
       await sender.stop();
       await inbox.close();

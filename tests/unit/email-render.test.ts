@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
@@ -10,6 +12,7 @@ import { submitDelivery } from "~/services/checkout.server";
 import { createContactRequest } from "~/services/contacts.server";
 import type { EmailToRender } from "~/services/email/email-types";
 import { renderEmail } from "~/services/email/render.server";
+import { greeting } from "~/emails/text";
 import { orderLinkKey } from "~/services/orders/link.server";
 import { loader as cancelPageLoaderRoute } from "~/routes/abonnement.resilier";
 import { getRequest, routeArgs } from "../helpers/requests";
@@ -278,6 +281,51 @@ describe("shop_new_order", () => {
       expect(part).toContain("32,90€");
       expect(part).toContain("Abonnement");
       expect(part).toContain(`${PUBLIC_URL}/admin/orders/${id}`);
+    }
+  });
+});
+
+describe("the greeting", () => {
+  it("reads « Bonjour, » when the order has no name, never « Bonjour , », in the HTML, the text and the preheader", async () => {
+    const orderId = await paidOrder({ subscription: true });
+    await getDb()
+      .update(orders)
+      .set({ customerFirstName: "", customerLastName: "", customerName: " ", trackingNumber: "6A12345678901" })
+      .where(eq(orders.id, orderId));
+    const kinds = [
+      ["order_confirmation", {}],
+      ["order_shipped", {}],
+      ["order_tracking_number", {}],
+      ["order_refunded", { refundId: 1, amountCents: 1000, remainingPaidCents: 1590, creditNoteNumber: null }],
+      ["subscription_canceled", {}],
+      ["renewal_receipt", {}],
+      ["withdrawal_ack", {}],
+      ["cart_reminder", { remindedAt: "2026-12-01T13:00:00.000Z" }],
+    ] as const;
+    for (const [kind, payload] of kinds) {
+      const rendered = await renderEmail(email(kind, { orderId }, payload));
+      const html = rendered.html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      expect(rendered.text, kind).toMatch(/^Bonjour,$/m);
+      expect(html, kind).toContain("Bonjour,");
+      for (const part of [rendered.text, html]) expect(part, kind).not.toMatch(/Bonjour\s+,/);
+      // The preheader: « Merci ! », not « Merci  ! ».
+      expect(rendered.html, kind).not.toMatch(/(Merci|Bonne nouvelle) {2}[!:]/);
+    }
+
+    // With a first name, it is still used.
+    await getDb().update(orders).set({ customerFirstName: "Camille" }).where(eq(orders.id, orderId));
+    const named = await renderEmail(email("cart_reminder", { orderId }, { remindedAt: "2026-12-01T13:00:00.000Z" }));
+    expect(named.text).toMatch(/^Bonjour Camille,$/m);
+  });
+
+  it("every template greets through greeting(), which never leaves a space before the comma", () => {
+    expect(greeting("", null, undefined)).toBe("Bonjour,");
+    expect(greeting("  ", "Camille Martin")).toBe("Bonjour Camille Martin,");
+    expect(greeting("Camille\n")).toBe("Bonjour Camille,");
+    const dir = path.resolve(import.meta.dirname, "../../app/emails");
+    for (const file of fs.readdirSync(dir).filter((f) => f !== "text.ts")) {
+      const source = fs.readFileSync(path.join(dir, file), "utf8");
+      expect(source, file).not.toMatch(/Bonjour \{|Bonjour \$\{/);
     }
   });
 });

@@ -190,3 +190,19 @@ describe("e2e tests act as shoppers of their own", () => {
     expect(await restrictions("planted.spec.ts", spec)).toEqual([]);
   });
 });
+
+describe("one card field", () => {
+  const form = 'import { CardElement } from "@stripe/react-stripe-js";\n\nexport const Field = () => <CardElement />;\n';
+
+  it("refuses Stripe's CardElement in a card form: it takes CardField, written once", async () => {
+    const [result] = await eslint.lintText(form, { filePath: path.join(root, "app/components/subscription/NewCardForm.tsx") });
+    expect(result.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message)).toEqual([
+      "'CardElement' import from '@stripe/react-stripe-js' is restricted. Use CardField (components/checkout/CardField.tsx): one card field for every card form.",
+    ]);
+  });
+
+  it("accepts it in CardField itself", async () => {
+    const [result] = await eslint.lintText(form, { filePath: path.join(root, "app/components/checkout/CardField.tsx") });
+    expect(result.messages.filter((m) => m.ruleId === "no-restricted-imports")).toEqual([]);
+  });
+});

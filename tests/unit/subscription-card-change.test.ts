@@ -11,6 +11,7 @@ import {
   browserConfirmSetup,
   browserCreatePaymentMethod,
   CARDS,
+  replayEvent,
   startTestEmulator,
   stopTestEmulator,
 } from "./payments-fixtures";
@@ -181,6 +182,84 @@ describe("a renewal left unpaid, retried on the new card", () => {
       "Le renouvellement n°1 en attente (25,90€) n'a pas pu être prélevé sur cette carte (paiement refusé par la banque) : réglez-le avec une autre carte.",
     );
     expect(await subscriptionRecord(record.id)).toMatchObject({ status: "past_due", cardLast4: "0341" });
+  });
+});
+
+describe("the setup_intent.succeeded webhook", () => {
+  async function changeLines(recordId: number) {
+    return (await getAdminSubscription(recordId))!.timeline.filter((e) => e.kind === "change").map((e) => e.label);
+  }
+  async function invoicePaidEvents(invoiceId: string) {
+    const events = (await (await getStripe()).events.list({ type: "invoice.paid", limit: 100 })).data;
+    return events.filter((e) => (e.data.object as { id: string }).id === invoiceId);
+  }
+  const saved =
+    "Par le client : carte de paiement changée (Visa •••• 3155). Le renouvellement n°1 en attente (25,90€) a été réglé avec cette carte.";
+
+  it("saves the card of a customer who closed the page after the bank's challenge; the page's post then does nothing twice", async () => {
+    const { record, subscriptionId, invoiceId } = await pastDue();
+    const { clientSecret, setupIntentId } = await startCardChange(record);
+    const confirmed = await confirmNewCard(clientSecret, CARDS.authFirstPayment);
+    expect(confirmed.body.status).toBe("requires_action");
+    // Authorized at the bank, then the page is closed: only Stripe's webhook tells the shop.
+    await withWebhooks(() => browserAuthenticateSetup(clientSecret, "authorized"));
+
+    const stripe = await getStripe();
+    expect((await stripe.subscriptions.retrieve(subscriptionId)).default_payment_method).toBe(confirmed.pm);
+    expect(await subscriptionRecord(record.id)).toMatchObject({
+      status: "active",
+      unpaidInvoiceId: null,
+      cardBrand: "visa",
+      cardLast4: "3155",
+    });
+    expect((await stripe.invoices.retrieve(invoiceId)).status).toBe("paid");
+    expect(await changeLines(record.id)).toEqual([saved]);
+    const [email] = await changedEmails(record.id);
+    expect(email.payload).toMatchObject({ action: "change_card", summary: expect.stringContaining("Visa •••• 3155") });
+
+    // The page's post comes after all (the same tab, reloaded): nothing twice, and it says what was done.
+    const page = await withWebhooks(() => completeCardChange(record, setupIntentId, customer));
+    expect(page).toMatchObject({ changed: false, card: "Visa •••• 3155" });
+    expect(page.summary).toContain("a été réglé avec cette carte");
+    // Stripe sends the event again: recorded once.
+    const [event] = (await stripe.events.list({ type: "setup_intent.succeeded", limit: 100 })).data.filter(
+      (e) => (e.data.object as { id: string }).id === setupIntentId,
+    );
+    expect(await (await replayEvent(emulator, event)).json()).toMatchObject({ outcome: "duplicate" });
+
+    expect(await changedEmails(record.id)).toHaveLength(1);
+    expect(await changeLines(record.id)).toEqual([saved]);
+    expect(await invoicePaidEvents(invoiceId)).toHaveLength(1);
+    expect((await subscriptionOrders(record.id)).filter((o) => o.renewalNumber !== null)).toHaveLength(1);
+  });
+
+  it("the page's post and the webhook at the same time: one email, one history line, the unpaid renewal paid once", async () => {
+    const { record, invoiceId } = await pastDue();
+    const { clientSecret, setupIntentId } = await startCardChange(record);
+    await confirmNewCard(clientSecret, CARDS.authFirstPayment);
+    const page = await withWebhooks(async () => {
+      await browserAuthenticateSetup(clientSecret, "authorized");
+      // The browser posts its answer while the webhook is on its way.
+      return await completeCardChange(record, setupIntentId, customer);
+    });
+    expect(page.card).toBe("Visa •••• 3155");
+    expect(await changedEmails(record.id)).toHaveLength(1);
+    expect(await changeLines(record.id)).toEqual([saved]);
+    expect(await invoicePaidEvents(invoiceId)).toHaveLength(1);
+    expect((await subscriptionOrders(record.id)).filter((o) => o.renewalNumber !== null)).toHaveLength(1);
+    expect(await subscriptionRecord(record.id)).toMatchObject({ status: "active", cardLast4: "3155" });
+  });
+
+  it("leaves alone a SetupIntent that is not a card change", async () => {
+    const { record } = await subscribed();
+    const stripe = await getStripe();
+    const sub = await stripe.subscriptions.retrieve(record.stripeSubscriptionId);
+    const other = await stripe.setupIntents.create({ customer: sub.customer as string, usage: "off_session" });
+    await withWebhooks(() => confirmNewCard(other.client_secret!, CARDS.success));
+    expect((await stripe.subscriptions.retrieve(record.stripeSubscriptionId)).default_payment_method).toBe(
+      sub.default_payment_method,
+    );
+    expect(await changedEmails(record.id)).toHaveLength(0);
   });
 });
 

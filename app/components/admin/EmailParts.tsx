@@ -9,6 +9,7 @@ const STATUS_TONES: Record<EmailStatus, Tone> = {
   sending: "blue",
   sent: "green",
   failed: "red",
+  canceled: "gray",
 };
 
 export function EmailStatusBadge({ status }: { status: EmailStatus }) {
@@ -21,13 +22,16 @@ export function emailKindLabel(kind: string): string {
 
 /**
  * The status badge with, for a failed email or a pending one that already failed once, its
- * number of attempts and its last error.
+ * number of attempts and its last error; for an email not sent, why.
  */
 export function EmailStatusDetail({ email }: { email: { status: EmailStatus; attempts: number; lastError: string | null } }) {
   const showError = email.lastError && (email.status === "failed" || email.status === "pending");
   return (
     <div className="flex flex-col items-start gap-1">
       <EmailStatusBadge status={email.status} />
+      {email.status === "canceled" && email.lastError ? (
+        <span className="max-w-[18rem] whitespace-normal break-words text-xs text-ink-soft">{email.lastError}</span>
+      ) : null}
       {showError ? (
         <>
           <span className="text-xs text-ink-soft">

@@ -1,12 +1,12 @@
 import { getFormProps } from "@conform-to/react";
-import { CardElement, Elements } from "@stripe/react-stripe-js";
-import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
+import { Elements } from "@stripe/react-stripe-js";
+import type { Stripe, StripeElementsOptions } from "@stripe/stripe-js";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { DELIVERY } from "~/content/brand";
 import { formatPrice } from "~/lib/money";
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
 import { BillingFields, useBillingForm } from "./BillingFields";
-import { CARD_OPTIONS } from "./card-options";
+import { CardField, useCardState } from "./CardField";
 import type { PaymentStepProps } from "./PaymentStep";
 import { usePaymentFlow, type PaymentMode } from "./usePaymentFlow";
 
@@ -52,11 +52,7 @@ function PaymentFormInner({
   const [mode, setMode] = useState<PaymentMode>("one_off");
   const [consent, setConsent] = useState(false);
   const [consentError, setConsentError] = useState<string | null>(null);
-  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({
-    complete: false,
-    error: null,
-    ready: false,
-  });
+  const [card, setCard] = useCardState();
 
   const price = formatPrice(amountCents);
   const consentRef = useRef<HTMLInputElement>(null);
@@ -83,12 +79,6 @@ function PaymentFormInner({
     failureRef.current?.scrollIntoView({ block: "center" });
     failureRef.current?.focus({ preventScroll: true });
   }, [failureCause, flow.failure]);
-
-  function onCardChange(event: StripeCardElementChangeEvent) {
-    setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
-    // Another card, or the card being corrected: the last card failure no longer applies.
-    flow.resolve("card");
-  }
 
   /** The pay button: billing address, consent (subscription) and card first, then the flow. */
   function pay() {
@@ -217,26 +207,8 @@ function PaymentFormInner({
         }}
       />
 
-      <div role="group" aria-labelledby={`${id}-card-label`}>
-        <p id={`${id}-card-label`} className="text-base font-semibold text-ink">
-          Carte bancaire
-        </p>
-        <p className="mt-1 text-sm text-ink-soft">
-          Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.
-        </p>
-        <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
-          {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
-          <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
-        </div>
-        <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
-          {card.error}
-        </p>
-        {demo ? (
-          <p className="text-xs text-ink-soft">
-            Mode démo, aucun débit réel : carte 4242 4242 4242 4242, une date future et un CVC quelconque.
-          </p>
-        ) : null}
-      </div>
+      {/* Another card, or the card being corrected: the last card failure no longer applies. */}
+      <CardField purpose="payment" demo={demo} card={card} setCard={setCard} onEdit={() => flow.resolve("card")} />
 
       <div className="space-y-3">
         <button

@@ -1,4 +1,4 @@
-import { CardElement, useElements, useStripe } from "@stripe/react-stripe-js";
+import { useElements, useStripe } from "@stripe/react-stripe-js";
 import { useEffect, useRef, useState } from "react";
 import { dismissToast, showToast } from "~/components/ui/Toaster";
 import {
@@ -10,6 +10,7 @@ import {
   type ProviderError,
 } from "~/lib/payment-messages";
 import { BILLING_COUNTRY, type Billing } from "~/schemas/billing";
+import { cardElementOf } from "./CardField";
 import { attachPaymentMethod, confirmPayment, createSubscription, startOneOffPayment } from "./payment-api";
 import {
   clearSubscriptionAttempt,
@@ -203,7 +204,7 @@ export function usePaymentFlow({
       fail(PAYMENT_MESSAGES.general);
       return;
     }
-    const cardElement = elements.getElement(CardElement);
+    const cardElement = cardElementOf(elements);
     if (!cardElement) {
       fail(PAYMENT_MESSAGES.cardElementMissing);
       return;

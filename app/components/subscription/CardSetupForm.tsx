@@ -1,8 +1,8 @@
 import { useLocation, useSubmit } from "@remix-run/react";
-import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
+import { Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe, StripeElementsOptions } from "@stripe/stripe-js";
 import { useMemo, useRef, useState } from "react";
-import { CARD_OPTIONS } from "~/components/checkout/card-options";
+import { CardField, cardElementOf, useCardState } from "~/components/checkout/CardField";
 import {
   cardErrorNotice,
   confirmationErrorNotice,
@@ -45,21 +45,16 @@ function CardSetupInner({
   const elements = useElements();
   const submit = useSubmit();
   const location = useLocation();
-  const [card, setCard] = useState({ complete: false, error: null as string | null, ready: false });
+  const [card, setCard] = useCardState();
   const [processing, setProcessing] = useState(false);
   const [failure, setFailure] = useState<PaymentNotice | null>(null);
   const busy = useRef(false);
   const disabled = !stripe || !elements || !card.complete || Boolean(card.error) || processing;
 
-  function onCardChange(event: StripeCardElementChangeEvent) {
-    setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
-    if (failure) setFailure(null);
-  }
-
   async function save() {
     if (busy.current) return;
     setFailure(null);
-    const cardElement = elements?.getElement(CardElement);
+    const cardElement = cardElementOf(elements);
     if (!stripe || !cardElement) return setFailure(PAYMENT_MESSAGES.general);
     if (!card.complete || card.error) return setFailure(PAYMENT_MESSAGES.incompleteCard);
     busy.current = true;
@@ -107,26 +102,7 @@ function CardSetupInner({
         void save();
       }}
     >
-      <div role="group" aria-labelledby="new-card-label">
-        <p id="new-card-label" className="text-base font-semibold text-ink">
-          Nouvelle carte bancaire
-        </p>
-        <p className="mt-1 text-sm text-ink-soft">
-          Visa, Mastercard et American Express acceptées. Enregistrement sécurisé par Stripe.
-        </p>
-        <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
-          {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
-          <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
-        </div>
-        <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
-          {card.error}
-        </p>
-        {demo ? (
-          <p className="text-xs text-ink-soft">
-            Mode démo : carte 4242 4242 4242 4242, ou 4000 0025 0000 3155 pour une authentification 3-D Secure.
-          </p>
-        ) : null}
-      </div>
+      <CardField purpose="setup" demo={demo} card={card} setCard={setCard} onEdit={() => setFailure(null)} />
       <button type="submit" className="btn-primary w-full sm:w-auto" disabled={disabled} aria-disabled={disabled}>
         {processing ? "Enregistrement en cours..." : "Enregistrer cette carte"}
       </button>

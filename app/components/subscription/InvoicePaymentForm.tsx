@@ -1,7 +1,7 @@
-import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
-import type { Stripe, StripeCardElementChangeEvent, StripeElementsOptions } from "@stripe/stripe-js";
+import { Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import type { Stripe, StripeElementsOptions } from "@stripe/stripe-js";
 import { useMemo, useRef, useState } from "react";
-import { CARD_OPTIONS } from "~/components/checkout/card-options";
+import { CardField, cardElementOf, useCardState } from "~/components/checkout/CardField";
 import { dismissToast, showToast } from "~/components/ui/Toaster";
 import { formatPrice } from "~/lib/money";
 import {
@@ -38,11 +38,7 @@ function InvoicePaymentInner({
 }: InvoicePaymentProps & { demo: boolean }) {
   const stripe = useStripe();
   const elements = useElements();
-  const [card, setCard] = useState<{ complete: boolean; error: string | null; ready: boolean }>({
-    complete: false,
-    error: null,
-    ready: false,
-  });
+  const [card, setCard] = useCardState();
   const [processing, setProcessing] = useState(false);
   const [failure, setFailure] = useState<PaymentNotice | null>(null);
   const busy = useRef(false);
@@ -54,8 +50,7 @@ function InvoicePaymentInner({
     setFailure(notice);
   }
 
-  function onCardChange(event: StripeCardElementChangeEvent) {
-    setCard((c) => ({ ...c, complete: event.complete, error: event.error?.message ?? null }));
+  function onCardEdit() {
     // The card is being changed: the last failure was about the previous one.
     if (failure) {
       setFailure(null);
@@ -67,7 +62,7 @@ function InvoicePaymentInner({
     if (busy.current) return;
     setFailure(null);
     if (!stripe || !elements) return fail(PAYMENT_MESSAGES.general);
-    const cardElement = elements.getElement(CardElement);
+    const cardElement = cardElementOf(elements);
     if (!cardElement) return fail(PAYMENT_MESSAGES.cardElementMissing);
     if (!card.complete || card.error) return fail(PAYMENT_MESSAGES.incompleteCard);
     busy.current = true;
@@ -112,26 +107,7 @@ function InvoicePaymentInner({
         void pay();
       }}
     >
-      <div role="group" aria-labelledby="invoice-card-label">
-        <p id="invoice-card-label" className="text-base font-semibold text-ink">
-          Carte bancaire
-        </p>
-        <p className="mt-1 text-sm text-ink-soft">
-          Visa, Mastercard et American Express acceptées. Paiement sécurisé par Stripe.
-        </p>
-        <div className="mt-3 rounded-lg border border-ink/15 bg-white p-3" data-testid="card-field" aria-busy={!card.ready}>
-          {card.ready ? null : <p className="text-sm text-ink-soft">Chargement du champ de carte...</p>}
-          <CardElement options={CARD_OPTIONS} onChange={onCardChange} onReady={() => setCard((c) => ({ ...c, ready: true }))} />
-        </div>
-        <p className="min-h-5 pt-1 text-sm text-rose-700" aria-live="polite" data-testid="card-error">
-          {card.error}
-        </p>
-        {demo ? (
-          <p className="text-xs text-ink-soft">
-            Mode démo, aucun débit réel : carte 4242 4242 4242 4242, une date future et un CVC quelconque.
-          </p>
-        ) : null}
-      </div>
+      <CardField purpose="payment" demo={demo} card={card} setCard={setCard} onEdit={onCardEdit} />
       <button
         type="submit"
         className="btn-primary w-full"

@@ -170,9 +170,10 @@ export function SelfServiceActions({ view, amountCents }: { view: SelfServiceAct
                 defaultValue={String(view.intervalWeeks)}
                 className="field-input mt-1 w-full sm:w-auto"
               >
+                {/* Short enough for the whole current choice to read in the select on a 390 px phone. */}
                 {INTERVAL_WEEKS.map((weeks) => (
                   <option key={weeks} value={weeks}>
-                    toutes les {weeks} semaines{weeks === view.intervalWeeks ? " (fréquence actuelle)" : ""}
+                    toutes les {weeks} semaines{weeks === view.intervalWeeks ? " (actuelle)" : ""}
                   </option>
                 ))}
               </select>

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import { contactRequests, orders } from "~/db/schema";
+import { contactRequests, emails, orders } from "~/db/schema";
 import type { EmailPayloads } from "./email-types";
-import { queueEmail } from "./outbox.server";
+import { dedupeKeyOf, queueEmail } from "./outbox.server";
 import { notifyOwnerOfContact, shopAddress } from "./owner-notifications.server";
 
 /**
@@ -143,9 +143,9 @@ export async function queueAdminLoginAttackEmail(
 /** What a subscription email needs of its record: where to write, and the first order it is filed under. */
 type SubscriptionRecipient = { id: number; customerEmail: string | null; firstOrderId: number | null };
 
-/** Every request gets its email: the key names the subscription and this one request. */
-function subscriptionEmailEntity(record: SubscriptionRecipient) {
-  const once = `subscription:${record.id}:${randomUUID()}`;
+/** Every request gets its email: the key names the subscription and this one request (or `what` it is once for). */
+function subscriptionEmailEntity(record: SubscriptionRecipient, what: string = randomUUID()) {
+  const once = `subscription:${record.id}:${what}`;
   return record.firstOrderId === null ? { once } : { orderId: record.firstOrderId, once };
 }
 
@@ -177,11 +177,16 @@ export async function queueSubscriptionAddressChangedEmail(
   });
 }
 
-/** A change the subscriber (or the shop for them) made to the subscription: skip, pause, pack... */
+/**
+ * A change the subscriber (or the shop for them) made to the subscription: skip, pause, pack...
+ * One email per request, or once per `what` when given (`setup_intent:seti_…`: a card saved once,
+ * whether the page or the webhook tells the shop first).
+ */
 export async function queueSubscriptionChangedEmail(
   tx: DbOrTx,
   record: SubscriptionRecipient,
   payload: Omit<EmailPayloads["subscription_changed"], "subscriptionId">,
+  what?: string,
 ): Promise<boolean> {
   const to = record.customerEmail?.trim();
   if (!to) return false;
@@ -189,6 +194,16 @@ export async function queueSubscriptionChangedEmail(
     kind: "subscription_changed",
     to,
     payload: { subscriptionId: record.id, ...payload },
-    ...subscriptionEmailEntity(record),
+    ...subscriptionEmailEntity(record, what),
   });
+}
+
+/** The « Abonnement modifié » email already queued once for `what` (see above), or undefined. */
+export async function subscriptionChangedEmailOnce(db: DbOrTx, record: SubscriptionRecipient, what: string) {
+  const [row] = await db
+    .select({ payload: emails.payload })
+    .from(emails)
+    .where(eq(emails.dedupeKey, dedupeKeyOf("subscription_changed", subscriptionEmailEntity(record, what))))
+    .limit(1);
+  return row ? (row.payload as Partial<EmailPayloads["subscription_changed"]>) : undefined;
 }

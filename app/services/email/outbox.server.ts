@@ -145,6 +145,19 @@ export async function markEmailAttemptFailed(id: number, error: string, retryAt:
 }
 
 /**
+ * An email no longer to be sent, found so when its attempt began: canceled, with why in
+ * `last_error` (shown in /admin/emails). True when it was still being sent.
+ */
+export async function markEmailCanceled(id: number, reason: string, db: DbOrTx = getDb()) {
+  const changed = await db
+    .update(emails)
+    .set({ status: "canceled", sendingSince: null, lastError: reason })
+    .where(and(eq(emails.id, id), eq(emails.status, "sending")))
+    .returning({ id: emails.id });
+  return changed.length === 1;
+}
+
+/**
  * Emails left in `sending` by a process that stopped mid-attempt (killed, crashed, or whose
  * lease expired): back to pending now. The SMTP server may have accepted one before the
  * process died, so that email may be sent once more; never more than that, since the next

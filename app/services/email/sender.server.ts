@@ -16,6 +16,7 @@ import {
   storeRendered,
 } from "./outbox.server";
 import { notifyOwnerOfFailedEmail } from "./owner-notifications.server";
+import { dropEmail, reasonNotToSend } from "./send-checks.server";
 import { configuredTransport, type EmailTransport } from "./transport.server";
 import { log } from "~/log.server";
 
@@ -32,6 +33,8 @@ import { log } from "~/log.server";
  *   after MAX_ATTEMPTS the email is `failed`, shown in /admin/emails, where it can be resent.
  * - Rendering happens at the first attempt and is kept: a retry sends exactly the same email
  *   (its attachments rebuilt from their references, attachments.server.ts).
+ * - Before each attempt, an email whose cause no longer holds (a cart reminder of an order paid
+ *   meantime, send-checks.server.ts) is not sent: it ends `canceled`, with its reason.
  */
 
 export const MAX_ATTEMPTS = 6;
@@ -103,6 +106,12 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   async function attempt(email: Email) {
     let rendered: RenderedEmail;
     try {
+      const dropped = await reasonNotToSend(email);
+      if (dropped) {
+        await dropEmail(email, dropped);
+        log.info({ emailId: email.id, kind: email.kind }, `Email ${email.id} (${email.kind}) not sent: ${dropped}`);
+        return;
+      }
       rendered =
         email.subject !== null && email.html !== null && email.text !== null
           ? {

@@ -6,7 +6,8 @@ import { subscriptions, type Subscription } from "~/db/schema";
 import { bankRefusalReason, cardLabel } from "~/lib/cards";
 import { formatPrice } from "~/lib/money";
 import { ShopError } from "~/lib/shop-error";
-import { queueSubscriptionChangedEmail } from "~/services/email/notifications.server";
+import { parseIdOrNull } from "~/lib/ids";
+import { queueSubscriptionChangedEmail, subscriptionChangedEmailOnce } from "~/services/email/notifications.server";
 import { applyRenewalPaid } from "./renewals.server";
 import { getStripe } from "~/services/stripe.server";
 import { recordSubscriptionEvent, type SubscriptionActor } from "~/services/subscriptions/history.server";
@@ -73,7 +74,7 @@ export type PastDueRetry =
 export type CardChange = {
   /** « Visa •••• 3155 ». */
   card: string;
-  /** false when this SetupIntent's card was already the subscription's (the page reloaded): nothing was done twice. */
+  /** false when this SetupIntent's card was already saved (the page reloaded, or the webhook came first): nothing was done twice. */
   changed: boolean;
   retry: PastDueRetry | null;
   title: string;
@@ -83,13 +84,26 @@ export type CardChange = {
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
-/** Retries the unpaid renewal on the new card now; a paid one makes its renewal order as the webhook would. */
-async function retryPastDue(stripe: Stripe, record: Subscription, paymentMethodId: string): Promise<PastDueRetry | null> {
+/**
+ * Retries the unpaid renewal on the new card now; a paid one makes its renewal order as the webhook
+ * would. The payment's idempotency key names the SetupIntent and the invoice: the page and the
+ * webhook both retrying get Stripe's one answer, and the invoice is charged once.
+ */
+async function retryPastDue(
+  stripe: Stripe,
+  record: Subscription,
+  paymentMethodId: string,
+  setupIntentId: string,
+): Promise<PastDueRetry | null> {
   if (record.status !== "past_due" || !record.unpaidInvoiceId) return null;
   const renewalNumber = record.renewalCount + 1;
   const invoiceId = record.unpaidInvoiceId;
   try {
-    const invoice = await stripe.invoices.pay(invoiceId, { payment_method: paymentMethodId });
+    const invoice = await stripe.invoices.pay(
+      invoiceId,
+      { payment_method: paymentMethodId },
+      { idempotencyKey: `card-change:${setupIntentId}:${invoiceId}` },
+    );
     if (invoice.status !== "paid") {
       return { outcome: "failed", renewalNumber, amountCents: invoice.amount_due, reason: bankRefusalReason(null) };
     }
@@ -124,9 +138,20 @@ function retrySentence(retry: PastDueRetry | null): string {
     : ` ${which} n'a pas pu être prélevé sur cette carte (${retry.reason}) : réglez-le avec une autre carte.`;
 }
 
+/** What the SetupIntent's card change is once for: its « Abonnement modifié » email's key. */
+const onceFor = (setupIntentId: string) => `setup_intent:${setupIntentId}`;
+
 /**
- * The second step, once the browser's `confirmCardSetup` succeeded: the SetupIntent is read back
- * from Stripe and must have succeeded for this subscription's customer.
+ * The second step, once the browser's `confirmCardSetup` succeeded, or once Stripe's
+ * `setup_intent.succeeded` webhook came (the customer may close the page right after the bank's
+ * challenge): the SetupIntent is read back from Stripe and must have succeeded for this
+ * subscription's customer.
+ *
+ * Once per SetupIntent, whichever comes first or both at once: the « Abonnement modifié » email's
+ * key names the SetupIntent, so its insert is the claim; the history line is written with it, in
+ * the same transaction, by the one that queued it (PostgreSQL makes the other wait for the key,
+ * then finds it taken). Stripe's side is the same for both: the default card set twice to the same
+ * value, the unpaid renewal paid under one idempotency key, its order made once per invoice.
  */
 export async function completeCardChange(
   record: Subscription,
@@ -147,18 +172,29 @@ export async function completeCardChange(
     throw new ShopError(409, "card_not_set_up", M.notSetUp);
   }
   const card = cardLabel(method.card?.brand, method.card?.last4);
-  const sub = await stripe.subscriptions.retrieve(record.stripeSubscriptionId);
-  if (idOf(sub.default_payment_method) === method.id) {
-    // Already done for this SetupIntent (a second post of the same answer): nothing twice.
-    return { card, changed: false, retry: null, title: "", summary: "", subscription: record };
+  const unchanged = (summary = "") => ({ card, changed: false, retry: null, title: "", summary, subscription: record });
+  // Already done for this SetupIntent (the page posted again, or the webhook came first): nothing twice.
+  const done = await subscriptionChangedEmailOnce(getDb(), record, onceFor(setupIntentId));
+  if (done) return unchanged(done.summary ?? "");
+  if (!record.customerEmail?.trim()) {
+    // No email to claim the change with (none on the record): Stripe's default card says it was done.
+    const sub = await stripe.subscriptions.retrieve(record.stripeSubscriptionId);
+    if (idOf(sub.default_payment_method) === method.id) return unchanged();
   }
   await stripe.subscriptions.update(record.stripeSubscriptionId, { default_payment_method: method.id });
   await stripe.customers.update(customer, { invoice_settings: { default_payment_method: method.id } });
-  const retry = await retryPastDue(stripe, record, method.id);
+  const retry = await retryPastDue(stripe, record, method.id, setupIntentId);
 
   const title = "Votre carte de paiement a changé";
   const summary = `Carte enregistrée : ${card}. Les prochains renouvellements seront prélevés sur cette carte.${retrySentence(retry)}`;
   const updated = await getDb().transaction(async (tx) => {
+    const claimed = await queueSubscriptionChangedEmail(
+      tx,
+      record,
+      { action: "change_card", title, summary },
+      onceFor(setupIntentId),
+    );
+    if (!claimed && record.customerEmail?.trim()) return null;
     const [row] = await tx
       .update(subscriptions)
       .set({ cardBrand: method.card?.brand ?? null, cardLast4: method.card?.last4 ?? null })
@@ -170,8 +206,30 @@ export async function completeCardChange(
       actor,
       at: now.toISOString(),
     });
-    await queueSubscriptionChangedEmail(tx, row, { action: "change_card", title, summary });
     return row;
   });
+  // The other one (page or webhook) claimed it meanwhile: it wrote the history and the email.
+  if (!updated) return { ...unchanged(summary), retry };
   return { card, changed: true, retry, title, summary, subscription: (await findSubscription(getDb(), record.id)) ?? updated };
+}
+
+/**
+ * Stripe's `setup_intent.succeeded` (webhook.server.ts, once the event is recorded): a SetupIntent
+ * of « Changer de carte » (its `metadata.subscriptionId`) saves the card as the page would, for a
+ * customer who closed the page right after the bank's challenge. Anything else is left alone: a
+ * SetupIntent that is not ours, an ended subscription, another customer's.
+ */
+export async function completeCardChangeFromWebhook(intent: Stripe.SetupIntent): Promise<"card_changed" | "ignored"> {
+  const subscriptionId = parseIdOrNull(intent.metadata?.subscriptionId);
+  if (subscriptionId === null) return "ignored";
+  const record = await findSubscription(getDb(), subscriptionId);
+  if (!record || record.stripeSubscriptionId !== intent.metadata?.stripeSubscriptionId) return "ignored";
+  try {
+    const change = await completeCardChange(record, intent.id, { kind: "customer" });
+    return change.changed ? "card_changed" : "ignored";
+  } catch (error) {
+    // A refusal (ended since, not this subscription's customer) is final: Stripe need not send it again.
+    if (error instanceof ShopError) return "ignored";
+    throw error;
+  }
 }

@@ -26,6 +26,7 @@ import { reconcileStripeRefundIn, type StripeRefundLike } from "./refunds.server
 import { invoicePaysOrder, invoiceSubscriptionId, paymentIntentPaysOrder } from "./stripe-match.server";
 import { countOrderPaid, countRenewal, countWebhook } from "~/services/observability/metrics.server";
 import { applyCheckoutSessionIn, orderPaidBySession } from "./hosted-checkout.server";
+import { completeCardChangeFromWebhook } from "./subscription-card.server";
 import {
   cancelDuplicateSubscription,
   duplicatePaymentOf,
@@ -44,6 +45,7 @@ export type WebhookOutcome =
   | "order_refunded"
   | "refund_updated"
   | "duplicate_payment_refunded"
+  | "card_changed"
   | Exclude<RenewalOutcome, "ignored">
   | "ignored";
 
@@ -72,7 +74,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
     return { outcome: "ignored" };
   }
   let handled: { outcome: WebhookOutcome };
-  let afterCommit: (() => Promise<void>) | undefined;
+  let afterCommit: (() => Promise<void | WebhookOutcome>) | undefined;
   try {
     handled = await getDb().transaction(async (tx) => {
       const recorded = await tx
@@ -83,14 +85,16 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
       if (recorded.length === 0) return { outcome: "duplicate" as const };
       return { outcome: await applyEvent(tx, event, (action) => (afterCommit = action)) };
     });
-    // Stripe's side of the outcome (a second payment refunded), once the event is recorded. If Stripe
-    // cannot be reached, the event is forgotten again and answered with an error: Stripe sends it again.
+    // Stripe's side of the outcome (a second payment refunded, a new card saved), once the event is
+    // recorded. If Stripe cannot be reached, the event is forgotten again and answered with an error:
+    // Stripe sends it again.
     if (afterCommit) {
-      const action: () => Promise<void> = afterCommit;
-      await action().catch(async (error: unknown) => {
+      const action: () => Promise<void | WebhookOutcome> = afterCommit;
+      const outcome = await action().catch(async (error: unknown) => {
         await getDb().delete(stripeEvents).where(eq(stripeEvents.id, event.id));
         throw error;
       });
+      if (outcome) handled = { outcome };
     }
   } catch (error) {
     countWebhook(event.type, "error", event.id);
@@ -113,8 +117,8 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === "string" ? value : (value?.id ?? null);
 }
 
-/** What is left to do at Stripe once the event's transaction is committed. */
-type AfterCommit = (action: () => Promise<void>) => void;
+/** What is left to do at Stripe once the event's transaction is committed (it may tell the outcome). */
+type AfterCommit = (action: () => Promise<void | WebhookOutcome>) => void;
 
 /** An order already paid by another payment: this one is refunded after the commit (duplicate-payment.server.ts). */
 function refundIfDuplicate(order: Order, paymentIntentId: string | null, afterCommit: AfterCommit): WebhookOutcome {
@@ -144,6 +148,7 @@ const HANDLED_EVENTS: ReadonlySet<string> = new Set<Stripe.Event.Type>([
   "charge.refunded",
   "refund.created",
   "refund.updated",
+  "setup_intent.succeeded",
 ]);
 
 async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
@@ -242,6 +247,14 @@ async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCom
       // A refund's status (a failed refund gives its amount back).
       const refund = event.data.object;
       return (await reconcileStripeRefundIn(tx, refund as StripeRefundLike)) ? "refund_updated" : "ignored";
+    }
+    case "setup_intent.succeeded": {
+      // « Changer de carte » confirmed at the bank: the card is saved even if the customer closed
+      // the page right after the challenge (subscription-card.server.ts, once per SetupIntent).
+      const intent = event.data.object;
+      if (!intent.metadata?.subscriptionId) return "ignored";
+      afterCommit(async () => await completeCardChangeFromWebhook(intent));
+      return "ignored";
     }
     default:
       return "ignored";
