@@ -132,7 +132,9 @@ test("the orders table at 1280 px: one line for dates, amounts and numbers, long
   if (javaScriptEnabled) {
     await expect(toast).toBeFocused();
   } else {
-    // Without JavaScript the result comes first on the page, before the back office's menu.
+    // Without JavaScript the result comes first on the page, before the back office's menu
+    // (which may still be on its way when the message shows: the page is streamed).
+    await expect(page.getByRole("navigation", { name: "Administration" })).toBeAttached();
     const first = await page.evaluate(() => {
       const message = document.querySelector('[data-testid="toast"]')!;
       const menu = document.querySelector('nav[aria-label="Administration"]')!;
