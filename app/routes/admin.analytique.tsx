@@ -83,6 +83,8 @@ function ChartCard({
   return (
     <Card
       title={title}
+      // A grid item as narrow as the screen: a wide data table scrolls inside it, never the page.
+      className="min-w-0"
       actions={
         <a href={`/admin/analytique/csv/${id}?${search}`} className="text-sm font-medium text-rose-700 underline" download>
           Télécharger en CSV
