@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { orders, siteSettings } from "~/db/schema";
-import { findOrder } from "~/services/orders/find.server";
+import { findInvoice } from "~/services/invoices.server";
+import { findOrder, findOrderItems } from "~/services/orders/find.server";
+import { markOrderPaid } from "~/services/payments/payment-state.server";
 import { getSettings } from "~/services/settings.server";
 import { createTestOrder } from "./payments-fixtures";
 
@@ -20,6 +22,17 @@ describe("the prepared reads of an order and of the settings", () => {
     expect(await findOrder(987_654_321)).toBeUndefined();
     await getDb().update(orders).set({ customerEmail: "changee@example.fr" }).where(eq(orders.id, first));
     expect((await findOrder(first))?.customerEmail).toBe("changee@example.fr");
+    // Its lines and its invoice, each its own.
+    expect((await findOrderItems(first)).map((item) => item.orderId)).toEqual([first]);
+    expect(await findOrderItems(987_654_321)).toEqual([]);
+    expect(await findInvoice(first, "invoice")).toBeUndefined();
+    expect(await markOrderPaid(first, { paymentIntentId: "pi_test_prepared_1" })).toBe(true);
+    expect(await markOrderPaid(second, { paymentIntentId: "pi_test_prepared_2" })).toBe(true);
+    const [one, two] = [await findInvoice(first, "invoice"), await findInvoice(second, "invoice")];
+    expect(one?.orderId).toBe(first);
+    expect(two?.orderId).toBe(second);
+    expect(two!.sequence).toBe(one!.sequence + 1);
+    expect(await findInvoice(first, "credit_note")).toBeUndefined();
   });
 
   it("inside a transaction, see its writes at once, and nothing of them after a rollback", async () => {

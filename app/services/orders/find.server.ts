@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
-import { orders, subscriptions, type Order, type Subscription } from "~/db/schema";
+import { orderItems, orders, subscriptions, type Order, type Subscription } from "~/db/schema";
 
 /**
  * An order by its number, or by the Stripe subscription it is paid with (its first order); and
@@ -20,6 +20,19 @@ const orderById = (db: DbOrTx) =>
 
 export async function findOrder(orderId: number, db: DbOrTx = getDb()): Promise<Order | undefined> {
   return (await prepared(db, "orderById", orderById).execute({ orderId }))[0];
+}
+
+/** The order's lines, in the order they were written: read three or four times per purchase, so prepared once per handle. */
+const itemsByOrder = (db: DbOrTx) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder("orderId")))
+    .orderBy(asc(orderItems.id))
+    .prepare();
+
+export async function findOrderItems(orderId: number, db: DbOrTx = getDb()): Promise<(typeof orderItems.$inferSelect)[]> {
+  return await prepared(db, "itemsByOrder", itemsByOrder).execute({ orderId });
 }
 
 export async function findOrderBySubscription(subscriptionId: string, db: DbOrTx = getDb()): Promise<Order | undefined> {
