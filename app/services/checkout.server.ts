@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor, lockRows } from "~/db/locks.server";
-import { asc } from "drizzle-orm";
-import { cartLines, carts, orderItems, orders, type Order } from "~/db/schema";
+import { findOrderItems } from "~/services/orders/find.server";
+import { cartLines, carts, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
 import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
 import { insertOrder, rewriteUnpaidOrder } from "./orders/create.server";
@@ -22,7 +22,7 @@ function paymentNotStarted(order: Pick<Order, "stripePaymentIntentId" | "stripeS
 
 /** Whether the order's items are not these priced lines (a pack's name or price changed since). */
 async function itemsDiffer(db: DbOrTx, orderId: number, lines: Awaited<ReturnType<typeof priceOrderLines>>): Promise<boolean> {
-  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+  const items = await findOrderItems(orderId, db);
   if (items.length !== lines.length) return true;
   return items.some((item, i) => {
     const line = lines[i];

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
+import { findOrderItems } from "~/services/orders/find.server";
 import {
   invoiceCounters,
   invoices,
-  orderItems,
   orders,
   type Invoice,
   type InvoiceDocument,
@@ -57,15 +58,18 @@ async function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): Promis
 }
 
 /** The order's invoice, or its latest credit note. */
+/** The order's last invoice (or credit note): read by the payment and by each email's links, so prepared once per handle. */
+const invoiceByOrder = (db: DbOrTx) =>
+  db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, sql.placeholder("orderId")), eq(invoices.kind, sql.placeholder("kind"))))
+    .orderBy(desc(invoices.id))
+    .limit(1)
+    .prepare();
+
 export async function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Promise<Invoice | undefined> {
-  return (
-    await db
-      .select()
-      .from(invoices)
-      .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
-      .orderBy(desc(invoices.id))
-      .limit(1)
-  )[0];
+  return (await prepared(db, "invoiceByOrder", invoiceByOrder).execute({ orderId, kind }))[0];
 }
 
 /** The order's credit notes, oldest first (one per refund). */
@@ -103,7 +107,7 @@ export function discountLine(lines: VatLine[], discountCents: number, code: stri
 
 /** The invoice's lines: each item, then the shipping when it is charged. */
 async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number): Promise<VatLine[]> {
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id);
+  const items = await findOrderItems(orderId, tx);
   const lines = items.map((item) =>
     vatLine({
       label: item.productName?.trim() || "Article",

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
+import { prepared } from "~/db/prepared.server";
 import { orderItems, orders, packs, products, siteSettings } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import { trialOfferOver } from "~/lib/offer-banner";
@@ -196,10 +197,19 @@ export async function quantityRefusal(
   return pack.trial ? await PACK_MESSAGES.trialQuantity(pack.name ?? undefined, db) : PACK_MESSAGES.quantity();
 }
 
+const trialPackById = (db: DbOrTx) =>
+  db
+    .select({ id: packs.id, name: packs.name })
+    .from(packs)
+    .where(and(eq(packs.id, sql.placeholder("id")), eq(packs.trial, true)))
+    .prepare();
+
 /** The trial packs among these lines' packs. */
 async function trialPacksOf(lines: { packId: number | null }[], db: DbOrTx = getDb()): Promise<{ id: number; name: string }[]> {
   const ids = lines.map((l) => l.packId).filter((id): id is number => id != null);
   if (ids.length === 0) return [];
+  // One pack, the usual cart: checked about four times per purchase, so prepared once per handle.
+  if (ids.length === 1) return await prepared(db, "trialPackById", trialPackById).execute({ id: ids[0] });
   return await db
     .select({ id: packs.id, name: packs.name })
     .from(packs)

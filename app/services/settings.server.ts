@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import { siteSettings } from "~/db/schema";
 import { DEFAULT_SETTINGS } from "~/db/seed.server";
 import { legalIdentityOf } from "~/lib/company";
@@ -17,8 +18,11 @@ export function sirenOf(siret: string): string {
   return digits.length === 9 ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : "";
 }
 
+/** The settings' row: read several times per purchase (emails, invoice, pages), so prepared once per handle. */
+const settingsRow = (db: DbOrTx) => db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1).prepare();
+
 export async function getSettings(db: DbOrTx = getDb()): Promise<PublicSettings> {
-  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
+  const [row] = await prepared(db, "settingsRow", settingsRow).execute();
   const source = row ?? DEFAULT_SETTINGS;
   return {
     siteName: source.siteName,

@@ -4,7 +4,7 @@ import { asResponses } from "../helpers/route-response";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
-import { orders, type Email } from "~/db/schema";
+import { orders, siteSettings, type Email } from "~/db/schema";
 import { CURRENT_TERMS_VERSION, termsVersionLabel } from "~/legal/terms-of-sale";
 import { deliverySchema } from "~/schemas/delivery";
 import { addToCart } from "~/services/cart.server";
@@ -168,6 +168,30 @@ describe("order_confirmation", () => {
     const id = await paidOrder({ termsVersion: null });
     const rendered = await renderEmail(email("order_confirmation", { orderId: id }));
     expect(rendered.attachments[0].filename).toBe(`CGV-Maison-Eclat-${CURRENT_TERMS_VERSION}.html`);
+  });
+
+  it("attaches terms that follow the shop's name and address once the settings change", async () => {
+    const id = await paidOrder();
+    const before = (await renderEmail(email("order_confirmation", { orderId: id }))).attachments[0];
+    expect(before.content).toContain("12 rue des Lilas");
+    const [settings] = await getDb().select().from(siteSettings).where(eq(siteSettings.id, 1));
+    try {
+      await getDb()
+        .update(siteSettings)
+        .set({ siteName: "Atelier Lumière", siteAddress: "3 place Bellecour, 69002 Lyon, France" })
+        .where(eq(siteSettings.id, 1));
+      const after = (await renderEmail(email("order_confirmation", { orderId: id }))).attachments[0];
+      expect(after.filename).toBe(`CGV-Atelier-Lumiere-${CURRENT_TERMS_VERSION}.html`);
+      expect(after.content).toContain("3 place Bellecour, 69002 Lyon");
+      expect(after.content).not.toContain("12 rue des Lilas");
+    } finally {
+      await getDb()
+        .update(siteSettings)
+        .set({ siteName: settings.siteName, siteAddress: settings.siteAddress })
+        .where(eq(siteSettings.id, 1));
+    }
+    // Back to the first identity: the first document again.
+    expect((await renderEmail(email("order_confirmation", { orderId: id }))).attachments[0].content).toBe(before.content);
   });
 
   it("throws a clear error when the order is gone", async () => {

@@ -136,6 +136,32 @@ describe("order confirmation", () => {
     expect(rebuilt?.content.equals(confirmation.attachments[0].content)).toBe(true);
   });
 
+  it("each email sent keeps its own send time and message id, one round after the other", async () => {
+    const first = await createTestOrder({ email: "premiere@example.fr" });
+    expect(await markOrderPaid(first, { paymentIntentId: "pi_test_first" })).toBe(true);
+    const before = new Date().toISOString();
+    const outbox = sender();
+    await outbox.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await createTestOrder({ email: "seconde@example.fr" });
+    expect(await markOrderPaid(second, { paymentIntentId: "pi_test_second" })).toBe(true);
+    const between = new Date().toISOString();
+    await outbox.runOnce();
+    await inbox.waitFor(4);
+
+    const [one] = await rowsOf(first, "order_confirmation");
+    const [two] = await rowsOf(second, "order_confirmation");
+    for (const row of [one, two]) expect(row).toMatchObject({ status: "sent", attempts: 1, sendingSince: null });
+    expect(one.sentAt! >= before && one.sentAt! < between).toBe(true);
+    expect(two.sentAt! > between).toBe(true);
+    // The row's last change is its sending, for each (the admin's list and the retention read it).
+    expect(one.updatedAt).toBe(one.sentAt);
+    expect(two.updatedAt).toBe(two.sentAt);
+    expect(one.messageId).not.toBe(two.messageId);
+    const messages = inbox.messages.filter((m) => m.subject?.includes("Confirmation"));
+    expect(messages.map((m) => m.messageId).sort()).toEqual([one.messageId, two.messageId].sort());
+  });
+
   it("a subscription's confirmation gives its terms and the direct cancellation link", async () => {
     const orderId = await createTestOrder({ email: "abonnee@example.fr" });
     await markOrderPaid(orderId, { subscriptionId: "sub_test_mail" });

@@ -1,5 +1,6 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { type DbOrTx, getDb } from "~/db/client.server";
+import { prepared } from "~/db/prepared.server";
 import { afterCommit } from "~/db/transactions.server";
 import { type Email, emails } from "~/db/schema";
 import type { EmailKind } from "~/lib/email-kinds";
@@ -76,21 +77,59 @@ export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedE
 export async function claimNextDueEmail(now = new Date()): Promise<Email | undefined> {
   const db = getDb();
   const iso = now.toISOString();
-  const [next] = await db
-    .select({ id: emails.id })
-    .from(emails)
-    .where(and(eq(emails.status, "pending"), lte(emails.nextAttemptAt, iso)))
-    .orderBy(asc(emails.nextAttemptAt), asc(emails.id))
-    .limit(1);
+  const { dueEmail, claim } = senderQueries(db);
+  const [next] = await dueEmail.execute({ now: iso });
   if (!next) return undefined;
-  return (
-    await db
-      .update(emails)
-      .set({ status: "sending", sendingSince: iso, attempts: sql`${emails.attempts} + 1` })
-      .where(and(eq(emails.id, next.id), eq(emails.status, "pending")))
-      .returning()
-  )[0];
+  return (await claim.execute({ id: next.id, now: iso }))[0];
 }
+
+/**
+ * The sender's queries that run for every email (two per paid purchase), prepared once per
+ * database handle (db/prepared.server.ts). A prepared write sets its `updated_at` itself: the
+ * column's automatic value would be the time of the preparation.
+ */
+/** A value given at each run, where drizzle takes an SQL expression (an update's `set`). */
+const value = (name: string) => sql`${sql.placeholder(name)}`;
+
+const senderQueries = (db: DbOrTx) =>
+  prepared(db, "emailSender", () => ({
+    dueEmail: db
+      .select({ id: emails.id })
+      .from(emails)
+      .where(and(eq(emails.status, "pending"), lte(emails.nextAttemptAt, sql.placeholder("now"))))
+      .orderBy(asc(emails.nextAttemptAt), asc(emails.id))
+      .limit(1)
+      .prepare(),
+    claim: db
+      .update(emails)
+      .set({
+        status: "sending",
+        sendingSince: value("now"),
+        attempts: sql`${emails.attempts} + 1`,
+        updatedAt: value("now"),
+      })
+      .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "pending")))
+      .returning()
+      .prepare(),
+    sent: db
+      .update(emails)
+      .set({
+        status: "sent",
+        sentAt: value("now"),
+        sendingSince: null,
+        transport: value("transport"),
+        messageId: value("messageId"),
+        updatedAt: value("now"),
+      })
+      .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "sending")))
+      .prepare(),
+    nextDue: db
+      .select({ at: sql<string | null>`min(${emails.nextAttemptAt})` })
+      .from(emails)
+      .where(eq(emails.status, "pending"))
+      .limit(1)
+      .prepare(),
+  }));
 
 /**
  * Keeps what was rendered at the first attempt: every later attempt and resend sends exactly
@@ -118,16 +157,12 @@ export async function markEmailSent(
   outcome: { transport: "smtp" | "demo"; messageId: string | null },
   now = new Date(),
 ) {
-  await getDb()
-    .update(emails)
-    .set({
-      status: "sent",
-      sentAt: now.toISOString(),
-      sendingSince: null,
-      transport: outcome.transport,
-      messageId: outcome.messageId,
-    })
-    .where(and(eq(emails.id, id), eq(emails.status, "sending")));
+  await senderQueries(getDb()).sent.execute({
+    id,
+    now: now.toISOString(),
+    transport: outcome.transport,
+    messageId: outcome.messageId,
+  });
 }
 
 /** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. True when the email was still being sent. */
@@ -174,10 +209,6 @@ export async function recoverInterruptedEmails(now = new Date()): Promise<number
 
 /** When the next email is due (to sleep until then), or null when none is pending. */
 export async function nextDueAt(): Promise<Date | null> {
-  const [row] = await getDb()
-    .select({ at: sql<string | null>`min(${emails.nextAttemptAt})` })
-    .from(emails)
-    .where(eq(emails.status, "pending"))
-    .limit(1);
+  const [row] = await senderQueries(getDb()).nextDue.execute();
   return row?.at ? new Date(row.at) : null;
 }

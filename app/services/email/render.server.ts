@@ -149,14 +149,21 @@ export function termsFileName(shopName: string, version: string): string {
 /** The terms of sale the order was made under (the current ones for an order from before versions were kept), as an attachment. */
 export function termsAttachment(shop: EmailShop, termsVersion: string | null): EmailAttachment & { version: string } {
   const version = isTermsVersion(termsVersion) ? termsVersion : CURRENT_TERMS_VERSION;
-  const terms = termsOfSale(version, shopContact(shop));
-  return {
-    version,
-    filename: termsFileName(shop.name, version),
-    contentType: "text/html; charset=utf-8",
-    content: htmlDocument(createElement(TermsDocument, { terms, shopName: shop.name, baseUrl: shop.publicUrl })),
-  };
+  // The same document for the same version and the same shop: rendered once, not for each order's email.
+  const key = JSON.stringify([version, shop]);
+  let content = renderedTerms.get(key);
+  if (content === undefined) {
+    const terms = termsOfSale(version, shopContact(shop));
+    content = htmlDocument(createElement(TermsDocument, { terms, shopName: shop.name, baseUrl: shop.publicUrl }));
+    if (renderedTerms.size >= RENDERED_TERMS_KEPT) renderedTerms.delete(renderedTerms.keys().next().value!);
+    renderedTerms.set(key, content);
+  }
+  return { version, filename: termsFileName(shop.name, version), contentType: "text/html; charset=utf-8", content };
 }
+
+/** The terms documents rendered lately, by version and shop (its name, address and legal identity change rarely). */
+const renderedTerms = new Map<string, string>();
+const RENDERED_TERMS_KEPT = 8;
 
 /** What the emails of an unpaid renewal say (refused, or waiting for the bank's authentication): the invoice, its amount and its pay link. */
 async function unpaidRenewalOf(

@@ -17,7 +17,7 @@ import { ShopError } from "~/lib/shop-error";
 import { queueOrderPaidEmails, queueOrderRefundedEmail } from "~/services/email/notifications.server";
 import { issueInvoiceIn, issueRefundCreditNoteIn } from "~/services/invoices.server";
 import { holdsOrder } from "~/services/orders/access.server";
-import { findOrder } from "~/services/orders/find.server";
+import { findOrder, findOrderItems } from "~/services/orders/find.server";
 import { newOrderId } from "~/services/orders/ids.server";
 import { bumpPageCacheVersion } from "~/services/page-cache-version.server";
 import { activateSubscription } from "~/services/subscriptions/record.server";
@@ -64,7 +64,7 @@ export async function loadOrder(orderId: number): Promise<OrderWithItems> {
   const db = getDb();
   const order = await findOrder(orderId, db);
   if (!order) throw orderNotFoundError();
-  const items = await db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+  const items = await findOrderItems(orderId, db);
   return { ...order, items };
 }
 
@@ -254,7 +254,7 @@ async function reserveTrialDuplicateRefundIn(tx: DbOrTx, order: Order) {
 }
 
 async function decrementStock(tx: DbOrTx, orderId: number) {
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+  const items = await findOrderItems(orderId, tx);
   for (const item of items) {
     if (item.productId === null) continue;
     const [left] = await tx

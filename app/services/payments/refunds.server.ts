@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockRows } from "~/db/locks.server";
+import { prepared } from "~/db/prepared.server";
 import { invoices, orders, refunds, type Order, type Refund, type RefundStatus } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { centsToDecimal, formatPrice } from "~/lib/money";
@@ -306,6 +307,19 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
 // ---------------------------------------------------------------------------------------------
 // The automatic refund of a trial pack bought twice
 
+/** The automatic refunds not asked of Stripe yet: read after every paid order, so prepared once per handle. */
+const pendingAutomaticRefunds = (db: DbOrTx) =>
+  db
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        inArray(refunds.reason, [TRIAL_DUPLICATE_REFUND_REASON, PROMOTION_REFUSED_REFUND_REASON]),
+      ),
+    )
+    .prepare();
+
 /**
  * Asks Stripe for the refunds reserved when a second trial pack of one email was paid
  * (payment-state.server.ts): each pending one, once (Stripe's idempotency key is the order's).
@@ -314,15 +328,7 @@ export async function refundOrder(request: RefundRequest): Promise<RefundResult>
  */
 export async function refundTrialDuplicates(): Promise<number[]> {
   const db = getDb();
-  const pending = await db
-    .select()
-    .from(refunds)
-    .where(
-      and(
-        eq(refunds.status, "pending"),
-        inArray(refunds.reason, [TRIAL_DUPLICATE_REFUND_REASON, PROMOTION_REFUSED_REFUND_REASON]),
-      ),
-    );
+  const pending = await prepared(db, "pendingAutomaticRefunds", pendingAutomaticRefunds).execute();
   const done: number[] = [];
   for (const refund of pending) {
     const automatic = [trialDuplicateRefundKey(refund.orderId), promotionRefundKey(refund.orderId)];
