@@ -810,6 +810,11 @@
     return match ? match[1] : null;
   }
 
+  /** Stripe.js's answer to a client secret it cannot read. @returns {{ error: StripeError }} */
+  function invalidClientSecret() {
+    return { error: { type: "invalid_request_error", code: "invalid_client_secret", message: "Client secret invalide." } };
+  }
+
   /** @param {BillingDetails | undefined} details */
   function billingParams(details) {
     if (!details) return undefined;
@@ -919,6 +924,24 @@
   };
 
   /**
+   * The payment method a confirmation names, as Stripe.js reads `data.payment_method`: an id, a
+   * card element (a new payment method made from it), or none.
+   * @param {ConfirmCardPaymentData} [data]
+   * @returns {Promise<{ id: string } | ApiObject | null>}
+   */
+  StripeInstance.prototype._paymentMethodOf = function (data) {
+    var pm = data && data.payment_method;
+    if (typeof pm === "string") return Promise.resolve({ id: pm });
+    if (pm && pm.card) {
+      return this._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
+        if (r.error) throw { stripeError: r.error };
+        return r.paymentMethod;
+      });
+    }
+    return Promise.resolve(null);
+  };
+
+  /**
    * @param {string} clientSecret
    * @param {ConfirmCardPaymentData} [data]
    * @returns {Promise<PaymentIntentResult>}
@@ -926,21 +949,9 @@
   StripeInstance.prototype.confirmCardPayment = function (clientSecret, data) {
     var piId = piIdFromSecret(clientSecret);
     if (!piId) {
-      return Promise.resolve({
-        error: { type: "invalid_request_error", code: "invalid_client_secret", message: "Client secret invalide." },
-      });
+      return Promise.resolve(invalidClientSecret());
     }
-    var pm = data && data.payment_method;
-    /** @type {Promise<{ id: string } | ApiObject | null>} */
-    var pmPromise;
-    if (typeof pm === "string") pmPromise = Promise.resolve({ id: pm });
-    else if (pm && pm.card) {
-      pmPromise = this._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
-        if (r.error) throw { stripeError: r.error };
-        return r.paymentMethod;
-      });
-    } else pmPromise = Promise.resolve(null);
-    return pmPromise
+    return this._paymentMethodOf(data)
       .then((paymentMethod) => {
         /** @type {Record<string, unknown>} */
         var params = { client_secret: clientSecret };
@@ -1033,21 +1044,9 @@
   StripeInstance.prototype.confirmCardSetup = function (clientSecret, data) {
     var setiId = setiIdFromSecret(clientSecret);
     if (!setiId) {
-      return Promise.resolve({
-        error: { type: "invalid_request_error", code: "invalid_client_secret", message: "Client secret invalide." },
-      });
+      return Promise.resolve(invalidClientSecret());
     }
-    var pm = data && data.payment_method;
-    /** @type {Promise<{ id: string } | ApiObject | null>} */
-    var pmPromise;
-    if (typeof pm === "string") pmPromise = Promise.resolve({ id: pm });
-    else if (pm && pm.card) {
-      pmPromise = this._createCardPaymentMethod(pm.card, pm.billing_details).then(function (r) {
-        if (r.error) throw { stripeError: r.error };
-        return r.paymentMethod;
-      });
-    } else pmPromise = Promise.resolve(null);
-    return pmPromise
+    return this._paymentMethodOf(data)
       .then((paymentMethod) => {
         /** @type {Record<string, unknown>} */
         var params = { client_secret: clientSecret };

@@ -160,6 +160,19 @@ function requireParam(value, param) {
   return value;
 }
 /**
+ * The customer's answer to a 3-D Secure challenge (emulator-only `result`: authorized or
+ * refused), for a PaymentIntent or a SetupIntent alike.
+ * @param {Record<string, unknown>} params
+ * @returns {boolean} true when authorized
+ */
+function challengeAuthorized(params) {
+  const result = requireParam(params.result, "result");
+  if (result !== "authorized" && result !== "refused") {
+    throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
+  }
+  return result === "authorized";
+}
+/**
  * @param {unknown} value
  * @param {string} param
  * @param {{ min?: number }} [options]
@@ -633,11 +646,7 @@ export class StripeEmulatorCore {
       "/v1/emulator/payment_intents/:id/authenticate",
       ({ args, params, access }) => {
         const pi = this.#piForAccess(args[0], params, access);
-        const result = requireParam(params.result, "result");
-        if (result !== "authorized" && result !== "refused") {
-          throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
-        }
-        return this.#renderPaymentIntent(this.authenticatePaymentIntent(pi.id, result === "authorized"), params, access);
+        return this.#renderPaymentIntent(this.authenticatePaymentIntent(pi.id, challengeAuthorized(params)), params, access);
       },
       true,
     );
@@ -664,11 +673,7 @@ export class StripeEmulatorCore {
       "/v1/emulator/setup_intents/:id/authenticate",
       ({ args, params, access }) => {
         const seti = this.#setiForAccess(args[0], params, access);
-        const result = requireParam(params.result, "result");
-        if (result !== "authorized" && result !== "refused") {
-          throw invalid("Invalid result: must be one of authorized, refused", { param: "result" });
-        }
-        return this.renderSetupIntent(this.authenticateSetupIntent(seti.id, result === "authorized"), params, access);
+        return this.renderSetupIntent(this.authenticateSetupIntent(seti.id, challengeAuthorized(params)), params, access);
       },
       true,
     );
