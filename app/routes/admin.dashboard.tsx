@@ -87,7 +87,7 @@ export default function Dashboard() {
           extra={
             <span className="text-ink-soft">
               {counts.awaitingPayment > 0
-                ? `Hors ${counts.awaitingPayment} panier${counts.awaitingPayment > 1 ? "s" : ""} en attente de paiement`
+                ? `Hors ${formatCount(counts.awaitingPayment)} panier${counts.awaitingPayment > 1 ? "s" : ""} en attente de paiement`
                 : "Aucun panier en attente de paiement"}
             </span>
           }
@@ -99,7 +99,7 @@ export default function Dashboard() {
           extra={
             counts.unreadContacts > 0 ? (
               <Badge tone="red">
-                {counts.unreadContacts} non lue{counts.unreadContacts > 1 ? "s" : ""}
+                {formatCount(counts.unreadContacts)} non lue{counts.unreadContacts > 1 ? "s" : ""}
               </Badge>
             ) : (
               <span className="text-ink-soft">Aucune non lue</span>
@@ -112,7 +112,7 @@ export default function Dashboard() {
           to="/admin/subscriptions"
           extra={
             subscriptions.pastDue > 0 ? (
-              <Badge tone="yellow">dont {subscriptions.pastDue} en attente de paiement</Badge>
+              <Badge tone="yellow">dont {formatCount(subscriptions.pastDue)} en attente de paiement</Badge>
             ) : (
               <span className="text-ink-soft">Aucun en attente de paiement</span>
             )

@@ -196,7 +196,7 @@ export default function AdminOrders() {
           aria-current={unpaidView ? "page" : undefined}
           className={unpaidView ? `${TAB} ${TAB_CURRENT}` : TAB}
         >
-          Paniers abandonnés · paiement en attente <span className="tabular-nums">({awaitingPayment})</span>
+          Paniers abandonnés · paiement en attente <span className="tabular-nums">({formatCount(awaitingPayment)})</span>
         </Link>
       </nav>
       {unpaidView ? (
