@@ -9,6 +9,9 @@ import { ConnectionWaitError, setBusyTimeout } from "~/db/sqlite-async.server";
 import { BUSY_MESSAGE } from "~/lib/busy";
 import { action as contactApiRoute } from "~/routes/api.contact";
 import { action as contactPageRoute, headers as contactHeaders } from "~/routes/contact";
+import { action as cartPageRoute } from "~/routes/panier";
+import { addToCart, readCart } from "~/services/cart.server";
+import { getCartCookie } from "~/services/cart-session.server";
 import { resetAllRateLimits } from "~/services/limits.server";
 import { snapshotDatabase } from "../helpers/api-db";
 import { VALID_CONTACT_BODY } from "../helpers/api-fixtures";
@@ -23,6 +26,7 @@ import { formRequest, fromAddress, jsonRequest, routeArgs } from "../helpers/req
 
 const contactApi = asResponses(contactApiRoute);
 const contactPage = asResponses(contactPageRoute);
+const cartPage = asResponses(cartPageRoute);
 
 const BUSY_BODY = { error: BUSY_MESSAGE, issues: [], code: "busy" };
 
@@ -81,6 +85,41 @@ describe("a database too busy to take a write", () => {
           () => other.exec("BEGIN IMMEDIATE"),
           () => other.exec("ROLLBACK"),
         );
+      } finally {
+        if (other.inTransaction) other.exec("ROLLBACK");
+        other.close();
+        setBusyTimeout(shop, 5_000);
+      }
+    },
+  );
+
+  it.skipIf(dialect !== "sqlite")(
+    "SQLite: a cart line removed with JavaScript while the lock is held: 503, the sentence in the toast, the line kept",
+    async () => {
+      const shop = globalThis.__shopDb!.sqlite!;
+      const cartId = crypto.randomUUID();
+      await addToCart(cartId, { productId: 1, packId: 2 });
+      const lineId = (await readCart(cartId)).lines[0]!.id;
+      const cookie = (await getCartCookie().serialize(cartId)).split(";")[0]!;
+      // Remix's fetch() from the cart: no text/html in Accept.
+      const remove = () =>
+        cartPage(
+          routeArgs(
+            formRequest("/panier", { intent: "remove", lineId: String(lineId) }, { headers: { Cookie: cookie, Accept: "*/*" } }),
+          ),
+        );
+      const other = new Database(shop.name);
+      setBusyTimeout(shop, 150);
+      try {
+        other.exec("BEGIN IMMEDIATE");
+        const refused = await remove();
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get("Retry-After")).toBe("5");
+        expect(await refused.json()).toMatchObject({ ok: false, intent: "remove", error: BUSY_MESSAGE });
+        expect(refused.headers.get("Set-Cookie")).toMatch(/toast-session=/);
+        other.exec("ROLLBACK");
+        expect((await readCart(cartId)).lines).toHaveLength(1);
+        expect(await (await remove()).json()).toMatchObject({ ok: true, count: 0 });
       } finally {
         if (other.inTransaction) other.exec("ROLLBACK");
         other.close();
