@@ -6,6 +6,7 @@ CREATE TABLE "email_status_counts" (
 );
 --> statement-breakpoint
 CREATE INDEX "emails_status_created_idx" ON "emails" USING btree ("status","created_at","id");--> statement-breakpoint
+CREATE INDEX "emails_kind_created_idx" ON "emails" USING btree ("kind","created_at","id");--> statement-breakpoint
 INSERT INTO "email_status_counts" SELECT "status", 0, count(*) FROM "emails" GROUP BY "status";--> statement-breakpoint
 CREATE FUNCTION "emails_status_counts"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

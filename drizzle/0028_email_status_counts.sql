@@ -6,6 +6,7 @@ CREATE TABLE `email_status_counts` (
 );
 --> statement-breakpoint
 CREATE INDEX `emails_status_created_idx` ON `emails` (`status`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `emails_kind_created_idx` ON `emails` (`kind`,`created_at`,`id`);--> statement-breakpoint
 INSERT INTO `email_status_counts` SELECT `status`, 0, count(*) FROM `emails` GROUP BY `status`;--> statement-breakpoint
 CREATE TRIGGER `emails_status_counts_insert` AFTER INSERT ON `emails` BEGIN
 	INSERT INTO `email_status_counts` VALUES (NEW.`status`, 0, 1)

@@ -849,6 +849,8 @@ export const emails = pgTable(
     index("emails_created_idx").on(t.createdAt),
     // A tab of the mailbox (the sent emails, the failed ones), newest first: read by date within its status, not sorted whole.
     index("emails_status_created_idx").on(t.status, t.createdAt, t.id),
+    // The mailbox filtered by kind (the daily summaries, the reminders), newest first and counted, from the index.
+    index("emails_kind_created_idx").on(t.kind, t.createdAt, t.id),
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),

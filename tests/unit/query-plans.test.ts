@@ -152,6 +152,7 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
       ["counts per status", () => countEmailsByStatus()],
       ["mailbox page", () => listEmails({})],
       ["mailbox tab", () => listEmails({ status: "sent" })],
+      ["mailbox by kind", () => listEmails({ kind: "owner_daily_summary" })],
       ["API page", () => pageEmails({}, { limit: 200 })],
     ];
     for (const [name, run] of cases) {
