@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { addBusyHeaders } from "~/http/busy-answers.server";
 import { PRIVATE_NO_CACHE } from "~/http/cache-control";
 import { inlineStylesheet } from "~/http/stylesheet.server";
 import { DocumentContextProvider } from "~/components/ui/hydration";
@@ -21,6 +22,8 @@ import { log, requestContext } from "~/log.server";
 export { shopProcessCount, startPrimary, startShop, stopPrimary, stopShop } from "~/services/lifecycle.server";
 // server/same-origin.js refuses a post from another site by the shop's own rule.
 export { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/same-origin.server";
+// server/app.js serves the build through it: a saturated database answers 503 on every route.
+export { withBusyAnswers } from "~/http/busy-answers.server";
 // server/page-cache.js reads the public pages' version through the build.
 export { readPageCacheState } from "~/services/page-cache-version.server";
 // The server's logs, request ids, metrics and health checks (server/app.js, server/index.js) share the build's.
@@ -62,8 +65,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  addBusyHeaders(loadContext, responseHeaders);
   const nonce = randomBytes(16).toString("base64");
   const callback = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
@@ -122,8 +126,9 @@ function framedDocumentStyles(remixContext: EntryContext): FramedStyles {
  * JSON), with its length: the server then leaves short answers uncompressed (server/app.js), and
  * most of these are a few hundred bytes. No loader streams a promise: the body is whole at once.
  */
-export const handleDataRequest: HandleDataRequestFunction = async (response) => {
+export const handleDataRequest: HandleDataRequestFunction = async (response, { context }) => {
   applySecurityHeaders(response.headers);
+  addBusyHeaders(context, response.headers);
   const type = response.headers.get("Content-Type") ?? "";
   if (!response.body || response.headers.has("Content-Length") || !/^(application\/json|text\/x-script)\b/.test(type)) {
     return response;

@@ -12,6 +12,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { useEffect } from "react";
+import { isBusyAnswer } from "~/lib/busy";
 import { rootLoader } from "~/pages/root.server";
 import {
   deferred,
@@ -94,7 +95,7 @@ export function ErrorBoundary() {
   const reference = useRequestId();
   return (
     <Document head={<meta name="robots" content="noindex" />}>
-      <ErrorPage notFound={notFound} reference={reference} />
+      <ErrorPage notFound={notFound} busy={isBusyAnswer(error)} reference={reference} />
     </Document>
   );
 }

@@ -22,7 +22,8 @@ import pg from "pg";
  *    text becomes jsonb, bytes (an email's gzipped content) stay bytes; a foreign key in a cycle (orders ↔ subscriptions, an invoice's credit
  *    note) is filled in once both rows exist;
  * 4. sets every identity sequence past the largest id copied, so the next row gets the next id;
- *    the totals the database keeps itself (revenue_hours, pack_revenue_hours) are recomputed by its triggers, not copied.
+ *    the totals the database keeps itself (revenue_hours, pack_revenue_hours) are recomputed by its triggers, not copied;
+ *    the emails' counts per status (email_status_counts), which its triggers also keep, are replaced by the file's once the emails are in.
  * It prints one line per table with its row count.
  */
 
@@ -35,6 +36,12 @@ const MAX_BATCH_ROWS = 500;
  * its subscription): they are not copied, which would count everything twice.
  */
 const FILLED_BY_TRIGGERS = new Set(["revenue_hours", "pack_revenue_hours"]);
+/**
+ * Counts the triggers also keep (as each email is copied), but which hold the same sums as the
+ * file's rows: those are copied in their place once the emails are in, so the two databases
+ * read the same rows.
+ */
+const REPLACED_AFTER_TRIGGERS = new Set(["email_status_counts"]);
 
 /** A refusal or an error meant for the person running the command: printed alone, exit code 1. */
 export class CopyError extends Error {
@@ -254,8 +261,14 @@ export async function copyToPostgres({ sqliteFile, postgresUrl, log = console.lo
       /** @type {{ table: Table, column: string, values: [unknown[], unknown][] }[]} */
       const later = [];
       for (const { table, deferred } of order) {
-        if (FILLED_BY_TRIGGERS.has(table.name)) continue;
+        if (FILLED_BY_TRIGGERS.has(table.name) || REPLACED_AFTER_TRIGGERS.has(table.name)) continue;
         const count = await copyTable(sqlite, client, table, deferred, later);
+        copied.set(table.name, count);
+        log(`${table.name} : ${count} ${count > 1 ? "lignes" : "ligne"}`);
+      }
+      for (const { table } of order.filter(({ table }) => REPLACED_AFTER_TRIGGERS.has(table.name))) {
+        await query(client, `DELETE FROM ${quote(table.name)}`);
+        const count = await copyTable(sqlite, client, table, [], later);
         copied.set(table.name, count);
         log(`${table.name} : ${count} ${count > 1 ? "lignes" : "ligne"}`);
       }

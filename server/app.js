@@ -43,7 +43,7 @@ export const LIVE_COMPRESSION = {
  * all, every request gets its id and is measured (server/request-trace.js), and /healthz,
  * /readyz and /metrics are answered (server/operations.js). No access log unless `logRequests`.
  *
- * @param {ServerBuild} build the Remix server build (build/server/index.js)
+ * @param {ServerBuild} shopBuild the Remix server build (build/server/index.js)
  * @param {{
  *   logRequests?: boolean,
  *   mode?: string,
@@ -52,7 +52,10 @@ export const LIVE_COMPRESSION = {
  *   metrics?: () => Promise<{ contentType: string, text: string }>, // by default this process's
  * }} [options]
  */
-export function createApp(build, options = {}) {
+export function createApp(shopBuild, options = {}) {
+  // A saturated database answers 503 with Retry-After on every route (app/http/busy-answers.server.ts).
+  const busy = /** @type {{ withBusyAnswers?: (build: ServerBuild) => ServerBuild }} */ (shopBuild.entry.module);
+  const build = busy.withBusyAnswers ? busy.withBusyAnswers(shopBuild) : shopBuild;
   const app = express();
   app.disable("x-powered-by");
   const mode = options.mode ?? process.env.NODE_ENV;

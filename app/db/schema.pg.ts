@@ -847,6 +847,10 @@ export const emails = pgTable(
     index("emails_due_idx").on(t.status, t.nextAttemptAt),
     index("emails_order_idx").on(t.orderId),
     index("emails_created_idx").on(t.createdAt),
+    // A tab of the mailbox (the sent emails, the failed ones), newest first: read by date within its status, not sorted whole.
+    index("emails_status_created_idx").on(t.status, t.createdAt, t.id),
+    // The mailbox filtered by kind (the daily summaries, the reminders), newest first and counted, from the index.
+    index("emails_kind_created_idx").on(t.kind, t.createdAt, t.id),
     index("emails_to_lower_idx").on(sql`lower(${t.toAddress})`),
     // The health page's « échecs d'envoi en 24 h » reads the emails changed since, not every email.
     index("emails_updated_idx").on(t.updatedAt),
@@ -857,6 +861,27 @@ export const emails = pgTable(
       .on(t.sentAt)
       .where(sql`${t.html} is not null`),
   ],
+);
+
+/**
+ * How many emails are in each status (the mailbox's and the API's counts, the metrics): kept by
+ * database triggers on emails (a row queued, its status changed, a row deleted) in the
+ * transaction that makes the change, filled from the emails by the migration that created it
+ * (drizzle 0028, drizzle-pg 0015); never written by the services. Reading it costs a few rows
+ * whatever the number of emails, where counting them by status read every email.
+ *
+ * On PostgreSQL a transaction adds to the row of its own connection's slot (`pg_backend_pid() %
+ * 16`), so that transactions queuing emails side by side do not wait for one row; a status's
+ * count is the sum of its slots, one of which may be negative. SQLite has one writer: slot 0.
+ */
+export const emailStatusCounts = pgTable(
+  "email_status_counts",
+  {
+    status: text("status", { enum: EMAIL_STATUSES }).notNull(),
+    slot: integer("slot").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.status, t.slot] })],
 );
 
 /**

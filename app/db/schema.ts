@@ -47,6 +47,7 @@ export const {
   stripeEvents,
   rateLimits,
   emails,
+  emailStatusCounts,
   ownerNotices,
   leases,
   pageCacheVersion,

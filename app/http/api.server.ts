@@ -3,6 +3,7 @@ import type { TypedResponse } from "@remix-run/node";
 import type { z } from "zod";
 import type { ShopError } from "~/lib/shop-error";
 import { toShopError } from "~/services/stripe-errors.server";
+import { BUSY_CODE } from "~/lib/busy";
 import { parseIdOrNull } from "~/lib/ids";
 import { NO_STORE, NO_STORE_HEADERS } from "./cache-control";
 import { BodyTooLargeError, readLimitedText } from "./request-body.server";
@@ -136,8 +137,8 @@ export function shopErrorResponse(error: ShopError) {
 
 /**
  * Runs an API handler: thrown Responses are returned as they are; a ShopError (and a
- * Stripe outage or idempotency clash, see toShopError) becomes its JSON answer; anything
- * else is logged and answered with a generic 500 JSON error (no stack trace).
+ * saturated database, a Stripe outage or idempotency clash, see toShopError) becomes its JSON
+ * answer; anything else is logged and answered with a generic 500 JSON error (no stack trace).
  */
 export async function handleApi(run: () => Promise<Response> | Response): Promise<Response> {
   try {
@@ -145,6 +146,7 @@ export async function handleApi(run: () => Promise<Response> | Response): Promis
   } catch (error) {
     if (error instanceof Response) return error;
     const refusal = toShopError(error);
+    if (refusal?.code === BUSY_CODE) log.warn({ err: error }, "Base de données saturée : requête refusée (503)");
     if (refusal) return shopErrorResponse(refusal);
     log.error(error);
     return apiError(500, "Erreur interne du serveur");

@@ -72,9 +72,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ? redirectWithSuccess(redirectTo, toast, { headers: withCookie(setCookie) })
       : redirect(redirectTo, { headers: withCookie(setCookie) });
   };
-  const fail = async (toast: Toast, status: number, detail?: string) => {
+  const fail = async (toast: Toast, status: number, detail?: string, extraHeaders: Record<string, string> = {}) => {
     const data = { ok: false as const, intent, error: detail ?? toast.description ?? toast.message };
-    return script ? dataWithError(data, toast, { status, headers: withCookie(undefined) }) : redirectWithError(redirectTo, toast);
+    if (!script) return redirectWithError(redirectTo, toast);
+    const headers = new Headers(withCookie(undefined));
+    for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+    return dataWithError(data, toast, { status, headers });
   };
 
   switch (intent) {
@@ -126,6 +129,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
           // A quantity the pack does not allow: the toast says why (10 at most, 1 trial pack).
           if (error.code === "quantity_limit") return fail({ message: failure.message, description: error.message }, 422);
           return fail(failure, 404, error.message);
+        }
+        // With JavaScript the line's form is gone (the cart updates at once) and could not show an
+        // error page: a refusal (the site too busy, 503) says why in the toast, the line comes back.
+        // Without, the error page says it (http/busy-answers.server.ts).
+        const refusal = script ? actionError(error) : null;
+        if (refusal) {
+          return fail(
+            { message: failure.message, description: refusal.message },
+            refusal.status,
+            undefined,
+            retryAfterHeaders(refusal),
+          );
         }
         throw error;
       }

@@ -1,4 +1,5 @@
 import { PAYMENT_MESSAGES } from "~/lib/payment-messages";
+import { busyRefusal, isDatabaseBusy } from "~/db/busy.server";
 import { isShopError, ShopError } from "~/lib/shop-error";
 
 /**
@@ -37,11 +38,12 @@ export async function retrieveOrNull<T>(run: () => Promise<T>): Promise<T | null
 
 /**
  * The refusal a person or an API client can act on behind a failed call: a ShopError as
- * it is, a Stripe idempotency clash (409) or outage (503) as a ShopError; null for anything
- * else (an unexpected error).
+ * it is, a saturated database (db/busy.server.ts) or a Stripe outage as a 503 ShopError, a
+ * Stripe idempotency clash as a 409; null for anything else (an unexpected error).
  */
 export function toShopError(error: unknown): ShopError | null {
   if (isShopError(error)) return error;
+  if (isDatabaseBusy(error)) return busyRefusal();
   if (!isStripeError(error)) return null;
   if (error.type === "StripeIdempotencyError") {
     return new ShopError(409, "resource_already_exists", PAYMENT_MESSAGES.concurrentAttempt.description);

@@ -9,7 +9,7 @@ import { countUnreadContactRequests, listContactRequestsPage } from "~/services/
 import { getCustomerData } from "~/services/customers/records.server";
 import { dashboardFigures } from "~/services/analytics/dashboard.server";
 import { analyticsReport, defaultDays } from "~/services/analytics/report.server";
-import { countFailedEmails } from "~/services/email/mailbox.server";
+import { countEmailsByStatus, countFailedEmails, listEmails, pageEmails } from "~/services/email/mailbox.server";
 import { hasBoughtTrialPack } from "~/services/packs.server";
 import { listUsersPage, pageUsers } from "~/services/users.server";
 import { seedScale } from "../../scripts/seed-scale/generate";
@@ -143,6 +143,31 @@ describe.skipIf(dialect !== "sqlite")("query plans with two years of data", () =
           // The running subscriptions at a date: the index holds the start, the end and the amount.
           expect(plan.join("\n"), where).toMatch(/COVERING INDEX subscriptions_started_idx/);
         }
+      }
+    }
+  });
+
+  it("reads the mailbox's counts from the counts kept per status, and its pages by date", async () => {
+    const cases: [string, () => Promise<unknown>][] = [
+      ["counts per status", () => countEmailsByStatus()],
+      ["mailbox page", () => listEmails({})],
+      ["mailbox tab", () => listEmails({ status: "sent" })],
+      ["mailbox by kind", () => listEmails({ kind: "owner_daily_summary" })],
+      ["API page", () => pageEmails({}, { limit: 200 })],
+    ];
+    for (const [name, run] of cases) {
+      const plans = await plansOf(run);
+      expect(plans.length, name).toBeGreaterThan(0);
+      for (const { source, plan } of plans) {
+        const where = `${name}: ${source}\n${plan.join("\n")}`;
+        expect(fullScans(plan), where).toEqual([]);
+        expect(plan.join("\n"), where).not.toMatch(/TEMP B-TREE/);
+        // Only the page walks the emails, by date, and stops at the page: a count reads no email.
+        if (!/limit/.test(source))
+          expect(
+            plan.filter((line) => /\bemails\b/.test(line)),
+            where,
+          ).toEqual([]);
       }
     }
   });

@@ -5,6 +5,7 @@ import type { PublicSettings } from "~/services/settings.server";
 import { DemoBanner } from "./DemoBanner";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
+import { BUSY_HEADING, BUSY_MESSAGE } from "~/lib/busy";
 import { NOT_FOUND_HEADING } from "~/lib/not-found";
 
 /*
@@ -65,17 +66,22 @@ export function PageBottom({ settings, adminArea }: { settings: PublicSettings; 
   );
 }
 
-/** The page of an error: not found, or an unexpected failure (with its reference, the request's id, to quote). */
-export function ErrorPage({ notFound, reference }: { notFound: boolean; reference?: string }) {
+/**
+ * The page of an error: not found, the site too busy to record the request (a 503 `busy`,
+ * lib/busy.ts), or an unexpected failure (with its reference, the request's id, to quote).
+ */
+export function ErrorPage({ notFound, busy = false, reference }: { notFound: boolean; busy?: boolean; reference?: string }) {
   return (
     <main id="contenu" className="container-page flex flex-1 flex-col items-center justify-center py-24 text-center">
-      <h1 className="font-serif text-3xl">{notFound ? NOT_FOUND_HEADING : "Une erreur est survenue"}</h1>
+      <h1 className="font-serif text-3xl">{notFound ? NOT_FOUND_HEADING : busy ? BUSY_HEADING : "Une erreur est survenue"}</h1>
       <p className="mt-4 text-ink-soft">
         {notFound
           ? "La page que vous cherchez n'existe pas ou a été déplacée."
-          : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
+          : busy
+            ? BUSY_MESSAGE
+            : "Veuillez réessayer dans un instant. Si le problème persiste, contactez-nous."}
       </p>
-      {!notFound && reference ? (
+      {!notFound && !busy && reference ? (
         <p id={ERROR_REFERENCE_ID} data-reference={reference} className="mt-2 text-sm text-ink-soft">
           Référence de l'erreur : <span className="font-mono">{reference}</span>
         </p>

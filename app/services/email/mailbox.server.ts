@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { attachmentsOf } from "./attachments.server";
 import { wakeEmailSender } from "./sender.server";
-import { emails, type Email, type EmailAttachment } from "~/db/schema";
+import { emailStatusCounts, emails, type Email, type EmailAttachment } from "~/db/schema";
 import { EMAIL_STATUSES, type EmailStatus } from "~/lib/email-kinds";
 import { ShopError } from "~/lib/shop-error";
 import type { EmailFilters } from "~/schemas/admin-email";
@@ -81,18 +81,28 @@ function whereFor(filters: EmailFilters): SQL | undefined {
   return and(...parts);
 }
 
+/**
+ * How many emails the filters keep: from the kept counts when they filter by status at most
+ * (the mailbox as it opens, or one tab), else counted.
+ */
+async function countFiltered(filters: EmailFilters, where: SQL | undefined): Promise<number> {
+  if (filters.kind === undefined && filters.to === undefined && filters.order === undefined) {
+    const counts = await countEmailsByStatus();
+    return filters.status ? counts[filters.status] : EMAIL_STATUSES.reduce((sum, status) => sum + counts[status], 0);
+  }
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(emails)
+    .where(where)
+    .limit(1);
+  return row?.n ?? 0;
+}
+
 /** One page of the mailbox, newest first. */
 export async function listEmails(filters: EmailFilters, pageSize = EMAILS_PAGE_SIZE) {
   const db = getDb();
   const where = whereFor(filters);
-  const total =
-    (
-      await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(emails)
-        .where(where)
-        .limit(1)
-    )[0]?.n ?? 0;
+  const total = await countFiltered(filters, where);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
   const rows: EmailSummary[] = await db
@@ -120,23 +130,27 @@ export async function pageEmails(filters: EmailFilters, query: PageQuery) {
   return pageOf(rows, query.limit, (row) => [row.createdAt, row.id]);
 }
 
-/** How many emails are in each status (every status present, 0 when none). */
+/**
+ * How many emails are in each status (every status present, 0 when none), from the counts the
+ * database keeps as emails are queued, change status or are deleted (email_status_counts): a few
+ * rows, whatever the number of emails.
+ */
 export async function countEmailsByStatus(): Promise<Record<EmailStatus, number>> {
   const counts = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
   const rows = await getDb()
-    .select({ status: emails.status, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(emails)
-    .groupBy(emails.status);
+    .select({ status: emailStatusCounts.status, n: sql<number>`sum(${emailStatusCounts.count})`.mapWith(Number) })
+    .from(emailStatusCounts)
+    .groupBy(emailStatusCounts.status);
   for (const row of rows) counts[row.status] = row.n;
   return counts;
 }
 
-/** How many emails failed: the admin menu's badge, on every page, reads the status index for this one status, not every email. */
+/** How many emails failed: the admin menu's badge, on every page, from the same kept counts. */
 export async function countFailedEmails(): Promise<number> {
   const [row] = await getDb()
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(emails)
-    .where(eq(emails.status, "failed"));
+    .select({ n: sql<number>`coalesce(sum(${emailStatusCounts.count}), 0)`.mapWith(Number) })
+    .from(emailStatusCounts)
+    .where(eq(emailStatusCounts.status, "failed"));
   return row?.n ?? 0;
 }
 

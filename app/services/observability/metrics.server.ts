@@ -1,9 +1,10 @@
 import cluster from "node:cluster";
-import { and, count, inArray, min } from "drizzle-orm";
+import { and, inArray, min } from "drizzle-orm";
 import client from "prom-client";
 import { getDb } from "~/db/client.server";
 import { emails, stripeEvents } from "~/db/schema";
 import { lastBackup } from "~/services/backups/status.server";
+import { countEmailsByStatus } from "~/services/email/mailbox.server";
 
 /**
  * The shop's metrics (Prometheus, through prom-client), served by GET /metrics
@@ -91,11 +92,10 @@ function createMetrics() {
     labelNames: ["status"] as const,
     aggregator: "max",
     async collect() {
-      const rows = await getDb().select({ status: emails.status, n: count() }).from(emails).groupBy(emails.status);
-      const by = Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
-      this.set({ status: "queued" }, (by.pending ?? 0) + (by.sending ?? 0));
-      this.set({ status: "sent" }, by.sent ?? 0);
-      this.set({ status: "failed" }, by.failed ?? 0);
+      const by = await countEmailsByStatus();
+      this.set({ status: "queued" }, by.pending + by.sending);
+      this.set({ status: "sent" }, by.sent);
+      this.set({ status: "failed" }, by.failed);
     },
   });
   new client.Gauge({
