@@ -14,7 +14,7 @@
  * into the old generation to leave a fresh process at 150 MB or 190 MB depending on when V8's
  * first full collection fell. With 8 MB, measured on 100,000 orders (docs/architecture.md): a
  * fresh process holds 139 to 145 MB and peaks at 152 to 160 MB during the export of every
- * order, every time; the admin pages and the export cost about 8 % more processor time
- * (more frequent young collections).
+ * order, every time; the admin pages cost 2 to 9 % more processor time (more frequent young
+ * collections), the export nothing measurable.
  */
 export const NODE_FLAGS = ["--max-semi-space-size=8"];
