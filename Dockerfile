@@ -54,4 +54,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SHOP_MODE is required: demo (the local emulator) or live (Stripe's keys); the shop refuses to guess.
-CMD ["sh", "-c", ": \"${SHOP_MODE:?SHOP_MODE est requis : demo ou live (voir README, Mise en production)}\"; exec node server/index.js"]
+# The node flags are server/node-flags.js's (V8's young generation, the same on every machine).
+CMD ["sh", "-c", ": \"${SHOP_MODE:?SHOP_MODE est requis : demo ou live (voir README, Mise en production)}\"; exec node --max-semi-space-size=8 server/index.js"]

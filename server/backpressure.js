@@ -14,6 +14,14 @@
 export function writableWaiter(res) {
   let watching = false;
   let full = false;
+  /** @type {(() => void)[]} the waits under way, resolved at the next drain or at the close */
+  let waiting = [];
+  const writable = () => {
+    full = false;
+    const woken = waiting;
+    waiting = [];
+    for (const resolve of woken) resolve();
+  };
   return () => {
     if (!watching) {
       watching = true;
@@ -26,16 +34,13 @@ export function writableWaiter(res) {
           return ok;
         }
       );
+      // One listener of each for the whole answer, not one per wait: a long answer to a slow
+      // client waits hundreds of times, and the listeners added at each wait stayed until its end.
+      // `on` goes through the compression middleware's: the drain of its stream when it compresses.
+      res.on("drain", writable);
+      res.on("close", writable);
     }
     if (!full || res.destroyed || res.writableEnded) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        full = false;
-        resolve();
-      };
-      // `once` goes through the compression middleware's `on`: the drain of its stream when it compresses.
-      res.once("drain", done);
-      res.once("close", done);
-    });
+    return new Promise((resolve) => waiting.push(() => resolve(undefined)));
   };
 }

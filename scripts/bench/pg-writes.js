@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { NODE_FLAGS } from "../../server/node-flags.js";
 import { postgresBinaries, startPostgres } from "../postgres/throwaway.js";
 import { runChild } from "./http.js";
 import { freePort, ROOT } from "./shop.js";
@@ -98,7 +99,7 @@ async function measure(servers, options) {
     started.push(emulator);
     await emulator.ready(async () => emulator.output().includes("ready"));
     for (const [i, port] of ports.entries()) {
-      const shop = startProcess(["server/index.js", path.join(options.build, "server/index.js")], {
+      const shop = startProcess([...NODE_FLAGS, "server/index.js", path.join(options.build, "server/index.js")], {
         PATH: process.env.PATH ?? "",
         NODE_ENV: "production",
         HOST: "127.0.0.1",

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { NODE_FLAGS } from "../../server/node-flags.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -97,7 +98,7 @@ async function startEmulator({ port, secretKey, webhookSecret, shopUrl }) {
 }
 
 /**
- * `node server/index.js build/server/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
+ * `node <server/node-flags.js> server/index.js build/server/index.js` with NODE_ENV=production and SHOP_MODE=demo. Only the
  * variables given here reach it (a developer's .env changes nothing), plus WEB_CONCURRENCY
  * when set, so that a server running several processes is measured as it runs.
  * `nodeArgs` go to node before the server's script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
@@ -156,7 +157,8 @@ export async function startShop(options = {}) {
   // BENCH_CPU_PROF=<folder>: each shop process (the workers inherit the flags) writes its V8 CPU
   // profile there when it stops; open the .cpuprofile files in Chrome's DevTools.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...profile, ...(options.nodeArgs ?? []), "server/index.js", buildIndex], {
+  // The flags production starts node with (server/node-flags.js), then the measure's own.
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...profile, ...(options.nodeArgs ?? []), "server/index.js", buildIndex], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { NODE_FLAGS } from "../../server/node-flags.js";
 import composeSpec from "../helpers/compose-spec.json";
 
 /**
@@ -113,7 +114,9 @@ describe("the Dockerfile", () => {
     });
     expect(started.status).not.toBe(0);
     expect(started.stderr).toContain("SHOP_MODE est requis : demo ou live");
-    expect(command[2]).toMatch(/exec node server\/index\.js$/);
+    // With the V8 flags of every shop process (server/node-flags.js).
+    expect(command[2]).toMatch(/exec node (--\S+ )*server\/index\.js$/);
+    expect(command[2].endsWith(`exec node ${NODE_FLAGS.join(" ")} server/index.js`)).toBe(true);
   });
 
   describe("its health check asks /healthz", () => {
@@ -176,5 +179,25 @@ describe("compose.yaml", () => {
     // The shop's pg_dump (Debian bookworm's postgresql-client, PostgreSQL 15) is no older than the server.
     expect(Number(/^postgres:(\d+)/.exec(compose.services.postgres.image)![1])).toBeLessThanOrEqual(15);
     expect(shop.volumes).toContain("shop-data:/data");
+  });
+});
+
+describe("npm run serve", () => {
+  it("starts node with the V8 flags of every shop process, as the Dockerfile does", () => {
+    const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.serve).toBe(`NODE_ENV=production node ${NODE_FLAGS.join(" ")} server/index.js`);
+    // The young generation they give: 8 MB per semi-space, whatever the machine's memory.
+    const child = spawnSync(
+      process.execPath,
+      [
+        ...NODE_FLAGS,
+        "-e",
+        "let keep = []; for (let i = 0; i < 2e6; i++) { keep.push({ i }); if (keep.length > 1e5) keep = []; }" +
+          "process.stdout.write(String(require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size))",
+      ],
+      { encoding: "utf8" },
+    );
+    expect(Number(child.stdout)).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 });

@@ -116,6 +116,34 @@ describe("CSV export of the orders", () => {
     expect(written()).toBeGreaterThan(10 * whileFull);
   });
 
+  it("keeps up with a client that is always a little slow, with one listener of each kind for the whole file", async () => {
+    // Each piece taken a moment after it was written: the 16 kB buffer is full after every 64 kB piece.
+    const client = new Writable({
+      highWaterMark: 16 * 1024,
+      write(_chunk: Buffer, _encoding, done) {
+        setTimeout(done, 1);
+      },
+    });
+    let drains = 0;
+    let mostCloseListeners = 0;
+    client.on("drain", () => {
+      drains++;
+      mostCloseListeners = Math.max(mostCloseListeners, client.listenerCount("close"));
+    });
+    const response = (await csvLoader(
+      routeArgs(
+        getRequest("/admin/orders/export.csv?q=%40export.test", { Cookie: await adminCookie() }),
+        {},
+        { untilWritable: writableWaiter(client as unknown as ServerResponse) },
+      ),
+    )) as Response;
+    await writeReadableStreamToWritable(response.body!, client);
+    // The export waited at each piece (about 30 for 2 MB)…
+    expect(drains).toBeGreaterThan(10);
+    // …with the same listener on the answer all along, not one more at each wait.
+    expect(mostCloseListeners).toBe(1);
+  });
+
   it("refuses a period it cannot read, in French", async () => {
     for (const query of ["?du=2025-02-30", "?au=demain", "?du=2025-03-02&au=2025-03-01"]) {
       const { response, text } = await download(query);
