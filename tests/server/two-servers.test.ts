@@ -164,9 +164,10 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     const ids = await Promise.all(emails.map((email, i) => checkout(email, i + 1)));
     expect(new Set(ids).size).toBe(50);
     // Both servers took part, in checkouts and in Stripe's webhooks. Stripe sends its events on
-    // its own time, after the payments: two per payment (charge.succeeded, payment_intent.succeeded).
+    // its own time, after the payments: one per payment (payment_intent.succeeded; the endpoint is
+    // subscribed to the events the shop handles only).
     const webhooksOfRun = () => balancer.log.slice(served).filter((r) => r.path === "/api/stripe/webhook");
-    await expect.poll(() => webhooksOfRun().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(100);
+    await expect.poll(() => webhooksOfRun().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(50);
     const run = balancer.log.slice(served);
     expect(new Set(run.filter((r) => r.path.startsWith("/api/orders")).map((r) => r.server))).toEqual(new Set([0, 1]));
     expect(new Set(webhooksOfRun().map((r) => r.server))).toEqual(new Set([0, 1]));
@@ -279,9 +280,9 @@ describe.skipIf(!postgresBinaries())("two servers, one PostgreSQL database", () 
     expect(
       (await db.query("SELECT count(DISTINCT order_id)::int AS n FROM invoices WHERE order_id = ANY($1)", [ids])).rows[0].n,
     ).toBe(50);
-    // The stock, down once per order whatever the webhooks that follow (two per payment).
+    // The stock, down once per order whatever the webhooks that follow (one per payment).
     const webhooks = () => balancer.log.slice(served).filter((r) => r.path === "/api/stripe/webhook").length;
-    await expect.poll(webhooks, { timeout: 30_000 }).toBeGreaterThanOrEqual(100);
+    await expect.poll(webhooks, { timeout: 30_000 }).toBeGreaterThanOrEqual(50);
     const sold = await db.query(
       "SELECT coalesce(sum(quantity), 0)::int AS n FROM order_items WHERE product_id = 1 AND order_id = ANY($1)",
       [ids],

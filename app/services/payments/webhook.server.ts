@@ -33,6 +33,10 @@ import {
   duplicateSubscriptionOf,
   refundDuplicatePayment,
 } from "./duplicate-payment.server";
+import { HANDLED_WEBHOOK_EVENTS } from "./webhook-events";
+
+/** The events the shop's webhook endpoint is subscribed to (at Stripe, and at the emulator in demo mode). */
+export { HANDLED_WEBHOOK_EVENTS };
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -136,20 +140,7 @@ function subscriptionOf(event: Stripe.Event): string | null {
 }
 
 /** The events applyEvent acts on; any other is ignored before the database is touched. */
-const HANDLED_EVENTS: ReadonlySet<string> = new Set<Stripe.Event.Type>([
-  "payment_intent.succeeded",
-  "checkout.session.completed",
-  "payment_intent.payment_failed",
-  "invoice.paid",
-  "invoice.payment_failed",
-  "invoice.payment_action_required",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "charge.refunded",
-  "refund.created",
-  "refund.updated",
-  "setup_intent.succeeded",
-]);
+const HANDLED_EVENTS: ReadonlySet<string> = new Set<string>(HANDLED_WEBHOOK_EVENTS);
 
 async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
   // A subscription's record is read then written by each of its events: they wait for each other.
