@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
+import { prepared } from "~/db/prepared.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { getStripe } from "~/services/stripe.server";
@@ -66,6 +67,15 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
   return { ...event, data: { ...event.data, object: { ...charge, refunds: list } } } as Stripe.Event;
 }
 
+/** The event's id, recorded once (every handled event, in its transaction): prepared once per database handle. */
+const recordStripeEvent = (db: DbOrTx) =>
+  db
+    .insert(stripeEvents)
+    .values({ id: sql.placeholder("id"), type: sql.placeholder("type"), receivedAt: sql.placeholder("receivedAt") })
+    .onConflictDoNothing()
+    .returning({ id: stripeEvents.id })
+    .prepare();
+
 /**
  * Handles one verified Stripe event, exactly once: its id is recorded in the same
  * transaction as its effect, so a replay changes nothing.
@@ -81,11 +91,11 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
   let afterCommit: (() => Promise<void | WebhookOutcome>) | undefined;
   try {
     handled = await getDb().transaction(async (tx) => {
-      const recorded = await tx
-        .insert(stripeEvents)
-        .values({ id: event.id, type: event.type })
-        .onConflictDoNothing()
-        .returning({ id: stripeEvents.id });
+      const recorded = await prepared(tx, "recordStripeEvent", recordStripeEvent).execute({
+        id: event.id,
+        type: event.type,
+        receivedAt: new Date().toISOString(),
+      });
       if (recorded.length === 0) return { outcome: "duplicate" as const };
       return { outcome: await applyEvent(tx, event, (action) => (afterCommit = action)) };
     });
