@@ -2,7 +2,10 @@ import { asc, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
-import { emails, orders, products, siteSettings, stripeEvents } from "~/db/schema";
+import { cartLines, carts, cartStarts, emails, orders, products, siteSettings, stripeEvents } from "~/db/schema";
+import { deliverySchema } from "~/schemas/delivery";
+import { addToCart } from "~/services/cart.server";
+import { submitDelivery } from "~/services/checkout.server";
 import { findInvoice } from "~/services/invoices.server";
 import { acquireLease, releaseLease } from "~/services/leases.server";
 import { findOrder, findOrderItems } from "~/services/orders/find.server";
@@ -150,5 +153,44 @@ describe("the prepared writes of a payment", () => {
     expect(await acquireLease("essai-prepare", 60_000, "processus-a", now + 62_000)).toBe(false);
     await releaseLease("essai-prepare", "processus-b");
     expect(await acquireLease("essai-prepare", 60_000, "processus-a", now + 63_000)).toBe(true);
+  });
+
+  it("put each pack in its own cart at its own time, and count each day's new carts", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const times = ["2031-06-01T10:00:00.000Z", "2031-06-03T15:30:00.000Z"];
+    const startsBefore = await getDb().select().from(cartStarts);
+    const orderIds: number[] = [];
+    for (const [i, time] of times.entries()) {
+      vi.setSystemTime(new Date(time));
+      const cartId = `panier-prepare-${i}-${Date.now()}`;
+      await addToCart(cartId, { productId: 1, packId: 2 });
+      // The same cart again: still one line, the cart touched, not counted twice.
+      await addToCart(cartId, { productId: 1, packId: 3 });
+      const [cart] = await getDb().select().from(carts).where(eq(carts.id, cartId));
+      expect([cart.createdAt, cart.updatedAt]).toEqual([time, time]);
+      const lines = await getDb().select().from(cartLines).where(eq(cartLines.cartId, cartId));
+      expect(lines.map((line) => [line.packId, line.quantity, line.createdAt])).toEqual([[3, 1, time]]);
+      const contact = deliverySchema.parse({
+        firstName: "Camille",
+        lastName: "Martin",
+        email: `panier-${i}@example.fr`,
+        address: "8 rue des Fleurs",
+        postalCode: "69003",
+        city: "Lyon",
+      });
+      const { orderId, created } = await submitDelivery(cartId, contact);
+      expect(created).toBe(true);
+      // Sent twice: the same order.
+      expect(await submitDelivery(cartId, contact)).toEqual({ orderId, created: false });
+      const [remembered] = await getDb().select().from(carts).where(eq(carts.id, cartId));
+      expect(remembered.checkoutOrderId).toBe(orderId);
+      expect(remembered.updatedAt).toBe(time);
+      expect((await findOrderItems(orderId)).map((item) => item.packId)).toEqual([3]);
+      orderIds.push(orderId);
+    }
+    expect(new Set(orderIds).size).toBe(2);
+    const starts = await getDb().select().from(cartStarts);
+    const countOf = (rows: { day: string; count: number }[], day: string) => rows.find((row) => row.day === day)?.count ?? 0;
+    for (const day of ["2031-06-01", "2031-06-03"]) expect(countOf(starts, day)).toBe(countOf(startsBefore, day) + 1);
   });
 });
