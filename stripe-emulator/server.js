@@ -20,7 +20,8 @@ import { signWebhookPayload } from "./signing.js";
  * the /__emulator/* helpers included (those need the secret one).
  *
  * Run it alone: `node stripe-emulator/server.js` (STRIPE_EMULATOR_PORT, PUBLIC_URL, STRIPE_WEBHOOK_SECRET,
- * STRIPE_EMULATOR_SECRET_KEY: random and printed when unset).
+ * STRIPE_EMULATOR_SECRET_KEY: random and printed when unset; STRIPE_WEBHOOK_EVENTS: the events
+ * delivered, comma-separated, `*` or unset for all).
  */
 
 const MAX_BODY = 1024 * 1024;
@@ -39,6 +40,9 @@ const RETRY_DELAYS_MS = [300, 1500, 5000];
  * @property {string} [publishableKey]
  * @property {string} [webhookSecret]
  * @property {WebhookTarget} [webhookUrl] where events are POSTed, or a function receiving them
+ * @property {readonly string[]} [enabledEvents] the event types the webhook endpoint is subscribed to, as
+ *   a Stripe endpoint's `enabled_events` (default `["*"]`: every event). Every event is still created and
+ *   listed (`GET /v1/events`); only the subscribed ones are delivered.
  * @property {{ info?: (...a: unknown[]) => void, warn?: (...a: unknown[]) => void }} [log]
  * @property {number[]} [retryDelaysMs]
  * @property {number} [webhookConcurrency] how many deliveries may be under way at once (default 1: one
@@ -56,6 +60,7 @@ export async function startStripeEmulator(options = {}) {
   const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   /** @type {WebhookTarget} */
   let webhookTarget = options.webhookUrl ?? null;
+  const subscribed = subscription(options.enabledEvents);
 
   /** @type {StripeEvent[]} */
   const queue = [];
@@ -71,6 +76,11 @@ export async function startStripeEmulator(options = {}) {
     onClockError: (error) => log.warn("[stripe-emulator] test clock failed:", error),
     onEvent(event) {
       event._deliveries = [];
+      if (!subscribed(event.type)) {
+        // As at Stripe: no endpoint waits for it.
+        event.pending_webhooks = 0;
+        return;
+      }
       if (!webhookTarget || closed) return;
       queue.push(event);
       if (draining.size < concurrency) {
@@ -282,6 +292,29 @@ export async function startStripeEmulator(options = {}) {
 /** @typedef {Awaited<ReturnType<typeof startStripeEmulator>>} StripeEmulator */
 
 /**
+ * Whether an event type is delivered, for an endpoint's enabled events (`*`: every event).
+ * @param {readonly string[] | undefined} enabledEvents
+ * @returns {(type: string) => boolean}
+ */
+function subscription(enabledEvents) {
+  const list = new Set(enabledEvents ?? ["*"]);
+  return list.has("*") ? () => true : (type) => list.has(type);
+}
+
+/**
+ * The enabled events of STRIPE_WEBHOOK_EVENTS: comma-separated event types, `*` (or unset) for all.
+ * @param {string | undefined} value
+ * @returns {string[]}
+ */
+function enabledEventsFromEnv(value) {
+  const list = (value ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return list.length > 0 ? list : ["*"];
+}
+
+/**
  * The API key of a `Bearer <key>` or `Basic base64(<key>:)` Authorization header.
  * @param {string | undefined} header
  * @returns {string | null}
@@ -365,6 +398,7 @@ if (invokedDirectly) {
     secretKey,
     webhookUrl: `${publicUrl}/api/stripe/webhook`,
     webhookSecret: process.env.STRIPE_WEBHOOK_SECRET ?? "whsec_emulator",
+    enabledEvents: enabledEventsFromEnv(process.env.STRIPE_WEBHOOK_EVENTS),
     log: { info: console.log },
   });
   if (!process.env.STRIPE_EMULATOR_SECRET_KEY) console.log(`[stripe-emulator] secret key: ${secretKey}`);

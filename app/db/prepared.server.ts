@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./client.server";
 
 /**
@@ -25,4 +26,14 @@ export function prepared<Q>(db: DbOrTx, name: string, build: (db: DbOrTx) => Q):
     queries.set(name, query);
   }
   return query;
+}
+
+/**
+ * A value given at each run of a prepared write, where drizzle's types want the column's value
+ * (an update's `set`, an upsert's `set`): drizzle then encodes it as it does the column's own
+ * values (a boolean, JSON, compressed text). A prepared write gives its timestamps this way
+ * (`updated_at` among them): their automatic values would be those of the preparation.
+ */
+export function param<T>(name: string): T {
+  return sql.placeholder(name) as unknown as T;
 }

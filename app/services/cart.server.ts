@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
+import { param, prepared } from "~/db/prepared.server";
 import { cartLines, carts, cartStarts, orderItems, orders, products } from "~/db/schema";
 import { parisDay } from "~/lib/paris-days";
 import { centsToDecimal } from "~/lib/money";
@@ -129,12 +130,7 @@ async function cartLineKeys(db: DbOrTx, cartId: string): Promise<LineKey[]> {
  */
 export async function releasePaidCheckout(db: DbOrTx, cartId: string): Promise<boolean> {
   const paidCheckout = async () => {
-    const [row] = await db
-      .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
-      .from(carts)
-      .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
-      .where(eq(carts.id, cartId))
-      .limit(1);
+    const [row] = await cartQueries(db).checkoutOf.execute({ cartId });
     return row && paymentReceived(row.paymentStatus) ? row : undefined;
   };
   if (!(await paidCheckout())) return false;
@@ -317,16 +313,77 @@ export async function readCart(cartId: string | null): Promise<CartView> {
 /** Creates the cart, or notes that it changed; a new cart is counted in its day's cart starts (the analytics' funnel). */
 export async function touchCart(db: DbOrTx, cartId: string) {
   const now = new Date();
-  const created = await db.insert(carts).values({ id: cartId }).onConflictDoNothing().returning({ id: carts.id });
+  const queries = cartQueries(db);
+  const created = await queries.createCart.execute({ cartId, now: now.toISOString() });
   if (created.length === 0) {
-    await db.update(carts).set({ updatedAt: now.toISOString() }).where(eq(carts.id, cartId));
+    await queries.touchCart.execute({ cartId, now: now.toISOString() });
     return;
   }
-  await db
-    .insert(cartStarts)
-    .values({ day: parisDay(now), count: 1 })
-    .onConflictDoUpdate({ target: cartStarts.day, set: { count: sql`${cartStarts.count} + 1` } });
+  await queries.countStart.execute({ day: parisDay(now) });
 }
+
+/**
+ * The queries of every « Commander » (the product page's button puts the pack in the cart),
+ * prepared once per database handle (db/prepared.server.ts): they run in the transaction that
+ * holds the write lock. The writes give their own timestamps, which would otherwise be those of
+ * the preparation.
+ */
+const cartQueries = (db: DbOrTx) =>
+  prepared(db, "cartQueries", () => ({
+    checkoutOf: db
+      .select({ orderId: orders.id, paymentStatus: orders.paymentStatus, checkoutKey: orders.checkoutKey })
+      .from(carts)
+      .innerJoin(orders, eq(orders.id, carts.checkoutOrderId))
+      .where(eq(carts.id, sql.placeholder("cartId")))
+      .limit(1)
+      .prepare(),
+    product: db
+      .select({
+        id: products.id,
+        name: products.name,
+        stock: products.stock,
+        priceCents: products.priceCents,
+        saleWithoutPack: products.saleWithoutPack,
+      })
+      .from(products)
+      .where(eq(products.id, sql.placeholder("productId")))
+      .limit(1)
+      .prepare(),
+    createCart: db
+      .insert(carts)
+      .values({ id: sql.placeholder("cartId"), createdAt: sql.placeholder("now"), updatedAt: sql.placeholder("now") })
+      .onConflictDoNothing()
+      .returning({ id: carts.id })
+      .prepare(),
+    touchCart: db
+      .update(carts)
+      .set({ updatedAt: param<string>("now") })
+      .where(eq(carts.id, sql.placeholder("cartId")))
+      .prepare(),
+    countStart: db
+      .insert(cartStarts)
+      .values({ day: sql.placeholder("day"), count: 1 })
+      .onConflictDoUpdate({ target: cartStarts.day, set: { count: sql`${cartStarts.count} + 1` } })
+      .prepare(),
+    emptyCart: db
+      .delete(cartLines)
+      .where(eq(cartLines.cartId, sql.placeholder("cartId")))
+      .prepare(),
+    addLine: db
+      .insert(cartLines)
+      .values({
+        cartId: sql.placeholder("cartId"),
+        productId: sql.placeholder("productId"),
+        packId: sql.placeholder("packId"),
+        quantity: 1,
+        variantName: sql.placeholder("variantName"),
+        variantPriceCents: sql.placeholder("variantPriceCents"),
+        variantOriginalPriceCents: sql.placeholder("variantOriginalPriceCents"),
+        createdAt: sql.placeholder("now"),
+        updatedAt: sql.placeholder("now"),
+      })
+      .prepare(),
+  }));
 
 /**
  * Adds a product: the cart holds one product at a time, so its content is replaced by one
@@ -345,31 +402,22 @@ export async function putInCart(cartId: string, input: CartAddInput): Promise<{ 
   await getDb().transaction(async (tx) => {
     await lockFor(tx, "cart", cartId);
     await releasePaidCheckout(tx, cartId);
-    const [product] = await tx
-      .select({
-        id: products.id,
-        name: products.name,
-        stock: products.stock,
-        priceCents: products.priceCents,
-        saleWithoutPack: products.saleWithoutPack,
-      })
-      .from(products)
-      .where(eq(products.id, input.productId))
-      .limit(1);
+    const queries = cartQueries(tx);
+    const [product] = await queries.product.execute({ productId: input.productId });
     if (!product) throw new CartError("product_not_found", "Produit introuvable");
     if (product.stock <= 0) throw new CartError("out_of_stock", "Produit en rupture de stock");
     const sale = await sellableItem(product, { packId: input.packId, variantName: input.variantName }, tx);
     if ("refusal" in sale) throw new CartError(sale.refusal, sale.message);
     await touchCart(tx, cartId);
-    await tx.delete(cartLines).where(eq(cartLines.cartId, cartId));
-    await tx.insert(cartLines).values({
+    await queries.emptyCart.execute({ cartId });
+    await queries.addLine.execute({
       cartId,
       productId: product.id,
       packId: sale.item.pack?.id ?? null,
-      quantity: 1,
       variantName: sale.item.name,
       variantPriceCents: sale.item.priceCents,
       variantOriginalPriceCents: sale.item.pack?.referencePriceCents ?? null,
+      now: new Date().toISOString(),
     });
   });
   return { count: 1 };

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor, lockRows } from "~/db/locks.server";
-import { findOrderItems } from "~/services/orders/find.server";
+import { param, prepared } from "~/db/prepared.server";
+import { findOrder, findOrderItems } from "~/services/orders/find.server";
 import { cartLines, carts, orders, type Order } from "~/db/schema";
 import { DELIVERY_COUNTRY, type DeliveryInput } from "~/schemas/delivery";
 import { checkoutKeyFor, releasePaidCheckout } from "./cart.server";
@@ -35,6 +36,36 @@ async function itemsDiffer(db: DbOrTx, orderId: number, lines: Awaited<ReturnTyp
   });
 }
 
+/**
+ * The delivery form's reads and write of the cart, prepared once per database handle
+ * (db/prepared.server.ts): each purchase runs them in the transaction that holds the write lock.
+ */
+const deliveryQueries = (db: DbOrTx) =>
+  prepared(db, "deliveryQueries", () => ({
+    lines: db
+      .select()
+      .from(cartLines)
+      .where(eq(cartLines.cartId, sql.placeholder("cartId")))
+      .prepare(),
+    cart: db
+      .select({ promotionCode: carts.promotionCode, checkoutOrderId: carts.checkoutOrderId })
+      .from(carts)
+      .where(eq(carts.id, sql.placeholder("cartId")))
+      .limit(1)
+      .prepare(),
+    orderByCheckoutKey: db
+      .select()
+      .from(orders)
+      .where(eq(orders.checkoutKey, sql.placeholder("checkoutKey")))
+      .limit(1)
+      .prepare(),
+    rememberOrder: db
+      .update(carts)
+      .set({ checkoutOrderId: param<number>("orderId"), updatedAt: param<string>("now") })
+      .where(eq(carts.id, sql.placeholder("cartId")))
+      .prepare(),
+  }));
+
 function isCheckoutKeyConflict(error: unknown) {
   return error instanceof Error && /UNIQUE constraint failed: orders\.checkout_key/.test(error.message);
 }
@@ -56,14 +87,11 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         // Two submissions of one cart (a double click, two tabs) rewrite its order one after the other.
         await lockFor(tx, "cart", cartId);
         await releasePaidCheckout(tx, cartId);
-        const lines = await tx.select().from(cartLines).where(eq(cartLines.cartId, cartId));
+        const queries = deliveryQueries(tx);
+        const lines = await queries.lines.execute({ cartId });
         if (lines.length === 0) throw new OrderError("empty_cart", "Votre panier est vide");
         const checkoutKey = checkoutKeyFor(cartId, lines);
-        const [cartRow] = await tx
-          .select({ promotionCode: carts.promotionCode })
-          .from(carts)
-          .where(eq(carts.id, cartId))
-          .limit(1);
+        const [cartRow] = await queries.cart.execute({ cartId });
         const draft = {
           contact: { ...delivery, country: DELIVERY_COUNTRY },
           lines: await priceOrderLines(tx, lines, "cart"),
@@ -77,7 +105,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
         let created = false;
         // The order read here is rewritten below: its payment, on another server, waits meanwhile.
         await lockRows(tx, orders, eq(orders.checkoutKey, checkoutKey));
-        const [sameContent] = await tx.select().from(orders).where(eq(orders.checkoutKey, checkoutKey)).limit(1);
+        const [sameContent] = await queries.orderByCheckoutKey.execute({ checkoutKey });
         if (sameContent) {
           if (!isOpen(sameContent)) throw new OrderError("already_paid", "Cette commande a déjà été réglée.");
           // The same content at a new price (the admin changed the pack): the order follows it.
@@ -86,15 +114,9 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
           });
           orderId = sameContent.id;
         } else {
-          const [cart] = await tx
-            .select({ checkoutOrderId: carts.checkoutOrderId })
-            .from(carts)
-            .where(eq(carts.id, cartId))
-            .limit(1);
+          const [cart] = await queries.cart.execute({ cartId });
           if (cart?.checkoutOrderId) await lockRows(tx, orders, eq(orders.id, cart.checkoutOrderId));
-          const previous = cart?.checkoutOrderId
-            ? (await tx.select().from(orders).where(eq(orders.id, cart.checkoutOrderId)).limit(1))[0]
-            : undefined;
+          const previous = cart?.checkoutOrderId ? await findOrder(cart.checkoutOrderId, tx) : undefined;
           if (previous && isOpen(previous) && paymentNotStarted(previous)) {
             await rewriteUnpaidOrder(tx, previous.id, draft, { replaceItems: true });
             orderId = previous.id;
@@ -103,7 +125,7 @@ export async function submitDelivery(cartId: string, delivery: DeliveryInput): P
             created = true;
           }
         }
-        await tx.update(carts).set({ checkoutOrderId: orderId }).where(eq(carts.id, cartId));
+        await queries.rememberOrder.execute({ cartId, orderId, now: new Date().toISOString() });
         return { orderId, created };
       });
       if (submitted.created) countOrderCreated();

@@ -1,16 +1,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { prepared } from "~/db/prepared.server";
-import { findOrderItems } from "~/services/orders/find.server";
-import {
-  invoiceCounters,
-  invoices,
-  orders,
-  type Invoice,
-  type InvoiceDocument,
-  type InvoiceKind,
-  type Refund,
-} from "~/db/schema";
+import { findOrder, findOrderItems } from "~/services/orders/find.server";
+import { invoiceCounters, invoices, type Invoice, type InvoiceDocument, type InvoiceKind, type Refund } from "~/db/schema";
 import { rcsLine } from "~/lib/company";
 import { displayName } from "~/lib/names";
 import { excludingVat, STANDARD_VAT_RATE_BP, vatLine, vatTotals, type VatLine } from "~/lib/vat";
@@ -49,13 +41,44 @@ export function formatInvoiceNumber(kind: InvoiceKind, year: number, sequence: n
 
 /** The next number of the sequence, taken inside the caller's transaction. */
 async function nextSequence(tx: DbOrTx, kind: InvoiceKind, year: number): Promise<number> {
-  const [row] = await tx
-    .insert(invoiceCounters)
-    .values({ kind, year, last: 1 })
-    .onConflictDoUpdate({ target: [invoiceCounters.kind, invoiceCounters.year], set: { last: sql`${invoiceCounters.last} + 1` } })
-    .returning({ last: invoiceCounters.last });
+  const [row] = await invoiceWrites(tx).nextSequence.execute({ kind, year });
   return row.last;
 }
+
+/**
+ * The two writes of every invoice (its number, its row), prepared once per database handle
+ * (db/prepared.server.ts): they run inside the transaction that holds the write lock.
+ */
+const invoiceWrites = (db: DbOrTx) =>
+  prepared(db, "invoiceWrites", () => ({
+    nextSequence: db
+      .insert(invoiceCounters)
+      .values({ kind: sql.placeholder("kind"), year: sql.placeholder("year"), last: 1 })
+      .onConflictDoUpdate({
+        target: [invoiceCounters.kind, invoiceCounters.year],
+        set: { last: sql`${invoiceCounters.last} + 1` },
+      })
+      .returning({ last: invoiceCounters.last })
+      .prepare(),
+    insert: db
+      .insert(invoices)
+      .values({
+        kind: sql.placeholder("kind"),
+        number: sql.placeholder("number"),
+        year: sql.placeholder("year"),
+        sequence: sql.placeholder("sequence"),
+        orderId: sql.placeholder("orderId"),
+        creditedInvoiceId: sql.placeholder("creditedInvoiceId"),
+        refundId: sql.placeholder("refundId"),
+        issuedAt: sql.placeholder("issuedAt"),
+        totalExcludingCents: sql.placeholder("totalExcludingCents"),
+        totalVatCents: sql.placeholder("totalVatCents"),
+        totalIncludingCents: sql.placeholder("totalIncludingCents"),
+        document: sql.placeholder("document"),
+      })
+      .returning()
+      .prepare(),
+  }));
 
 /** The order's invoice, or its latest credit note. */
 /** The order's last invoice (or credit note): read by the payment and by each email's links, so prepared once per handle. */
@@ -121,7 +144,7 @@ async function documentLines(tx: DbOrTx, orderId: number, shippingCents: number)
 }
 
 async function buildDocument(tx: DbOrTx, orderId: number, issuedAt: string): Promise<InvoiceDocument | null> {
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+  const order = await findOrder(orderId, tx);
   if (!order) return null;
   const settings = await getSettings(tx);
   const lines = await documentLines(tx, orderId, order.shippingCents);
@@ -172,25 +195,21 @@ async function insertDocument(
 ): Promise<Invoice> {
   const year = invoiceYear(issuedAt);
   const sequence = await nextSequence(tx, kind, year);
-  return (
-    await tx
-      .insert(invoices)
-      .values({
-        kind,
-        number: formatInvoiceNumber(kind, year, sequence),
-        year,
-        sequence,
-        orderId,
-        creditedInvoiceId,
-        refundId,
-        issuedAt: issuedAt.toISOString(),
-        totalExcludingCents: document.totals.excludingCents,
-        totalVatCents: document.totals.vatCents,
-        totalIncludingCents: document.totals.includingCents,
-        document,
-      })
-      .returning()
-  )[0];
+  const [invoice] = await invoiceWrites(tx).insert.execute({
+    kind,
+    number: formatInvoiceNumber(kind, year, sequence),
+    year,
+    sequence,
+    orderId,
+    creditedInvoiceId,
+    refundId,
+    issuedAt: issuedAt.toISOString(),
+    totalExcludingCents: document.totals.excludingCents,
+    totalVatCents: document.totals.vatCents,
+    totalIncludingCents: document.totals.includingCents,
+    document,
+  });
+  return invoice;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import { getDb, type DbOrTx } from "~/db/client.server";
+import { param, prepared } from "~/db/prepared.server";
 import { leases } from "~/db/schema";
 
 /** This process, as a lease holder. */
@@ -15,28 +16,42 @@ export const PROCESS_HOLDER = `${os.hostname()}:${process.pid}:${randomBytes(4).
  * every other write of the shop would wait for on SQLite.
  */
 export async function acquireLease(name: string, ttlMs: number, holder = PROCESS_HOLDER, now = Date.now()): Promise<boolean> {
-  const db = getDb();
-  const [current] = await db
-    .select({ holder: leases.holder, expiresAt: leases.expiresAt })
-    .from(leases)
-    .where(eq(leases.name, name))
-    .limit(1);
-  if (current && current.holder !== holder && current.expiresAt > now) return false;
-  const result = await db
-    .insert(leases)
-    .values({ name, holder, expiresAt: now + ttlMs })
-    .onConflictDoUpdate({
-      target: leases.name,
-      set: { holder, expiresAt: now + ttlMs },
-      setWhere: sql`${leases.holder} = ${holder} or ${leases.expiresAt} <= ${now}`,
-    })
-    .returning({ name: leases.name });
+  const { current, take } = leaseQueries(getDb());
+  const [held] = await current.execute({ name });
+  if (held && held.holder !== holder && held.expiresAt > now) return false;
+  const result = await take.execute({ name, holder, now, expiresAt: now + ttlMs });
   return result.length === 1;
 }
 
 /** Gives the lease up (at shutdown), so another process need not wait for it to expire. */
 export async function releaseLease(name: string, holder = PROCESS_HOLDER) {
-  await getDb()
-    .delete(leases)
-    .where(and(eq(leases.name, name), eq(leases.holder, holder)));
+  await leaseQueries(getDb()).release.execute({ name, holder });
 }
+
+/**
+ * A lease's three queries, prepared once per database handle (db/prepared.server.ts): every
+ * payment start takes and gives back its order's lease (order-lock.server.ts).
+ */
+const leaseQueries = (db: DbOrTx) =>
+  prepared(db, "leases", () => ({
+    current: db
+      .select({ holder: leases.holder, expiresAt: leases.expiresAt })
+      .from(leases)
+      .where(eq(leases.name, sql.placeholder("name")))
+      .limit(1)
+      .prepare(),
+    take: db
+      .insert(leases)
+      .values({ name: sql.placeholder("name"), holder: sql.placeholder("holder"), expiresAt: sql.placeholder("expiresAt") })
+      .onConflictDoUpdate({
+        target: leases.name,
+        set: { holder: param<string>("holder"), expiresAt: param<number>("expiresAt") },
+        setWhere: sql`${leases.holder} = ${sql.placeholder("holder")} or ${leases.expiresAt} <= ${sql.placeholder("now")}`,
+      })
+      .returning({ name: leases.name })
+      .prepare(),
+    release: db
+      .delete(leases)
+      .where(and(eq(leases.name, sql.placeholder("name")), eq(leases.holder, sql.placeholder("holder"))))
+      .prepare(),
+  }));

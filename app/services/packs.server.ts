@@ -52,14 +52,20 @@ export async function listPacks(
   options: { includeInactive?: boolean } = {},
   db: DbOrTx = getDb(),
 ): Promise<Pack[]> {
-  return (
-    await db
-      .select()
-      .from(packs)
-      .where(and(eq(packs.productId, productId), options.includeInactive ? undefined : eq(packs.active, true)))
-      .orderBy(asc(packs.position), asc(packs.id))
-  ).map(toPack);
+  // The active ones: read by the cart and the delivery form at each purchase, so prepared once per handle.
+  const rows = options.includeInactive
+    ? await db.select().from(packs).where(eq(packs.productId, productId)).orderBy(asc(packs.position), asc(packs.id))
+    : await prepared(db, "activePacksOf", activePacksOf).execute({ productId });
+  return rows.map(toPack);
 }
+
+const activePacksOf = (db: DbOrTx) =>
+  db
+    .select()
+    .from(packs)
+    .where(and(eq(packs.productId, sql.placeholder("productId")), eq(packs.active, true)))
+    .orderBy(asc(packs.position), asc(packs.id))
+    .prepare();
 
 /** Every pack of every product (the admin's filters), with its product's name. */
 export async function listAllPacks(db: DbOrTx = getDb()): Promise<(Pack & { productName: string })[]> {

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import Stripe from "stripe";
 import { ConfigError, getConfig } from "~/config.server";
 import { log } from "~/log.server";
+import { HANDLED_WEBHOOK_EVENTS } from "~/services/payments/webhook-events";
 
 /**
  * The one Stripe SDK client of the process.
@@ -40,6 +41,7 @@ type EmulatorModule = {
     publishableKey: string;
     webhookSecret: string;
     webhookUrl: string;
+    enabledEvents?: readonly string[];
     log?: { info?: (...args: unknown[]) => void; warn?: (...args: unknown[]) => void };
   }): Promise<StripeEmulatorHandle>;
 };
@@ -148,6 +150,8 @@ async function startEmulator(): Promise<StripeEmulatorHandle> {
       publishableKey: config.stripe.publishableKey,
       webhookSecret: config.stripe.webhookSecret,
       webhookUrl: `${config.publicUrl}/api/stripe/webhook`,
+      // Subscribed to what the shop handles, as its endpoint is at Stripe in live mode.
+      enabledEvents: HANDLED_WEBHOOK_EVENTS,
       log: {
         info: (...args) => log.info(args.map(String).join(" ")),
         warn: (...args) => log.warn(args.map(String).join(" ")),

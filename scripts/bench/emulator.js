@@ -44,6 +44,10 @@ if (input.servers.length > 1) {
 
 const emulatorModule = pathToFileURL(path.resolve(import.meta.dirname, "../../stripe-emulator/server.js")).href;
 const { startStripeEmulator } = await import(emulatorModule);
+// Subscribed to the events the shop handles, as its endpoint is at Stripe (and in demo mode).
+const { HANDLED_WEBHOOK_EVENTS } = await import(
+  pathToFileURL(path.resolve(import.meta.dirname, "../../app/services/payments/webhook-events.js")).href
+);
 const emulator = await startStripeEmulator({
   port: input.port,
   host: "127.0.0.1",
@@ -51,6 +55,7 @@ const emulator = await startStripeEmulator({
   publishableKey: "pk_test_emulator",
   webhookSecret: input.webhookSecret,
   webhookUrl,
+  enabledEvents: HANDLED_WEBHOOK_EVENTS,
   // As Stripe does: several deliveries at once, not one after the other.
   webhookConcurrency: 16,
   log: { info: () => {}, warn: () => {} },

@@ -1,7 +1,11 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeStripeParams, parseStripeParams } from "../../stripe-emulator/encoding.js";
 import { startStripeEmulator } from "../../stripe-emulator/server.js";
+import { HANDLED_WEBHOOK_EVENTS } from "~/services/payments/webhook.server";
 
 /** The emulator alone, driven by the official SDK like the app does. */
 
@@ -263,6 +267,91 @@ describe("webhook deliveries at once", () => {
       } finally {
         await emulator.close();
       }
+    }
+  });
+});
+
+describe("the endpoint's enabled events", () => {
+  it("delivers only the events the endpoint is subscribed to, and still creates and lists every event", async () => {
+    const delivered: Array<{ type: string; id: string }> = [];
+    const subscribed = await startStripeEmulator({
+      port: 0,
+      webhookSecret: SECRET,
+      enabledEvents: HANDLED_WEBHOOK_EVENTS,
+      webhookUrl: async ({ payload, signature }: { payload: string; signature: string }) => {
+        const event = stripe.webhooks.constructEvent(payload, signature, SECRET);
+        delivered.push({ type: event.type, id: event.id });
+        return { status: 200 };
+      },
+      log: { info: () => {}, warn: () => {} },
+    });
+    try {
+      const client = new Stripe("sk_test_emulator", { host: "127.0.0.1", port: subscribed.port, protocol: "http" });
+      const intent = await client.paymentIntents.create({ amount: 2590, currency: "eur", metadata: { orderId: "7" } });
+      const card = await client.paymentMethods.create({
+        type: "card",
+        card: { number: "4242424242424242", exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: "123" },
+      } as Stripe.PaymentMethodCreateParams);
+      await client.paymentIntents.confirm(intent.id, { payment_method: card.id });
+      await subscribed.flushWebhooks();
+
+      const listed = (await client.events.list({ limit: 100 })).data;
+      const listedTypes = listed.map((event) => event.type);
+      expect(listedTypes).toEqual(
+        expect.arrayContaining(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]),
+      );
+      expect(delivered.map((event) => event.type)).toEqual(["payment_intent.succeeded"]);
+      expect(delivered[0].id).toBe(listed.find((event) => event.type === "payment_intent.succeeded")?.id);
+      // No endpoint waits for an event nobody is subscribed to.
+      expect(listed.find((event) => event.type === "charge.succeeded")?.pending_webhooks).toBe(0);
+      expect(listed.find((event) => event.type === "payment_intent.succeeded")?.pending_webhooks).toBe(0);
+    } finally {
+      await subscribed.close();
+    }
+  });
+
+  it("run alone, takes the enabled events from STRIPE_WEBHOOK_EVENTS", async () => {
+    const received: string[] = [];
+    const endpoint = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        received.push(String(JSON.parse(body).type));
+        response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+    const endpointPort = (endpoint.address() as AddressInfo).port;
+    const port = await new Promise<number>((resolve) => {
+      const probe = http.createServer().listen(0, "127.0.0.1", () => {
+        const free = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = spawn(process.execPath, ["stripe-emulator/server.js"], {
+      env: {
+        ...process.env,
+        STRIPE_EMULATOR_PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${endpointPort}`,
+        STRIPE_EMULATOR_SECRET_KEY: "sk_test_alone",
+        STRIPE_WEBHOOK_EVENTS: " customer.updated ,product.created",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve());
+        child.once("exit", (code) => reject(new Error(`emulator exited (${code})`)));
+      });
+      const client = new Stripe("sk_test_alone", { host: "127.0.0.1", port, protocol: "http" });
+      const customer = await client.customers.create({ email: "seul@example.fr" });
+      await client.customers.update(customer.id, { name: "Seul" });
+      await expect.poll(() => received, { timeout: 5_000 }).toEqual(["customer.updated"]);
+      const listed = await client.events.list({ limit: 10 });
+      expect(listed.data.map((event) => event.type).sort()).toEqual(["customer.created", "customer.updated"]);
+    } finally {
+      child.kill("SIGTERM");
+      endpoint.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "~/config.server";
@@ -6,6 +7,7 @@ import { dialect } from "~/db/schema";
 import { action as startAction } from "~/routes/api.payments.start";
 import { action as webhookAction, loader as webhookLoader } from "~/routes/api.stripe.webhook";
 import type { StripeEmulatorHandle } from "~/services/stripe.server";
+import { HANDLED_WEBHOOK_EVENTS } from "~/services/payments/webhook.server";
 import {
   browserPay,
   CARDS,
@@ -128,6 +130,33 @@ describe("Stripe webhook", () => {
     expect(answers).toEqual(types.map((type) => ({ received: true, type, outcome: "ignored" })));
     const recorded = await recordedEventIds();
     for (const event of events) expect(recorded).not.toContain(event.id);
+  });
+
+  it("in demo mode, is sent only the events it handles: a payment's other events are created at the emulator, not delivered", async () => {
+    const delivered: string[] = [];
+    emulator.setWebhookTarget(async ({ payload, signature }) => {
+      delivered.push(JSON.parse(payload).type);
+      return { status: (await postWebhook(payload, signature)).status };
+    });
+    try {
+      const { orderId } = await paidAtStripe();
+      await emulator.flushWebhooks();
+      expect(delivered).toEqual(["payment_intent.succeeded"]);
+      expect((await getOrder(orderId)).paymentStatus).toBe("paid");
+    } finally {
+      emulator.setWebhookTarget(null);
+    }
+    const created = emulator.events.slice(-3).map((event) => event.type);
+    expect(created).toEqual(expect.arrayContaining(["charge.succeeded", "payment_intent.succeeded"]));
+    expect(HANDLED_WEBHOOK_EVENTS).not.toContain("charge.succeeded");
+  });
+
+  it("tells the owner, in the README's production section, to subscribe the endpoint to exactly the events it handles", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const section = readme.slice(readme.indexOf("## Mise en production"), readme.indexOf("## Passer à plusieurs serveurs"));
+    const paragraph = section.slice(section.indexOf("**Le webhook Stripe**"));
+    const listed = paragraph.slice(0, paragraph.indexOf("(ce que chacun fait")).match(/`[a-z_]+\.[a-z_.]+`/g) ?? [];
+    expect(listed.map((name) => name.slice(1, -1)).sort()).toEqual([...HANDLED_WEBHOOK_EVENTS].sort());
   });
 
   it("frees an unpaid order whose subscription ended, so it can be paid again", async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "~/db/client.server";
-import { contactRequests, emails, orders } from "~/db/schema";
+import { contactRequests, emails } from "~/db/schema";
+import { findOrder } from "~/services/orders/find.server";
 import type { EmailPayloads } from "./email-types";
 import { dedupeKeyOf, queueEmail } from "./outbox.server";
 import { notifyOwnerOfContact, shopAddress } from "./owner-notifications.server";
@@ -12,8 +13,8 @@ import { notifyOwnerOfContact, shopAddress } from "./owner-notifications.server"
  */
 
 async function orderEmail(tx: DbOrTx, orderId: number): Promise<string | null> {
-  const [row] = await tx.select({ email: orders.customerEmail }).from(orders).where(eq(orders.id, orderId)).limit(1);
-  return row?.email?.trim() || null;
+  const order = await findOrder(orderId, tx);
+  return order?.customerEmail?.trim() || null;
 }
 
 /** An order was paid: its confirmation to the customer, and the news to the shop. */

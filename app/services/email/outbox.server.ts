@@ -45,22 +45,43 @@ export function setQueuedListener(listener: (() => void) | undefined) {
 }
 
 /**
+ * The outbox's insert (two per paid purchase, in its transaction), prepared once per database
+ * handle (db/prepared.server.ts); it gives its own timestamps, which would otherwise be those of
+ * the preparation.
+ */
+const queueEmailInsert = (db: DbOrTx) =>
+  db
+    .insert(emails)
+    .values({
+      kind: sql.placeholder("kind"),
+      dedupeKey: sql.placeholder("dedupeKey"),
+      orderId: sql.placeholder("orderId"),
+      contactRequestId: sql.placeholder("contactRequestId"),
+      toAddress: sql.placeholder("toAddress"),
+      payload: sql.placeholder("payload"),
+      nextAttemptAt: sql.placeholder("now"),
+      createdAt: sql.placeholder("now"),
+      updatedAt: sql.placeholder("now"),
+    })
+    .onConflictDoNothing({ target: emails.dedupeKey })
+    .returning({ id: emails.id })
+    .prepare();
+
+/**
  * Queues an email in `db` (the event's transaction). A second call for the same kind and
  * entity (a replayed webhook, a second click) queues nothing. True when it was queued.
  */
 export async function queueEmail<K extends EmailKind>(db: DbOrTx, email: QueuedEmail<K>): Promise<boolean> {
-  const result = await db
-    .insert(emails)
-    .values({
-      kind: email.kind,
-      dedupeKey: dedupeKeyOf(email.kind, email),
-      orderId: email.orderId ?? null,
-      contactRequestId: email.contactRequestId ?? null,
-      toAddress: email.to,
-      payload: email.payload,
-    })
-    .onConflictDoNothing({ target: emails.dedupeKey })
-    .returning({ id: emails.id });
+  const now = new Date().toISOString();
+  const result = await prepared(db, "queueEmail", queueEmailInsert).execute({
+    kind: email.kind,
+    dedupeKey: dedupeKeyOf(email.kind, email),
+    orderId: email.orderId ?? null,
+    contactRequestId: email.contactRequestId ?? null,
+    toAddress: email.to,
+    payload: email.payload,
+    now,
+  });
   // Once the caller's transaction has committed: the sender's queries only see committed rows.
   if (result.length === 1 && onQueued) afterCommit(db, onQueued);
   return result.length === 1;

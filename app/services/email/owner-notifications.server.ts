@@ -13,6 +13,7 @@ import {
 import type { NotificationSettingsInput } from "~/schemas/notification-settings";
 import type { Email } from "~/db/schema";
 import type { EmailPayloads } from "./email-types";
+import { getSettings } from "~/services/settings.server";
 import { dedupeKeyOf, queueEmail, type QueuedEmail } from "./outbox.server";
 
 /**
@@ -26,8 +27,7 @@ import { dedupeKeyOf, queueEmail, type QueuedEmail } from "./outbox.server";
 
 /** The shop's own address (site settings), read in the transaction. */
 export async function shopAddress(tx: DbOrTx): Promise<string> {
-  const [row] = await tx.select({ email: siteSettings.siteEmail }).from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
-  return row?.email ?? DEFAULT_SETTINGS.siteEmail;
+  return (await getSettings(tx)).siteEmail;
 }
 
 const SETTING_OF = {

@@ -2,6 +2,7 @@ import { paymentReceived } from "~/lib/order-status";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockRows } from "~/db/locks.server";
+import { param, prepared } from "~/db/prepared.server";
 import {
   orderItems,
   orders,
@@ -146,6 +147,49 @@ type PaymentSource = {
   currentPeriodEnd?: string | null;
 };
 
+const unpaidStatuses: PaymentStatus[] = ["unpaid", "failed"];
+
+/**
+ * The writes of every card payment, prepared once per database handle (db/prepared.server.ts):
+ * drizzle would build their SQL again at each purchase, inside the transaction that holds the
+ * write lock. Each gives its own `updated_at`.
+ */
+const paymentWrites = (db: DbOrTx) =>
+  prepared(db, "paymentWrites", () => ({
+    paidByIntent: db
+      .update(orders)
+      .set({
+        paymentStatus: "paid",
+        paidAt: param<string>("now"),
+        stripePaymentIntentId: param<string>("paymentIntentId"),
+        isSubscription: false,
+        updatedAt: param<string>("now"),
+      })
+      .where(and(eq(orders.id, sql.placeholder("orderId")), inArray(orders.paymentStatus, unpaidStatuses)))
+      .returning()
+      .prepare(),
+    stampStock: db
+      .update(orders)
+      .set({ stockDecrementedAt: param<string>("now"), updatedAt: param<string>("now") })
+      .where(and(eq(orders.id, sql.placeholder("orderId")), isNull(orders.stockDecrementedAt)))
+      .returning({ id: orders.id })
+      .prepare(),
+    takeStock: db
+      .update(products)
+      .set({
+        stock: sql`case when ${products.stock} > ${sql.placeholder("quantity")} then ${products.stock} - ${sql.placeholder("quantity")} else 0 end`,
+        updatedAt: param<string>("now"),
+      })
+      .where(eq(products.id, sql.placeholder("productId")))
+      .returning({ stock: products.stock })
+      .prepare(),
+    recordIntent: db
+      .update(orders)
+      .set({ stripePaymentIntentId: param<string>("paymentIntentId"), updatedAt: param<string>("now") })
+      .where(eq(orders.id, sql.placeholder("orderId")))
+      .prepare(),
+  }));
+
 /**
  * Marks the order paid, once: unpaid (or failed) -> paid, and the stock of its products
  * decremented once. Returns true only the first time.
@@ -159,19 +203,23 @@ export async function markOrderPaid(orderId: number, source: PaymentSource): Pro
 /** `markOrderPaid` inside the caller's transaction (the webhook records the event in the same one). */
 export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: PaymentSource): Promise<boolean> {
   const now = new Date().toISOString();
-  const changes: Partial<typeof orders.$inferInsert> = { paymentStatus: "paid", paidAt: now };
-  if (source.subscriptionId) {
-    changes.stripeSubscriptionId = source.subscriptionId;
-    changes.isSubscription = true;
-  } else if (source.paymentIntentId) {
-    changes.stripePaymentIntentId = source.paymentIntentId;
-    changes.isSubscription = false;
+  const writes = paymentWrites(tx);
+  let updated: Order[];
+  if (!source.subscriptionId && source.paymentIntentId) {
+    // A card payment, the hot case: the prepared write.
+    updated = await writes.paidByIntent.execute({ orderId, now, paymentIntentId: source.paymentIntentId });
+  } else {
+    const changes: Partial<typeof orders.$inferInsert> = { paymentStatus: "paid", paidAt: now };
+    if (source.subscriptionId) {
+      changes.stripeSubscriptionId = source.subscriptionId;
+      changes.isSubscription = true;
+    }
+    updated = await tx
+      .update(orders)
+      .set(changes)
+      .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, unpaidStatuses)))
+      .returning();
   }
-  const updated = await tx
-    .update(orders)
-    .set(changes)
-    .where(and(eq(orders.id, orderId), inArray(orders.paymentStatus, ["unpaid", "failed"])))
-    .returning();
   if (updated.length !== 1) return false;
   // The order's row is now locked until the commit: its other payment (the webhook, the
   // confirmation) waits here, then finds it paid. The promotion code is counted once, under its
@@ -197,12 +245,8 @@ export async function markOrderPaidIn(tx: DbOrTx, orderId: number, source: Payme
   // Last, the rows every payment changes (the product's stock, then the invoice counter): each
   // is locked by its update until the commit, so they are taken as late as possible and always in
   // this order (createRenewalOrderIn too).
-  const stamped = await tx
-    .update(orders)
-    .set({ stockDecrementedAt: now })
-    .where(and(eq(orders.id, orderId), isNull(orders.stockDecrementedAt)))
-    .returning({ id: orders.id });
-  if (stamped.length === 1) await decrementStock(tx, orderId);
+  const stamped = await writes.stampStock.execute({ orderId, now });
+  if (stamped.length === 1) await decrementStock(tx, orderId, now);
   // The invoice, with its number, in the transaction that makes the order paid (once).
   await issueInvoiceIn(tx, orderId);
   return true;
@@ -237,7 +281,7 @@ function automaticRefundNote(order: Order, idempotencyKey: string | null): strin
 async function reserveTrialDuplicateRefundIn(tx: DbOrTx, order: Order) {
   const orderId = order.id;
   if (!order.stripePaymentIntentId) return;
-  const lines = await tx.select({ packId: orderItems.packId }).from(orderItems).where(eq(orderItems.orderId, orderId));
+  const lines = await findOrderItems(orderId, tx);
   if (!(await trialRefusal(tx, { email: order.customerEmail, lines, orderId }))) return;
   await tx
     .insert(refunds)
@@ -253,15 +297,11 @@ async function reserveTrialDuplicateRefundIn(tx: DbOrTx, order: Order) {
     .onConflictDoNothing();
 }
 
-async function decrementStock(tx: DbOrTx, orderId: number) {
+async function decrementStock(tx: DbOrTx, orderId: number, now = new Date().toISOString()) {
   const items = await findOrderItems(orderId, tx);
   for (const item of items) {
     if (item.productId === null) continue;
-    const [left] = await tx
-      .update(products)
-      .set({ stock: sql`case when ${products.stock} > ${item.quantity} then ${products.stock} - ${item.quantity} else 0 end` })
-      .where(eq(products.id, item.productId))
-      .returning({ stock: products.stock });
+    const [left] = await paymentWrites(tx).takeStock.execute({ productId: item.productId, quantity: item.quantity, now });
     // Sold out: the public pages say so from now on.
     if (left?.stock === 0) await bumpPageCacheVersion(tx);
   }
@@ -407,7 +447,7 @@ export async function settleRefundIn(tx: DbOrTx, refund: Refund): Promise<Paymen
 
 /** The one-off attempt: the order's current PaymentIntent. */
 export async function recordPaymentIntent(orderId: number, paymentIntentId: string) {
-  await getDb().update(orders).set({ stripePaymentIntentId: paymentIntentId }).where(eq(orders.id, orderId));
+  await paymentWrites(getDb()).recordIntent.execute({ orderId, paymentIntentId, now: new Date().toISOString() });
 }
 
 /** The Stripe customer that the order's subscription bills. */

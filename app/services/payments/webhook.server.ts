@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { paymentReceived } from "~/lib/order-status";
 import type Stripe from "stripe";
 import { getDb, type DbOrTx } from "~/db/client.server";
 import { lockFor } from "~/db/locks.server";
+import { prepared } from "~/db/prepared.server";
 import { stripeEvents, type Order } from "~/db/schema";
 import { parseIdOrNull } from "~/lib/ids";
 import { getStripe } from "~/services/stripe.server";
@@ -33,6 +34,10 @@ import {
   duplicateSubscriptionOf,
   refundDuplicatePayment,
 } from "./duplicate-payment.server";
+import { HANDLED_WEBHOOK_EVENTS } from "./webhook-events";
+
+/** The events the shop's webhook endpoint is subscribed to (at Stripe, and at the emulator in demo mode). */
+export { HANDLED_WEBHOOK_EVENTS };
 
 /** Stripe's webhook events, already verified by the route. */
 
@@ -62,6 +67,15 @@ export async function prepareStripeEvent(event: Stripe.Event): Promise<Stripe.Ev
   return { ...event, data: { ...event.data, object: { ...charge, refunds: list } } } as Stripe.Event;
 }
 
+/** The event's id, recorded once (every handled event, in its transaction): prepared once per database handle. */
+const recordStripeEvent = (db: DbOrTx) =>
+  db
+    .insert(stripeEvents)
+    .values({ id: sql.placeholder("id"), type: sql.placeholder("type"), receivedAt: sql.placeholder("receivedAt") })
+    .onConflictDoNothing()
+    .returning({ id: stripeEvents.id })
+    .prepare();
+
 /**
  * Handles one verified Stripe event, exactly once: its id is recorded in the same
  * transaction as its effect, so a replay changes nothing.
@@ -77,11 +91,11 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<{ outcome:
   let afterCommit: (() => Promise<void | WebhookOutcome>) | undefined;
   try {
     handled = await getDb().transaction(async (tx) => {
-      const recorded = await tx
-        .insert(stripeEvents)
-        .values({ id: event.id, type: event.type })
-        .onConflictDoNothing()
-        .returning({ id: stripeEvents.id });
+      const recorded = await prepared(tx, "recordStripeEvent", recordStripeEvent).execute({
+        id: event.id,
+        type: event.type,
+        receivedAt: new Date().toISOString(),
+      });
       if (recorded.length === 0) return { outcome: "duplicate" as const };
       return { outcome: await applyEvent(tx, event, (action) => (afterCommit = action)) };
     });
@@ -136,20 +150,7 @@ function subscriptionOf(event: Stripe.Event): string | null {
 }
 
 /** The events applyEvent acts on; any other is ignored before the database is touched. */
-const HANDLED_EVENTS: ReadonlySet<string> = new Set<Stripe.Event.Type>([
-  "payment_intent.succeeded",
-  "checkout.session.completed",
-  "payment_intent.payment_failed",
-  "invoice.paid",
-  "invoice.payment_failed",
-  "invoice.payment_action_required",
-  "customer.subscription.updated",
-  "customer.subscription.deleted",
-  "charge.refunded",
-  "refund.created",
-  "refund.updated",
-  "setup_intent.succeeded",
-]);
+const HANDLED_EVENTS: ReadonlySet<string> = new Set<string>(HANDLED_WEBHOOK_EVENTS);
 
 async function applyEvent(tx: DbOrTx, event: Stripe.Event, afterCommit: AfterCommit): Promise<WebhookOutcome> {
   // A subscription's record is read then written by each of its events: they wait for each other.
