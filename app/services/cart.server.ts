@@ -9,7 +9,15 @@ import { parisDay } from "~/lib/paris-days";
 import { centsToDecimal } from "~/lib/money";
 import { splitFullName } from "~/lib/names";
 import type { CartAddInput } from "~/schemas/cart";
-import { maxQuantityOf, PACK_MESSAGES, quantityRefusal, sellableItem, shopPacks, subscriptionRefusal } from "./packs.server";
+import {
+  maxQuantityOf,
+  PACK_MESSAGES,
+  quantityRefusal,
+  SELLABLE_PRODUCT_COLUMNS,
+  sellableItem,
+  shopPacks,
+  subscriptionRefusal,
+} from "./packs.server";
 import { formatFrenchPhone } from "~/lib/phone";
 import { cartPromotionView, type CartPromotionView } from "./promotions/cart.server";
 import { promotionSubscriptionRefusal } from "./promotions/rules.server";
@@ -338,13 +346,7 @@ const cartQueries = (db: DbOrTx) =>
       .limit(1)
       .prepare(),
     product: db
-      .select({
-        id: products.id,
-        name: products.name,
-        stock: products.stock,
-        priceCents: products.priceCents,
-        saleWithoutPack: products.saleWithoutPack,
-      })
+      .select(SELLABLE_PRODUCT_COLUMNS)
       .from(products)
       .where(eq(products.id, sql.placeholder("productId")))
       .limit(1)

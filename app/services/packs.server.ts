@@ -163,6 +163,15 @@ export type SaleItem = { pack: Pack | null; name: string | null; priceCents: num
 
 type SellableProduct = { id: number; name: string; priceCents: number; saleWithoutPack: SaleWithoutPack };
 
+/** The product's columns a cart or order line reads before selling it (sellableItem), its stock included. */
+export const SELLABLE_PRODUCT_COLUMNS = {
+  id: products.id,
+  name: products.name,
+  stock: products.stock,
+  priceCents: products.priceCents,
+  saleWithoutPack: products.saleWithoutPack,
+};
+
 /**
  * What a line naming this product (and maybe a pack) sells: the named active pack when the
  * product has active packs, else the single item at the product's price when it is sold so.

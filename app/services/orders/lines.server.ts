@@ -4,7 +4,14 @@ import { products } from "~/db/schema";
 import { centsToDecimal } from "~/lib/money";
 import type { ShopIssue } from "~/lib/shop-error";
 import { SHIPPING_CENTS } from "~/services/cart.server";
-import { MAX_ORDER_LINES, PACK_MESSAGES, quantityRefusal, sellableItem, trialRefusal } from "~/services/packs.server";
+import {
+  MAX_ORDER_LINES,
+  PACK_MESSAGES,
+  quantityRefusal,
+  SELLABLE_PRODUCT_COLUMNS,
+  sellableItem,
+  trialRefusal,
+} from "~/services/packs.server";
 import { OrderError } from "./errors.server";
 
 /**
@@ -41,17 +48,7 @@ export async function priceOrderLines(db: DbOrTx, lines: OrderLineInput[], path 
   if (lines.length > MAX_ORDER_LINES) throw new OrderError("too_many_lines", PACK_MESSAGES.oneLine(), { field: path });
   const priced: PricedLine[] = [];
   for (const [index, line] of lines.entries()) {
-    const [product] = await db
-      .select({
-        id: products.id,
-        name: products.name,
-        stock: products.stock,
-        priceCents: products.priceCents,
-        saleWithoutPack: products.saleWithoutPack,
-      })
-      .from(products)
-      .where(eq(products.id, line.productId))
-      .limit(1);
+    const [product] = await db.select(SELLABLE_PRODUCT_COLUMNS).from(products).where(eq(products.id, line.productId)).limit(1);
     if (!product)
       throw new OrderError("product_not_found", `Produit ${line.productId} introuvable`, { field: `${path}.${index}.productId` });
     if (product.stock <= 0)
