@@ -327,6 +327,12 @@ describe("a reminder queued before the buyer paid, withdrew or unsubscribed", ()
       expect(await sentAt(stillDue)).not.toBeNull();
       // And the next tick does not queue them again.
       expect(await queueDueCartReminders(at(5 * HOUR))).toBe(0);
+      // Not even once the customer ticks the box again: the reminder of that order was dropped,
+      // none leaves, and none counts as sent.
+      await getDb().update(orders).set({ reminderConsent: true }).where(eq(orders.id, withdrawn));
+      expect(await queueDueCartReminders(at(6 * HOUR))).toBe(0);
+      expect(await sentAt(withdrawn)).toBeNull();
+      expect(await remindersOf(withdrawn)).toHaveLength(1);
     } finally {
       await sender.stop();
       await inbox.close();

@@ -77,6 +77,9 @@ export async function queueDueCartReminders(now: Date = new Date()): Promise<num
           .returning({ id: orders.id });
         if (marked.length === 0) continue;
         if (await queueEmail(tx, { kind: "cart_reminder", orderId: order.id, to, payload: { remindedAt } })) queued++;
+        // Its one reminder was queued before and dropped at sending (email/send-checks.server.ts),
+        // then the customer ticked the box again: none leaves, so none counts as sent.
+        else await tx.update(orders).set({ reminderSentAt: null }).where(eq(orders.id, order.id));
       }
       return queued;
     },
