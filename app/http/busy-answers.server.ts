@@ -1,6 +1,7 @@
 import type { ServerBuild } from "@remix-run/node";
-import { isDatabaseBusy } from "~/db/busy.server";
-import { BUSY_CODE, BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS } from "~/lib/busy";
+import { busyRefusal, isDatabaseBusy } from "~/db/busy.server";
+import { shopErrorResponse } from "./api.server";
+import { BUSY_RETRY_AFTER_SECONDS } from "~/lib/busy";
 import { log } from "~/log.server";
 import { NO_STORE } from "./cache-control";
 
@@ -20,14 +21,7 @@ type Handler = (args: { context: unknown }) => unknown;
 const busyRequests = new WeakSet<object>();
 
 export function busyResponse(): Response {
-  return new Response(JSON.stringify({ error: BUSY_MESSAGE, issues: [], code: BUSY_CODE }), {
-    status: 503,
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": NO_STORE,
-      "Retry-After": String(BUSY_RETRY_AFTER_SECONDS),
-    },
-  });
+  return shopErrorResponse(busyRefusal());
 }
 
 function answeringBusy(handler: Handler): Handler {
