@@ -1248,7 +1248,9 @@ export const API_VERSION = "1.2.1";
 /** What changed in the API, newest first (in the document's description). */
 export const API_CHANGELOG = [
   "1.2.1 : une écriture qui attend trop longtemps la base de données (site saturé) répond 503 avec `Retry-After` et " +
-    "`{ error, issues, code: \"busy\" }` au lieu d'une erreur 500 ; rien n'a été enregistré, la même requête peut être renvoyée.",
+    "`{ error, issues, code: \"busy\" }` au lieu d'une erreur 500 ; rien n'a été enregistré, la même requête peut être renvoyée. " +
+    "Un email a le statut `canceled` (non envoyé : sa cause ne tenait plus au moment de partir, la raison dans `lastError`), " +
+    "et les `counts` de GET /api/admin/emails ont la clé `canceled`.",
   "1.2.0 : GET /api/admin/emails et GET /api/admin/subscriptions sont désormais paginées par curseur, comme les autres listes : " +
     "`{ emails | subscriptions, limit, nextCursor }` (les emails gardent `counts`), la suite aussi dans l'en-tête `Link` ; " +
     "`page`, `pageCount`, `pageSize` et `total` disparaissent. Les paramètres du site ont `emailContentRetentionDays` " +
