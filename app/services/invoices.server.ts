@@ -80,7 +80,6 @@ const invoiceWrites = (db: DbOrTx) =>
       .prepare(),
   }));
 
-/** The order's invoice, or its latest credit note. */
 /** The order's last invoice (or credit note): read by the payment and by each email's links, so prepared once per handle. */
 const invoiceByOrder = (db: DbOrTx) =>
   db
@@ -91,6 +90,7 @@ const invoiceByOrder = (db: DbOrTx) =>
     .limit(1)
     .prepare();
 
+/** The order's invoice, or its latest credit note. */
 export async function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Promise<Invoice | undefined> {
   return (await prepared(db, "invoiceByOrder", invoiceByOrder).execute({ orderId, kind }))[0];
 }
