@@ -99,6 +99,17 @@ describe("skipping the next delivery", () => {
     expect(detail!.timeline.find((e) => e.kind === "change")?.label).toMatch(/^Par le client : Livraison du .* sautée/);
   });
 
+  it("a charged renewal whose new period is recorded before its order is waited for, never told skipped", async () => {
+    const start = await subscribed();
+    // The renewal charged at Stripe, its webhooks not yet recorded.
+    const simulated = await simulateNextRenewal(start.id, { pollMs: 10 });
+    expect(simulated.voided).toBe(false);
+    // `customer.subscription.updated` recorded first: the period moved on, the order is not there yet.
+    const moved = new Date(Date.parse(start.currentPeriodEnd!) + 28 * 86_400_000).toISOString();
+    await getDb().update(subscriptions).set({ currentPeriodEnd: moved }).where(eq(subscriptions.id, start.id));
+    expect(await awaitRenewalOutcome(simulated, { timeoutMs: 200, pollMs: 20 })).toMatchObject({ outcome: "pending" });
+  });
+
   it("can be undone before the renewal's eve: the renewal is charged again", async () => {
     const start = await subscribed();
     const skipped = await withWebhooks(() => skipNextDelivery(start, customer));

@@ -140,7 +140,16 @@ export type SimulatedRenewal = {
   periodEndBefore: string | null;
   /** The advance reached Stripe's next attempt at that invoice, and the invoice is still unpaid. */
   retryFailed?: boolean;
+  /** The renewal falls in a skip or a pause (`pause_collection`): Stripe voids its invoice, no order comes. */
+  voided?: boolean;
 };
+
+/** Stripe voids the renewal at `periodEnd` when collection is paused then (no `resumes_at`, or one after it). */
+function voidedAt(sub: Stripe.Subscription, periodEnd: number | null): boolean {
+  const pause = sub.pause_collection;
+  if (!pause || periodEnd === null) return false;
+  return !pause.resumes_at || pause.resumes_at > periodEnd;
+}
 
 /**
  * Advances the customer's test clock to just past the end of the paid period (past due: just
@@ -187,6 +196,7 @@ export async function simulateNextRenewal(
     unpaidInvoiceIdBefore: record.unpaidInvoiceId,
     periodEndBefore: record.currentPeriodEnd,
     retryFailed: retried?.status === "open",
+    voided: retryAt === null && voidedAt(sub, periodEnd),
   };
 }
 
@@ -227,7 +237,9 @@ export async function awaitRenewalOutcome(
     }
     if (record?.status === "canceled") return { outcome: "ended", renewalNumber };
     // Skipped or paused: Stripe voided the renewal's invoice and the period moved on, nothing charged.
+    // Only then: a charged renewal's `customer.subscription.updated` may be recorded before its `invoice.paid`.
     if (
+      simulated.voided &&
       record?.currentPeriodEnd &&
       simulated.periodEndBefore &&
       Date.parse(record.currentPeriodEnd) > Date.parse(simulated.periodEndBefore)
