@@ -9,7 +9,7 @@ import { AddressBlock, Box, Button, DetailRows, Divider, Heading, OrderLines, Pa
 import { sellerLines, shopContact } from "./seller";
 import { WithdrawalFormBox } from "./TermsDocument";
 import { SubscriptionPageLink, subscriptionPageText, type WithSubscriptionUrl } from "./subscription-page";
-import { greeting, withName, addressText, footerText, heading, orderLinesText, paragraphs } from "./text";
+import { greeting, nameOf, withName, addressText, footerText, heading, orderLinesText, paragraphs } from "./text";
 import { LINK_STYLE } from "./theme";
 import { renewalChargeText, type RenewalCharge } from "~/lib/renewal-amount";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
@@ -60,7 +60,7 @@ function OrderConfirmationEmail(data: OrderConfirmationData) {
   const { shop, order } = data;
   const subscription = order.isSubscription ? subscriptionTerms(data) : null;
   const form = withdrawalForm(shopContact(shop));
-  const hello = order.customerFirstName || order.customerName;
+  const hello = nameOf(order.customerFirstName, order.customerName);
   return (
     <EmailLayout
       shop={shop}

@@ -3,7 +3,7 @@ import { htmlDocument } from "./document";
 import { LINK_STYLE } from "./theme";
 import { EmailLayout } from "./Layout";
 import { AddressBlock, Button, DetailRows, Heading, Paragraph, SubHeading } from "./parts";
-import { greeting, withName, addressText, footerText, heading, oneLine, paragraphs } from "./text";
+import { greeting, nameOf, withName, addressText, footerText, heading, oneLine, paragraphs } from "./text";
 import type { EmailContent, EmailOrder, EmailShop } from "./types";
 
 export type OrderShippedData = {
@@ -21,7 +21,7 @@ const arrival = `Votre colis vous parvient en ${DELIVERY.arrival} à compter de 
 export const NUMBER_LATER = "Si votre colis reçoit un numéro de suivi, nous vous l'enverrons par email.";
 
 function OrderShippedEmail({ shop, order, trackingNumber, carrier, carrierUrl }: OrderShippedData) {
-  const hello = order.customerFirstName || order.customerName;
+  const hello = nameOf(order.customerFirstName, order.customerName);
   return (
     <EmailLayout
       shop={shop}

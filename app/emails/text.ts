@@ -29,8 +29,13 @@ export function oneLine(value: string | null | undefined, max = 200): string {
  * none: never « Bonjour , ».
  */
 export function greeting(...names: (string | null | undefined)[]): string {
-  const name = names.map((n) => oneLine(n)).find((n) => n !== "");
+  const name = nameOf(...names);
   return name ? `Bonjour ${name},` : "Bonjour,";
+}
+
+/** The first of the names that is not blank, on one line; "" when none is. */
+export function nameOf(...names: (string | null | undefined)[]): string {
+  return names.map((n) => oneLine(n)).find((n) => n !== "") ?? "";
 }
 
 /** « Merci Camille ! », « Merci ! » without a name (the same for « Bonne nouvelle Camille : »). */

@@ -340,6 +340,14 @@ describe("the greeting", () => {
     await getDb().update(orders).set({ customerFirstName: "Camille" }).where(eq(orders.id, orderId));
     const named = await renderEmail(email("cart_reminder", { orderId }, { remindedAt: "2026-12-01T13:00:00.000Z" }));
     expect(named.text).toMatch(/^Bonjour Camille,$/m);
+
+    // A blank first name and a full name: the preheader names the customer as the greeting does.
+    await getDb().update(orders).set({ customerFirstName: "  ", customerName: "Camille Martin" }).where(eq(orders.id, orderId));
+    const confirmation = await renderEmail(email("order_confirmation", { orderId }, {}));
+    expect(confirmation.text).toMatch(/^Bonjour Camille Martin,$/m);
+    expect(confirmation.html).toContain(`Merci Camille Martin ! Votre commande n°${orderId}`);
+    const shipped = await renderEmail(email("order_shipped", { orderId }, {}));
+    expect(shipped.html).toContain(`Bonne nouvelle Camille Martin : votre commande n°${orderId} est en route.`);
   });
 
   it("every template greets through greeting(), which never leaves a space before the comma", () => {
