@@ -41,13 +41,9 @@ export const PAYMENT_STATE_WORDS: Record<PaymentStatus, string> = {
 };
 
 /** The choices of a list's « Paiement » filter: « Paiement : Reçu », never « Paiement : Payée ». */
-export const PAYMENT_FILTER_LABELS: Record<PaymentStatus, string> = {
-  unpaid: "En attente",
-  paid: "Reçu",
-  failed: "Refusé",
-  refunded: "Remboursé",
-  partially_refunded: "Remboursé en partie",
-};
+export const PAYMENT_FILTER_LABELS = Object.fromEntries(
+  Object.entries(PAYMENT_STATE_WORDS).map(([state, words]) => [state, words.charAt(0).toUpperCase() + words.slice(1)]),
+) as Record<PaymentStatus, string>;
 
 /** What a tracking lookup says of an order whose payment has not been received. */
 export const PAYMENT_NOT_RECEIVED = "Paiement non reçu : cette commande n'est pas encore payée.";
