@@ -109,6 +109,7 @@ const ID_PARAM_SCHEMA = { type: "string", pattern: ID_PATTERN.source.replace("\\
 const ORIGIN_ERROR = CROSS_SITE_MESSAGE;
 const BUSY_ERROR =
   "Site saturé : la demande n'a pas été enregistrée, réessayez dans quelques secondes (`code` busy, en-tête Retry-After)";
+const BUSY_READ_ERROR = "Site saturé : réessayez dans quelques secondes (`code` busy, en-tête Retry-After)";
 
 /** The errors an operation can answer: implied by its params, body and auth, plus its own. */
 export function documentedErrors(op: ApiOperation): Record<number, string> {
@@ -131,8 +132,9 @@ export function documentedErrors(op: ApiOperation): Record<number, string> {
     add(413, "Corps de requête trop volumineux (512 ko maximum)");
   }
   if (op.method !== "get" && op.auth !== "stripe-signature") add(403, ORIGIN_ERROR);
-  // A write that waited too long for the database's lock (db/busy.server.ts): nothing was written.
-  if (op.method !== "get") add(503, BUSY_ERROR);
+  // A write that waited too long for the database's lock (db/busy.server.ts): nothing was written;
+  // a read that waited too long for the database's connection.
+  add(503, op.method === "get" ? BUSY_READ_ERROR : BUSY_ERROR);
   if (op.auth === "admin") add(401, "Session administrateur requise");
   if (op.auth === "order-token") add(401, "Jeton de commande ou session administrateur requis");
   if (op.auth === "demo") add(404, "Indisponible en mode production");

@@ -143,6 +143,8 @@ describe("the OpenAPI document", () => {
         expect(JSON.stringify(responseSchema(op, 201))).toContain('"id"');
       }
       if (op.success.status === 204) expect(documented(op).responses["204"].content).toBeUndefined();
+      // A saturated database answers 503 `busy` to any request, a read as a write (db/busy.server.ts).
+      expect(documentedErrors(op)[503], op.operationId).toContain("`code` busy");
     }
   });
 
