@@ -80,19 +80,48 @@ const invoiceWrites = (db: DbOrTx) =>
       .prepare(),
   }));
 
+/**
+ * The kind written into the query's text, not bound: SQLite's planner reads the bound value of
+ * `kind` (the order's invoice has a partial index, WHERE kind = 'invoice'), so a bound kind
+ * compiled the statement again at each run.
+ */
+const ofKind = (kind: InvoiceKind) => eq(invoices.kind, sql.raw(kind === "invoice" ? "'invoice'" : "'credit_note'"));
+
 /** The order's last invoice (or credit note): read by the payment and by each email's links, so prepared once per handle. */
-const invoiceByOrder = (db: DbOrTx) =>
+const invoiceByOrder = (kind: InvoiceKind) => (db: DbOrTx) =>
   db
     .select()
     .from(invoices)
-    .where(and(eq(invoices.orderId, sql.placeholder("orderId")), eq(invoices.kind, sql.placeholder("kind"))))
+    .where(and(eq(invoices.orderId, sql.placeholder("orderId")), ofKind(kind)))
     .orderBy(desc(invoices.id))
     .limit(1)
     .prepare();
 
 /** The order's invoice, or its latest credit note. */
 export async function findInvoice(orderId: number, kind: InvoiceKind, db: DbOrTx = getDb()): Promise<Invoice | undefined> {
-  return (await prepared(db, "invoiceByOrder", invoiceByOrder).execute({ orderId, kind }))[0];
+  return (await prepared(db, `invoiceByOrder:${kind}`, invoiceByOrder(kind)).execute({ orderId }))[0];
+}
+
+/**
+ * The number of the order's invoice (or latest credit note), without its document: the payment's
+ * check that the invoice is not issued yet, and each email's link, read it at every purchase,
+ * and the document is the row's largest part (JSON).
+ */
+const invoiceNumberByOrder = (kind: InvoiceKind) => (db: DbOrTx) =>
+  db
+    .select({ id: invoices.id, number: invoices.number })
+    .from(invoices)
+    .where(and(eq(invoices.orderId, sql.placeholder("orderId")), ofKind(kind)))
+    .orderBy(desc(invoices.id))
+    .limit(1)
+    .prepare();
+
+export async function findInvoiceNumber(
+  orderId: number,
+  kind: InvoiceKind,
+  db: DbOrTx = getDb(),
+): Promise<{ id: number; number: string } | undefined> {
+  return (await prepared(db, `invoiceNumberByOrder:${kind}`, invoiceNumberByOrder(kind)).execute({ orderId }))[0];
 }
 
 /** The order's credit notes, oldest first (one per refund). */
@@ -217,8 +246,7 @@ async function insertDocument(
  * An order has one invoice: when it already has it, that one is returned and no number is used.
  */
 export async function issueInvoiceIn(tx: DbOrTx, orderId: number, now = new Date()): Promise<Invoice | null> {
-  const existing = await findInvoice(orderId, "invoice", tx);
-  if (existing) return existing;
+  if (await findInvoiceNumber(orderId, "invoice", tx)) return (await findInvoice(orderId, "invoice", tx)) ?? null;
   const document = await buildDocument(tx, orderId, now.toISOString());
   if (!document) return null;
   return await insertDocument(tx, "invoice", orderId, document, now, null);

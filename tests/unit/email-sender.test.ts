@@ -219,6 +219,51 @@ describe("failures", () => {
     }
   });
 
+  it("what the first attempt rendered is kept with its failure: the retries and the resend send exactly that, rendered once", async () => {
+    const port = await freePort();
+    const orderId = await createTestOrder({ email: "camille.martin@example.fr" });
+    expect(await markOrderPaid(orderId, { paymentIntentId: "pi_test_kept" })).toBe(true);
+    let renders = 0;
+    const render: typeof renderEmail = async (email) => {
+      const rendered = await renderEmail(email);
+      if (email.kind !== "order_confirmation") return rendered;
+      renders++;
+      return { ...rendered, subject: `${rendered.subject} (rendu ${renders})` };
+    };
+    const down = createEmailSender({
+      render,
+      transport: smtpTransport(`smtp://127.0.0.1:${port}`),
+      retryDelayMs: () => 0,
+      maxAttempts: 2,
+      holder: "test-down",
+      pollMs: 60_000,
+    });
+    senders.push(down);
+    await down.runOnce();
+    const [failed] = await rowsOf(orderId, "order_confirmation");
+    expect(failed).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      subject: `Confirmation de votre commande n°${orderId} (rendu 1)`,
+    });
+    expect(failed.html).toContain(String(orderId));
+    await down.stop();
+
+    const back = await startSmtpInbox(port);
+    try {
+      expect(await resendEmail(failed.id)).toBe(true);
+      const again = createEmailSender({ render, transport: smtpTransport(back.url), holder: "test-back", pollMs: 60_000 });
+      senders.push(again);
+      await again.runOnce();
+      const received = await back.waitFor(1);
+      expect(received.map((m) => m.subject)).toContain(`Confirmation de votre commande n°${orderId} (rendu 1)`);
+      expect(renders).toBe(1);
+      expect((await rowsOf(orderId, "order_confirmation"))[0]).toMatchObject({ status: "sent", subject: failed.subject });
+    } finally {
+      await back.close();
+    }
+  });
+
   it("after a crash between 'sending' and 'sent', the next sender sends that email once more, and only once", async () => {
     const contact = await createContactRequest({
       name: "Léa Petit",

@@ -14,7 +14,7 @@ import { loader as adminCreditNoteLoaderRoute } from "~/routes/admin_.orders.$id
 import { loader as adminInvoiceLoaderRoute } from "~/routes/admin_.orders.$id.invoice";
 import { loader as customerCreditNoteLoaderRoute } from "~/routes/avoir.$id";
 import { loader as customerInvoiceLoaderRoute } from "~/routes/facture.$id";
-import { findInvoice, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
+import { findInvoice, findInvoiceNumber, formatInvoiceNumber, invoiceYear, issueInvoiceIn } from "~/services/invoices.server";
 import { orderInvoiceUrl, orderLinkKey } from "~/services/orders/link.server";
 import { markOrderPaid, markOrderPaidIn } from "~/services/payments/payment-state.server";
 import { handleStripeEvent } from "~/services/payments/webhook.server";
@@ -119,6 +119,11 @@ describe("invoice numbering", () => {
     expect((await handleStripeEvent(event)).outcome).toBe("already_paid");
     expect((await handleStripeEvent(event)).outcome).toBe("duplicate");
     expect(await getDb().select().from(invoices).where(eq(invoices.orderId, id))).toHaveLength(1);
+    // Asked again, the issue gives the invoice already issued, whole; its number alone is read apart.
+    const again = await getDb().transaction(async (tx) => await issueInvoiceIn(tx, id));
+    expect(again).toEqual(invoice);
+    expect(await findInvoiceNumber(id, "invoice")).toEqual({ id: invoice.id, number: invoice.number });
+    expect(await findInvoiceNumber(id, "credit_note")).toBeUndefined();
   });
 
   it("numbers without a gap: consecutive payments get consecutive numbers, and a payment that rolls back uses no number", async () => {

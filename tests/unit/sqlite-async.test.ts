@@ -108,6 +108,43 @@ describe("SQLite behind an asynchronous interface", () => {
     expect(await db.select({ stock: items.stock }).from(items)).toEqual([{ stock: 0 }]);
   });
 
+  it("writes a query's LIMIT into its SQL, so that SQLite compiles it once rather than at every run", async () => {
+    const { sqlite, db } = open();
+    const prepare = sqlite.prepare.bind(sqlite);
+    const texts: string[] = [];
+    sqlite.prepare = ((source: string) => {
+      texts.push(source);
+      return prepare(source);
+    }) as typeof sqlite.prepare;
+    reuseStatements(sqlite);
+    for (let i = 1; i <= 5; i++) await db.insert(items).values({ id: i, name: `Pack ${i}` });
+    texts.length = 0;
+    const names = async (limit: number, offset?: number) => {
+      const query = db.select({ id: items.id }).from(items).orderBy(items.id).limit(limit);
+      return (await (offset === undefined ? query : query.offset(offset))).map((row) => row.id);
+    };
+    expect(await names(1)).toEqual([1]);
+    expect(await names(1)).toEqual([1]);
+    expect(await names(2, 3)).toEqual([4, 5]);
+    const byId = db
+      .select({ name: items.name })
+      .from(items)
+      .where(eq(items.id, sql.placeholder("id")))
+      .limit(1)
+      .prepare();
+    expect(await byId.execute({ id: 3 })).toEqual([{ name: "Pack 3" }]);
+    expect(await byId.execute({ id: 4 })).toEqual([{ name: "Pack 4" }]);
+    // The same text each time: the statement compiled once is reused (reuseStatements).
+    expect(texts).toEqual([
+      'select "id" from "items" order by "items"."id" limit 1',
+      'select "id" from "items" order by "items"."id" limit 2 offset ?',
+      'select "name" from "items" where "items"."id" = ? limit 1',
+    ]);
+    // A large limit (an API page's size is at most 200) stays bound.
+    expect(await names(5000)).toEqual([1, 2, 3, 4, 5]);
+    expect(texts.at(-1)).toBe('select "id" from "items" order by "items"."id" limit ?');
+  });
+
   it("makes a transaction inside a transaction a savepoint", async () => {
     const { db, sqlite } = open();
     await db.transaction(async (tx) => {

@@ -1,8 +1,8 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { type DbOrTx, getDb } from "~/db/client.server";
-import { prepared } from "~/db/prepared.server";
+import { param, prepared } from "~/db/prepared.server";
 import { afterCommit } from "~/db/transactions.server";
-import { type Email, emails } from "~/db/schema";
+import { type Email, type EmailAttachment, type EmailAttachmentRef, emails } from "~/db/schema";
 import type { EmailKind } from "~/lib/email-kinds";
 import type { EmailPayloads, RenderedEmail } from "./email-types";
 
@@ -144,6 +144,24 @@ const senderQueries = (db: DbOrTx) =>
       })
       .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "sending")))
       .prepare(),
+    sentRendered: db
+      .update(emails)
+      .set({
+        status: "sent",
+        sentAt: value("now"),
+        sendingSince: null,
+        transport: value("transport"),
+        messageId: value("messageId"),
+        subject: param<string>("subject"),
+        html: param<string>("html"),
+        text: param<string>("text"),
+        attachmentRefs: param<EmailAttachmentRef[]>("attachmentRefs"),
+        attachments: param<EmailAttachment[] | null>("attachments"),
+        headers: param<Record<string, string> | null>("headers"),
+        updatedAt: value("now"),
+      })
+      .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "sending")))
+      .prepare(),
     nextDue: db
       .select({ at: sql<string | null>`min(${emails.nextAttemptAt})` })
       .from(emails)
@@ -153,48 +171,60 @@ const senderQueries = (db: DbOrTx) =>
   }));
 
 /**
- * Keeps what was rendered at the first attempt: every later attempt and resend sends exactly
- * this. The attachments are kept as references only (attachments.server.ts); a file with no
- * reference (none today) would be kept as it is, and deleted with the content.
+ * What was rendered at the first attempt, as it is kept: every later attempt and resend sends
+ * exactly this. The attachments are kept as references only (attachments.server.ts); a file with
+ * no reference (none today) would be kept as it is, and deleted with the content.
  */
-export async function storeRendered(id: number, rendered: RenderedEmail) {
+function renderedColumns(rendered: RenderedEmail) {
   const refs = rendered.attachmentRefs ?? [];
   const unreferenced = rendered.attachments.slice(refs.length);
-  await getDb()
-    .update(emails)
-    .set({
-      subject: rendered.subject,
-      html: rendered.html,
-      text: rendered.text,
-      attachmentRefs: refs,
-      attachments: unreferenced.length > 0 ? unreferenced : null,
-      headers: rendered.headers ?? null,
-    })
-    .where(eq(emails.id, id));
+  return {
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    attachmentRefs: refs,
+    attachments: unreferenced.length > 0 ? unreferenced : null,
+    headers: rendered.headers ?? null,
+  };
 }
 
+/**
+ * The email left: sent, with its transport and message id. `rendered`: what this attempt
+ * rendered (its first), kept in the same write (the content is the largest part of the row,
+ * which SQLite writes whole at each update).
+ */
 export async function markEmailSent(
   id: number,
   outcome: { transport: "smtp" | "demo"; messageId: string | null },
   now = new Date(),
+  rendered?: RenderedEmail,
 ) {
-  await senderQueries(getDb()).sent.execute({
-    id,
-    now: now.toISOString(),
-    transport: outcome.transport,
-    messageId: outcome.messageId,
-  });
+  const queries = senderQueries(getDb());
+  const values = { id, now: now.toISOString(), transport: outcome.transport, messageId: outcome.messageId };
+  if (!rendered) await queries.sent.execute(values);
+  else await queries.sentRendered.execute({ ...values, ...renderedColumns(rendered) });
 }
 
-/** A failed attempt: back to pending at `retryAt`, or failed for good when there is none. True when the email was still being sent. */
-export async function markEmailAttemptFailed(id: number, error: string, retryAt: Date | null, db: DbOrTx = getDb()) {
+/**
+ * A failed attempt: back to pending at `retryAt`, or failed for good when there is none, with
+ * what this attempt rendered (its first) when it got that far. True when the email was still
+ * being sent.
+ */
+export async function markEmailAttemptFailed(
+  id: number,
+  error: string,
+  retryAt: Date | null,
+  db: DbOrTx = getDb(),
+  rendered?: RenderedEmail,
+) {
   const changed = await db
     .update(emails)
-    .set(
-      retryAt
-        ? { status: "pending", sendingSince: null, lastError: error, nextAttemptAt: retryAt.toISOString() }
-        : { status: "failed", sendingSince: null, lastError: error },
-    )
+    .set({
+      ...(retryAt
+        ? { status: "pending" as const, sendingSince: null, lastError: error, nextAttemptAt: retryAt.toISOString() }
+        : { status: "failed" as const, sendingSince: null, lastError: error }),
+      ...(rendered ? renderedColumns(rendered) : {}),
+    })
     .where(and(eq(emails.id, id), eq(emails.status, "sending")))
     .returning({ id: emails.id });
   return changed.length === 1;

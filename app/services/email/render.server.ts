@@ -25,7 +25,7 @@ import { legalIdentityOf } from "~/lib/company";
 import { CURRENT_TERMS_VERSION, isTermsVersion, termsOfSale } from "~/legal/terms-of-sale";
 import { SUBSCRIPTION_TRIAL_DAYS } from "~/lib/renewals";
 import { getSettings } from "~/services/settings.server";
-import { findInvoice } from "../invoices.server";
+import { findInvoiceNumber } from "../invoices.server";
 import { findOrder, findSubscriptionByStripeId } from "~/services/orders/find.server";
 import { orderCreditNoteUrl, orderInvoiceUrl, orderTrackingUrl } from "~/services/orders/link.server";
 import { subscriptionPageUrl } from "../subscription-link.server";
@@ -189,7 +189,7 @@ async function unpaidRenewalOf(
 
 /** The order's invoice (issued with its payment, so before its confirmation is queued): its number and the customer's link. */
 async function invoiceLinkOf(orderId: number): Promise<{ number: string; url: string } | null> {
-  const invoice = await findInvoice(orderId, "invoice");
+  const invoice = await findInvoiceNumber(orderId, "invoice");
   return invoice ? { number: invoice.number, url: orderInvoiceUrl(orderId) } : null;
 }
 

@@ -13,7 +13,6 @@ import {
   nextDueAt,
   recoverInterruptedEmails,
   setQueuedListener,
-  storeRendered,
 } from "./outbox.server";
 import { notifyOwnerOfFailedEmail } from "./owner-notifications.server";
 import { dropEmail, reasonNotToSend } from "./send-checks.server";
@@ -31,8 +30,10 @@ import { log } from "~/log.server";
  *   may have reached the SMTP server just before that process died, and is then sent once more.
  * - A failed attempt is retried after a growing delay (30 s, 2 min, 8 min, 32 min, 2 h 8 min);
  *   after MAX_ATTEMPTS the email is `failed`, shown in /admin/emails, where it can be resent.
- * - Rendering happens at the first attempt and is kept: a retry sends exactly the same email
- *   (its attachments rebuilt from their references, attachments.server.ts).
+ * - Rendering happens at the first attempt and is kept with that attempt's outcome (sent, or
+ *   failed and to be retried), in the same write: a retry or a resend sends exactly the same
+ *   email (its attachments rebuilt from their references, attachments.server.ts). An attempt
+ *   cut by the process's death keeps nothing: the next one renders the email again.
  * - Before each attempt, an email whose cause no longer holds (a cart reminder of an order paid
  *   meantime, send-checks.server.ts) is not sent: it ends `canceled`, with its reason.
  */
@@ -104,7 +105,8 @@ export function createEmailSender(options: SenderOptions): EmailSender {
   let timer: NodeJS.Timeout | undefined;
 
   async function attempt(email: Email) {
-    let rendered: RenderedEmail;
+    /** What this attempt rendered (the first attempt), kept with its outcome. */
+    let rendered: RenderedEmail | undefined;
     try {
       const dropped = await reasonNotToSend(email);
       if (dropped) {
@@ -112,7 +114,7 @@ export function createEmailSender(options: SenderOptions): EmailSender {
         log.info({ emailId: email.id, kind: email.kind }, `Email ${email.id} (${email.kind}) not sent: ${dropped}`);
         return;
       }
-      rendered =
+      const kept: RenderedEmail | undefined =
         email.subject !== null && email.html !== null && email.text !== null
           ? {
               subject: email.subject,
@@ -121,18 +123,19 @@ export function createEmailSender(options: SenderOptions): EmailSender {
               attachments: await attachmentsOf(email),
               headers: email.headers ?? undefined,
             }
-          : await options.render(email);
-      if (email.subject === null) await storeRendered(email.id, rendered);
-      const outcome = await transport.deliver({ ...(await senderAddresses()), to: email.toAddress, ...rendered });
-      await markEmailSent(email.id, outcome);
+          : undefined;
+      if (!kept) rendered = await options.render(email);
+      const content = kept ?? rendered!;
+      const outcome = await transport.deliver({ ...(await senderAddresses()), to: email.toAddress, ...content });
+      await markEmailSent(email.id, outcome, new Date(), rendered);
     } catch (error) {
       const failedAttempts = email.attempts;
       const retryAt = failedAttempts >= maxAttempts ? null : new Date(Date.now() + retryDelayMs(failedAttempts));
-      if (retryAt) await markEmailAttemptFailed(email.id, errorText(error), retryAt);
+      if (retryAt) await markEmailAttemptFailed(email.id, errorText(error), retryAt, getDb(), rendered);
       // Failed for good: the owner is told in the same transaction (owner-notifications.server.ts).
       else
         await getDb().transaction(async (tx) => {
-          if (await markEmailAttemptFailed(email.id, errorText(error), null, tx))
+          if (await markEmailAttemptFailed(email.id, errorText(error), null, tx, rendered))
             await notifyOwnerOfFailedEmail(tx, email, errorText(error));
         });
       if (!retryAt)
