@@ -23,6 +23,18 @@ function open(options?: { lockWaitMs?: number }) {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The SQL texts the connection compiles from now on, with the shop's statement reuse on. */
+function recordPrepares(sqlite: Database.Database): string[] {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const texts: string[] = [];
+  sqlite.prepare = ((source: string) => {
+    texts.push(source);
+    return prepare(source);
+  }) as typeof sqlite.prepare;
+  reuseStatements(sqlite);
+  return texts;
+}
+
 describe("SQLite behind an asynchronous interface", () => {
   it("reads and writes like drizzle's SQLite driver: objects, booleans, returning", async () => {
     const { db } = open();
@@ -39,13 +51,7 @@ describe("SQLite behind an asynchronous interface", () => {
 
   it("prepares each SQL text once per connection (the shop's reuseStatements), and still reads what a schema change brings", async () => {
     const { sqlite, db } = open();
-    const prepare = sqlite.prepare.bind(sqlite);
-    const texts: string[] = [];
-    sqlite.prepare = ((source: string) => {
-      texts.push(source);
-      return prepare(source);
-    }) as typeof sqlite.prepare;
-    reuseStatements(sqlite);
+    const texts = recordPrepares(sqlite);
     for (let i = 0; i < 5; i++) await db.insert(items).values({ name: `Pack ${i}` });
     for (let i = 1; i <= 5; i++) expect(await db.select().from(items).where(eq(items.id, i)).get()).toMatchObject({ id: i });
     await db.transaction(async (tx) => {
@@ -110,13 +116,7 @@ describe("SQLite behind an asynchronous interface", () => {
 
   it("writes a query's LIMIT into its SQL, so that SQLite compiles it once rather than at every run", async () => {
     const { sqlite, db } = open();
-    const prepare = sqlite.prepare.bind(sqlite);
-    const texts: string[] = [];
-    sqlite.prepare = ((source: string) => {
-      texts.push(source);
-      return prepare(source);
-    }) as typeof sqlite.prepare;
-    reuseStatements(sqlite);
+    const texts = recordPrepares(sqlite);
     for (let i = 1; i <= 5; i++) await db.insert(items).values({ id: i, name: `Pack ${i}` });
     texts.length = 0;
     const names = async (limit: number, offset?: number) => {

@@ -104,14 +104,25 @@ export async function claimNextDueEmail(now = new Date()): Promise<Email | undef
   return (await claim.execute({ id: next.id, now: iso }))[0];
 }
 
+/** A value given at each run, where drizzle takes an SQL expression (an update's `set`). */
+const value = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** What an email's update to `sent` sets: the time, the transport and its message id. */
+const sentColumns = () =>
+  ({
+    status: "sent",
+    sentAt: value("now"),
+    sendingSince: null,
+    transport: value("transport"),
+    messageId: value("messageId"),
+    updatedAt: value("now"),
+  }) as const;
+
 /**
  * The sender's queries that run for every email (two per paid purchase), prepared once per
  * database handle (db/prepared.server.ts). A prepared write sets its `updated_at` itself: the
  * column's automatic value would be the time of the preparation.
  */
-/** A value given at each run, where drizzle takes an SQL expression (an update's `set`). */
-const value = (name: string) => sql`${sql.placeholder(name)}`;
-
 const senderQueries = (db: DbOrTx) =>
   prepared(db, "emailSender", () => ({
     dueEmail: db
@@ -134,31 +145,19 @@ const senderQueries = (db: DbOrTx) =>
       .prepare(),
     sent: db
       .update(emails)
-      .set({
-        status: "sent",
-        sentAt: value("now"),
-        sendingSince: null,
-        transport: value("transport"),
-        messageId: value("messageId"),
-        updatedAt: value("now"),
-      })
+      .set(sentColumns())
       .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "sending")))
       .prepare(),
     sentRendered: db
       .update(emails)
       .set({
-        status: "sent",
-        sentAt: value("now"),
-        sendingSince: null,
-        transport: value("transport"),
-        messageId: value("messageId"),
+        ...sentColumns(),
         subject: param<string>("subject"),
         html: param<string>("html"),
         text: param<string>("text"),
         attachmentRefs: param<EmailAttachmentRef[]>("attachmentRefs"),
         attachments: param<EmailAttachment[] | null>("attachments"),
         headers: param<Record<string, string> | null>("headers"),
-        updatedAt: value("now"),
       })
       .where(and(eq(emails.id, sql.placeholder("id")), eq(emails.status, "sending")))
       .prepare(),
