@@ -133,7 +133,7 @@ export function documentedErrors(op: ApiOperation): Record<number, string> {
   }
   if (op.method !== "get" && op.auth !== "stripe-signature") add(403, ORIGIN_ERROR);
   // A write that waited too long for the database's lock (db/busy.server.ts): nothing was written;
-  // a read that waited too long for the database's connection.
+  // a read that waited too long for the connection (SQLite), or that writes too (a rate-limit counter).
   add(503, op.method === "get" ? BUSY_READ_ERROR : BUSY_ERROR);
   if (op.auth === "admin") add(401, "Session administrateur requise");
   if (op.auth === "order-token") add(401, "Jeton de commande ou session administrateur requis");

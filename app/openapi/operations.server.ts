@@ -1247,8 +1247,9 @@ export const API_VERSION = "1.2.2";
 
 /** What changed in the API, newest first (in the document's description). */
 export const API_CHANGELOG = [
-  "1.2.2 : une lecture (GET) qui attend trop longtemps la base de données (site saturé) répond elle aussi 503 avec " +
-    '`Retry-After` et `{ error, issues, code: "busy" }` ; le document le dit désormais pour chaque opération.',
+  '1.2.2 : une lecture (GET) peut elle aussi répondre 503 avec `Retry-After` et `{ error, issues, code: "busy" }` ' +
+    "quand le site est saturé (sur SQLite, plus de 10 s d'attente de la base ; sur les deux bases, quand elle écrit " +
+    "elle aussi, comme un compteur de limite) ; le document le dit désormais pour chaque opération.",
   "1.2.1 : une écriture qui attend trop longtemps la base de données (site saturé) répond 503 avec `Retry-After` et " +
     "`{ error, issues, code: \"busy\" }` au lieu d'une erreur 500 ; rien n'a été enregistré, la même requête peut être renvoyée. " +
     "Un email a le statut `canceled` (non envoyé : sa cause ne tenait plus au moment de partir, la raison dans `lastError`), " +
